@@ -1,0 +1,65 @@
+/* launch.h - launch specs: the `//@` lines of a .cu file and --arg specs.
+ *
+ * Grammar (the ground truth's, extended with INIT):
+ *   //@ NAME[#VARIANT] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=ARG,ARG,...
+ *   ARG  := TYPE:VALUE | buf:TYPE:COUNT[:INIT]
+ *   TYPE := i8 u8 i16 u16 i32 u32 i64 u64 f32 f64
+ *   INIT := zero | iota | rand | CONSTANT       (rand, seeded, is the default)
+ */
+#ifndef WM_LAUNCH_H
+#define WM_LAUNCH_H
+
+#include <stdint.h>
+
+#include "emu/gmem.h"
+#include "ptx/ptx.h"
+#include "util/diag.h"
+
+typedef enum { ARG_SCALAR, ARG_BUF } ArgKind;
+typedef enum { INIT_DEFAULT, INIT_RAND, INIT_ZERO, INIT_IOTA, INIT_CONST } InitKind;
+
+typedef struct ArgSpec {
+  uint8_t kind;      /* ArgKind */
+  uint8_t type;      /* PtxType of the scalar or of the buffer's elements */
+  uint8_t init;      /* InitKind (buffers) */
+  uint64_t count;    /* buffer elements */
+  uint64_t bits;     /* scalar: the value's bytes (little-endian) in its type;
+                        INIT_CONST: the constant's bits in the element type */
+  char text[96];     /* the spec as written, for messages */
+} ArgSpec;
+
+#define LAUNCH_MAX_ARGS 64
+
+typedef struct LaunchSpec {
+  char name[128];    /* kernel name */
+  char label[160];   /* NAME#VARIANT as written (NAME if no variant) */
+  uint32_t grid[3], block[3];
+  uint32_t smem;     /* dynamic shared memory bytes */
+  ArgSpec args[LAUNCH_MAX_ARGS];
+  int nargs;
+  int line;          /* line of the //@ in its file, 0 for the command line */
+} LaunchSpec;
+
+/* "X[,Y[,Z]]" with each 1..2^31-1; missing dimensions are 1. */
+int launch_parse_dim(const char *s, uint32_t d[3], WmErr *e);
+
+/* One ARG (see grammar). */
+int launch_parse_arg(const char *s, ArgSpec *a, WmErr *e);
+
+/* Every //@ line of `text` (the file `path`), in order.  *out is malloc'd
+ * (caller frees); *n may be 0.  Errors are located (file:line:col). */
+int launch_parse_file(const char *path, const char *text, LaunchSpec **out, int *n, WmErr *e);
+
+/* Checks the args against the kernel's .param list (count and sizes),
+ * allocates and initializes the buffers in g (default init `dflt` where an
+ * ARG names none; rand uses `seed`) and writes the parameter buffer
+ * (k->param_size bytes) into params.  Errors name the kernel, the argument
+ * number and both sizes. */
+int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *params,
+                InitKind dflt, uint64_t seed, WmErr *e);
+
+/* Writes each buffer of g to DIR/LABEL.argN.TYPE.bin (raw little-endian)
+ * plus DIR/LABEL.json describing them; creates DIR. */
+int launch_dump(const char *dir, const LaunchSpec *l, const GlobalMem *g, WmErr *e);
+
+#endif

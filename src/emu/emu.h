@@ -1,0 +1,41 @@
+/* emu.h - the SIMT emulator: runs a kernel's blocks, warp by warp, 32 lanes
+ * per decoded instruction, and feeds memory instructions to the model. */
+#ifndef WM_EMU_H
+#define WM_EMU_H
+
+#include <stdint.h>
+
+#include "emu/gmem.h"
+#include "mem/mem.h"
+#include "ptx/ptx.h"
+
+/* Hardware limits a launch is checked against (CUDA's, for sm_90). */
+#define EMU_MAX_BLOCK_THREADS 1024u
+#define EMU_MAX_BLOCK_DIM_XY 1024u
+#define EMU_MAX_BLOCK_DIM_Z 64u
+#define EMU_MAX_GRID_X 2147483647u
+#define EMU_MAX_GRID_YZ 65535u
+#define EMU_MAX_SMEM_BLOCK (227u * 1024u) /* opt-in maximum per block on sm_90 */
+
+typedef struct EmuLaunch {
+  const PtxModule *mod;
+  const PtxKernel *kernel;
+  uint32_t grid[3], block[3];
+  uint32_t smem_dynamic;     /* bytes */
+  const uint8_t *params;     /* kernel->param_size bytes */
+  GlobalMem *gmem;           /* buffers; module .global variables are
+                                allocated here by emu_run */
+  uint8_t *const_mem;        /* module->const_size bytes, or NULL (zeros) */
+  MemModel *mm;              /* receives every memory request */
+  /* out */
+  uint64_t thread_instrs;    /* lane-instructions executed */
+  uint64_t warp_instrs;      /* warp-instructions executed */
+} EmuLaunch;
+
+/* Checks the launch against the limits, then runs every block.  Returns 0,
+ * or -1 with a message naming the kernel, CUDA and PTX line, block, thread
+ * and address of the first fault (WM_EFAULT, WM_EARITH, WM_EDEADLOCK,
+ * WM_ELIMIT, WM_EUNSUP). */
+int emu_run(EmuLaunch *l, WmErr *e);
+
+#endif

@@ -1,0 +1,73 @@
+#include "emu/gmem.h"
+
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+void gmem_init(GlobalMem *g, uint64_t limit) {
+  memset(g, 0, sizeof *g);
+  g->next = GMEM_BASE;
+  g->limit = limit ? limit : GMEM_DEFAULT_LIMIT;
+}
+
+void gmem_free(GlobalMem *g) {
+  for (int i = 0; i < g->n; i++) free(g->buf[i].data);
+  free(g->buf);
+  memset(g, 0, sizeof *g);
+}
+
+int gmem_alloc(GlobalMem *g, uint64_t size, const char *name, uint8_t type,
+               uint64_t count, WmErr *e) {
+  if (size > g->limit || g->total + size > g->limit)
+    return wm_err(e, WM_ELIMIT,
+                  "%s: %llu bytes would take the run to %llu bytes of global memory, over the "
+                  "limit of %llu (raise it with --mem-limit)",
+                  name, (unsigned long long)size, (unsigned long long)(g->total + size),
+                  (unsigned long long)g->limit);
+  uint8_t *data = calloc(size ? size : 1, 1);
+  if (!data)
+    return wm_err(e, WM_ELIMIT, "%s: cannot allocate %llu bytes on the host", name,
+                  (unsigned long long)size);
+  if (g->n == g->cap) {
+    g->cap = g->cap ? g->cap * 2 : 8;
+    g->buf = wm_xrealloc(g->buf, (size_t)g->cap * sizeof *g->buf);
+  }
+  GBuf *b = &g->buf[g->n];
+  memset(b, 0, sizeof *b);
+  snprintf(b->name, sizeof b->name, "%s", name);
+  b->addr = g->next;
+  b->size = size;
+  b->data = data;
+  b->type = type;
+  b->count = count;
+  g->next += (size + GMEM_ALIGN - 1) / GMEM_ALIGN * GMEM_ALIGN + GMEM_ALIGN;
+  g->total += size;
+  return g->n++;
+}
+
+GBuf *gmem_find(GlobalMem *g, uint64_t addr, uint64_t len) {
+  int lo = 0, hi = g->n - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2;
+    GBuf *b = &g->buf[mid];
+    if (addr < b->addr)
+      hi = mid - 1;
+    else if (addr >= b->addr + b->size)
+      lo = mid + 1;
+    else
+      return addr + len <= b->addr + b->size ? b : NULL;
+  }
+  return NULL;
+}
+
+const GBuf *gmem_nearest(const GlobalMem *g, uint64_t addr) {
+  const GBuf *best = NULL;
+  uint64_t bestd = UINT64_MAX;
+  for (int i = 0; i < g->n; i++) {
+    const GBuf *b = &g->buf[i];
+    uint64_t d = addr < b->addr ? b->addr - addr
+               : addr >= b->addr + b->size ? addr - (b->addr + b->size) + 1 : 0;
+    if (d < bestd) bestd = d, best = b;
+  }
+  return best;
+}

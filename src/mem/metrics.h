@@ -1,0 +1,47 @@
+/* metrics.h - the counters warpmem reports, under Nsight Compute's names.
+ *
+ * X(ENUM, "ncu metric name", "what it counts here").  Reports list them in
+ * this order; JSON and CSV keys are the ncu names verbatim.
+ */
+#ifndef WM_METRICS_H
+#define WM_METRICS_H
+
+#define WM_METRICS(X)                                                                          \
+  X(GLD_REQ,  "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",   "global load requests (warp instructions with an active lane)") \
+  X(GLD_SEC,  "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",    "32-byte sectors touched by global loads") \
+  X(GST_REQ,  "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",   "global store requests")   \
+  X(GST_SEC,  "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",    "sectors touched by global stores") \
+  X(GRED_REQ, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",  "global reduction requests (red)") \
+  X(GRED_SEC, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",   "sectors touched by global reductions") \
+  X(GATOM_REQ,"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "global atomic requests (atom)") \
+  X(GATOM_SEC,"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",  "sectors touched by global atomics") \
+  X(LLD_REQ,  "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",    "local load requests (one per 4-byte word of a vector)") \
+  X(LLD_SEC,  "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",     "sectors touched by local loads") \
+  X(LST_REQ,  "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",    "local store requests")    \
+  X(LST_SEC,  "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",     "sectors touched by local stores") \
+  X(SLD_INST, "smsp__inst_executed_op_shared_ld.sum",              "shared load warp instructions") \
+  X(SST_INST, "smsp__inst_executed_op_shared_st.sum",              "shared store warp instructions") \
+  X(SATOM_INST,"smsp__inst_executed_op_shared_atom.sum",           "shared atomic warp instructions") \
+  X(SLD_WF,   "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",  "shared load wavefronts (bank passes)") \
+  X(SST_WF,   "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",  "shared store wavefronts") \
+  X(SATOM_WF, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum","shared atomic wavefronts") \
+  X(SLD_BC,   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared load wavefronts beyond the ideal") \
+  X(SST_BC,   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared store wavefronts beyond the ideal") \
+  X(GLD_INST, "smsp__inst_executed_op_global_ld.sum",              "global load warp instructions") \
+  X(GST_INST, "smsp__inst_executed_op_global_st.sum",              "global store warp instructions") \
+  X(GRED_INST,"smsp__inst_executed_op_global_red.sum",             "global reduction warp instructions") \
+  X(GATOM_INST,"smsp__inst_executed_op_global_atom.sum",           "global atomic warp instructions") \
+  X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
+  X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)")
+
+typedef enum {
+#define X(e, name, desc) WM_M_##e,
+  WM_METRICS(X)
+#undef X
+  WM_M_COUNT
+} WmMetric;
+
+extern const char *const wm_metric_name[WM_M_COUNT];
+extern const char *const wm_metric_desc[WM_M_COUNT];
+
+#endif

@@ -1,0 +1,33 @@
+/* report.h - the counters of one or more launches as text, JSON or CSV. */
+#ifndef WM_REPORT_H
+#define WM_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mem/mem.h"
+#include "ptx/ptx.h"
+
+typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV } ReportFormat;
+
+typedef struct ReportRun {
+  const char *launch;        /* NAME#VARIANT */
+  const PtxModule *mod;
+  const PtxKernel *kernel;
+  uint32_t grid[3], block[3];
+  uint32_t smem;             /* dynamic shared bytes */
+  const MemModel *mm;        /* metrics and per-instruction statistics */
+  uint64_t thread_instrs;    /* lane-instructions executed */
+  double seconds;            /* wall time of the simulation */
+} ReportRun;
+
+/* Text: one table of metrics per launch (and with `lines`, a table of the
+ * memory instructions: CUDA file:line, PTX line, instruction, requests,
+ * units per request, ideal, explanation).
+ * JSON: an array of objects {launch, kernel, grid, block, smem, metrics,
+ * [lines]}, metric keys spelled as Nsight Compute spells them.
+ * CSV: a header `launch,kernel,<metric>...` and one row per launch (with
+ * `lines`, a second section `launch,cu_file,cu_line,ptx_line,...`). */
+int report_write(FILE *out, const ReportRun *runs, int nruns, ReportFormat fmt, int lines);
+
+#endif

@@ -1,0 +1,106 @@
+#include "util/diag.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int wm_verr(WmErr *e, int code, const char *fmt, va_list ap) {
+  if (e) {
+    e->code = code;
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+  }
+  return -1;
+}
+
+int wm_err(WmErr *e, int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  wm_verr(e, code, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+void wm_source_line(const char *src, int line, char *buf, size_t bufsz) {
+  buf[0] = '\0';
+  if (!src || line < 1 || bufsz == 0) return;
+  const char *p = src;
+  for (int l = 1; l < line && *p; l++) {
+    const char *nl = strchr(p, '\n');
+    if (!nl) return;
+    p = nl + 1;
+  }
+  size_t n = strcspn(p, "\n");
+  if (n >= bufsz) n = bufsz - 1;
+  memcpy(buf, p, n);
+  buf[n] = '\0';
+}
+
+int wm_err_at(WmErr *e, int code, const char *file, const char *src,
+              int line, int col, const char *fmt, ...) {
+  if (!e) return -1;
+  char what[1024], text[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  wm_source_line(src, line, text, sizeof text);
+  /* Tabs would misplace the caret: show them as single spaces. */
+  for (char *t = text; *t; t++)
+    if (*t == '\t') *t = ' ';
+  char caret[512] = "";
+  if (col >= 1 && (size_t)col < sizeof caret - 1) {
+    memset(caret, ' ', (size_t)col - 1);
+    caret[col - 1] = '^';
+    caret[col] = '\0';
+  }
+  if (text[0])
+    return wm_err(e, code, "%s:%d:%d: %s\n  %s\n  %s", file, line, col, what, text, caret);
+  return wm_err(e, code, "%s:%d:%d: %s", file, line, col, what);
+}
+
+static void *check(void *p, size_t n) {
+  if (!p && n) {
+    fprintf(stderr, "warpmem: out of memory (%zu bytes)\n", n);
+    exit(70);
+  }
+  return p;
+}
+
+void *wm_xmalloc(size_t n) { return check(malloc(n ? n : 1), n); }
+void *wm_xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1), n * size); }
+void *wm_xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1), n); }
+char *wm_xstrdup(const char *s) { return check(strdup(s), strlen(s) + 1); }
+
+char *wm_xstrndup(const char *s, size_t n) {
+  char *d = wm_xmalloc(n + 1);
+  memcpy(d, s, n);
+  d[n] = '\0';
+  return d;
+}
+
+char *wm_read_file(const char *path, size_t *len, WmErr *e) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    wm_err(e, WM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = wm_xmalloc(cap);
+  for (;;) {
+    if (n + 1 >= cap) buf = wm_xrealloc(buf, cap *= 2);
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    wm_err(e, WM_EIO, "%s: read error", path);
+    return NULL;
+  }
+  buf[n] = '\0';
+  if (len) *len = n;
+  return buf;
+}

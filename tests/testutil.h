@@ -1,0 +1,23 @@
+/* testutil.h - helpers shared by the tests (cmocka). */
+#ifndef WM_TESTUTIL_H
+#define WM_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+/* Runs the warpmem binary with `args` (a shell-quoted string) and captures
+ * stdout and stderr (each malloc'd, caller frees; either may be NULL to
+ * discard).  Returns the exit status. */
+int tu_run_cli(const char *args, char **out, char **err);
+
+/* Path of a file under tests/data (static buffer, valid until next call). */
+const char *tu_data(const char *name);
+
+/* Writes text to a fresh temporary file with the given suffix (".ptx");
+ * returns its path (malloc'd; caller frees and unlinks). */
+char *tu_temp_file(const char *suffix, const char *text);
+
+#endif
