@@ -1,0 +1,743 @@
+/* launch.c - launch specs (`//@` lines, --arg), binding them to a kernel's
+ * .param list, and dumping the buffers after a run.
+ *
+ * Notes:
+ * - Scalars are range-checked for their type.  Decimal literals must fit the
+ *   type's value range (i8: -128..127, u8: 0..255, ...); hexadecimal ones are
+ *   bit patterns and may use the whole width (i32:0xffffffff is -1).  Floats
+ *   take anything strtod reads (1, 1.5, -2e-3, inf, nan, 0x1p-3) or the PTX
+ *   bit forms 0fXXXXXXXX (f32) and 0dXXXXXXXXXXXXXXXX (f64).
+ * - A buffer holds 1 element at least and 1 TiB at most; the run's real
+ *   limit (GlobalMem.limit, --mem-limit) is gmem_alloc's to enforce.
+ * - rand is reproducible: splitmix64 seeded by (seed, argument number), so
+ *   the same seed gives the same data and different arguments get different
+ *   data.  Floats are uniform in [0, 1); integers uniform in [0, 1024) (in
+ *   [0, 128) for i8 and [0, 256) for u8) so that kernels which use the data
+ *   as indices or trip counts stay in bounds and finish quickly.
+ * - iota stores element i converted to the type (wrapping for narrow
+ *   integer types, rounded for floats beyond 2^24 / 2^53).
+ * - Grid and block sizes on `//@` lines are checked against CUDA's limits
+ *   (emu.h) so the error points at the line; the emulator checks again for
+ *   launches built elsewhere.
+ */
+#include "cli/launch.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "emu/emu.h"
+
+#define MAX_BUF_BYTES (1ull << 40) /* sanity bound on one buffer */
+
+/* ---- types ------------------------------------------------------------- */
+
+static const struct {
+  const char *name;
+  uint8_t type;
+  uint8_t size;
+} arg_types[] = {
+  {"i8", PTX_T_S8, 1},   {"u8", PTX_T_U8, 1},   {"i16", PTX_T_S16, 2}, {"u16", PTX_T_U16, 2},
+  {"i32", PTX_T_S32, 4}, {"u32", PTX_T_U32, 4}, {"i64", PTX_T_S64, 8}, {"u64", PTX_T_U64, 8},
+  {"f32", PTX_T_F32, 4}, {"f64", PTX_T_F64, 8},
+};
+#define NTYPES (sizeof arg_types / sizeof arg_types[0])
+#define TYPE_LIST "i8 u8 i16 u16 i32 u32 i64 u64 f32 f64"
+
+static int type_index(uint8_t t) {
+  for (size_t i = 0; i < NTYPES; i++)
+    if (arg_types[i].type == t) return (int)i;
+  return -1;
+}
+
+/* The spec's name of a type ("i32"), or NULL for types a spec cannot name. */
+static const char *type_spec_name(uint8_t t) {
+  int i = type_index(t);
+  return i < 0 ? NULL : arg_types[i].name;
+}
+
+static unsigned type_bytes(uint8_t t) {
+  int i = type_index(t);
+  return i < 0 ? 0 : arg_types[i].size;
+}
+
+static int type_signed(uint8_t t) {
+  return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
+}
+
+static int type_float(uint8_t t) { return t == PTX_T_F32 || t == PTX_T_F64; }
+
+/* The PTX spelling of a .param type, for messages ("u64", "b8"). */
+static const char *param_type_name(uint8_t t) {
+  static const char *const names[PTX_T_COUNT] = {
+    [PTX_T_PRED] = "pred", [PTX_T_B8] = "b8",   [PTX_T_B16] = "b16", [PTX_T_B32] = "b32",
+    [PTX_T_B64] = "b64",   [PTX_T_B128] = "b128", [PTX_T_U8] = "u8", [PTX_T_U16] = "u16",
+    [PTX_T_U32] = "u32",   [PTX_T_U64] = "u64", [PTX_T_S8] = "s8",  [PTX_T_S16] = "s16",
+    [PTX_T_S32] = "s32",   [PTX_T_S64] = "s64", [PTX_T_F16] = "f16", [PTX_T_F16X2] = "f16x2",
+    [PTX_T_BF16] = "bf16", [PTX_T_BF16X2] = "bf16x2", [PTX_T_F32] = "f32", [PTX_T_F64] = "f64",
+  };
+  return t < PTX_T_COUNT && names[t] ? names[t] : "?";
+}
+
+static uint64_t width_mask(unsigned bytes) {
+  return bytes >= 8 ? UINT64_MAX : (1ull << (8 * bytes)) - 1;
+}
+
+/* ---- literals ---------------------------------------------------------- */
+
+/* An unsigned decimal or 0x-hex literal filling all of s[0..n).  Returns 0,
+ * -1 (not a number) or -2 (over 2^64-1). */
+static int parse_uint(const char *s, size_t n, uint64_t *v, int *hex) {
+  uint64_t x = 0;
+  unsigned base = 10;
+  *hex = 0;
+  if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16, s += 2, n -= 2;
+    *hex = 1;
+  }
+  if (n == 0) return -1;
+  int over = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned d;
+    char c = s[i];
+    if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
+    else if (base == 16 && c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
+    else if (base == 16 && c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
+    else return -1;
+    if (x > (UINT64_MAX - d) / base) over = 1;
+    else x = x * base + d;
+  }
+  if (over) return -2;
+  *v = x;
+  return 0;
+}
+
+static int is_hex_digits(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return 0;
+  }
+  return n > 0;
+}
+
+/* A value of type t from s[0..n) into *bits (little-endian value of the
+ * type's width).  On error, a message (without location) in e. */
+static int parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr *e) {
+  const char *tn = type_spec_name(t);
+  unsigned bytes = type_bytes(t);
+  if (n == 0) return wm_err(e, WM_EUSAGE, "missing %s value", tn);
+  if (type_float(t)) {
+    if (t == PTX_T_F32 && n == 10 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F') &&
+        is_hex_digits(s + 2, 8)) {
+      int hex;
+      return parse_uint(s + 2, 8, bits, &hex) == 0 ? 0 : -1; /* cannot fail */
+    }
+    if (t == PTX_T_F64 && n == 18 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D') &&
+        is_hex_digits(s + 2, 16)) {
+      char buf[24] = "0x";
+      memcpy(buf + 2, s + 2, 16);
+      int hex;
+      return parse_uint(buf, 18, bits, &hex) == 0 ? 0 : -1;
+    }
+    char buf[96];
+    if (n >= sizeof buf) return wm_err(e, WM_EUSAGE, "'%.*s' is not a %s number", 40, s, tn);
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    char *end;
+    errno = 0;
+    double d = strtod(buf, &end);
+    if (end == buf || *end || isspace((unsigned char)buf[0]))
+      return wm_err(e, WM_EUSAGE, "'%s' is not a %s number", buf, tn);
+    if ((errno == ERANGE && isinf(d)) ||
+        (t == PTX_T_F32 && isfinite(d) && fabs(d) > (double)FLT_MAX))
+      return wm_err(e, WM_EUSAGE, "%s is out of range for %s", buf, tn);
+    if (t == PTX_T_F32) {
+      float f = (float)d;
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      *bits = u;
+    } else {
+      memcpy(bits, &d, 8);
+    }
+    return 0;
+  }
+  int neg = s[0] == '-';
+  const char *digits = s + (neg || s[0] == '+');
+  size_t nd = n - (size_t)(digits - s);
+  uint64_t mag;
+  int hex;
+  int rc = parse_uint(digits, nd, &mag, &hex);
+  int sgn = type_signed(t);
+  uint64_t umax = width_mask(bytes);
+  uint64_t smax = umax >> 1; /* largest positive signed value */
+  if (rc == -1) return wm_err(e, WM_EUSAGE, "'%.*s' is not an integer (%s)", (int)n, s, tn);
+  if (sgn)
+    if (rc == -2 || (neg && mag > smax + 1) || (!neg && mag > (hex ? umax : smax)))
+      return wm_err(e, WM_EUSAGE, "%.*s is out of range for %s (%lld..%lld)", (int)n, s, tn,
+                    -(long long)(smax) - 1, (long long)smax);
+  if (!sgn && (rc == -2 || neg || mag > umax))
+    return wm_err(e, WM_EUSAGE, "%.*s is out of range for %s (0..%llu)", (int)n, s, tn,
+                  (unsigned long long)umax);
+  *bits = (neg ? (uint64_t)0 - mag : mag) & umax;
+  return 0;
+}
+
+/* ---- dimensions and arguments ------------------------------------------ */
+
+/* Grammar: DIM := N[,N[,N]], each 1..2^31-1.  *bad: offset of the bad part. */
+static int dim_parse(const char *s, size_t n, uint32_t d[3], size_t *bad, WmErr *e) {
+  uint32_t v[3] = {1, 1, 1};
+  size_t i = 0;
+  int k = 0;
+  *bad = 0;
+  if (n == 0) return wm_err(e, WM_EUSAGE, "missing dimensions: expected X[,Y[,Z]]");
+  for (;;) {
+    size_t j = i;
+    while (j < n && s[j] != ',') j++;
+    *bad = i;
+    if (k == 3) return wm_err(e, WM_EUSAGE, "'%.*s': at most 3 dimensions", (int)n, s);
+    uint64_t x;
+    int hex;
+    int rc = parse_uint(s + i, j - i, &x, &hex);
+    if (rc == -1)
+      return wm_err(e, WM_EUSAGE, "'%.*s': expected X[,Y[,Z]] of positive integers", (int)n, s);
+    if (rc == -2 || x == 0 || x > 0x7fffffffu)
+      return wm_err(e, WM_EUSAGE, "'%.*s': dimension %.*s is not in 1..2147483647", (int)n, s,
+                    (int)(j - i), s + i);
+    v[k++] = (uint32_t)x;
+    if (j == n) break;
+    i = j + 1;
+  }
+  memcpy(d, v, sizeof v);
+  return 0;
+}
+
+int launch_parse_dim(const char *s, uint32_t d[3], WmErr *e) {
+  size_t bad;
+  return dim_parse(s, strlen(s), d, &bad, e);
+}
+
+static int lookup_type(const char *s, size_t n, uint8_t *t) {
+  for (size_t i = 0; i < NTYPES; i++)
+    if (strlen(arg_types[i].name) == n && memcmp(arg_types[i].name, s, n) == 0) {
+      *t = arg_types[i].type;
+      return 0;
+    }
+  return -1;
+}
+
+static int field_is(const char *s, size_t n, const char *word) {
+  return strlen(word) == n && memcmp(s, word, n) == 0;
+}
+
+/* Grammar: ARG := TYPE:VALUE | buf:TYPE:COUNT[:INIT].
+ * Errors: message in e (naming the argument), *bad = offset of the bad field. */
+static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
+  memset(a, 0, sizeof *a);
+  *bad = 0;
+  size_t tn = n < sizeof a->text - 1 ? n : sizeof a->text - 1;
+  memcpy(a->text, s, tn);
+  a->text[tn] = '\0';
+  if (n == 0) return wm_err(e, WM_EUSAGE, "empty argument: expected TYPE:VALUE or buf:TYPE:COUNT[:INIT]");
+
+  /* split into at most 4 fields at ':' (a float constant has none) */
+  size_t fs[5], fe[5];
+  int nf = 0;
+  size_t i = 0;
+  for (;;) {
+    size_t j = i;
+    while (j < n && s[j] != ':') j++;
+    if (nf == 4) {
+      *bad = i - 1;
+      return wm_err(e, WM_EUSAGE, "argument '%.*s': too many ':' fields", (int)n, s);
+    }
+    fs[nf] = i, fe[nf] = j, nf++;
+    if (j == n) break;
+    i = j + 1;
+  }
+#define F(k) (s + fs[k]), (fe[k] - fs[k])
+  WmErr sub = {0};
+  if (field_is(F(0), "buf")) {
+    a->kind = ARG_BUF;
+    if (nf < 3) {
+      *bad = n;
+      return wm_err(e, WM_EUSAGE, "argument '%.*s': expected buf:TYPE:COUNT[:INIT]", (int)n, s);
+    }
+    if (lookup_type(F(1), &a->type)) {
+      *bad = fs[1];
+      return wm_err(e, WM_EUSAGE, "argument '%.*s': unknown type '%.*s' (types: " TYPE_LIST ")",
+                    (int)n, s, (int)(fe[1] - fs[1]), s + fs[1]);
+    }
+    uint64_t count;
+    int hex;
+    int rc = parse_uint(F(2), &count, &hex);
+    *bad = fs[2];
+    if (rc == -1)
+      return wm_err(e, WM_EUSAGE, "argument '%.*s': buffer length '%.*s' is not a positive integer",
+                    (int)n, s, (int)(fe[2] - fs[2]), s + fs[2]);
+    if (rc == 0 && count == 0)
+      return wm_err(e, WM_EUSAGE, "argument '%.*s': a buffer needs at least 1 element", (int)n, s);
+    unsigned es = type_bytes(a->type);
+    if (rc == -2 || count > MAX_BUF_BYTES / es)
+      return wm_err(e, WM_EUSAGE,
+                    "argument '%.*s': buffer of %.*s %s elements is too large (at most %llu bytes)",
+                    (int)n, s, (int)(fe[2] - fs[2]), s + fs[2], type_spec_name(a->type),
+                    (unsigned long long)MAX_BUF_BYTES);
+    a->count = count;
+    a->init = INIT_DEFAULT;
+    if (nf == 4) {
+      *bad = fs[3];
+      if (field_is(F(3), "zero")) a->init = INIT_ZERO;
+      else if (field_is(F(3), "iota")) a->init = INIT_IOTA;
+      else if (field_is(F(3), "rand")) a->init = INIT_RAND;
+      else if (parse_value(F(3), a->type, &a->bits, &sub) == 0) a->init = INIT_CONST;
+      else
+        return wm_err(e, WM_EUSAGE,
+                      "argument '%.*s': bad INIT '%.*s' (zero, iota, rand or a %s constant: %s)",
+                      (int)n, s, (int)(fe[3] - fs[3]), s + fs[3], type_spec_name(a->type), sub.msg);
+    }
+    return 0;
+  }
+  a->kind = ARG_SCALAR;
+  if (lookup_type(F(0), &a->type)) {
+    *bad = 0;
+    return wm_err(e, WM_EUSAGE,
+                  "argument '%.*s': unknown type '%.*s' (expected TYPE:VALUE or "
+                  "buf:TYPE:COUNT[:INIT]; types: " TYPE_LIST ")",
+                  (int)n, s, (int)(fe[0] - fs[0]), s + fs[0]);
+  }
+  if (nf != 2) {
+    *bad = nf < 2 ? n : fe[1];
+    return wm_err(e, WM_EUSAGE, "argument '%.*s': expected TYPE:VALUE", (int)n, s);
+  }
+  *bad = fs[1];
+  if (parse_value(F(1), a->type, &a->bits, &sub))
+    return wm_err(e, WM_EUSAGE, "argument '%.*s': %s", (int)n, s, sub.msg);
+#undef F
+  return 0;
+}
+
+int launch_parse_arg(const char *s, ArgSpec *a, WmErr *e) {
+  size_t bad;
+  return arg_parse(s, strlen(s), a, &bad, e);
+}
+
+/* ---- //@ lines --------------------------------------------------------- */
+
+typedef struct Line {
+  const char *path, *src;
+  int line;
+  const char *start; /* first byte of the line */
+} Line;
+
+static int col_of(const Line *L, const char *p) { return (int)(p - L->start) + 1; }
+
+/* wm_err_at with the message already formatted in e (moved to a buffer). */
+static int relocate(WmErr *e, const Line *L, const char *p) {
+  if (!e) return -1;
+  char msg[sizeof e->msg];
+  memcpy(msg, e->msg, sizeof msg);
+  return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, p), "%s", msg);
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+static int is_ident(char c, int first) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' ||
+         (!first && c >= '0' && c <= '9');
+}
+
+static int check_dims(const LaunchSpec *ls, const Line *L, const char *gridp, const char *blockp,
+                      WmErr *e) {
+  const uint32_t *g = ls->grid, *b = ls->block;
+  if (g[1] > EMU_MAX_GRID_YZ || g[2] > EMU_MAX_GRID_YZ)
+    return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, gridp),
+                     "grid y and z are at most %u", EMU_MAX_GRID_YZ);
+  if (b[0] > EMU_MAX_BLOCK_DIM_XY || b[1] > EMU_MAX_BLOCK_DIM_XY || b[2] > EMU_MAX_BLOCK_DIM_Z)
+    return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, blockp),
+                     "block x and y are at most %u, z at most %u", EMU_MAX_BLOCK_DIM_XY,
+                     EMU_MAX_BLOCK_DIM_Z);
+  uint64_t threads = (uint64_t)b[0] * b[1] * b[2];
+  if (threads > EMU_MAX_BLOCK_THREADS)
+    return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, blockp),
+                     "a block has at most %u threads, not %llu", EMU_MAX_BLOCK_THREADS,
+                     (unsigned long long)threads);
+  return 0;
+}
+
+/* Grammar: //@ NAME[#VARIANT] grid=DIM block=DIM [smem=BYTES] args=ARG,...
+ * p points just past "//@", end at the line's end. */
+static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec *ls, WmErr *e) {
+  memset(ls, 0, sizeof *ls);
+  ls->line = L->line;
+  ls->grid[0] = ls->grid[1] = ls->grid[2] = 1;
+  ls->block[0] = ls->block[1] = ls->block[2] = 1;
+  while (p < end && is_blank(*p)) p++;
+  if (p == end)
+    return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, p),
+                     "empty launch spec: expected NAME[#VARIANT] grid=X[,Y[,Z]] "
+                     "block=X[,Y[,Z]] [smem=BYTES] args=ARG,...");
+  /* NAME[#VARIANT] */
+  const char *tok = p;
+  while (p < end && !is_blank(*p)) p++;
+  const char *hash = memchr(tok, '#', (size_t)(p - tok));
+  const char *nend = hash ? hash : p;
+  if (nend == tok || !is_ident(*tok, 1))
+    return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, tok),
+                     "expected a kernel name");
+  for (const char *q = tok; q < nend; q++)
+    if (!is_ident(*q, 0))
+      return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, q),
+                       "bad character '%c' in kernel name", *q);
+  if (hash) {
+    if (hash + 1 == p)
+      return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, hash + 1),
+                       "missing variant after '#'");
+    for (const char *q = hash + 1; q < p; q++)
+      if (*q == '#' || *q == '=' || *q == '/' || (unsigned char)*q < 0x21 ||
+          (unsigned char)*q > 0x7e)
+        return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, q),
+                         "bad character '%c' in variant", *q);
+  }
+  if ((size_t)(nend - tok) >= sizeof ls->name || (size_t)(p - tok) >= sizeof ls->label)
+    return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, tok),
+                     "launch name too long (at most %zu characters)", sizeof ls->label - 1);
+  memcpy(ls->name, tok, (size_t)(nend - tok));
+  memcpy(ls->label, tok, (size_t)(p - tok));
+
+  const char *seen[4] = {NULL, NULL, NULL, NULL}; /* grid block smem args */
+  static const char *const keys[4] = {"grid", "block", "smem", "args"};
+  for (;;) {
+    while (p < end && is_blank(*p)) p++;
+    if (p == end) break;
+    tok = p;
+    while (p < end && !is_blank(*p)) p++;
+    const char *eq = memchr(tok, '=', (size_t)(p - tok));
+    int k = -1;
+    for (int i = 0; eq && i < 4; i++)
+      if (field_is(tok, (size_t)(eq - tok), keys[i])) k = i;
+    if (k < 0)
+      return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, tok),
+                       "unexpected '%.*s': expected grid=, block=, smem= or args= "
+                       "(no spaces inside a value)",
+                       (int)(p - tok), tok);
+    if (seen[k])
+      return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, tok),
+                       "%s= given twice", keys[k]);
+    seen[k] = tok;
+    const char *v = eq + 1;
+    size_t vn = (size_t)(p - v), bad;
+    if (k == 0 || k == 1) {
+      if (dim_parse(v, vn, k == 0 ? ls->grid : ls->block, &bad, e))
+        return relocate(e, L, v + bad);
+    } else if (k == 2) {
+      uint64_t x;
+      int hex;
+      int rc = parse_uint(v, vn, &x, &hex);
+      if (rc || x > UINT32_MAX)
+        return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, v),
+                         "smem=%.*s: expected a byte count (0..4294967295)", (int)vn, v);
+      ls->smem = (uint32_t)x;
+    } else {
+      size_t i = 0;
+      while (vn > 0) { /* "args=" alone: a kernel without parameters */
+        size_t j = i;
+        while (j < vn && v[j] != ',') j++;
+        if (ls->nargs == LAUNCH_MAX_ARGS)
+          return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, v + i),
+                           "more than %d arguments", LAUNCH_MAX_ARGS);
+        if (arg_parse(v + i, j - i, &ls->args[ls->nargs], &bad, e))
+          return relocate(e, L, v + i + bad);
+        ls->nargs++;
+        if (j == vn) break;
+        i = j + 1;
+      }
+    }
+  }
+  for (int k = 0; k < 4; k++)
+    if (!seen[k] && k != 2)
+      return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, end),
+                       "launch '%s' has no %s=", ls->label, keys[k]);
+  return check_dims(ls, L, seen[0] + 5, seen[1] + 6, e);
+}
+
+int launch_parse_file(const char *path, const char *text, LaunchSpec **out, int *n, WmErr *e) {
+  LaunchSpec *v = NULL;
+  int cnt = 0, cap = 0;
+  *out = NULL;
+  *n = 0;
+  const char *p = text;
+  for (int line = 1; *p; line++) {
+    const char *end = strchr(p, '\n');
+    if (!end) end = p + strlen(p);
+    const char *q = p;
+    while (q < end && is_blank(*q)) q++;
+    if (end - q >= 3 && memcmp(q, "//@", 3) == 0) {
+      Line L = {path, text, line, p};
+      if (cnt == cap) {
+        cap = cap ? cap * 2 : 16;
+        v = wm_xrealloc(v, (size_t)cap * sizeof *v);
+      }
+      const char *e_end = end;
+      while (e_end > q && is_blank(e_end[-1])) e_end--;
+      if (parse_spec(&L, q + 3, e_end, &v[cnt], e)) {
+        free(v);
+        return -1;
+      }
+      for (int i = 0; i < cnt; i++)
+        if (strcmp(v[i].label, v[cnt].label) == 0) {
+          const char *at = q + 3;
+          while (at < e_end && is_blank(*at)) at++;
+          wm_err_at(e, WM_EUSAGE, path, text, line, col_of(&L, at),
+                    "launch '%s' already defined on line %d (add a #VARIANT)", v[cnt].label,
+                    v[i].line);
+          free(v);
+          return -1;
+        }
+      cnt++;
+    }
+    p = *end ? end + 1 : end;
+  }
+  *out = v;
+  *n = cnt;
+  return 0;
+}
+
+/* ---- binding ----------------------------------------------------------- */
+
+static void store_le(uint8_t *p, uint64_t v, unsigned bytes) {
+  for (unsigned i = 0; i < bytes; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t splitmix64(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* The bits of integer i (iota) or of a random draw in type t. */
+static uint64_t iota_bits(uint8_t t, uint64_t i) {
+  if (t == PTX_T_F32) {
+    float f = (float)i;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+  }
+  if (t == PTX_T_F64) {
+    double d = (double)i;
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+  }
+  return i & width_mask(type_bytes(t));
+}
+
+static uint64_t rand_bits(uint8_t t, uint64_t *state) {
+  uint64_t x = splitmix64(state);
+  if (t == PTX_T_F32) {
+    float f = (float)(x >> 40) * (1.0f / 16777216.0f); /* 24 bits: [0, 1) exactly */
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+  }
+  if (t == PTX_T_F64) {
+    double d = (double)(x >> 11) * (1.0 / 9007199254740992.0);
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+  }
+  uint64_t range = t == PTX_T_S8 ? 128 : t == PTX_T_U8 ? 256 : 1024;
+  return (x >> 32) % range;
+}
+
+static void fill(GBuf *b, const ArgSpec *a, uint8_t init, uint64_t seed, int argno) {
+  unsigned es = type_bytes(a->type);
+  uint8_t *d = b->data;
+  switch (init) {
+  case INIT_ZERO:
+    break; /* gmem_alloc zeroes */
+  case INIT_IOTA:
+    for (uint64_t i = 0; i < a->count; i++) store_le(d + i * es, iota_bits(a->type, i), es);
+    break;
+  case INIT_CONST:
+    for (uint64_t i = 0; i < a->count; i++) store_le(d + i * es, a->bits, es);
+    break;
+  default: { /* INIT_RAND */
+    uint64_t st = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(argno + 1));
+    for (uint64_t i = 0; i < a->count; i++) store_le(d + i * es, rand_bits(a->type, &st), es);
+    break;
+  }
+  }
+}
+
+/* "(.u64, .u64, .u32, .u32)" */
+static void param_list(const PtxKernel *k, char *buf, size_t n) {
+  size_t o = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < k->nparams && o + 1 < n; i++) {
+    const PtxParam *p = &k->params[i];
+    int w;
+    if (p->type == PTX_T_B8 && p->size != 1)
+      w = snprintf(buf + o, n - o, "%s.b8[%u]", i ? ", " : "", p->size);
+    else
+      w = snprintf(buf + o, n - o, "%s.%s", i ? ", " : "", param_type_name(p->type));
+    if (w < 0) break;
+    o += (size_t)w;
+  }
+}
+
+int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *params,
+                InitKind dflt, uint64_t seed, WmErr *e) {
+  if (l->nargs != k->nparams) {
+    char plist[512];
+    param_list(k, plist, sizeof plist);
+    return wm_err(e, WM_EARGS,
+                  "kernel %s takes %d argument%s (.param %s), %d given\n"
+                  "  (a pointer takes buf:TYPE:COUNT[:INIT], a scalar TYPE:VALUE of the same size)",
+                  k->plain_name ? k->plain_name : k->name, k->nparams,
+                  k->nparams == 1 ? "" : "s", k->nparams ? plist : "none", l->nargs);
+  }
+  /* check everything before allocating anything */
+  for (int i = 0; i < l->nargs; i++) {
+    const ArgSpec *a = &l->args[i];
+    const PtxParam *p = &k->params[i];
+    unsigned need = a->kind == ARG_BUF ? 8 : type_bytes(a->type);
+    if (p->offset > k->param_size || p->size > k->param_size - p->offset)
+      return wm_err(e, WM_EARGS, "kernel %s: parameter %s lies outside the parameter buffer",
+                    k->name, p->name ? p->name : "?");
+    if (p->size != need) {
+      if (a->kind == ARG_BUF)
+        return wm_err(e, WM_EARGS,
+                      "kernel %s, arg%d '%s': a buffer is passed as an 8-byte address, but "
+                      "parameter %s is .%s (%u bytes)",
+                      k->plain_name ? k->plain_name : k->name, i, a->text,
+                      p->name ? p->name : "?", param_type_name(p->type), p->size);
+      return wm_err(e, WM_EARGS,
+                    "kernel %s, arg%d '%s': %s is %u bytes, but parameter %s is .%s (%u bytes)",
+                    k->plain_name ? k->plain_name : k->name, i, a->text, type_spec_name(a->type),
+                    need, p->name ? p->name : "?", param_type_name(p->type), p->size);
+    }
+  }
+  memset(params, 0, k->param_size);
+  for (int i = 0; i < l->nargs; i++) {
+    const ArgSpec *a = &l->args[i];
+    const PtxParam *p = &k->params[i];
+    if (a->kind == ARG_SCALAR) {
+      store_le(params + p->offset, a->bits, p->size);
+      continue;
+    }
+    char name[160];
+    snprintf(name, sizeof name, "arg%d (%s)", i, a->text);
+    int bi = gmem_alloc(g, a->count * type_bytes(a->type), name, a->type, a->count, e);
+    if (bi < 0) return -1;
+    uint8_t init = a->init == INIT_DEFAULT ? (uint8_t)dflt : a->init;
+    if (init == INIT_DEFAULT) init = INIT_RAND;
+    fill(&g->buf[bi], a, init, seed, i);
+    store_le(params + p->offset, g->buf[bi].addr, 8);
+  }
+  return 0;
+}
+
+/* ---- dumps ------------------------------------------------------------- */
+
+static int mkdir_p(const char *dir, WmErr *e) {
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+    return wm_err(e, WM_EIO, "%s: path too long", dir);
+  for (char *q = path + 1;; q++) {
+    if (*q != '/' && *q) continue;
+    char c = *q;
+    *q = '\0';
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+      return wm_err(e, WM_EIO, "%s: cannot create directory: %s", path, strerror(errno));
+    *q = c;
+    if (!c) break;
+  }
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    return wm_err(e, WM_EIO, "%s: not a directory", dir);
+  return 0;
+}
+
+/* A file-name-safe copy: '#', '/' (and blanks) become '_'. */
+static void sanitize(const char *s, char *buf, size_t n) {
+  size_t i = 0;
+  for (; s[i] && i + 1 < n; i++) {
+    char c = s[i];
+    buf[i] = (c == '#' || c == '/' || c == ' ' || c == '\t' || c == '\\') ? '_' : c;
+  }
+  buf[i] = '\0';
+}
+
+static int write_file(const char *path, const void *data, size_t n, WmErr *e) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return wm_err(e, WM_EIO, "%s: cannot create: %s", path, strerror(errno));
+  size_t w = n ? fwrite(data, 1, n, f) : 0;
+  int bad = w != n || ferror(f);
+  if (fclose(f) != 0) bad = 1;
+  if (bad) return wm_err(e, WM_EIO, "%s: write error", path);
+  return 0;
+}
+
+int launch_dump(const char *dir, const LaunchSpec *l, const GlobalMem *g, WmErr *e) {
+  if (mkdir_p(dir, e)) return -1;
+  char label[sizeof l->label];
+  sanitize(l->label, label, sizeof label);
+  json_t *root = json_object(), *bufs = json_array();
+  json_object_set_new(root, "launch", json_string(l->label));
+  json_object_set_new(root, "kernel", json_string(l->name));
+  json_object_set_new(root, "grid", json_pack("[III]", (json_int_t)l->grid[0],
+                                              (json_int_t)l->grid[1], (json_int_t)l->grid[2]));
+  json_object_set_new(root, "block", json_pack("[III]", (json_int_t)l->block[0],
+                                               (json_int_t)l->block[1], (json_int_t)l->block[2]));
+  json_object_set_new(root, "smem", json_integer(l->smem));
+  int rc = 0;
+  for (int i = 0; i < g->n && rc == 0; i++) {
+    const GBuf *b = &g->buf[i];
+    const char *tn = type_spec_name(b->type);
+    if (!tn) tn = b->type == PTX_T_NONE ? "raw" : param_type_name(b->type);
+    char stem[96], file[512], path[4096 + 512];
+    int argno = -1;
+    if (sscanf(b->name, "arg%d", &argno) == 1 && argno >= 0 && argno < LAUNCH_MAX_ARGS) {
+      snprintf(stem, sizeof stem, "arg%d", argno);
+    } else {
+      argno = -1;
+      sanitize(b->name, stem, sizeof stem);
+    }
+    snprintf(file, sizeof file, "%s.%s.%s.bin", label, stem, tn);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    rc = write_file(path, b->data, (size_t)b->size, e);
+    char addr[32];
+    snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)b->addr);
+    json_t *o = json_object();
+    json_object_set_new(o, "file", json_string(file));
+    json_object_set_new(o, "name", json_string(b->name));
+    json_object_set_new(o, "arg", argno >= 0 ? json_integer(argno) : json_null());
+    json_object_set_new(o, "type", json_string(tn));
+    json_object_set_new(o, "count", json_integer((json_int_t)b->count));
+    json_object_set_new(o, "bytes", json_integer((json_int_t)b->size));
+    json_object_set_new(o, "address", json_string(addr));
+    json_array_append_new(bufs, o);
+  }
+  json_object_set_new(root, "buffers", bufs);
+  if (rc == 0) {
+    char path[4096 + 200];
+    snprintf(path, sizeof path, "%s/%s.json", dir, label);
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    size_t sl = strlen(s);
+    s = wm_xrealloc(s, sl + 2); /* jansson allocates with malloc by default */
+    s[sl] = '\n', s[sl + 1] = '\0';
+    rc = write_file(path, s, sl + 1, e);
+    free(s);
+  }
+  json_decref(root);
+  return rc;
+}
