@@ -12,6 +12,7 @@
 #ifndef WM_MEM_H
 #define WM_MEM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mem/metrics.h"
@@ -84,5 +85,30 @@ unsigned mem_smem_wavefronts(const uint64_t *addr, uint32_t mask, unsigned size)
  * `lane`'s local memory (consecutive 4-byte words of one thread lie 128
  * bytes apart, the 32 lanes of a warp side by side). */
 uint64_t mem_local_address(uint64_t off, unsigned lane);
+
+/* mem_sectors(), also counting the distinct lane addresses into *ndistinct
+ * (may be NULL): the ideal is ceil(ndistinct * size / 32) sectors. */
+unsigned mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned size,
+                      unsigned *ndistinct);
+
+/* Shared-memory wavefronts for one request of kind `op` (MemOpKind).  Loads
+ * of 8 and 16 bytes whose lane pairs share addresses are packed; atomics
+ * serialize lanes on the same word (see smem.c).  *ideal (may be NULL) gets
+ * the wavefronts the request would take without bank conflicts (the number
+ * of lane groups served together that have an active lane).
+ * mem_smem_wavefronts() is mem_smem_cost() for a load. */
+unsigned mem_smem_cost(const uint64_t *addr, uint32_t mask, unsigned size,
+                       unsigned op, unsigned *ideal);
+
+/* How many lanes mem_smem_cost() serves together (32, 16 or 8). */
+unsigned mem_smem_group_lanes(const uint64_t *addr, uint32_t mask,
+                              unsigned size, unsigned op);
+
+/* One-line explanation, for a teacher's eye, of a request that took `units`
+ * sectors (global, local) or wavefronts (shared) where `ideal` would do;
+ * written into buf (always NUL-terminated).  For a local vector, r is the
+ * whole request and units/ideal those of its costliest word. */
+void mem_explain(char *buf, size_t n, const MemReq *r, unsigned units,
+                 unsigned ideal);
 
 #endif

@@ -1,0 +1,161 @@
+/* mem.c - the memory model's entry point: one warp request at a time.
+ *
+ * Notes:
+ * - Dispatches on the state space and counts what Nsight Compute reports on
+ *   sm_90 (metrics.h):
+ *   global ld/st/atom/red: one request (and one instruction) per warp
+ *     instruction with an active lane, plus its distinct sectors (coalesce.c);
+ *   local ld/st: the address goes through the per-lane interleaving
+ *     (local.c); an access wider than 4 bytes is one request per 4-byte word,
+ *     each with its own sectors (measured: local_heap, see tests/test_mem.c);
+ *   shared ld/st/atom: one instruction, its wavefronts (smem.c) and, for
+ *     ld/st, the wavefronts beyond the conflict-free ideal;
+ *   const and param: nothing in the L1 counters (the constant cache serves
+ *     them), but their lines are still counted for --lines.
+ * - Does not touch WM_M_WARPS or WM_M_INST: the emulator counts those.
+ * - Ignores caches, timing and ordering between warps: none of these
+ *   counters depend on them.
+ * - The hot path allocates nothing and formats no strings; a line's `why` is
+ *   rebuilt only when one of its requests is costlier than all before.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/mem.h"
+#include "ptx/ptx.h"
+#include "util/diag.h"
+
+int mem_init(MemModel *mm, const MemConfig *cfg, int ncode)
+{
+  memset(mm, 0, sizeof *mm);
+  /* The rules here are those of sm_70 and later (32 banks of 4 bytes,
+   * 32-byte sectors counted by L1TEX); they were checked on sm_90. */
+  if (!cfg || cfg->sm < 70 || ncode < 0)
+    return -1;
+  mm->cfg = *cfg;
+  mm->nline = ncode;
+  mm->line = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->line) : NULL;
+  return 0;
+}
+
+void mem_free(MemModel *mm)
+{
+  free(mm->line);
+  mm->line = NULL;
+  mm->nline = 0;
+}
+
+/* Counters for global ld, st, atom, red (MemOpKind order). */
+static const uint8_t greq[4] = {WM_M_GLD_REQ, WM_M_GST_REQ, WM_M_GATOM_REQ, WM_M_GRED_REQ};
+static const uint8_t gsec[4] = {WM_M_GLD_SEC, WM_M_GST_SEC, WM_M_GATOM_SEC, WM_M_GRED_SEC};
+static const uint8_t ginst[4] = {WM_M_GLD_INST, WM_M_GST_INST, WM_M_GATOM_INST, WM_M_GRED_INST};
+
+static void line_units(LineStat *ls, const MemReq *r, unsigned units,
+                       unsigned ideal, uint8_t kind)
+{
+  ls->requests++;
+  ls->units += units;
+  ls->ideal += ideal;
+  ls->unit_kind = kind;
+  if (units > ls->worst) {
+    ls->worst = units;
+    mem_explain(ls->why, sizeof ls->why, r, units, ideal);
+  }
+}
+
+static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
+{
+  unsigned op = r->op & 3, distinct;
+  unsigned sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
+  mm->metric[greq[op]]++;
+  mm->metric[ginst[op]]++;
+  mm->metric[gsec[op]] += sec;
+  if (ls)
+    line_units(ls, r, sec, (distinct * r->size + 31) / 32, 1);
+}
+
+static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
+{
+  uint64_t phys[32];
+  unsigned words = r->size > 4 ? r->size / 4u : 1;
+  unsigned wsize = r->size > 4 ? 4 : r->size;
+  int st = r->op != MEM_LD;
+  unsigned worst = 0, worst_ideal = 0;
+
+  for (unsigned w = 0; w < words; w++) {
+    for (uint32_t m = r->mask; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctz(m);
+      phys[l] = mem_local_address(r->addr[l] + 4u * w, l);
+    }
+    unsigned distinct;
+    unsigned sec = mem_coalesce(phys, r->mask, wsize, &distinct);
+    unsigned ideal = (distinct * wsize + 31) / 32;
+    mm->metric[st ? WM_M_LST_SEC : WM_M_LLD_SEC] += sec;
+    if (ls) {
+      ls->requests++;
+      ls->units += sec;
+      ls->ideal += ideal;
+    }
+    if (sec > worst) {
+      worst = sec;
+      worst_ideal = ideal;
+    }
+  }
+  mm->metric[st ? WM_M_LST_REQ : WM_M_LLD_REQ] += words;
+  if (ls) {
+    ls->unit_kind = 1;
+    if (worst > ls->worst) {
+      ls->worst = worst;
+      mem_explain(ls->why, sizeof ls->why, r, worst, worst_ideal);
+    }
+  }
+}
+
+static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
+{
+  unsigned ideal;
+  unsigned wf = mem_smem_cost(r->addr, r->mask, r->size, r->op, &ideal);
+  switch (r->op) {
+  case MEM_LD:
+    mm->metric[WM_M_SLD_INST]++;
+    mm->metric[WM_M_SLD_WF] += wf;
+    mm->metric[WM_M_SLD_BC] += wf - ideal;
+    break;
+  case MEM_ST:
+    mm->metric[WM_M_SST_INST]++;
+    mm->metric[WM_M_SST_WF] += wf;
+    mm->metric[WM_M_SST_BC] += wf - ideal;
+    break;
+  default: /* atom, red: ncu has no bank-conflict counter for them */
+    mm->metric[WM_M_SATOM_INST]++;
+    mm->metric[WM_M_SATOM_WF] += wf;
+    break;
+  }
+  if (ls)
+    line_units(ls, r, wf, ideal, 2);
+}
+
+void mem_access(MemModel *mm, const MemReq *r)
+{
+  LineStat *ls = (unsigned)r->instr < (unsigned)mm->nline ? &mm->line[r->instr] : NULL;
+  if (ls)
+    ls->execs++;
+  switch (r->space) {
+  case PTX_S_GLOBAL:
+    global_access(mm, r, ls);
+    break;
+  case PTX_S_LOCAL:
+    local_access(mm, r, ls);
+    break;
+  case PTX_S_SHARED:
+    shared_access(mm, r, ls);
+    break;
+  default: /* const, param: the constant cache, not L1 */
+    if (ls) {
+      ls->requests++;
+      if (ls->execs == 1)
+        mem_explain(ls->why, sizeof ls->why, r, 0, 0);
+    }
+    break;
+  }
+}

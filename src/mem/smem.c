@@ -1,0 +1,143 @@
+/* smem.c - shared-memory banks: wavefronts per warp request (sm_70+).
+ *
+ * Notes:
+ * - 32 banks of 4 bytes: word w = addr / 4 lies in bank w % 32.  The lanes of
+ *   a request are served in groups; a group costs as many wavefronts as its
+ *   busiest bank has DISTINCT words (lanes reading the same word get it by
+ *   broadcast).  l1tex__data_bank_conflicts_* is wavefronts minus the number
+ *   of groups with an active lane.
+ * - Group size: one wavefront returns at most 128 bytes (one 4-byte register
+ *   for 32 lanes), so accesses of up to 4 bytes are one group of 32 lanes,
+ *   8-byte accesses two halves of 16 lanes, 16-byte ones four quarters of 8.
+ * - Packed uniform loads: a load of 8 or 16 bytes whose active lanes pair up
+ *   with equal addresses (lane n and n^1 for every active pair, or n and n^2)
+ *   is served in groups twice as large (16-byte: halves, 8-byte: whole warp).
+ *   Evidence: mm_s in tests/data/h200-seed-counters.csv, whose As[ty][k..k+3]
+ *   reads ptxas fuses into LDS.128 (20 shared loads per tile: 4 of those and
+ *   16 broadcast Bs[k][tx]); lanes 0-15 share one address, lanes 16-31
+ *   another; measured 6295295 wavefronts / 262144 tiles = 24.01 = 16 * 1 +
+ *   4 * 2, and ~0 bank conflicts, so those LDS.128 take 2 wavefronts, not the
+ *   4 of a quarter-warp rule.  NVIDIA's forum (t/unexpected-shared-memory-
+ *   bank-conflict/77228) states the same pairing rule for CC 7.x ("return
+ *   bandwidth is 128 bytes/cycle == 1 register/cycle ... packing the return
+ *   registers ... LDS.128 from 4 to 2"), and the SASS manual ties it to the
+ *   LDS.U hint that ptxas sets when it can prove the pairing.  We decide from
+ *   the addresses, so a pattern ptxas cannot prove uniform is counted
+ *   optimistically.  The 8-byte case is by analogy (no measurement).
+ * - Atomics (atom/red.shared): lanes on the same word serialize, so a bank
+ *   costs one wavefront per lane touching it, not per distinct word (same
+ *   group rule, no packing).  Basis: the hardware updates a word once per
+ *   pass; there is no shared atomic in the measured seeds to check it, and
+ *   real hardware may combine same-address updates in a warp.
+ * - Stores: groups as for loads, no packing; several lanes storing to one
+ *   word cost one pass.
+ * - Ignores extra wavefronts that other L1 traffic adds to the counter (up to
+ *   +10% in the measured kernels; see tests/data/GROUND-TRUTH-README.md).
+ */
+#include "mem/mem.h"
+
+/* Every active lane n has the same address as lane n ^ x, where that lane
+ * is active. */
+static int pairs_uniform(const uint64_t *addr, uint32_t mask, unsigned x)
+{
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctz(m), p = l ^ x;
+    if ((mask >> p & 1) && addr[p] != addr[l])
+      return 0;
+  }
+  return 1;
+}
+
+/* The busiest bank's cost for the lanes in gm: distinct words, or for
+ * atomics, lane-word touches. */
+static unsigned group_cost(const uint64_t *addr, uint32_t gm, unsigned size,
+                           int atomic)
+{
+  uint32_t w[32 * 5]; /* a lane covers at most 5 words (16 bytes misaligned) */
+  unsigned n = 0, sorted = 1;
+
+  for (uint32_t m = gm; m; m &= m - 1) {
+    uint64_t a = addr[__builtin_ctz(m)];
+    uint32_t w0 = (uint32_t)(a >> 2), w1 = (uint32_t)((a + size - 1) >> 2);
+    for (uint32_t x = w0; x <= w1; x++) {
+      if (n && x < w[n - 1])
+        sorted = 0;
+      w[n++] = x;
+    }
+  }
+  if (!sorted) {
+    for (unsigned i = 1; i < n; i++) {
+      uint32_t x = w[i];
+      unsigned j = i;
+      for (; j > 0 && w[j - 1] > x; j--)
+        w[j] = w[j - 1];
+      w[j] = x;
+    }
+  }
+  uint8_t cnt[32] = {0};
+  unsigned worst = 0;
+  for (unsigned i = 0; i < n; i++) {
+    if (!atomic && i && w[i] == w[i - 1])
+      continue;
+    unsigned c = ++cnt[w[i] & 31];
+    if (c > worst)
+      worst = c;
+  }
+  return worst;
+}
+
+unsigned mem_smem_group_lanes(const uint64_t *addr, uint32_t mask,
+                              unsigned size, unsigned op)
+{
+  unsigned lanes = size <= 4 ? 32 : size <= 8 ? 16 : 8;
+  if (op == MEM_LD && lanes < 32 &&
+      (pairs_uniform(addr, mask, 1) || pairs_uniform(addr, mask, 2)))
+    lanes *= 2;
+  return lanes;
+}
+
+unsigned mem_smem_cost(const uint64_t *addr, uint32_t mask, unsigned size,
+                       unsigned op, unsigned *ideal)
+{
+  int atomic = op == MEM_ATOM || op == MEM_RED;
+  if (size == 0)
+    size = 1;
+
+  /* Fast path: word-sized or smaller, each active lane in its own bank. */
+  if (size <= 4) {
+    uint32_t seen = 0;
+    uint32_t m = mask;
+    for (; m; m &= m - 1) {
+      uint64_t a = addr[__builtin_ctz(m)];
+      uint32_t bit = 1u << ((a >> 2) & 31);
+      if ((seen & bit) || (a & 3) + size > 4)
+        break;
+      seen |= bit;
+    }
+    if (!m) {
+      if (ideal)
+        *ideal = 1;
+      return 1;
+    }
+  }
+
+  unsigned lanes = mem_smem_group_lanes(addr, mask, size, op);
+
+  unsigned total = 0, groups = 0;
+  uint32_t gbits = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+  for (unsigned g = 0; g < 32; g += lanes) {
+    uint32_t gm = mask & (gbits << g);
+    if (!gm)
+      continue;
+    groups++;
+    total += group_cost(addr, gm, size, atomic);
+  }
+  if (ideal)
+    *ideal = groups;
+  return total;
+}
+
+unsigned mem_smem_wavefronts(const uint64_t *addr, uint32_t mask, unsigned size)
+{
+  return mem_smem_cost(addr, mask, size, MEM_LD, 0);
+}
