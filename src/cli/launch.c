@@ -134,30 +134,27 @@ static int parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr
   unsigned bytes = type_bytes(t);
   if (n == 0) return wm_err(e, WM_EUSAGE, "missing %s value", tn);
   if (type_float(t)) {
-    if (t == PTX_T_F32 && n == 10 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F') &&
-        is_hex_digits(s + 2, 8)) {
-      int hex;
-      return parse_uint(s + 2, 8, bits, &hex) == 0 ? 0 : -1; /* cannot fail */
+    /* PTX bit forms: 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX */
+    size_t nhex = t == PTX_T_F32 ? 8 : 16;
+    if (n == nhex + 2 && s[0] == '0' && (s[1] == (t == PTX_T_F32 ? 'f' : 'd') ||
+                                         s[1] == (t == PTX_T_F32 ? 'F' : 'D')) &&
+        is_hex_digits(s + 2, nhex)) {
+      uint64_t x = 0;
+      for (size_t i = 2; i < n; i++)
+        x = x << 4 | (uint64_t)(isdigit((unsigned char)s[i]) ? s[i] - '0'
+                                                              : (tolower((unsigned char)s[i]) - 'a' + 10));
+      *bits = x;
+      return 0;
     }
-    if (t == PTX_T_F64 && n == 18 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D') &&
-        is_hex_digits(s + 2, 16)) {
-      char buf[24] = "0x";
-      memcpy(buf + 2, s + 2, 16);
-      int hex;
-      return parse_uint(buf, 18, bits, &hex) == 0 ? 0 : -1;
-    }
-    char buf[96];
-    if (n >= sizeof buf) return wm_err(e, WM_EUSAGE, "'%.*s' is not a %s number", 40, s, tn);
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    char *end;
+    char *buf = wm_xstrndup(s, n), *end;
     errno = 0;
     double d = strtod(buf, &end);
-    if (end == buf || *end || isspace((unsigned char)buf[0]))
-      return wm_err(e, WM_EUSAGE, "'%s' is not a %s number", buf, tn);
-    if ((errno == ERANGE && isinf(d)) ||
-        (t == PTX_T_F32 && isfinite(d) && fabs(d) > (double)FLT_MAX))
-      return wm_err(e, WM_EUSAGE, "%s is out of range for %s", buf, tn);
+    int bad = end == buf || *end || isspace((unsigned char)buf[0]);
+    int range = (errno == ERANGE && isinf(d)) ||
+                (t == PTX_T_F32 && isfinite(d) && fabs(d) > (double)FLT_MAX);
+    free(buf);
+    if (bad) return wm_err(e, WM_EUSAGE, "'%.*s' is not a %s number", (int)n, s, tn);
+    if (range) return wm_err(e, WM_EUSAGE, "%.*s is out of range for %s", (int)n, s, tn);
     if (t == PTX_T_F32) {
       float f = (float)d;
       uint32_t u;
@@ -287,9 +284,8 @@ static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e)
     unsigned es = type_bytes(a->type);
     if (rc == -2 || count > MAX_BUF_BYTES / es)
       return wm_err(e, WM_EUSAGE,
-                    "argument '%.*s': buffer of %.*s %s elements is too large (at most %llu bytes)",
-                    (int)n, s, (int)(fe[2] - fs[2]), s + fs[2], type_spec_name(a->type),
-                    (unsigned long long)MAX_BUF_BYTES);
+                    "argument '%.*s': buffer of %.*s %s elements is too large (at most 1 TiB)",
+                    (int)n, s, (int)(fe[2] - fs[2]), s + fs[2], type_spec_name(a->type));
     a->count = count;
     a->init = INIT_DEFAULT;
     if (nf == 4) {
@@ -453,6 +449,9 @@ static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec 
         if (ls->nargs == LAUNCH_MAX_ARGS)
           return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, v + i),
                            "more than %d arguments", LAUNCH_MAX_ARGS);
+        if (j == i)
+          return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, v + i),
+                           "empty argument in args= (ARG,ARG,... with no spaces)");
         if (arg_parse(v + i, j - i, &ls->args[ls->nargs], &bad, e))
           return relocate(e, L, v + i + bad);
         ls->nargs++;
