@@ -1,0 +1,367 @@
+/* report.c - the counters of one or more launches as text, JSON or CSV.
+ *
+ * Notes:
+ * - Metrics are listed in the X-macro order of metrics.h, all of them (zeros
+ *   included), so reports of different kernels line up and diff cleanly.
+ * - Ratios (sectors per request, wavefronts per instruction) are shown only
+ *   where their denominator is non-zero; JSON writes null and CSV an empty
+ *   field for a line without requests.
+ * - JSON and CSV give the CUDA file as the PTX's .file names it (the full
+ *   path nvcc saw); text shows its base name to keep the table narrow.
+ * - A run whose `mm` or `kernel` is NULL is reported with zero counters and
+ *   no lines rather than rejected: the report never fails on its input, only
+ *   on writing.
+ */
+#include "report/report.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- shared helpers ------------------------------------------------------ */
+
+static uint64_t metric(const ReportRun *r, int m) { return r->mm ? r->mm->metric[m] : 0; }
+
+static const char *kernel_name(const ReportRun *r) {
+  return r->kernel && r->kernel->name ? r->kernel->name : "";
+}
+
+static const char *launch_name(const ReportRun *r) {
+  if (r->launch) return r->launch;
+  if (r->kernel && r->kernel->plain_name) return r->kernel->plain_name;
+  return kernel_name(r);
+}
+
+static const char *unit_name(uint8_t kind) {
+  return kind == 1 ? "sectors" : kind == 2 ? "wavefronts" : "";
+}
+
+static const char *base_name(const char *path) {
+  const char *s = strrchr(path, '/');
+  return s ? s + 1 : path;
+}
+
+/* One memory instruction with statistics, for the --lines tables. */
+typedef struct LineRow {
+  int idx;               /* instruction index in the kernel's code */
+  const PtxInstr *in;
+  const LineStat *ls;
+} LineRow;
+
+static int row_cmp(const void *a, const void *b) {
+  const LineRow *x = a, *y = b;
+  if (x->in->ptx_line != y->in->ptx_line) return x->in->ptx_line < y->in->ptx_line ? -1 : 1;
+  return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* The executed memory instructions of a run, by PTX line (malloc'd, caller
+ * frees; NULL when there are none). */
+static LineRow *line_rows(const ReportRun *r, int *n) {
+  *n = 0;
+  if (!r->mm || !r->kernel || !r->mm->line) return NULL;
+  int lim = r->mm->nline < r->kernel->ncode ? r->mm->nline : r->kernel->ncode;
+  LineRow *v = NULL;
+  int cnt = 0;
+  for (int i = 0; i < lim; i++) {
+    if (r->mm->line[i].execs == 0) continue;
+    if (!v) v = wm_xmalloc((size_t)lim * sizeof *v);
+    v[cnt++] = (LineRow){i, &r->kernel->code[i], &r->mm->line[i]};
+  }
+  if (cnt) qsort(v, (size_t)cnt, sizeof *v, row_cmp);
+  *n = cnt;
+  return v;
+}
+
+static void instr_text(const ReportRun *r, const PtxInstr *in, char *buf, size_t n) {
+  buf[0] = '\0';
+  if (r->mod) ptx_instr_text(r->mod, in, buf, n);
+}
+
+static const char *cu_file(const ReportRun *r, const PtxInstr *in) {
+  if (!r->mod || in->cu_line == 0) return "";
+  const char *f = ptx_cu_file(r->mod, in);
+  return f ? f : "";
+}
+
+static const char *op_name(const PtxInstr *in) {
+  return in->op < PTX_OP_COUNT ? ptx_op_name[in->op] : "";
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void text_ratio(FILE *out, const char *what, const char *per, uint64_t num, uint64_t den,
+                       const char *extra) {
+  if (den == 0) return;
+  fprintf(out, "    %-14s %-22s %8.2f%s\n", what, per, (double)num / (double)den, extra);
+}
+
+static void text_lines(FILE *out, const ReportRun *r) {
+  int n;
+  LineRow *v = line_rows(r, &n);
+  if (!v) {
+    fprintf(out, "\n  memory instructions: none executed\n");
+    return;
+  }
+  /* column widths */
+  enum { MAXW = 56 };
+  char (*src)[64] = wm_xmalloc((size_t)n * sizeof *src);
+  char (*ins)[MAXW + 1] = wm_xmalloc((size_t)n * sizeof *ins);
+  int wsrc = 6, wins = 11;
+  for (int i = 0; i < n; i++) {
+    const PtxInstr *in = v[i].in;
+    const char *f = cu_file(r, in);
+    if (in->cu_line)
+      snprintf(src[i], sizeof src[i], "%s:%u", *f ? base_name(f) : "?", in->cu_line);
+    else
+      snprintf(src[i], sizeof src[i], "-");
+    char full[512];
+    instr_text(r, in, full, sizeof full);
+    if (strlen(full) > MAXW) {
+      memcpy(ins[i], full, MAXW - 3);
+      strcpy(ins[i] + MAXW - 3, "...");
+    } else {
+      strcpy(ins[i], full);
+    }
+    int a = (int)strlen(src[i]), b = (int)strlen(ins[i]);
+    if (a > wsrc) wsrc = a;
+    if (b > wins) wins = b;
+  }
+  fprintf(out, "\n  memory instructions (by PTX line)\n");
+  fprintf(out, "  %-*s  %-9s  %-*s  %10s  %-10s  %8s  %9s  %s\n", wsrc, "source", "ptx", wins,
+          "instruction", "requests", "unit", "per req", "ideal/req", "explanation");
+  for (int i = 0; i < n; i++) {
+    const LineStat *ls = v[i].ls;
+    char ptx[24], per[24], ideal[24];
+    snprintf(ptx, sizeof ptx, "ptx:%u", v[i].in->ptx_line);
+    if (ls->requests && ls->unit_kind) {
+      snprintf(per, sizeof per, "%.2f", (double)ls->units / (double)ls->requests);
+      snprintf(ideal, sizeof ideal, "%.2f", (double)ls->ideal / (double)ls->requests);
+    } else {
+      strcpy(per, "-");
+      strcpy(ideal, "-");
+    }
+    fprintf(out, "  %-*s  %-9s  %-*s  %10llu  %-10s  %8s  %9s  %s\n", wsrc, src[i], ptx, wins,
+            ins[i], (unsigned long long)ls->requests, ls->unit_kind ? unit_name(ls->unit_kind) : "-",
+            per, ideal, ls->why[0] ? ls->why : "");
+  }
+  free(src);
+  free(ins);
+  free(v);
+}
+
+static void text_run(FILE *out, const ReportRun *r, int lines) {
+  const PtxKernel *k = r->kernel;
+  fprintf(out, "%s  grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u  kernel %s", launch_name(r),
+          r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1], r->block[2], r->smem,
+          k && k->plain_name ? k->plain_name : kernel_name(r));
+  if (k && k->plain_name && k->name && strcmp(k->plain_name, k->name) != 0)
+    fprintf(out, " (%s)", k->name);
+  if (r->seconds > 0)
+    fprintf(out, "  [%.2f s, %.0f M thread-instr/s]\n", r->seconds,
+            (double)r->thread_instrs / r->seconds / 1e6);
+  else
+    fprintf(out, "  [%llu thread-instr]\n", (unsigned long long)r->thread_instrs);
+
+  int wname = 6, wval = 5;
+  for (int m = 0; m < WM_M_COUNT; m++) {
+    int a = (int)strlen(wm_metric_name[m]);
+    char num[32];
+    int b = snprintf(num, sizeof num, "%llu", (unsigned long long)metric(r, m));
+    if (a > wname) wname = a;
+    if (b > wval) wval = b;
+  }
+  fprintf(out, "\n  %-*s  %*s  %s\n", wname, "metric", wval, "value", "description");
+  for (int m = 0; m < WM_M_COUNT; m++)
+    fprintf(out, "  %-*s  %*llu  %s\n", wname, wm_metric_name[m], wval,
+            (unsigned long long)metric(r, m), wm_metric_desc[m]);
+
+  /* the ratios a teacher looks at first */
+  static const struct { const char *what; int num, den; } sec[] = {
+    {"global load", WM_M_GLD_SEC, WM_M_GLD_REQ},    {"global store", WM_M_GST_SEC, WM_M_GST_REQ},
+    {"global atomic", WM_M_GATOM_SEC, WM_M_GATOM_REQ}, {"global red", WM_M_GRED_SEC, WM_M_GRED_REQ},
+    {"local load", WM_M_LLD_SEC, WM_M_LLD_REQ},     {"local store", WM_M_LST_SEC, WM_M_LST_REQ},
+  };
+  static const struct { const char *what; int num, den, bc; } wf[] = {
+    {"shared load", WM_M_SLD_WF, WM_M_SLD_INST, WM_M_SLD_BC},
+    {"shared store", WM_M_SST_WF, WM_M_SST_INST, WM_M_SST_BC},
+    {"shared atomic", WM_M_SATOM_WF, WM_M_SATOM_INST, -1},
+  };
+  int any = 0;
+  for (size_t i = 0; i < sizeof sec / sizeof sec[0]; i++) any |= metric(r, sec[i].den) != 0;
+  for (size_t i = 0; i < sizeof wf / sizeof wf[0]; i++) any |= metric(r, wf[i].den) != 0;
+  if (any) {
+    fprintf(out, "\n  derived\n");
+    for (size_t i = 0; i < sizeof sec / sizeof sec[0]; i++)
+      text_ratio(out, sec[i].what, "sectors/request", metric(r, sec[i].num), metric(r, sec[i].den),
+                 "  (4 when 32 lanes read consecutive 4-byte words)");
+    for (size_t i = 0; i < sizeof wf / sizeof wf[0]; i++) {
+      char extra[96] = "";
+      if (wf[i].bc >= 0 && metric(r, wf[i].num))
+        snprintf(extra, sizeof extra, "  (%.1f%% of wavefronts are bank conflicts)",
+                 100.0 * (double)metric(r, wf[i].bc) / (double)metric(r, wf[i].num));
+      text_ratio(out, wf[i].what, "wavefronts/instruction", metric(r, wf[i].num),
+                 metric(r, wf[i].den), extra);
+    }
+  }
+  if (lines) text_lines(out, r);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static json_t *dim3(const uint32_t d[3]) {
+  json_t *a = json_array();
+  for (int i = 0; i < 3; i++) json_array_append_new(a, json_integer((json_int_t)d[i]));
+  return a;
+}
+
+static json_t *ratio_or_null(uint64_t num, uint64_t den) {
+  return den ? json_real((double)num / (double)den) : json_null();
+}
+
+static json_t *json_lines(const ReportRun *r) {
+  json_t *arr = json_array();
+  int n;
+  LineRow *v = line_rows(r, &n);
+  for (int i = 0; i < n; i++) {
+    const PtxInstr *in = v[i].in;
+    const LineStat *ls = v[i].ls;
+    char text[512];
+    instr_text(r, in, text, sizeof text);
+    json_t *o = json_object();
+    json_object_set_new(o, "cu_file", in->cu_line ? json_string(cu_file(r, in)) : json_null());
+    json_object_set_new(o, "cu_line", in->cu_line ? json_integer(in->cu_line) : json_null());
+    json_object_set_new(o, "ptx_line", json_integer(in->ptx_line));
+    json_object_set_new(o, "instruction", json_string(text));
+    json_object_set_new(o, "space", json_string(ptx_space_name((PtxSpace)in->space)));
+    json_object_set_new(o, "op", json_string(op_name(in)));
+    json_object_set_new(o, "requests", json_integer((json_int_t)ls->requests));
+    json_object_set_new(o, "units", json_integer((json_int_t)ls->units));
+    json_object_set_new(o, "unit", ls->unit_kind ? json_string(unit_name(ls->unit_kind)) : json_null());
+    json_object_set_new(o, "per_request",
+                        ls->unit_kind ? ratio_or_null(ls->units, ls->requests) : json_null());
+    json_object_set_new(o, "ideal_per_request",
+                        ls->unit_kind ? ratio_or_null(ls->ideal, ls->requests) : json_null());
+    json_object_set_new(o, "explanation", json_string(ls->why));
+    json_array_append_new(arr, o);
+  }
+  free(v);
+  return arr;
+}
+
+static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
+  json_t *root = json_array();
+  for (int i = 0; i < nruns; i++) {
+    const ReportRun *r = &runs[i];
+    json_t *o = json_object();
+    json_object_set_new(o, "launch", json_string(launch_name(r)));
+    json_object_set_new(o, "kernel", json_string(kernel_name(r)));
+    json_object_set_new(o, "grid", dim3(r->grid));
+    json_object_set_new(o, "block", dim3(r->block));
+    json_object_set_new(o, "smem", json_integer(r->smem));
+    json_t *m = json_object();
+    for (int k = 0; k < WM_M_COUNT; k++)
+      json_object_set_new(m, wm_metric_name[k], json_integer((json_int_t)metric(r, k)));
+    json_object_set_new(o, "metrics", m);
+    json_t *sim = json_object();
+    json_object_set_new(sim, "thread_instructions", json_integer((json_int_t)r->thread_instrs));
+    json_object_set_new(sim, "seconds", json_real(r->seconds));
+    json_object_set_new(o, "simulation", sim);
+    if (lines) json_object_set_new(o, "lines", json_lines(r));
+    json_array_append_new(root, o);
+  }
+  int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+  json_decref(root);
+  if (rc == 0 && fputc('\n', out) == EOF) rc = -1;
+  return rc;
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+/* RFC 4180: quoted when it holds a comma, quote, CR/LF or edge blanks. */
+static void csv_field(FILE *out, const char *s) {
+  size_t n = strlen(s);
+  if (!s[strcspn(s, ",\"\r\n")] && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
+    fputs(s, out);
+    return;
+  }
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', out);
+    fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+static void csv_ratio(FILE *out, uint8_t kind, uint64_t num, uint64_t den) {
+  if (kind && den) fprintf(out, ",%.6g", (double)num / (double)den);
+  else fputc(',', out);
+}
+
+static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
+  fputs("launch,kernel", out);
+  for (int m = 0; m < WM_M_COUNT; m++) {
+    fputc(',', out);
+    csv_field(out, wm_metric_name[m]);
+  }
+  fputc('\n', out);
+  for (int i = 0; i < nruns; i++) {
+    csv_field(out, launch_name(&runs[i]));
+    fputc(',', out);
+    csv_field(out, kernel_name(&runs[i]));
+    for (int m = 0; m < WM_M_COUNT; m++)
+      fprintf(out, ",%llu", (unsigned long long)metric(&runs[i], m));
+    fputc('\n', out);
+  }
+  if (!lines) return;
+  fputs("\nlaunch,cu_file,cu_line,ptx_line,instruction,requests,units,unit,per_request,"
+        "ideal_per_request,explanation\n", out);
+  for (int i = 0; i < nruns; i++) {
+    const ReportRun *r = &runs[i];
+    int n;
+    LineRow *v = line_rows(r, &n);
+    for (int j = 0; j < n; j++) {
+      const PtxInstr *in = v[j].in;
+      const LineStat *ls = v[j].ls;
+      char text[512];
+      instr_text(r, in, text, sizeof text);
+      csv_field(out, launch_name(r));
+      fputc(',', out);
+      csv_field(out, cu_file(r, in));
+      if (in->cu_line) fprintf(out, ",%u", in->cu_line);
+      else fputc(',', out);
+      fprintf(out, ",%u,", in->ptx_line);
+      csv_field(out, text);
+      fprintf(out, ",%llu,%llu,%s", (unsigned long long)ls->requests,
+              (unsigned long long)ls->units, unit_name(ls->unit_kind));
+      csv_ratio(out, ls->unit_kind, ls->units, ls->requests);
+      csv_ratio(out, ls->unit_kind, ls->ideal, ls->requests);
+      fputc(',', out);
+      csv_field(out, ls->why);
+      fputc('\n', out);
+    }
+    free(v);
+  }
+}
+
+/* ---- entry --------------------------------------------------------------- */
+
+int report_write(FILE *out, const ReportRun *runs, int nruns, ReportFormat fmt, int lines) {
+  if (nruns < 0) nruns = 0;
+  int rc = 0;
+  switch (fmt) {
+  case REPORT_JSON:
+    rc = write_json(out, runs, nruns, lines);
+    break;
+  case REPORT_CSV:
+    write_csv(out, runs, nruns, lines);
+    break;
+  default:
+    for (int i = 0; i < nruns; i++) {
+      if (i) fputc('\n', out);
+      text_run(out, &runs[i], lines);
+    }
+    break;
+  }
+  if (fflush(out) != 0 || ferror(out)) rc = -1;
+  return rc ? -1 : 0;
+}
