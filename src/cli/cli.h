@@ -1,0 +1,45 @@
+/* cli.h - pieces of the command line shared by its subcommands. */
+#ifndef WM_CLI_H
+#define WM_CLI_H
+
+#include <stdint.h>
+
+#include "cli/launch.h"
+#include "mem/mem.h"
+#include "report/report.h"
+
+typedef struct CliOptions {
+  MemConfig cfg;
+  ReportFormat format;
+  int lines;
+  InitKind init;
+  uint64_t seed, mem_limit;
+  const char *kernel, *dump_dir;
+  uint32_t grid[3], block[3], smem;
+  int have_grid, have_block, smem_set;
+  const char **args;
+  int nargs;
+} CliOptions;
+
+typedef struct CliRun {
+  MemModel mm;
+  const PtxKernel *kernel;
+  uint64_t thread_instrs;
+  double seconds;
+} CliRun;
+
+void cli_options_init(CliOptions *o);
+int cli_common_option(int argc, char **argv, int *i, CliOptions *o);
+int cli_parse_size(const char *s, uint64_t *out);
+int cli_parse_arch(const char *s, MemConfig *cfg, WmErr *e);
+double cli_now(void);
+
+/* Binds, runs and models one launch; run->mm holds the counters (free with
+ * cli_run_free).  Errors name the launch. */
+int cli_run_launch(const PtxModule *mod, const LaunchSpec *ls, const CliOptions *o, CliRun *run, WmErr *e);
+void cli_run_free(CliRun *r);
+
+/* warpmem lab */
+int cli_lab(int argc, char **argv);
+
+#endif

@@ -1,0 +1,376 @@
+/* main.c - the warpmem command line: parses options, runs launches, prints.
+ *
+ * The only place that prints errors and picks exit statuses:
+ *   0 success, 1 a run failed (bad PTX, fault in the kernel, ...), 2 usage.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/launch.h"
+#include "emu/emu.h"
+#include "mem/mem.h"
+#include "ptx/ptx.h"
+#include "report/report.h"
+
+static const char *usage_main =
+  "usage: warpmem COMMAND [OPTIONS]\n"
+  "\n"
+  "Shows what a GPU's memory system does with a CUDA kernel: runs the kernel's\n"
+  "PTX on the CPU, 32 lanes per warp, and reports the counters Nsight Compute\n"
+  "would report on the GPU (sm_90, Hopper), per kernel and per source line.\n"
+  "\n"
+  "commands:\n"
+  "  sim FILE [...]   simulate kernels of a .cu or .ptx file (warpmem sim --help)\n"
+  "  lab [...]        run the experiment catalogue (warpmem lab --help)\n"
+  "  help             this text\n"
+  "  version          the version\n";
+
+static const char *usage_sim =
+  "usage: warpmem sim FILE [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
+  "                   [--smem BYTES] [--arg SPEC]... [--arch NAME]\n"
+  "                   [--format text|json|csv] [--lines] [--dump DIR]\n"
+  "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
+  "\n"
+  "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo.\n"
+  "Without --kernel, every '//@' launch line of FILE runs:\n"
+  "  //@ NAME[#VARIANT] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=SPEC,...\n"
+  "With --kernel and no --grid/--block/--arg, the //@ launches of that kernel run;\n"
+  "otherwise one launch is built from the options.  --kernel takes the PTX entry\n"
+  "name or the plain C++ name of a mangled one.\n"
+  "\n"
+  "SPEC: TYPE:VALUE (a scalar) or buf:TYPE:COUNT[:INIT] (a device buffer)\n"
+  "  TYPE  i8 u8 i16 u16 i32 u32 i64 u64 f32 f64\n"
+  "  INIT  zero, iota, rand (seeded; floats in [0,1), integers in [0,1024)) or a constant\n"
+  "\n"
+  "  --arch NAME      GPU to model: sm_90 (hopper, h100, h200; the default)\n"
+  "  --format FMT     text (default), json or csv; metric names are Nsight Compute's\n"
+  "  --lines          per memory instruction: source line, requests, sectors or\n"
+  "                   wavefronts per request, the ideal, and why\n"
+  "  --dump DIR       write every buffer after the run to DIR\n"
+  "  --init KIND      initializer of buffers whose SPEC names none (default rand)\n"
+  "  --seed N         seed of rand (default 1)\n"
+  "  --mem-limit B    most bytes of buffers a launch may allocate (default 16 GiB)\n";
+
+static int usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "warpmem: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(see warpmem --help)\n");
+  return 2;
+}
+
+static int exit_code(const WmErr *e) { return e->code == WM_EUSAGE ? 2 : 1; }
+
+static int fail(const WmErr *e) {
+  fprintf(stderr, "warpmem: %s\n", e->msg);
+  return exit_code(e);
+}
+
+double cli_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_parse_size(const char *s, uint64_t *out) {
+  char *end;
+  unsigned long long v = strtoull(s, &end, 0);
+  uint64_t mul = 1;
+  if (end == s) return -1;
+  if (*end == 'K' || *end == 'k') mul = 1ull << 10, end++;
+  else if (*end == 'M' || *end == 'm') mul = 1ull << 20, end++;
+  else if (*end == 'G' || *end == 'g') mul = 1ull << 30, end++;
+  if (*end || (mul > 1 && v > UINT64_MAX / mul)) return -1;
+  *out = v * mul;
+  return 0;
+}
+
+int cli_parse_arch(const char *s, MemConfig *cfg, WmErr *e) {
+  static const char *const hopper[] = {"sm_90", "sm90", "90", "hopper", "h100", "h200", NULL};
+  for (int i = 0; hopper[i]; i++)
+    if (!strcmp(s, hopper[i])) {
+      cfg->sm = 90;
+      return 0;
+    }
+  return wm_err(e, WM_EUSAGE, "unknown --arch '%s': this version models sm_90 (hopper, h100, h200)", s);
+}
+
+void cli_run_free(CliRun *r) {
+  mem_free(&r->mm);
+  memset(r, 0, sizeof *r);
+}
+
+int cli_run_launch(const PtxModule *mod, const LaunchSpec *ls, const CliOptions *o, CliRun *run,
+                   WmErr *e) {
+  memset(run, 0, sizeof *run);
+  const PtxKernel *k = ptx_find_kernel(mod, ls->name, e);
+  if (!k) return -1;
+  GlobalMem g;
+  gmem_init(&g, o->mem_limit);
+  uint8_t *params = wm_xcalloc(k->param_size + 8, 1);
+  int rc = -1;
+  if (launch_bind(k, ls, &g, params, o->init, o->seed, e)) goto out;
+  if (mem_init(&run->mm, &o->cfg, k->ncode)) {
+    wm_err(e, WM_EUSAGE, "the memory model does not support sm_%d", o->cfg.sm);
+    goto out;
+  }
+  EmuLaunch l = {.mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = params, .gmem = &g,
+                 .mm = &run->mm};
+  memcpy(l.grid, ls->grid, sizeof l.grid);
+  memcpy(l.block, ls->block, sizeof l.block);
+  double t0 = cli_now();
+  if (emu_run(&l, e)) {
+    /* name the launch: a file of launches may have many of one kernel */
+    if (ls->line) {
+      char msg[sizeof e->msg];
+      snprintf(msg, sizeof msg, "launch %s (line %d): %s", ls->label, ls->line, e->msg);
+      memcpy(e->msg, msg, sizeof msg);
+    }
+    goto out;
+  }
+  run->seconds = cli_now() - t0;
+  run->thread_instrs = l.thread_instrs;
+  run->kernel = k;
+  if (o->dump_dir && launch_dump(o->dump_dir, ls, &g, e)) goto out;
+  rc = 0;
+out:
+  if (rc) mem_free(&run->mm);
+  free(params);
+  gmem_free(&g);
+  return rc;
+}
+
+static int has_suffix(const char *s, const char *suf) {
+  size_t n = strlen(s), m = strlen(suf);
+  return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* The launches to run: //@ lines of the file (for a .ptx, of the .cu next
+ * to it if any), filtered by --kernel, or one built from the options. */
+static int collect_launches(const char *path, const PtxModule *mod, const CliOptions *o,
+                            LaunchSpec **out, int *n, WmErr *e) {
+  *out = NULL;
+  *n = 0;
+  if (o->kernel && (o->have_grid || o->have_block || o->nargs)) {
+    if (!o->have_grid || !o->have_block)
+      return wm_err(e, WM_EUSAGE, "--kernel %s: give both --grid and --block", o->kernel);
+    LaunchSpec *l = wm_xcalloc(1, sizeof *l);
+    snprintf(l->name, sizeof l->name, "%s", o->kernel);
+    snprintf(l->label, sizeof l->label, "%s", o->kernel);
+    memcpy(l->grid, o->grid, sizeof l->grid);
+    memcpy(l->block, o->block, sizeof l->block);
+    l->smem = o->smem;
+    for (int i = 0; i < o->nargs; i++)
+      if (launch_parse_arg(o->args[i], &l->args[l->nargs++], e)) {
+        free(l);
+        return -1;
+      }
+    *out = l;
+    *n = 1;
+    return 0;
+  }
+  char *text = wm_read_file(path, NULL, e);
+  if (!text) return -1;
+  LaunchSpec *all = NULL;
+  int nall = 0;
+  int rc = launch_parse_file(path, text, &all, &nall, e);
+  free(text);
+  if (rc) return -1;
+  if (nall == 0) {
+    free(all);
+    return wm_err(e, WM_EUSAGE,
+                  "%s has no '//@' launch lines: name a launch with --kernel NAME --grid X --block X "
+                  "--arg SPEC...%s",
+                  path, has_suffix(path, ".ptx") ? " (nvcc drops comments from PTX)" : "");
+  }
+  int kept = 0;
+  for (int i = 0; i < nall; i++) {
+    if (o->kernel && strcmp(all[i].name, o->kernel)) {
+      const PtxKernel *k = ptx_find_kernel(mod, all[i].name, NULL);
+      if (!k || strcmp(k->plain_name, o->kernel)) continue;
+    }
+    if (o->smem_set) all[i].smem = o->smem;
+    all[kept++] = all[i];
+  }
+  if (kept == 0) {
+    free(all);
+    return wm_err(e, WM_EUSAGE, "%s has no '//@' launch of kernel %s", path, o->kernel);
+  }
+  *out = all;
+  *n = kept;
+  return 0;
+}
+
+static int parse_format(const char *s, ReportFormat *f) {
+  if (!strcmp(s, "text")) *f = REPORT_TEXT;
+  else if (!strcmp(s, "json")) *f = REPORT_JSON;
+  else if (!strcmp(s, "csv")) *f = REPORT_CSV;
+  else return -1;
+  return 0;
+}
+
+static int parse_init(const char *s, InitKind *k) {
+  if (!strcmp(s, "zero")) *k = INIT_ZERO;
+  else if (!strcmp(s, "iota")) *k = INIT_IOTA;
+  else if (!strcmp(s, "rand")) *k = INIT_RAND;
+  else return -1;
+  return 0;
+}
+
+/* Options shared by sim and lab; returns 1 if argv[*i] was one, 0 if not,
+ * or an exit status + 2 (so >= 2) on a bad value. */
+int cli_common_option(int argc, char **argv, int *i, CliOptions *o) {
+  const char *a = argv[*i];
+#define VALUE() (*i + 1 < argc ? argv[++*i] : NULL)
+  WmErr e = {0};
+  if (!strcmp(a, "--format")) {
+    const char *v = VALUE();
+    if (!v || parse_format(v, &o->format)) return 2 + usage_error("--format takes text, json or csv, not '%s'", v ? v : "");
+    return 1;
+  }
+  if (!strcmp(a, "--arch")) {
+    const char *v = VALUE();
+    if (!v) return 2 + usage_error("%s needs a value", a);
+    if (cli_parse_arch(v, &o->cfg, &e)) return 2 + fail(&e);
+    return 1;
+  }
+  if (!strcmp(a, "--init")) {
+    const char *v = VALUE();
+    if (!v || parse_init(v, &o->init)) return 2 + usage_error("--init takes zero, iota or rand, not '%s'", v ? v : "");
+    return 1;
+  }
+  if (!strcmp(a, "--seed")) {
+    const char *v = VALUE();
+    if (!v || cli_parse_size(v, &o->seed)) return 2 + usage_error("--seed takes a number, not '%s'", v ? v : "");
+    return 1;
+  }
+  if (!strcmp(a, "--mem-limit")) {
+    const char *v = VALUE();
+    if (!v || cli_parse_size(v, &o->mem_limit) || o->mem_limit == 0)
+      return 2 + usage_error("--mem-limit takes a byte count such as 4G, not '%s'", v ? v : "");
+    return 1;
+  }
+  if (!strcmp(a, "--lines")) {
+    o->lines = 1;
+    return 1;
+  }
+  return 0;
+#undef VALUE
+}
+
+void cli_options_init(CliOptions *o) {
+  memset(o, 0, sizeof *o);
+  o->cfg.sm = 90;
+  o->format = REPORT_TEXT;
+  o->init = INIT_RAND;
+  o->seed = 1;
+  o->mem_limit = GMEM_DEFAULT_LIMIT;
+}
+
+static int cmd_sim(int argc, char **argv) {
+  CliOptions o;
+  cli_options_init(&o);
+  const char *file = NULL;
+  const char *argv_args[LAUNCH_MAX_ARGS];
+  o.args = argv_args;
+  WmErr e = {0};
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    int c = cli_common_option(argc, argv, &i, &o);
+    if (c >= 2) return c - 2;
+    if (c == 1) continue;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(usage_sim, stdout);
+      return 0;
+    }
+    if (!strcmp(a, "--kernel") || !strcmp(a, "--grid") || !strcmp(a, "--block") || !strcmp(a, "--smem") ||
+        !strcmp(a, "--arg") || !strcmp(a, "--dump")) {
+      if (!v) return usage_error("%s needs a value", a);
+      i++;
+      if (!strcmp(a, "--kernel")) o.kernel = v;
+      else if (!strcmp(a, "--dump")) o.dump_dir = v;
+      else if (!strcmp(a, "--grid")) {
+        if (launch_parse_dim(v, o.grid, &e)) return fail(&e);
+        o.have_grid = 1;
+      } else if (!strcmp(a, "--block")) {
+        if (launch_parse_dim(v, o.block, &e)) return fail(&e);
+        o.have_block = 1;
+      } else if (!strcmp(a, "--smem")) {
+        uint64_t s;
+        if (cli_parse_size(v, &s) || s > 0xffffffffu) return usage_error("--smem takes a byte count, not '%s'", v);
+        o.smem = (uint32_t)s;
+        o.smem_set = 1;
+      } else {
+        if (o.nargs == LAUNCH_MAX_ARGS) return usage_error("too many --arg options (at most %s)", "64");
+        argv_args[o.nargs++] = v;
+      }
+      continue;
+    }
+    if (a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
+    if (file) return usage_error("one FILE only ('%s' is a second)", a);
+    file = a;
+  }
+  if (!file) return usage_error("%s", "sim needs a FILE (.cu or .ptx)");
+  if ((o.have_grid || o.have_block || o.nargs) && !o.kernel)
+    return usage_error("%s", "--grid, --block and --arg build one launch: name its --kernel");
+
+  PtxModule *mod = ptx_load(file, "sm_90", &e);
+  if (!mod) return fail(&e);
+  LaunchSpec *ls = NULL;
+  int n = 0, status = 0;
+  if (collect_launches(file, mod, &o, &ls, &n, &e)) {
+    ptx_module_free(mod);
+    return fail(&e);
+  }
+  CliRun *runs = wm_xcalloc((size_t)n, sizeof *runs);
+  ReportRun *rep = wm_xcalloc((size_t)n, sizeof *rep);
+  int done = 0;
+  int progress = n > 1 && isatty(2) && o.format == REPORT_TEXT;
+  for (int i = 0; i < n; i++) {
+    if (progress) fprintf(stderr, "\r[%d/%d] %-40s", i + 1, n, ls[i].label);
+    if (cli_run_launch(mod, &ls[i], &o, &runs[i], &e)) {
+      if (progress) fputc('\n', stderr);
+      status = fail(&e);
+      break;
+    }
+    rep[i] = (ReportRun){.launch = ls[i].label, .mod = mod, .kernel = runs[i].kernel, .smem = ls[i].smem,
+                         .mm = &runs[i].mm, .thread_instrs = runs[i].thread_instrs, .seconds = runs[i].seconds};
+    memcpy(rep[i].grid, ls[i].grid, sizeof rep[i].grid);
+    memcpy(rep[i].block, ls[i].block, sizeof rep[i].block);
+    done++;
+  }
+  if (progress) fprintf(stderr, "\r%60s\r", "");
+  if (status == 0 && report_write(stdout, rep, done, o.format, o.lines)) {
+    fprintf(stderr, "warpmem: cannot write the report\n");
+    status = 1;
+  }
+  for (int i = 0; i < n; i++) cli_run_free(&runs[i]);
+  free(runs);
+  free(rep);
+  free(ls);
+  ptx_module_free(mod);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage_main, stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+    fputs(usage_main, stdout);
+    return 0;
+  }
+  if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+    puts("warpmem 0.1");
+    return 0;
+  }
+  if (!strcmp(cmd, "sim")) return cmd_sim(argc, argv);
+  if (!strcmp(cmd, "lab")) return cli_lab(argc, argv);
+  return usage_error("unknown command '%s'", cmd);
+}

@@ -1,0 +1,62 @@
+/* emu_int.h - the emulator's internal form: a kernel prepared for execution.
+ *
+ * emu_prepare() turns a PtxKernel into an EmuProgram once per launch:
+ * every operand becomes a register-file slot (immediates and special
+ * registers get read-only slots of their own, so an instruction's lanes
+ * always read arrays), and every branch knows where its lanes reconverge
+ * (the immediate post-dominator).
+ */
+#ifndef WM_EMU_INT_H
+#define WM_EMU_INT_H
+
+#include <stdint.h>
+
+#include "emu/emu.h"
+
+/* Generic-address windows: a generic address in [WIN, WIN + 4 GiB) is in
+ * that space (cvta.shared adds SHARED_WIN, and so on); anything else is
+ * global.  GMEM_BASE lies above them. */
+#define EMU_SHARED_WIN 0x0000500000000000ull
+#define EMU_LOCAL_WIN 0x0000510000000000ull
+#define EMU_CONST_WIN 0x0000520000000000ull
+#define EMU_WIN_SIZE 0x100000000ull
+
+#define EMU_NOSLOT 0xffffffffu
+
+/* One decoded instruction.  Slots index the warp's register file. */
+typedef struct EmuInstr {
+  uint16_t op;          /* PtxOp */
+  uint8_t type, type2;  /* PtxType */
+  uint8_t space, vec, cmp, sub, rnd;
+  uint16_t flags;
+  uint8_t nd;           /* destination slots used in d[] */
+  uint8_t guard_neg;
+  uint32_t guard;       /* predicate slot or EMU_NOSLOT */
+  uint32_t d[4];        /* destinations (vector elements); EMU_NOSLOT = sink */
+  uint32_t s[6];        /* sources: a, b, c, ... (vector sources of st in s[0..3]) */
+  uint8_t ns;           /* sources used */
+  uint8_t s_neg[6];     /* predicate source written !%p */
+  uint32_t abase;       /* address base slot or EMU_NOSLOT */
+  int64_t aoff;         /* address offset */
+  uint32_t target;      /* branch target pc */
+  uint32_t rpc;         /* branch: reconvergence pc (ncode = kernel exit) */
+} EmuInstr;
+
+typedef struct EmuProgram {
+  const PtxKernel *k;
+  EmuInstr *code;       /* [ncode] */
+  int ncode;
+  uint32_t nslots;      /* registers + special registers + constants */
+  uint32_t sreg_base;   /* slot of PTX_SR_* 0 */
+  uint32_t const_base;  /* first constant slot */
+  uint64_t *consts;     /* [nconst] values of the constant slots */
+  uint32_t nconst;
+} EmuProgram;
+
+/* Builds the program; returns -1 with a located error for PTX the emulator
+ * cannot run.  Free with emu_program_free(). */
+int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t global_vars_base,
+                WmErr *e);
+void emu_program_free(EmuProgram *p);
+
+#endif

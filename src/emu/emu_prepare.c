@@ -1,0 +1,262 @@
+/* emu_prepare.c - from decoded PTX to the emulator's slot form, and where
+ * divergent branches reconverge.
+ *
+ * Notes:
+ *  - Reconvergence is at the immediate post-dominator of the branch's basic
+ *    block (the classic SIMT stack of pre-Volta GPUs, and what Volta+
+ *    compilers arrange with BSSY/BSYNC for structured code).
+ *  - Post-dominators are computed with bit sets over basic blocks: kernels
+ *    have at most a few thousand blocks, and this runs once per launch.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu_int.h"
+
+typedef struct Consts {
+  uint64_t *v;
+  uint32_t n, cap;
+} Consts;
+
+static uint32_t const_slot(EmuProgram *p, Consts *c, uint64_t v) {
+  for (uint32_t i = 0; i < c->n; i++)
+    if (c->v[i] == v) return p->const_base + i;
+  if (c->n == c->cap) {
+    c->cap = c->cap ? c->cap * 2 : 32;
+    c->v = wm_xrealloc(c->v, c->cap * sizeof *c->v);
+  }
+  c->v[c->n] = v;
+  return p->const_base + c->n++;
+}
+
+static uint64_t sym_value(const PtxOperand *o, uint64_t gbase) {
+  return o->space == PTX_S_GLOBAL ? gbase + (uint64_t)o->imm : (uint64_t)o->imm;
+}
+
+/* The slot an operand is read from. */
+static uint32_t src_slot(EmuProgram *p, Consts *c, const PtxOperand *o, uint64_t gbase) {
+  switch (o->kind) {
+  case PTX_O_REG: return o->reg[0];
+  case PTX_O_IMM: return const_slot(p, c, (uint64_t)o->imm);
+  case PTX_O_SREG: return p->sreg_base + o->sreg;
+  case PTX_O_SYM: return const_slot(p, c, sym_value(o, gbase));
+  default: return EMU_NOSLOT;
+  }
+}
+
+static int unsupported(const PtxModule *m, const PtxInstr *in, const char *why, WmErr *e) {
+  char text[256];
+  ptx_instr_text(m, in, text, sizeof text);
+  return wm_err_at(e, WM_EUNSUP, m->path, m->text, (int)in->ptx_line, in->ptx_col,
+                   "cannot emulate '%s': %s", text, why);
+}
+
+/* Fills x's slots from in's operands, following the operand conventions of
+ * ptx_parse.c. */
+static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const PtxInstr *in,
+                           EmuInstr *x, uint64_t gbase, WmErr *e) {
+  int first_src = 1;
+  for (int i = 0; i < 4; i++) x->d[i] = EMU_NOSLOT;
+  for (int i = 0; i < 6; i++) x->s[i] = EMU_NOSLOT;
+  x->abase = EMU_NOSLOT;
+  const PtxOperand *o = in->opd;
+  int flags = ptx_op_flags[in->op];
+
+  switch (in->op) {
+  case PTX_OP_SETP:
+  case PTX_OP_SHFL:
+    x->d[0] = o[0].kind == PTX_O_REG ? o[0].reg[0] : EMU_NOSLOT;
+    x->d[1] = o[1].kind == PTX_O_REG ? o[1].reg[0] : EMU_NOSLOT;
+    x->nd = 2;
+    first_src = 2;
+    break;
+  case PTX_OP_BRA:
+    x->target = (uint32_t)o[0].imm;
+    return 0;
+  default:
+    if (flags & OPF_NODST) {
+      first_src = 0;
+    } else if (o[0].kind == PTX_O_VEC) {
+      x->nd = o[0].n;
+      for (int i = 0; i < o[0].n; i++) x->d[i] = o[0].reg[i] == PTX_NOREG ? EMU_NOSLOT : o[0].reg[i];
+    } else if (o[0].kind == PTX_O_REG) {
+      x->d[0] = o[0].reg[0];
+      x->nd = 1;
+    } else if (in->nopd > 0) {
+      return unsupported(m, in, "the destination is not a register", e);
+    }
+  }
+
+  int ns = 0;
+  for (int i = first_src; i < in->nopd; i++) {
+    const PtxOperand *a = &o[i];
+    if (a->kind == PTX_O_ADDR) {
+      x->abase = a->reg[0] == PTX_NOREG ? EMU_NOSLOT : a->reg[0];
+      x->aoff = a->reg[0] == PTX_NOREG && a->space == PTX_S_GLOBAL ? (int64_t)gbase + a->imm : a->imm;
+      continue;
+    }
+    if (a->kind == PTX_O_VEC) {
+      for (int j = 0; j < a->n && ns < 6; j++) x->s[ns++] = a->reg[j];
+      continue;
+    }
+    if (ns >= 6) return unsupported(m, in, "too many operands", e);
+    x->s_neg[ns] = a->neg;
+    x->s[ns++] = src_slot(p, c, a, gbase);
+  }
+  x->ns = (uint8_t)ns;
+  return 0;
+}
+
+/* --- control flow: basic blocks and immediate post-dominators --- */
+
+static int ends_block(const PtxInstr *in) {
+  return in->op == PTX_OP_BRA || (ptx_op_flags[in->op] & OPF_EXIT);
+}
+
+typedef uint64_t Word;
+#define WBITS 64
+
+static int compute_reconvergence(EmuProgram *p, const PtxKernel *k) {
+  int n = k->ncode;
+  if (n == 0) return 0;
+  /* leaders */
+  char *leader = wm_xcalloc((size_t)n + 1, 1);
+  leader[0] = 1;
+  for (int i = 0; i < n; i++) {
+    const PtxInstr *in = &k->code[i];
+    if (in->op == PTX_OP_BRA && (int64_t)in->opd[0].imm < n) leader[in->opd[0].imm] = 1;
+    if (ends_block(in)) leader[i + 1] = 1;
+  }
+  int *block_of = wm_xmalloc(sizeof(int) * (size_t)n);
+  int nb = 0;
+  for (int i = 0; i < n; i++) {
+    if (leader[i]) nb++;
+    block_of[i] = nb - 1;
+  }
+  int *start = wm_xmalloc(sizeof(int) * (size_t)(nb + 1));
+  for (int i = 0, b = 0; i < n; i++)
+    if (leader[i]) start[b++] = i;
+  start[nb] = n;
+  /* successors: at most two per block; nb stands for the kernel exit */
+  int (*succ)[2] = wm_xmalloc(sizeof *succ * (size_t)nb);
+  for (int b = 0; b < nb; b++) {
+    const PtxInstr *last = &k->code[start[b + 1] - 1];
+    int fall = start[b + 1] < n ? block_of[start[b + 1]] : nb;
+    int guarded = last->guard != PTX_NOREG;
+    succ[b][0] = succ[b][1] = -1;
+    if (last->op == PTX_OP_BRA) {
+      int64_t t = last->opd[0].imm;
+      succ[b][0] = t < n ? block_of[t] : nb;
+      if (guarded) succ[b][1] = fall;
+    } else if (ptx_op_flags[last->op] & OPF_EXIT) {
+      succ[b][0] = nb;
+      if (guarded) succ[b][1] = fall;
+    } else {
+      succ[b][0] = fall;
+    }
+  }
+  /* pdom[b]: bit set over nb+1 nodes; start from "everything" */
+  int words = (nb + 1 + WBITS - 1) / WBITS;
+  Word *pd = wm_xmalloc(sizeof(Word) * (size_t)words * (size_t)(nb + 1));
+  Word *tmp = wm_xmalloc(sizeof(Word) * (size_t)words);
+#define PD(b) (pd + (size_t)(b) * (size_t)words)
+  for (int b = 0; b < nb; b++) memset(PD(b), 0xff, sizeof(Word) * (size_t)words);
+  memset(PD(nb), 0, sizeof(Word) * (size_t)words);
+  PD(nb)[nb / WBITS] |= (Word)1 << (nb % WBITS);
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int b = nb - 1; b >= 0; b--) {
+      memset(tmp, 0xff, sizeof(Word) * (size_t)words);
+      for (int s = 0; s < 2; s++)
+        if (succ[b][s] >= 0)
+          for (int w = 0; w < words; w++) tmp[w] &= PD(succ[b][s])[w];
+      tmp[b / WBITS] |= (Word)1 << (b % WBITS);
+      if (memcmp(tmp, PD(b), sizeof(Word) * (size_t)words)) {
+        memcpy(PD(b), tmp, sizeof(Word) * (size_t)words);
+        changed = 1;
+      }
+    }
+  }
+  /* which blocks can reach the exit (the others keep the "everything" set) */
+  char *reach = wm_xcalloc((size_t)nb + 1, 1);
+  reach[nb] = 1;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int b = nb - 1; b >= 0; b--)
+      if (!reach[b] && ((succ[b][0] >= 0 && reach[succ[b][0]]) || (succ[b][1] >= 0 && reach[succ[b][1]])))
+        reach[b] = changed = 1;
+  }
+  /* size of each pdom set: the immediate post-dominator of b is its strict
+   * post-dominator with the largest set (the nearest one) */
+  int *size = wm_xmalloc(sizeof(int) * (size_t)(nb + 1));
+  for (int b = 0; b <= nb; b++) {
+    int s = 0;
+    for (int d = 0; d <= nb; d++) s += (int)(PD(b)[d / WBITS] >> (d % WBITS) & 1);
+    size[b] = s;
+  }
+  for (int i = 0; i < n; i++) {
+    if (k->code[i].op != PTX_OP_BRA) continue;
+    int b = block_of[i], best = nb, bestsz = size[nb];
+    if (reach[b]) /* else its set is meaningless: no reconvergence */
+      for (int d = 0; d < nb; d++)
+        if (d != b && (PD(b)[d / WBITS] >> (d % WBITS) & 1) && size[d] > bestsz)
+          best = d, bestsz = size[d];
+    p->code[i].rpc = best == nb ? (uint32_t)n : (uint32_t)start[best];
+  }
+#undef PD
+  free(size);
+  free(reach);
+  free(tmp);
+  free(pd);
+  free(succ);
+  free(start);
+  free(block_of);
+  free(leader);
+  return 0;
+}
+
+int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t gbase, WmErr *e) {
+  memset(p, 0, sizeof *p);
+  p->k = k;
+  p->ncode = k->ncode;
+  p->code = wm_xcalloc((size_t)k->ncode + 1, sizeof *p->code);
+  p->sreg_base = k->nregs;
+  p->const_base = k->nregs + PTX_SR_COUNT;
+  Consts c = {0};
+  for (int i = 0; i < k->ncode; i++) {
+    const PtxInstr *in = &k->code[i];
+    EmuInstr *x = &p->code[i];
+    x->op = in->op;
+    x->type = in->type;
+    x->type2 = in->type2;
+    x->space = in->space;
+    x->vec = in->vec ? in->vec : 1;
+    x->cmp = in->cmp;
+    x->sub = in->sub;
+    x->rnd = in->rnd;
+    x->flags = in->flags;
+    x->guard = in->guard == PTX_NOREG ? EMU_NOSLOT : in->guard;
+    x->guard_neg = in->guard_neg;
+    x->rpc = (uint32_t)k->ncode;
+    if (decode_operands(p, &c, m, in, x, gbase, e)) {
+      free(c.v);
+      emu_program_free(p);
+      return -1;
+    }
+  }
+  /* a sentinel: running off the end of the code is a return */
+  p->code[k->ncode].op = PTX_OP_RET;
+  p->code[k->ncode].guard = EMU_NOSLOT;
+  p->code[k->ncode].rpc = (uint32_t)k->ncode;
+  compute_reconvergence(p, k);
+  p->consts = c.v;
+  p->nconst = c.n;
+  p->nslots = p->const_base + c.n;
+  return 0;
+}
+
+void emu_program_free(EmuProgram *p) {
+  free(p->code);
+  free(p->consts);
+  memset(p, 0, sizeof *p);
+}
