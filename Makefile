@@ -1,0 +1,33 @@
+# The two commands of the README:
+#   make lab    set up, build, and run `warpmem lab` (simulation; no GPU needed)
+#   make test   set up, build, and run every test (also under ASan+UBSan: make test-sanitize)
+BUILD ?= build
+JOBS ?= 2
+
+.PHONY: all setup build lab test test-sanitize bench clean
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+lab: build
+	$(BUILD)/warpmem lab
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-sanitize: setup
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWARPMEM_SANITIZE=ON >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 WARPMEM_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	$(BUILD)/bench_sim
+
+clean:
+	rm -rf $(BUILD) build-asan

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what warpmem needs to build and test, if missing (Debian 12):
+# cmake, a C compiler, pkg-config, jansson (JSON) and cmocka (tests).
+# The CUDA toolkit (nvcc) is optional: without it, give warpmem .ptx files.
+set -euo pipefail
+need=()
+command -v cmake >/dev/null || need+=(cmake)
+command -v cc >/dev/null || need+=(gcc)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+pkg-config --exists jansson 2>/dev/null || need+=(libjansson-dev)
+pkg-config --exists cmocka 2>/dev/null || need+=(libcmocka-dev)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
