@@ -127,8 +127,8 @@ static void text_lines(FILE *out, const ReportRun *r) {
     if (b > wins) wins = b;
   }
   fprintf(out, "\n  memory instructions (by PTX line)\n");
-  fprintf(out, "  %-*s  %-9s  %-*s  %10s  %-10s  %8s  %9s  %s\n", wsrc, "source", "ptx", wins,
-          "instruction", "requests", "unit", "per req", "ideal/req", "explanation");
+  fprintf(out, "  %-*s  %-9s  %-*s  %10s  %-10s  %9s  %9s  %s\n", wsrc, "source", "ptx", wins,
+          "instruction", "requests", "unit", "units/req", "ideal/req", "explanation");
   for (int i = 0; i < n; i++) {
     const LineStat *ls = v[i].ls;
     char ptx[24], per[24], ideal[24];
@@ -140,9 +140,9 @@ static void text_lines(FILE *out, const ReportRun *r) {
       strcpy(per, "-");
       strcpy(ideal, "-");
     }
-    fprintf(out, "  %-*s  %-9s  %-*s  %10llu  %-10s  %8s  %9s  %s\n", wsrc, src[i], ptx, wins,
+    fprintf(out, "  %-*s  %-9s  %-*s  %10llu  %-10s  %9s  %9s%s%s\n", wsrc, src[i], ptx, wins,
             ins[i], (unsigned long long)ls->requests, ls->unit_kind ? unit_name(ls->unit_kind) : "-",
-            per, ideal, ls->why[0] ? ls->why : "");
+            per, ideal, ls->why[0] ? "  " : "", ls->why);
   }
   free(src);
   free(ins);
@@ -156,9 +156,11 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
           k && k->plain_name ? k->plain_name : kernel_name(r));
   if (k && k->plain_name && k->name && strcmp(k->plain_name, k->name) != 0)
     fprintf(out, " (%s)", k->name);
-  if (r->seconds > 0)
-    fprintf(out, "  [%.2f s, %.0f M thread-instr/s]\n", r->seconds,
-            (double)r->thread_instrs / r->seconds / 1e6);
+  double rate = r->seconds > 0 ? (double)r->thread_instrs / r->seconds : 0;
+  if (rate >= 1e6)
+    fprintf(out, "  [%.2f s, %.0f M thread-instr/s]\n", r->seconds, rate / 1e6);
+  else if (r->seconds > 0)
+    fprintf(out, "  [%.2f s, %.0f thread-instr/s]\n", r->seconds, rate);
   else
     fprintf(out, "  [%llu thread-instr]\n", (unsigned long long)r->thread_instrs);
 
@@ -193,7 +195,7 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
     fprintf(out, "\n  derived\n");
     for (size_t i = 0; i < sizeof sec / sizeof sec[0]; i++)
       text_ratio(out, sec[i].what, "sectors/request", metric(r, sec[i].num), metric(r, sec[i].den),
-                 "  (4 when 32 lanes read consecutive 4-byte words)");
+                 "");
     for (size_t i = 0; i < sizeof wf / sizeof wf[0]; i++) {
       char extra[96] = "";
       if (wf[i].bc >= 0 && metric(r, wf[i].num))
@@ -202,6 +204,9 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
       text_ratio(out, wf[i].what, "wavefronts/instruction", metric(r, wf[i].num),
                  metric(r, wf[i].den), extra);
     }
+    fprintf(out, "    (best case: a warp of 32 lanes reading consecutive 4-, 8- or 16-byte words "
+                 "needs 4, 8 or 16 sectors;\n     a conflict-free shared access needs 1 "
+                 "wavefront per 128 bytes)\n");
   }
   if (lines) text_lines(out, r);
 }
