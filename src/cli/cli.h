@@ -33,6 +33,10 @@ int cli_common_option(int argc, char **argv, int *i, CliOptions *o);
 int cli_parse_size(const char *s, uint64_t *out);
 int cli_parse_arch(const char *s, MemConfig *cfg, WmErr *e);
 double cli_now(void);
+/* Prints e and returns the exit status it calls for (2 usage, 1 other). */
+int cli_fail(const WmErr *e);
+/* Prints "warpmem: " fmt (with one %s) and a hint; returns 2. */
+int cli_usage_error(const char *fmt, const char *arg);
 
 /* Binds, runs and models one launch; run->mm holds the counters (free with
  * cli_run_free).  Errors name the launch. */

@@ -1,0 +1,161 @@
+/* cli.c - what the subcommands share: options, running one launch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "emu/emu.h"
+
+int cli_usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "warpmem: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(see warpmem --help)\n");
+  return 2;
+}
+
+int cli_fail(const WmErr *e) {
+  fprintf(stderr, "warpmem: %s\n", e->msg);
+  return e->code == WM_EUSAGE ? 2 : 1;
+}
+
+double cli_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_parse_size(const char *s, uint64_t *out) {
+  char *end;
+  unsigned long long v = strtoull(s, &end, 0);
+  uint64_t mul = 1;
+  if (end == s) return -1;
+  if (*end == 'K' || *end == 'k') mul = 1ull << 10, end++;
+  else if (*end == 'M' || *end == 'm') mul = 1ull << 20, end++;
+  else if (*end == 'G' || *end == 'g') mul = 1ull << 30, end++;
+  if (*end || (mul > 1 && v > UINT64_MAX / mul)) return -1;
+  *out = v * mul;
+  return 0;
+}
+
+int cli_parse_arch(const char *s, MemConfig *cfg, WmErr *e) {
+  static const char *const hopper[] = {"sm_90", "sm90", "90", "hopper", "h100", "h200", NULL};
+  for (int i = 0; hopper[i]; i++)
+    if (!strcmp(s, hopper[i])) {
+      cfg->sm = 90;
+      return 0;
+    }
+  return wm_err(e, WM_EUSAGE, "unknown --arch '%s': this version models sm_90 (hopper, h100, h200)", s);
+}
+
+void cli_run_free(CliRun *r) {
+  mem_free(&r->mm);
+  memset(r, 0, sizeof *r);
+}
+
+int cli_run_launch(const PtxModule *mod, const LaunchSpec *ls, const CliOptions *o, CliRun *run,
+                   WmErr *e) {
+  memset(run, 0, sizeof *run);
+  const PtxKernel *k = ptx_find_kernel(mod, ls->name, e);
+  if (!k) return -1;
+  GlobalMem g;
+  gmem_init(&g, o->mem_limit);
+  uint8_t *params = wm_xcalloc(k->param_size + 8, 1);
+  int rc = -1;
+  if (launch_bind(k, ls, &g, params, o->init, o->seed, e)) goto out;
+  if (mem_init(&run->mm, &o->cfg, k->ncode)) {
+    wm_err(e, WM_EUSAGE, "the memory model does not support sm_%d", o->cfg.sm);
+    goto out;
+  }
+  EmuLaunch l = {.mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = params, .gmem = &g,
+                 .mm = &run->mm};
+  memcpy(l.grid, ls->grid, sizeof l.grid);
+  memcpy(l.block, ls->block, sizeof l.block);
+  double t0 = cli_now();
+  if (emu_run(&l, e)) {
+    /* name the launch: a file of launches may have many of one kernel */
+    if (ls->line) {
+      char msg[sizeof e->msg];
+      snprintf(msg, sizeof msg, "launch %s (line %d): %s", ls->label, ls->line, e->msg);
+      memcpy(e->msg, msg, sizeof msg);
+    }
+    goto out;
+  }
+  run->seconds = cli_now() - t0;
+  run->thread_instrs = l.thread_instrs;
+  run->kernel = k;
+  if (o->dump_dir && launch_dump(o->dump_dir, ls, &g, e)) goto out;
+  rc = 0;
+out:
+  if (rc) mem_free(&run->mm);
+  free(params);
+  gmem_free(&g);
+  return rc;
+}
+
+static int parse_format(const char *s, ReportFormat *f) {
+  if (!strcmp(s, "text")) *f = REPORT_TEXT;
+  else if (!strcmp(s, "json")) *f = REPORT_JSON;
+  else if (!strcmp(s, "csv")) *f = REPORT_CSV;
+  else return -1;
+  return 0;
+}
+
+static int parse_init(const char *s, InitKind *k) {
+  if (!strcmp(s, "zero")) *k = INIT_ZERO;
+  else if (!strcmp(s, "iota")) *k = INIT_IOTA;
+  else if (!strcmp(s, "rand")) *k = INIT_RAND;
+  else return -1;
+  return 0;
+}
+
+/* Options shared by sim and lab; returns 1 if argv[*i] was one, 0 if not,
+ * or an exit status + 2 (so >= 2) on a bad value. */
+int cli_common_option(int argc, char **argv, int *i, CliOptions *o) {
+  const char *a = argv[*i];
+#define VALUE() (*i + 1 < argc ? argv[++*i] : NULL)
+  WmErr e = {0};
+  if (!strcmp(a, "--format")) {
+    const char *v = VALUE();
+    if (!v || parse_format(v, &o->format)) return 2 + cli_usage_error("--format takes text, json or csv, not '%s'", v ? v : "");
+    return 1;
+  }
+  if (!strcmp(a, "--arch")) {
+    const char *v = VALUE();
+    if (!v) return 2 + cli_usage_error("%s needs a value", a);
+    if (cli_parse_arch(v, &o->cfg, &e)) return 2 + cli_fail(&e);
+    return 1;
+  }
+  if (!strcmp(a, "--init")) {
+    const char *v = VALUE();
+    if (!v || parse_init(v, &o->init)) return 2 + cli_usage_error("--init takes zero, iota or rand, not '%s'", v ? v : "");
+    return 1;
+  }
+  if (!strcmp(a, "--seed")) {
+    const char *v = VALUE();
+    if (!v || cli_parse_size(v, &o->seed)) return 2 + cli_usage_error("--seed takes a number, not '%s'", v ? v : "");
+    return 1;
+  }
+  if (!strcmp(a, "--mem-limit")) {
+    const char *v = VALUE();
+    if (!v || cli_parse_size(v, &o->mem_limit) || o->mem_limit == 0)
+      return 2 + cli_usage_error("--mem-limit takes a byte count such as 4G, not '%s'", v ? v : "");
+    return 1;
+  }
+  if (!strcmp(a, "--lines")) {
+    o->lines = 1;
+    return 1;
+  }
+  return 0;
+#undef VALUE
+}
+
+void cli_options_init(CliOptions *o) {
+  memset(o, 0, sizeof *o);
+  o->cfg.sm = 90;
+  o->format = REPORT_TEXT;
+  o->init = INIT_RAND;
+  o->seed = 1;
+  o->mem_limit = GMEM_DEFAULT_LIMIT;
+}
+
