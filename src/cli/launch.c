@@ -557,6 +557,24 @@ static uint64_t rand_bits(uint8_t t, uint64_t *state) {
   return (x >> 32) % range;
 }
 
+/* store_le for one element; memcpy on little-endian hosts (the fill loops
+ * run over up to billions of elements). */
+static inline void store_elem(uint8_t *p, uint64_t v, unsigned es) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint8_t b1 = (uint8_t)v;
+  uint16_t b2 = (uint16_t)v;
+  uint32_t b4 = (uint32_t)v;
+  switch (es) {
+  case 1: memcpy(p, &b1, 1); break;
+  case 2: memcpy(p, &b2, 2); break;
+  case 4: memcpy(p, &b4, 4); break;
+  default: memcpy(p, &v, 8); break;
+  }
+#else
+  store_le(p, v, es);
+#endif
+}
+
 static void fill(GBuf *b, const ArgSpec *a, uint8_t init, uint64_t seed, int argno) {
   unsigned es = type_bytes(a->type);
   uint8_t *d = b->data;
@@ -564,14 +582,14 @@ static void fill(GBuf *b, const ArgSpec *a, uint8_t init, uint64_t seed, int arg
   case INIT_ZERO:
     break; /* gmem_alloc zeroes */
   case INIT_IOTA:
-    for (uint64_t i = 0; i < a->count; i++) store_le(d + i * es, iota_bits(a->type, i), es);
+    for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, iota_bits(a->type, i), es);
     break;
   case INIT_CONST:
-    for (uint64_t i = 0; i < a->count; i++) store_le(d + i * es, a->bits, es);
+    for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, a->bits, es);
     break;
   default: { /* INIT_RAND */
     uint64_t st = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(argno + 1));
-    for (uint64_t i = 0; i < a->count; i++) store_le(d + i * es, rand_bits(a->type, &st), es);
+    for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, rand_bits(a->type, &st), es);
     break;
   }
   }
