@@ -76,8 +76,13 @@ int cli_run_launch(const PtxModule *mod, const LaunchSpec *ls, const CliOptions 
     /* name the launch: a file of launches may have many of one kernel */
     if (ls->line) {
       char msg[sizeof e->msg];
-      snprintf(msg, sizeof msg, "launch %s (line %d): %s", ls->label, ls->line, e->msg);
-      memcpy(e->msg, msg, sizeof msg);
+      int head = snprintf(msg, sizeof msg, "launch %s (line %d): ", ls->label, ls->line);
+      if (head > 0 && (size_t)head < sizeof msg) {
+        size_t room = sizeof msg - (size_t)head - 1, len = strlen(e->msg);
+        memcpy(msg + head, e->msg, len < room ? len : room);
+        msg[(size_t)head + (len < room ? len : room)] = '\0';
+        memcpy(e->msg, msg, sizeof msg);
+      }
     }
     goto out;
   }
