@@ -50,6 +50,7 @@ int cli_parse_arch(const char *s, MemConfig *cfg, WmErr *e) {
 
 void cli_run_free(CliRun *r) {
   mem_free(&r->mm);
+  if (r->have_gmem) gmem_free(&r->gmem);
   memset(r, 0, sizeof *r);
 }
 
@@ -94,7 +95,12 @@ int cli_run_launch(const PtxModule *mod, const LaunchSpec *ls, const CliOptions 
 out:
   if (rc) mem_free(&run->mm);
   free(params);
-  gmem_free(&g);
+  if (rc == 0 && o->keep_buffers) {
+    run->gmem = g;
+    run->have_gmem = 1;
+  } else {
+    gmem_free(&g);
+  }
   return rc;
 }
 

@@ -19,6 +19,7 @@ typedef struct CliOptions {
   int have_grid, have_block, smem_set;
   const char **args;
   int nargs;
+  int keep_buffers;     /* cli_run_launch keeps the buffers in CliRun.gmem */
 } CliOptions;
 
 typedef struct CliRun {
@@ -26,6 +27,8 @@ typedef struct CliRun {
   const PtxKernel *kernel;
   uint64_t thread_instrs;
   double seconds;
+  GlobalMem gmem;       /* the buffers after the run, if keep_buffers */
+  int have_gmem;
 } CliRun;
 
 void cli_options_init(CliOptions *o);
