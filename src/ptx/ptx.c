@@ -1,0 +1,156 @@
+/* ptx.c - name tables generated from the X-macros, and PtxModule queries. */
+#include "ptx/ptx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const ptx_op_name[PTX_OP_COUNT] = {
+#define X(e, name, flags, sem) name,
+  PTX_OPS(X)
+#undef X
+};
+
+const unsigned char ptx_op_flags[PTX_OP_COUNT] = {
+#define X(e, name, flags, sem) flags,
+  PTX_OPS(X)
+#undef X
+};
+
+const char *const ptx_sreg_name[PTX_SR_COUNT] = {
+#define X(e, name) name,
+  PTX_SREGS(X)
+#undef X
+};
+
+static const struct { const char *name; unsigned size; } type_info[PTX_T_COUNT] = {
+  [PTX_T_NONE] = {"", 0},       [PTX_T_PRED] = {"pred", 1},
+  [PTX_T_B8] = {"b8", 1},       [PTX_T_B16] = {"b16", 2},
+  [PTX_T_B32] = {"b32", 4},     [PTX_T_B64] = {"b64", 8},
+  [PTX_T_B128] = {"b128", 16},  [PTX_T_U8] = {"u8", 1},
+  [PTX_T_U16] = {"u16", 2},     [PTX_T_U32] = {"u32", 4},
+  [PTX_T_U64] = {"u64", 8},     [PTX_T_S8] = {"s8", 1},
+  [PTX_T_S16] = {"s16", 2},     [PTX_T_S32] = {"s32", 4},
+  [PTX_T_S64] = {"s64", 8},     [PTX_T_F16] = {"f16", 2},
+  [PTX_T_F16X2] = {"f16x2", 4}, [PTX_T_BF16] = {"bf16", 2},
+  [PTX_T_BF16X2] = {"bf16x2", 4}, [PTX_T_F32] = {"f32", 4},
+  [PTX_T_F64] = {"f64", 8},
+};
+
+unsigned ptx_type_size(PtxType t) {
+  return (unsigned)t < PTX_T_COUNT ? type_info[t].size : 0;
+}
+
+int ptx_type_is_signed(PtxType t) {
+  return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
+}
+
+int ptx_type_is_float(PtxType t) {
+  return t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 ||
+         t == PTX_T_BF16X2 || t == PTX_T_F32 || t == PTX_T_F64;
+}
+
+const char *ptx_type_name(PtxType t) {
+  return (unsigned)t < PTX_T_COUNT ? type_info[t].name : "?";
+}
+
+const char *ptx_space_name(PtxSpace s) {
+  static const char *const names[PTX_S_COUNT] = {
+    [PTX_S_NONE] = "",         [PTX_S_REG] = "reg",     [PTX_S_PARAM] = "param",
+    [PTX_S_GLOBAL] = "global", [PTX_S_SHARED] = "shared", [PTX_S_LOCAL] = "local",
+    [PTX_S_CONST] = "const",   [PTX_S_GENERIC] = "generic",
+  };
+  return (unsigned)s < PTX_S_COUNT ? names[s] : "?";
+}
+
+void ptx_module_free(PtxModule *m) {
+  if (!m) return;
+  for (int i = 0; i < m->nkernels; i++) {
+    PtxKernel *k = &m->kernels[i];
+    if (k->plain_name != k->name) free(k->plain_name);
+    free(k->name);
+    for (int j = 0; j < k->nparams; j++) free(k->params[j].name);
+    free(k->params);
+    free(k->code);
+    for (uint32_t r = 0; r < k->nregs; r++) free(k->reg_names[r]);
+    free(k->reg_names);
+  }
+  free(m->kernels);
+  for (int i = 0; i < m->nfiles; i++) free(m->files[i]);
+  free(m->files);
+  for (int i = 0; i < m->nvars; i++) free(m->vars[i].name);
+  free(m->vars);
+  free(m->const_init);
+  free(m->global_init);
+  free(m->path);
+  free(m->text);
+  free(m);
+}
+
+/* Appends to buf[*len..n) as much of s as fits. */
+static void append(char *buf, size_t n, size_t *len, const char *s) {
+  size_t l = strlen(s);
+  if (*len + 1 >= n) return;
+  if (l > n - 1 - *len) l = n - 1 - *len;
+  memcpy(buf + *len, s, l);
+  *len += l;
+  buf[*len] = '\0';
+}
+
+const PtxKernel *ptx_find_kernel(const PtxModule *m, const char *name, WmErr *e) {
+  for (int i = 0; i < m->nkernels; i++)
+    if (strcmp(m->kernels[i].name, name) == 0) return &m->kernels[i];
+  const PtxKernel *found = NULL;
+  int nfound = 0;
+  for (int i = 0; i < m->nkernels; i++)
+    if (strcmp(m->kernels[i].plain_name, name) == 0) {
+      found = &m->kernels[i];
+      nfound++;
+    }
+  if (nfound == 1) return found;
+
+  char list[1536];
+  size_t len = 0;
+  list[0] = '\0';
+  for (int i = 0; i < m->nkernels; i++) {
+    const PtxKernel *k = &m->kernels[i];
+    append(list, sizeof list, &len, i ? ", " : "");
+    append(list, sizeof list, &len, k->plain_name);
+    if (k->plain_name != k->name && strcmp(k->plain_name, k->name) != 0) {
+      append(list, sizeof list, &len, " (");
+      append(list, sizeof list, &len, k->name);
+      append(list, sizeof list, &len, ")");
+    }
+  }
+  if (nfound > 1)
+    wm_err(e, WM_EUSAGE, "%s: kernel name '%s' is ambiguous; use the mangled name. Kernels: %s",
+           m->path ? m->path : "?", name, list);
+  else if (m->nkernels == 0)
+    wm_err(e, WM_EUSAGE, "%s: no kernel '%s': the module has no kernels (.entry)",
+           m->path ? m->path : "?", name);
+  else
+    wm_err(e, WM_EUSAGE, "%s: no kernel '%s'. Kernels: %s", m->path ? m->path : "?", name, list);
+  return NULL;
+}
+
+const char *ptx_cu_file(const PtxModule *m, const PtxInstr *in) {
+  if (in->cu_file == 0 || in->cu_file >= m->nfiles || !m->files[in->cu_file]) return "";
+  return m->files[in->cu_file];
+}
+
+void ptx_instr_text(const PtxModule *m, const PtxInstr *in, char *buf, size_t n) {
+  if (n == 0) return;
+  size_t len = 0;
+  const char *p = m->text ? m->text + in->text : "";
+  int space = 0;
+  for (; *p && *p != ';' && len + 1 < n; p++) {
+    if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
+      space = len > 0;
+      continue;
+    }
+    if (space && len + 2 < n) buf[len++] = ' ';
+    space = 0;
+    buf[len++] = *p;
+  }
+  buf[len] = '\0';
+}
