@@ -42,14 +42,13 @@ static int ends_with(const char *s, const char *suffix) {
   return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
 }
 
-/* Runs nvcc on `cu`, writing PTX into dir/out.ptx; nvcc's stdout and stderr
- * go to dir/nvcc.log.  Returns 0 or -1 with WM_ETOOL in e. */
-static int run_nvcc(const char *nvcc, const char *cu, const char *arch, const char *dir, WmErr *e) {
-  char out[4096], log[4096], archopt[64];
-  snprintf(out, sizeof out, "%s/out.ptx", dir);
-  snprintf(log, sizeof log, "%s/nvcc.log", dir);
+/* Runs nvcc on `cu`, writing PTX into `out`; nvcc's stdout and stderr go to
+ * `log`.  Returns 0 or -1 with WM_ETOOL in e. */
+static int run_nvcc(const char *nvcc, const char *cu, const char *arch, const char *out,
+                    const char *log, WmErr *e) {
+  char archopt[64];
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-  char *argv[] = {(char *)nvcc, "-ptx", archopt, "-O3", "-lineinfo", (char *)cu, "-o", out, NULL};
+  char *argv[] = {(char *)nvcc, "-ptx", archopt, "-O3", "-lineinfo", (char *)cu, "-o", (char *)out, NULL};
 
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
@@ -105,9 +104,9 @@ PtxModule *ptx_load(const char *path, const char *arch, WmErr *e) {
     return NULL;
   }
   const char *tmp = getenv("TMPDIR");
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s/warpmem-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(dir)) {
+  char dir[4000];
+  if ((size_t)snprintf(dir, sizeof dir, "%s/warpmem-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= sizeof dir ||
+      !mkdtemp(dir)) {
     wm_err(e, WM_EIO, "cannot create a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno));
     return NULL;
   }
@@ -115,7 +114,7 @@ PtxModule *ptx_load(const char *path, const char *arch, WmErr *e) {
   char out[4200], log[4200];
   snprintf(out, sizeof out, "%s/out.ptx", dir);
   snprintf(log, sizeof log, "%s/nvcc.log", dir);
-  if (run_nvcc(nvcc, path, arch, dir, e) == 0) {
+  if (run_nvcc(nvcc, path, arch, out, log, e) == 0) {
     char *text = wm_read_file(out, NULL, e);
     if (text) {
       /* parse errors name the PTX nvcc made from the .cu (line numbers are

@@ -1,0 +1,1010 @@
+/* test_ptx_parse.c - the PTX front end: nvcc output decoded field by field,
+ * every class of error located exactly, and garbage survived. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ptx/ptx.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+static PtxModule *parse_text(const char *text, WmErr *e) {
+  memset(e, 0, sizeof *e);
+  return ptx_parse("t.ptx", wm_xstrdup(text), e);
+}
+
+static PtxModule *load_data(const char *name) {
+  WmErr e = {0};
+  PtxModule *m = ptx_load(tu_data(name), "sm_90", &e);
+  if (!m) fail_msg("%s", e.msg);
+  return m;
+}
+
+/* A one-kernel module: lines 1-10 are the header and declarations, the body
+ * starts on line 11. */
+static char *kernel_text(const char *body) {
+  static const char head[] =
+    ".version 8.0\n"
+    ".target sm_90\n"
+    ".address_size 64\n"
+    ".visible .entry k(.param .u64 k_p0, .param .u32 k_p1)\n"
+    "{\n"
+    "  .reg .pred %p<8>;\n"
+    "  .reg .b32 %r<20>;\n"
+    "  .reg .b64 %rd<20>;\n"
+    "  .reg .f32 %f<20>;\n"
+    "  .reg .f64 %fd<20>;\n";
+  size_t n = strlen(head) + strlen(body) + 8;
+  char *s = wm_xmalloc(n);
+  snprintf(s, n, "%s%s}\n", head, body);
+  return s;
+}
+
+static PtxModule *parse_kernel(const char *body, WmErr *e) {
+  char *text = kernel_text(body);
+  memset(e, 0, sizeof *e);
+  PtxModule *m = ptx_parse("t.ptx", text, e);
+  return m;
+}
+
+static PtxModule *parse_kernel_ok(const char *body) {
+  WmErr e;
+  PtxModule *m = parse_kernel(body, &e);
+  if (!m) fail_msg("unexpected error: %s", e.msg);
+  return m;
+}
+
+static void expect_error(const char *body, int code, const char *msg) {
+  WmErr e;
+  PtxModule *m = parse_kernel(body, &e);
+  if (m) {
+    ptx_module_free(m);
+    fail_msg("expected an error: %s", msg);
+  }
+  assert_string_equal(e.msg, msg);
+  assert_int_equal(e.code, code);
+}
+
+static const PtxKernel *kernel(const PtxModule *m, const char *name) {
+  WmErr e;
+  const PtxKernel *k = ptx_find_kernel(m, name, &e);
+  if (!k) fail_msg("%s", e.msg);
+  return k;
+}
+
+/* Index of the n-th (0-based) instruction whose text is `text`, or -1. */
+static int find_instr(const PtxModule *m, const PtxKernel *k, const char *text, int nth) {
+  char buf[256];
+  for (int i = 0; i < k->ncode; i++) {
+    ptx_instr_text(m, &k->code[i], buf, sizeof buf);
+    if (strcmp(buf, text) == 0 && nth-- == 0) return i;
+  }
+  return -1;
+}
+
+static int find_prefix(const PtxModule *m, const PtxKernel *k, const char *prefix) {
+  char buf[256];
+  for (int i = 0; i < k->ncode; i++) {
+    ptx_instr_text(m, &k->code[i], buf, sizeof buf);
+    if (strncmp(buf, prefix, strlen(prefix)) == 0) return i;
+  }
+  return -1;
+}
+
+static const char *reg_name(const PtxKernel *k, uint32_t slot) {
+  assert_true(slot < k->nregs);
+  return k->reg_names[slot];
+}
+
+/* ---------------------------------------------------------------- seed_kernels.ptx */
+
+static void test_seed_module(void **state) {
+  PtxModule *m = load_data("seed_kernels.ptx");
+  assert_int_equal(m->nkernels, 26);
+  assert_int_equal(m->version_major, 9);
+  assert_int_equal(m->version_minor, 0);
+  assert_string_equal(m->target, "sm_90");
+  assert_int_equal(m->address_size, 64);
+  assert_true(m->nfiles >= 2);
+  const char *f = m->files[1];
+  assert_non_null(f);
+  assert_true(strlen(f) >= 15 && strcmp(f + strlen(f) - 15, "seed_kernels.cu") == 0);
+  for (int i = 0; i < m->nkernels; i++) {
+    const PtxKernel *k = &m->kernels[i];
+    assert_true(k->ncode > 0);
+    assert_int_equal(k->code[k->ncode - 1].op, PTX_OP_RET);
+    for (uint32_t r = 0; r < k->nregs; r++) assert_non_null(k->reg_names[r]);
+    for (int j = 0; j < k->ncode; j++) {
+      const PtxInstr *in = &k->code[j];
+      assert_true(in->nopd <= PTX_MAX_OPD);
+      if (in->guard != PTX_NOREG) assert_true(in->guard < k->nregs);
+      for (int o = 0; o < in->nopd; o++)
+        if (in->opd[o].kind == PTX_O_REG) assert_true(in->opd[o].reg[0] < k->nregs);
+    }
+  }
+  ptx_module_free(m);
+}
+
+static void test_seed_params_and_memory(void **state) {
+  PtxModule *m = load_data("seed_kernels.ptx");
+  const PtxKernel *k = kernel(m, "inc_case");
+  assert_int_equal(k->nparams, 2);
+  assert_int_equal(k->params[0].offset, 0);
+  assert_int_equal(k->params[0].type, PTX_T_U64);
+  assert_int_equal(k->params[0].is_ptr, 1);
+  assert_int_equal(k->params[1].offset, 8);
+  assert_int_equal(k->params[1].size, 4);
+  assert_int_equal(k->params[1].is_ptr, 0);
+  assert_int_equal(k->param_size, 16);
+  assert_int_equal(k->shared_static, 0);
+  assert_int_equal(k->shared_extern_align, 0);
+
+  assert_int_equal(kernel(m, "f3_smem")->shared_static, 3072);
+  assert_int_equal(kernel(m, "mm_s")->shared_static, 2048);
+  assert_int_equal(kernel(m, "local_heap")->local_size, 40);
+
+  /* dynamic shared: `mov.u32 %r8, t` names the extern array at offset 0 */
+  k = kernel(m, "setRowReadColDyn");
+  assert_int_equal(k->shared_static, 0);
+  assert_int_equal(k->shared_extern_align, 16);
+  int i = find_instr(m, k, "mov.u32 %r8, t", 0);
+  assert_true(i >= 0);
+  assert_int_equal(k->code[i].opd[1].kind, PTX_O_SYM);
+  assert_int_equal(k->code[i].opd[1].space, PTX_S_SHARED);
+  assert_int_equal(k->code[i].opd[1].imm, 0);
+
+  /* local depot as a value */
+  k = kernel(m, "local_heap");
+  i = find_instr(m, k, "mov.u64 %SPL, __local_depot25", 0);
+  assert_true(i >= 0);
+  assert_int_equal(k->code[i].opd[1].kind, PTX_O_SYM);
+  assert_int_equal(k->code[i].opd[1].space, PTX_S_LOCAL);
+  assert_int_equal(k->code[i].opd[1].imm, 0);
+  assert_string_equal(reg_name(k, k->code[i].opd[0].reg[0]), "%SPL");
+  ptx_module_free(m);
+}
+
+static void test_seed_instructions(void **state) {
+  PtxModule *m = load_data("seed_kernels.ptx");
+
+  /* the first ld.global.f32 of f3_smem */
+  const PtxKernel *k = kernel(m, "f3_smem");
+  int i = find_prefix(m, k, "ld.global.f32");
+  assert_true(i >= 0);
+  const PtxInstr *in = &k->code[i];
+  assert_int_equal(in->op, PTX_OP_LD);
+  assert_int_equal(in->space, PTX_S_GLOBAL);
+  assert_int_equal(in->type, PTX_T_F32);
+  assert_int_equal(in->vec, 1);
+  assert_int_equal(in->nopd, 2);
+  assert_int_equal(in->opd[0].kind, PTX_O_REG);
+  assert_int_equal(in->opd[1].kind, PTX_O_ADDR);
+  assert_true(in->opd[1].reg[0] != PTX_NOREG);
+  assert_int_equal(in->guard, PTX_NOREG);
+
+  /* shared store with an offset */
+  i = find_instr(m, k, "st.shared.f32 [%r8+1024], %f2", 0);
+  assert_true(i >= 0);
+  in = &k->code[i];
+  assert_int_equal(in->op, PTX_OP_ST);
+  assert_int_equal(in->space, PTX_S_SHARED);
+  assert_int_equal(in->opd[0].kind, PTX_O_ADDR);
+  assert_string_equal(reg_name(k, in->opd[0].reg[0]), "%r8");
+  assert_int_equal(in->opd[0].imm, 1024);
+  assert_string_equal(reg_name(k, in->opd[1].reg[0]), "%f2");
+
+  /* st.local.v2.f32 [%rd1+8], {%f7, %f7} */
+  k = kernel(m, "local_heap");
+  i = find_instr(m, k, "st.local.v2.f32 [%rd1+8], {%f7, %f7}", 0);
+  assert_true(i >= 0);
+  in = &k->code[i];
+  assert_int_equal(in->op, PTX_OP_ST);
+  assert_int_equal(in->space, PTX_S_LOCAL);
+  assert_int_equal(in->type, PTX_T_F32);
+  assert_int_equal(in->vec, 2);
+  assert_int_equal(in->opd[0].kind, PTX_O_ADDR);
+  assert_string_equal(reg_name(k, in->opd[0].reg[0]), "%rd1");
+  assert_int_equal(in->opd[0].imm, 8);
+  assert_int_equal(in->opd[1].kind, PTX_O_VEC);
+  assert_int_equal(in->opd[1].n, 2);
+  assert_string_equal(reg_name(k, in->opd[1].reg[0]), "%f7");
+  assert_int_equal(in->opd[1].reg[0], in->opd[1].reg[1]);
+  assert_int_equal(in->ptx_line, 1459);
+  assert_int_equal(in->ptx_col, 2);
+  assert_int_equal(in->cu_file, 1);
+  assert_int_equal(in->cu_line, 137);
+
+  /* ld.local.v2.f32 {%f29, %f30}, [%rd1+8] */
+  i = find_instr(m, k, "ld.local.v2.f32 {%f29, %f30}, [%rd1+8]", 0);
+  assert_true(i >= 0);
+  in = &k->code[i];
+  assert_int_equal(in->opd[0].kind, PTX_O_VEC);
+  assert_string_equal(reg_name(k, in->opd[0].reg[1]), "%f30");
+  assert_int_equal(in->opd[1].imm, 8);
+
+  /* inc_case: params, cvta, mul.wide, setp, bra, cu lines */
+  k = kernel(m, "inc_case");
+  in = &k->code[0];
+  assert_int_equal(in->op, PTX_OP_LD);
+  assert_int_equal(in->space, PTX_S_PARAM);
+  assert_int_equal(in->opd[1].kind, PTX_O_ADDR);
+  assert_int_equal(in->opd[1].reg[0], PTX_NOREG);
+  assert_int_equal(in->opd[1].space, PTX_S_PARAM);
+  assert_int_equal(in->opd[1].imm, 0);
+  assert_int_equal(k->code[1].opd[1].imm, 8);
+  assert_int_equal(in->cu_line, 11);
+  assert_string_equal(ptx_cu_file(m, in) + strlen(ptx_cu_file(m, in)) - 15, "seed_kernels.cu");
+
+  i = find_instr(m, k, "cvta.to.global.u64 %rd1, %rd3", 0);
+  assert_true(i >= 0);
+  assert_int_equal(k->code[i].op, PTX_OP_CVTA);
+  assert_int_equal(k->code[i].space, PTX_S_GLOBAL);
+  assert_int_equal(k->code[i].sub, PTX_SUB_TO);
+  assert_int_equal(k->code[i].cu_line, 12);
+
+  i = find_instr(m, k, "mov.u32 %r4, %ntid.x", 0);
+  assert_int_equal(k->code[i].opd[1].kind, PTX_O_SREG);
+  assert_int_equal(k->code[i].opd[1].sreg, PTX_SR_NTID_X);
+
+  i = find_instr(m, k, "mul.wide.s32 %rd4, %r2, 4", 0);
+  assert_true(i >= 0);
+  in = &k->code[i];
+  assert_int_equal(in->op, PTX_OP_MUL);
+  assert_int_equal(in->sub, PTX_SUB_WIDE);
+  assert_int_equal(in->type, PTX_T_S32);
+  assert_int_equal(in->type2, PTX_T_S32);
+  assert_int_equal(in->opd[2].kind, PTX_O_IMM);
+  assert_int_equal(in->opd[2].imm, 4);
+  assert_int_equal(in->cu_line, 14);
+
+  i = find_instr(m, k, "mul.lo.s32 %r1, %r5, %r4", 0);
+  assert_int_equal(k->code[i].sub, PTX_SUB_LO);
+
+  i = find_instr(m, k, "setp.gt.s32 %p1, %r3, 1", 0);
+  assert_true(i >= 0);
+  in = &k->code[i];
+  assert_int_equal(in->op, PTX_OP_SETP);
+  assert_int_equal(in->cmp, PTX_CMP_GT);
+  assert_int_equal(in->type, PTX_T_S32);
+  assert_int_equal(in->nopd, 5);
+  assert_int_equal(in->opd[0].kind, PTX_O_REG);
+  assert_int_equal(in->opd[1].kind, PTX_O_NONE);
+  assert_string_equal(reg_name(k, in->opd[2].reg[0]), "%r3");
+  assert_int_equal(in->opd[3].imm, 1);
+  assert_int_equal(in->opd[4].kind, PTX_O_NONE);
+  assert_int_equal(in->sub, PTX_SUB_NONE);
+
+  /* @%p1 bra $L__BB0_5: the target is the first instruction after the label */
+  in = &k->code[i + 1];
+  assert_int_equal(in->op, PTX_OP_BRA);
+  assert_string_equal(reg_name(k, in->guard), "%p1");
+  assert_int_equal(in->guard_neg, 0);
+  assert_int_equal(in->ptx_line, 55);
+  assert_int_equal(in->ptx_col, 2); /* the guard's column */
+  assert_int_equal(in->opd[0].kind, PTX_O_LABEL);
+  int target = (int)in->opd[0].imm;
+  assert_int_equal(target, find_instr(m, k, "setp.eq.s32 %p2, %r3, 2", 0));
+  assert_int_equal(k->code[target].ptx_line, 77);
+  char buf[128];
+  ptx_instr_text(m, in, buf, sizeof buf);
+  assert_string_equal(buf, "@%p1 bra $L__BB0_5");
+
+  i = find_instr(m, k, "bra.uni $L__BB0_14", 0);
+  assert_true(k->code[i].flags & PTX_IF_UNI);
+  assert_int_equal(k->code[i].opd[0].imm, k->ncode - 1); /* ret */
+
+  i = find_instr(m, k, "add.f32 %f10, %f9, 0f3F800000", 0);
+  assert_int_equal(k->code[i].opd[2].kind, PTX_O_IMM);
+  assert_int_equal(k->code[i].opd[2].imm, 0x3F800000);
+
+  i = find_instr(m, k, "cvt.rn.f32.s32 %f11, %r2", 0);
+  assert_int_equal(k->code[i].op, PTX_OP_CVT);
+  assert_int_equal(k->code[i].type, PTX_T_F32);
+  assert_int_equal(k->code[i].type2, PTX_T_S32);
+  assert_int_equal(k->code[i].rnd, PTX_RND_RN);
+
+  /* mul.hi.s32 with a large immediate */
+  k = kernel(m, "local_heap");
+  i = find_prefix(m, k, "mul.hi.s32");
+  assert_int_equal(k->code[i].sub, PTX_SUB_HI);
+  assert_int_equal(k->code[i].opd[2].imm, 1717986919);
+  i = find_prefix(m, k, "add.s32 %r30, %r65, -3");
+  assert_int_equal(k->code[i].opd[2].imm, -3);
+  ptx_module_free(m);
+}
+
+/* ---------------------------------------------------------------- parse_coverage.ptx */
+
+static void test_coverage_parses(void **state) {
+  PtxModule *m = load_data("parse_coverage.ptx");
+  assert_int_equal(m->nkernels, 7);
+
+  /* module variables and their initializers */
+  assert_int_equal(m->nvars, 4);
+  assert_string_equal(m->vars[0].name, "coeffs");
+  assert_int_equal(m->vars[0].space, PTX_S_CONST);
+  assert_int_equal(m->vars[0].size, 32);
+  float f;
+  memcpy(&f, m->const_init + m->vars[0].offset + 4, 4);
+  assert_true(f == 0.5f);
+  int32_t v;
+  memcpy(&v, m->const_init + m->vars[1].offset + 4, 4);
+  assert_int_equal(v, -3);
+  assert_string_equal(m->vars[2].name, "dev_counter");
+  assert_int_equal(m->vars[2].space, PTX_S_GLOBAL);
+  memcpy(&v, m->global_init + m->vars[2].offset, 4);
+  assert_int_equal(v, 5);
+  assert_int_equal(m->vars[3].offset, 8);
+  assert_int_equal(m->global_size, 136);
+
+  /* plain names */
+  const PtxKernel *k = kernel(m, "warp_ops");
+  assert_string_equal(k->name, "_Z8warp_opsPKiPiPj");
+  assert_ptr_equal(k, kernel(m, "_Z8warp_opsPKiPiPj"));
+
+  /* shfl d|p, a, b, c, mask */
+  int i = find_prefix(m, k, "shfl.sync.bfly.b32");
+  const PtxInstr *in = &k->code[i];
+  assert_int_equal(in->op, PTX_OP_SHFL);
+  assert_int_equal(in->sub, PTX_SUB_BFLY);
+  assert_int_equal(in->nopd, 6);
+  assert_string_equal(reg_name(k, in->opd[0].reg[0]), "%r28");
+  assert_string_equal(reg_name(k, in->opd[1].reg[0]), "%p8");
+  assert_string_equal(reg_name(k, in->opd[2].reg[0]), "%r1");
+  assert_string_equal(reg_name(k, in->opd[5].reg[0]), "%r12");
+  assert_int_equal(in->cu_file, 2); /* inlined: the position in the header */
+  assert_int_equal(in->cu_line, 409);
+
+  i = find_prefix(m, k, "vote.sync.ballot.b32");
+  in = &k->code[i];
+  assert_int_equal(in->sub, PTX_SUB_BALLOT);
+  assert_int_equal(in->nopd, 3);
+  assert_string_equal(reg_name(k, in->opd[1].reg[0]), "%p10");
+  assert_int_equal(in->opd[2].kind, PTX_O_REG);
+  i = find_prefix(m, k, "vote.sync.all.pred");
+  assert_int_equal(k->code[i].sub, PTX_SUB_ALL);
+  assert_int_equal(k->code[i].type, PTX_T_PRED);
+  i = find_prefix(m, k, "match.any.sync.b32");
+  assert_int_equal(k->code[i].sub, PTX_SUB_ANY);
+  assert_int_equal(k->code[i].opd[1].kind, PTX_O_NONE);
+  assert_int_equal(k->code[i].nopd, 4);
+  i = find_prefix(m, k, "redux.sync.add.s32");
+  assert_int_equal(k->code[i].sub, PTX_SUB_AADD);
+  assert_true(find_prefix(m, k, "activemask.b32 %r4") >= 0);
+
+  k = kernel(m, "atomics");
+  assert_int_equal(k->shared_static, 384);
+  i = find_prefix(m, k, "atom.shared.cas.b32");
+  in = &k->code[i];
+  assert_int_equal(in->op, PTX_OP_ATOM);
+  assert_int_equal(in->space, PTX_S_SHARED);
+  assert_int_equal(in->sub, PTX_SUB_ACAS);
+  assert_int_equal(in->nopd, 4);
+  assert_int_equal(in->opd[1].kind, PTX_O_ADDR);
+  i = find_prefix(m, k, "atom.shared.add.f32");
+  assert_int_equal(k->code[i].opd[2].imm, 0x3F000000);
+  i = find_prefix(m, k, "atom.global.inc.u32");
+  assert_int_equal(k->code[i].sub, PTX_SUB_AINC);
+  assert_int_equal(k->code[i].opd[2].imm, 100);
+  i = find_prefix(m, k, "mov.u64 %rd25, dev_hist");
+  assert_int_equal(k->code[i].opd[1].kind, PTX_O_SYM);
+  assert_int_equal(k->code[i].opd[1].space, PTX_S_GLOBAL);
+  assert_int_equal(k->code[i].opd[1].imm, 8);
+  i = find_prefix(m, k, "mov.u32 %r12, _ZZ7atomicsPiPjPfPyiE3shf");
+  assert_int_equal(k->code[i].opd[1].imm, 256);
+
+  k = kernel(m, "doubles");
+  i = find_prefix(m, k, "fma.rn.f64 %fd2");
+  assert_int_equal(k->code[i].opd[2].imm, (int64_t)0x3FF8000000000000ll);
+  i = find_prefix(m, k, "cvt.rzi.s64.f64");
+  assert_int_equal(k->code[i].rnd, PTX_RND_RZI);
+
+  k = kernel(m, "fmath");
+  i = find_prefix(m, k, "ld.const.f32 %f54, [%rd9]");
+  assert_int_equal(k->code[i].space, PTX_S_CONST);
+  i = find_prefix(m, k, "rcp.approx.ftz.f32");
+  assert_int_equal(k->code[i].rnd, PTX_RND_APPROX);
+  assert_true(k->code[i].flags & PTX_IF_FTZ);
+  i = find_prefix(m, k, "cvt.sat.f32.f32");
+  assert_true(k->code[i].flags & PTX_IF_SAT);
+
+  k = kernel(m, "switchy");
+  i = find_prefix(m, k, "ld.const.f32 %f14, [coeffs+12]");
+  assert_int_equal(k->code[i].opd[1].kind, PTX_O_ADDR);
+  assert_int_equal(k->code[i].opd[1].reg[0], PTX_NOREG);
+  assert_int_equal(k->code[i].opd[1].space, PTX_S_CONST);
+  assert_int_equal(k->code[i].opd[1].imm, 12);
+
+  /* struct by value: .param .align 8 .b8 p[16] */
+  k = kernel(m, "bystruct");
+  assert_int_equal(k->params[0].size, 16);
+  assert_int_equal(k->params[0].align, 8);
+  assert_int_equal(k->params[1].offset, 16);
+  assert_int_equal(k->params[2].offset, 24);
+  assert_int_equal(k->params[3].offset, 26);
+  assert_int_equal(k->param_size, 32);
+  assert_int_equal(k->shared_extern_align, 16);
+  i = find_prefix(m, k, "ld.param.f64");
+  assert_int_equal(k->code[i].opd[1].imm, 8);
+  ptx_module_free(m);
+}
+
+static void test_find_kernel(void **state) {
+  PtxModule *m = load_data("parse_coverage.ptx");
+  WmErr e = {0};
+  assert_null(ptx_find_kernel(m, "nosuch", &e));
+  assert_int_equal(e.code, WM_EUSAGE);
+  assert_non_null(strstr(e.msg, "no kernel 'nosuch'"));
+  assert_non_null(strstr(e.msg, "warp_ops (_Z8warp_opsPKiPiPj)"));
+  assert_non_null(strstr(e.msg, "bystruct"));
+  ptx_module_free(m);
+
+  /* the same plain name twice: ambiguous, the mangled names still work */
+  WmErr e2;
+  m = parse_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+                 ".entry _Z1fi(.param .u32 a) { ret; }\n"
+                 ".entry _Z1ff(.param .f32 a) { ret; }\n"
+                 ".entry _ZN2ns3barIiEEvPi(.param .u64 a) { ret; }\n", &e2);
+  assert_non_null(m);
+  assert_null(ptx_find_kernel(m, "f", &e2));
+  assert_non_null(strstr(e2.msg, "ambiguous"));
+  assert_non_null(ptx_find_kernel(m, "_Z1ff", &e2));
+  assert_string_equal(kernel(m, "bar")->name, "_ZN2ns3barIiEEvPi");
+  ptx_module_free(m);
+}
+
+/* ---------------------------------------------------------------- synthetic PTX */
+
+static void test_immediates(void **state) {
+  PtxModule *m = parse_kernel_ok(
+    "  mov.f32 %f1, 0f3F800000;\n"
+    "  mov.s32 %r1, -1;\n"
+    "  mov.u32 %r2, 0x10;\n"
+    "  mov.u32 %r3, 1717986919;\n"
+    "  mov.u32 %r4, 010;\n"
+    "  mov.u32 %r5, 0b101;\n"
+    "  mov.u32 %r6, 5U;\n"
+    "  mov.f64 %fd1, 0f3F800000;\n"
+    "  mov.f64 %fd2, 0d3FF0000000000000;\n"
+    "  mov.f32 %f2, 1.5;\n"
+    "  mov.f64 %fd3, -2.5e1;\n"
+    "  mov.f32 %f3, -0f3F800000;\n"
+    "  mov.u64 %rd1, 0xffffffffffffffff;\n"
+    "  mov.u32 %r7, 0xffffffff;\n"
+    "  add.f32 %f4, %f1, 2;\n"
+    "  cvt.rn.f64.s32 %fd4, 7;\n"
+    "  ret;\n");
+  const PtxKernel *k = &m->kernels[0];
+  int64_t want[] = {0x3F800000, -1, 16, 1717986919, 8, 5, 5, 0x3FF0000000000000ll, 0x3FF0000000000000ll,
+                    0x3FC00000, (int64_t)0xC039000000000000ull, (int64_t)0xBF800000, -1, 0xffffffffll};
+  for (int i = 0; i < (int)(sizeof want / sizeof *want); i++) {
+    assert_int_equal(k->code[i].opd[1].kind, PTX_O_IMM);
+    assert_int_equal(k->code[i].opd[1].imm, want[i]);
+  }
+  assert_int_equal(k->code[14].opd[2].imm, 0x40000000); /* 2 as f32 */
+  assert_int_equal(k->code[15].opd[1].imm, 7);          /* cvt source is .s32 */
+  ptx_module_free(m);
+}
+
+static void test_operand_forms(void **state) {
+  PtxModule *m = parse_kernel_ok(
+    "  ld.param.u64 %rd1, [k_p0];\n"                       /* 0 */
+    "  ld.param.u32 %r1, [k_p1];\n"                        /* 1 */
+    "  ld.global.f32 %f1, [%rd1+-8];\n"                    /* 2 */
+    "  ld.global.f32 %f1, [%rd1-4];\n"                     /* 3 */
+    "  ld.shared.u32 %r2, [1024];\n"                       /* 4 */
+    "  ld.u32 %r3, [%rd1];\n"                              /* 5 */
+    "  setp.lt.and.s32 %p1|%p2, %r1, %r2, !%p3;\n"        /* 6 */
+    "  setp.ge.or.f32 %p4, %f1, 0f00000000, %p1;\n"       /* 7 */
+    "  @!%p1 st.global.v4.f32 [%rd1+16], {%f1, %f2, %f3, %f4};\n" /* 8 */
+    "  ld.global.nc.v4.u32 {%r1, _, %r3, _}, [%rd1];\n"   /* 9 */
+    "  ld.volatile.shared.u32 %r4, [%r1];\n"              /* 10 */
+    "  ld.relaxed.gpu.global.u32 %r4, [%rd1];\n"          /* 11 */
+    "  st.global.cs.u32 [%rd1], 7;\n"                     /* 12 */
+    "  atom.relaxed.gpu.global.add.u32 %r5, [%rd1], 1;\n" /* 13 */
+    "  red.global.add.u32 [%rd1+4], %r5;\n"               /* 14 */
+    "  atom.add.u32 %r5, [%rd1], %r6;\n"                  /* 15 */
+    "  cvta.shared.u64 %rd2, %rd1;\n"                     /* 16 */
+    "  mad.wide.u32 %rd3, %r1, %r2, %rd2;\n"              /* 17 */
+    "  vote.ballot.b32 %r7, %p1;\n"                       /* 18 */
+    "  vote.sync.any.pred %p5, !%p1, -1;\n"               /* 19 */
+    "  bar.sync 1, 64;\n"                                 /* 20 */
+    "  barrier.sync.aligned 0;\n"                         /* 21 */
+    "  bar.arrive %r1, %r2;\n"                            /* 22 */
+    "  bar.warp.sync -1;\n"                               /* 23 */
+    "  membar.gl;\n"                                      /* 24 */
+    "  fence.acq_rel.gpu;\n"                              /* 25 */
+    "  testp.finite.f32 %p6, %f1;\n"                      /* 26 */
+    "  slct.f32.s32 %f5, %f1, %f2, %r1;\n"                /* 27 */
+    "  set.lt.u32.f32 %r8, %f1, %f2;\n"                   /* 28 */
+    "  prmt.b32 %r9, %r1, %r2, 0x5410;\n"                 /* 29 */
+    "  lop3.b32 %r9, %r1, %r2, %r3, 0x96;\n"              /* 30 */
+    "  bfe.u32 %r10, %r1, 4, 8;\n"                        /* 31 */
+    "  bfi.b32 %r10, %r1, %r2, 4, 8;\n"                   /* 32 */
+    "  shfl.up.b32 %r11, %r1, 1, 0;\n"                    /* 33 */
+    "  match.all.sync.b32 %r12|%p7, %r1, -1;\n"           /* 34 */
+    "  cvt.rni.f32.f32 %f6, %f1;\n"                       /* 35 */
+    "  div.full.f32 %f7, %f1, %f2;\n"                     /* 36 */
+    "  sqrt.approx.ftz.f32 %f8, %f1;\n"                   /* 37 */
+    "  mov.b64 %rd4, {%r1, %r2};\n"                       /* 38 */
+    "  mov.b64 {%r1, %r2}, %fd1;\n"                       /* 39 */
+    "  and.pred %p1, %p2, %p3;\n"                         /* 40 */
+    "  cvta.to.shared.u64 %rd5, %rd2;\n"                  /* 41 */
+    "  mov.u64 %rd6, k_p1;\n"                             /* 42 */
+    "  shl.b64 %rd7, %rd1, 3;\n"                          /* 43 */
+    "  exit;\n"                                           /* 44 */
+    "  trap;\n");
+  const PtxKernel *k = &m->kernels[0];
+  const PtxInstr *c = k->code;
+  assert_int_equal(k->param_size, 16);
+  assert_int_equal(c[1].opd[1].imm, 8);
+  assert_int_equal(c[2].opd[1].imm, -8);
+  assert_int_equal(c[3].opd[1].imm, -4);
+  assert_int_equal(c[4].opd[1].reg[0], PTX_NOREG);
+  assert_int_equal(c[4].opd[1].space, PTX_S_NONE);
+  assert_int_equal(c[4].opd[1].imm, 1024);
+  assert_int_equal(c[5].space, PTX_S_GENERIC);
+
+  assert_int_equal(c[6].sub, PTX_SUB_BAND);
+  assert_int_equal(c[6].cmp, PTX_CMP_LT);
+  assert_string_equal(reg_name(k, c[6].opd[0].reg[0]), "%p1");
+  assert_string_equal(reg_name(k, c[6].opd[1].reg[0]), "%p2");
+  assert_string_equal(reg_name(k, c[6].opd[2].reg[0]), "%r1");
+  assert_string_equal(reg_name(k, c[6].opd[4].reg[0]), "%p3");
+  assert_int_equal(c[6].opd[4].neg, 1);
+  assert_true(c[6].flags & PTX_IF_NEG_C);
+  assert_int_equal(c[7].sub, PTX_SUB_BOR);
+  assert_int_equal(c[7].opd[1].kind, PTX_O_NONE);
+  assert_int_equal(c[7].opd[4].neg, 0);
+
+  assert_int_equal(c[8].guard_neg, 1);
+  assert_int_equal(c[8].vec, 4);
+  assert_int_equal(c[8].opd[1].n, 4);
+  assert_int_equal(c[8].ptx_col, 3);
+  assert_int_equal(c[9].opd[0].reg[1], PTX_NOREG);
+  assert_true(c[9].flags & PTX_IF_NC);
+  assert_true(c[10].flags & PTX_IF_VOLATILE);
+  assert_true(c[11].flags & PTX_IF_VOLATILE);
+  assert_true(c[12].flags & PTX_IF_CS);
+  assert_int_equal(c[12].opd[1].kind, PTX_O_IMM);
+  assert_int_equal(c[13].sub, PTX_SUB_AADD);
+  assert_int_equal(c[13].space, PTX_S_GLOBAL);
+  assert_int_equal(c[14].op, PTX_OP_RED);
+  assert_int_equal(c[14].opd[0].kind, PTX_O_ADDR);
+  assert_int_equal(c[14].opd[0].imm, 4);
+  assert_int_equal(c[15].space, PTX_S_GENERIC);
+  assert_int_equal(c[16].space, PTX_S_SHARED);
+  assert_int_equal(c[16].sub, PTX_SUB_NONE);
+  assert_int_equal(c[17].sub, PTX_SUB_WIDE);
+  assert_int_equal(c[17].nopd, 4);
+  assert_int_equal(c[18].opd[2].kind, PTX_O_NONE);
+  assert_int_equal(c[19].opd[1].neg, 1);
+  assert_int_equal(c[19].opd[2].imm, -1);
+  assert_int_equal(c[20].sub, PTX_SUB_SYNC);
+  assert_int_equal(c[20].opd[0].imm, 1);
+  assert_int_equal(c[20].opd[1].imm, 64);
+  assert_int_equal(c[21].op, PTX_OP_BARRIER);
+  assert_int_equal(c[21].opd[1].kind, PTX_O_NONE);
+  assert_int_equal(c[22].sub, PTX_SUB_ARRIVE);
+  assert_int_equal(c[22].opd[1].kind, PTX_O_REG);
+  assert_int_equal(c[23].op, PTX_OP_BARWARP);
+  assert_int_equal(c[24].op, PTX_OP_MEMBAR);
+  assert_int_equal(c[25].op, PTX_OP_FENCE);
+  assert_int_equal(c[26].sub, PTX_SUB_FINITE);
+  assert_int_equal(c[27].type, PTX_T_F32);
+  assert_int_equal(c[27].type2, PTX_T_S32);
+  assert_int_equal(c[28].type, PTX_T_U32);
+  assert_int_equal(c[28].type2, PTX_T_F32);
+  assert_int_equal(c[29].opd[3].imm, 0x5410);
+  assert_int_equal(c[30].nopd, 5);
+  assert_int_equal(c[30].opd[4].imm, 0x96);
+  assert_int_equal(c[32].nopd, 5);
+  assert_int_equal(c[33].sub, PTX_SUB_UP);
+  assert_int_equal(c[33].opd[1].kind, PTX_O_NONE);
+  assert_int_equal(c[33].opd[5].kind, PTX_O_NONE);
+  assert_int_equal(c[34].sub, PTX_SUB_ALL);
+  assert_string_equal(reg_name(k, c[34].opd[1].reg[0]), "%p7");
+  assert_int_equal(c[35].rnd, PTX_RND_RNI);
+  assert_int_equal(c[36].rnd, PTX_RND_FULL);
+  assert_int_equal(c[37].rnd, PTX_RND_APPROX);
+  assert_int_equal(c[38].opd[1].kind, PTX_O_VEC);
+  assert_int_equal(c[39].opd[0].kind, PTX_O_VEC);
+  assert_int_equal(c[40].type, PTX_T_PRED);
+  assert_int_equal(c[41].sub, PTX_SUB_TO);
+  assert_int_equal(c[42].opd[1].kind, PTX_O_SYM);
+  assert_int_equal(c[42].opd[1].space, PTX_S_PARAM);
+  assert_int_equal(c[42].opd[1].imm, 8);
+  assert_int_equal(c[43].opd[2].imm, 3);
+  assert_int_equal(c[44].op, PTX_OP_EXIT);
+  assert_int_equal(c[45].op, PTX_OP_TRAP);
+  ptx_module_free(m);
+}
+
+static void test_memory_layout(void **state) {
+  WmErr e;
+  PtxModule *m = parse_text(
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".shared .align 4 .b8 mod_sh[100];\n"
+    ".extern .shared .align 16 .b8 dyn[];\n"
+    ".global .align 4 .u32 g1 = 5;\n"
+    ".global .align 8 .b8 g2[10] = {1, 2, 3};\n"
+    ".const .align 4 .f32 c1[3] = {1.0, 0f40000000, 3};\n"
+    ".const .align 8 .f64 c2 = 0f3F800000;\n"
+    ".entry k(.param .u32 a, .param .align 8 .b8 s[12], .param .u64 .ptr .global .align 16 p)\n"
+    ".maxntid 128, 1, 1\n"
+    ".minnctapersm 2\n"
+    "{\n"
+    "  .shared .align 8 .b8 own[24];\n"
+    "  .local .align 4 .b8 __local_depot0[20];\n"
+    "  .reg .b32 %r<4>;\n"
+    "  mov.u32 %r1, mod_sh;\n"
+    "  mov.u32 %r2, own;\n"
+    "  mov.u32 %r3, dyn;\n"
+    "  ld.shared.u32 %r0, [dyn+4];\n"
+    "  ld.const.f32 %r0, [c1+8];\n"
+    "  ld.global.u32 %r0, [g2];\n"
+    "  ret;\n"
+    "}\n", &e);
+  if (!m) fail_msg("%s", e.msg);
+  const PtxKernel *k = &m->kernels[0];
+  assert_int_equal(k->params[1].offset, 8);
+  assert_int_equal(k->params[2].offset, 32);
+  assert_int_equal(k->params[2].is_ptr, 1);
+  assert_int_equal(k->param_size, 48);
+  assert_int_equal(k->maxntid[0], 128);
+  assert_int_equal(k->maxntid[1], 1);
+  assert_int_equal(k->shared_static, 128); /* 100 module bytes, then own at 104 */
+  assert_int_equal(k->shared_extern_align, 16);
+  assert_int_equal(k->local_size, 20);
+  assert_int_equal(k->code[0].opd[1].imm, 0);
+  assert_int_equal(k->code[1].opd[1].imm, 104);
+  assert_int_equal(k->code[2].opd[1].imm, 128);
+  assert_int_equal(k->code[3].opd[1].imm, 132);
+  assert_int_equal(k->code[4].opd[1].imm, 8);
+  assert_int_equal(k->code[5].opd[1].space, PTX_S_GLOBAL);
+  assert_int_equal(k->code[5].opd[1].imm, 8);
+
+  assert_int_equal(m->global_size, 18);
+  assert_int_equal(m->global_init[0], 5);
+  assert_int_equal(m->global_init[8], 1);
+  assert_int_equal(m->global_init[10], 3);
+  assert_int_equal(m->global_init[11], 0);
+  assert_int_equal(m->const_size, 24);
+  float f[3];
+  memcpy(f, m->const_init, sizeof f);
+  assert_true(f[0] == 1.0f && f[1] == 2.0f && f[2] == 3.0f);
+  double d;
+  memcpy(&d, m->const_init + 16, 8);
+  assert_true(d == 1.0);
+  ptx_module_free(m);
+}
+
+static void test_scopes_and_text(void **state) {
+  /* inline-asm style block with its own registers; a register used before
+   * another gets the lower slot */
+  PtxModule *m = parse_kernel_ok(
+    "  {\n"
+    "  .reg .pred p;\n"
+    "  .reg .b32 %r<2>;\n"
+    "  setp.ne.b32 p, %r1, 0;\n"
+    "  @p   add.s32    %r0,%r1,  1;\n"
+    "  }\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  ret;\n");
+  const PtxKernel *k = &m->kernels[0];
+  assert_int_equal(k->ncode, 4);
+  assert_string_equal(reg_name(k, k->code[0].opd[0].reg[0]), "p");
+  /* %r1 inside the block shadows the outer %r1 */
+  assert_true(k->code[0].opd[2].reg[0] != k->code[2].opd[0].reg[0]);
+  assert_string_equal(reg_name(k, k->code[2].opd[0].reg[0]), "%r1");
+  char buf[64];
+  ptx_instr_text(m, &k->code[1], buf, sizeof buf);
+  assert_string_equal(buf, "@p add.s32 %r0,%r1, 1");
+  ptx_instr_text(m, &k->code[1], buf, 8);
+  assert_string_equal(buf, "@p add.");
+  ptx_module_free(m);
+}
+
+/* ---------------------------------------------------------------- errors */
+
+static void test_error_undeclared_register(void **state) {
+  expect_error("  add.s32 %r1, %r1, %q7;\n",
+               WM_EPARSE,
+               "t.ptx:11:21: undeclared register '%q7'\n"
+               "    add.s32 %r1, %r1, %q7;\n"
+               "                      ^");
+  /* beyond the declared range */
+  expect_error("  add.s32 %r1, %r20, 1;\n", WM_EPARSE,
+               "t.ptx:11:16: undeclared register '%r20'\n"
+               "    add.s32 %r1, %r20, 1;\n"
+               "                 ^");
+}
+
+static void test_error_unknown_label(void **state) {
+  expect_error("  bra.uni $L__BB0_2;\n$L__BB0_2:\n  @%p1 bra $L__nope;\n  ret;\n",
+               WM_EPARSE,
+               "t.ptx:13:12: unknown label '$L__nope'\n"
+               "    @%p1 bra $L__nope;\n"
+               "             ^");
+  expect_error("$L1:\n  ret;\n$L1:\n  ret;\n", WM_EPARSE,
+               "t.ptx:13:1: label '$L1' defined twice\n"
+               "  $L1:\n"
+               "  ^");
+}
+
+static void test_error_missing_semicolon(void **state) {
+  expect_error("  add.s32 %r1, %r1, 1\n  ret;\n",
+               WM_EPARSE,
+               "t.ptx:11:22: expected ';'\n"
+               "    add.s32 %r1, %r1, 1\n"
+               "                       ^");
+  expect_error("  add.s32 %r1, %r1 %r2;\n", WM_EPARSE,
+               "t.ptx:11:20: expected ';' before '%r2'\n"
+               "    add.s32 %r1, %r1 %r2;\n"
+               "                     ^");
+}
+
+static void test_error_bad_operand(void **state) {
+  expect_error("  add.s32 %r1, [%rd1], 1;\n", WM_EPARSE,
+               "t.ptx:11:16: bad operand: expected a source operand\n"
+               "    add.s32 %r1, [%rd1], 1;\n"
+               "                 ^");
+  expect_error("  ld.global.f32 %f1, %rd1;\n", WM_EPARSE,
+               "t.ptx:11:22: bad operand: expected an address [...]\n"
+               "    ld.global.f32 %f1, %rd1;\n"
+               "                       ^");
+  expect_error("  mov.u32 %r1, 0x;\n", WM_EPARSE,
+               "t.ptx:11:16: malformed number '0x'\n"
+               "    mov.u32 %r1, 0x;\n"
+               "                 ^");
+  expect_error("  mov.u32 %r1, nosuchvar;\n", WM_EPARSE,
+               "t.ptx:11:16: undeclared identifier 'nosuchvar'\n"
+               "    mov.u32 %r1, nosuchvar;\n"
+               "                 ^");
+  expect_error("  ld.global.v2.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n", WM_EPARSE,
+               "t.ptx:11:20: vector operand has 4 elements, instruction is .v2\n"
+               "    ld.global.v2.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n"
+               "                     ^");
+  expect_error("  mov.u32 %r1, 1.5;\n", WM_EPARSE,
+               "t.ptx:11:16: float constant where .u32 integer expected\n"
+               "    mov.u32 %r1, 1.5;\n"
+               "                 ^");
+}
+
+static void test_error_operand_count(void **state) {
+  expect_error("  add.s32 %r1, %r2;\n", WM_EPARSE,
+               "t.ptx:11:3: 'add.s32' takes 3 operands, found 2\n"
+               "    add.s32 %r1, %r2;\n"
+               "    ^");
+  expect_error("  @%p1 fma.rn.f32 %f1, %f2, %f3;\n", WM_EPARSE,
+               "t.ptx:11:8: 'fma.rn.f32' takes 4 operands, found 3\n"
+               "    @%p1 fma.rn.f32 %f1, %f2, %f3;\n"
+               "         ^");
+  expect_error("  ret %r1;\n", WM_EPARSE,
+               "t.ptx:11:3: 'ret' takes 0 operands, found 1\n"
+               "    ret %r1;\n"
+               "    ^");
+}
+
+static void test_error_register_kind(void **state) {
+  expect_error("  @%r1 bra $L1;\n$L1:\n  ret;\n", WM_EPARSE,
+               "t.ptx:11:4: guard '%r1' is not a predicate register\n"
+               "    @%r1 bra $L1;\n"
+               "     ^");
+  expect_error("  setp.eq.s32 %r1, %r2, 0;\n", WM_EPARSE,
+               "t.ptx:11:15: register '%r1' is not a predicate; expected a destination predicate\n"
+               "    setp.eq.s32 %r1, %r2, 0;\n"
+               "                ^");
+  expect_error("  add.s32 %r1, %p1, 1;\n", WM_EPARSE,
+               "t.ptx:11:16: register '%p1' is a predicate; expected a source operand\n"
+               "    add.s32 %r1, %p1, 1;\n"
+               "                 ^");
+  expect_error("  ld.global.f32 %f1, [%f2];\n", WM_EPARSE,
+               "t.ptx:11:23: floating-point register '%f2' used as an address\n"
+               "    ld.global.f32 %f1, [%f2];\n"
+               "                        ^");
+}
+
+static void test_error_unsupported(void **state) {
+  expect_error("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];\n", WM_EUNSUP,
+               "t.ptx:11:3: unsupported instruction 'tex.2d.v4.f32.f32' (kernel k)\n"
+               "    tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];\n"
+               "    ^");
+  expect_error("  call.uni (retval0), vprintf, (param0, param1);\n", WM_EUNSUP,
+               "t.ptx:11:3: unsupported instruction 'call.uni' (kernel k)\n"
+               "    call.uni (retval0), vprintf, (param0, param1);\n"
+               "    ^");
+  expect_error("  @%p1 cp.async.ca.shared.global [%r1], [%rd1], 16;\n", WM_EUNSUP,
+               "t.ptx:11:8: unsupported instruction 'cp.async.ca.shared.global' (kernel k)\n"
+               "    @%p1 cp.async.ca.shared.global [%r1], [%rd1], 16;\n"
+               "         ^");
+  expect_error("  min.NaN.f32 %f1, %f2, %f3;\n", WM_EUNSUP,
+               "t.ptx:11:3: unsupported instruction 'min.NaN.f32' (kernel k): unknown or unsupported "
+               "modifier '.NaN'\n"
+               "    min.NaN.f32 %f1, %f2, %f3;\n"
+               "    ^");
+  expect_error("  mov.u32 %r1, %envreg3;\n", WM_EUNSUP,
+               "t.ptx:11:16: unsupported special register '%envreg3'\n"
+               "    mov.u32 %r1, %envreg3;\n"
+               "                 ^");
+
+  WmErr e;
+  PtxModule *m = parse_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+                            ".func (.param .b32 r) helper(.param .b32 a)\n{\n  ret;\n}\n", &e);
+  assert_null(m);
+  assert_int_equal(e.code, WM_EUNSUP);
+  assert_non_null(strstr(e.msg, "t.ptx:4:1: device function 'helper' (.func) is not supported"));
+  /* a .func declaration alone is harmless */
+  m = parse_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+                 ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"
+                 ".entry k() { ret; }\n", &e);
+  assert_non_null(m);
+  ptx_module_free(m);
+}
+
+static void test_error_lexical(void **state) {
+  WmErr e;
+  assert_null(parse_text(".version 8.0\n.target sm_90 #\n", &e));
+  assert_int_equal(e.code, WM_EPARSE);
+  assert_string_equal(e.msg, "t.ptx:2:15: unexpected character '#'\n  .target sm_90 #\n                ^");
+  assert_null(parse_text(".version 8.0\n/* open\n\n", &e));
+  assert_string_equal(e.msg, "t.ptx:2:1: unterminated comment\n  /* open\n  ^");
+  assert_null(parse_text(".version 8.0\n.entry k(\n", &e));
+  assert_int_equal(e.code, WM_EPARSE);
+  assert_null(parse_text(".version 8.0\n.entry k() {\n  ret;\n", &e));
+  assert_string_equal(e.msg, "t.ptx:4:1: expected '}' at the end of kernel k");
+  assert_null(parse_text("ld.global.f32 %f1, [%rd1];\n", &e));
+  assert_string_equal(e.msg, "t.ptx:1:1: expected a directive, found 'ld.global.f32'\n"
+                             "  ld.global.f32 %f1, [%rd1];\n  ^");
+}
+
+static void test_load_errors(void **state) {
+  WmErr e = {0};
+  assert_null(ptx_load("/nonexistent/x.ptx", "sm_90", &e));
+  assert_int_equal(e.code, WM_EIO);
+  assert_null(ptx_load("/nonexistent/x.cu", "sm_90", &e));
+  assert_int_equal(e.code, WM_EIO);
+}
+
+static void test_load_cu(void **state) {
+  if (access("/usr/local/cuda/bin/nvcc", X_OK) != 0 && system("command -v nvcc >/dev/null 2>&1") != 0) {
+    skip();
+  }
+  WmErr e = {0};
+  PtxModule *m = ptx_load(tu_data("parse_coverage.cu"), "sm_90", &e);
+  if (!m) fail_msg("%s", e.msg);
+  assert_int_equal(m->nkernels, 7);
+  assert_string_equal(m->path, tu_data("parse_coverage.cu"));
+  ptx_module_free(m);
+
+  /* nvcc's complaint comes back in the message */
+  char *bad = tu_temp_file(".cu", "__global__ void k(int *p) { p[0] = undeclared_thing; }\n");
+  assert_null(ptx_load(bad, "sm_90", &e));
+  assert_int_equal(e.code, WM_ETOOL);
+  assert_non_null(strstr(e.msg, "nvcc failed"));
+  assert_non_null(strstr(e.msg, "undeclared_thing"));
+  unlink(bad);
+  free(bad);
+}
+
+/* ---------------------------------------------------------------- robustness */
+
+static uint32_t rng = 12345;
+static uint32_t next_rand(void) {
+  rng = rng * 1103515245u + 12345u;
+  return rng >> 8;
+}
+
+static void parse_must_survive(const char *text, size_t len) {
+  char *t = wm_xmalloc(len + 1);
+  memcpy(t, text, len);
+  t[len] = '\0';
+  WmErr e = {0};
+  PtxModule *m = ptx_parse("fuzz.ptx", t, &e);
+  if (m) {
+    assert_int_equal(e.code, WM_OK);
+    ptx_module_free(m);
+  } else {
+    assert_true(e.code == WM_EPARSE || e.code == WM_EUNSUP);
+    assert_true(e.msg[0] != '\0');
+  }
+}
+
+static void fuzz_file(const char *name, int cuts, int mutations) {
+  size_t len;
+  WmErr e;
+  char *src = wm_read_file(tu_data(name), &len, &e);
+  assert_non_null(src);
+  /* truncations: everywhere in the head (directives), spread over the rest */
+  for (size_t n = 0; n < 1200 && n < len; n += 7) parse_must_survive(src, n);
+  for (int i = 0; i < cuts; i++) parse_must_survive(src, (size_t)next_rand() % len);
+  /* mutations: a byte replaced, or a span deleted or duplicated */
+  static const char interesting[] = ";,{}[]()<>|!@%.:+-_0123456789xfdU\"/* \n\t\x01\x7f\xff";
+  char *buf = wm_xmalloc(2 * len + 1);
+  for (int i = 0; i < mutations; i++) {
+    memcpy(buf, src, len + 1);
+    size_t n = len;
+    int edits = 1 + (int)(next_rand() % 3);
+    for (int j = 0; j < edits; j++) {
+      size_t at = (size_t)next_rand() % n;
+      switch (next_rand() % 3) {
+      case 0:
+        buf[at] = interesting[next_rand() % (sizeof interesting - 1)];
+        if (buf[at] == '\0') buf[at] = ' ';
+        break;
+      case 1: {
+        size_t span = 1 + next_rand() % 40;
+        if (at + span > n) span = n - at;
+        memmove(buf + at, buf + at + span, n - at - span + 1);
+        n -= span;
+        break;
+      }
+      default: {
+        size_t span = 1 + next_rand() % 40;
+        if (at + span > n) span = n - at;
+        if (n + span > 2 * len) break;
+        memmove(buf + at + span, buf + at, n - at + 1);
+        n += span;
+        break;
+      }
+      }
+      if (n == 0) break;
+    }
+    buf[n] = '\0';
+    parse_must_survive(buf, n);
+  }
+  free(buf);
+  free(src);
+}
+
+static void test_fuzz_seed(void **state) { fuzz_file("seed_kernels.ptx", 150, 400); }
+static void test_fuzz_coverage(void **state) { fuzz_file("parse_coverage.ptx", 100, 300); }
+
+static void test_garbage(void **state) {
+  static const char *const inputs[] = {
+    "", "\n", ".", "{", "}", "[", "@", "%", ".entry", ".entry k", ".entry k(", ".entry k(.param",
+    ".entry k{", ".entry k(){", ".entry k(){@", ".entry k(){@!", ".entry k(){.reg .b32 %r<",
+    ".entry k(){.reg .b32 %r<99999999999>;}", ".entry k(){.reg .b32 %r<4294967296>;}",
+    ".global .b8 x[99999999999999];", ".global .b8 x[4][4][4][4][4][4][4][4][4][4][4][4][4][4][4][4][4];",
+    ".const .u32 c = {{{{{{{{{{{{{{1}}}}}}}}}}}}}};", ".file 99999999 \"x\"", ".file 3 \"unterminated",
+    ".section .debug_info {", ".entry k(){ld.global.f32 %f1, [", ".entry k(){.reg .f32 %f1; mov.f32 %f1, 0f1;}",
+    ".entry k(){.reg .u32 %r; mov.u32 %r, 99999999999999999999999;}",
+    ".entry k(){.reg .u64 %r; ld.global.u64 %r, [%r+-9223372036854775808];}",
+    ".entry k(){.reg .u64 %r; ld.global.u64 %r, [%r+18446744073709551615];}",
+    ".entry k(){ { { { } } } ret; }", ".entry k(){ } .entry k(){ }", ".version 99999999999999999999.1",
+    ".entry k() { $L: bra $L; }", ".entry k() { bra 5; }", ".entry k(.param .b8 a[0]) {}",
+    ".shared .align 3 .b8 x[1];", ".extern .shared .b8 x[];\n.entry k() { .reg .b32 %r; mov.u32 %r, x+4; ret; }",
+  };
+  for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++) parse_must_survive(inputs[i], strlen(inputs[i]));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_seed_module),
+    cmocka_unit_test(test_seed_params_and_memory),
+    cmocka_unit_test(test_seed_instructions),
+    cmocka_unit_test(test_coverage_parses),
+    cmocka_unit_test(test_find_kernel),
+    cmocka_unit_test(test_immediates),
+    cmocka_unit_test(test_operand_forms),
+    cmocka_unit_test(test_memory_layout),
+    cmocka_unit_test(test_scopes_and_text),
+    cmocka_unit_test(test_error_undeclared_register),
+    cmocka_unit_test(test_error_unknown_label),
+    cmocka_unit_test(test_error_missing_semicolon),
+    cmocka_unit_test(test_error_bad_operand),
+    cmocka_unit_test(test_error_operand_count),
+    cmocka_unit_test(test_error_register_kind),
+    cmocka_unit_test(test_error_unsupported),
+    cmocka_unit_test(test_error_lexical),
+    cmocka_unit_test(test_load_errors),
+    cmocka_unit_test(test_load_cu),
+    cmocka_unit_test(test_garbage),
+    cmocka_unit_test(test_fuzz_seed),
+    cmocka_unit_test(test_fuzz_coverage),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
