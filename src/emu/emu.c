@@ -17,7 +17,8 @@
  *    some of its lanes reach bar.sync, the others cannot run until the
  *    barrier completes (pre-Volta semantics); a barrier that can then never
  *    complete is reported as a deadlock.
- *  - Floating point follows C on the host: .rn arithmetic is exact IEEE;
+ *  - Floating point follows C on the host: .rn arithmetic is exact IEEE,
+ *    .rz/.rm/.rp arithmetic runs in that host rounding mode;
  *    .approx functions use the C library (close to, not bit-equal with, the
  *    GPU's).  .ftz flushes f32 subnormal inputs and results to zero.
  */
@@ -627,7 +628,7 @@ static int exec_cvt(Block *b, const EmuInstr *x, uint32_t mask, uint64_t *R) {
 
 /* add, sub, mul, mad, fma, div, rem, min, max, abs, neg and the float
  * functions: one switch per class. */
-static int exec_arith(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R) {
+static int arith(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R) {
   unsigned size = ptx_type_size((PtxType)x->type);
   Class c = tclass(x->type);
   uint64_t *d = DST(0);
@@ -788,6 +789,20 @@ static int exec_arith(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint
 unsup:
   return fault(b, x, warp, __builtin_ctz(mask), WM_EUNSUP, "%s.%s is not supported by the emulator",
                ptx_op_name[x->op], ptx_type_name((PtxType)x->type));
+}
+
+/* Float arithmetic with .rz/.rm/.rp (add.rz.f32, __fmul_ru, __ddiv_rd, ...)
+ * runs in that rounding mode on the host; everything else in the default
+ * round-to-nearest-even. */
+static int exec_arith(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R) {
+  if (x->rnd >= PTX_RND_RZ && x->rnd <= PTX_RND_RP && ptx_type_is_float((PtxType)x->type)) {
+    int old_mode = fegetround();
+    fesetround(fe_mode(x->rnd));
+    int rc = arith(b, x, warp, mask, R);
+    fesetround(old_mode);
+    return rc;
+  }
+  return arith(b, x, warp, mask, R);
 }
 
 static int exec_bits(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R) {
