@@ -561,6 +561,110 @@ static void test_access_local_vector(void **state)
   mem_free(&mm);
 }
 
+/* ---- fast paths against brute force ------------------------------------ */
+
+static uint64_t lcg(uint64_t *x)
+{
+  *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+  return *x >> 33;
+}
+
+/* Random warps in the shapes the fast paths look for (side by side, one
+ * address, ascending, descending, random, partial masks, misaligned). */
+static void random_warp(uint64_t *x, uint64_t *a, uint32_t *mask, unsigned *size)
+{
+  static const unsigned sizes[5] = {1, 2, 4, 8, 16};
+  *size = sizes[lcg(x) % 5];
+  uint64_t base = (lcg(x) % 4096) & ~(uint64_t)(lcg(x) % 2 ? *size - 1 : 0);
+  int64_t stride = (int64_t)(lcg(x) % 4 == 0 ? 0 : *size * (lcg(x) % 5)) * (lcg(x) % 3 ? 1 : -1);
+  unsigned kind = (unsigned)(lcg(x) % 4);
+  for (int l = 0; l < 32; l++)
+    a[l] = kind == 2   ? (lcg(x) % 2048) & ~(uint64_t)(*size - 1)
+           : kind == 3 ? base + 65536 + (uint64_t)((l >> 1) * stride) /* pairs */
+                       : base + 65536 + (uint64_t)(l * stride);
+  *mask = lcg(x) % 2 ? ALL : (uint32_t)(lcg(x) << 16 ^ lcg(x)) | 1;
+}
+
+static unsigned brute_sectors(const uint64_t *a, uint32_t mask, unsigned size)
+{
+  uint64_t s[64];
+  unsigned n = 0, d = 0;
+  for (int l = 0; l < 32; l++)
+    if (mask >> l & 1)
+      for (uint64_t x = a[l] >> 5; x <= (a[l] + size - 1) >> 5; x++)
+        s[n++] = x;
+  for (unsigned i = 0; i < n; i++) {
+    unsigned seen = 0;
+    for (unsigned j = 0; j < i; j++)
+      seen |= s[j] == s[i];
+    d += !seen;
+  }
+  return d;
+}
+
+/* The rule of smem.c, written plainly. */
+static unsigned brute_wavefronts(const uint64_t *a, uint32_t mask, unsigned size, int op)
+{
+  unsigned lanes = size <= 4 ? 32 : size == 8 ? 16 : 8;
+  if (op == MEM_LD && size > 4) {
+    for (unsigned x = 1; x <= 2; x++) {
+      int ok = 1;
+      for (unsigned l = 0; l < 32; l++)
+        if ((mask >> l & 1) && (mask >> (l ^ x) & 1) && a[l] != a[l ^ x])
+          ok = 0;
+      if (ok) {
+        lanes *= 2;
+        break;
+      }
+    }
+  }
+  unsigned total = 0;
+  for (unsigned g = 0; g < 32; g += lanes) {
+    uint64_t w[160];
+    unsigned n = 0, worst = 0, any = 0;
+    for (unsigned l = g; l < g + lanes; l++)
+      if (mask >> l & 1) {
+        any = 1;
+        for (uint64_t x = a[l] >> 2; x <= (a[l] + size - 1) >> 2; x++)
+          w[n++] = x;
+      }
+    for (unsigned b = 0; b < 32; b++) {
+      unsigned c = 0;
+      for (unsigned i = 0; i < n; i++) {
+        unsigned dup = 0;
+        for (unsigned j = 0; j < i && op != MEM_ATOM; j++)
+          dup |= w[j] == w[i];
+        c += (w[i] & 31) == b && !dup;
+      }
+      worst = c > worst ? c : worst;
+    }
+    total += any ? worst : 0;
+  }
+  return total;
+}
+
+static void test_random_against_brute_force(void **state)
+{
+  uint64_t x = 12345, a[32];
+  for (int i = 0; i < 4000; i++) {
+    uint32_t mask;
+    unsigned size, d;
+    random_warp(&x, a, &mask, &size);
+    assert_int_equal(mem_coalesce(a, mask, size, &d), brute_sectors(a, mask, size));
+    unsigned nd = 0;
+    for (int l = 0; l < 32; l++) {
+      unsigned seen = 0;
+      for (int j = 0; j < l; j++)
+        seen |= (mask >> j & 1) && a[j] == a[l];
+      nd += (mask >> l & 1) && !seen;
+    }
+    assert_int_equal(d, nd);
+    for (int op = MEM_LD; op <= MEM_ATOM; op++)
+      assert_int_equal(mem_smem_cost(a, mask, size, (unsigned)op, NULL),
+                       brute_wavefronts(a, mask, size, op));
+  }
+}
+
 /* ---- explanations ----------------------------------------------------- */
 
 static void explain(char *buf, int space, int op, unsigned size, uint32_t mask,
@@ -659,6 +763,7 @@ int main(void)
     cmocka_unit_test(test_access_shared),
     cmocka_unit_test(test_access_const),
     cmocka_unit_test(test_access_local_vector),
+    cmocka_unit_test(test_random_against_brute_force),
     cmocka_unit_test(test_explain),
     cmocka_unit_test(test_init_and_names),
   };

@@ -8,51 +8,94 @@
  *   right anyway.
  * - Ignores 128-byte cache-line tags, hits and misses, the L2 and address
  *   translation: the request and sector counters do not depend on them.
- * - Hot path: the active lanes' addresses are copied in lane order, which for
- *   the usual warp (ascending addresses) is already sorted; otherwise an
- *   insertion sort of at most 32 values.  One pass over sorted addresses
+ * - Hot path: a full warp of lanes side by side (or all on one address) is
+ *   recognised with one pass and counted in closed form.  Otherwise the
+ *   active lanes' addresses are taken in lane order, which for most warps
+ *   is already sorted (ascending, or descending and reversed), else
+ *   insertion-sorted (at most 32 values: a few hundred steps for a warp in
+ *   random order, the rare case).  One pass over sorted addresses
  *   then counts sectors (each lane covers one or two consecutive sectors, and
  *   both ends only grow) and distinct addresses (for the ideal).
  */
 #include "mem/mem.h"
 
+static void sort64(uint64_t *a, unsigned n)
+{
+  for (unsigned i = 1; i < n; i++) {
+    uint64_t x = a[i];
+    unsigned j = i;
+    for (; j > 0 && a[j - 1] > x; j--)
+      a[j] = a[j - 1];
+    a[j] = x;
+  }
+}
+
 unsigned mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned size,
                       unsigned *ndistinct)
 {
-  uint64_t a[32];
-  unsigned n = 0, sorted = 1;
+  uint64_t buf[32];
+  const uint64_t *a = buf;
+  unsigned n = 0;
 
   if (size == 0)
     size = 1;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    uint64_t x = addr[__builtin_ctz(m)];
-    if (n && x < a[n - 1])
-      sorted = 0;
-    a[n++] = x;
-  }
-  if (!sorted) {
-    for (unsigned i = 1; i < n; i++) {
-      uint64_t x = a[i];
-      unsigned j = i;
-      for (; j > 0 && a[j - 1] > x; j--)
-        a[j] = a[j - 1];
-      a[j] = x;
+  if (mask == 0xffffffffu) {
+    /* The common warps first: lanes side by side, or all on one address. */
+    uint64_t a0 = addr[0], side = 0, same = 0;
+    for (unsigned l = 1; l < 32; l++) {
+      side |= addr[l] ^ (a0 + (uint64_t)l * size);
+      same |= addr[l] ^ a0;
     }
+    if (!side || !same) {
+      uint64_t end = a0 + (side ? size : 32u * size) - 1;
+      if (ndistinct)
+        *ndistinct = side ? 1 : 32;
+      return (unsigned)((end >> 5) - (a0 >> 5) + 1);
+    }
+    unsigned up = 1, down = 1;
+    for (unsigned l = 1; l < 32; l++) {
+      up &= addr[l] >= addr[l - 1];
+      down &= addr[l] <= addr[l - 1];
+    }
+    n = 32;
+    if (up) {
+      a = addr;
+    } else if (down) {
+      for (unsigned l = 0; l < 32; l++)
+        buf[l] = addr[31 - l];
+    } else {
+      for (unsigned l = 0; l < 32; l++)
+        buf[l] = addr[l];
+      sort64(buf, n);
+    }
+  } else {
+    unsigned sorted = 1;
+    for (uint32_t m = mask; m; m &= m - 1) {
+      uint64_t x = addr[__builtin_ctz(m)];
+      if (n && x < buf[n - 1])
+        sorted = 0;
+      buf[n++] = x;
+    }
+    if (!sorted)
+      sort64(buf, n);
+  }
+  if (!n) {
+    if (ndistinct)
+      *ndistinct = 0;
+    return 0;
   }
 
+  /* Sorted, so both ends of a lane's sector range only grow: a lane adds the
+   * sectors of its range at or above `next`, the first one not yet counted. */
   unsigned sectors = 0, distinct = 0;
-  uint64_t next = 0; /* the first sector above those counted */
+  uint64_t next = a[0] >> 5, prev = ~a[0];
   for (unsigned i = 0; i < n; i++) {
-    uint64_t s0 = a[i] >> 5, s1 = (a[i] + size - 1) >> 5;
-    if (i == 0 || a[i] != a[i - 1])
-      distinct++;
-    if (i == 0) {
-      sectors = (unsigned)(s1 - s0 + 1);
-      next = s1 + 1;
-    } else if (s1 >= next) {
-      sectors += (unsigned)(s1 - (s0 > next ? s0 : next) + 1);
-      next = s1 + 1;
-    }
+    uint64_t x = a[i], s0 = x >> 5, s1 = (x + size - 1) >> 5;
+    uint64_t lo = s0 > next ? s0 : next;
+    sectors += s1 >= lo ? (unsigned)(s1 - lo + 1) : 0;
+    next = s1 + 1;
+    distinct += x != prev;
+    prev = x;
   }
   if (ndistinct)
     *ndistinct = distinct;

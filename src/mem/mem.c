@@ -85,7 +85,8 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
   for (unsigned w = 0; w < words; w++) {
     for (uint32_t m = r->mask; m; m &= m - 1) {
       unsigned l = (unsigned)__builtin_ctz(m);
-      phys[l] = mem_local_address(r->addr[l] + 4u * w, l);
+      uint64_t off = r->addr[l] + 4u * w; /* mem_local_address(), inlined */
+      phys[l] = ((off >> 2) * 32 + l) * 4 + (off & 3);
     }
     unsigned distinct;
     unsigned sec = mem_coalesce(phys, r->mask, wsize, &distinct);

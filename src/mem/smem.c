@@ -53,17 +53,43 @@ static int pairs_uniform(const uint64_t *addr, uint32_t mask, unsigned x)
 static unsigned group_cost(const uint64_t *addr, uint32_t gm, unsigned size,
                            int atomic)
 {
+  /* Fast path: no bank touched twice (conflict-free and not a broadcast). */
+  uint32_t seen = 0, clash = 0;
+  for (uint32_t m = gm; m; m &= m - 1) {
+    uint64_t a = addr[__builtin_ctz(m)];
+    unsigned b = (unsigned)(a >> 2) & 31;
+    unsigned nw = (unsigned)(((a + size - 1) >> 2) - (a >> 2)) + 1; /* 1..5 */
+    uint32_t bits = (1u << nw) - 1;
+    bits = (bits << b) | (bits >> ((32 - b) & 31));
+    clash |= seen & bits;
+    seen |= bits;
+  }
+  if (!clash)
+    return 1;
+
+  uint8_t cnt[32] = {0};
+  unsigned worst = 0;
+  if (atomic) { /* every touch of a bank is a pass: no need to sort */
+    for (uint32_t m = gm; m; m &= m - 1) {
+      uint64_t a = addr[__builtin_ctz(m)];
+      for (uint64_t x = a >> 2; x <= (a + size - 1) >> 2; x++) {
+        unsigned c = ++cnt[x & 31];
+        worst = c > worst ? c : worst;
+      }
+    }
+    return worst;
+  }
+
   uint32_t w[32 * 5]; /* a lane covers at most 5 words (16 bytes misaligned) */
   unsigned n = 0, sorted = 1;
-
   for (uint32_t m = gm; m; m &= m - 1) {
     uint64_t a = addr[__builtin_ctz(m)];
     uint32_t w0 = (uint32_t)(a >> 2), w1 = (uint32_t)((a + size - 1) >> 2);
-    for (uint32_t x = w0; x <= w1; x++) {
-      if (n && x < w[n - 1])
-        sorted = 0;
+    if (n && w0 < w[n - 1])
+      sorted = 0;
+    w[n++] = w0;
+    for (uint32_t x = w0 + 1; x <= w1; x++)
       w[n++] = x;
-    }
   }
   if (!sorted) {
     for (unsigned i = 1; i < n; i++) {
@@ -74,14 +100,11 @@ static unsigned group_cost(const uint64_t *addr, uint32_t gm, unsigned size,
       w[j] = x;
     }
   }
-  uint8_t cnt[32] = {0};
-  unsigned worst = 0;
   for (unsigned i = 0; i < n; i++) {
-    if (!atomic && i && w[i] == w[i - 1])
+    if (i && w[i] == w[i - 1])
       continue;
     unsigned c = ++cnt[w[i] & 31];
-    if (c > worst)
-      worst = c;
+    worst = c > worst ? c : worst;
   }
   return worst;
 }
@@ -102,19 +125,17 @@ unsigned mem_smem_cost(const uint64_t *addr, uint32_t mask, unsigned size,
   int atomic = op == MEM_ATOM || op == MEM_RED;
   if (size == 0)
     size = 1;
+  if (size > 16) /* no PTX access is wider; keeps group_cost's arrays safe */
+    size = 16;
 
-  /* Fast path: word-sized or smaller, each active lane in its own bank. */
-  if (size <= 4) {
-    uint32_t seen = 0;
-    uint32_t m = mask;
-    for (; m; m &= m - 1) {
-      uint64_t a = addr[__builtin_ctz(m)];
-      uint32_t bit = 1u << ((a >> 2) & 31);
-      if ((seen & bit) || (a & 3) + size > 4)
-        break;
-      seen |= bit;
+  /* The common warps first: 32 words side by side, or one word for all. */
+  if (mask == 0xffffffffu && size <= 4 && !atomic) {
+    uint64_t a0 = addr[0], side = 0, same = 0;
+    for (unsigned l = 1; l < 32; l++) {
+      side |= (addr[l] >> 2) ^ ((a0 >> 2) + l);
+      same |= (addr[l] >> 2) ^ (a0 >> 2);
     }
-    if (!m) {
+    if ((!side || !same) && (a0 & 3) + size <= 4) {
       if (ideal)
         *ideal = 1;
       return 1;
