@@ -17,11 +17,13 @@
  *   16 broadcast Bs[k][tx]); lanes 0-15 share one address, lanes 16-31
  *   another; measured 6295295 wavefronts / 262144 tiles = 24.01 = 16 * 1 +
  *   4 * 2, and ~0 bank conflicts, so those LDS.128 take 2 wavefronts, not the
- *   4 of a quarter-warp rule.  NVIDIA's forum (t/unexpected-shared-memory-
- *   bank-conflict/77228) states the same pairing rule for CC 7.x ("return
- *   bandwidth is 128 bytes/cycle == 1 register/cycle ... packing the return
- *   registers ... LDS.128 from 4 to 2"), and the SASS manual ties it to the
- *   LDS.U hint that ptxas sets when it can prove the pairing.  We decide from
+ *   4 of a quarter-warp rule.  An NVIDIA forum answer (thread "Unexpected
+ *   shared memory bank conflict", 77228) gives the same pairing rule for
+ *   CC 7.x: shared memory returns 128 bytes (one register for the warp) per
+ *   cycle, and when paired lanes share addresses their registers are packed,
+ *   halving an LDS.128 from 4 passes to 2.  SASS opcode notes tie this to
+ *   LDS's .U (uniform) hint, which ptxas sets when it can prove the pairing;
+ *   we decide from
  *   the addresses, so a pattern ptxas cannot prove uniform is counted
  *   optimistically.  The 8-byte case is by analogy (no measurement).
  * - Atomics (atom/red.shared): lanes on the same word serialize, so a bank
