@@ -23,9 +23,8 @@
  *   cycle, and when paired lanes share addresses their registers are packed,
  *   halving an LDS.128 from 4 passes to 2.  SASS opcode notes tie this to
  *   LDS's .U (uniform) hint, which ptxas sets when it can prove the pairing;
- *   we decide from
- *   the addresses, so a pattern ptxas cannot prove uniform is counted
- *   optimistically.  The 8-byte case is by analogy (no measurement).
+ *   we decide from the addresses, so a pattern ptxas cannot prove uniform is
+ *   counted optimistically.  The 8-byte case is by analogy (no measurement).
  * - Atomics (atom/red.shared): lanes on the same word serialize, so a bank
  *   costs one wavefront per lane touching it, not per distinct word (same
  *   group rule, no packing).  Basis: the hardware updates a word once per
