@@ -47,3 +47,10 @@ extern "C" __global__ void scale(float* a, unsigned n) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) a[i] *= 2.0f;
 }
+
+// __ldg is an inline function of the CUDA headers: the fault's CUDA line
+// must still name this file's line (the .loc's inlined_at), not the header's.
+extern "C" __global__ void oob_ldg(const float* in, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = __ldg(&in[i]); // FAULT: oob_ldg
+}
