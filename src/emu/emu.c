@@ -25,9 +25,11 @@
 #include <fenv.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu/emu_int.h"
 
@@ -67,7 +69,9 @@ typedef struct Block {
   uint32_t bar_expected[16]; /* 0: all live threads */
   uint32_t exited_threads;
   uint64_t warp_instrs, thread_instrs;
+  uint64_t *regs;     /* the warps' register files */
   GBuf *last_buf;     /* the buffer the last global access hit */
+  MemModel *mm;       /* this worker's statistics, or NULL */
   WmErr *e;
   int failed;
 } Block;
@@ -211,13 +215,42 @@ static const char *op_word(const EmuInstr *x) {
   }
 }
 
-/* Resolves every active lane's address to a space and a host pointer.
- * spaces[l] gets the lane's space (generic addresses are mapped by the
- * windows), off[l] its address in that space. */
+/* Resolves every active lane's address to a space and a host pointer:
+ * off[l] gets its address in that space, ptr[l] where it is on the host.
+ * Returns -1 after a fault, the space (> 0) when all lanes are in the
+ * instruction's own space, or 0 when spaces[l] says each lane's (generic
+ * addresses are mapped by the windows). */
 static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *R,
                    unsigned size, uint8_t **ptr, uint64_t *off, uint8_t *spaces) {
   const uint64_t *base = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
   int store = x->op != PTX_OP_LD && x->op != PTX_OP_LDU;
+  if (base && (x->space == PTX_S_GLOBAL || x->space == PTX_S_SHARED)) {
+    /* fast path: every lane aligned and inside the buffer the last access
+     * hit (or inside shared memory); anything else takes the checked path */
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0, aoff = (uint64_t)x->aoff;
+    uint64_t wrap = x->space == PTX_S_SHARED ? 0xffffffffull : UINT64_MAX;
+    LANES(mask, {
+      uint64_t a = (base[l] + aoff) & wrap;
+      off[l] = a;
+      bits |= a;
+      lo = a < lo ? a : lo;
+      hi = a > hi ? a : hi;
+    });
+    if ((bits & (size - 1)) == 0) {
+      uint8_t *data = NULL;
+      uint64_t origin = 0;
+      if (x->space == PTX_S_SHARED) {
+        if (hi + size <= b->shared_size) data = b->shared;
+      } else {
+        GBuf *g = b->last_buf;
+        if (g && lo >= g->addr && hi + size <= g->addr + g->size) data = g->data, origin = g->addr;
+      }
+      if (data) {
+        LANES(mask, ptr[l] = data + (off[l] - origin));
+        return x->space;
+      }
+    }
+  }
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
     uint64_t a = (base ? base[l] : 0) + (uint64_t)x->aoff;
@@ -281,12 +314,18 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
 /* Hands the request to the memory model, split by space when a generic
  * access spans several. */
 static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *off,
-                  const uint8_t *spaces, unsigned size, unsigned elem) {
+                  const uint8_t *spaces, int uniform, unsigned size, unsigned elem) {
   static const uint8_t kind[PTX_OP_COUNT] = {[PTX_OP_LD] = MEM_LD, [PTX_OP_LDU] = MEM_LD,
                                              [PTX_OP_ST] = MEM_ST, [PTX_OP_ATOM] = MEM_ATOM,
                                              [PTX_OP_RED] = MEM_RED};
   MemReq r = {.op = kind[x->op], .size = (uint8_t)size, .elem = (uint8_t)elem, .addr = off,
               .instr = (int)(x - b->p->code)};
+  if (uniform) { /* all lanes in one space */
+    r.space = (uint8_t)uniform;
+    r.mask = mask;
+    if (b->mm && r.space != PTX_S_PARAM) mem_access(b->mm, &r);
+    return;
+  }
   while (mask) {
     unsigned sp = spaces[__builtin_ctz(mask)];
     uint32_t same = 0;
@@ -297,16 +336,10 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
     if (sp != PTX_S_PARAM) {
       r.space = (uint8_t)sp;
       r.mask = same;
-      mem_access(b->l->mm, &r);
+      if (b->mm) mem_access(b->mm, &r);
     }
     mask &= ~same;
   }
-}
-
-static inline void load_lane(uint64_t *dst, const uint8_t *p, unsigned size, int sign) {
-  uint64_t v = 0;
-  memcpy(&v, p, size);
-  *dst = sign ? (uint64_t)sext(v, size) : v;
 }
 
 static int exec_ld(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R) {
@@ -314,14 +347,30 @@ static int exec_ld(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_
   uint8_t *ptr[32];
   uint64_t off[32];
   uint8_t spaces[32];
-  if (resolve(b, x, warp, mask, R, size, ptr, off, spaces)) return -1;
+  int uniform = resolve(b, x, warp, mask, R, size, ptr, off, spaces);
+  if (uniform < 0) return -1;
   int sign = ptx_type_is_signed((PtxType)x->type);
   for (unsigned v = 0; v < x->vec; v++) {
     if (x->d[v] == EMU_NOSLOT) continue;
     uint64_t *d = R + (size_t)x->d[v] * 32;
-    LANES(mask, load_lane(&d[l], ptr[l] + v * elem, elem, sign));
+    unsigned o = v * elem;
+    switch (elem) { /* fixed sizes, so memcpy becomes one move */
+    case 4: {
+      uint32_t t;
+      if (sign) LANES(mask, { memcpy(&t, ptr[l] + o, 4); d[l] = (uint64_t)(int64_t)(int32_t)t; });
+      else LANES(mask, { memcpy(&t, ptr[l] + o, 4); d[l] = t; });
+      break;
+    }
+    case 8: LANES(mask, memcpy(&d[l], ptr[l] + o, 8)); break;
+    default:
+      LANES(mask, {
+        uint64_t t = 0;
+        memcpy(&t, ptr[l] + o, elem);
+        d[l] = sign ? (uint64_t)sext(t, elem) : t;
+      });
+    }
   }
-  model(b, x, mask, off, spaces, size, elem);
+  model(b, x, mask, off, spaces, uniform, size, elem);
   return 0;
 }
 
@@ -330,44 +379,68 @@ static int exec_st(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_
   uint8_t *ptr[32];
   uint64_t off[32];
   uint8_t spaces[32];
-  if (resolve(b, x, warp, mask, R, size, ptr, off, spaces)) return -1;
+  int uniform = resolve(b, x, warp, mask, R, size, ptr, off, spaces);
+  if (uniform < 0) return -1;
   for (unsigned v = 0; v < x->vec; v++) {
     const uint64_t *s = R + (size_t)x->s[v] * 32;
-    LANES(mask, memcpy(ptr[l] + v * elem, &s[l], elem));
+    unsigned o = v * elem;
+    switch (elem) {
+    case 4: LANES(mask, { uint32_t t = (uint32_t)s[l]; memcpy(ptr[l] + o, &t, 4); }); break;
+    case 8: LANES(mask, memcpy(ptr[l] + o, &s[l], 8)); break;
+    default: LANES(mask, memcpy(ptr[l] + o, &s[l], elem));
+    }
   }
-  model(b, x, mask, off, spaces, size, elem);
+  model(b, x, mask, off, spaces, uniform, size, elem);
   return 0;
 }
 
-/* One lane's atomic read-modify-write; returns the old value. */
-static uint64_t atomic_apply(const EmuInstr *x, uint8_t *p, uint64_t bv, uint64_t cv) {
-  unsigned size = ptx_type_size((PtxType)x->type);
+/* The value an atomic operation stores, given the old one. */
+static uint64_t atomic_value(const EmuInstr *x, unsigned size, uint64_t old, uint64_t bv, uint64_t cv) {
   Class c = tclass(x->type);
-  uint64_t old = 0, nv;
-  memcpy(&old, p, size);
   switch (x->sub) {
   case PTX_SUB_AADD:
-    if (c == C_F) nv = size == 4 ? B32(F32(old) + F32(bv)) : B64(F64(old) + F64(bv));
-    else nv = old + bv;
-    break;
+    if (c == C_F) return size == 4 ? B32(F32(old) + F32(bv)) : B64(F64(old) + F64(bv));
+    return old + bv;
   case PTX_SUB_AMIN:
   case PTX_SUB_AMAX: {
     int lt;
     if (c == C_F) lt = size == 4 ? F32(old) < F32(bv) : F64(old) < F64(bv);
     else if (c == C_S) lt = sext(old, size) < sext(bv, size);
     else lt = zext(old, size) < zext(bv, size);
-    nv = (x->sub == PTX_SUB_AMIN) == lt ? old : bv;
-    break;
+    return (x->sub == PTX_SUB_AMIN) == lt ? old : bv;
   }
-  case PTX_SUB_AINC: nv = zext(old, size) >= zext(bv, size) ? 0 : old + 1; break;
-  case PTX_SUB_ADEC: nv = (zext(old, size) == 0 || zext(old, size) > zext(bv, size)) ? bv : old - 1; break;
-  case PTX_SUB_AEXCH: nv = bv; break;
-  case PTX_SUB_ACAS: nv = zext(old, size) == zext(bv, size) ? cv : old; break;
-  case PTX_SUB_AAND: nv = old & bv; break;
-  case PTX_SUB_AOR: nv = old | bv; break;
-  case PTX_SUB_AXOR: nv = old ^ bv; break;
-  default: nv = old; break;
+  case PTX_SUB_AINC: return zext(old, size) >= zext(bv, size) ? 0 : old + 1;
+  case PTX_SUB_ADEC: return (zext(old, size) == 0 || zext(old, size) > zext(bv, size)) ? bv : old - 1;
+  case PTX_SUB_AEXCH: return bv;
+  case PTX_SUB_ACAS: return zext(old, size) == zext(bv, size) ? cv : old;
+  case PTX_SUB_AAND: return old & bv;
+  case PTX_SUB_AOR: return old | bv;
+  case PTX_SUB_AXOR: return old ^ bv;
+  default: return old;
   }
+}
+
+/* One lane's atomic read-modify-write; returns the old value.  Blocks run on
+ * several host threads, so global atomics must be atomic on the host too. */
+static uint64_t atomic_apply(const EmuInstr *x, uint8_t *p, uint64_t bv, uint64_t cv) {
+  unsigned size = ptx_type_size((PtxType)x->type);
+  if (size == 4) {
+    uint32_t *w = (uint32_t *)(void *)p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(w, &old, (uint32_t)atomic_value(x, 4, old, bv, cv), 0,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    return old;
+  }
+  if (size == 8) {
+    uint64_t *w = (uint64_t *)(void *)p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(w, &old, atomic_value(x, 8, old, bv, cv), 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+    }
+    return old;
+  }
+  uint64_t old = 0, nv;
+  memcpy(&old, p, size);
+  nv = atomic_value(x, size, old, bv, cv);
   memcpy(p, &nv, size);
   return old;
 }
@@ -379,7 +452,8 @@ static int exec_atom(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint6
   uint8_t spaces[32];
   if (x->sub < PTX_SUB_AADD || x->sub > PTX_SUB_AXOR)
     return fault(b, x, warp, __builtin_ctz(mask), WM_EUNSUP, "atomic operation not supported");
-  if (resolve(b, x, warp, mask, R, size, ptr, off, spaces)) return -1;
+  int uniform = resolve(b, x, warp, mask, R, size, ptr, off, spaces);
+  if (uniform < 0) return -1;
   const uint64_t *bs = R + (size_t)x->s[0] * 32;
   const uint64_t *cs = x->s[1] != EMU_NOSLOT ? R + (size_t)x->s[1] * 32 : bs;
   uint64_t *d = x->d[0] != EMU_NOSLOT && x->op == PTX_OP_ATOM ? R + (size_t)x->d[0] * 32 : NULL;
@@ -389,7 +463,7 @@ static int exec_atom(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint6
     uint64_t old = atomic_apply(x, ptr[l], bs[l], cs[l]);
     if (d) d[l] = old;
   }
-  model(b, x, mask, off, spaces, size, size);
+  model(b, x, mask, off, spaces, uniform, size, size);
   return 0;
 }
 
@@ -1354,6 +1428,81 @@ static int check_launch(const EmuLaunch *l, const PtxKernel *k, uint32_t shared,
   return 0;
 }
 
+/* --- workers: blocks are independent, so they run on several host threads;
+ * each worker has its own block state and statistics, merged at the end in
+ * worker order, so the counters do not depend on the thread count. --- */
+
+typedef struct Worker {
+  Block b;
+  MemModel mm;
+  WmErr err;
+  uint64_t first, step, nblocks;
+  uint64_t *stop_at;      /* lowest faulting block so far (shared) */
+  uint64_t fault_block;
+  pthread_t th;
+  int started;
+} Worker;
+
+int emu_threads(void) {
+  const char *env = getenv("WARPMEM_THREADS");
+  long n = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+  if (n < 1) n = 1;
+  if (n > EMU_MAX_THREADS) n = EMU_MAX_THREADS;
+  return (int)n;
+}
+
+static void block_setup(Block *b, EmuLaunch *l, const EmuProgram *prog, uint32_t shared, WmErr *e) {
+  MemModel *mm = b->mm;
+  memset(b, 0, sizeof *b);
+  b->mm = mm;
+  b->l = l;
+  b->p = prog;
+  b->m = l->mod;
+  b->e = e;
+  b->nthreads = l->block[0] * l->block[1] * l->block[2];
+  b->nwarps = (b->nthreads + 31) / 32;
+  b->shared_size = shared;
+  b->shared = wm_xcalloc(shared + 16, 1);
+  b->local_size = l->kernel->local_size;
+  b->local = wm_xcalloc((size_t)b->nwarps * 32 * (b->local_size ? b->local_size : 1), 1);
+  b->warps = wm_xcalloc(b->nwarps, sizeof *b->warps);
+  b->regs = wm_xcalloc((size_t)b->nwarps * prog->nslots * 32, sizeof(uint64_t));
+  for (uint32_t w = 0; w < b->nwarps; w++) {
+    b->warps[w].R = b->regs + (size_t)w * prog->nslots * 32;
+    b->warps[w].stack = wm_xmalloc(sizeof(SimtEntry) * EMU_STACK_MAX);
+    warp_init_slots(b, (int)w, b->warps[w].R);
+  }
+}
+
+static void block_teardown(Block *b) {
+  for (uint32_t w = 0; w < b->nwarps; w++) free(b->warps[w].stack);
+  free(b->regs);
+  free(b->warps);
+  free(b->local);
+  free(b->shared);
+}
+
+static void *run_blocks(void *arg) {
+  Worker *w = arg;
+  Block *b = &w->b;
+  const EmuLaunch *l = b->l;
+  for (uint64_t i = w->first; i < w->nblocks; i += w->step) {
+    if (i > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) break;
+    b->ctaid[0] = (uint32_t)(i % l->grid[0]);
+    b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
+    b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
+    if (b->shared_size) memset(b->shared, 0, b->shared_size);
+    if (run_block(b)) {
+      w->fault_block = i;
+      uint64_t cur = __atomic_load_n(w->stop_at, __ATOMIC_RELAXED);
+      while (i < cur && !__atomic_compare_exchange_n(w->stop_at, &cur, i, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      }
+      break;
+    }
+  }
+  return NULL;
+}
+
 int emu_run(EmuLaunch *l, WmErr *e) {
   const PtxKernel *k = l->kernel;
   const PtxModule *m = l->mod;
@@ -1382,45 +1531,55 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     return -1;
   }
 
-  Block b;
-  memset(&b, 0, sizeof b);
-  b.l = l;
-  b.p = &prog;
-  b.m = m;
-  b.e = e;
-  b.nthreads = l->block[0] * l->block[1] * l->block[2];
-  b.nwarps = (b.nthreads + 31) / 32;
-  b.shared_size = shared;
-  b.shared = wm_xcalloc(shared + 16, 1);
-  b.local_size = k->local_size;
-  b.local = wm_xcalloc((size_t)b.nwarps * 32 * (k->local_size ? k->local_size : 1), 1);
-  b.warps = wm_xcalloc(b.nwarps, sizeof *b.warps);
-  uint64_t *regs = wm_xcalloc((size_t)b.nwarps * prog.nslots * 32, sizeof(uint64_t));
-  for (uint32_t w = 0; w < b.nwarps; w++) {
-    b.warps[w].R = regs + (size_t)w * prog.nslots * 32;
-    b.warps[w].stack = wm_xmalloc(sizeof(SimtEntry) * EMU_STACK_MAX);
-    warp_init_slots(&b, (int)w, b.warps[w].R);
-  }
-  int rc = 0;
+  int nw = emu_threads(), rc = 0;
   uint64_t nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-  for (uint64_t i = 0; i < nblocks && rc == 0; i++) {
-    b.ctaid[0] = (uint32_t)(i % l->grid[0]);
-    b.ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
-    b.ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
-    if (shared) memset(b.shared, 0, shared);
-    rc = run_block(&b);
+  if ((uint64_t)nw > nblocks) nw = (int)nblocks;
+  Worker *ws = wm_xcalloc((size_t)nw, sizeof *ws);
+  uint64_t stop_at = UINT64_MAX;
+  for (int t = 0; t < nw; t++) {
+    Worker *w = &ws[t];
+    w->first = (uint64_t)t;
+    w->step = (uint64_t)nw;
+    w->nblocks = nblocks;
+    w->stop_at = &stop_at;
+    w->fault_block = UINT64_MAX;
+    if (l->mm && mem_init(&w->mm, &l->mm->cfg, k->ncode) == 0) w->b.mm = &w->mm;
+    block_setup(&w->b, l, &prog, shared, &w->err);
+  }
+  if (nw == 1) {
+    run_blocks(&ws[0]);
+  } else {
+    for (int t = 1; t < nw; t++)
+      if (pthread_create(&ws[t].th, NULL, run_blocks, &ws[t])) ws[t].started = -1;
+      else ws[t].started = 1;
+    run_blocks(&ws[0]);
+    for (int t = 1; t < nw; t++) {
+      if (ws[t].started == 1) pthread_join(ws[t].th, NULL);
+      else run_blocks(&ws[t]); /* no thread: run its share here */
+    }
+  }
+  /* the fault of the lowest block wins: every lower block has run */
+  int worst = -1;
+  for (int t = 0; t < nw; t++)
+    if (ws[t].fault_block != UINT64_MAX && (worst < 0 || ws[t].fault_block < ws[worst].fault_block)) worst = t;
+  if (worst >= 0) {
+    *e = ws[worst].err;
+    rc = -1;
+  }
+  l->warp_instrs = l->thread_instrs = 0;
+  for (int t = 0; t < nw; t++) {
+    Worker *w = &ws[t];
+    l->warp_instrs += w->b.warp_instrs;
+    l->thread_instrs += w->b.thread_instrs;
+    if (w->b.mm) mem_merge(l->mm, &w->mm);
+    if (w->b.mm) mem_free(&w->mm);
+    block_teardown(&w->b);
   }
   if (l->mm) {
-    l->mm->metric[WM_M_WARPS] += nblocks * b.nwarps;
-    l->mm->metric[WM_M_INST] += b.warp_instrs;
+    l->mm->metric[WM_M_WARPS] += nblocks * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
+    l->mm->metric[WM_M_INST] += l->warp_instrs;
   }
-  l->warp_instrs = b.warp_instrs;
-  l->thread_instrs = b.thread_instrs;
-  for (uint32_t w = 0; w < b.nwarps; w++) free(b.warps[w].stack);
-  free(regs);
-  free(b.warps);
-  free(b.local);
-  free(b.shared);
+  free(ws);
   emu_program_free(&prog);
   if (const_owned) {
     free(const_owned);

@@ -32,6 +32,11 @@ typedef struct EmuLaunch {
   uint64_t warp_instrs;      /* warp-instructions executed */
 } EmuLaunch;
 
+#define EMU_MAX_THREADS 64
+
+/* Host threads emu_run uses: $WARPMEM_THREADS, else the online CPUs. */
+int emu_threads(void);
+
 /* Checks the launch against the limits, then runs every block.  Returns 0,
  * or -1 with a message naming the kernel, CUDA and PTX line, block, thread
  * and address of the first fault (WM_EFAULT, WM_EARITH, WM_EDEADLOCK,

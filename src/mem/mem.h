@@ -68,6 +68,10 @@ typedef struct MemModel {
 int mem_init(MemModel *mm, const MemConfig *cfg, int ncode);
 void mem_free(MemModel *mm);
 
+/* Adds src's statistics to dst's (same kernel): metrics and per-line
+ * numbers add up, the worst request's explanation is kept. */
+void mem_merge(MemModel *dst, const MemModel *src);
+
 /* Counts one warp-level memory instruction. */
 void mem_access(MemModel *mm, const MemReq *r);
 

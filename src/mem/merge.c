@@ -1,0 +1,24 @@
+/* merge.c - adding up statistics gathered by several emulator threads. */
+#include <string.h>
+
+#include "mem/mem.h"
+
+void mem_merge(MemModel *dst, const MemModel *src) {
+  for (int m = 0; m < WM_M_COUNT; m++) dst->metric[m] += src->metric[m];
+  int n = dst->nline < src->nline ? dst->nline : src->nline;
+  for (int i = 0; i < n; i++) {
+    LineStat *d = &dst->line[i];
+    const LineStat *s = &src->line[i];
+    d->execs += s->execs;
+    d->requests += s->requests;
+    d->units += s->units;
+    d->ideal += s->ideal;
+    if (s->unit_kind) d->unit_kind = s->unit_kind;
+    /* strictly worse only: merged in worker order, so ties keep the
+     * explanation of the lowest worker, whatever the thread count */
+    if (s->worst > d->worst || (d->why[0] == '\0' && s->why[0])) {
+      d->worst = s->worst;
+      memcpy(d->why, s->why, sizeof d->why);
+    }
+  }
+}
