@@ -708,6 +708,40 @@ static void test_scopes_and_text(void **state) {
   ptx_module_free(m);
 }
 
+static void test_implicit_ret(void **state) {
+  /* a label just before '}' and a kernel without ret: both end in a ret
+   * located at the closing brace */
+  PtxModule *m = parse_kernel_ok("  @%p1 bra $L9;\n  ret;\n$L9:\n");
+  const PtxKernel *k = &m->kernels[0];
+  assert_int_equal(k->ncode, 3);
+  assert_int_equal(k->code[0].opd[0].imm, 2);
+  assert_int_equal(k->code[2].op, PTX_OP_RET);
+  assert_int_equal(k->code[2].ptx_line, 14);
+  assert_int_equal(k->code[2].ptx_col, 1);
+  char buf[64];
+  ptx_instr_text(m, &k->code[2], buf, sizeof buf);
+  assert_string_equal(buf, "ret (end of kernel)");
+  ptx_module_free(m);
+
+  WmErr e;
+  m = parse_text(".version 8.0\n.target sm_90\n.entry a() { }\n.entry b() { exit; }\n", &e);
+  assert_non_null(m);
+  assert_int_equal(m->kernels[0].ncode, 1);
+  assert_int_equal(m->kernels[0].code[0].op, PTX_OP_RET);
+  assert_int_equal(m->kernels[1].ncode, 1);
+  ptx_module_free(m);
+}
+
+static void test_limits(void **state) {
+  WmErr e;
+  assert_null(parse_text(".version 8.0\n.target sm_90\n.const .b8 big[70000];\n", &e));
+  assert_int_equal(e.code, WM_ELIMIT);
+  assert_string_equal(e.msg, "t.ptx:3:12: .const variables exceed 64 KiB\n  .const .b8 big[70000];\n             ^");
+  assert_null(parse_text(".version 8.0\n.target sm_90\n.entry k() { .reg .b32 %a<1000000>, %b<1000000>, %c<1000000>, %d<1000000>, %e<1000000>; }\n", &e));
+  assert_int_equal(e.code, WM_EPARSE);
+  assert_non_null(strstr(e.msg, "too many registers declared in kernel k"));
+}
+
 /* ---------------------------------------------------------------- errors */
 
 static void test_error_undeclared_register(void **state) {
@@ -908,7 +942,7 @@ static void parse_must_survive(const char *text, size_t len) {
     assert_int_equal(e.code, WM_OK);
     ptx_module_free(m);
   } else {
-    assert_true(e.code == WM_EPARSE || e.code == WM_EUNSUP);
+    assert_true(e.code == WM_EPARSE || e.code == WM_EUNSUP || e.code == WM_ELIMIT);
     assert_true(e.msg[0] != '\0');
   }
 }
@@ -992,6 +1026,8 @@ int main(void) {
     cmocka_unit_test(test_operand_forms),
     cmocka_unit_test(test_memory_layout),
     cmocka_unit_test(test_scopes_and_text),
+    cmocka_unit_test(test_implicit_ret),
+    cmocka_unit_test(test_limits),
     cmocka_unit_test(test_error_undeclared_register),
     cmocka_unit_test(test_error_unknown_label),
     cmocka_unit_test(test_error_missing_semicolon),

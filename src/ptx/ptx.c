@@ -142,6 +142,7 @@ void ptx_instr_text(const PtxModule *m, const PtxInstr *in, char *buf, size_t n)
   if (n == 0) return;
   size_t len = 0;
   const char *p = m->text ? m->text + in->text : "";
+  if (*p == '}') p = "ret (end of kernel)"; /* the parser's implicit ret */
   int space = 0;
   for (; *p && *p != ';' && len + 1 < n; p++) {
     if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {

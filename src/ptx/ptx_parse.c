@@ -50,6 +50,10 @@
  *   included); reg_names[slot] is the name.  '_' in a vector is PTX_NOREG.
  *   ptx_col is the column of the guard if there is one, else of the mnemonic;
  *   text is the byte offset of the same place in module->text.
+ *   A kernel whose code can run past its last instruction (no final
+ *   unguarded ret/exit/trap/bra, or a label just before the closing '}') gets
+ *   an implicit ret located at that '}', so every LABEL target and every
+ *   fall-through pc is < ncode.
  *
  * Errors: malformed input -> WM_EPARSE, valid PTX that warpmem does not run
  * (call, .func bodies, textures, mma, ...) -> WM_EUNSUP, both located with
@@ -182,6 +186,7 @@ typedef struct Parser {
   int *xfix;                /* (instr, opd) pairs that name dynamic shared */
   int nxfix, capxfix;
   uint32_t extern_align, shared_cur, local_cur;
+  uint64_t declared_regs;   /* register names declared in this kernel */
   uint16_t cur_file;
   uint32_t cur_line;
 } Parser;
@@ -578,6 +583,8 @@ static void reg_decl(Parser *P) {
       expect(P, '>');
       if (count == 0) continue;
     }
+    P->declared_regs += count ? count : 1;
+    if (P->declared_regs > (1u << 22)) fail(P, name, "too many registers declared in kernel %s", P->k->name);
     RegDecl *prev = (RegDecl *)map_get(&P->regs, name->p, name->len);
     if (prev && prev->depth == P->depth) fail(P, name, "register '%s' is already declared", tok_str(name, buf, sizeof buf));
     RegDecl *d = wm_xcalloc(1, sizeof *d);
@@ -709,7 +716,18 @@ static void var_decl(Parser *P, int is_extern) {
       uint64_t cursize = space == PTX_S_GLOBAL ? m->global_size : m->const_size;
       s->offset = align_up(cursize, align);
       uint64_t end = s->offset + size;
-      if (end > 0xffffffffull) fail(P, name, "module variables too large");
+      /* the initial contents are kept in memory: keep them sane.  64 KiB is
+       * the hardware's constant bank. */
+      if (space == PTX_S_CONST && end > 65536) {
+        wm_err_at(P->e, WM_ELIMIT, P->path, P->src, (int)name->line, (int)name->col,
+                  ".const variables exceed 64 KiB");
+        longjmp(P->jb, 1);
+      }
+      if (end > (1ull << 30)) {
+        wm_err_at(P->e, WM_ELIMIT, P->path, P->src, (int)name->line, (int)name->col,
+                  "module .global variables exceed 1 GiB");
+        longjmp(P->jb, 1);
+      }
       uint8_t **bufp = space == PTX_S_GLOBAL ? &m->global_init : &m->const_init;
       uint64_t *cap = space == PTX_S_GLOBAL ? &P->gcap : &P->ccap;
       if (end > *cap) {
@@ -869,7 +887,7 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     in->rnd = (uint8_t)(PTX_RND_RN + i);
   } else if ((mods & M_APPROX) && IS(c, "approx")) {
     in->rnd = PTX_RND_APPROX;
-  } else if ((mods & M_APPROX) && IS(c, "full") && in->op == PTX_OP_DIV) {
+  } else if ((mods & M_APPROX) && IS(c, "full")) {
     in->rnd = PTX_RND_FULL;
   } else if ((mods & M_FTZ) && IS(c, "ftz")) {
     in->flags |= PTX_IF_FTZ;
@@ -1626,14 +1644,39 @@ static void guess_pointers(PtxKernel *k) {
   free(from);
 }
 
-static void end_kernel(Parser *P) {
+static int is_terminator(const PtxInstr *in) {
+  return in->guard == PTX_NOREG && (in->op == PTX_OP_RET || in->op == PTX_OP_EXIT ||
+                                    in->op == PTX_OP_TRAP || in->op == PTX_OP_BRA);
+}
+
+/* Resolves labels and finishes the kernel's layout.  `close` is the '}' of
+ * the body (NULL for a declaration without one). */
+static void end_kernel(Parser *P, const PtxTok *close) {
   PtxKernel *k = P->k;
   char buf[128];
+  int falls_off = k->ncode == 0 || !is_terminator(&k->code[k->ncode - 1]);
   for (int i = 0; i < P->nluses; i++) {
     LabelUse *u = &P->luses[i];
     intptr_t v = map_get(&P->labels, u->tok->p, u->tok->len);
     if (!v) fail(P, u->tok, "unknown label '%s'", tok_str(u->tok, buf, sizeof buf));
     k->code[u->instr].opd[0].imm = v - 1;
+    if (v - 1 == k->ncode) falls_off = 1;
+  }
+  if (close && falls_off) {
+    /* Running off the end of a kernel returns: make that an explicit ret so
+     * that every pc the emulator can reach is in code[]. */
+    PtxInstr in;
+    memset(&in, 0, sizeof in);
+    in.op = PTX_OP_RET;
+    in.guard = PTX_NOREG;
+    in.vec = 1;
+    in.ptx_line = close->line;
+    in.ptx_col = (uint16_t)(close->col > 0xffff ? 0xffff : close->col);
+    in.cu_file = P->cur_file;
+    in.cu_line = P->cur_line;
+    in.text = (uint32_t)(close->p - P->src);
+    GROW(k->code, k->ncode, P->capcode);
+    k->code[k->ncode++] = in;
   }
   k->shared_static = P->shared_cur;
   if (P->extern_align) {
@@ -1680,7 +1723,7 @@ static void perf_directive(Parser *P) {
 /* body := '{' {statement} '}'
  * statement := '{' {statement} '}' | reg-decl | var-decl | .loc ... | .pragma ...;
  *            | label ':' | instruction */
-static void body(Parser *P) {
+static const PtxTok *body(Parser *P) {
   PtxKernel *k = P->k;
   char buf[128];
   expect(P, '{');
@@ -1690,7 +1733,7 @@ static void body(Parser *P) {
     if (t->kind == TK_EOF) fail(P, t, "expected '}' at the end of kernel %s", k->name);
     if (is_punct(t, '}')) {
       next(P);
-      if (P->depth == 0) break;
+      if (P->depth == 0) return t;
       leave_scope(P);
       continue;
     }
@@ -1755,6 +1798,7 @@ static void entry(Parser *P) {
   P->capcode = P->capnames = P->capparams = 0;
   P->shared_cur = P->mshared;
   P->local_cur = 0;
+  P->declared_regs = 0;
   P->extern_align = 0;
   P->cur_file = 0;
   P->cur_line = 0;
@@ -1773,7 +1817,7 @@ static void entry(Parser *P) {
   while (peek(P)->kind == TK_WORD && peek(P)->p[0] == '.') perf_directive(P);
   if (is_punct(peek(P), ';')) { /* a declaration: nothing to run */
     next(P);
-    end_kernel(P);
+    end_kernel(P, NULL);
     m->nkernels--;
     for (int i = 0; i < k->nparams; i++) free(k->params[i].name);
     free(k->params);
@@ -1781,8 +1825,7 @@ static void entry(Parser *P) {
     free(k->name);
     return;
   }
-  body(P);
-  end_kernel(P);
+  end_kernel(P, body(P));
 }
 
 /* func := .func ['(' params ')'] name ['(' params ')'] {attr} (';' | body) */
