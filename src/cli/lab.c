@@ -108,7 +108,8 @@ static int driver_present(void) {
 }
 
 static void cell(char *buf, size_t n, uint64_t sim, long long meas) {
-  if (meas < 0) snprintf(buf, n, "%llu", (unsigned long long)sim);
+  if (sim == 0 && meas <= 0) snprintf(buf, n, "-");
+  else if (meas < 0) snprintf(buf, n, "%llu", (unsigned long long)sim);
   else if ((long long)sim == meas) snprintf(buf, n, "%llu =", (unsigned long long)sim);
   else snprintf(buf, n, "%llu/%lld %.0f%%", (unsigned long long)sim, meas,
                 meas ? 100.0 * (double)sim / (double)meas : 0.0);
@@ -254,7 +255,7 @@ int cli_lab(int argc, char **argv) {
   }
   json_decref(arr);
   if (status == 0 && o.format == REPORT_TEXT) {
-    printf("\n%d experiments simulated in %.1f s.  'N =' : equal to the H200's count; 'sim/h200 P%%' otherwise.\n"
+    printf("\n%d experiments simulated in %.1f s.  'N =': equal to the H200's count; 'sim/h200 P%%' otherwise; '-': none.\n"
            "Shared-memory wavefronts measured on the GPU include up to +10%% from other L1 traffic.\n",
            ran, cli_now() - t0);
   }
