@@ -425,8 +425,8 @@ static uint64_t num_value(Parser *P, const PtxTok *t, Num n, PtxType ty) {
       unsup(P, t, "decimal float constants are not supported for .%s", ptx_type_name(ty));
     fail(P, t, "float constant where .%s integer expected", ptx_type_name(ty));
   }
-  if ((n.kind == NUM_F32 || n.kind == NUM_F64) && ty == PTX_T_F16)
-    unsup(P, t, "float constants are not supported for .f16 (write the bits as 0x...)");
+  if ((n.kind == NUM_F32 || n.kind == NUM_F64) && ptx_type_is_float(ty))
+    unsup(P, t, "float constants are not supported for .%s (write the bits as 0x...)", ptx_type_name(ty));
   uint64_t v = n.bits;
   return n.neg ? 0 - v : v;
 }
