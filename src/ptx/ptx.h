@@ -94,7 +94,13 @@ enum {
   PTX_SUB_FINITE, PTX_SUB_INFINITE, PTX_SUB_NUMBER, PTX_SUB_NOTANUMBER,
   PTX_SUB_NORMAL, PTX_SUB_SUBNORMAL,
   /* bfind-like shifts */
-  PTX_SUB_CLAMP, PTX_SUB_WRAP
+  PTX_SUB_CLAMP, PTX_SUB_WRAP,
+  /* shf: direction and mode */
+  PTX_SUB_SHF_L_WRAP, PTX_SUB_SHF_L_CLAMP, PTX_SUB_SHF_R_WRAP, PTX_SUB_SHF_R_CLAMP,
+  /* bfind.shiftamt */
+  PTX_SUB_SHIFTAMT,
+  /* bar.red / barrier.red: the reduction */
+  PTX_SUB_RED_POPC, PTX_SUB_RED_AND, PTX_SUB_RED_OR
 };
 
 /* Rounding (PtxInstr.rnd): for cvt, float arithmetic, div, sqrt, rcp. */

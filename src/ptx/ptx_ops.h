@@ -56,6 +56,8 @@
   X(PRMT,    "prmt",    0,                     "d = bytes of {b,a} selected by c")       \
   X(LOP3,    "lop3",    0,                     "d = LUT[e](a, b, c)")                    \
   X(FNS,     "fns",     0,                     "d = position of the c-th set bit of a from b") \
+  X(SHF,     "shf",     0,                     "d = funnel shift of {b:a} by c (.l/.r, .wrap/.clamp)") \
+  X(BFIND,   "bfind",   0,                     "d = position of the most significant non-sign bit of a (.shiftamt: 31 - it)") \
   /* comparison and selection */                                                        \
   X(SETP,    "setp",    0,                     "p[|q] = (a CMP b) BOOLOP c")             \
   X(SET,     "set",     0,                     "d = (a CMP b) ? all ones (1.0f) : 0")    \
@@ -76,7 +78,7 @@
   X(RET,     "ret",     OPF_EXIT | OPF_NODST,  "return from the kernel (no device-function calls)") \
   X(EXIT,    "exit",    OPF_EXIT | OPF_NODST,  "end the thread")                         \
   X(TRAP,    "trap",    OPF_EXIT | OPF_NODST,  "abort the kernel: a fault")              \
-  X(BAR,     "bar",     OPF_BARRIER | OPF_NODST, "bar.sync/bar.arrive a[, b]: block barrier a, b threads") \
+  X(BAR,     "bar",     OPF_BARRIER | OPF_NODST, "bar.sync/bar.arrive a[, b]: block barrier a, b threads; bar.red d, a[, b], c: and a block-wide popc/and/or of c") \
   X(BARRIER, "barrier", OPF_BARRIER | OPF_NODST, "barrier.sync[.aligned] a[, b]: as bar.sync") \
   X(MEMBAR,  "membar",  OPF_NODST,             "memory ordering: no effect in a sequential emulator") \
   X(FENCE,   "fence",   OPF_NODST,             "memory ordering: no effect in a sequential emulator") \
