@@ -52,6 +52,9 @@ typedef struct Warp {
   uint64_t *R;        /* [nslots * 32] */
   int bar_id;         /* barrier waited at */
   uint32_t bar_pc;
+  uint32_t red_dst;   /* bar.red: slot that gets the block-wide result */
+  uint32_t red_mask;  /* bar.red: lanes that get it */
+  uint8_t red_kind;   /* bar.red: PTX_SUB_RED_*, 0 if none */
 } Warp;
 
 typedef struct Block {
@@ -67,6 +70,8 @@ typedef struct Block {
   uint32_t local_size;
   uint32_t bar_arrived[16];
   uint32_t bar_expected[16]; /* 0: all live threads */
+  uint32_t bar_popc[16];     /* bar.red accumulators */
+  uint8_t bar_all[16], bar_any[16];
   uint32_t exited_threads;
   uint64_t warp_instrs, thread_instrs;
   uint64_t *regs;     /* the warps' register files */
@@ -968,6 +973,30 @@ static int exec_bits(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint6
       d[l] = r;
     }
     return 0;
+  case PTX_OP_SHF:
+    for (uint32_t m = mask; m; m &= m - 1) {
+      int l = __builtin_ctz(m);
+      uint64_t v = (uint64_t)(uint32_t)s1[l] << 32 | (uint32_t)a[l];
+      uint32_t n = (uint32_t)s2[l];
+      int wrap = x->sub == PTX_SUB_SHF_L_WRAP || x->sub == PTX_SUB_SHF_R_WRAP;
+      n = wrap ? n & 31 : n > 32 ? 32 : n;
+      if (x->sub == PTX_SUB_SHF_L_WRAP || x->sub == PTX_SUB_SHF_L_CLAMP) d[l] = (uint32_t)((v << n) >> 32);
+      else d[l] = (uint32_t)(v >> n);
+    }
+    return 0;
+  case PTX_OP_BFIND:
+    for (uint32_t m = mask; m; m &= m - 1) {
+      int l = __builtin_ctz(m);
+      uint64_t v = zext(a[l], size);
+      if (ptx_type_is_signed((PtxType)x->type) && (v >> (bits - 1)) & 1) v = zext(~v, size);
+      uint64_t r = 0xffffffffu;
+      if (v) {
+        unsigned pos = 63u - (unsigned)__builtin_clzll(v);
+        r = x->sub == PTX_SUB_SHIFTAMT ? bits - 1 - pos : pos;
+      }
+      d[l] = r;
+    }
+    return 0;
   case PTX_OP_LOP3:
     for (uint32_t m = mask; m; m &= m - 1) {
       int l = __builtin_ctz(m);
@@ -1067,6 +1096,49 @@ static void exec_vote(const EmuInstr *x, uint32_t mask, uint64_t *R) {
   default: v = ballot; break;
   }
   LANES(mask, d[l] = v);
+}
+
+static void exec_match(const EmuInstr *x, uint32_t mask, uint64_t *R) {
+  const uint64_t *a = SRC(0);
+  uint32_t members = mask & (uint32_t)SRC(1)[__builtin_ctz(mask)];
+  unsigned size = ptx_type_size((PtxType)x->type);
+  uint64_t *d = x->d[0] != EMU_NOSLOT ? DST(0) : NULL, *p = x->d[1] != EMU_NOSLOT ? DST(1) : NULL;
+  uint32_t same_all = members;
+  for (uint32_t m = members; m; m &= m - 1)
+    if (zext(a[__builtin_ctz(m)], size) != zext(a[__builtin_ctz(members)], size)) same_all = 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint32_t same = 0;
+    for (uint32_t k = members; k; k &= k - 1)
+      if (zext(a[__builtin_ctz(k)], size) == zext(a[l], size)) same |= 1u << __builtin_ctz(k);
+    if (d) d[l] = x->sub == PTX_SUB_ALL ? same_all : same;
+    if (p) p[l] = same_all != 0;
+  }
+}
+
+static void exec_redux(const EmuInstr *x, uint32_t mask, uint64_t *R) {
+  const uint64_t *a = SRC(0);
+  uint32_t members = mask & (uint32_t)SRC(1)[__builtin_ctz(mask)];
+  int sign = ptx_type_is_signed((PtxType)x->type), first = 1;
+  uint64_t acc = 0;
+  for (uint32_t m = members; m; m &= m - 1) {
+    uint32_t v = (uint32_t)a[__builtin_ctz(m)];
+    if (first) {
+      acc = v;
+      first = 0;
+      continue;
+    }
+    switch (x->sub) {
+    case PTX_SUB_AADD: acc = (uint32_t)(acc + v); break;
+    case PTX_SUB_AMIN: acc = sign ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+    case PTX_SUB_AMAX: acc = sign ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+    case PTX_SUB_AAND: acc &= v; break;
+    case PTX_SUB_AOR: acc |= v; break;
+    default: acc ^= v; break;
+    }
+  }
+  uint64_t *d = DST(0);
+  LANES(mask, d[l] = acc);
 }
 
 static void exec_selp(const EmuInstr *x, uint32_t mask, uint64_t *R) {
@@ -1190,6 +1262,17 @@ static int arrive(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t mask, u
   /* as the hardware does, a warp counts as a whole (32 threads, or all of a
    * partial warp) when it arrives */
   b->bar_arrived[id] += (uint32_t)__builtin_popcount(w->exists & ~w->exited);
+  if (x->sub >= PTX_SUB_RED_POPC && x->sub <= PTX_SUB_RED_OR) {
+    uint32_t c = pred_mask(R + (size_t)x->s[2] * 32);
+    if (x->s_neg[2]) c = ~c;
+    c &= mask;
+    b->bar_popc[id] += (uint32_t)__builtin_popcount(c);
+    if (c != mask) b->bar_all[id] = 0;
+    if (c) b->bar_any[id] = 1;
+    w->red_kind = x->sub;
+    w->red_dst = x->d[0];
+    w->red_mask = mask;
+  }
   if (x->sub == PTX_SUB_ARRIVE) return 0;
   w->state = W_WAIT;
   w->bar_id = (int)id;
@@ -1246,7 +1329,7 @@ static int run_warp(Block *b, int wi) {
       break;
     case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT: case PTX_OP_CNOT:
     case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV:
-    case PTX_OP_BFE: case PTX_OP_BFI: case PTX_OP_PRMT: case PTX_OP_LOP3:
+    case PTX_OP_BFE: case PTX_OP_BFI: case PTX_OP_PRMT: case PTX_OP_LOP3: case PTX_OP_SHF: case PTX_OP_BFIND:
       rc = exec_bits(b, x, wi, eff, R);
       break;
     case PTX_OP_SETP: exec_setp(x, eff, R); break;
@@ -1256,6 +1339,8 @@ static int run_warp(Block *b, int wi) {
     case PTX_OP_TESTP: exec_testp(x, eff, R); break;
     case PTX_OP_SHFL: rc = exec_shfl(b, x, eff, R); break;
     case PTX_OP_VOTE: exec_vote(x, eff, R); break;
+    case PTX_OP_MATCH: exec_match(x, eff, R); break;
+    case PTX_OP_REDUX: exec_redux(x, eff, R); break;
     case PTX_OP_ACTIVEMASK: {
       uint64_t *d = DST(0);
       LANES(eff, d[l] = mask);
@@ -1329,10 +1414,23 @@ static int release_barriers(Block *b) {
     for (uint32_t w = 0; w < b->nwarps; w++)
       if (b->warps[w].state == W_WAIT && b->warps[w].bar_id == id) waiting = 1;
     if (!waiting || b->bar_arrived[id] < need) continue;
-    for (uint32_t w = 0; w < b->nwarps; w++)
-      if (b->warps[w].state == W_WAIT && b->warps[w].bar_id == id) b->warps[w].state = W_READY;
+    for (uint32_t w = 0; w < b->nwarps; w++) {
+      Warp *wp = &b->warps[w];
+      if (wp->state != W_WAIT || wp->bar_id != id) continue;
+      wp->state = W_READY;
+      if (wp->red_kind && wp->red_dst != EMU_NOSLOT) {
+        uint64_t v = wp->red_kind == PTX_SUB_RED_POPC ? b->bar_popc[id]
+                   : wp->red_kind == PTX_SUB_RED_AND ? b->bar_all[id] : b->bar_any[id];
+        uint64_t *d = wp->R + (size_t)wp->red_dst * 32;
+        LANES(wp->red_mask, d[l] = v);
+      }
+      wp->red_kind = 0;
+    }
     b->bar_arrived[id] = 0;
     b->bar_expected[id] = 0;
+    b->bar_popc[id] = 0;
+    b->bar_all[id] = 1;
+    b->bar_any[id] = 0;
     released = 1;
   }
   return released;
@@ -1378,6 +1476,9 @@ static int run_block(Block *b) {
   }
   memset(b->bar_arrived, 0, sizeof b->bar_arrived);
   memset(b->bar_expected, 0, sizeof b->bar_expected);
+  memset(b->bar_popc, 0, sizeof b->bar_popc);
+  memset(b->bar_all, 1, sizeof b->bar_all);
+  memset(b->bar_any, 0, sizeof b->bar_any);
   b->exited_threads = 0;
   for (;;) {
     int ran = 0, waiting = 0;

@@ -65,6 +65,7 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
   switch (in->op) {
   case PTX_OP_SETP:
   case PTX_OP_SHFL:
+  case PTX_OP_MATCH:
     x->d[0] = o[0].kind == PTX_O_REG ? o[0].reg[0] : EMU_NOSLOT;
     x->d[1] = o[1].kind == PTX_O_REG ? o[1].reg[0] : EMU_NOSLOT;
     x->nd = 2;
@@ -73,6 +74,16 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
   case PTX_OP_BRA:
     x->target = (uint32_t)o[0].imm;
     return 0;
+  case PTX_OP_BAR:
+  case PTX_OP_BARRIER:
+    if (in->sub >= PTX_SUB_RED_POPC && in->sub <= PTX_SUB_RED_OR) { /* bar.red d, a[, b], c */
+      x->d[0] = o[0].kind == PTX_O_REG ? o[0].reg[0] : EMU_NOSLOT;
+      x->nd = 1;
+      first_src = 1;
+    } else {
+      first_src = 0;
+    }
+    break;
   default:
     if (flags & OPF_NODST) {
       first_src = 0;
