@@ -143,6 +143,14 @@ static inline Class tclass(unsigned t) {
 
 /* --- faults --- */
 
+/* "PTX file.ptx:LINE", or "PTX line LINE" for PTX that nvcc made from a .cu
+ * (there is no file to open). */
+static void ptx_where(const PtxModule *m, uint32_t line, char *buf, size_t n) {
+  size_t len = strlen(m->path);
+  if (len > 3 && !strcmp(m->path + len - 3, ".cu")) snprintf(buf, n, "PTX line %u", line);
+  else snprintf(buf, n, "PTX %s:%u", m->path, line);
+}
+
 static void thread_of(const Block *b, int warp, int lane, uint32_t t[3]) {
   const uint32_t *bd = b->l->block;
   uint32_t lin = (uint32_t)warp * 32 + (uint32_t)lane;
@@ -172,9 +180,11 @@ static int fault(Block *b, const EmuInstr *x, int warp, int lane, int code, cons
     const char *base = strrchr(cu, '/');
     if (in->cu_line)
       snprintf(where, sizeof where, "%s:%u, ", base ? base + 1 : cu, in->cu_line);
+    char ptxw[512];
+    ptx_where(b->m, in->ptx_line, ptxw, sizeof ptxw);
     wm_err(b->e, code,
-           "%s\n  kernel %s, %sPTX %s:%u: %s\n  block (%u,%u,%u), thread (%u,%u,%u) (warp %d, lane %d)",
-           what, b->p->k->name, where, b->m->path, in->ptx_line, text, b->ctaid[0], b->ctaid[1],
+           "%s\n  kernel %s, %s%s: %s\n  block (%u,%u,%u), thread (%u,%u,%u) (warp %d, lane %d)",
+           what, b->p->k->name, where, ptxw, text, b->ctaid[0], b->ctaid[1],
            b->ctaid[2], t[0], t[1], t[2], warp, lane);
   } else {
     wm_err(b->e, code, "%s\n  kernel %s, block (%u,%u,%u), thread (%u,%u,%u)", what,
@@ -1456,11 +1466,13 @@ static int deadlock(Block *b) {
   uint32_t live = b->nthreads - b->exited_threads;
   const PtxInstr *in = &b->p->k->code[b->warps[first].bar_pc];
   const char *cu = ptx_cu_file(b->m, in), *base = strrchr(cu, '/');
+  char ptxw[512];
+  ptx_where(b->m, in->ptx_line, ptxw, sizeof ptxw);
   return wm_err(b->e, WM_EDEADLOCK,
-                "barrier deadlock in kernel %s, block (%u,%u,%u): the barrier at %s:%u (PTX %s:%u) can "
+                "barrier deadlock in kernel %s, block (%u,%u,%u): the barrier at %s:%u (%s) can "
                 "never complete: %u of %u live threads arrived%s",
                 b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], base ? base + 1 : cu, in->cu_line,
-                b->m->path, in->ptx_line, b->bar_arrived[b->warps[first].bar_id], live, list);
+                ptxw, b->bar_arrived[b->warps[first].bar_id], live, list);
 }
 
 static int run_block(Block *b) {
