@@ -75,6 +75,7 @@ typedef struct Block {
   uint32_t exited_threads;
   uint64_t warp_instrs, thread_instrs;
   uint64_t *regs;     /* the warps' register files */
+  int sregs_ready;    /* launch-wide special registers are in place */
   GBuf *last_buf;     /* the buffer the last global access hit */
   MemModel *mm;       /* this worker's statistics, or NULL */
   WmErr *e;
@@ -119,6 +120,14 @@ static inline int64_t sext(uint64_t v, unsigned size) {
 }
 static inline uint64_t zext(uint64_t v, unsigned size) {
   return size >= 8 ? v : v & ((1ull << (size * 8)) - 1);
+}
+
+/* Population count without a libgcc call (the build targets baseline
+ * x86-64, which has no popcnt instruction). */
+static inline uint32_t popc32(uint32_t v) {
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
 typedef enum { C_U, C_S, C_F, C_P } Class;
@@ -1213,12 +1222,20 @@ static void sreg_block_values(Block *b, uint64_t *R) {
   v[PTX_SR_DYN_SMEM] = l->smem_dynamic;
   v[PTX_SR_TOTAL_SMEM] = b->shared_size;
   v[PTX_SR_CLOCK] = v[PTX_SR_CLOCK64] = v[PTX_SR_GLOBALTIMER] = b->warp_instrs;
+  const uint64_t per_block = 1ull << PTX_SR_CTAID_X | 1ull << PTX_SR_CTAID_Y | 1ull << PTX_SR_CTAID_Z |
+                             1ull << PTX_SR_SMID | 1ull << PTX_SR_CLOCK | 1ull << PTX_SR_CLOCK64 |
+                             1ull << PTX_SR_GLOBALTIMER;
   static const int uniform[] = {PTX_SR_NTID_X, PTX_SR_NTID_Y, PTX_SR_NTID_Z, PTX_SR_CTAID_X,
                                 PTX_SR_CTAID_Y, PTX_SR_CTAID_Z, PTX_SR_NCTAID_X, PTX_SR_NCTAID_Y,
                                 PTX_SR_NCTAID_Z, PTX_SR_NWARPID, PTX_SR_NSMID, PTX_SR_SMID,
                                 PTX_SR_GRIDID, PTX_SR_DYN_SMEM, PTX_SR_TOTAL_SMEM, PTX_SR_CLOCK,
                                 PTX_SR_CLOCK64, PTX_SR_GLOBALTIMER};
   for (size_t i = 0; i < sizeof uniform / sizeof *uniform; i++) {
+    /* only the special registers the kernel reads; the launch-wide ones
+     * (all but ctaid, smid and the clocks) once per warp */
+    int sr = uniform[i];
+    if (!(p->sregs_used >> sr & 1)) continue;
+    if (b->sregs_ready && !(per_block >> sr & 1)) continue;
     uint64_t *s = R + (size_t)(p->sreg_base + (uint32_t)uniform[i]) * 32;
     for (int ln = 0; ln < 32; ln++) s[ln] = v[uniform[i]];
   }
@@ -1271,12 +1288,12 @@ static int arrive(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t mask, u
   }
   /* as the hardware does, a warp counts as a whole (32 threads, or all of a
    * partial warp) when it arrives */
-  b->bar_arrived[id] += (uint32_t)__builtin_popcount(w->exists & ~w->exited);
+  b->bar_arrived[id] += popc32(w->exists & ~w->exited);
   if (x->sub >= PTX_SUB_RED_POPC && x->sub <= PTX_SUB_RED_OR) {
     uint32_t c = pred_mask(R + (size_t)x->s[2] * 32);
     if (x->s_neg[2]) c = ~c;
     c &= mask;
-    b->bar_popc[id] += (uint32_t)__builtin_popcount(c);
+    b->bar_popc[id] += popc32(c);
     if (c != mask) b->bar_all[id] = 0;
     if (c) b->bar_any[id] = 1;
     w->red_kind = x->sub;
@@ -1303,7 +1320,7 @@ static int run_warp(Block *b, int wi) {
     const EmuInstr *x = &code[top->pc];
     uint32_t mask = top->mask;
     winstr++;
-    tinstr += (uint64_t)__builtin_popcount(mask);
+    tinstr += mask == FULL ? 32u : (uint64_t)popc32(mask);
     uint32_t eff = mask;
     if (x->guard != EMU_NOSLOT) {
       uint32_t g = pred_mask(R + (size_t)x->guard * 32);
@@ -1377,7 +1394,7 @@ static int run_warp(Block *b, int wi) {
     case PTX_OP_RET:
     case PTX_OP_EXIT:
       w->exited |= eff;
-      b->exited_threads += (uint32_t)__builtin_popcount(eff);
+      b->exited_threads += popc32(eff);
       if (eff == mask) {
         pop_done(w);
         continue;
@@ -1486,6 +1503,7 @@ static int run_block(Block *b) {
     wp->stack[0] = (SimtEntry){0, (uint32_t)b->p->ncode, wp->exists};
     sreg_block_values(b, wp->R);
   }
+  b->sregs_ready = 1;
   memset(b->bar_arrived, 0, sizeof b->bar_arrived);
   memset(b->bar_expected, 0, sizeof b->bar_expected);
   memset(b->bar_popc, 0, sizeof b->bar_popc);
