@@ -1033,18 +1033,64 @@ static int exec_bits(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint6
   }
 }
 
+/* The lanes of `mask` for which a CMP b holds, as a bit mask: the common
+ * type/comparison pairs as straight loops, the rest through compare(). */
+static uint32_t compare_lanes(const EmuInstr *x, uint32_t mask, const uint64_t *a, const uint64_t *bb) {
+  uint32_t v = 0;
+#define CMP_LOOP(GET, OP) LANES(mask, v |= (uint32_t)(GET(a[l]) OP GET(bb[l])) << l)
+#define CMP_SWITCH(GET)                                  \
+  switch (x->cmp) {                                      \
+  case PTX_CMP_EQ: CMP_LOOP(GET, ==); return v;          \
+  case PTX_CMP_NE: CMP_LOOP(GET, !=); return v;          \
+  case PTX_CMP_LT: case PTX_CMP_LO: CMP_LOOP(GET, <); return v;  \
+  case PTX_CMP_LE: case PTX_CMP_LS: CMP_LOOP(GET, <=); return v; \
+  case PTX_CMP_GT: case PTX_CMP_HI: CMP_LOOP(GET, >); return v;  \
+  case PTX_CMP_GE: case PTX_CMP_HS: CMP_LOOP(GET, >=); return v; \
+  default: break;                                        \
+  }
+#define GET_S32(r) ((int32_t)(r))
+#define GET_U32(r) ((uint32_t)(r))
+#define GET_S64(r) ((int64_t)(r))
+#define GET_U64(r) (r)
+  switch (x->type) {
+  case PTX_T_S32: CMP_SWITCH(GET_S32) break;
+  case PTX_T_U32: case PTX_T_B32: CMP_SWITCH(GET_U32) break;
+  case PTX_T_S64: CMP_SWITCH(GET_S64) break;
+  case PTX_T_U64: case PTX_T_B64: CMP_SWITCH(GET_U64) break;
+  case PTX_T_F32:
+    /* ordered comparisons are false on NaN, as C's are; != is not */
+    if (!(x->flags & PTX_IF_FTZ) && x->cmp != PTX_CMP_NE && x->cmp >= PTX_CMP_EQ && x->cmp <= PTX_CMP_GE) {
+      CMP_SWITCH(F32)
+    }
+    break;
+  default: break;
+  }
+#undef CMP_LOOP
+#undef CMP_SWITCH
+#undef GET_S32
+#undef GET_U32
+#undef GET_S64
+#undef GET_U64
+  LANES(mask, v |= (uint32_t)compare(x, a[l], bb[l]) << l);
+  return v;
+}
+
 static void exec_setp(const EmuInstr *x, uint32_t mask, uint64_t *R) {
   const uint64_t *a = SRC(0), *bb = SRC(1);
-  const uint64_t *c = x->s[2] != EMU_NOSLOT ? SRC(2) : NULL;
-  int cneg = x->s_neg[2];
   uint64_t *p = x->d[0] != EMU_NOSLOT ? DST(0) : NULL, *q = x->d[1] != EMU_NOSLOT ? DST(1) : NULL;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    int l = __builtin_ctz(m);
-    int v = compare(x, a[l], bb[l]);
-    int cv = c ? (int)(c[l] & 1) ^ cneg : 1;
-    if (p) p[l] = (uint64_t)boolop(x->sub, v, cv);
-    if (q) q[l] = (uint64_t)boolop(x->sub, !v, cv);
+  uint32_t v = compare_lanes(x, mask, a, bb), nv = ~v;
+  if (x->s[2] != EMU_NOSLOT) { /* combine with the c predicate */
+    uint32_t c = pred_mask(SRC(2));
+    if (x->s_neg[2]) c = ~c;
+    switch (x->sub) {
+    case PTX_SUB_BAND: v &= c, nv &= c; break;
+    case PTX_SUB_BOR: v |= c, nv |= c; break;
+    case PTX_SUB_BXOR: v ^= c, nv ^= c; break;
+    default: break;
+    }
   }
+  if (p) LANES(mask, p[l] = v >> l & 1);
+  if (q) LANES(mask, q[l] = nv >> l & 1);
 }
 
 static void exec_mov(const EmuInstr *x, uint32_t mask, uint64_t *R) {
