@@ -68,6 +68,21 @@ static void expect_error(const char *body, int code, const char *msg) {
   assert_int_equal(e.code, code);
 }
 
+/* An unsupported instruction in kernel k: the module loads, k is refused
+ * with the located message. */
+static void expect_unsupported(const char *body, const char *msg) {
+  WmErr e;
+  PtxModule *m = parse_kernel(body, &e);
+  if (!m) fail_msg("unexpected module error: %s", e.msg);
+  assert_non_null(m->kernels[0].unsupported);
+  assert_string_equal(m->kernels[0].unsupported, msg);
+  memset(&e, 0, sizeof e);
+  assert_null(ptx_find_kernel(m, "k", &e));
+  assert_int_equal(e.code, WM_EUNSUP);
+  assert_string_equal(e.msg, msg);
+  ptx_module_free(m);
+}
+
 static const PtxKernel *kernel(const PtxModule *m, const char *name) {
   WmErr e;
   const PtxKernel *k = ptx_find_kernel(m, name, &e);
@@ -355,8 +370,12 @@ static void test_coverage_parses(void **state) {
   assert_string_equal(reg_name(k, in->opd[1].reg[0]), "%p8");
   assert_string_equal(reg_name(k, in->opd[2].reg[0]), "%r1");
   assert_string_equal(reg_name(k, in->opd[5].reg[0]), "%r12");
-  assert_int_equal(in->cu_file, 2); /* inlined: the position in the header */
-  assert_int_equal(in->cu_line, 409);
+  /* inlined from a header: the user's line, and the header's position */
+  assert_int_equal(in->cu_file, 1);
+  assert_int_equal(in->cu_line, 18);
+  assert_int_equal(in->cu_file_inner, 2);
+  assert_int_equal(in->cu_line_inner, 409);
+  assert_non_null(strstr(ptx_cu_file(m, in), "parse_coverage.cu"));
 
   i = find_prefix(m, k, "vote.sync.ballot.b32");
   in = &k->code[i];
@@ -843,40 +862,195 @@ static void test_error_register_kind(void **state) {
 }
 
 static void test_error_unsupported(void **state) {
-  expect_error("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];\n", WM_EUNSUP,
-               "t.ptx:11:3: unsupported instruction 'tex.2d.v4.f32.f32' (kernel k)\n"
-               "    tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];\n"
-               "    ^");
-  expect_error("  call.uni (retval0), vprintf, (param0, param1);\n", WM_EUNSUP,
-               "t.ptx:11:3: unsupported instruction 'call.uni' (kernel k)\n"
-               "    call.uni (retval0), vprintf, (param0, param1);\n"
-               "    ^");
-  expect_error("  @%p1 cp.async.ca.shared.global [%r1], [%rd1], 16;\n", WM_EUNSUP,
-               "t.ptx:11:8: unsupported instruction 'cp.async.ca.shared.global' (kernel k)\n"
-               "    @%p1 cp.async.ca.shared.global [%r1], [%rd1], 16;\n"
+  expect_unsupported("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];\n",
+                     "t.ptx:11:3: unsupported instruction 'tex.2d.v4.f32.f32' (kernel k)\n"
+                     "    tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];\n"
+                     "    ^");
+  expect_unsupported("  call.uni (retval0), vprintf, (param0, param1);\n",
+                     "t.ptx:11:3: unsupported instruction 'call.uni' (kernel k): printf (a call to vprintf) "
+                     "is not supported\n"
+                     "    call.uni (retval0), vprintf, (param0, param1);\n"
+                     "    ^");
+  expect_unsupported("  call.uni helper, (%r1);\n",
+                     "t.ptx:11:3: unsupported instruction 'call.uni' (kernel k): a call to device function "
+                     "'helper'; warpmem runs kernels whose device functions are inlined (use __forceinline__)\n"
+                     "    call.uni helper, (%r1);\n"
+                     "    ^");
+  expect_unsupported("  call (%r2), %rd1, (%r1), proto;\n",
+                     "t.ptx:11:3: unsupported instruction 'call' (kernel k): indirect calls (function "
+                     "pointers, virtual functions) are not supported\n"
+                     "    call (%r2), %rd1, (%r1), proto;\n"
+                     "    ^");
+  expect_unsupported("  @%p1 cp.async.ca.shared.global [%r1], [%rd1], 16;\n",
+                     "t.ptx:11:8: unsupported instruction 'cp.async.ca.shared.global' (kernel k)\n"
+                     "    @%p1 cp.async.ca.shared.global [%r1], [%rd1], 16;\n"
+                     "         ^");
+  expect_unsupported("  min.NaN.f32 %f1, %f2, %f3;\n",
+                     "t.ptx:11:3: unsupported instruction 'min.NaN.f32' (kernel k): unknown or unsupported "
+                     "modifier '.NaN'\n"
+                     "    min.NaN.f32 %f1, %f2, %f3;\n"
+                     "    ^");
+  expect_unsupported("  mov.u32 %r1, %envreg3;\n",
+                     "t.ptx:11:16: unsupported special register '%envreg3'\n"
+                     "    mov.u32 %r1, %envreg3;\n"
+                     "                 ^");
+  /* found after the ';' (an immediate's type): still only the kernel */
+  expect_unsupported("  add.f16 %r1, %r2, 0f3F800000;\n  ret;\n",
+                     "t.ptx:11:21: float constants are not supported for .f16 (write the bits as 0x...)\n"
+                     "    add.f16 %r1, %r2, 0f3F800000;\n"
+                     "                      ^");
+  /* the first one wins; what follows is still parsed (and must be sound) */
+  expect_unsupported("  wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2}, [%rd1], 16;\n"
+                     "  tex.1d.v4.s32.s32 {%r2, %r3, %r3, %r3}, [tex0, {%r1}];\n"
+                     "  @%p1 bra $L1;\n$L1:\n  ret;\n",
+                     "t.ptx:11:3: unsupported instruction 'wmma.load.a.sync.aligned.row.m16n16k16.f16' "
+                     "(kernel k)\n"
+                     "    wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2}, [%rd1], 16;\n"
+                     "    ^");
+  expect_error("  tex.1d.v4.s32.s32 {%r2, %r3, %r3, %r3}, [tex0, {%r1}];\n  bra $Lnone;\n", WM_EPARSE,
+               "t.ptx:12:7: unknown label '$Lnone'\n"
+               "    bra $Lnone;\n"
+               "        ^");
+  /* a missing ';' is still malformed */
+  expect_error("  tex.1d.v4.s32.s32 {%r2, %r3, %r3, %r3}, [tex0, {%r1}]\n", WM_EPARSE,
+               "t.ptx:11:56: expected ';'\n"
+               "    tex.1d.v4.s32.s32 {%r2, %r3, %r3, %r3}, [tex0, {%r1}]\n"
+               "                                                         ^");
+  /* a call sequence as nvcc writes it: the block's .param marks the kernel,
+   * the st.param/ld.param around the call still parse */
+  expect_unsupported("  {\n  .param .b64 param0;\n  st.param.b64 [param0], %rd1;\n"
+                     "  .param .b32 retval0;\n  call.uni (retval0), helper, (param0);\n"
+                     "  ld.param.b32 %r1, [retval0];\n  }\n"
+                     "  {\n  .param .b64 param0;\n  st.param.b64 [param0], %rd2;\n  }\n",
+                     "t.ptx:12:3: call sequences (.param in a kernel body) are not supported (kernel k)\n"
+                     "    .param .b64 param0;\n"
+                     "    ^");
+  /* unsupported outside instructions: the module fails */
+  expect_error("  .reg .v2 .f32 %v<2>;\n", WM_EUNSUP,
+               "t.ptx:11:8: vector registers (.reg .v2/.v4) are not supported\n"
+               "    .reg .v2 .f32 %v<2>;\n"
                "         ^");
-  expect_error("  min.NaN.f32 %f1, %f2, %f3;\n", WM_EUNSUP,
-               "t.ptx:11:3: unsupported instruction 'min.NaN.f32' (kernel k): unknown or unsupported "
-               "modifier '.NaN'\n"
-               "    min.NaN.f32 %f1, %f2, %f3;\n"
-               "    ^");
-  expect_error("  mov.u32 %r1, %envreg3;\n", WM_EUNSUP,
-               "t.ptx:11:16: unsupported special register '%envreg3'\n"
-               "    mov.u32 %r1, %envreg3;\n"
-               "                 ^");
 
+  /* a .func body is skipped: the kernels that do not call it run */
   WmErr e;
   PtxModule *m = parse_text(".version 8.0\n.target sm_90\n.address_size 64\n"
-                            ".func (.param .b32 r) helper(.param .b32 a)\n{\n  ret;\n}\n", &e);
-  assert_null(m);
-  assert_int_equal(e.code, WM_EUNSUP);
-  assert_non_null(strstr(e.msg, "t.ptx:4:1: device function 'helper' (.func) is not supported"));
+                            ".func (.param .b32 r) helper(.param .b32 a)\n{\n  { ret; }\n}\n"
+                            ".entry k() { ret; }\n", &e);
+  if (!m) fail_msg("%s", e.msg);
+  assert_int_equal(m->nkernels, 1);
+  assert_non_null(ptx_find_kernel(m, "k", &e));
+  ptx_module_free(m);
+  assert_null(parse_text(".version 8.0\n.func helper()\n{\n  ret;\n", &e));
+  assert_int_equal(e.code, WM_EPARSE);
+  assert_non_null(strstr(e.msg, "t.ptx:2:1: unterminated .func helper"));
   /* a .func declaration alone is harmless */
   m = parse_text(".version 8.0\n.target sm_90\n.address_size 64\n"
                  ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"
                  ".entry k() { ret; }\n", &e);
   assert_non_null(m);
   ptx_module_free(m);
+}
+
+/* .loc inlined_at chains: the instruction names the kernel's line (the
+ * outermost call site) and keeps the inlined function's own position. */
+static void test_loc_inlined(void **state) {
+  WmErr e;
+  PtxModule *m = parse_text(
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".entry k()\n{\n  .reg .b32 %r<4>;\n"
+    "  .loc 1 10 3\n"
+    "  .loc 1 5 3, function_name $L__info_string0, inlined_at 1 10 3\n"
+    "  .loc 1 2 3, function_name $L__info_string1, inlined_at 1 5 3\n"
+    "  .loc 2 134 49, function_name $L__info_string2, inlined_at 1 2 3\n"
+    "  add.s32 %r1, %r1, 1;\n"
+    "  .loc 1 6 3, function_name $L__info_string0, inlined_at 1 11 3\n"
+    "  .loc 1 2 3, function_name $L__info_string1, inlined_at 1 6 3\n"
+    "  add.s32 %r1, %r1, 2;\n"
+    "  .loc 2 134 49, function_name $L__info_string2, inlined_at 1 2 3\n"
+    "  add.s32 %r1, %r1, 3;\n"
+    "  .loc 1 12 3\n"
+    "  add.s32 %r1, %r1, 4;\n"
+    "  .loc 3 7 1\n"
+    "  add.s32 %r1, %r1, 5;\n"
+    "  .loc 1 13 1, function_name $L__info_string0+4, inlined_at 3 99 1\n"
+    "  add.s32 %r1, %r1, 6;\n"
+    "  .loc 2 140 5, function_name $L__info_string0, inlined_at 1 14 7\n"
+    "}\n"
+    ".file 1 \"/src/a.cu\"\n.file 2 \"/inc/h.hpp\"\n", &e);
+  if (!m) fail_msg("%s", e.msg);
+  const PtxKernel *k = kernel(m, "k");
+  static const struct { uint16_t f; uint32_t l; uint16_t fi; uint32_t li; } want[] = {
+    {1, 10, 2, 134}, /* three levels deep: the kernel's line 10 */
+    {1, 11, 1, 2},   /* the same inner position under another call site */
+    {1, 11, 2, 134}, /* ... and the chain through it follows the latest one */
+    {1, 12, 1, 12},  /* not inlined */
+    {0, 0, 0, 0},    /* file 3 has no .file: no position rather than ":7" */
+    {1, 13, 1, 13},  /* the call site's file is unknown: the inner position */
+    {1, 14, 2, 140}, /* the implicit ret at '}' */
+  };
+  assert_int_equal(k->ncode, 7);
+  for (int i = 0; i < 7; i++) {
+    const PtxInstr *in = &k->code[i];
+    assert_int_equal(in->cu_file, want[i].f);
+    assert_int_equal(in->cu_line, want[i].l);
+    assert_int_equal(in->cu_file_inner, want[i].fi);
+    assert_int_equal(in->cu_line_inner, want[i].li);
+  }
+  assert_string_equal(ptx_cu_file(m, &k->code[0]), "/src/a.cu");
+  assert_string_equal(ptx_cu_file(m, &k->code[4]), "");
+  ptx_module_free(m);
+
+  assert_null(parse_text(".version 8.0\n.loc 1 2 3, inlined_at 1 x\n", &e));
+  assert_string_equal(e.msg, "t.ptx:2:26: expected a line number before 'x'\n"
+                             "  .loc 1 2 3, inlined_at 1 x\n"
+                             "                           ^");
+}
+
+/* One bad kernel does not take the module's other kernels with it. */
+static void test_unsupported_deferred(void **state) {
+  WmErr e;
+  PtxModule *m = parse_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+                            ".visible .entry good(.param .u64 p)\n{\n"
+                            "  .reg .b64 %rd<2>;\n"
+                            "  ld.param.u64 %rd1, [p];\n"
+                            "  ret;\n}\n"
+                            ".visible .entry _Z3badPi(.param .u64 p)\n{\n"
+                            "  .reg .b32 %r<4>;\n"
+                            "  .reg .b64 %rd<2>;\n"
+                            "  ld.param.u64 %rd1, [p];\n"
+                            "  cp.async.ca.shared.global [%r1], [%rd1], 16;\n"
+                            "  brx.idx %r1, $L_jt;\n"
+                            "  add.s32 %r2, %r1, 1;\n"
+                            "  ret;\n}\n"
+                            ".visible .entry after()\n{\n  ret;\n}\n", &e);
+  if (!m) fail_msg("%s", e.msg);
+  assert_int_equal(m->nkernels, 3);
+  const PtxKernel *good = kernel(m, "good");
+  assert_null(good->unsupported);
+  assert_int_equal(good->ncode, 2);
+  assert_non_null(kernel(m, "after"));
+  static const char msg[] = "t.ptx:15:3: unsupported instruction 'cp.async.ca.shared.global' (kernel _Z3badPi)\n"
+                            "    cp.async.ca.shared.global [%r1], [%rd1], 16;\n"
+                            "    ^";
+  /* by PTX name and by plain name alike */
+  assert_null(ptx_find_kernel(m, "_Z3badPi", &e));
+  assert_int_equal(e.code, WM_EUNSUP);
+  assert_string_equal(e.msg, msg);
+  memset(&e, 0, sizeof e);
+  assert_null(ptx_find_kernel(m, "bad", &e));
+  assert_int_equal(e.code, WM_EUNSUP);
+  assert_string_equal(e.msg, msg);
+  /* the rest of the bad kernel was parsed */
+  assert_int_equal(m->kernels[1].ncode, 3);
+  /* an unknown kernel still lists them all */
+  assert_null(ptx_find_kernel(m, "nosuch", &e));
+  assert_int_equal(e.code, WM_EUSAGE);
+  assert_non_null(strstr(e.msg, "Kernels: good, bad (_Z3badPi), after"));
+  ptx_module_free(m);
+
+  /* syntax errors anywhere still fail the module */
+  assert_null(parse_text(".version 8.0\n.entry a() { tex.1d [x]; ret; }\n.entry b() { add.s32 ; }\n", &e));
+  assert_int_equal(e.code, WM_EPARSE);
 }
 
 static void test_error_lexical(void **state) {
@@ -1035,6 +1209,8 @@ int main(void) {
     cmocka_unit_test(test_error_operand_count),
     cmocka_unit_test(test_error_register_kind),
     cmocka_unit_test(test_error_unsupported),
+    cmocka_unit_test(test_unsupported_deferred),
+    cmocka_unit_test(test_loc_inlined),
     cmocka_unit_test(test_error_lexical),
     cmocka_unit_test(test_load_errors),
     cmocka_unit_test(test_load_cu),

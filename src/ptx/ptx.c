@@ -74,6 +74,7 @@ void ptx_module_free(PtxModule *m) {
     free(k->code);
     for (uint32_t r = 0; r < k->nregs; r++) free(k->reg_names[r]);
     free(k->reg_names);
+    free(k->unsupported);
   }
   free(m->kernels);
   for (int i = 0; i < m->nfiles; i++) free(m->files[i]);
@@ -97,9 +98,16 @@ static void append(char *buf, size_t n, size_t *len, const char *s) {
   buf[*len] = '\0';
 }
 
+/* The kernel k, unless it uses something we do not run: then its message. */
+static const PtxKernel *runnable(const PtxKernel *k, WmErr *e) {
+  if (!k->unsupported) return k;
+  wm_err(e, WM_EUNSUP, "%s", k->unsupported);
+  return NULL;
+}
+
 const PtxKernel *ptx_find_kernel(const PtxModule *m, const char *name, WmErr *e) {
   for (int i = 0; i < m->nkernels; i++)
-    if (strcmp(m->kernels[i].name, name) == 0) return &m->kernels[i];
+    if (strcmp(m->kernels[i].name, name) == 0) return runnable(&m->kernels[i], e);
   const PtxKernel *found = NULL;
   int nfound = 0;
   for (int i = 0; i < m->nkernels; i++)
@@ -107,7 +115,7 @@ const PtxKernel *ptx_find_kernel(const PtxModule *m, const char *name, WmErr *e)
       found = &m->kernels[i];
       nfound++;
     }
-  if (nfound == 1) return found;
+  if (nfound == 1) return runnable(found, e);
 
   char list[1536];
   size_t len = 0;

@@ -88,7 +88,7 @@ enum {
   /* cvta: PtxInstr.space is the non-generic side; TO means space -> generic is
    * reversed (cvta.to.global: generic -> global) */
   PTX_SUB_TO,
-  /* bar: bar.sync vs bar.arrive vs bar.red (red unsupported) */
+  /* bar/barrier: bar.sync vs bar.arrive (bar.red: one of PTX_SUB_RED_*) */
   PTX_SUB_SYNC, PTX_SUB_ARRIVE,
   /* testp */
   PTX_SUB_FINITE, PTX_SUB_INFINITE, PTX_SUB_NUMBER, PTX_SUB_NOTANUMBER,
@@ -179,6 +179,12 @@ typedef struct PtxInstr {
   uint16_t cu_file;   /* .loc file index (PtxModule.files), 0 if none */
   uint32_t cu_line;   /* .loc line, 0 if none */
   uint32_t text;      /* offset of this instruction's text in PtxModule.text */
+  /* Code inlined from another function (a .loc with inlined_at): cu_file and
+   * cu_line above name the outermost call site -- the line in the kernel --
+   * and these the position inside the inlined function (the header line of
+   * __ldg, a shuffle, ...).  Not inlined: the same as cu_file/cu_line. */
+  uint16_t cu_file_inner;
+  uint32_t cu_line_inner;
 } PtxInstr;
 
 typedef struct PtxParam {
@@ -211,6 +217,13 @@ typedef struct PtxKernel {
   uint32_t maxntid[3];      /* .maxntid if given, else 0 */
   uint32_t reqntid[3];      /* .reqntid if given, else 0 */
   uint32_t line;            /* PTX line of the .entry */
+  char *unsupported;        /* NULL, or the located message (file:line:col,
+                               the line, a caret) of the first construct in
+                               this kernel that warpmem does not run (call,
+                               tex, cp.async, ...): the module loads, the
+                               other kernels run, ptx_find_kernel refuses this
+                               one with WM_EUNSUP and this message.  code[]
+                               is then incomplete. */
 } PtxKernel;
 
 /* A module-scope variable in .global or .const (with its initializer). */
@@ -244,7 +257,9 @@ typedef struct PtxModule {
 /* Parses PTX text.  `path` names the file in messages; the module takes
  * ownership of `text` (a malloc'd NUL-terminated buffer) in all cases.
  * Returns NULL with a located error (file:line:col, the line, a caret) in e
- * for malformed or unsupported PTX.  Free with ptx_module_free(). */
+ * for malformed PTX, or for unsupported constructs outside a kernel's
+ * instructions; an unsupported instruction only marks its kernel
+ * (PtxKernel.unsupported).  Free with ptx_module_free(). */
 PtxModule *ptx_parse(const char *path, char *text, WmErr *e);
 
 /* Reads `path`: a .ptx is parsed as is, a .cu is first compiled with
@@ -255,11 +270,15 @@ PtxModule *ptx_load(const char *path, const char *arch, WmErr *e);
 void ptx_module_free(PtxModule *m);
 
 /* Finds an entry by PTX name or, failing that, by plain C++ name.  Returns
- * NULL (and a message listing the module's kernels in e) if none or if the
- * plain name is ambiguous. */
+ * NULL (and a message listing the module's kernels in e, WM_EUSAGE) if none
+ * or if the plain name is ambiguous, and NULL with the kernel's located
+ * `unsupported` message (WM_EUNSUP) if it uses something warpmem does not
+ * run. */
 const PtxKernel *ptx_find_kernel(const PtxModule *m, const char *name, WmErr *e);
 
-/* The CUDA source file name of an instruction ("" if no .loc). */
+/* The CUDA source file name of an instruction: the file of cu_file ("" if
+ * none; the parser also clears cu_line where .loc names a file number that no
+ * .file defines, so cu_line != 0 means a non-empty name). */
 const char *ptx_cu_file(const PtxModule *m, const PtxInstr *in);
 
 /* Writes the instruction's PTX text (one line, trimmed, without the ';')

@@ -55,10 +55,22 @@
  *   an implicit ret located at that '}', so every LABEL target and every
  *   fall-through pc is < ncode.
  *
+ *   .loc    cu_file/cu_line = the outermost call site of inlined code (the
+ *           kernel's line, following chains of inlined_at), cu_file_inner/
+ *           cu_line_inner = the .loc's own position (see loc()).  A position
+ *           whose file number has no .file is dropped (cu_line = 0).
+ *
  * Errors: malformed input -> WM_EPARSE, valid PTX that warpmem does not run
- * (call, .func bodies, textures, mma, ...) -> WM_EUNSUP, both located with
- * file:line:col, the line and a caret.  Errors leave the parser by longjmp;
- * every allocation is owned by the Parser or the module when it can happen.
+ * -> WM_EUNSUP, both located with file:line:col, the line and a caret.  The
+ * module fails for malformed input anywhere and for unsupported constructs
+ * outside instructions (.reg .v2, .extern .global, ...).  An unsupported
+ * instruction (call, tex, wmma, cp.async, an unknown opcode or modifier, an
+ * unknown special register) or body directive (.param of a call sequence,
+ * .callprototype, ...) only marks its kernel: PtxKernel.unsupported holds the
+ * first such located message, parsing resumes after the ';' and
+ * ptx_find_kernel refuses that kernel.  .func bodies are skipped.  Errors
+ * leave the parser by longjmp; every allocation is owned by the Parser or the
+ * module when it can happen.
  */
 #include "ptx/ptx.h"
 
@@ -133,6 +145,50 @@ static void map_free(Map *m) {
   m->cap = m->n = 0;
 }
 
+/* .loc positions (file, line, column) -> the outermost call site they were
+ * inlined at (file, line): open addressing on a packed key, 0 is "absent". */
+typedef struct LocEnt {
+  uint64_t key;
+  uint16_t file;
+  uint32_t line;
+} LocEnt;
+
+typedef struct LocMap {
+  LocEnt *e;
+  uint32_t cap, n;
+} LocMap;
+
+static uint64_t loc_key(uint64_t file, uint64_t line, uint64_t col) {
+  if (line > 0xffffffffu) line = 0xffffffffu;
+  if (col > 0x7fff) col = 0x7fff;
+  return file << 48 | line << 16 | col | 0x8000; /* never 0 */
+}
+
+static LocEnt *loc_slot(const LocMap *m, uint64_t key) {
+  uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (m->cap - 1);
+  while (m->e[i].key && m->e[i].key != key) i = (i + 1) & (m->cap - 1);
+  return &m->e[i];
+}
+
+static const LocEnt *loc_get(const LocMap *m, uint64_t key) {
+  if (!m->cap) return NULL;
+  const LocEnt *e = loc_slot(m, key);
+  return e->key ? e : NULL;
+}
+
+static void loc_put(LocMap *m, uint64_t key, uint16_t file, uint32_t line) {
+  if (2 * (m->n + 1) > m->cap) {
+    LocMap big = {wm_xcalloc(m->cap ? 2 * m->cap : 64, sizeof(LocEnt)), m->cap ? 2 * m->cap : 64, m->n};
+    for (uint32_t i = 0; i < m->cap; i++)
+      if (m->e[i].key) *loc_slot(&big, m->e[i].key) = m->e[i];
+    free(m->e);
+    *m = big;
+  }
+  LocEnt *e = loc_slot(m, key);
+  if (!e->key) m->n++;
+  *e = (LocEnt){key, file, line};
+}
+
 /* A declared variable or parameter. */
 typedef struct Sym {
   const char *name;
@@ -187,8 +243,15 @@ typedef struct Parser {
   int nxfix, capxfix;
   uint32_t extern_align, shared_cur, local_cur;
   uint64_t declared_regs;   /* register names declared in this kernel */
-  uint16_t cur_file;
-  uint32_t cur_line;
+  uint16_t cur_file, cur_file_inner; /* the last .loc: outermost call site */
+  uint32_t cur_line, cur_line_inner; /* and its own position */
+  LocMap locs;              /* .loc position -> its outermost call site */
+
+  /* While an instruction is parsed, an unsupported construct marks the
+   * kernel and longjmps here instead of failing the module. */
+  int defer;
+  int instr_end;            /* token index of the instruction's ';' */
+  jmp_buf ijb;
 } Parser;
 
 #define GROW(P_ptr, n, cap)                                                       \
@@ -201,9 +264,22 @@ typedef struct Parser {
 
 /* ---------------------------------------------------------------- errors */
 
+/* Records the located message as the kernel's reason not to run, unless it
+ * already has one (the first wins). */
+static void mark_unsupported(Parser *P, const PtxTok *t, const char *msg) {
+  if (P->k->unsupported) return;
+  WmErr e;
+  wm_err_at(&e, WM_EUNSUP, P->path, P->src, (int)t->line, (int)t->col, "%s", msg);
+  P->k->unsupported = wm_xstrdup(e.msg);
+}
+
 static _Noreturn void vfail(Parser *P, const PtxTok *t, int code, const char *fmt, va_list ap) {
   char msg[1024];
   vsnprintf(msg, sizeof msg, fmt, ap);
+  if (code == WM_EUNSUP && P->defer && P->k) {
+    mark_unsupported(P, t, msg);
+    longjmp(P->ijb, 1);
+  }
   wm_err_at(P->e, code, P->path, P->src, (int)t->line, (int)t->col, "%s", msg);
   longjmp(P->jb, 1);
 }
@@ -1378,8 +1454,35 @@ static int needs_space(int op) {
          op == PTX_OP_RED || op == PTX_OP_PREFETCH;
 }
 
+/* call := call{.uni} [(ret), ] target [, (args)] [, prototype] ';' -- not run:
+ * says what was called. */
+static _Noreturn void call(Parser *P, const PtxTok *mn) {
+  char buf[128], fn[128];
+  int depth = 0;
+  const PtxTok *target = NULL;
+  for (int i = P->pos; P->toks[i].kind != TK_EOF && !is_punct(&P->toks[i], ';'); i++) {
+    const PtxTok *t = &P->toks[i];
+    if (is_punct(t, '(')) depth++;
+    else if (is_punct(t, ')')) depth--;
+    else if (depth == 0 && t->kind == TK_WORD) {
+      target = t;
+      break;
+    }
+  }
+  tok_str(mn, buf, sizeof buf);
+  if (target && is(target, "vprintf"))
+    unsup(P, mn, "unsupported instruction '%s' (kernel %s): printf (a call to vprintf) is not supported",
+          buf, P->k->name);
+  if (!target || target->p[0] == '%')
+    unsup(P, mn, "unsupported instruction '%s' (kernel %s): indirect calls (function pointers, virtual "
+                 "functions) are not supported", buf, P->k->name);
+  unsup(P, mn, "unsupported instruction '%s' (kernel %s): a call to device function '%s'; warpmem runs "
+               "kernels whose device functions are inlined (use __forceinline__)",
+        buf, P->k->name, tok_str(target, fn, sizeof fn));
+}
+
 /* instruction := ['@' ['!'] pred] mnemonic [operand ['|' operand] {',' operand}] ';' */
-static void instruction(Parser *P) {
+static void instruction_body(Parser *P) {
   PtxKernel *k = P->k;
   const PtxTok *start = peek(P);
   char buf[128];
@@ -1414,6 +1517,7 @@ static void instruction(Parser *P) {
     }
   }
   int used, op = find_op(c, nc, &used);
+  if (op < 0 && IS(c[0], "call")) call(P, mn);
   if (op < 0) unsup(P, mn, "unsupported instruction '%s' (kernel %s)", tok_str(mn, buf, sizeof buf), k->name);
   in.op = (uint16_t)op;
   InstrCtx x = {.mn = mn};
@@ -1452,6 +1556,8 @@ static void instruction(Parser *P) {
   in.ptx_col = (uint16_t)(start->col > 0xffff ? 0xffff : start->col);
   in.cu_file = P->cur_file;
   in.cu_line = P->cur_line;
+  in.cu_file_inner = P->cur_file_inner;
+  in.cu_line_inner = P->cur_line_inner;
   in.text = (uint32_t)(start->p - P->src);
 
   /* operands */
@@ -1475,12 +1581,15 @@ static void instruction(Parser *P) {
   memset(fin, 0, sizeof fin);
   int nf = shape(P, &in, &x, raw, n, fin);
 
+  for (int i = 0; i < nf; i++) { /* may fail: before anything refers to idx */
+    Opd *o = &fin[i];
+    if (o->o.kind == PTX_O_IMM) o->o.imm = (int64_t)num_value(P, o->tok, o->num, opd_type(&in, i));
+    if (o->o.kind == PTX_O_REG && (o->o.reg[0] == PTX_NOREG)) fail(P, o->tok, "bad register");
+  }
   GROW(k->code, k->ncode, P->capcode);
   int idx = k->ncode;
   for (int i = 0; i < nf; i++) {
     Opd *o = &fin[i];
-    if (o->o.kind == PTX_O_IMM) o->o.imm = (int64_t)num_value(P, o->tok, o->num, opd_type(&in, i));
-    if (o->o.kind == PTX_O_REG && (o->o.reg[0] == PTX_NOREG)) fail(P, o->tok, "bad register");
     if (o->o.kind == PTX_O_LABEL) {
       GROW(P->luses, P->nluses, P->capluses);
       P->luses[P->nluses++] = (LabelUse){idx, o->tok};
@@ -1497,20 +1606,97 @@ static void instruction(Parser *P) {
   k->code[k->ncode++] = in;
 }
 
+/* An instruction; one that warpmem does not run (an unknown opcode or
+ * modifier, call, a special register we lack, ...) marks the kernel with its
+ * located message, and parsing goes on after its ';'.  Malformed input still
+ * fails the module: the instruction must at least end with a ';'. */
+static void instruction(Parser *P) {
+  int end = P->pos, depth = 0; /* the ';', or where one is missing */
+  for (; P->toks[end].kind != TK_EOF; end++) {
+    const PtxTok *t = &P->toks[end];
+    if (t->kind != TK_PUNCT) continue;
+    if (t->p[0] == ';') break;
+    if (t->p[0] == '(' || t->p[0] == '[' || t->p[0] == '{') depth++;
+    if ((t->p[0] == ')' || t->p[0] == ']' || t->p[0] == '}') && depth-- == 0) break;
+  }
+  P->instr_end = end;
+  if (setjmp(P->ijb)) {
+    P->defer = 0;
+    P->pos = P->instr_end;
+    if (!is_punct(peek(P), ';')) fail_expected(P, "';'");
+    next(P);
+    return;
+  }
+  P->defer = 1;
+  instruction_body(P);
+  P->defer = 0;
+}
+
+/* A statement in a kernel body that warpmem does not run: marks the kernel
+ * (see instruction()) and skips to its ';'. */
+static void __attribute__((format(printf, 3, 4)))
+defer_statement(Parser *P, const PtxTok *t, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  mark_unsupported(P, t, msg);
+  skip_statement(P);
+}
+
 /* ---------------------------------------------------------------- kernels */
 
-/* loc := .loc file line col [',' function_name label ',' inlined_at file line col] */
+/* loc := .loc file line col {',' (function_name label ['+' N] | inlined_at file line col)}
+ *
+ * nvcc -lineinfo writes code inlined from another function as
+ *   .loc 2 134 49, function_name $L__info_string6, inlined_at 1 47 3
+ * (the label names the function in .debug_str, nothing more).  A chain of
+ * inlining is a chain of such lines, outermost first, each inlined_at naming
+ * the position of the previous one:
+ *   .loc 1 51 3, function_name $L__info_string4, inlined_at 1 57 3   (kernel)
+ *   .loc 1 47 3, function_name $L__info_string5, inlined_at 1 51 3
+ *   .loc 2 134 49, function_name $L__info_string6, inlined_at 1 47 3
+ * (nvcc 13.0, tests/data/parse_more.ptx).  So every position remembers the
+ * outermost call site it was last seen under, and an inlined_at that names a
+ * remembered position continues its chain; one that names none is the
+ * kernel's own line.  Instructions get the outermost site as cu_file/cu_line
+ * (the user's line) and the .loc's own position as cu_file_inner/_inner. */
 static void loc(Parser *P) {
   const PtxTok *t = next(P);
   const PtxTok *ft = peek(P);
   uint64_t f = int_number(P, "a file number");
   uint64_t l = int_number(P, "a line number");
-  int_number(P, "a column number");
+  uint64_t c = int_number(P, "a column number");
   if (f > 0xffff) fail(P, ft, "file number too large");
-  /* function_name/inlined_at: the instruction keeps the innermost position */
+  uint64_t of = f, ol = l; /* the outermost call site */
+  while (is_punct(peek(P), ',') && peek(P)->line == t->line) {
+    next(P);
+    const PtxTok *kw = expect_word(P, "function_name or inlined_at");
+    if (is(kw, "function_name")) {
+      expect_word(P, "a label");
+      if (accept(P, "+")) int_number(P, "an offset");
+    } else if (is(kw, "inlined_at")) {
+      const PtxTok *it = peek(P);
+      uint64_t fi = int_number(P, "a file number");
+      uint64_t li = int_number(P, "a line number");
+      uint64_t ci = int_number(P, "a column number");
+      if (fi > 0xffff) fail(P, it, "file number too large");
+      const LocEnt *outer = loc_get(&P->locs, loc_key(fi, li, ci));
+      of = outer ? outer->file : fi;
+      ol = outer ? outer->line : li;
+    } else {
+      break; /* an attribute we do not know: it cannot change the position */
+    }
+  }
   while (peek(P)->kind != TK_EOF && peek(P)->line == t->line) next(P);
-  P->cur_file = (uint16_t)f;
-  P->cur_line = l > 0xffffffffu ? 0xffffffffu : (uint32_t)l;
+  if (ol > 0xffffffffu) ol = 0xffffffffu;
+  if (l > 0xffffffffu) l = 0xffffffffu;
+  loc_put(&P->locs, loc_key(f, l, c), (uint16_t)of, (uint32_t)ol);
+  P->cur_file = (uint16_t)of;
+  P->cur_line = (uint32_t)ol;
+  P->cur_file_inner = (uint16_t)f;
+  P->cur_line_inner = (uint32_t)l;
 }
 
 /* The C++ name of an Itanium-mangled function: _Z9transposePfPKfii ->
@@ -1674,6 +1860,8 @@ static void end_kernel(Parser *P, const PtxTok *close) {
     in.ptx_col = (uint16_t)(close->col > 0xffff ? 0xffff : close->col);
     in.cu_file = P->cur_file;
     in.cu_line = P->cur_line;
+    in.cu_file_inner = P->cur_file_inner;
+    in.cu_line_inner = P->cur_line_inner;
     in.text = (uint32_t)(close->p - P->src);
     GROW(k->code, k->ncode, P->capcode);
     k->code[k->ncode++] = in;
@@ -1720,6 +1908,30 @@ static void perf_directive(Parser *P) {
   }
 }
 
+/* body-param := .param {attribute} name ['[' N ']'] ';'
+ * The arguments of a call sequence (nvcc wraps each call in a block that
+ * declares param0, retval0, ...): the kernel cannot run, but the names are
+ * declared so that the st.param/ld.param around the call still parse. */
+static void body_param(Parser *P) {
+  const PtxTok *t = peek(P);
+  char buf[128], msg[1024];
+  snprintf(msg, sizeof msg, "call sequences (.param in a kernel body) are not supported (kernel %s)", P->k->name);
+  mark_unsupported(P, t, msg);
+  next(P);
+  while (peek(P)->kind == TK_WORD && peek(P)->p[0] == '.') {
+    next(P);
+    if (peek(P)->kind == TK_NUM) next(P); /* .align N */
+  }
+  const PtxTok *name = expect_word(P, "a parameter name");
+  if (name->p[0] == '%') fail(P, name, "bad parameter name '%s'", tok_str(name, buf, sizeof buf));
+  if (!find_sym(P, name)) { /* each call's block declares its own param0 */
+    Sym *s = new_sym(P, name, PTX_S_PARAM);
+    s->align = 1;
+    declare_sym(P, name, s);
+  }
+  skip_statement(P);
+}
+
 /* body := '{' {statement} '}'
  * statement := '{' {statement} '}' | reg-decl | var-decl | .loc ... | .pragma ...;
  *            | label ':' | instruction */
@@ -1762,9 +1974,9 @@ static const PtxTok *body(Parser *P) {
       next(P);
       skip_statement(P);
     } else if (is(t, ".param")) {
-      unsup(P, t, "call sequences (.param in a kernel body) are not supported (kernel %s)", k->name);
+      body_param(P);
     } else if (t->p[0] == '.') {
-      unsup(P, t, "unsupported directive '%s' (kernel %s)", tok_str(t, buf, sizeof buf), k->name);
+      defer_statement(P, t, "unsupported directive '%s' (kernel %s)", tok_str(t, buf, sizeof buf), k->name);
     } else if (is_punct(peek2(P), ':')) {
       next(P);
       next(P);
@@ -1800,8 +2012,8 @@ static void entry(Parser *P) {
   P->local_cur = 0;
   P->declared_regs = 0;
   P->extern_align = 0;
-  P->cur_file = 0;
-  P->cur_line = 0;
+  P->cur_file = P->cur_file_inner = 0;
+  P->cur_line = P->cur_line_inner = 0;
   P->depth = 0;
   if (accept(P, "(")) {
     if (!is_punct(peek(P), ')')) {
@@ -1828,7 +2040,8 @@ static void entry(Parser *P) {
   end_kernel(P, body(P));
 }
 
-/* func := .func ['(' params ')'] name ['(' params ')'] {attr} (';' | body) */
+/* func := .func ['(' params ')'] name ['(' params ')'] {attr} (';' | body)
+ * Only declared and skipped. */
 static void func(Parser *P) {
   const PtxTok *ft = next(P);
   char buf[128];
@@ -1844,8 +2057,17 @@ static void func(Parser *P) {
       next(P);
       return; /* a declaration (e.g. vprintf): harmless until something calls it */
     } else if (depth == 0 && is_punct(t, '{')) {
-      unsup(P, ft, "device function '%s' (.func) is not supported; warpmem runs kernels whose device "
-                   "functions are inlined (use __forceinline__)", name ? tok_str(name, buf, sizeof buf) : "?");
+      /* A device function's body: skipped, never run -- a kernel that calls
+       * it is marked unsupported at the call. */
+      int braces = 0;
+      do {
+        t = next(P);
+        if (t->kind == TK_EOF)
+          fail(P, ft, "unterminated .func %s", name ? tok_str(name, buf, sizeof buf) : "body");
+        if (is_punct(t, '{')) braces++;
+        if (is_punct(t, '}')) braces--;
+      } while (braces > 0);
+      return;
     }
     next(P);
   }
@@ -1950,6 +2172,23 @@ static void module(Parser *P) {
   }
 }
 
+/* .file directives come after the code in nvcc's output, so only now can a
+ * .loc that names a file number no .file defines be told apart: such a
+ * position is dropped (cu_line 0) so that no message shows a line without a
+ * file; an unknown call site falls back to the inner position. */
+static void check_files(PtxModule *m) {
+  for (int i = 0; i < m->nkernels; i++) {
+    PtxKernel *k = &m->kernels[i];
+    for (int j = 0; j < k->ncode; j++) {
+      PtxInstr *in = &k->code[j];
+      if (in->cu_file_inner == 0 || in->cu_file_inner >= m->nfiles || !m->files[in->cu_file_inner])
+        in->cu_file_inner = 0, in->cu_line_inner = 0;
+      if (in->cu_file == 0 || in->cu_file >= m->nfiles || !m->files[in->cu_file])
+        in->cu_file = in->cu_file_inner, in->cu_line = in->cu_line_inner;
+    }
+  }
+}
+
 static void parser_free(Parser *P) {
   if (P->k) {
     P->depth = P->depth < 0 ? 0 : P->depth;
@@ -1969,6 +2208,7 @@ static void parser_free(Parser *P) {
   map_free(&P->labels);
   free(P->luses);
   free(P->xfix);
+  free(P->locs.e);
   free(P->toks);
   free(P);
 }
@@ -1996,6 +2236,7 @@ PtxModule *ptx_parse(const char *path, char *text, WmErr *e) {
     return NULL;
   }
   module(P);
+  check_files(m);
   parser_free(P);
   if (!m->const_init) m->const_init = wm_xcalloc(1, 1);
   if (!m->global_init) m->global_init = wm_xcalloc(1, 1);
