@@ -475,6 +475,223 @@ static void test_find_kernel(void **state) {
   ptx_module_free(m);
 }
 
+/* ---------------------------------------------------------------- parse_more.ptx */
+
+static const PtxInstr *instr_at(const PtxModule *m, const PtxKernel *k, const char *text) {
+  int i = find_instr(m, k, text, 0);
+  if (i < 0) fail_msg("no instruction '%s' in %s", text, k->name);
+  return &k->code[i];
+}
+
+static void assert_reg(const PtxKernel *k, const PtxOperand *o, const char *name) {
+  assert_int_equal(o->kind, PTX_O_REG);
+  assert_string_equal(reg_name(k, o->reg[0]), name);
+}
+
+static void assert_imm(const PtxOperand *o, int64_t v) {
+  assert_int_equal(o->kind, PTX_O_IMM);
+  assert_int_equal(o->imm, v);
+}
+
+/* __funnelshift_l/r/lc/rc and rotates: shf */
+static void test_more_shf(void **state) {
+  PtxModule *m = load_data("parse_more.ptx");
+  const PtxKernel *k = kernel(m, "funnel_more");
+  static const struct { const char *text; int sub; uint32_t cu, inner; } rows[] = {
+    {"shf.l.wrap.b32 %r1, %r2, %r3, %r4", PTX_SUB_SHF_L_WRAP, 10, 556},
+    {"shf.r.wrap.b32 %r5, %r2, %r3, %r4", PTX_SUB_SHF_R_WRAP, 11, 570},
+    {"shf.l.clamp.b32 %r9, %r2, %r3, %r12", PTX_SUB_SHF_L_CLAMP, 12, 562},
+    {"shf.r.clamp.b32 %r13, %r2, %r3, %r4", PTX_SUB_SHF_R_CLAMP, 13, 576},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    const PtxInstr *in = instr_at(m, k, rows[i].text);
+    assert_int_equal(in->op, PTX_OP_SHF);
+    assert_int_equal(in->type, PTX_T_B32);
+    assert_int_equal(in->sub, rows[i].sub);
+    assert_int_equal(in->nopd, 4);
+    assert_string_equal(reg_name(k, in->opd[1].reg[0]), "%r2");
+    assert_string_equal(reg_name(k, in->opd[2].reg[0]), "%r3");
+    assert_int_equal(in->opd[3].kind, PTX_O_REG);
+    /* inlined from sm_32_intrinsics.hpp: the kernel's line first */
+    assert_int_equal(in->cu_file, 1);
+    assert_int_equal(in->cu_line, rows[i].cu);
+    assert_int_equal(in->cu_file_inner, 2);
+    assert_int_equal(in->cu_line_inner, rows[i].inner);
+  }
+  const PtxInstr *in = instr_at(m, k, "shf.l.wrap.b32 %r23, %r2, %r2, 7"); /* (a << 7) | (a >> 25) */
+  assert_int_equal(in->sub, PTX_SUB_SHF_L_WRAP);
+  assert_reg(k, &in->opd[0], "%r23");
+  assert_imm(&in->opd[3], 7);
+  assert_int_equal(in->cu_line, 14);
+  assert_int_equal(in->cu_line_inner, 14);
+  in = instr_at(m, k, "shf.r.wrap.b32 %r25, %r2, %r2, %r24");
+  assert_int_equal(in->sub, PTX_SUB_SHF_R_WRAP);
+  ptx_module_free(m);
+
+  /* immediates everywhere, c read as u32 */
+  m = parse_kernel_ok("  shf.r.clamp.b32 %r1, 0xffffffff, -1, 40;\n");
+  in = &m->kernels[0].code[0];
+  assert_int_equal(in->sub, PTX_SUB_SHF_R_CLAMP);
+  assert_imm(&in->opd[1], 4294967295);
+  assert_imm(&in->opd[2], -1);
+  assert_imm(&in->opd[3], 40);
+  ptx_module_free(m);
+  expect_error("  shf.l.b32 %r1, %r2, %r3, %r4;\n", WM_EPARSE,
+               "t.ptx:11:3: 'shf.l.b32' needs .l or .r and .wrap or .clamp\n"
+               "    shf.l.b32 %r1, %r2, %r3, %r4;\n"
+               "    ^");
+  expect_error("  shf.l.wrap.u32 %r1, %r2, %r3, %r4;\n", WM_EPARSE,
+               "t.ptx:11:3: 'shf.l.wrap.u32': shf is .b32\n"
+               "    shf.l.wrap.u32 %r1, %r2, %r3, %r4;\n"
+               "    ^");
+  expect_error("  shf.l.wrap.b32 %r1, %r2, %r3;\n", WM_EPARSE,
+               "t.ptx:11:3: 'shf.l.wrap.b32' takes 4 operands, found 3\n"
+               "    shf.l.wrap.b32 %r1, %r2, %r3;\n"
+               "    ^");
+  expect_unsupported("  shf.l.r.wrap.b32 %r1, %r2, %r3, %r4;\n",
+                     "t.ptx:11:3: unsupported instruction 'shf.l.r.wrap.b32' (kernel k): unknown or "
+                     "unsupported modifier '.r'\n"
+                     "    shf.l.r.wrap.b32 %r1, %r2, %r3, %r4;\n"
+                     "    ^");
+}
+
+/* __ffs (brev + bfind.shiftamt), inline-asm bfind */
+static void test_more_bfind(void **state) {
+  PtxModule *m = load_data("parse_more.ptx");
+  const PtxKernel *k = kernel(m, "bits_more");
+  static const struct { const char *text; int type, sub; const char *d, *a; } rows[] = {
+    {"bfind.shiftamt.u32 %r9, %r8", PTX_T_U32, PTX_SUB_SHIFTAMT, "%r9", "%r8"},
+    {"bfind.s32 %r1, %r2", PTX_T_S32, PTX_SUB_NONE, "%r1", "%r2"},
+    {"bfind.shiftamt.u64 %r3, %rd1", PTX_T_U64, PTX_SUB_SHIFTAMT, "%r3", "%rd1"},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    const PtxInstr *in = instr_at(m, k, rows[i].text);
+    assert_int_equal(in->op, PTX_OP_BFIND);
+    assert_int_equal(in->type, rows[i].type);
+    assert_int_equal(in->sub, rows[i].sub);
+    assert_int_equal(in->nopd, 2);
+    assert_reg(k, &in->opd[0], rows[i].d);
+    assert_reg(k, &in->opd[1], rows[i].a);
+  }
+  ptx_module_free(m);
+
+  m = parse_kernel_ok("  bfind.s64 %r1, -2;\n");
+  assert_imm(&m->kernels[0].code[0].opd[1], -2);
+  assert_int_equal(m->kernels[0].code[0].type, PTX_T_S64);
+  ptx_module_free(m);
+  expect_error("  bfind.b32 %r1, %r2;\n", WM_EPARSE,
+               "t.ptx:11:3: 'bfind.b32': bfind is .u32, .u64, .s32 or .s64\n"
+               "    bfind.b32 %r1, %r2;\n"
+               "    ^");
+  expect_error("  bfind.u32 %r1, %r2, %r3;\n", WM_EPARSE,
+               "t.ptx:11:3: 'bfind.u32' takes 2 operands, found 3\n"
+               "    bfind.u32 %r1, %r2, %r3;\n"
+               "    ^");
+}
+
+/* __syncthreads_count/_and/_or: bar.red; barrier.red by hand */
+static void test_more_bar_red(void **state) {
+  PtxModule *m = load_data("parse_more.ptx");
+  const PtxKernel *k = kernel(m, "barred_more");
+  static const struct { const char *text; int sub, type; const char *d; } rows[] = {
+    {"bar.red.popc.u32 %r7, 0, %p1", PTX_SUB_RED_POPC, PTX_T_U32, "%r7"},
+    {"bar.red.and.pred %p2, 0, %p1", PTX_SUB_RED_AND, PTX_T_PRED, "%p2"},
+    {"bar.red.or.pred %p2, 0, %p1", PTX_SUB_RED_OR, PTX_T_PRED, "%p2"},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    const PtxInstr *in = instr_at(m, k, rows[i].text);
+    assert_int_equal(in->op, PTX_OP_BAR);
+    assert_int_equal(in->sub, rows[i].sub);
+    assert_int_equal(in->type, rows[i].type);
+    assert_int_equal(in->nopd, 4);
+    assert_reg(k, &in->opd[0], rows[i].d);
+    assert_imm(&in->opd[1], 0);
+    assert_int_equal(in->opd[2].kind, PTX_O_NONE);
+    assert_reg(k, &in->opd[3], "%p1");
+    assert_int_equal(in->opd[3].neg, 0);
+    assert_int_equal(in->flags & PTX_IF_NEG_C, 0);
+    assert_int_equal(in->cu_line, 38 + (uint32_t)i);
+  }
+  /* each block's %p1 is its own register */
+  assert_int_not_equal(instr_at(m, k, rows[0].text)->opd[3].reg[0], instr_at(m, k, rows[1].text)->opd[3].reg[0]);
+  ptx_module_free(m);
+
+  m = parse_kernel_ok("  barrier.red.popc.aligned.u32 %r1, 1, 64, !%p1;\n"
+                      "  barrier.cta.red.and.aligned.pred %p2, %r3, %p1;\n"
+                      "  bar.cta.red.or.pred %p3, 2, %r4, 1;\n"
+                      "  bar.sync 0;\n");
+  k = &m->kernels[0];
+  const PtxInstr *in = &k->code[0];
+  assert_int_equal(in->op, PTX_OP_BARRIER);
+  assert_int_equal(in->sub, PTX_SUB_RED_POPC);
+  assert_int_equal(in->type, PTX_T_U32);
+  assert_reg(k, &in->opd[0], "%r1");
+  assert_imm(&in->opd[1], 1);
+  assert_imm(&in->opd[2], 64);
+  assert_reg(k, &in->opd[3], "%p1");
+  assert_int_equal(in->opd[3].neg, 1);
+  assert_true(in->flags & PTX_IF_NEG_C);
+  in = &k->code[1];
+  assert_int_equal(in->op, PTX_OP_BARRIER);
+  assert_int_equal(in->sub, PTX_SUB_RED_AND);
+  assert_int_equal(in->type, PTX_T_PRED);
+  assert_reg(k, &in->opd[1], "%r3");
+  assert_int_equal(in->opd[2].kind, PTX_O_NONE);
+  in = &k->code[2];
+  assert_int_equal(in->op, PTX_OP_BAR);
+  assert_int_equal(in->sub, PTX_SUB_RED_OR);
+  assert_reg(k, &in->opd[0], "%p3");
+  assert_reg(k, &in->opd[2], "%r4");
+  assert_imm(&in->opd[3], 1);
+  in = &k->code[3]; /* the plain form is unchanged */
+  assert_int_equal(in->sub, PTX_SUB_SYNC);
+  assert_int_equal(in->nopd, 2);
+  ptx_module_free(m);
+
+  expect_error("  bar.red.u32 %r1, 0, %p1;\n", WM_EPARSE,
+               "t.ptx:11:3: 'bar.red.u32' needs .popc, .and or .or\n"
+               "    bar.red.u32 %r1, 0, %p1;\n"
+               "    ^");
+  expect_error("  bar.red.popc.pred %p2, 0, %p1;\n", WM_EPARSE,
+               "t.ptx:11:3: 'bar.red.popc.pred': bar.red.popc is .u32, bar.red.and/.or are .pred\n"
+               "    bar.red.popc.pred %p2, 0, %p1;\n"
+               "    ^");
+  expect_error("  bar.red.and.pred %p2, 0, %r1;\n", WM_EPARSE,
+               "t.ptx:11:28: register '%r1' is not a predicate; expected a predicate\n"
+               "    bar.red.and.pred %p2, 0, %r1;\n"
+               "                             ^");
+  expect_error("  bar.red.popc.u32 %r1, 0;\n", WM_EPARSE,
+               "t.ptx:11:3: 'bar.red.popc.u32' takes 3 to 4 operands, found 2\n"
+               "    bar.red.popc.u32 %r1, 0;\n"
+               "    ^");
+  expect_error("  bar.red.popc.u32 %r1, !%p1, %p2;\n", WM_EPARSE,
+               "t.ptx:11:25: '!' is only allowed on the predicate operand of setp, set, vote and bar.red\n"
+               "    bar.red.popc.u32 %r1, !%p1, %p2;\n"
+               "                          ^");
+}
+
+/* a device function inlined inside another, both inlined into the kernel */
+static void test_more_nested_inline(void **state) {
+  PtxModule *m = load_data("parse_more.ptx");
+  const PtxKernel *k = kernel(m, "nested_more");
+  static const struct { const char *text; uint16_t fi; uint32_t li; } rows[] = {
+    {"ld.global.nc.f32 %f1, [%rd1]", 2, 134}, /* __ldg in inner_load in outer_sum */
+    {"ld.global.nc.f32 %f2, [%rd2]", 2, 134},
+    {"add.f32 %f3, %f2, %f2", 1, 47},         /* inner_load's own line */
+    {"fma.rn.f32 %f4, %f1, 0f40000000, %f3", 1, 52}, /* outer_sum's */
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    const PtxInstr *in = instr_at(m, k, rows[i].text);
+    assert_int_equal(in->cu_file, 1);
+    assert_int_equal(in->cu_line, 57); /* out[i] = outer_sum(in, i); */
+    assert_int_equal(in->cu_file_inner, rows[i].fi);
+    assert_int_equal(in->cu_line_inner, rows[i].li);
+  }
+  const PtxInstr *in = instr_at(m, k, rows[0].text);
+  assert_non_null(strstr(ptx_cu_file(m, in), "parse_more.cu"));
+  ptx_module_free(m);
+}
+
 /* ---------------------------------------------------------------- synthetic PTX */
 
 static void test_immediates(void **state) {
@@ -1196,6 +1413,10 @@ int main(void) {
     cmocka_unit_test(test_seed_instructions),
     cmocka_unit_test(test_coverage_parses),
     cmocka_unit_test(test_find_kernel),
+    cmocka_unit_test(test_more_shf),
+    cmocka_unit_test(test_more_bfind),
+    cmocka_unit_test(test_more_bar_red),
+    cmocka_unit_test(test_more_nested_inline),
     cmocka_unit_test(test_immediates),
     cmocka_unit_test(test_operand_forms),
     cmocka_unit_test(test_memory_layout),

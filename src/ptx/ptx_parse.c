@@ -20,6 +20,18 @@
  *   atom    opd[0]=d, opd[1]=ADDR, opd[2]=b, opd[3]=c (cas only).
  *   bar/barrier  opd[0]=barrier id (IMM or REG), opd[1]=thread count (NONE if
  *           absent); sub = SYNC or ARRIVE; nopd = 2.
+ *   bar.red / barrier.red (.popc.u32 d or .and/.or.pred p, a[, b], [!]c)
+ *           opd[0]=d, opd[1]=a (barrier id), opd[2]=b (thread count, NONE if
+ *           absent), opd[3]=c (predicate REG or IMM; written !c -> opd[3].neg=1
+ *           and PTX_IF_NEG_C); sub = RED_POPC/RED_AND/RED_OR; type = U32 for
+ *           popc, PRED for and/or; nopd = 4.  ptx_op_flags keeps OPF_NODST for
+ *           BAR/BARRIER: with a RED_* sub opd[0] is a destination all the same.
+ *   shf     shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: opd[0]=d, opd[1]=a (low
+ *           word), opd[2]=b (high word), opd[3]=c (shift amount; an IMM is
+ *           read as u32); sub = SHF_L_WRAP/SHF_L_CLAMP/SHF_R_WRAP/SHF_R_CLAMP;
+ *           type = B32.
+ *   bfind   opd[0]=d (32-bit), opd[1]=a; type = u32/u64/s32/s64 (that of a);
+ *           sub = SHIFTAMT for .shiftamt, else NONE.
  *   bar.warp.sync  opd[0]=membermask.
  *   bra     opd[0]=LABEL, imm = index of the target instruction.
  *   cvta    cvta.to.global.u64 d,a: space=GLOBAL, sub=PTX_SUB_TO;
@@ -35,8 +47,8 @@
  *           operand's type (0f.. converted to double for .f64 operands, 0d..
  *           to float for .f32, decimal floats and integers converted by value).
  *           The operand's type is the instruction type, except: cvt source
- *           -> type2, set sources -> type2, slct c -> type2, shift amounts and
- *           bfe/bfi positions -> u32.
+ *           -> type2, set sources -> type2, slct c -> type2, shift amounts
+ *           (shl/shr b, shf c) and bfe/bfi positions -> u32, bar.red c -> pred.
  *   SYM     mov.u32 %r, var / mov.u64 %rd, __local_depot0: space = the var's
  *           space, imm = its offset in that space (shared: in the block's
  *           shared memory, local: in the thread's local memory, global/const:
@@ -846,6 +858,7 @@ enum {
   M_CMP = 1 << 10, M_SHFL = 1 << 11, M_SYNC = 1 << 12, M_VOTE = 1 << 13, M_ATOMOP = 1 << 14,
   M_TESTP = 1 << 15, M_BAR = 1 << 16, M_UNI = 1 << 17, M_TO = 1 << 18, M_LEVEL = 1 << 19,
   M_ANY = 1 << 20, M_TYPE2 = 1 << 21, M_NOTYPE = 1 << 22, M_MATCH = 1 << 23, M_APPROX = 1 << 24,
+  M_SHF = 1 << 25, M_SHIFTAMT = 1 << 26,
 };
 
 #define M_FLOAT (M_RND | M_FTZ | M_APPROX)
@@ -871,6 +884,8 @@ static const uint32_t op_mods[PTX_OP_COUNT] = {
   [PTX_OP_SET] = M_CMP | M_FTZ | M_TYPE2,
   [PTX_OP_SLCT] = M_FTZ | M_TYPE2,
   [PTX_OP_TESTP] = M_TESTP,
+  [PTX_OP_SHF] = M_SHF,
+  [PTX_OP_BFIND] = M_SHIFTAMT,
   [PTX_OP_SQRT] = M_FLOAT,
   [PTX_OP_RSQRT] = M_FLOAT,
   [PTX_OP_RCP] = M_FLOAT,
@@ -922,6 +937,8 @@ static const uint16_t cache_flags[] = {PTX_IF_CA, PTX_IF_CG, PTX_IF_CS, PTX_IF_L
 typedef struct InstrCtx {
   const PtxTok *mn;   /* the mnemonic */
   int ntypes, has_sync;
+  int has_red;        /* bar.red / barrier.red */
+  char shf_dir, shf_mode; /* shf: 'l'/'r', 'w'/'c' */
 } InstrCtx;
 
 static _Noreturn void bad_mod(Parser *P, const InstrCtx *x, Comp c) {
@@ -1004,6 +1021,21 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   } else if ((mods & M_BAR) && (IS(c, "sync") || IS(c, "arrive"))) {
     if (in->sub) bad_mod(P, x, c);
     in->sub = IS(c, "sync") ? PTX_SUB_SYNC : PTX_SUB_ARRIVE;
+  } else if ((mods & M_BAR) && IS(c, "red")) {
+    if (x->has_red) bad_mod(P, x, c);
+    x->has_red = 1;
+  } else if ((mods & M_BAR) && x->has_red && (IS(c, "popc") || IS(c, "and") || IS(c, "or"))) {
+    if (in->sub) bad_mod(P, x, c);
+    in->sub = IS(c, "popc") ? PTX_SUB_RED_POPC : IS(c, "and") ? PTX_SUB_RED_AND : PTX_SUB_RED_OR;
+  } else if ((mods & M_SHF) && (IS(c, "l") || IS(c, "r"))) {
+    if (x->shf_dir) bad_mod(P, x, c);
+    x->shf_dir = c.p[0];
+  } else if ((mods & M_SHF) && (IS(c, "wrap") || IS(c, "clamp"))) {
+    if (x->shf_mode) bad_mod(P, x, c);
+    x->shf_mode = c.p[0];
+  } else if ((mods & M_SHIFTAMT) && IS(c, "shiftamt")) {
+    if (in->sub) bad_mod(P, x, c);
+    in->sub = PTX_SUB_SHIFTAMT;
   } else if ((mods & M_BAR) && (IS(c, "aligned") || IS(c, "cta"))) {
     /* all threads of the block reach it together: a promise, not a variant */
   } else if ((mods & M_UNI) && IS(c, "uni")) {
@@ -1169,6 +1201,11 @@ static void operand(Parser *P, Opd *o, int is_bra) {
   o->o.imm = (int64_t)v;
 }
 
+static int is_bar_red(const PtxInstr *in) {
+  return (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
+         (in->sub == PTX_SUB_RED_POPC || in->sub == PTX_SUB_RED_AND || in->sub == PTX_SUB_RED_OR);
+}
+
 /* The type an operand at (final) position i is read as, for immediates. */
 static PtxType opd_type(const PtxInstr *in, int i) {
   PtxType t = (PtxType)in->type, t2 = (PtxType)in->type2;
@@ -1177,13 +1214,17 @@ static PtxType opd_type(const PtxInstr *in, int i) {
   case PTX_OP_SET: return i == 0 ? t : i < 3 ? t2 : PTX_T_PRED;
   case PTX_OP_SLCT: return i == 3 ? t2 : t;
   case PTX_OP_SHL: case PTX_OP_SHR: return i == 2 ? PTX_T_U32 : t;
+  case PTX_OP_SHF: return i == 3 ? PTX_T_U32 : t;
   case PTX_OP_BFE: return i >= 2 ? PTX_T_U32 : t;
   case PTX_OP_BFI: return i >= 3 ? PTX_T_U32 : t;
   case PTX_OP_SELP: return i == 3 ? PTX_T_PRED : t;
   case PTX_OP_SETP: return i == 4 ? PTX_T_PRED : t;
   case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX:
     return (i == 2 && in->op == PTX_OP_MATCH) || (i == 1 && in->op == PTX_OP_REDUX) ? t : PTX_T_B32;
-  case PTX_OP_BAR: case PTX_OP_BARRIER: case PTX_OP_BARWARP: case PTX_OP_NANOSLEEP:
+  case PTX_OP_BAR: case PTX_OP_BARRIER:
+    if (is_bar_red(in)) return i == 0 ? t : i == 3 ? PTX_T_PRED : PTX_T_U32;
+    return PTX_T_U32;
+  case PTX_OP_BARWARP: case PTX_OP_NANOSLEEP:
     return PTX_T_U32;
   default: return t;
   }
@@ -1230,8 +1271,8 @@ static int shape(Parser *P, PtxInstr *in, const InstrCtx *x, Opd *r, int n, Opd 
                                   (in->op == PTX_OP_MATCH && in->sub == PTX_SUB_ALL))))
       fail(P, r[i].tok, "unexpected '|' operand");
     if (r[i].o.neg && !((in->op == PTX_OP_SETP || in->op == PTX_OP_SET) && i == n - 1 && in->sub) &&
-        !(in->op == PTX_OP_VOTE && i == 1))
-      fail(P, r[i].tok, "'!' is only allowed on the predicate operand of setp, set and vote");
+        !(in->op == PTX_OP_VOTE && i == 1) && !(is_bar_red(in) && i == n - 1))
+      fail(P, r[i].tok, "'!' is only allowed on the predicate operand of setp, set, vote and bar.red");
   }
   int pipe = n > 1 && r[1].pipe;
   switch (in->op) {
@@ -1327,6 +1368,19 @@ static int shape(Parser *P, PtxInstr *in, const InstrCtx *x, Opd *r, int n, Opd 
     return 0;
   case PTX_OP_BAR:
   case PTX_OP_BARRIER:
+    if (is_bar_red(in)) { /* d, a[, b], c */
+      int popc = in->sub == PTX_SUB_RED_POPC;
+      check_count(P, x, n, 3, 4);
+      check(P, &r[0], K_REG, !popc, popc ? "a destination register" : "a destination predicate");
+      check(P, &r[1], K_REG | K_IMM, 0, "a barrier number");
+      if (n == 4) check(P, &r[2], K_REG | K_IMM, 0, "a thread count");
+      check(P, &r[n - 1], K_REG | K_IMM, 1, "a predicate");
+      if (r[n - 1].o.neg) in->flags |= PTX_IF_NEG_C;
+      out[0] = r[0], out[1] = r[1];
+      out[2] = n == 4 ? r[2] : none;
+      out[3] = r[n - 1];
+      return 4;
+    }
     check_count(P, x, n, 1, 2);
     if (!in->sub) fail(P, x->mn, "'%s' needs .sync or .arrive", tok_str(x->mn, buf, sizeof buf));
     check(P, &r[0], K_REG | K_IMM, 0, "a barrier number");
@@ -1409,7 +1463,7 @@ static int shape(Parser *P, PtxInstr *in, const InstrCtx *x, Opd *r, int n, Opd 
   int nsrc;
   switch (in->op) {
   case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_NOT: case PTX_OP_CNOT: case PTX_OP_POPC:
-  case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_RCP:
+  case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_BFIND: case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_RCP:
   case PTX_OP_EX2: case PTX_OP_LG2: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_TANH:
     nsrc = 1;
     break;
@@ -1417,7 +1471,7 @@ static int shape(Parser *P, PtxInstr *in, const InstrCtx *x, Opd *r, int n, Opd 
     nsrc = in->type == PTX_T_F16X2 || in->type == PTX_T_BF16X2 ? 2 : 1;
     break;
   case PTX_OP_MAD: case PTX_OP_MAD24: case PTX_OP_FMA: case PTX_OP_SAD: case PTX_OP_BFE:
-  case PTX_OP_PRMT: case PTX_OP_FNS: case PTX_OP_SLCT:
+  case PTX_OP_PRMT: case PTX_OP_FNS: case PTX_OP_SLCT: case PTX_OP_SHF:
     nsrc = 3;
     break;
   case PTX_OP_BFI: case PTX_OP_LOP3:
@@ -1535,6 +1589,21 @@ static void instruction_body(Parser *P) {
     fail(P, mn, "'%s' needs an operation modifier", tok_str(mn, buf, sizeof buf));
   if ((op == PTX_OP_MATCH || op == PTX_OP_REDUX || op == PTX_OP_BARWARP) && !x.has_sync)
     fail(P, mn, "'%s' needs .sync", tok_str(mn, buf, sizeof buf));
+  if (op == PTX_OP_SHF) {
+    if (!x.shf_dir || !x.shf_mode)
+      fail(P, mn, "'%s' needs .l or .r and .wrap or .clamp", tok_str(mn, buf, sizeof buf));
+    in.sub = x.shf_dir == 'l' ? (x.shf_mode == 'w' ? PTX_SUB_SHF_L_WRAP : PTX_SUB_SHF_L_CLAMP)
+                              : (x.shf_mode == 'w' ? PTX_SUB_SHF_R_WRAP : PTX_SUB_SHF_R_CLAMP);
+    if (in.type != PTX_T_B32) fail(P, mn, "'%s': shf is .b32", tok_str(mn, buf, sizeof buf));
+  }
+  if (op == PTX_OP_BFIND && in.type != PTX_T_U32 && in.type != PTX_T_U64 && in.type != PTX_T_S32 &&
+      in.type != PTX_T_S64)
+    fail(P, mn, "'%s': bfind is .u32, .u64, .s32 or .s64", tok_str(mn, buf, sizeof buf));
+  if (x.has_red) {
+    if (!is_bar_red(&in)) fail(P, mn, "'%s' needs .popc, .and or .or", tok_str(mn, buf, sizeof buf));
+    if (in.type != (in.sub == PTX_SUB_RED_POPC ? PTX_T_U32 : PTX_T_PRED) || x.ntypes != 1)
+      fail(P, mn, "'%s': bar.red.popc is .u32, bar.red.and/.or are .pred", tok_str(mn, buf, sizeof buf));
+  }
   if (op == PTX_OP_CVTA && (in.space == PTX_S_NONE))
     fail(P, mn, "'%s' needs a state space", tok_str(mn, buf, sizeof buf));
   if ((op == PTX_OP_ATOM || op == PTX_OP_RED) && in.space != PTX_S_NONE && in.space != PTX_S_GLOBAL &&
@@ -1549,7 +1618,7 @@ static void instruction_body(Parser *P) {
   if (op == PTX_OP_VOTE && in.type != (in.sub == PTX_SUB_BALLOT ? PTX_T_B32 : PTX_T_PRED))
     fail(P, mn, "'%s': vote.ballot is .b32, vote.all/any/uni are .pred", tok_str(mn, buf, sizeof buf));
   if (in.type == PTX_T_PRED && op != PTX_OP_MOV && op != PTX_OP_AND && op != PTX_OP_OR &&
-      op != PTX_OP_XOR && op != PTX_OP_NOT && op != PTX_OP_VOTE && op != PTX_OP_SELP)
+      op != PTX_OP_XOR && op != PTX_OP_NOT && op != PTX_OP_VOTE && op != PTX_OP_SELP && !x.has_red)
     fail(P, mn, "'%s': .pred is not a valid type here", tok_str(mn, buf, sizeof buf));
 
   in.ptx_line = start->line;
