@@ -1133,15 +1133,44 @@ static void test_error_unsupported(void **state) {
                "t.ptx:11:56: expected ';'\n"
                "    tex.1d.v4.s32.s32 {%r2, %r3, %r3, %r3}, [tex0, {%r1}]\n"
                "                                                         ^");
-  /* a call sequence as nvcc writes it: the block's .param marks the kernel,
-   * the st.param/ld.param around the call still parse */
+  /* a call sequence as nvcc writes it: the call marks the kernel, the
+   * block's .param and the st.param/ld.param around the call still parse */
   expect_unsupported("  {\n  .param .b64 param0;\n  st.param.b64 [param0], %rd1;\n"
-                     "  .param .b32 retval0;\n  call.uni (retval0), helper, (param0);\n"
+                     "  .param .b32 retval0;\n  call.uni (retval0), _Z6helperi, (param0);\n"
                      "  ld.param.b32 %r1, [retval0];\n  }\n"
                      "  {\n  .param .b64 param0;\n  st.param.b64 [param0], %rd2;\n  }\n",
+                     "t.ptx:15:3: unsupported instruction 'call.uni' (kernel k): a call to device function "
+                     "'helper' (_Z6helperi); warpmem runs kernels whose device functions are inlined (use "
+                     "__forceinline__)\n"
+                     "    call.uni (retval0), _Z6helperi, (param0);\n"
+                     "    ^");
+  /* a .param without a call still marks it */
+  expect_unsupported("  {\n  .param .b64 param0;\n  st.param.b64 [param0], %rd1;\n  }\n",
                      "t.ptx:12:3: call sequences (.param in a kernel body) are not supported (kernel k)\n"
                      "    .param .b64 param0;\n"
                      "    ^");
+  /* the address of a .func */
+  {
+    WmErr e;
+    PtxModule *m = parse_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".func (.param .b32 r) helper(.param .b32 a)\n{\n  ret;\n}\n"
+                              ".entry k()\n{\n  .reg .b64 %rd<2>;\n  mov.u64 %rd1, helper;\n"
+                              "  prototype_0 : .callprototype ()_ (.param .b64 _);\n"
+                              "  call %rd1, (), prototype_0;\n  ret;\n}\n", &e);
+    if (!m) fail_msg("%s", e.msg);
+    assert_null(ptx_find_kernel(m, "k", &e));
+    assert_string_equal(e.msg, "t.ptx:11:17: the address of device function 'helper' (a function pointer) is "
+                               "not supported\n"
+                               "    mov.u64 %rd1, helper;\n"
+                               "  " "                ^");
+    ptx_module_free(m);
+  }
+  /* .branchtargets (brx.idx jump tables; nvcc 13 -O3 emits compare chains
+   * for switches instead) */
+  expect_unsupported("$L_jt: .branchtargets $L1, $L2;\n  brx.idx %r1, $L_jt;\n$L1:\n$L2:\n  ret;\n",
+                     "t.ptx:11:8: unsupported directive '.branchtargets' (kernel k)\n"
+                     "  $L_jt: .branchtargets $L1, $L2;\n"
+                     "         ^");
   /* unsupported outside instructions: the module fails */
   expect_error("  .reg .v2 .f32 %v<2>;\n", WM_EUNSUP,
                "t.ptx:11:8: vector registers (.reg .v2/.v4) are not supported\n"
@@ -1331,6 +1360,14 @@ static void parse_must_survive(const char *text, size_t len) {
   PtxModule *m = ptx_parse("fuzz.ptx", t, &e);
   if (m) {
     assert_int_equal(e.code, WM_OK);
+    for (int i = 0; i < m->nkernels; i++) { /* a refused kernel says why, located */
+      const PtxKernel *k = ptx_find_kernel(m, m->kernels[i].name, &e);
+      if (m->kernels[i].unsupported) {
+        assert_null(k);
+        assert_int_equal(e.code, WM_EUNSUP);
+        assert_non_null(strstr(e.msg, "fuzz.ptx:"));
+      }
+    }
     ptx_module_free(m);
   } else {
     assert_true(e.code == WM_EPARSE || e.code == WM_EUNSUP || e.code == WM_ELIMIT);
@@ -1387,6 +1424,7 @@ static void fuzz_file(const char *name, int cuts, int mutations) {
 
 static void test_fuzz_seed(void **state) { fuzz_file("seed_kernels.ptx", 150, 400); }
 static void test_fuzz_coverage(void **state) { fuzz_file("parse_coverage.ptx", 100, 300); }
+static void test_fuzz_more(void **state) { fuzz_file("parse_more.ptx", 100, 300); }
 
 static void test_garbage(void **state) {
   static const char *const inputs[] = {
@@ -1438,6 +1476,7 @@ int main(void) {
     cmocka_unit_test(test_garbage),
     cmocka_unit_test(test_fuzz_seed),
     cmocka_unit_test(test_fuzz_coverage),
+    cmocka_unit_test(test_fuzz_more),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

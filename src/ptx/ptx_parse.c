@@ -76,11 +76,12 @@
  * -> WM_EUNSUP, both located with file:line:col, the line and a caret.  The
  * module fails for malformed input anywhere and for unsupported constructs
  * outside instructions (.reg .v2, .extern .global, ...).  An unsupported
- * instruction (call, tex, wmma, cp.async, an unknown opcode or modifier, an
- * unknown special register) or body directive (.param of a call sequence,
- * .callprototype, ...) only marks its kernel: PtxKernel.unsupported holds the
- * first such located message, parsing resumes after the ';' and
- * ptx_find_kernel refuses that kernel.  .func bodies are skipped.  Errors
+ * instruction (call, tex, wmma, cp.async, brx.idx, an unknown opcode or
+ * modifier, an unknown special register, a function's address) or body
+ * directive (.callprototype, .branchtargets, the .param of a call sequence)
+ * only marks its kernel: PtxKernel.unsupported holds the first such located
+ * message, parsing resumes after the ';' and ptx_find_kernel refuses that
+ * kernel.  .func bodies are skipped (a kernel that calls one is marked).  Errors
  * leave the parser by longjmp; every allocation is owned by the Parser or the
  * module when it can happen.
  */
@@ -235,6 +236,7 @@ typedef struct Parser {
   int ntoks, pos;
   PtxModule *m;
   Map msyms;                /* module variables -> Sym* */
+  Map funcs;                /* .func names -> 1 */
   Sym **syms;               /* every Sym, for freeing */
   int nsyms, capsyms;
   uint32_t mshared;         /* bytes of module-scope static shared */
@@ -261,6 +263,7 @@ typedef struct Parser {
 
   /* While an instruction is parsed, an unsupported construct marks the
    * kernel and longjmps here instead of failing the module. */
+  const PtxTok *call_param; /* the kernel's first .param in its body */
   int defer;
   int instr_end;            /* token index of the instruction's ';' */
   jmp_buf ijb;
@@ -1183,6 +1186,9 @@ static void operand(Parser *P, Opd *o, int is_bra) {
   }
   const Sym *s = find_sym(P, t);
   if (!s) {
+    if (map_get(&P->funcs, t->p, t->len))
+      unsup(P, t, "the address of device function '%s' (a function pointer) is not supported",
+            tok_str(t, buf, sizeof buf));
     if (map_get(&P->labels, t->p, t->len) || (t->p[0] == '$' && t->len > 2 && t->p[1] == 'L'))
       unsup(P, t, "labels as values are not supported ('%s')", tok_str(t, buf, sizeof buf));
     fail(P, t, "undeclared identifier '%s'", tok_str(t, buf, sizeof buf));
@@ -1508,6 +1514,8 @@ static int needs_space(int op) {
          op == PTX_OP_RED || op == PTX_OP_PREFETCH;
 }
 
+static char *demangle(const char *s);
+
 /* call := call{.uni} [(ret), ] target [, (args)] [, prototype] ';' -- not run:
  * says what was called. */
 static _Noreturn void call(Parser *P, const PtxTok *mn) {
@@ -1530,9 +1538,14 @@ static _Noreturn void call(Parser *P, const PtxTok *mn) {
   if (!target || target->p[0] == '%')
     unsup(P, mn, "unsupported instruction '%s' (kernel %s): indirect calls (function pointers, virtual "
                  "functions) are not supported", buf, P->k->name);
-  unsup(P, mn, "unsupported instruction '%s' (kernel %s): a call to device function '%s'; warpmem runs "
+  tok_str(target, fn, sizeof fn);
+  char *plain = demangle(fn), shown[300];
+  if (plain) snprintf(shown, sizeof shown, "'%s' (%s)", plain, fn);
+  else snprintf(shown, sizeof shown, "'%s'", fn);
+  free(plain);
+  unsup(P, mn, "unsupported instruction '%s' (kernel %s): a call to device function %s; warpmem runs "
                "kernels whose device functions are inlined (use __forceinline__)",
-        buf, P->k->name, tok_str(target, fn, sizeof fn));
+        buf, P->k->name, shown);
 }
 
 /* instruction := ['@' ['!'] pred] mnemonic [operand ['|' operand] {',' operand}] ';' */
@@ -1943,6 +1956,11 @@ static void end_kernel(Parser *P, const PtxTok *close) {
     k->shared_extern_align = P->extern_align;
   }
   k->local_size = P->local_cur;
+  if (P->call_param) {
+    char msg[1024];
+    snprintf(msg, sizeof msg, "call sequences (.param in a kernel body) are not supported (kernel %s)", k->name);
+    mark_unsupported(P, P->call_param, msg);
+  }
   guess_pointers(k);
   while (P->depth >= 0) leave_scope(P);
   map_free(&P->ksyms);
@@ -1979,14 +1997,14 @@ static void perf_directive(Parser *P) {
 
 /* body-param := .param {attribute} name ['[' N ']'] ';'
  * The arguments of a call sequence (nvcc wraps each call in a block that
- * declares param0, retval0, ...): the kernel cannot run, but the names are
- * declared so that the st.param/ld.param around the call still parse. */
+ * declares param0, retval0, ...).  The names are declared so that the
+ * st.param/ld.param around the call still parse; the call itself marks the
+ * kernel unsupported with a message naming the callee, and end_kernel()
+ * marks it here should there be no call. */
 static void body_param(Parser *P) {
-  const PtxTok *t = peek(P);
-  char buf[128], msg[1024];
-  snprintf(msg, sizeof msg, "call sequences (.param in a kernel body) are not supported (kernel %s)", P->k->name);
-  mark_unsupported(P, t, msg);
-  next(P);
+  const PtxTok *t = next(P);
+  char buf[128];
+  if (!P->call_param) P->call_param = t;
   while (peek(P)->kind == TK_WORD && peek(P)->p[0] == '.') {
     next(P);
     if (peek(P)->kind == TK_NUM) next(P); /* .align N */
@@ -2081,6 +2099,7 @@ static void entry(Parser *P) {
   P->local_cur = 0;
   P->declared_regs = 0;
   P->extern_align = 0;
+  P->call_param = NULL;
   P->cur_file = P->cur_file_inner = 0;
   P->cur_line = P->cur_line_inner = 0;
   P->depth = 0;
@@ -2121,7 +2140,10 @@ static void func(Parser *P) {
     if (t->kind == TK_EOF) fail(P, t, "unterminated .func declaration");
     if (is_punct(t, '(')) depth++;
     else if (is_punct(t, ')')) depth--;
-    else if (depth == 0 && t->kind == TK_WORD && t->p[0] != '.' && !name) name = t;
+    else if (depth == 0 && t->kind == TK_WORD && t->p[0] != '.' && !name) {
+      name = t;
+      map_put(&P->funcs, t->p, t->len, 1);
+    }
     else if (depth == 0 && is_punct(t, ';')) {
       next(P);
       return; /* a declaration (e.g. vprintf): harmless until something calls it */
@@ -2272,6 +2294,7 @@ static void parser_free(Parser *P) {
   for (int i = 0; i < P->nsyms; i++) free(P->syms[i]);
   free(P->syms);
   map_free(&P->msyms);
+  map_free(&P->funcs);
   map_free(&P->ksyms);
   map_free(&P->regs);
   map_free(&P->labels);
