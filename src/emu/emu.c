@@ -1521,8 +1521,10 @@ static int deadlock(Block *b) {
     const char *cu = ptx_cu_file(b->m, in), *base = strrchr(cu, '/');
     uint32_t pending = 0;
     for (int s = 0; s < wp->sp; s++) pending |= wp->stack[s].mask;
-    n += (size_t)snprintf(list + n, sizeof list - n, "\n  warp %u waits at barrier %d (%s:%u, PTX line %u)%s", w,
-                          wp->bar_id, base ? base + 1 : cu, in->cu_line, in->ptx_line,
+    char src[300] = "";
+    if (in->cu_line) snprintf(src, sizeof src, "%s:%u, ", base ? base + 1 : cu, in->cu_line);
+    n += (size_t)snprintf(list + n, sizeof list - n, "\n  warp %u waits at barrier %d (%sPTX line %u)%s", w,
+                          wp->bar_id, src, in->ptx_line,
                           (pending & ~wp->exited) != (wp->exists & ~wp->exited)
                               ? ": some of its lanes are on another path and cannot arrive" : "");
   }
@@ -1531,11 +1533,14 @@ static int deadlock(Block *b) {
   const char *cu = ptx_cu_file(b->m, in), *base = strrchr(cu, '/');
   char ptxw[512];
   ptx_where(b->m, in->ptx_line, ptxw, sizeof ptxw);
+  char at[1024];
+  if (in->cu_line) snprintf(at, sizeof at, "%s:%u (%s)", base ? base + 1 : cu, in->cu_line, ptxw);
+  else snprintf(at, sizeof at, "%s", ptxw);
   return wm_err(b->e, WM_EDEADLOCK,
-                "barrier deadlock in kernel %s, block (%u,%u,%u): the barrier at %s:%u (%s) can "
-                "never complete: %u of %u live threads arrived%s",
-                b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], base ? base + 1 : cu, in->cu_line,
-                ptxw, b->bar_arrived[b->warps[first].bar_id], live, list);
+                "barrier deadlock in kernel %s, block (%u,%u,%u): the barrier at %s can never complete: "
+                "%u of %u live threads arrived%s",
+                b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], at,
+                b->bar_arrived[b->warps[first].bar_id], live, list);
 }
 
 static int run_block(Block *b) {
