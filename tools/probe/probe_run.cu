@@ -3,6 +3,7 @@
 //   nvcc -O3 -arch=sm_90 -lineinfo -o probe_run probe_run.cu
 //   ncu --metrics ... --csv --page raw ./probe_run probe_kernels.cu
 // Kernels are looked up by name in the table below.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
