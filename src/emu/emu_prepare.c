@@ -257,6 +257,23 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
       return -1;
     }
   }
+  /* An atom whose result nothing reads is a reduction: ptxas emits RED for
+   * it, and Nsight Compute counts it under op_red (measured, tools/probe). */
+  char *read = wm_xcalloc((size_t)k->nregs + 1, 1);
+  for (int i = 0; i < k->ncode; i++) {
+    const EmuInstr *x = &p->code[i];
+    for (int j = 0; j < x->ns; j++)
+      if (x->s[j] < k->nregs) read[x->s[j]] = 1;
+    if (x->abase < k->nregs) read[x->abase] = 1;
+    if (x->guard < k->nregs) read[x->guard] = 1;
+  }
+  for (int i = 0; i < k->ncode; i++) {
+    EmuInstr *x = &p->code[i];
+    /* RED has no exchange or compare-and-swap */
+    int has_red = x->sub != PTX_SUB_AEXCH && x->sub != PTX_SUB_ACAS;
+    if (x->op == PTX_OP_ATOM && has_red && (x->d[0] == EMU_NOSLOT || !read[x->d[0]])) x->op = PTX_OP_RED;
+  }
+  free(read);
   /* a sentinel: running off the end of the code is a return */
   p->code[k->ncode].op = PTX_OP_RET;
   p->code[k->ncode].guard = EMU_NOSLOT;

@@ -106,3 +106,30 @@ unsigned mem_sectors(const uint64_t *addr, uint32_t mask, unsigned size)
 {
   return mem_coalesce(addr, mask, size, 0);
 }
+
+/* Global atomics and reductions: lanes that update the same address are
+ * served one after another, each pass touching the sectors of its lanes, so
+ * a sector costs as many passes as its most-updated word has lanes.
+ * Measured on an H200 (tools/probe, docs/results/h200-probe-2026-11-22):
+ * 32 lanes on one word cost 32 sectors, 32 lanes on consecutive words 4,
+ * lanes 32 bytes apart 32. */
+unsigned mem_atomic_sectors(const uint64_t *addr, uint32_t mask, unsigned size)
+{
+  uint64_t a[32];
+  unsigned n = 0;
+  (void)size; /* atomics are 4 or 8 bytes, aligned: one sector per lane */
+  for (uint32_t m = mask; m; m &= m - 1)
+    a[n++] = addr[__builtin_ctz(m)];
+  sort64(a, n);
+  unsigned sectors = 0, run = 0, worst = 0;
+  for (unsigned i = 0; i < n; i++) {
+    run = i && a[i] == a[i - 1] ? run + 1 : 1;
+    if (i && a[i] >> 5 != a[i - 1] >> 5) {
+      sectors += worst;
+      worst = 0;
+    }
+    if (run > worst)
+      worst = run;
+  }
+  return sectors + worst;
+}

@@ -84,6 +84,15 @@ static void explain_sectors(char *buf, size_t n, const MemReq *r,
   unsigned size = r->size ? r->size : 1;
 
   pattern(r->addr, r->mask, &p);
+  if ((r->op == MEM_ATOM || r->op == MEM_RED) && units > mem_sectors(r->addr, r->mask, size)) {
+    if (p.same)
+      snprintf(buf, n, "%u sectors: all %u lanes update the same word, and updates of one address are "
+               "served one lane at a time", units, p.n);
+    else
+      snprintf(buf, n, "%u sectors where %u would do: lanes that update the same word are served one "
+               "after another", units, mem_sectors(r->addr, r->mask, size));
+    return;
+  }
   if (r->space != PTX_S_LOCAL && p.same && p.n > 1 && units == 1) {
     snprintf(buf, n, "1 sector: all lanes %s the same word (broadcast)", verb(r->op, 2));
     return;

@@ -48,7 +48,9 @@ void mem_free(MemModel *mm)
 /* Counters for global ld, st, atom, red (MemOpKind order). */
 static const uint8_t greq[4] = {WM_M_GLD_REQ, WM_M_GST_REQ, WM_M_GATOM_REQ, WM_M_GRED_REQ};
 static const uint8_t gsec[4] = {WM_M_GLD_SEC, WM_M_GST_SEC, WM_M_GATOM_SEC, WM_M_GRED_SEC};
-static const uint8_t ginst[4] = {WM_M_GLD_INST, WM_M_GST_INST, WM_M_GATOM_INST, WM_M_GRED_INST};
+/* Nsight Compute counts global ld, st and red instructions, not atom
+ * (measured: smsp__inst_executed_op_global_red.sum is 0 for atom kernels). */
+static const int ginst[4] = {WM_M_GLD_INST, WM_M_GST_INST, -1, WM_M_GRED_INST};
 
 static void line_units(LineStat *ls, const MemReq *r, unsigned units,
                        unsigned ideal, uint8_t kind)
@@ -67,8 +69,11 @@ static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
 {
   unsigned op = r->op & 3, distinct;
   unsigned sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
+  if (r->op == MEM_ATOM || r->op == MEM_RED)
+    sec = mem_atomic_sectors(r->addr, r->mask, r->size);
   mm->metric[greq[op]]++;
-  mm->metric[ginst[op]]++;
+  if (ginst[op] >= 0)
+    mm->metric[ginst[op]]++;
   mm->metric[gsec[op]] += sec;
   if (ls)
     line_units(ls, r, sec, (distinct * r->size + 31) / 32, 1);

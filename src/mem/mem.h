@@ -81,6 +81,11 @@ void mem_access(MemModel *mm, const MemReq *r);
  * `size` bytes at addr[lane]. */
 unsigned mem_sectors(const uint64_t *addr, uint32_t mask, unsigned size);
 
+/* Sectors of a global atomic or reduction request: per sector, as many as
+ * the lanes that update its most-updated word (same-address updates are
+ * serialized). */
+unsigned mem_atomic_sectors(const uint64_t *addr, uint32_t mask, unsigned size);
+
 /* Shared-memory wavefronts for one request on sm_70+ (32 banks of 4 bytes):
  * see smem.c for the rule for 8- and 16-byte accesses. */
 unsigned mem_smem_wavefronts(const uint64_t *addr, uint32_t mask, unsigned size);
@@ -94,6 +99,11 @@ uint64_t mem_local_address(uint64_t off, unsigned lane);
  * (may be NULL): the ideal is ceil(ndistinct * size / 32) sectors. */
 unsigned mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned size,
                       unsigned *ndistinct);
+
+/* Sectors of a global atomic or reduction request: per sector, as many as
+ * the lanes that update its most-updated word (same-address updates are
+ * serialized). */
+unsigned mem_atomic_sectors(const uint64_t *addr, uint32_t mask, unsigned size);
 
 /* Shared-memory wavefronts for one request of kind `op` (MemOpKind).  Loads
  * of 8 and 16 bytes whose lane pairs share addresses are packed; atomics

@@ -29,8 +29,7 @@
   X(SST_BC,   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared store wavefronts beyond the ideal") \
   X(GLD_INST, "smsp__inst_executed_op_global_ld.sum",              "global load warp instructions") \
   X(GST_INST, "smsp__inst_executed_op_global_st.sum",              "global store warp instructions") \
-  X(GRED_INST,"smsp__inst_executed_op_global_red.sum",             "global reduction warp instructions") \
-  X(GATOM_INST,"smsp__inst_executed_op_global_atom.sum",           "global atomic warp instructions") \
+  X(GRED_INST,"smsp__inst_executed_op_global_red.sum",             "global reduction warp instructions (Nsight Compute has no counter for atom)") \
   X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
   X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)")
 

@@ -1,0 +1,1 @@
+../../tools/probe/probe_kernels.cu
