@@ -38,6 +38,7 @@ static const char *usage_sim =
   "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo.\n"
   "Without --kernel, every '//@' launch line of FILE runs:\n"
   "  //@ NAME[#VARIANT] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=SPEC,...\n"
+  "(for a .ptx without them, the .cu of the same name beside it).\n"
   "With --kernel and no --grid/--block/--arg, the //@ launches of that kernel run;\n"
   "otherwise one launch is built from the options.  --kernel takes the PTX entry\n"
   "name or the plain C++ name of a mangled one.\n"
@@ -93,12 +94,26 @@ static int collect_launches(const char *path, const PtxModule *mod, const CliOpt
   int rc = launch_parse_file(path, text, &all, &nall, e);
   free(text);
   if (rc) return -1;
+  if (nall == 0 && has_suffix(path, ".ptx")) {
+    /* nvcc drops comments: the launches of X.ptx are in X.cu, if it is there */
+    char cu[4096];
+    snprintf(cu, sizeof cu, "%.*s.cu", (int)(strlen(path) - 4), path);
+    char *cutext = access(cu, R_OK) == 0 ? wm_read_file(cu, NULL, NULL) : NULL;
+    if (cutext) {
+      free(all);
+      all = NULL;
+      rc = launch_parse_file(cu, cutext, &all, &nall, e);
+      free(cutext);
+      if (rc) return -1;
+    }
+  }
   if (nall == 0) {
     free(all);
     return wm_err(e, WM_EUSAGE,
                   "%s has no '//@' launch lines: name a launch with --kernel NAME --grid X --block X "
                   "--arg SPEC...%s",
-                  path, has_suffix(path, ".ptx") ? " (nvcc drops comments from PTX)" : "");
+                  path, has_suffix(path, ".ptx") ? " (nvcc drops comments from PTX; a .cu of the same name "
+                                                   "beside it is read for them)" : "");
   }
   int kept = 0;
   for (int i = 0; i < nall; i++) {
