@@ -1,0 +1,175 @@
+/* test_cli.c - the command line's successful paths, end to end.
+ *
+ * Expected numbers are the H200's (tests/data/h200-seed-counters.csv) or
+ * follow from the launch: copy_k with 16384 blocks of 256 threads moves 4M
+ * floats, one request per warp (131072) and 4 sectors per request.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static char *run_ok(const char *args) {
+  char *out = NULL, *err = NULL;
+  int rc = tu_run_cli(args, &out, &err);
+  if (rc != 0) fail_msg("warpmem %s exited %d:\n%s", args, rc, err ? err : "");
+  free(err);
+  return out;
+}
+
+static json_int_t metric(json_t *launch, const char *name) {
+  json_t *v = json_object_get(json_object_get(launch, "metrics"), name);
+  if (!json_is_integer(v)) fail_msg("no integer metric %s", name);
+  return json_integer_value(v);
+}
+
+/* A .ptx runs the //@ launches of the .cu beside it; JSON is an array of
+ * launches with Nsight Compute's metric names. */
+static void test_json_of_a_file(void **state) {
+  (void)state;
+  char args[1024];
+  snprintf(args, sizeof args, "sim '%s' --kernel tr_naive --format json --lines --init zero",
+           tu_data("seed_kernels.ptx"));
+  char *out = run_ok(args);
+  json_error_t je;
+  json_t *root = json_loads(out, 0, &je);
+  if (!root) fail_msg("not JSON (%s):\n%s", je.text, out);
+  assert_true(json_is_array(root));
+  assert_int_equal(json_array_size(root), 1);
+  json_t *l = json_array_get(root, 0);
+  assert_string_equal(json_string_value(json_object_get(l, "launch")), "tr_naive");
+  assert_string_equal(json_string_value(json_object_get(l, "kernel")), "tr_naive");
+  assert_int_equal(json_integer_value(json_array_get(json_object_get(l, "grid"), 1)), 64);
+  assert_int_equal(json_integer_value(json_array_get(json_object_get(l, "block"), 0)), 32);
+  /* the H200's counts for this launch */
+  assert_int_equal(metric(l, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), 131072);
+  assert_int_equal(metric(l, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), 4194304);
+  assert_int_equal(metric(l, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 524288);
+  assert_int_equal(metric(l, "sm__warps_launched.sum"), 131072);
+  /* --lines: the transposed store is 32 sectors per request, 4 ideally */
+  json_t *lines = json_object_get(l, "lines");
+  assert_true(json_is_array(lines));
+  int found = 0;
+  for (size_t i = 0; i < json_array_size(lines); i++) {
+    json_t *ln = json_array_get(lines, i);
+    const char *ins = json_string_value(json_object_get(ln, "instruction"));
+    if (!ins || strncmp(ins, "st.global", 9)) continue;
+    found = 1;
+    assert_true(strstr(json_string_value(json_object_get(ln, "cu_file")), "seed_kernels.cu") != NULL);
+    assert_int_equal(json_integer_value(json_object_get(ln, "cu_line")), 39);
+    assert_true(json_real_value(json_object_get(ln, "per_request")) == 32.0);
+    assert_true(json_real_value(json_object_get(ln, "ideal_per_request")) == 4.0);
+    assert_non_null(strstr(json_string_value(json_object_get(ln, "explanation")), "8 KiB apart"));
+  }
+  assert_true(found);
+  json_decref(root);
+  free(out);
+}
+
+/* One launch from the options, as CSV: header of metric names, one row. */
+static void test_csv_of_one_launch(void **state) {
+  (void)state;
+  char args[1024];
+  snprintf(args, sizeof args,
+           "sim '%s' --kernel copy_k --grid 16384 --block 256 --arg buf:f32:4194304 "
+           "--arg buf:f32:4194304 --arg i32:4194304 --format csv",
+           tu_data("seed_kernels.ptx"));
+  char *out = run_ok(args);
+  char *nl = strchr(out, '\n');
+  assert_non_null(nl);
+  *nl = '\0';
+  assert_true(strncmp(out, "launch,kernel,", 14) == 0);
+  /* find the column of the global load sectors, then its value */
+  int col = -1, c = 0;
+  for (char *p = strtok(out, ","); p; p = strtok(NULL, ","), c++)
+    if (!strcmp(p, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")) col = c;
+  assert_true(col > 1);
+  char *row = nl + 1;
+  c = 0;
+  char *v = NULL;
+  for (char *p = strtok(row, ",\n"); p; p = strtok(NULL, ",\n"), c++)
+    if (c == col) v = p;
+  assert_non_null(v);
+  assert_string_equal(v, "524288");
+  free(out);
+}
+
+/* Text with --lines names the source line and explains the conflict. */
+static void test_text_lines_explain(void **state) {
+  (void)state;
+  char args[1024];
+  snprintf(args, sizeof args, "sim '%s' --kernel setRowReadCol --lines", tu_data("seed_kernels.ptx"));
+  char *out = run_ok(args);
+  assert_non_null(strstr(out, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"));
+  assert_non_null(strstr(out, "135168")); /* 4224 loads x 32 wavefronts, as measured */
+  assert_non_null(strstr(out, "32-way bank conflict"));
+  assert_non_null(strstr(out, "seed_kernels.cu:"));
+  free(out);
+}
+
+/* --dump writes the output buffer: copy_k of iota gives iota. */
+static void test_dump(void **state) {
+  (void)state;
+  char dir[] = "/tmp/wmdumpXXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char args[1024];
+  snprintf(args, sizeof args,
+           "sim '%s' --kernel copy_k --grid 4 --block 256 --arg buf:f32:1024:zero "
+           "--arg buf:f32:1024:iota --arg i32:1024 --dump %s",
+           tu_data("seed_kernels.ptx"), dir);
+  free(run_ok(args));
+  char path[256];
+  snprintf(path, sizeof path, "%s/copy_k.arg0.f32.bin", dir);
+  FILE *f = fopen(path, "rb");
+  if (!f) fail_msg("no %s", path);
+  float v[1024];
+  assert_int_equal(fread(v, sizeof *v, 1024, f), 1024);
+  fclose(f);
+  for (int i = 0; i < 1024; i++)
+    if (v[i] != (float)i) fail_msg("copy_k output[%d] = %g, want %d", i, (double)v[i], i);
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
+/* The lab: simulated next to measured; with --only, one experiment. */
+static void test_lab_only(void **state) {
+  (void)state;
+  char *out = run_ok("lab --only setRowReadColRect --format json");
+  json_t *root = json_loads(out, 0, NULL);
+  assert_non_null(root);
+  assert_int_equal(json_array_size(root), 1);
+  json_t *l = json_array_get(root, 0);
+  const char *m = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+  json_int_t sim = json_integer_value(json_object_get(json_object_get(l, "simulated"), m));
+  json_int_t meas = json_integer_value(json_object_get(json_object_get(l, "h200_measured"), m));
+  assert_int_equal(meas, 33792); /* 2112 loads x 16-way conflict, measured */
+  assert_int_equal(sim, meas);
+  json_decref(root);
+  free(out);
+}
+
+/* --help documents the contract; sim --help the //@ grammar. */
+static void test_help(void **state) {
+  (void)state;
+  char *out = run_ok("sim --help");
+  assert_non_null(strstr(out, "buf:TYPE:COUNT[:INIT]"));
+  assert_non_null(strstr(out, "--format"));
+  free(out);
+  out = run_ok("--help");
+  assert_non_null(strstr(out, "lab"));
+  free(out);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_json_of_a_file), cmocka_unit_test(test_csv_of_one_launch),
+    cmocka_unit_test(test_text_lines_explain), cmocka_unit_test(test_dump),
+    cmocka_unit_test(test_lab_only), cmocka_unit_test(test_help),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
