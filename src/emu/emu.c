@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "emu/emu_int.h"
+#include "util/bits.h"
 
 #define FULL 0xffffffffu
 #define EMU_SLICE 100000
@@ -84,27 +85,11 @@ typedef struct Block {
 
 /* --- value helpers --- */
 
-static inline float F32(uint64_t v) {
-  uint32_t u = (uint32_t)v;
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-static inline uint64_t B32(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-static inline double F64(uint64_t v) {
-  double d;
-  memcpy(&d, &v, 8);
-  return d;
-}
-static inline uint64_t B64(double d) {
-  uint64_t u;
-  memcpy(&u, &d, 8);
-  return u;
-}
+/* short names: the arithmetic below uses them on every line */
+#define F32 wm_f32
+#define B32 wm_f32_bits
+#define F64 wm_f64
+#define B64 wm_f64_bits
 static inline float ftz32(float f) {
   return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
 }

@@ -96,6 +96,7 @@
 #include <string.h>
 
 #include "ptx/ptx_lex.h"
+#include "util/bits.h"
 
 /* ---------------------------------------------------------------- tables */
 
@@ -465,30 +466,9 @@ static uint64_t int_number(Parser *P, const char *what) {
 }
 
 static uint32_t f32_bits(double d) {
-  float f;
-  if (isfinite(d) && fabs(d) > FLT_MAX) f = d > 0 ? INFINITY : -INFINITY;
-  else f = (float)d;
-  uint32_t b;
-  memcpy(&b, &f, 4);
-  return b;
-}
-
-static uint64_t f64_bits(double d) {
-  uint64_t b;
-  memcpy(&b, &d, 8);
-  return b;
-}
-
-static double f32_value(uint32_t b) {
-  float f;
-  memcpy(&f, &b, 4);
-  return f;
-}
-
-static double f64_value(uint64_t b) {
-  double d;
-  memcpy(&d, &b, 8);
-  return d;
+  /* out of float's range: infinity, without the undefined conversion */
+  if (isfinite(d) && fabs(d) > FLT_MAX) return (uint32_t)wm_f32_bits(d > 0 ? INFINITY : -INFINITY);
+  return (uint32_t)wm_f32_bits((float)d);
 }
 
 /* The value of n as an operand of type ty: an integer (sign applied) or the
@@ -499,17 +479,17 @@ static uint64_t num_value(Parser *P, const PtxTok *t, Num n, PtxType ty) {
     switch (n.kind) {
     case NUM_F32:
       if (ty == PTX_T_F32) return n.neg ? n.bits ^ 0x80000000u : n.bits;
-      d = f32_value((uint32_t)n.bits);
+      d = (double)wm_f32(n.bits);
       break;
     case NUM_F64:
       if (ty == PTX_T_F64) return n.neg ? n.bits ^ 0x8000000000000000ull : n.bits;
-      d = f64_value(n.bits);
+      d = wm_f64(n.bits);
       break;
     case NUM_DEC: d = n.dec; break;
     default: d = (double)n.bits; break;
     }
     if (n.neg) d = -d;
-    return ty == PTX_T_F32 ? f32_bits(d) : f64_bits(d);
+    return ty == PTX_T_F32 ? f32_bits(d) : wm_f64_bits(d);
   }
   if (n.kind == NUM_DEC) {
     if (ptx_type_is_float(ty))
