@@ -53,6 +53,51 @@ static int unsupported(const PtxModule *m, const PtxInstr *in, const char *why, 
                    "cannot emulate '%s': %s", text, why);
 }
 
+/* The fewest source operands each instruction reads (a vector counts its
+ * elements); the executors index them without checking. */
+static int min_sources(const EmuInstr *x) {
+  switch (x->op) {
+  case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_DIV: case PTX_OP_REM:
+  case PTX_OP_MIN: case PTX_OP_MAX: case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR:
+  case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_MUL24: case PTX_OP_COPYSIGN: case PTX_OP_SETP:
+  case PTX_OP_SET: case PTX_OP_MATCH: case PTX_OP_REDUX:
+    return 2;
+  case PTX_OP_MAD: case PTX_OP_MAD24: case PTX_OP_FMA: case PTX_OP_SAD: case PTX_OP_SELP:
+  case PTX_OP_SLCT: case PTX_OP_BFE: case PTX_OP_PRMT: case PTX_OP_SHF: case PTX_OP_SHFL:
+    return 3;
+  case PTX_OP_BFI: case PTX_OP_LOP3:
+    return 4;
+  case PTX_OP_ST: return x->vec;
+  case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_BRA: case PTX_OP_RET: case PTX_OP_EXIT:
+  case PTX_OP_TRAP: case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_NANOSLEEP:
+  case PTX_OP_PREFETCH: case PTX_OP_BARWARP: case PTX_OP_ACTIVEMASK:
+    return 0;
+  case PTX_OP_BAR: case PTX_OP_BARRIER:
+    return x->sub >= PTX_SUB_RED_POPC && x->sub <= PTX_SUB_RED_OR ? 3 : 1;
+  default:
+    return 1;
+  }
+}
+
+/* Refuses operand lists the executors cannot run: missing sources,
+ * destinations or addresses (the parser should not let them through, but an
+ * emulated kernel must never read outside its register file). */
+static int check_operands(const PtxModule *m, const PtxInstr *in, const EmuInstr *x, int has_addr, WmErr *e) {
+  int need = min_sources(x);
+  int is_red = (x->op == PTX_OP_BAR || x->op == PTX_OP_BARRIER) && x->sub >= PTX_SUB_RED_POPC;
+  for (int i = 0; i < need; i++)
+    if (i >= x->ns || (x->s[i] == EMU_NOSLOT && !(is_red && i == 1))) /* bar.red's count is optional */
+      return unsupported(m, in, "an operand is missing", e);
+  int mem = x->op == PTX_OP_LD || x->op == PTX_OP_LDU || x->op == PTX_OP_ST || x->op == PTX_OP_ATOM ||
+            x->op == PTX_OP_RED;
+  if (mem && !has_addr) return unsupported(m, in, "the address operand is missing", e);
+  int needs_dst = !(ptx_op_flags[x->op] & OPF_NODST) && x->op != PTX_OP_SETP && x->op != PTX_OP_SHFL &&
+                  x->op != PTX_OP_MATCH && x->op != PTX_OP_LD && x->op != PTX_OP_LDU && x->op != PTX_OP_ATOM;
+  if (needs_dst && (x->nd == 0 || x->d[0] == EMU_NOSLOT))
+    return unsupported(m, in, "the destination is missing", e);
+  return 0;
+}
+
 /* Fills x's slots from in's operands, following the operand conventions of
  * ptx_parse.c. */
 static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const PtxInstr *in,
@@ -100,10 +145,11 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
     }
   }
 
-  int ns = 0;
+  int ns = 0, has_addr = 0;
   for (int i = first_src; i < in->nopd; i++) {
     const PtxOperand *a = &o[i];
     if (a->kind == PTX_O_ADDR) {
+      has_addr = 1;
       x->abase = a->reg[0] == PTX_NOREG ? EMU_NOSLOT : a->reg[0];
       x->aoff = a->reg[0] == PTX_NOREG && a->space == PTX_S_GLOBAL ? (int64_t)gbase + a->imm : a->imm;
       continue;
@@ -117,7 +163,7 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
     x->s[ns++] = src_slot(p, c, a, gbase);
   }
   x->ns = (uint8_t)ns;
-  return 0;
+  return check_operands(m, in, x, has_addr, e);
 }
 
 /* --- control flow: basic blocks and immediate post-dominators --- */

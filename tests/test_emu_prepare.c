@@ -1,0 +1,73 @@
+/* test_emu_prepare.c - every kernel nvcc made for the test data decodes into
+ * the emulator's form, and branches reconverge where they should. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu_int.h"
+#include "testutil.h"
+
+static const char *const modules[] = {
+  "seed_kernels.ptx", "probe_kernels.ptx", "parse_coverage.ptx", "parse_more.ptx",
+  "emu_semantics.ptx", "emu_funnel.ptx", "bad_kernels.ptx", NULL,
+};
+
+/* Each kernel the parser accepts is one the emulator can prepare: the
+ * operand checks refuse nothing nvcc emits. */
+static void test_prepare_every_kernel(void **state) {
+  (void)state;
+  int prepared = 0;
+  for (int i = 0; modules[i]; i++) {
+    WmErr e = {0};
+    PtxModule *m = ptx_load(tu_data(modules[i]), "sm_90", &e);
+    if (!m) fail_msg("%s: %s", modules[i], e.msg);
+    for (int k = 0; k < m->nkernels; k++) {
+      if (m->kernels[k].unsupported) continue;
+      EmuProgram p;
+      if (emu_prepare(&p, m, &m->kernels[k], 0x700000000000ull, &e))
+        fail_msg("%s: kernel %s: %s", modules[i], m->kernels[k].name, e.msg);
+      /* every branch's reconvergence point is an instruction or the exit */
+      for (int j = 0; j < p.ncode; j++)
+        if (p.code[j].op == PTX_OP_BRA) assert_true(p.code[j].rpc <= (uint32_t)p.ncode);
+      emu_program_free(&p);
+      prepared++;
+    }
+    ptx_module_free(m);
+  }
+  assert_true(prepared >= 60);
+}
+
+/* if/else: the branch around the then-part reconverges after the else-part,
+ * at the first instruction both paths reach. */
+static void test_reconverges_after_if_else(void **state) {
+  (void)state;
+  static const char ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 k_p)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<4>;\n"
+    " mov.u32 %r1, %tid.x;\n"              /* 0 */
+    " setp.lt.u32 %p1, %r1, 16;\n"         /* 1 */
+    " @%p1 bra $THEN;\n"                   /* 2 */
+    " add.s32 %r2, %r1, 2;\n"              /* 3: else */
+    " bra.uni $JOIN;\n"                    /* 4 */
+    "$THEN:\n add.s32 %r2, %r1, 1;\n"      /* 5: then */
+    "$JOIN:\n add.s32 %r3, %r2, 1;\n"      /* 6: join */
+    " ret;\n}\n";
+  WmErr e = {0};
+  PtxModule *m = ptx_parse("if.ptx", strdup(ptx), &e);
+  if (!m) fail_msg("%s", e.msg);
+  EmuProgram p;
+  assert_int_equal(emu_prepare(&p, m, &m->kernels[0], 0, &e), 0);
+  assert_int_equal(p.code[2].op, PTX_OP_BRA);
+  assert_int_equal(p.code[2].target, 5);
+  assert_int_equal(p.code[2].rpc, 6);
+  emu_program_free(&p);
+  ptx_module_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_prepare_every_kernel),
+    cmocka_unit_test(test_reconverges_after_if_else),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
