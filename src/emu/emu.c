@@ -252,7 +252,12 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
         if (hi + size <= b->shared_size) data = b->shared;
       } else {
         GBuf *g = b->last_buf;
-        if (g && lo >= g->addr && hi + size <= g->addr + g->size) data = g->data, origin = g->addr;
+        if (!g || lo < g->addr || hi + size > g->addr + g->size) {
+          /* kernels alternate between buffers: one lookup for the warp */
+          g = gmem_find(b->l->gmem, lo, hi + size - lo);
+          if (g) b->last_buf = g;
+        }
+        if (g) data = g->data, origin = g->addr;
       }
       if (data) {
         LANES(mask, ptr[l] = data + (off[l] - origin));

@@ -35,13 +35,16 @@ int mem_init(MemModel *mm, const MemConfig *cfg, int ncode)
   mm->cfg = *cfg;
   mm->nline = ncode;
   mm->line = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->line) : NULL;
+  mm->memo = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->memo) : NULL;
   return 0;
 }
 
 void mem_free(MemModel *mm)
 {
   free(mm->line);
+  free(mm->memo);
   mm->line = NULL;
+  mm->memo = NULL;
   mm->nline = 0;
 }
 
@@ -68,9 +71,30 @@ static void line_units(LineStat *ls, const MemReq *r, unsigned units,
 static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
 {
   unsigned op = r->op & 3, distinct;
-  unsigned sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
-  if (r->op == MEM_ATOM || r->op == MEM_RED)
+  unsigned sec;
+  if (r->op == MEM_ATOM || r->op == MEM_RED) {
     sec = mem_atomic_sectors(r->addr, r->mask, r->size);
+    mem_coalesce(r->addr, r->mask, r->size, &distinct);
+  } else if (r->mask == 0xffffffffu && mm->memo && r->instr >= 0 && r->instr < mm->nline) {
+    MemMemo *mo = &mm->memo[r->instr];
+    uint64_t a0 = r->addr[0], diff = 0;
+    for (unsigned l = 0; l < 32; l++)
+      diff |= (r->addr[l] - a0) ^ mo->delta[l];
+    if (diff == 0 && mo->size == r->size && mo->phase == (a0 & 31)) {
+      sec = mo->sectors;
+      distinct = mo->distinct;
+    } else {
+      sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
+      for (unsigned l = 0; l < 32; l++)
+        mo->delta[l] = r->addr[l] - a0;
+      mo->phase = (uint32_t)(a0 & 31);
+      mo->size = r->size;
+      mo->sectors = sec;
+      mo->distinct = distinct;
+    }
+  } else {
+    sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
+  }
   mm->metric[greq[op]]++;
   if (ginst[op] >= 0)
     mm->metric[ginst[op]]++;

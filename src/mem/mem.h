@@ -55,8 +55,20 @@ typedef struct LineStat {
                           "32 lanes touch 32 sectors: lanes are 8 KiB apart" */
 } LineStat;
 
+/* The last full-warp global request of an instruction: a warp whose
+ * addresses have the same shape (offsets from lane 0, lane 0's place in its
+ * sector) costs the same, so it is counted without sorting. */
+typedef struct MemMemo {
+  uint64_t delta[32];  /* addr[l] - addr[0] */
+  uint32_t phase;      /* addr[0] % 32 */
+  uint32_t size;       /* bytes per lane; 0: nothing remembered */
+  uint32_t sectors, distinct;
+} MemMemo;
+
 typedef struct MemModel {
   MemConfig cfg;
+  /* derived state */
+  MemMemo *memo;       /* [nline] */
   /* statistics */
   uint64_t metric[WM_M_COUNT];
   LineStat *line;      /* [nline], indexed by instruction */
