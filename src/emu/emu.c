@@ -265,8 +265,13 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
       }
     }
   }
+  int first = -1; /* without a base register every lane has one address */
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
+    if (first >= 0 && spaces[first] != PTX_S_LOCAL) {
+      ptr[l] = ptr[first], off[l] = off[first], spaces[l] = spaces[first];
+      continue;
+    }
     uint64_t a = (base ? base[l] : 0) + (uint64_t)x->aoff;
     unsigned sp = x->space;
     if (sp == PTX_S_SHARED || sp == PTX_S_LOCAL) a &= 0xffffffffull;
@@ -276,7 +281,7 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
       else if (a - EMU_CONST_WIN < EMU_WIN_SIZE) sp = PTX_S_CONST, a -= EMU_CONST_WIN;
       else sp = PTX_S_GLOBAL;
     }
-    if (a % size != 0)
+    if ((size & (size - 1)) == 0 ? (a & (size - 1)) != 0 : a % size != 0)
       return fault(b, x, warp, l, WM_EFAULT, "misaligned %s %s of %u bytes at 0x%" PRIx64
                    " (must be a multiple of %u)", ptx_space_name((PtxSpace)sp), op_word(x), size, a, size);
     uint8_t *p = NULL;
@@ -321,8 +326,9 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
     ptr[l] = p;
     off[l] = a;
     spaces[l] = (uint8_t)sp;
+    if (!base) first = l;
   }
-  return 0;
+  return first >= 0 ? spaces[first] : 0;
 }
 
 /* Hands the request to the memory model, split by space when a generic
