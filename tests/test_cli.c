@@ -153,6 +153,20 @@ static void test_lab_only(void **state) {
   free(out);
 }
 
+/* A launch too large to simulate in reasonable time is refused up front,
+ * with the option that lifts the limit. */
+static void test_absurd_grid(void **state) {
+  (void)state;
+  char args[1024], *err = NULL;
+  snprintf(args, sizeof args,
+           "sim '%s' --kernel copy_k --grid 2147483647 --block 1024 --arg buf:f32:4 --arg buf:f32:4 --arg i32:4",
+           tu_data("seed_kernels.ptx"));
+  assert_int_equal(tu_run_cli(args, NULL, &err), 1);
+  assert_non_null(strstr(err, "2199023254528 threads"));
+  assert_non_null(strstr(err, "--max-threads"));
+  free(err);
+}
+
 /* --help documents the contract; sim --help the //@ grammar. */
 static void test_help(void **state) {
   (void)state;
@@ -169,7 +183,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_json_of_a_file), cmocka_unit_test(test_csv_of_one_launch),
     cmocka_unit_test(test_text_lines_explain), cmocka_unit_test(test_dump),
-    cmocka_unit_test(test_lab_only), cmocka_unit_test(test_help),
+    cmocka_unit_test(test_lab_only), cmocka_unit_test(test_absurd_grid), cmocka_unit_test(test_help),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

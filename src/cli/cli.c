@@ -59,6 +59,12 @@ int cli_run_launch(const PtxModule *mod, const LaunchSpec *ls, const CliOptions 
   memset(run, 0, sizeof *run);
   const PtxKernel *k = ptx_find_kernel(mod, ls->name, e);
   if (!k) return -1;
+  uint64_t threads = (uint64_t)ls->grid[0] * ls->grid[1] * ls->grid[2] * ls->block[0] * ls->block[1] * ls->block[2];
+  if (threads > o->max_threads)
+    return wm_err(e, WM_ELIMIT,
+                  "launch %s has %llu threads, over the %llu this run allows: simulating it would take "
+                  "hours; raise --max-threads to run it anyway",
+                  ls->label, (unsigned long long)threads, (unsigned long long)o->max_threads);
   GlobalMem g;
   gmem_init(&g, o->mem_limit);
   uint8_t *params = wm_xcalloc(k->param_size + 8, 1);
@@ -153,6 +159,12 @@ int cli_common_option(int argc, char **argv, int *i, CliOptions *o) {
       return 2 + cli_usage_error("--mem-limit takes a byte count such as 4G, not '%s'", v ? v : "");
     return 1;
   }
+  if (!strcmp(a, "--max-threads")) {
+    const char *v = VALUE();
+    if (!v || cli_parse_size(v, &o->max_threads) || o->max_threads == 0)
+      return 2 + cli_usage_error("--max-threads takes a number such as 8G, not '%s'", v ? v : "");
+    return 1;
+  }
   if (!strcmp(a, "--lines")) {
     o->lines = 1;
     return 1;
@@ -168,5 +180,6 @@ void cli_options_init(CliOptions *o) {
   o->init = INIT_RAND;
   o->seed = 1;
   o->mem_limit = GMEM_DEFAULT_LIMIT;
+  o->max_threads = CLI_DEFAULT_MAX_THREADS;
 }
 

@@ -14,6 +14,7 @@ typedef struct CliOptions {
   int lines;
   InitKind init;
   uint64_t seed, mem_limit;
+  uint64_t max_threads;  /* most threads a launch may have (simulation time) */
   const char *kernel, *dump_dir;
   uint32_t grid[3], block[3], smem;
   int have_grid, have_block, smem_set;
@@ -30,6 +31,8 @@ typedef struct CliRun {
   GlobalMem gmem;       /* the buffers after the run, if keep_buffers */
   int have_gmem;
 } CliRun;
+
+#define CLI_DEFAULT_MAX_THREADS (1ull << 32)
 
 void cli_options_init(CliOptions *o);
 int cli_common_option(int argc, char **argv, int *i, CliOptions *o);

@@ -34,6 +34,7 @@ static const char *usage_sim =
   "                   [--smem BYTES] [--arg SPEC]... [--arch NAME]\n"
   "                   [--format text|json|csv] [--lines] [--dump DIR]\n"
   "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
+  "                   [--max-threads N]\n"
   "\n"
   "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo.\n"
   "Without --kernel, every '//@' launch line of FILE runs:\n"
@@ -54,7 +55,9 @@ static const char *usage_sim =
   "  --dump DIR       write every buffer after the run to DIR\n"
   "  --init KIND      initializer of buffers whose SPEC names none (default rand)\n"
   "  --seed N         seed of rand (default 1)\n"
-  "  --mem-limit B    most bytes of buffers a launch may allocate (default 16 GiB)\n";
+  "  --mem-limit B    most bytes of buffers a launch may allocate (default 16 GiB)\n"
+  "  --max-threads N  most threads a launch may have (default 4G: beyond, hours)\n"
+  "  WARPMEM_THREADS  host threads that run blocks (default: one per CPU)\n";
 
 static int fail(const WmErr *e) { return cli_fail(e); }
 
