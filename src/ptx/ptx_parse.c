@@ -702,6 +702,15 @@ static void initializer(Parser *P, uint8_t *buf, uint64_t nelem, PtxType ty, uin
   (*i)++;
 }
 
+/* .align N, P at the .align: N must be a power of two up to `most` */
+static uint32_t alignment(Parser *P, uint64_t most) {
+  next(P);
+  const PtxTok *at = peek(P);
+  uint64_t a = int_number(P, "an alignment");
+  if (a == 0 || a > most || (a & (a - 1))) fail(P, at, "bad alignment %llu", (unsigned long long)a);
+  return (uint32_t)a;
+}
+
 /* var-decl := space {.align N | .vN | type | .ptr} name {'[' [N] ']'} ['=' init] {',' ...} ';'
  * (after any .extern/.visible/.weak; the current token is the space) */
 static void var_decl(Parser *P, int is_extern) {
@@ -714,11 +723,7 @@ static void var_decl(Parser *P, int is_extern) {
   for (;;) {
     const PtxTok *t = peek(P);
     if (is(t, ".align")) {
-      next(P);
-      const PtxTok *at = peek(P);
-      uint64_t a = int_number(P, "an alignment");
-      if (a == 0 || a > 65536 || (a & (a - 1))) fail(P, at, "bad alignment %llu", (unsigned long long)a);
-      align = (uint32_t)a;
+      align = alignment(P, 65536);
     } else if (is(t, ".v2") || is(t, ".v4")) {
       next(P);
       vec = t->p[2] - '0';
@@ -1820,11 +1825,7 @@ static void param(Parser *P) {
   for (;;) {
     const PtxTok *t = peek(P);
     if (is(t, ".align")) {
-      next(P);
-      const PtxTok *at = peek(P);
-      uint64_t a = int_number(P, "an alignment");
-      if (a == 0 || a > 4096 || (a & (a - 1))) fail(P, at, "bad alignment %llu", (unsigned long long)a);
-      align = (uint32_t)a;
+      align = alignment(P, 4096);
     } else if (is(t, ".ptr")) {
       next(P);
       is_ptr = 1;
