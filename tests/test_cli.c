@@ -153,6 +153,58 @@ static void test_lab_only(void **state) {
   free(out);
 }
 
+/* --const sets a __constant__ array before the run; without it the
+ * initializer stands.  The kernel copies k[0..3] to out. */
+static const char const_ptx[] =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".const .align 4 .b8 k[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0};\n"
+  ".visible .entry copyk(.param .u64 p_out)\n{\n"
+  " .reg .b32 %r<4>;\n .reg .b64 %rd<6>;\n"
+  " ld.param.u64 %rd1, [p_out];\n cvta.to.global.u64 %rd2, %rd1;\n"
+  " mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd3, %r1, 4;\n"
+  " mov.u64 %rd4, k;\n add.s64 %rd5, %rd4, %rd3;\n ld.const.u32 %r2, [%rd5];\n"
+  " add.s64 %rd5, %rd2, %rd3;\n st.global.u32 [%rd5], %r2;\n ret;\n}\n";
+
+static void run_copyk(const char *extra, int32_t want[4]) {
+  char *path = tu_temp_file(".ptx", const_ptx);
+  char dir[] = "/tmp/wmconstXXXXXX", args[1024];
+  assert_non_null(mkdtemp(dir));
+  snprintf(args, sizeof args, "sim %s --kernel copyk --grid 1 --block 4 --arg buf:i32:4:zero %s --dump %s", path,
+           extra, dir);
+  free(run_ok(args));
+  char bin[256];
+  snprintf(bin, sizeof bin, "%s/copyk.arg0.i32.bin", dir);
+  FILE *f = fopen(bin, "rb");
+  if (!f) fail_msg("no %s", bin);
+  int32_t v[4];
+  assert_int_equal(fread(v, sizeof *v, 4, f), 4);
+  fclose(f);
+  for (int i = 0; i < 4; i++) assert_int_equal(v[i], want[i]);
+  snprintf(args, sizeof args, "rm -rf '%s' '%s'", dir, path);
+  assert_int_equal(system(args), 0);
+  free(path);
+}
+
+static void test_const(void **state) {
+  (void)state;
+  int32_t init[4] = {1, 2, 3, 4}, set[4] = {-7, 40, 3, 4};
+  run_copyk("", init);
+  run_copyk("--const k=i32:-7,40", set);
+  /* a name the module does not have is an error that lists the ones it has */
+  char *path = tu_temp_file(".ptx", const_ptx), args[512], *err = NULL;
+  snprintf(args, sizeof args, "sim %s --kernel copyk --grid 1 --block 4 --arg buf:i32:4 --const kk=i32:1", path);
+  assert_int_equal(tu_run_cli(args, NULL, &err), 2);
+  assert_non_null(strstr(err, "no __constant__ variable kk (it has: k)"));
+  free(err);
+  /* more values than the variable holds */
+  snprintf(args, sizeof args, "sim %s --kernel copyk --grid 1 --block 4 --arg buf:i32:4 --const k=i32:1,2,3,4,5", path);
+  assert_int_equal(tu_run_cli(args, NULL, &err), 2);
+  assert_non_null(strstr(err, "holds 16 bytes"));
+  free(err);
+  unlink(path);
+  free(path);
+}
+
 /* A launch too large to simulate in reasonable time is refused up front,
  * with the option that lifts the limit. */
 static void test_absurd_grid(void **state) {
@@ -183,7 +235,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_json_of_a_file), cmocka_unit_test(test_csv_of_one_launch),
     cmocka_unit_test(test_text_lines_explain), cmocka_unit_test(test_dump),
-    cmocka_unit_test(test_lab_only), cmocka_unit_test(test_absurd_grid), cmocka_unit_test(test_help),
+    cmocka_unit_test(test_lab_only), cmocka_unit_test(test_absurd_grid), cmocka_unit_test(test_const), cmocka_unit_test(test_help),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

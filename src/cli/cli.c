@@ -74,12 +74,21 @@ int cli_run_launch(const PtxModule *mod, const LaunchSpec *ls, const CliOptions 
     wm_err(e, WM_EUSAGE, "the memory model does not support sm_%d", o->cfg.sm);
     goto out;
   }
+  uint8_t *cmem = wm_xcalloc(mod->const_size + 1, 1);
+  if (mod->const_init) memcpy(cmem, mod->const_init, mod->const_size);
+  for (int i = 0; i < o->nconsts; i++)
+    if (launch_set_const(o->consts[i], mod, cmem, e)) {
+      free(cmem);
+      goto out;
+    }
   EmuLaunch l = {.mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = params, .gmem = &g,
-                 .mm = &run->mm};
+                 .const_mem = cmem, .mm = &run->mm};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
   double t0 = cli_now();
-  if (emu_run(&l, e)) {
+  int failed = emu_run(&l, e);
+  free(cmem);
+  if (failed) {
     /* name the launch: a file of launches may have many of one kernel */
     if (ls->line) {
       char msg[sizeof e->msg];

@@ -20,6 +20,8 @@ typedef struct CliOptions {
   int have_grid, have_block, smem_set;
   const char **args;
   int nargs;
+  const char **consts;  /* --const specs */
+  int nconsts;
   int keep_buffers;     /* cli_run_launch keeps the buffers in CliRun.gmem */
 } CliOptions;
 

@@ -758,3 +758,49 @@ int launch_dump(const char *dir, const LaunchSpec *l, const GlobalMem *g, WmErr 
   json_decref(root);
   return rc;
 }
+
+/* ---- __constant__ values ------------------------------------------------ */
+
+int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, WmErr *e) {
+  const char *eq = strchr(spec, '='), *colon = eq ? strchr(eq + 1, ':') : NULL;
+  if (!eq || !colon || eq == spec)
+    return wm_err(e, WM_EUSAGE, "--const '%s': write NAME=TYPE:VALUE[,VALUE...]", spec);
+  const PtxVar *v = NULL;
+  for (int i = 0; i < m->nvars; i++)
+    if (m->vars[i].space == PTX_S_CONST && strlen(m->vars[i].name) == (size_t)(eq - spec) &&
+        !strncmp(m->vars[i].name, spec, (size_t)(eq - spec)))
+      v = &m->vars[i];
+  if (!v) {
+    char names[512] = "";
+    size_t n = 0;
+    for (int i = 0; i < m->nvars && n < sizeof names - 80; i++)
+      if (m->vars[i].space == PTX_S_CONST)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", m->vars[i].name);
+    return wm_err(e, WM_EUSAGE, "--const '%s': %s has no __constant__ variable %.*s (it has: %s)", spec,
+                  m->path, (int)(eq - spec), spec, n ? names : "none");
+  }
+  uint8_t t;
+  if (lookup_type(eq + 1, (size_t)(colon - eq - 1), &t))
+    return wm_err(e, WM_EUSAGE, "--const '%s': unknown type '%.*s' (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)",
+                  spec, (int)(colon - eq - 1), eq + 1);
+  unsigned es = type_bytes(t);
+  uint64_t at = v->offset;
+  for (const char *p = colon + 1;;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    uint64_t bits;
+    if (parse_value(p, len, t, &bits, e)) {
+      char msg[sizeof e->msg];
+      memcpy(msg, e->msg, sizeof msg);
+      return wm_err(e, WM_EUSAGE, "--const '%s': %s", spec, msg);
+    }
+    if (at + es > v->offset + v->size)
+      return wm_err(e, WM_EUSAGE, "--const '%s': %s holds %u bytes, the values need more", spec, v->name,
+                    v->size);
+    store_le(const_mem + at, bits, es);
+    at += es;
+    if (!end) break;
+    p = end + 1;
+  }
+  return 0;
+}

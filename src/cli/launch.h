@@ -58,6 +58,12 @@ int launch_parse_file(const char *path, const char *text, LaunchSpec **out, int 
 int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *params,
                 InitKind dflt, uint64_t seed, WmErr *e);
 
+/* --const NAME=TYPE:VALUE[,VALUE...]: writes the values, from its start,
+ * into the module's __constant__ variable NAME in const_mem (the module's
+ * const segment, m->const_size bytes).  Errors name the variable and, when
+ * it is missing, the ones the module has. */
+int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, WmErr *e);
+
 /* Writes each buffer of g to DIR/LABEL.argN.TYPE.bin (raw little-endian)
  * plus DIR/LABEL.json describing them; creates DIR. */
 int launch_dump(const char *dir, const LaunchSpec *l, const GlobalMem *g, WmErr *e);

@@ -34,7 +34,7 @@ static const char *usage_sim =
   "                   [--smem BYTES] [--arg SPEC]... [--arch NAME]\n"
   "                   [--format text|json|csv] [--lines] [--dump DIR]\n"
   "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
-  "                   [--max-threads N]\n"
+  "                   [--max-threads N] [--const NAME=TYPE:VALUE[,VALUE...]]...\n"
   "\n"
   "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo.\n"
   "Without --kernel, every '//@' launch line of FILE runs:\n"
@@ -53,6 +53,8 @@ static const char *usage_sim =
   "  --lines          per memory instruction: source line, requests, sectors or\n"
   "                   wavefronts per request, the ideal, and why\n"
   "  --dump DIR       write every buffer after the run to DIR\n"
+  "  --const N=T:V,.. set the __constant__ variable N (type T) from its start;\n"
+  "                   otherwise it holds its initializer, or zeros\n"
   "  --init KIND      initializer of buffers whose SPEC names none (default rand)\n"
   "  --seed N         seed of rand (default 1)\n"
   "  --mem-limit B    most bytes of buffers a launch may allocate (default 16 GiB)\n"
@@ -140,8 +142,9 @@ static int cmd_sim(int argc, char **argv) {
   CliOptions o;
   cli_options_init(&o);
   const char *file = NULL;
-  const char *argv_args[LAUNCH_MAX_ARGS];
+  const char *argv_args[LAUNCH_MAX_ARGS], *const_specs[LAUNCH_MAX_ARGS];
   o.args = argv_args;
+  o.consts = const_specs;
   WmErr e = {0};
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
@@ -152,6 +155,12 @@ static int cmd_sim(int argc, char **argv) {
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage_sim, stdout);
       return 0;
+    }
+    if (!strcmp(a, "--const")) {
+      if (!v) return cli_usage_error("%s needs a value", a);
+      if (o.nconsts == LAUNCH_MAX_ARGS) return cli_usage_error("too many --const options (at most %s)", "64");
+      const_specs[o.nconsts++] = argv[++i];
+      continue;
     }
     if (!strcmp(a, "--kernel") || !strcmp(a, "--grid") || !strcmp(a, "--block") || !strcmp(a, "--smem") ||
         !strcmp(a, "--arg") || !strcmp(a, "--dump")) {
