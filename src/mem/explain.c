@@ -103,12 +103,14 @@ static void explain_sectors(char *buf, size_t n, const MemReq *r,
     snprintf(head + len, sizeof head - (size_t)len, " where %u would do", ideal);
 
   if (r->space == PTX_S_LOCAL) {
+    /* a vector's 4-byte words lie 128 bytes apart: one request each */
+    const char *split = r->size > 4 ? " per 4-byte word" : "";
     if (p.same)
-      snprintf(buf, n, "%s: the same local offset in every lane; the per-lane "
-               "interleaving puts those words side by side", head);
+      snprintf(buf, n, "%s%s: the same local offset in every lane; the per-lane "
+               "interleaving puts those words side by side", head, split);
     else
-      snprintf(buf, n, "%s: lanes use different offsets in their local arrays "
-               "(indexed array), so the interleaving scatters them", head);
+      snprintf(buf, n, "%s%s: lanes use different offsets in their local arrays "
+               "(indexed array), so the interleaving scatters them", head, split);
     return;
   }
   if (p.n == 1) {
