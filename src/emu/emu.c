@@ -949,14 +949,16 @@ static int exec_bits(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint6
       unsigned pos = (uint8_t)s1[l], len = (uint8_t)s2[l];
       uint64_t v = zext(a[l], size), r;
       int sign = ptx_type_is_signed((PtxType)x->type);
+      /* d[i] = (i < len && pos+i <= msb) ? a[pos+i] : sbit, where sbit is
+       * a[min(pos+len-1, msb)] for signed types (0 for unsigned or len 0):
+       * the n bits that exist, then the sign bit above them */
       if (len == 0) r = 0;
       else {
-        uint64_t field = pos >= bits ? 0 : v >> pos;
-        if (len < 64) field &= (1ull << len) - 1;
+        unsigned n = pos >= bits ? 0 : bits - pos < len ? bits - pos : len;
+        uint64_t field = n == 0 ? 0 : v >> pos;
+        if (n < 64) field &= (1ull << n) - 1;
         unsigned top = pos + len - 1 >= bits ? bits - 1 : pos + len - 1;
-        int sbit = sign ? (int)((v >> top) & 1) : 0;
-        if (sign && len < bits && sbit) field |= ~0ull << len;
-        if (pos >= bits && sign) field = (v >> (bits - 1)) & 1 ? ~0ull : 0;
+        if (sign && n < 64 && ((v >> top) & 1)) field |= ~0ull << n;
         r = zext(field, size);
       }
       d[l] = r;
