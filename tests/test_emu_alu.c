@@ -358,6 +358,29 @@ static void test_copysign(void **state) {
         0xc0000000, 0x40000000, 0xC000000000000000ull);
 }
 
+/* testp: zeros count as normal numbers */
+static void test_testp(void **state) {
+  (void)state;
+  CHECK(" mov.f32 %f1, 0f7F800000;\n mov.f32 %f2, 0f7FC00000;\n mov.f32 %f3, 0f3F800000;\n"
+        " mov.f32 %f4, 0f00000000;\n mov.f32 %f5, 0f00000001;\n mov.f32 %f6, 0f80000000;\n"
+        " testp.finite.f32 %p1, %f1;\n" SP(0, "%p1")
+        " testp.infinite.f32 %p1, %f1;\n" SP(8, "%p1")
+        " testp.number.f32 %p1, %f2;\n" SP(16, "%p1")
+        " testp.notanumber.f32 %p1, %f2;\n" SP(24, "%p1")
+        " testp.normal.f32 %p1, %f3;\n" SP(32, "%p1")
+        " testp.normal.f32 %p1, %f4;\n" SP(40, "%p1")
+        " testp.subnormal.f32 %p1, %f5;\n" SP(48, "%p1")
+        " testp.subnormal.f32 %p1, %f4;\n" SP(56, "%p1")
+        " testp.normal.f32 %p1, %f6;\n" SP(64, "%p1")
+        " testp.normal.f32 %p1, %f5;\n" SP(72, "%p1")
+        " testp.finite.f32 %p1, %f2;\n" SP(80, "%p1")
+        " mov.f64 %fd1, 0d0000000000000001;\n mov.f64 %fd2, 0d0000000000000000;\n"
+        " testp.subnormal.f64 %p1, %fd1;\n" SP(88, "%p1")
+        " testp.normal.f64 %p1, %fd2;\n" SP(96, "%p1")
+        " testp.finite.f64 %p1, %fd1;\n" SP(104, "%p1"),
+        0, 1, 0, 1, 1, 1, 1, 0, 1, 0, 0, 1, 1, 1);
+}
+
 /* selp, set (an .f32 destination gets 1.0f), setp with a combining op */
 static void test_set_setp_selp(void **state) {
   (void)state;
@@ -528,7 +551,7 @@ int main(void) {
     cmocka_unit_test(test_cvt_f64_f32),      cmocka_unit_test(test_shifts),        cmocka_unit_test(test_bfe),
     cmocka_unit_test(test_bfi),              cmocka_unit_test(test_prmt),          cmocka_unit_test(test_minmax),
     cmocka_unit_test(test_mul),              cmocka_unit_test(test_div_rem_abs),   cmocka_unit_test(test_bitcount),
-    cmocka_unit_test(test_copysign),         cmocka_unit_test(test_set_setp_selp),
+    cmocka_unit_test(test_copysign),         cmocka_unit_test(test_testp),         cmocka_unit_test(test_set_setp_selp),
     cmocka_unit_test(test_lop3),             cmocka_unit_test(test_atom_inc_dec),  cmocka_unit_test(test_shfl),
     cmocka_unit_test(test_vote_redux),
   };

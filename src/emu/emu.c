@@ -1243,7 +1243,7 @@ static void exec_testp(const EmuInstr *x, uint32_t mask, uint64_t *R) {
     case PTX_SUB_INFINITE: r = isinf(v); break;
     case PTX_SUB_NUMBER: r = !isnan(v); break;
     case PTX_SUB_NOTANUMBER: r = isnan(v); break;
-    case PTX_SUB_NORMAL: r = cls == FP_NORMAL; break;
+    case PTX_SUB_NORMAL: r = cls == FP_NORMAL || cls == FP_ZERO; break; /* PTX: zeros count as normal */
     default: r = cls == FP_SUBNORMAL; break;
     }
     d[l] = (uint64_t)r;
