@@ -320,9 +320,13 @@ static void test_div_rem_abs(void **state) {
         " mov.u64 %rd3, -7;\n mov.u64 %rd5, 2;\n div.s64 %rd4, %rd3, %rd5;\n" S64(88, "%rd4")
         " rem.s64 %rd4, %rd3, %rd5;\n" S64(96, "%rd4")
         " sad.s32 %r10, %r6, %r2, 10;\n" S32(104, "%r10")
-        " sad.u32 %r10, %r2, %r3, 0;\n" S32(112, "%r10"),
+        " sad.u32 %r10, %r2, %r3, 0;\n" S32(112, "%r10")
+        " mov.u64 %rd6, 0x8000000000000000;\n mov.u64 %rd7, 0x7fffffffffffffff;\n mov.u64 %rd8, 0;\n"
+        " sad.s64 %rd4, %rd6, %rd7, %rd8;\n" S64(120, "%rd4")
+        " sad.s64 %rd4, %rd7, %rd6, %rd8;\n" S64(128, "%rd4")
+        " sad.u64 %rd4, %rd6, %rd7, %rd8;\n" S64(136, "%rd4"),
         0xfffffffd, 0xffffffff, 1, 0x80000000, 0, 0x7ffffffc, 0x80000000, 7, 0x80000000,
-        0x8000000000000000ull, 0x8000, (uint64_t)-3, (uint64_t)-1, 13, 5);
+        0x8000000000000000ull, 0x8000, (uint64_t)-3, (uint64_t)-1, 13, 5, UINT64_MAX, UINT64_MAX, 1);
 }
 
 static void test_bitcount(void **state) {

@@ -874,7 +874,10 @@ static int arith(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t 
     case PTX_OP_MAX: r = c == C_S ? (uint64_t)(sa > sb ? sa : sb) : (ua > ub ? ua : ub); break;
     case PTX_OP_ABS: r = (uint64_t)(sa < 0 ? -(uint64_t)sa : (uint64_t)sa); break;
     case PTX_OP_NEG: r = -ua; break;
-    case PTX_OP_SAD: r = (c == C_S ? (uint64_t)(sa > sb ? sa - sb : sb - sa) : (ua > ub ? ua - ub : ub - ua)) + s2[l]; break;
+    case PTX_OP_SAD: /* |a - b| + c; the difference in unsigned (s64 extremes overflow int64) */
+      r = (c == C_S ? (sa > sb ? (uint64_t)sa - (uint64_t)sb : (uint64_t)sb - (uint64_t)sa)
+                    : (ua > ub ? ua - ub : ub - ua)) + s2[l];
+      break;
     default: goto unsup;
     }
     d[l] = x->sub == PTX_SUB_WIDE ? r : zext(r, size);
