@@ -296,10 +296,13 @@ static void test_mul(void **state) {
         " mul.hi.s16 %h3, %h1, %h2;\n" S16(112, "%h3")
         " mul.hi.u16 %h3, %h1, %h2;\n" S16(120, "%h3")
         " mul24.lo.s32 %r10, %r1, %r2;\n" S32(128, "%r10")
-        " mul24.hi.u32 %r10, %r3, %r3;\n" S32(136, "%r10"),
+        " mul24.hi.u32 %r10, %r3, %r3;\n" S32(136, "%r10")
+        " mov.u32 %r5, 0x40000000;\n mov.u32 %r6, 0x7fffffff;\n"
+        " mad.hi.sat.s32 %r10, %r5, %r5, %r6;\n" S32(144, "%r10")  /* 2^28 + MAX clamps */
+        " mad.hi.s32 %r10, %r5, %r5, %r6;\n" S32(152, "%r10"),
         0xffffffff, 0xfffffffe, 0xfffffffffffffffaull, 0x1fffffffeull, UINT64_MAX, 0xfffffffffffffffeull,
         0x4000000000000000ull, 3, 4, 0xffffffff, 4, 1, 8, 0xfffffffa, 0xffff, 2,
-        0xfffffffa, 0xfffffe00);
+        0xfffffffa, 0xfffffe00, 0x7fffffff, 0x8fffffff);
 }
 
 static void test_div_rem_abs(void **state) {

@@ -822,7 +822,9 @@ static int arith(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t 
         if (c == C_S) LANES(mask, d[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)s1[l]) + s2[l]);
         else LANES(mask, d[l] = (uint64_t)(uint32_t)a[l] * (uint32_t)s1[l] + s2[l]);
       } else if (x->sub == PTX_SUB_HI) {
-        LANES(mask, d[l] = (uint32_t)(imul(PTX_SUB_HI, c, 4, a[l], s1[l]) + s2[l]));
+        if (sat && c == C_S) /* mad.hi.sat.s32: the sum clamps to the s32 range */
+          LANES(mask, d[l] = sat32((int64_t)(int32_t)imul(PTX_SUB_HI, c, 4, a[l], s1[l]) + (int32_t)s2[l]));
+        else LANES(mask, d[l] = (uint32_t)(imul(PTX_SUB_HI, c, 4, a[l], s1[l]) + s2[l]));
       } else {
         LANES(mask, d[l] = (uint32_t)((uint32_t)a[l] * (uint32_t)s1[l] + (uint32_t)s2[l]));
       }
