@@ -178,6 +178,27 @@ static void test_cvt_f64_f32(void **state) {
         0x3FF8000000000000ull);
 }
 
+/* cvt to f16 in each rounding mode (half bits computed by hand: 1/3 lies
+ * between 0x3555 = 0.33325 and 0x3556 = 0.33350, nearer the first; 70000
+ * is past the largest half, 65504 = 0x7bff), and a double just above a tie
+ * (1 + 2^-11 + 2^-40) that rounding through float would turn into a tie. */
+static void test_cvt_f16(void **state) {
+  (void)state;
+  CHECK(" mov.f32 %f1, 0f3EAAAAAB;\n mov.f32 %f2, 0fBEAAAAAB;\n"
+        " mov.f32 %f3, 0f4788B800;\n mov.f32 %f4, 0fC788B800;\n"
+        " cvt.rn.f16.f32 %h1, %f1;\n" S16(0, "%h1") " cvt.rz.f16.f32 %h1, %f1;\n" S16(8, "%h1")
+        " cvt.rm.f16.f32 %h1, %f1;\n" S16(16, "%h1") " cvt.rp.f16.f32 %h1, %f1;\n" S16(24, "%h1")
+        " cvt.rn.f16.f32 %h1, %f2;\n" S16(32, "%h1") " cvt.rz.f16.f32 %h1, %f2;\n" S16(40, "%h1")
+        " cvt.rm.f16.f32 %h1, %f2;\n" S16(48, "%h1") " cvt.rp.f16.f32 %h1, %f2;\n" S16(56, "%h1")
+        " cvt.rn.f16.f32 %h1, %f3;\n" S16(64, "%h1") " cvt.rz.f16.f32 %h1, %f3;\n" S16(72, "%h1")
+        " cvt.rm.f16.f32 %h1, %f3;\n" S16(80, "%h1") " cvt.rp.f16.f32 %h1, %f3;\n" S16(88, "%h1")
+        " cvt.rn.f16.f32 %h1, %f4;\n" S16(96, "%h1") " cvt.rz.f16.f32 %h1, %f4;\n" S16(104, "%h1")
+        " cvt.rm.f16.f32 %h1, %f4;\n" S16(112, "%h1") " cvt.rp.f16.f32 %h1, %f4;\n" S16(120, "%h1")
+        " mov.f64 %fd1, 0d3FF0020000001000;\n cvt.rn.f16.f64 %h1, %fd1;\n" S16(128, "%h1"),
+        0x3555, 0x3555, 0x3555, 0x3556, 0xb555, 0xb555, 0xb556, 0xb555,
+        0x7c00, 0x7bff, 0x7bff, 0x7c00, 0xfc00, 0xfbff, 0xfc00, 0xfbff, 0x3c01);
+}
+
 /* shifts clamp amounts >= the width; shr.s fills with the sign */
 static void test_shifts(void **state) {
   (void)state;
@@ -555,7 +576,8 @@ static void test_vote_redux(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cvt_f2i_saturate), cmocka_unit_test(test_cvt_round_int), cmocka_unit_test(test_cvt_int),
-    cmocka_unit_test(test_cvt_f64_f32),      cmocka_unit_test(test_shifts),        cmocka_unit_test(test_bfe),
+    cmocka_unit_test(test_cvt_f64_f32),
+    cmocka_unit_test(test_cvt_f16),      cmocka_unit_test(test_shifts),        cmocka_unit_test(test_bfe),
     cmocka_unit_test(test_bfi),              cmocka_unit_test(test_prmt),          cmocka_unit_test(test_minmax),
     cmocka_unit_test(test_mul),              cmocka_unit_test(test_div_rem_abs),   cmocka_unit_test(test_bitcount),
     cmocka_unit_test(test_copysign),         cmocka_unit_test(test_testp),         cmocka_unit_test(test_set_setp_selp),

@@ -657,6 +657,43 @@ static uint16_t float_to_half(float f) {
   return (uint16_t)(s | (ee << 10) | m);
 }
 
+/* The next half toward +infinity (up) or -infinity. */
+static uint16_t half_step(uint16_t h, int up) {
+  if ((h & 0x7fff) == 0) return up ? 0x0001 : 0x8001;
+  return (uint16_t)((h & 0x8000) ? (up ? h - 1 : h + 1) : (up ? h + 1 : h - 1));
+}
+
+/* v rounded to f16 in mode rnd: float_to_half's nearest result (computed in
+ * the default mode, at most one step off after the rounding to float) moved
+ * to the neighbour the mode asks for, so .rz/.rm/.rp and ties of a double
+ * come out right. */
+static uint16_t double_to_half(double v, unsigned rnd) {
+  uint16_t sign = signbit(v) ? 0x8000 : 0;
+  if (isnan(v)) return (uint16_t)(sign | 0x7e00);
+  uint16_t h = float_to_half((float)v);
+  double hv = half_to_float(h);
+  switch (rnd) {
+  case PTX_RND_RZ:
+    if (fabs(hv) > fabs(v)) h = half_step(h, v < 0);
+    break;
+  case PTX_RND_RM:
+    if (hv > v) h = half_step(h, 0);
+    break;
+  case PTX_RND_RP:
+    if (hv < v) h = half_step(h, 1);
+    break;
+  default: /* nearest, ties to even; from 65520 on, infinity */
+    if (fabs(v) >= 65520.0) return (uint16_t)(sign | 0x7c00);
+    if (isinf(hv)) return (uint16_t)(sign | 0x7bff);
+    if (hv != v) {
+      uint16_t n = half_step(h, hv < v);
+      double dh = fabs(hv - v), dn = fabs((double)half_to_float(n) - v);
+      if (dn < dh || (dn == dh && !(n & 1))) h = n;
+    }
+  }
+  return h;
+}
+
 static int exec_cvt(Block *b, const EmuInstr *x, uint32_t mask, uint64_t *R) {
   const uint64_t *a = SRC(0);
   uint64_t *d = DST(0);
@@ -664,7 +701,8 @@ static int exec_cvt(Block *b, const EmuInstr *x, uint32_t mask, uint64_t *R) {
   Class dc = tclass(dt), sc = tclass(st);
   int ftz = x->flags & PTX_IF_FTZ, sat = x->flags & PTX_IF_SAT;
   int old_mode = fegetround();
-  if (dc == C_F && x->rnd >= PTX_RND_RN && x->rnd <= PTX_RND_RP) fesetround(fe_mode(x->rnd));
+  /* f16 results round in double_to_half, in the default mode */
+  if (dc == C_F && dt != PTX_T_F16 && x->rnd >= PTX_RND_RN && x->rnd <= PTX_RND_RP) fesetround(fe_mode(x->rnd));
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
     uint64_t v = a[l], out;
@@ -673,7 +711,7 @@ static int exec_cvt(Block *b, const EmuInstr *x, uint32_t mask, uint64_t *R) {
       if (ftz && ss == 4) f = ftz32((float)f);
       if (dc == C_F) {
         if (x->rnd >= PTX_RND_RNI && x->rnd <= PTX_RND_RPI) f = round_to(x->rnd, f);
-        if (dt == PTX_T_F16) out = float_to_half((float)f);
+        if (dt == PTX_T_F16) out = double_to_half(f, x->rnd);
         else if (ds == 4) {
           volatile float r = (float)f; /* rounded in the current mode */
           float rf = ftz ? ftz32(r) : r;
@@ -686,7 +724,7 @@ static int exec_cvt(Block *b, const EmuInstr *x, uint32_t mask, uint64_t *R) {
       int64_t iv = sc == C_S ? sext(v, ss) : (int64_t)zext(v, ss);
       uint64_t uv = zext(v, ss);
       if (dc == C_F) {
-        if (dt == PTX_T_F16) out = float_to_half(sc == C_S ? (float)iv : (float)uv);
+        if (dt == PTX_T_F16) out = double_to_half(sc == C_S ? (double)iv : (double)uv, x->rnd);
         else if (ds == 4) {
           volatile float r = sc == C_S ? (float)iv : (float)uv;
           out = B32(sat ? satf(r) : r);
