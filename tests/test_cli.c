@@ -122,13 +122,8 @@ static void test_dump(void **state) {
            "--arg buf:f32:1024:iota --arg i32:1024 --dump %s",
            tu_data("seed_kernels.ptx"), dir);
   free(run_ok(args));
-  char path[256];
-  snprintf(path, sizeof path, "%s/copy_k.arg0.f32.bin", dir);
-  FILE *f = fopen(path, "rb");
-  if (!f) fail_msg("no %s", path);
   float v[1024];
-  assert_int_equal(fread(v, sizeof *v, 1024, f), 1024);
-  fclose(f);
+  tu_read_dump(dir, "copy_k.arg0.f32.bin", v, sizeof v);
   for (int i = 0; i < 1024; i++)
     if (v[i] != (float)i) fail_msg("copy_k output[%d] = %g, want %d", i, (double)v[i], i);
   char cmd[300];
@@ -172,13 +167,8 @@ static void run_copyk(const char *extra, int32_t want[4]) {
   snprintf(args, sizeof args, "sim %s --kernel copyk --grid 1 --block 4 --arg buf:i32:4:zero %s --dump %s", path,
            extra, dir);
   free(run_ok(args));
-  char bin[256];
-  snprintf(bin, sizeof bin, "%s/copyk.arg0.i32.bin", dir);
-  FILE *f = fopen(bin, "rb");
-  if (!f) fail_msg("no %s", bin);
   int32_t v[4];
-  assert_int_equal(fread(v, sizeof *v, 4, f), 4);
-  fclose(f);
+  tu_read_dump(dir, "copyk.arg0.i32.bin", v, sizeof v);
   for (int i = 0; i < 4; i++) assert_int_equal(v[i], want[i]);
   snprintf(args, sizeof args, "rm -rf '%s' '%s'", dir, path);
   assert_int_equal(system(args), 0);

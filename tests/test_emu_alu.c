@@ -36,12 +36,7 @@ static void run_body(const char *body, uint64_t out[32][NSLOT]) {
   int rc = tu_run_cli(args, NULL, &err);
   if (rc != 0) fail_msg("warpmem exited %d:\n%s\n%s", rc, err ? err : "", text);
   free(err);
-  char bin[256];
-  snprintf(bin, sizeof bin, "%s/k.arg0.u64.bin", dir);
-  FILE *f = fopen(bin, "rb");
-  if (!f) fail_msg("no %s", bin);
-  assert_int_equal(fread(out, sizeof(uint64_t), 32 * NSLOT, f), 32 * NSLOT);
-  fclose(f);
+  tu_read_dump(dir, "k.arg0.u64.bin", out, sizeof(uint64_t) * 32 * NSLOT);
   snprintf(args, sizeof args, "rm -rf '%s' '%s'", dir, path);
   assert_int_equal(system(args), 0);
   free(path);

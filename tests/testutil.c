@@ -56,3 +56,13 @@ char *tu_temp_file(const char *suffix, const char *text) {
   fclose(f);
   return strdup(tmpl);
 }
+
+void tu_read_dump(const char *dir, const char *file, void *buf, size_t bytes) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  FILE *f = fopen(path, "rb");
+  if (!f) fail_msg("no %s", path);
+  size_t got = fread(buf, 1, bytes, f);
+  fclose(f);
+  if (got != bytes) fail_msg("%s: %zu bytes, want %zu", path, got, bytes);
+}

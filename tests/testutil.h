@@ -20,4 +20,8 @@ const char *tu_data(const char *name);
  * returns its path (malloc'd; caller frees and unlinks). */
 char *tu_temp_file(const char *suffix, const char *text);
 
+/* Reads exactly `bytes` bytes of DIR/FILE (a --dump output) into buf; fails
+ * the test if the file is missing or shorter. */
+void tu_read_dump(const char *dir, const char *file, void *buf, size_t bytes);
+
 #endif
