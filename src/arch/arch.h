@@ -1,0 +1,98 @@
+/* arch.h - GPU presets: the published facts of each generation that the
+ * memory model, the occupancy calculator and the time model use.
+ *
+ * One row per preset in arch.c (ARCH_PRESETS X-macro-free table of structs,
+ * each number with its source in a comment).  Configuration only: nothing
+ * here is derived or counted.
+ */
+#ifndef WM_ARCH_H
+#define WM_ARCH_H
+
+#include <stdint.h>
+
+/* How a warp's global accesses become memory transactions. */
+typedef enum {
+  COAL_CC12,   /* compute capability 1.2/1.3: per half-warp, 32/64/128-byte
+                  segments, then the segment is reduced (seed 004) */
+  COAL_FERMI,  /* 2.x: 128-byte L1 lines for caching loads (ld.ca), 32-byte
+                  segments for non-caching loads (ld.cg) and stores */
+  COAL_SECTOR  /* 3.0 and later: 32-byte sectors */
+} ArchCoalesce;
+
+typedef struct Arch {
+  const char *name;          /* preset name for --arch: "h200" */
+  const char *gpu;           /* "NVIDIA H200 SXM 141GB" */
+  const char *generation;    /* "Hopper" */
+  int cc;                    /* compute capability * 10: 90 */
+  int sms;                   /* streaming multiprocessors */
+  int warp_size;
+  double clock_ghz;          /* SM boost clock */
+
+  /* Occupancy limits (CUDA C Programming Guide, "Technical Specifications
+   * per Compute Capability", and the CUDA occupancy calculator). */
+  int max_threads_block;
+  int max_threads_sm;
+  int max_warps_sm;
+  int max_blocks_sm;
+  int regs_sm;               /* 32-bit registers per SM */
+  int regs_block;            /* per block */
+  int regs_thread;           /* most per thread */
+  int reg_unit;              /* allocation unit (registers) */
+  int reg_per_warp;          /* 1: registers allocated per warp (sm_20+),
+                                0: per block (1.x) */
+  int warp_alloc_unit;       /* 1.x: warps allocated in units of 2 */
+  int smem_sm;               /* most shared memory per SM, bytes */
+  int smem_block;            /* most per block without opt-in, bytes */
+  int smem_block_optin;      /* most per block with opt-in, bytes */
+  int smem_unit;             /* shared memory allocation unit, bytes */
+  int smem_reserved;         /* system use per block (1 KiB on sm_80+) */
+
+  /* Shared memory banks. */
+  int banks;                 /* 16 (1.x) or 32 */
+  int bank_bytes;            /* 4; Kepler can switch to 8 */
+
+  /* Global memory path. */
+  ArchCoalesce coalesce;
+  int l1_bytes;              /* L1 data cache per SM when shared memory is
+                                not using the unified array (the default) */
+  int l1_smem_bytes;         /* unified L1 + shared array per SM, 0 if the
+                                two are separate or fixed */
+  const int *carveouts;      /* shared memory sizes (KiB) the unified array
+                                may give to shared memory, 0-terminated */
+  int l1_caches_loads;       /* global loads allocate in L1 by default */
+  int l1_line, l1_sector;    /* bytes */
+  int l2_bytes;
+  int l2_line, l2_sector;    /* bytes */
+  int l2_ways;
+
+  /* DRAM. */
+  const char *dram;          /* "HBM3e" */
+  int bus_bits;
+  double dram_gbs;           /* peak bandwidth, GB/s (1e9 bytes/s) */
+  int channels;              /* independent channels (pseudo-channels for HBM) */
+  int dram_banks;            /* banks per channel */
+  int row_bytes;             /* row (page) size per bank */
+  int burst_bytes;           /* bytes per access (burst length * width) */
+  int fetch_bytes;           /* smallest L2 fill from DRAM */
+
+  /* Time model (model/time.c): throughputs and latencies. */
+  double l2_gbs;             /* L2 bandwidth, GB/s */
+  double l1_bytes_clk;       /* L1/shared bytes per clock per SM */
+  double dram_latency_ns;
+  double l2_latency_ns;
+  double launch_ns;          /* kernel launch overhead */
+  double block_ns;           /* per-SM cost to launch a block */
+} Arch;
+
+/* The presets, in order of generation; arch_count() of them. */
+const Arch *arch_preset(int i);
+int arch_count(void);
+
+/* Finds a preset by name ("h200") or alias ("sm_90", "hopper", "90").
+ * NULL if none. */
+const Arch *arch_find(const char *name);
+
+/* The default preset (h200: the ground truth's GPU). */
+const Arch *arch_default(void);
+
+#endif
