@@ -36,8 +36,16 @@ typedef struct MemReq {
   int instr;       /* index of the instruction in the kernel's code */
 } MemReq;
 
+struct Arch;
+
+typedef enum { MEM_LOADS_DEFAULT, MEM_LOADS_CA, MEM_LOADS_CG } MemLoads;
+
 typedef struct MemConfig {
   int sm;              /* compute capability * 10: 90 for Hopper */
+  const struct Arch *arch; /* the preset (arch/arch.h); NULL: h200 */
+  uint8_t loads;       /* MemLoads: --loads ca|cg (-Xptxas -dlcm), Fermi+ */
+  uint8_t bank_bytes;  /* --bank-mode 4|8 (Kepler); 0: the preset's */
+  int caches;          /* model L1, L2 and DRAM (mem/cache.c) */
 } MemConfig;
 
 /* What --lines shows for one memory instruction. */

@@ -31,7 +31,24 @@
   X(GST_INST, "smsp__inst_executed_op_global_st.sum",              "global store warp instructions") \
   X(GRED_INST,"smsp__inst_executed_op_global_red.sum",             "global reduction warp instructions (Nsight Compute has no counter for atom)") \
   X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
-  X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)")
+  X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)") \
+  /* caches and DRAM (mem/cache.c, mem/dram.c) */                                            \
+  X(L1_HIT,   "l1tex__t_sectors_lookup_hit.sum",                   "global/local sectors that hit in L1") \
+  X(L1_MISS,  "l1tex__t_sectors_lookup_miss.sum",                  "global/local sectors that missed in L1") \
+  X(L2_RD,    "lts__t_sectors_srcunit_tex_op_read.sum",            "L2 sectors read by L1 (misses and uncached loads)") \
+  X(L2_WR,    "lts__t_sectors_srcunit_tex_op_write.sum",           "L2 sectors written by L1 (stores write through)") \
+  X(L2_ATOM,  "lts__t_sectors_srcunit_tex_op_atom.sum",            "L2 sectors of atomics and reductions") \
+  X(L2_HIT,   "lts__t_sectors_lookup_hit.sum",                     "L2 sectors that hit") \
+  X(L2_MISS,  "lts__t_sectors_lookup_miss.sum",                    "L2 sectors that missed") \
+  X(DRAM_RD,  "dram__bytes_read.sum",                              "bytes read from DRAM (fills, in fetch-size units)") \
+  X(DRAM_WR,  "dram__bytes_write.sum",                             "bytes written to DRAM (dirty L2 evictions)") \
+  X(DRAM_USED,"warpmem__dram_bytes_used",                          "bytes of DRAM reads that L2 asked for (the rest is fetch overhead)") \
+  X(ROW_HIT,  "warpmem__dram_row_hits",                            "DRAM accesses that found their row open") \
+  X(ROW_MISS, "warpmem__dram_row_misses",                          "DRAM accesses that opened a row") \
+  /* generations before sector-based L1 (mem/coalesce.c) */                                 \
+  X(G_TRANS,  "warpmem__global_transactions",                      "global memory transactions (segments or lines of the generation)") \
+  X(G_MOVED,  "warpmem__global_bytes_moved",                       "bytes the transactions move") \
+  X(G_USED,   "warpmem__global_bytes_requested",                   "bytes the active lanes asked for")
 
 typedef enum {
 #define X(e, name, desc) WM_M_##e,
