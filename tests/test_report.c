@@ -75,7 +75,7 @@ static Fixture *fixture(void) {
   f->k.code = f->code;
   f->k.ncode = 5;
   f->k.line = 4;
-  MemConfig cfg = {90};
+  MemConfig cfg = {.sm = 90};
   assert_int_equal(mem_init(&f->mm, &cfg, 5), 0);
   for (int m = 0; m < WM_M_COUNT; m++) f->mm.metric[m] = 1000 + (uint64_t)m; /* all distinct */
   f->mm.metric[WM_M_GLD_REQ] = 131072;
@@ -361,7 +361,7 @@ static void test_degenerate(void **state) {
 
   PtxKernel k = {.name = "_Z4noopv", .plain_name = "noop"};
   MemModel mm;
-  MemConfig cfg = {90};
+  MemConfig cfg = {.sm = 90};
   assert_int_equal(mem_init(&mm, &cfg, 0), 0);
   ReportRun r[2] = {{.launch = "noop", .kernel = &k, .mm = &mm, .grid = {1, 1, 1},
                      .block = {1, 1, 1}},
