@@ -22,7 +22,8 @@ enum {
   WM_EARITH,    /* emulated kernel: integer division by zero */
   WM_EDEADLOCK, /* emulated kernel: barrier that can never complete */
   WM_ETOOL,     /* external tool (nvcc) missing or failed */
-  WM_EGPU,      /* CUDA driver missing or failed */
+  WM_EGPU,      /* CUDA driver or cuBLAS failed */
+  WM_ENOGPU,    /* no GPU: the driver, a device or cuBLAS is missing */
 };
 
 typedef struct WmErr {
