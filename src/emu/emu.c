@@ -79,6 +79,7 @@ typedef struct Block {
   int sregs_ready;    /* launch-wide special registers are in place */
   GBuf *last_buf;     /* the buffer the last global access hit */
   MemModel *mm;       /* this worker's statistics, or NULL */
+  uint16_t cur_warp;  /* the warp running now (for the cache trace) */
   WmErr *e;
   int failed;
 } Block;
@@ -339,7 +340,7 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
                                              [PTX_OP_ST] = MEM_ST, [PTX_OP_ATOM] = MEM_ATOM,
                                              [PTX_OP_RED] = MEM_RED};
   MemReq r = {.op = kind[x->op], .size = (uint8_t)size, .elem = (uint8_t)elem, .addr = off,
-              .instr = (int)(x - b->p->code)};
+              .instr = (int)(x - b->p->code), .warp = b->cur_warp};
   if (uniform) { /* all lanes in one space */
     r.space = (uint8_t)uniform;
     r.mask = mask;
@@ -1396,6 +1397,7 @@ static int arrive(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t mask, u
 
 /* Runs warp wi until it waits, exits or uses up its slice. */
 static int run_warp(Block *b, int wi) {
+  b->cur_warp = (uint16_t)wi;
   Warp *w = &b->warps[wi];
   const EmuProgram *p = b->p;
   const EmuInstr *code = p->code;
@@ -1655,9 +1657,66 @@ static int check_launch(const EmuLaunch *l, const PtxKernel *k, uint32_t shared,
  * each worker has its own block state and statistics, merged at the end in
  * worker order, so the counters do not depend on the thread count. --- */
 
+/* Block traces wait here to be replayed through the caches in launch order
+ * (mem/cache.h): a worker that finishes block i parks its trace in slot
+ * i % EMU_RING, then whoever finds the next block in order ready replays
+ * it.  A worker more than EMU_RING blocks ahead waits. */
+#define EMU_RING 32
+
+typedef struct Ring {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  MemTrace slot[EMU_RING];
+  uint8_t ready[EMU_RING];
+  uint64_t head;          /* next block to replay */
+  int draining, abort;
+  CacheSys *cache;
+} Ring;
+
+/* Hands block i's trace (emptied in exchange) to the ring and replays what
+ * is in order.  Returns -1 if the run was aborted. */
+static int ring_put(Ring *g, uint64_t i, MemTrace *t) {
+  pthread_mutex_lock(&g->mu);
+  while (!g->abort && i - g->head >= EMU_RING) pthread_cond_wait(&g->cv, &g->mu);
+  if (g->abort) {
+    pthread_mutex_unlock(&g->mu);
+    return -1;
+  }
+  MemTrace spare = g->slot[i % EMU_RING];
+  g->slot[i % EMU_RING] = *t;
+  *t = spare;
+  t->n = 0;
+  g->ready[i % EMU_RING] = 1;
+  if (!g->draining) {
+    g->draining = 1;
+    while (!g->abort && g->ready[g->head % EMU_RING]) {
+      MemTrace *x = &g->slot[g->head % EMU_RING];
+      pthread_mutex_unlock(&g->mu);
+      cache_block(g->cache, g->head, x);
+      pthread_mutex_lock(&g->mu);
+      x->n = 0;
+      g->ready[g->head % EMU_RING] = 0;
+      g->head++;
+      pthread_cond_broadcast(&g->cv);
+    }
+    g->draining = 0;
+  }
+  pthread_mutex_unlock(&g->mu);
+  return 0;
+}
+
+static void ring_abort(Ring *g) {
+  pthread_mutex_lock(&g->mu);
+  g->abort = 1;
+  pthread_cond_broadcast(&g->cv);
+  pthread_mutex_unlock(&g->mu);
+}
+
 typedef struct Worker {
   Block b;
   MemModel mm;
+  MemTrace trace;
+  Ring *ring;
   WmErr err;
   uint64_t first, step, nblocks;
   uint64_t *stop_at;      /* lowest faulting block so far (shared) */
@@ -1715,7 +1774,10 @@ static void *run_blocks(void *arg) {
     b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
     b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
     if (b->shared_size) memset(b->shared, 0, b->shared_size);
-    if (run_block(b)) {
+    int bad = run_block(b);
+    if (!bad && w->ring && ring_put(w->ring, i, &w->trace)) break;
+    if (bad) {
+      if (w->ring) ring_abort(w->ring);
       w->fault_block = i;
       uint64_t cur = __atomic_load_n(w->stop_at, __ATOMIC_RELAXED);
       while (i < cur && !__atomic_compare_exchange_n(w->stop_at, &cur, i, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
@@ -1759,6 +1821,13 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   if ((uint64_t)nw > nblocks) nw = (int)nblocks;
   Worker *ws = wm_xcalloc((size_t)nw, sizeof *ws);
   uint64_t stop_at = UINT64_MAX;
+  Ring *ring = NULL;
+  if (l->cache && l->mm) {
+    ring = wm_xcalloc(1, sizeof *ring);
+    pthread_mutex_init(&ring->mu, NULL);
+    pthread_cond_init(&ring->cv, NULL);
+    ring->cache = l->cache;
+  }
   for (int t = 0; t < nw; t++) {
     Worker *w = &ws[t];
     w->first = (uint64_t)t;
@@ -1767,6 +1836,10 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     w->stop_at = &stop_at;
     w->fault_block = UINT64_MAX;
     if (l->mm && mem_init(&w->mm, &l->mm->cfg, k->ncode) == 0) w->b.mm = &w->mm;
+    if (ring && w->b.mm) {
+      w->ring = ring;
+      w->mm.trace = &w->trace;
+    }
     block_setup(&w->b, l, &prog, shared, &w->err);
   }
   if (nw == 1) {
@@ -1796,6 +1869,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     l->thread_instrs += w->b.thread_instrs;
     if (w->b.mm) mem_merge(l->mm, &w->mm);
     if (w->b.mm) mem_free(&w->mm);
+    trace_free(&w->trace);
     block_teardown(&w->b);
   }
   if (l->mm) {
@@ -1803,6 +1877,12 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     l->mm->metric[WM_M_INST] += l->warp_instrs;
   }
   free(ws);
+  if (ring) {
+    for (int i = 0; i < EMU_RING; i++) trace_free(&ring->slot[i]);
+    pthread_mutex_destroy(&ring->mu);
+    pthread_cond_destroy(&ring->cv);
+    free(ring);
+  }
   emu_program_free(&prog);
   if (const_owned) {
     free(const_owned);

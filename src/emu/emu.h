@@ -27,6 +27,9 @@ typedef struct EmuLaunch {
                                 allocated here by emu_run */
   uint8_t *const_mem;        /* module->const_size bytes, or NULL (zeros) */
   MemModel *mm;              /* receives every memory request */
+  CacheSys *cache;           /* if set (with mm), the blocks' global and
+                                local sectors are replayed through it in
+                                launch order (mem/cache.h) */
   /* out */
   uint64_t thread_instrs;    /* lane-instructions executed */
   uint64_t warp_instrs;      /* warp-instructions executed */

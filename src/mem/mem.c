@@ -68,8 +68,38 @@ static void line_units(LineStat *ls, const MemReq *r, unsigned units,
   }
 }
 
+/* Records the distinct sectors of a request, with the bytes each lane
+ * writes, for the cache model.  `addr` are byte addresses (global) or
+ * interleaved local offsets. */
+static void trace_request(MemTrace *t, const MemReq *r, const uint64_t *addr, unsigned size,
+                          unsigned kind)
+{
+  uint64_t sec[32];
+  uint32_t bytes[32];
+  unsigned n = 0;
+  uint32_t lane_bytes = size >= 32 ? 0xffffffffu : (1u << size) - 1;
+  for (uint32_t m = r->mask; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctz(m);
+    uint64_t s = addr[l] >> 5;
+    uint32_t b = lane_bytes << (addr[l] & 31);
+    unsigned k = n;
+    while (k > 0 && sec[k - 1] != s) k--; /* lanes usually follow each other */
+    if (k > 0) bytes[k - 1] |= b;
+    else {
+      sec[n] = s;
+      bytes[n++] = b;
+    }
+  }
+  for (unsigned i = 0; i < n; i++)
+    trace_push(t, sec[i], bytes[i], r->warp, kind, i == 0);
+}
+
+static const uint8_t trace_kind[4] = {TR_LD, TR_ST, TR_ATOM, TR_ATOM};
+
 static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
 {
+  if (mm->trace)
+    trace_request(mm->trace, r, r->addr, r->size, trace_kind[r->op & 3]);
   unsigned op = r->op & 3, distinct;
   unsigned sec;
   if (r->op == MEM_ATOM || r->op == MEM_RED) {
@@ -119,6 +149,8 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
     }
     unsigned distinct;
     unsigned sec = mem_coalesce(phys, r->mask, wsize, &distinct);
+    if (mm->trace)
+      trace_request(mm->trace, r, phys, wsize, st ? TR_LOCAL_ST : TR_LOCAL_LD);
     unsigned ideal = (distinct * wsize + 31) / 32;
     mm->metric[st ? WM_M_LST_SEC : WM_M_LLD_SEC] += sec;
     if (ls) {

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem/cache.h"
 #include "mem/metrics.h"
 
 typedef enum { MEM_LD, MEM_ST, MEM_ATOM, MEM_RED } MemOpKind;
@@ -34,6 +35,7 @@ typedef struct MemReq {
                       model applies the hardware's interleaving);
                       const/param: offset in that space */
   int instr;       /* index of the instruction in the kernel's code */
+  uint16_t warp;   /* warp within the block (for the cache trace) */
 } MemReq;
 
 struct Arch;
@@ -77,6 +79,8 @@ typedef struct MemModel {
   MemConfig cfg;
   /* derived state */
   MemMemo *memo;       /* [nline] */
+  MemTrace *trace;     /* if set, global and local sectors are recorded here
+                          for the cache model (mem/cache.h) */
   /* statistics */
   uint64_t metric[WM_M_COUNT];
   LineStat *line;      /* [nline], indexed by instruction */

@@ -1,0 +1,342 @@
+/* cache.c - L1 per SM, the shared L2 and DRAM, driven by block traces.
+ *
+ * Notes (the rules were fitted to the H200 counters of the ground truth;
+ * docs/accuracy.md shows how well):
+ * - Lines of 128 bytes, four 32-byte sectors, LRU within a set.  A miss
+ *   fetches only the sectors asked for.
+ * - L1 (sm_70+): global loads allocate (unless they bypass L1); global
+ *   stores write through to L2 without allocating and update a sector
+ *   already present; local loads and stores allocate (local stores also
+ *   write through: the measured L2 writes of local_heap equal its local
+ *   store sectors); atomics go to L2 and drop the sector from L1.
+ * - Store merging: L1 combines a store sector with one it sent moments
+ *   before (f3_plain's three stores to the same 12 sectors reach L2 once;
+ *   inc_case#2's a[0] stores of successive warps mostly merge), but not
+ *   for requests spread over many lines (tr_naive's warps writing the same
+ *   32 sectors 4 bytes each all reach L2).  Modelled as a FIFO of the last
+ *   merge_sectors store sectors, used by requests of at most merge_lines
+ *   lines.
+ * - L2: write-back, allocates on writes; a sector only partly written is
+ *   kept as dirty bytes, and read from DRAM (32 bytes) when it is evicted
+ *   or read: strided copies read DRAM for the sectors they half write.  A
+ *   read miss fetches fetch_bytes (64 on Hopper: the aligned sector pair;
+ *   measured: stride_copy#16 reads 3x the bytes it asks for, 2x for the
+ *   loads plus 1x for the fills).  Nothing is written back at kernel end:
+ *   Nsight Compute's dram__bytes_write covers the kernel only.
+ * - DRAM: an address maps to (channel, bank, row) with `interleave` bytes
+ *   per channel; each bank keeps its last row open (open-page policy).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/cache.h"
+#include "util/diag.h"
+
+void trace_push(MemTrace *t, uint64_t sector, uint32_t bytes, unsigned warp, unsigned kind,
+                int first) {
+  if (t->n == t->cap) {
+    t->cap = t->cap ? t->cap * 2 : 1024;
+    t->r = wm_xrealloc(t->r, t->cap * sizeof *t->r);
+  }
+  t->r[t->n++] = (TraceRec){sector, bytes, (uint16_t)warp, (uint8_t)kind, (uint8_t)first};
+}
+
+void trace_free(MemTrace *t) {
+  free(t->r);
+  memset(t, 0, sizeof *t);
+}
+
+/* Hopper's L2 is two partitions, and an SM reaching data homed in the far
+ * partition keeps a copy in its near one; with accesses from every SM most
+ * lines live twice, so the model gives each line half the capacity.
+ * (Measured: about 20-30 MB of dirty data stays in the 60 MiB L2 at the end
+ * of the large streaming launches.) */
+uint64_t cache_l2_effective(uint64_t l2_bytes) { return l2_bytes / 2; }
+
+static void level_init(CacheLevel *lv, uint64_t bytes, int ways) {
+  uint64_t lines = bytes / 128;
+  if (ways < 1) ways = 1;
+  if (lines < (uint64_t)ways) lines = (uint64_t)ways;
+  lv->ways = (uint32_t)ways;
+  lv->sets = (uint32_t)(lines / (uint64_t)ways);
+  lv->line = wm_xcalloc((size_t)lv->sets * lv->ways, sizeof *lv->line);
+  lv->clock = 0;
+}
+
+static CacheLine *level_find(CacheLevel *lv, uint64_t ln) {
+  CacheLine *set = &lv->line[(size_t)(ln % lv->sets) * lv->ways];
+  for (uint32_t w = 0; w < lv->ways; w++)
+    if (set[w].tag == ln + 1) return &set[w];
+  return NULL;
+}
+
+/* The way to refill in ln's set: an empty one, else the least recently
+ * used.  The caller writes back what it held. */
+static CacheLine *level_victim(CacheLevel *lv, uint64_t ln) {
+  CacheLine *set = &lv->line[(size_t)(ln % lv->sets) * lv->ways], *v = &set[0];
+  for (uint32_t w = 0; w < lv->ways; w++) {
+    if (!set[w].tag) return &set[w];
+    if ((uint32_t)(lv->clock - set[w].lru) > (uint32_t)(lv->clock - v->lru)) v = &set[w];
+  }
+  return v;
+}
+
+void cache_init(CacheSys *c, const CacheConfig *cfg) {
+  memset(c, 0, sizeof *c);
+  c->cfg = *cfg;
+  if (c->cfg.sms < 1) c->cfg.sms = 1;
+  if (c->cfg.blocks_per_sm < 1) c->cfg.blocks_per_sm = 1;
+  if (c->cfg.channels < 1) c->cfg.channels = 1;
+  if (c->cfg.banks < 1) c->cfg.banks = 1;
+  if (!c->cfg.interleave) c->cfg.interleave = 256;
+  if (!c->cfg.row_bytes) c->cfg.row_bytes = 1024;
+  if (c->cfg.fetch_bytes < 32) c->cfg.fetch_bytes = 32;
+  c->l1 = wm_xcalloc((size_t)c->cfg.sms, sizeof *c->l1);
+  if (c->cfg.l1_bytes)
+    for (int s = 0; s < c->cfg.sms; s++) level_init(&c->l1[s], c->cfg.l1_bytes, c->cfg.l1_ways);
+  level_init(&c->l2, c->cfg.l2_bytes ? c->cfg.l2_bytes : 128, c->cfg.l2_ways);
+  if (c->cfg.merge_sectors > 0) {
+    c->merge = wm_xcalloc((size_t)c->cfg.sms * (size_t)c->cfg.merge_sectors, sizeof *c->merge);
+    c->merge_pos = wm_xcalloc((size_t)c->cfg.sms, sizeof *c->merge_pos);
+  }
+  size_t nb = (size_t)c->cfg.channels * (size_t)c->cfg.banks;
+  c->open_row = wm_xmalloc(nb * sizeof *c->open_row);
+  for (size_t i = 0; i < nb; i++) c->open_row[i] = -1;
+}
+
+void cache_free(CacheSys *c) {
+  if (c->l1)
+    for (int s = 0; s < c->cfg.sms; s++) free(c->l1[s].line);
+  free(c->l1);
+  free(c->l2.line);
+  free(c->merge);
+  free(c->merge_pos);
+  free(c->open_row);
+  memset(c, 0, sizeof *c);
+}
+
+/* --- DRAM --- */
+
+static void dram_access(CacheSys *c, uint64_t addr, unsigned bytes, int write) {
+  const CacheConfig *k = &c->cfg;
+  uint64_t unit = addr / k->interleave;
+  uint64_t ch = unit % (uint64_t)k->channels;
+  unit /= (uint64_t)k->channels;
+  uint64_t bank = unit % (uint64_t)k->banks;
+  unit /= (uint64_t)k->banks;
+  int64_t row = (int64_t)(unit / (k->row_bytes / k->interleave ? k->row_bytes / k->interleave : 1));
+  int64_t *open = &c->open_row[ch * (uint64_t)k->banks + bank];
+  c->metric[*open == row ? WM_M_ROW_HIT : WM_M_ROW_MISS]++;
+  *open = row;
+  c->metric[write ? WM_M_DRAM_WR : WM_M_DRAM_RD] += bytes;
+}
+
+/* --- L2 --- */
+
+static void l2_evict(CacheSys *c, CacheLine *v) {
+  if (!v->tag) return;
+  uint64_t base = (v->tag - 1) * 128;
+  for (unsigned s = 0; s < 4; s++) {
+    if (!(v->dirty >> s & 1)) continue;
+    if (!(v->valid >> s & 1)) dram_access(c, base + 32 * s, 32, 0); /* fill a partial write */
+    dram_access(c, base + 32 * s, 32, 1);
+  }
+  memset(v, 0, sizeof *v);
+}
+
+static CacheLine *l2_line(CacheSys *c, uint64_t ln) {
+  CacheLevel *lv = &c->l2;
+  CacheLine *x = level_find(lv, ln);
+  if (!x) {
+    x = level_victim(lv, ln);
+    l2_evict(c, x);
+    x->tag = ln + 1;
+  }
+  x->lru = ++lv->clock;
+  return x;
+}
+
+/* Makes sector s of x present, fetching from DRAM: a read miss brings
+ * fetch_bytes (the aligned group of sectors around s), a sector that was
+ * only partly written just its own 32 bytes. */
+static void l2_fill(CacheSys *c, CacheLine *x, unsigned s) {
+  uint64_t base = (x->tag - 1) * 128;
+  if (x->dirty >> s & 1) {
+    dram_access(c, base + 32 * s, 32, 0);
+    x->valid |= (uint8_t)(1u << s);
+    x->written[s] = 0;
+    return;
+  }
+  unsigned n = (unsigned)c->cfg.fetch_bytes / 32;
+  if (n > 4) n = 4;
+  unsigned first = s / n * n;
+  dram_access(c, base + 32 * first, 32 * n, 0);
+  for (unsigned i = first; i < first + n; i++)
+    if (!(x->dirty >> i & 1)) x->valid |= (uint8_t)(1u << i);
+  x->valid |= (uint8_t)(1u << s);
+}
+
+static void l2_read(CacheSys *c, uint64_t sector) {
+  CacheLine *x = l2_line(c, sector >> 2);
+  unsigned s = sector & 3;
+  if (x->valid >> s & 1) {
+    c->metric[WM_M_L2_HIT]++;
+    return;
+  }
+  c->metric[WM_M_L2_MISS]++;
+  c->metric[WM_M_DRAM_USED] += 32;
+  l2_fill(c, x, s);
+}
+
+static void l2_write(CacheSys *c, uint64_t sector, uint32_t bytes) {
+  CacheLine *x = l2_line(c, sector >> 2);
+  unsigned s = sector & 3;
+  c->metric[(x->valid >> s & 1) ? WM_M_L2_HIT : WM_M_L2_MISS]++;
+  x->dirty |= (uint8_t)(1u << s);
+  if (x->valid >> s & 1) return;
+  x->written[s] |= bytes;
+  if (x->written[s] == 0xffffffffu) {
+    x->valid |= (uint8_t)(1u << s);
+    x->written[s] = 0;
+  }
+}
+
+static void l2_atomic(CacheSys *c, uint64_t sector) {
+  CacheLine *x = l2_line(c, sector >> 2);
+  unsigned s = sector & 3;
+  if (!(x->valid >> s & 1)) {
+    c->metric[WM_M_L2_MISS]++;
+    c->metric[WM_M_DRAM_USED] += 32;
+    l2_fill(c, x, s);
+  } else {
+    c->metric[WM_M_L2_HIT]++;
+  }
+  x->dirty |= (uint8_t)(1u << s);
+}
+
+/* --- L1 --- */
+
+/* 1 if sector s of line ln is present in this L1 (and touches it). */
+static int l1_hit(CacheLevel *lv, uint64_t sector) {
+  if (!lv->line) return 0;
+  CacheLine *x = level_find(lv, sector >> 2);
+  if (!x || !(x->valid >> (sector & 3) & 1)) return 0;
+  x->lru = ++lv->clock;
+  return 1;
+}
+
+static void l1_allocate(CacheLevel *lv, uint64_t sector) {
+  if (!lv->line) return;
+  uint64_t ln = sector >> 2;
+  CacheLine *x = level_find(lv, ln);
+  if (!x) {
+    x = level_victim(lv, ln);
+    memset(x, 0, sizeof *x);
+    x->tag = ln + 1;
+  }
+  x->valid |= (uint8_t)(1u << (sector & 3));
+  x->lru = ++lv->clock;
+}
+
+static void l1_drop(CacheLevel *lv, uint64_t sector) {
+  if (!lv->line) return;
+  CacheLine *x = level_find(lv, sector >> 2);
+  if (x) x->valid &= (uint8_t)~(1u << (sector & 3));
+}
+
+/* 1 if a recent store on SM sm wrote this sector (then it is merged). */
+static int merged_store(CacheSys *c, int sm, uint64_t sector) {
+  int n = c->cfg.merge_sectors;
+  if (n <= 0) return 0;
+  uint64_t *fifo = &c->merge[(size_t)sm * (size_t)n];
+  for (int i = 0; i < n; i++)
+    if (fifo[i] == sector + 1) return 1;
+  fifo[c->merge_pos[sm]] = sector + 1;
+  c->merge_pos[sm] = (c->merge_pos[sm] + 1) % (uint32_t)n;
+  return 0;
+}
+
+/* Lines touched by the request starting at r[0] (records up to the next
+ * `first`); *end gets the index after it. */
+static unsigned request_lines(const TraceRec *r, size_t n, size_t i, size_t *end) {
+  uint64_t seen[32];
+  unsigned nl = 0;
+  size_t j = i;
+  do {
+    uint64_t ln = r[j].sector >> 2;
+    unsigned k = 0;
+    while (k < nl && seen[k] != ln) k++;
+    if (k == nl && nl < 32) seen[nl++] = ln;
+    j++;
+  } while (j < n && !r[j].first);
+  *end = j;
+  return nl;
+}
+
+/* Where local memory of (block, warp) lives: each resident warp slot of an
+ * SM has its own window, reused by the blocks that follow on that slot. */
+static uint64_t local_base(const CacheSys *c, uint64_t block, unsigned warp) {
+  const CacheConfig *k = &c->cfg;
+  uint64_t sm = block % (uint64_t)k->sms;
+  uint64_t slot = block / (uint64_t)k->sms % (uint64_t)k->blocks_per_sm;
+  uint64_t hw_warp = (sm * (uint64_t)k->blocks_per_sm + slot) * (uint64_t)k->warps_per_block + warp;
+  uint64_t window = ((uint64_t)k->local_bytes * 32 + 127) / 128 * 128;
+  return 0x100000000000ull + hw_warp * window; /* far from global buffers */
+}
+
+void cache_block(CacheSys *c, uint64_t block, const MemTrace *t) {
+  int sm = (int)(block % (uint64_t)c->cfg.sms);
+  CacheLevel *l1 = &c->l1[sm];
+  const TraceRec *r = t->r;
+  int merge_ok = 0;
+  c->blocks++;
+  for (size_t i = 0; i < t->n; i++) {
+    const TraceRec *x = &r[i];
+    uint64_t sec = x->sector;
+    if (x->first && (x->kind == TR_ST || x->kind == TR_LOCAL_ST)) {
+      size_t end;
+      merge_ok = request_lines(r, t->n, i, &end) <= (unsigned)c->cfg.merge_lines;
+    }
+    switch (x->kind) {
+    case TR_LOCAL_LD:
+      sec += local_base(c, block, x->warp) / 32;
+      /* fall through */
+    case TR_LD:
+      if (l1_hit(l1, sec)) {
+        c->metric[WM_M_L1_HIT]++;
+        break;
+      }
+      c->metric[WM_M_L1_MISS]++;
+      c->metric[WM_M_L2_RD]++;
+      l2_read(c, sec);
+      l1_allocate(l1, sec);
+      break;
+    case TR_LD_NC:
+      c->metric[WM_M_L1_MISS]++;
+      c->metric[WM_M_L2_RD]++;
+      l2_read(c, sec);
+      break;
+    case TR_LOCAL_ST:
+      sec += local_base(c, block, x->warp) / 32;
+      l1_allocate(l1, sec);
+      /* fall through */
+    case TR_ST:
+      if (merge_ok && merged_store(c, sm, sec)) break;
+      c->metric[WM_M_L2_WR]++;
+      l2_write(c, sec, x->bytes);
+      break;
+    case TR_ATOM:
+      l1_drop(l1, sec);
+      c->metric[WM_M_L2_ATOM]++;
+      l2_atomic(c, sec);
+      break;
+    }
+  }
+}
+
+void cache_add_metrics(const CacheSys *c, uint64_t *m) {
+  static const int keep[] = {WM_M_L1_HIT, WM_M_L1_MISS, WM_M_L2_RD,  WM_M_L2_WR,    WM_M_L2_ATOM,
+                             WM_M_L2_HIT, WM_M_L2_MISS, WM_M_DRAM_RD, WM_M_DRAM_WR, WM_M_DRAM_USED,
+                             WM_M_ROW_HIT, WM_M_ROW_MISS};
+  for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) m[keep[i]] += c->metric[keep[i]];
+}

@@ -1,0 +1,113 @@
+/* cache.h - what happens beyond L1TEX's tag stage: a data cache per SM, the
+ * L2 all SMs share, and DRAM with channels, banks and open rows.
+ *
+ * The emulator runs blocks on several host threads, but caches depend on
+ * order.  So each block's global and local sectors are recorded in a trace
+ * (MemTrace, filled by mem.c), and the traces are replayed here one block
+ * at a time in launch order: block b runs on SM b % sms (the round-robin
+ * placement the hardware uses for a fresh grid), so blocks that are
+ * co-resident on an SM share its L1.  The result does not depend on the
+ * number of host threads.
+ *
+ * Layout follows Dinero IV: CacheConfig is what was chosen (from the preset
+ * and the occupancy), CacheSys holds the derived state, and the counters
+ * are Nsight Compute's (metrics.h), added with cache_add_metrics().
+ */
+#ifndef WM_CACHE_H
+#define WM_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mem/metrics.h"
+
+/* One sector a request touched. */
+typedef enum {
+  TR_LD,       /* global load, cached in L1 */
+  TR_LD_NC,    /* global load that bypasses L1 (ld.cg, or no L1 caching) */
+  TR_ST,       /* global store: written through to L2 */
+  TR_ATOM,     /* global atomic or reduction: performed at L2 */
+  TR_LOCAL_LD, /* local: `sector` is the sector within the warp's local
+                  window (the interleaved address / 32) */
+  TR_LOCAL_ST
+} TraceKind;
+
+typedef struct TraceRec {
+  uint64_t sector;  /* byte address / 32 */
+  uint32_t bytes;   /* bytes of the sector written (bit i: byte i) */
+  uint16_t warp;    /* warp within the block */
+  uint8_t kind;     /* TraceKind */
+  uint8_t first;    /* first sector of its request */
+} TraceRec;
+
+typedef struct MemTrace {
+  TraceRec *r;
+  size_t n, cap;
+} MemTrace;
+
+void trace_push(MemTrace *t, uint64_t sector, uint32_t bytes, unsigned warp, unsigned kind,
+                int first);
+void trace_free(MemTrace *t);
+
+typedef struct CacheConfig {
+  int sms;               /* SMs blocks are spread over */
+  int blocks_per_sm;     /* resident blocks per SM (occupancy) */
+  int warps_per_block;
+  uint32_t local_bytes;  /* local memory per thread */
+  uint32_t l1_bytes;     /* L1 data cache per SM: unified array minus the
+                            shared memory carveout; 0: no L1 caching */
+  int l1_ways;
+  uint64_t l2_bytes;     /* L2 capacity the model uses */
+  int l2_ways;
+  int fetch_bytes;       /* DRAM bytes per L2 read miss (64 on Hopper: a
+                            sector pair) */
+  int merge_sectors;     /* L1 store merging: a store sector that another
+                            recent store (within this many sectors) wrote
+                            is combined with it, not sent again */
+  int merge_lines;       /* ...only for requests that touch at most this
+                            many 128-byte lines */
+  int channels, banks;   /* DRAM channels and banks per channel */
+  uint32_t row_bytes;    /* DRAM row (page) size */
+  uint32_t interleave;   /* bytes mapped to one channel before the next */
+} CacheConfig;
+
+typedef struct CacheLine {
+  uint64_t tag;        /* line address + 1; 0: empty */
+  uint32_t lru;        /* last use */
+  uint8_t valid;       /* sectors present */
+  uint8_t dirty;       /* sectors written (L2) */
+  uint32_t written[4]; /* L2: bytes written of a sector not present */
+} CacheLine;
+
+typedef struct CacheLevel {
+  CacheLine *line;     /* [sets * ways] */
+  uint32_t sets, ways;
+  uint32_t clock;
+} CacheLevel;
+
+typedef struct CacheSys {
+  CacheConfig cfg;
+  /* derived state */
+  CacheLevel *l1;      /* [sms] */
+  CacheLevel l2;
+  uint64_t *merge;     /* [sms * merge_sectors] recent store sectors */
+  uint32_t *merge_pos; /* [sms] */
+  int64_t *open_row;   /* [channels * banks]; -1: closed */
+  /* statistics */
+  uint64_t metric[WM_M_COUNT];
+  uint64_t blocks;
+} CacheSys;
+
+void cache_init(CacheSys *c, const CacheConfig *cfg);
+void cache_free(CacheSys *c);
+
+/* Replays one block's trace (blocks must come in launch order). */
+void cache_block(CacheSys *c, uint64_t block, const MemTrace *t);
+
+/* Adds the cache and DRAM counters to m. */
+void cache_add_metrics(const CacheSys *c, uint64_t *m);
+
+/* The L2 capacity the model uses for a preset's `l2_bytes`: see cache.c. */
+uint64_t cache_l2_effective(uint64_t l2_bytes);
+
+#endif
