@@ -82,6 +82,12 @@ typedef struct Arch {
   double l2_latency_ns;
   double launch_ns;          /* kernel launch overhead */
   double block_ns;           /* per-SM cost to launch a block */
+  double dram_eff;           /* fraction of dram_gbs a streaming kernel
+                                sustains */
+  double l1_sectors_clk;     /* global/local sectors L1TEX moves per clock */
+  int schedulers;            /* warp schedulers per SM (one issue each per
+                                clock) */
+  double hot_write_ns;       /* time between two writes to one L2 sector */
 } Arch;
 
 /* The presets, in order of generation; arch_count() of them. */
