@@ -1,0 +1,137 @@
+/* cuda_api.h - the few CUDA driver and cuBLAS types, constants and entry
+ * points warpmem uses, declared here so that nothing needs cuda.h to build.
+ *
+ * Every constant is one row of CUDA_CONSTANTS with the name cuda.h gives
+ * it; tests/test_gpu.c checks each value against /usr/local/cuda/include/
+ * cuda.h (or cublas_api.h) when that file exists.  Every function is one
+ * row of CUDA_DRIVER_FUNCS or CUBLAS_FUNCS: the field name, the exported
+ * symbol (the versioned one that cuda.h's #defines select: cuMemAlloc is
+ * cuMemAlloc_v2), a fallback symbol for older drivers, and the prototype.
+ */
+#ifndef WM_CUDA_API_H
+#define WM_CUDA_API_H
+
+#include <stddef.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr; /* 64-bit builds only */
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUevent_st *CUevent;
+typedef struct CUstream_st *CUstream;   /* NULL: the legacy default stream */
+typedef int CUjit_option;
+typedef struct cublasContext *cublasHandle_t;
+typedef int cublasStatus_t;
+
+/* X(NAME, VALUE, HEADER): the header that defines NAME. */
+#define CUDA_CONSTANTS(X)                                              \
+  X(CUDA_SUCCESS, 0, "cuda.h")                                         \
+  X(CUDA_ERROR_INVALID_VALUE, 1, "cuda.h")                             \
+  X(CUDA_ERROR_OUT_OF_MEMORY, 2, "cuda.h")                             \
+  X(CUDA_ERROR_NOT_INITIALIZED, 3, "cuda.h")                           \
+  X(CUDA_ERROR_NO_DEVICE, 100, "cuda.h")                               \
+  X(CUDA_ERROR_INVALID_PTX, 218, "cuda.h")                             \
+  X(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222, "cuda.h")                 \
+  X(CUDA_ERROR_NOT_FOUND, 500, "cuda.h")                               \
+  X(CUDA_ERROR_ILLEGAL_ADDRESS, 700, "cuda.h")                         \
+  X(CUDA_ERROR_LAUNCH_FAILED, 719, "cuda.h")                           \
+  X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1, "cuda.h")            \
+  X(CU_DEVICE_ATTRIBUTE_WARP_SIZE, 10, "cuda.h")                       \
+  X(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 13, "cuda.h")                      \
+  X(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 16, "cuda.h")            \
+  X(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 36, "cuda.h")               \
+  X(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, 37, "cuda.h")         \
+  X(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 38, "cuda.h")                   \
+  X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 39, "cuda.h")  \
+  X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 75, "cuda.h")        \
+  X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 76, "cuda.h")        \
+  X(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 81, "cuda.h") \
+  X(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, 82, "cuda.h") \
+  X(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 97, "cuda.h") \
+  X(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 0, "cuda.h")              \
+  X(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, 1, "cuda.h")                  \
+  X(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, 3, "cuda.h")                   \
+  X(CU_FUNC_ATTRIBUTE_NUM_REGS, 4, "cuda.h")                           \
+  X(CU_FUNC_ATTRIBUTE_PTX_VERSION, 5, "cuda.h")                        \
+  X(CU_FUNC_ATTRIBUTE_BINARY_VERSION, 6, "cuda.h")                     \
+  X(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 8, "cuda.h")      \
+  X(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 9, "cuda.h")   \
+  X(CU_JIT_INFO_LOG_BUFFER, 3, "cuda.h")                               \
+  X(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, 4, "cuda.h")                    \
+  X(CU_JIT_ERROR_LOG_BUFFER, 5, "cuda.h")                              \
+  X(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, 6, "cuda.h")                   \
+  X(CU_JIT_LOG_VERBOSE, 12, "cuda.h")                                  \
+  X(CU_EVENT_DEFAULT, 0, "cuda.h")                                     \
+  X(CUBLAS_STATUS_SUCCESS, 0, "cublas_api.h")                          \
+  X(CUBLAS_OP_N, 0, "cublas_api.h")
+
+enum {
+#define X(name, value, header) name = value,
+  CUDA_CONSTANTS(X)
+#undef X
+};
+
+/* X(FIELD, SYMBOL, FALLBACK or NULL, (PARAMETERS)); all return CUresult. */
+#define CUDA_DRIVER_FUNCS(X)                                                          \
+  X(cuInit, "cuInit", NULL, (unsigned flags))                                         \
+  X(cuDriverGetVersion, "cuDriverGetVersion", NULL, (int *version))                   \
+  X(cuDeviceGetCount, "cuDeviceGetCount", NULL, (int *count))                         \
+  X(cuDeviceGet, "cuDeviceGet", NULL, (CUdevice *dev, int ordinal))                   \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute", NULL, (int *v, int attr, CUdevice dev)) \
+  X(cuDeviceGetName, "cuDeviceGetName", NULL, (char *name, int len, CUdevice dev))    \
+  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2", NULL, (size_t *bytes, CUdevice dev))     \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", NULL, (CUcontext *ctx, CUdevice dev)) \
+  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease", \
+    (CUdevice dev))                                                                   \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent", NULL, (CUcontext ctx))                        \
+  X(cuCtxSynchronize, "cuCtxSynchronize", NULL, (void))                               \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx", NULL,                                   \
+    (CUmodule *mod, const void *image, unsigned nopt, CUjit_option *opt, void **val)) \
+  X(cuModuleUnload, "cuModuleUnload", NULL, (CUmodule mod))                           \
+  X(cuModuleGetFunction, "cuModuleGetFunction", NULL, (CUfunction *f, CUmodule mod, const char *name)) \
+  X(cuModuleGetGlobal, "cuModuleGetGlobal_v2", NULL,                                  \
+    (CUdeviceptr *p, size_t *bytes, CUmodule mod, const char *name))                  \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute", NULL, (int *v, int attr, CUfunction f)) \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute", NULL, (CUfunction f, int attr, int v))  \
+  X(cuMemAlloc, "cuMemAlloc_v2", NULL, (CUdeviceptr *p, size_t bytes))                \
+  X(cuMemFree, "cuMemFree_v2", NULL, (CUdeviceptr p))                                 \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", NULL, (CUdeviceptr dst, const void *src, size_t n)) \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", NULL, (void *dst, CUdeviceptr src, size_t n))    \
+  X(cuMemcpyDtoD, "cuMemcpyDtoD_v2", NULL, (CUdeviceptr dst, CUdeviceptr src, size_t n)) \
+  X(cuMemsetD8, "cuMemsetD8_v2", NULL, (CUdeviceptr dst, unsigned char v, size_t n))  \
+  X(cuLaunchKernel, "cuLaunchKernel", NULL,                                           \
+    (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,   \
+     unsigned bz, unsigned smem, CUstream s, void **params, void **extra))            \
+  X(cuEventCreate, "cuEventCreate", NULL, (CUevent *ev, unsigned flags))              \
+  X(cuEventRecord, "cuEventRecord", NULL, (CUevent ev, CUstream s))                   \
+  X(cuEventSynchronize, "cuEventSynchronize", NULL, (CUevent ev))                     \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime",                \
+    (float *ms, CUevent start, CUevent end))                                          \
+  X(cuEventDestroy, "cuEventDestroy_v2", "cuEventDestroy", (CUevent ev))              \
+  X(cuGetErrorName, "cuGetErrorName", NULL, (CUresult r, const char **s))             \
+  X(cuGetErrorString, "cuGetErrorString", NULL, (CUresult r, const char **s))
+
+/* X(FIELD, SYMBOL, FALLBACK or NULL, (PARAMETERS)); all return cublasStatus_t. */
+#define CUBLAS_FUNCS(X)                                                               \
+  X(cublasCreate, "cublasCreate_v2", NULL, (cublasHandle_t *h))                       \
+  X(cublasDestroy, "cublasDestroy_v2", NULL, (cublasHandle_t h))                      \
+  X(cublasSgemm, "cublasSgemm_v2", NULL,                                              \
+    (cublasHandle_t h, int transa, int transb, int m, int n, int k, const float *alpha, \
+     const float *a, int lda, const float *b, int ldb, const float *beta, float *c, int ldc))
+
+typedef struct CudaDriver {
+#define X(field, sym, alt, params) CUresult (*field) params;
+  CUDA_DRIVER_FUNCS(X)
+#undef X
+} CudaDriver;
+
+typedef struct CublasApi {
+#define X(field, sym, alt, params) cublasStatus_t (*field) params;
+  CUBLAS_FUNCS(X)
+#undef X
+  const char *(*cublasGetStatusString)(cublasStatus_t s); /* optional (cuBLAS >= 11.4) */
+} CublasApi;
+
+#endif
