@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/gpu_cmd.h"
 #include "cli/launch.h"
 #include "emu/emu.h"
 #include "mem/mem.h"
@@ -26,6 +27,7 @@ static const char *usage_main =
   "commands:\n"
   "  sim FILE [...]   simulate kernels of a .cu or .ptx file (warpmem sim --help)\n"
   "  lab [...]        run the experiment catalogue (warpmem lab --help)\n"
+  "  gpu [...]        run and time kernels on a GPU (warpmem gpu --help)\n"
   "  help             this text\n"
   "  version          the version\n";
 
@@ -247,5 +249,6 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(cmd, "sim")) return cmd_sim(argc, argv);
   if (!strcmp(cmd, "lab")) return cli_lab(argc, argv);
+  if (!strcmp(cmd, "gpu")) return cli_gpu(argc, argv);
   return cli_usage_error("unknown command '%s'", cmd);
 }
