@@ -8,6 +8,7 @@
 #ifndef WM_ARCH_H
 #define WM_ARCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* How a warp's global accesses become memory transactions. */
@@ -41,6 +42,8 @@ typedef struct Arch {
   int reg_per_warp;          /* 1: registers allocated per warp (sm_20+),
                                 0: per block (1.x) */
   int warp_alloc_unit;       /* 1.x: warps allocated in units of 2 */
+  int reg_partitions;        /* register file sub-partitions: a warp's
+                                registers lie in one (cuda_occupancy.h) */
   int smem_sm;               /* most shared memory per SM, bytes */
   int smem_block;            /* most per block without opt-in, bytes */
   int smem_block_optin;      /* most per block with opt-in, bytes */
@@ -58,7 +61,9 @@ typedef struct Arch {
   int l1_smem_bytes;         /* unified L1 + shared array per SM, 0 if the
                                 two are separate or fixed */
   const int *carveouts;      /* shared memory sizes (KiB) the unified array
-                                may give to shared memory, 0-terminated */
+                                may give to shared memory, ascending,
+                                0-terminated; NULL if fixed (1.x).  sm_70+
+                                also allow 0 KiB, which is not listed */
   int l1_caches_loads;       /* global loads allocate in L1 by default */
   int l1_line, l1_sector;    /* bytes */
   int l2_bytes;
@@ -100,5 +105,11 @@ const Arch *arch_find(const char *name);
 
 /* The default preset (h200: the ground truth's GPU). */
 const Arch *arch_default(void);
+
+/* "32-byte sectors", ... */
+const char *arch_coalesce_name(ArchCoalesce c);
+
+/* The preset names, comma-separated, for messages. */
+void arch_names(char *buf, size_t n);
 
 #endif

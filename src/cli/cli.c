@@ -39,13 +39,63 @@ int cli_parse_size(const char *s, uint64_t *out) {
 }
 
 int cli_parse_arch(const char *s, MemConfig *cfg, WmErr *e) {
-  static const char *const hopper[] = {"sm_90", "sm90", "90", "hopper", "h100", "h200", NULL};
-  for (int i = 0; hopper[i]; i++)
-    if (!strcmp(s, hopper[i])) {
-      cfg->sm = 90;
-      return 0;
-    }
-  return wm_err(e, WM_EUSAGE, "unknown --arch '%s': this version models sm_90 (hopper, h100, h200)", s);
+  const Arch *a = arch_find(s);
+  if (!a) {
+    char names[256];
+    arch_names(names, sizeof names);
+    return wm_err(e, WM_EUSAGE, "unknown --arch '%s': the presets are %s (or sm_XX; see warpmem arch)", s, names);
+  }
+  cfg->arch = a;
+  cfg->sm = a->cc;
+  return 0;
+}
+
+const Arch *cli_arch(const CliOptions *o) { return o->cfg.arch ? o->cfg.arch : arch_default(); }
+
+int cli_parse_carveout(const char *s, int *pct) {
+  /* the names of cudaSharedmemCarveoutMaxL1 / MaxShared */
+  if (!strcmp(s, "max-l1")) *pct = 0;
+  else if (!strcmp(s, "max-shared")) *pct = 100;
+  else if (!strcmp(s, "default")) *pct = OCC_CARVEOUT_DEFAULT;
+  else {
+    uint64_t v;
+    if (cli_parse_size(s, &v) || v > 100) return -1;
+    *pct = (int)v;
+  }
+  return 0;
+}
+
+/* Occupancy of the launch on the preset, into run->occ: registers from
+ * --regs, else ptxas (PtxKernel.regs), else an assumed 32.  A block that
+ * cannot run on the preset is not an error of the simulation: run->occ_note
+ * says why and have_occ stays 0. */
+#define CLI_ASSUMED_REGS 32
+static void launch_occupancy(const PtxModule *mod, const PtxKernel *k, const LaunchSpec *ls, const CliOptions *o,
+                             CliRun *run) {
+  const Arch *a = cli_arch(o);
+  if (o->regs > 0) {
+    run->regs = o->regs;
+    run->regs_from = "--regs";
+  } else if (k->regs > 0) {
+    run->regs = k->regs;
+    run->regs_from = mod->regs_from[0] ? mod->regs_from : "ptxas";
+  } else {
+    run->regs = CLI_ASSUMED_REGS;
+    run->regs_from = "assumed";
+    snprintf(run->occ_note, sizeof run->occ_note, "registers unknown (%s): assuming %d; use --regs",
+             mod->regs_note[0] ? mod->regs_note : "ptxas not run", CLI_ASSUMED_REGS);
+  }
+  uint64_t threads = (uint64_t)ls->block[0] * ls->block[1] * ls->block[2];
+  OccInput in = {.threads = threads > 0x7fffffff ? 0x7fffffff : (int)threads, .regs = run->regs,
+                 .smem = k->shared_static + ls->smem, .carveout_pct = o->carveout_pct};
+  WmErr oe = {0};
+  if (occ_compute(a, &in, &run->occ, &oe) == 0) {
+    run->have_occ = 1;
+    return;
+  }
+  size_t used = strlen(run->occ_note);
+  snprintf(run->occ_note + used, sizeof run->occ_note - used, "%scannot launch on %s: %s", used ? "; " : "", a->name,
+           oe.msg);
 }
 
 void cli_run_free(CliRun *r) {
@@ -65,6 +115,7 @@ int cli_run_launch(const PtxModule *mod, const LaunchSpec *ls, const CliOptions 
                   "launch %s has %llu threads, over the %llu this run allows: simulating it would take "
                   "hours; raise --max-threads to run it anyway",
                   ls->label, (unsigned long long)threads, (unsigned long long)o->max_threads);
+  launch_occupancy(mod, k, ls, o, run);
   GlobalMem g;
   gmem_init(&g, o->mem_limit);
   uint8_t *params = wm_xcalloc(k->param_size + 8, 1);
@@ -178,6 +229,21 @@ int cli_common_option(int argc, char **argv, int *i, CliOptions *o) {
     o->lines = 1;
     return 1;
   }
+  if (!strcmp(a, "--regs")) {
+    const char *v = VALUE();
+    uint64_t n;
+    if (!v || cli_parse_size(v, &n) || n < 1 || n > 255)
+      return 2 + cli_usage_error("--regs takes registers per thread, 1 to 255, not '%s'", v ? v : "");
+    o->regs = (int)n;
+    return 1;
+  }
+  if (!strcmp(a, "--carveout")) {
+    const char *v = VALUE();
+    if (!v || cli_parse_carveout(v, &o->carveout_pct))
+      return 2 + cli_usage_error("--carveout takes a percentage of shared memory (0-100), max-l1 or max-shared, "
+                                 "not '%s'", v ? v : "");
+    return 1;
+  }
   return 0;
 #undef VALUE
 }
@@ -185,6 +251,7 @@ int cli_common_option(int argc, char **argv, int *i, CliOptions *o) {
 void cli_options_init(CliOptions *o) {
   memset(o, 0, sizeof *o);
   o->cfg.sm = 90;
+  o->carveout_pct = OCC_CARVEOUT_DEFAULT;
   o->format = REPORT_TEXT;
   o->init = INIT_RAND;
   o->seed = 1;

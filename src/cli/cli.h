@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "arch/arch.h"
+#include "arch/occupancy.h"
 #include "cli/launch.h"
 #include "mem/mem.h"
 #include "report/report.h"
@@ -23,6 +25,9 @@ typedef struct CliOptions {
   const char **consts;  /* --const specs */
   int nconsts;
   int keep_buffers;     /* cli_run_launch keeps the buffers in CliRun.gmem */
+  int regs;             /* --regs N: registers per thread for occupancy,
+                           over ptxas; 0: not given */
+  int carveout_pct;     /* --carveout PCT, or OCC_CARVEOUT_DEFAULT */
 } CliOptions;
 
 typedef struct CliRun {
@@ -32,6 +37,13 @@ typedef struct CliRun {
   double seconds;
   GlobalMem gmem;       /* the buffers after the run, if keep_buffers */
   int have_gmem;
+  /* occupancy of the launch on cfg.arch: blocks per SM, the limiter, the
+   * L1 left beside the shared-memory carveout (occ.l1_bytes) */
+  OccResult occ;
+  int have_occ;         /* 0: the block cannot run on the preset (occ_note says why) */
+  int regs;             /* registers per thread the occupancy used */
+  const char *regs_from; /* "ptxas -arch=sm_90", "--regs", "assumed" */
+  char occ_note[256];   /* why the registers are assumed or the launch cannot run */
 } CliRun;
 
 #define CLI_DEFAULT_MAX_THREADS (1ull << 32)
@@ -39,7 +51,14 @@ typedef struct CliRun {
 void cli_options_init(CliOptions *o);
 int cli_common_option(int argc, char **argv, int *i, CliOptions *o);
 int cli_parse_size(const char *s, uint64_t *out);
+/* --arch NAME: a preset name or alias (arch_find); sets cfg->arch and
+ * cfg->sm.  Unknown: WM_EUSAGE listing the presets. */
 int cli_parse_arch(const char *s, MemConfig *cfg, WmErr *e);
+/* The preset of o (the default if none was chosen). */
+const Arch *cli_arch(const CliOptions *o);
+/* --carveout: 0-100 (percent of the most shared memory), max-l1 (0),
+ * max-shared (100), default (OCC_CARVEOUT_DEFAULT).  -1 if malformed. */
+int cli_parse_carveout(const char *s, int *pct);
 double cli_now(void);
 /* Prints e and returns the exit status it calls for (2 usage, 1 other). */
 int cli_fail(const WmErr *e);

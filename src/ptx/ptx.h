@@ -217,6 +217,8 @@ typedef struct PtxKernel {
   uint32_t maxntid[3];      /* .maxntid if given, else 0 */
   uint32_t reqntid[3];      /* .reqntid if given, else 0 */
   uint32_t line;            /* PTX line of the .entry */
+  int regs;                 /* registers per thread from ptxas -v
+                               (ptx_registers), 0: unknown */
   char *unsupported;        /* NULL, or the located message (file:line:col,
                                the line, a caret) of the first construct in
                                this kernel that warpmem does not run (call,
@@ -252,6 +254,8 @@ typedef struct PtxModule {
   uint8_t *const_init;   /* [const_size] initial contents (zeros if none) */
   uint64_t global_size;  /* bytes of module .global variables */
   uint8_t *global_init;  /* [global_size] initial contents */
+  char regs_from[64];    /* how PtxKernel.regs were found: "ptxas -arch=sm_90" */
+  char regs_note[192];   /* why they are unknown or from another target */
 } PtxModule;
 
 /* Parses PTX text.  `path` names the file in messages; the module takes
@@ -266,6 +270,16 @@ PtxModule *ptx_parse(const char *path, char *text, WmErr *e);
  * `nvcc -ptx -arch=ARCH -O3 -lineinfo` (nvcc from PATH or $CUDA_HOME/bin).
  * `arch` is e.g. "sm_90".  Free with ptx_module_free(). */
 PtxModule *ptx_load(const char *path, const char *arch, WmErr *e);
+
+/* Registers per thread of the module's kernels, from `ptxas -arch=sm_XX -v`
+ * on the module's PTX (ptxas found like nvcc): fills PtxKernel.regs of the
+ * entries named in `entries` (PTX names; NULL: all) and m->regs_from.  `cc`
+ * is the preset's compute capability * 10; CUDA 13's ptxas targets sm_75
+ * and later only, so older (and sm_70) presets get sm_75's counts, said in
+ * m->regs_note, with the PTX's .target lowered to match.  Returns 0, or -1
+ * (ptxas missing or failed: m->regs_note says why; the kernels' regs stay
+ * 0).  Never fatal to a simulation. */
+int ptx_registers(PtxModule *m, int cc, const char *const *entries, int nentries);
 
 void ptx_module_free(PtxModule *m);
 

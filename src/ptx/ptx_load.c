@@ -18,28 +18,64 @@ static int is_exec(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
-/* Finds nvcc: on PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin.
- * Writes its path into buf; returns 0, or -1 if there is none. */
-static int find_nvcc(char *buf, size_t n) {
+/* Finds a CUDA tool (nvcc, ptxas): on PATH, then $CUDA_HOME/bin, then
+ * /usr/local/cuda/bin.  Writes its path into buf; returns 0, or -1 if there
+ * is none. */
+static int find_tool(const char *tool, char *buf, size_t n) {
   const char *path = getenv("PATH");
   if (path) {
     const char *p = path;
     for (;;) {
       size_t len = strcspn(p, ":");
-      if (len > 0 && (size_t)snprintf(buf, n, "%.*s/nvcc", (int)len, p) < n && is_exec(buf)) return 0;
+      if (len > 0 && (size_t)snprintf(buf, n, "%.*s/%s", (int)len, p, tool) < n && is_exec(buf)) return 0;
       if (!p[len]) break;
       p += len + 1;
     }
   }
   const char *home = getenv("CUDA_HOME");
-  if (home && *home && (size_t)snprintf(buf, n, "%s/bin/nvcc", home) < n && is_exec(buf)) return 0;
-  if ((size_t)snprintf(buf, n, "/usr/local/cuda/bin/nvcc") < n && is_exec(buf)) return 0;
+  if (home && *home && (size_t)snprintf(buf, n, "%s/bin/%s", home, tool) < n && is_exec(buf)) return 0;
+  if ((size_t)snprintf(buf, n, "/usr/local/cuda/bin/%s", tool) < n && is_exec(buf)) return 0;
   return -1;
 }
 
 static int ends_with(const char *s, const char *suffix) {
   size_t ls = strlen(s), lx = strlen(suffix);
   return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+/* Runs argv[0] with stdin from /dev/null and stdout and stderr into `log`;
+ * *status gets its wait status.  Returns 0, or -1 with WM_ETOOL in e. */
+static int spawn_logged(char *const argv[], const char *log, int *status, WmErr *e) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid;
+  int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return wm_err(e, WM_ETOOL, "cannot run %s: %s", argv[0], strerror(rc));
+  while (waitpid(pid, status, 0) < 0)
+    if (errno != EINTR) return wm_err(e, WM_ETOOL, "waiting for %s: %s", argv[0], strerror(errno));
+  return 0;
+}
+
+/* The last n-1 bytes of file `log`, without trailing newlines, into buf. */
+static void read_tail(const char *log, char *buf, size_t n) {
+  buf[0] = '\0';
+  FILE *f = fopen(log, "rb");
+  if (f) {
+    if (fseek(f, 0, SEEK_END) == 0) {
+      long size = ftell(f);
+      long from = size > (long)n - 1 ? size - (long)n + 1 : 0;
+      fseek(f, from, SEEK_SET);
+      size_t got = fread(buf, 1, n - 1, f);
+      buf[got] = '\0';
+    }
+    fclose(f);
+  }
+  size_t l = strlen(buf);
+  while (l > 0 && (buf[l - 1] == '\n' || buf[l - 1] == '\r')) buf[--l] = '\0';
 }
 
 /* Runs nvcc on `cu`, writing PTX into `out`; nvcc's stdout and stderr go to
@@ -49,39 +85,23 @@ static int run_nvcc(const char *nvcc, const char *cu, const char *arch, const ch
   char archopt[64];
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
   char *argv[] = {(char *)nvcc, "-ptx", archopt, "-O3", "-lineinfo", (char *)cu, "-o", (char *)out, NULL};
-
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid;
-  int rc = posix_spawn(&pid, nvcc, &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return wm_err(e, WM_ETOOL, "cannot run %s: %s", nvcc, strerror(rc));
   int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return wm_err(e, WM_ETOOL, "waiting for nvcc: %s", strerror(errno));
+  if (spawn_logged(argv, log, &status, e)) return -1;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
-
-  /* show what nvcc said (its last ~1500 bytes) */
-  char said[1536] = "";
-  FILE *f = fopen(log, "rb");
-  if (f) {
-    if (fseek(f, 0, SEEK_END) == 0) {
-      long size = ftell(f);
-      long from = size > (long)sizeof said - 1 ? size - (long)sizeof said + 1 : 0;
-      fseek(f, from, SEEK_SET);
-      size_t got = fread(said, 1, sizeof said - 1, f);
-      said[got] = '\0';
-    }
-    fclose(f);
-  }
-  size_t l = strlen(said);
-  while (l > 0 && (said[l - 1] == '\n' || said[l - 1] == '\r')) said[--l] = '\0';
+  char said[1536]; /* show what nvcc said (its last ~1500 bytes) */
+  read_tail(log, said, sizeof said);
   if (WIFEXITED(status))
     return wm_err(e, WM_ETOOL, "nvcc failed on %s (exit status %d):\n%s", cu, WEXITSTATUS(status), said);
   return wm_err(e, WM_ETOOL, "nvcc was killed by signal %d while compiling %s", WTERMSIG(status), cu);
+}
+
+/* A fresh temporary directory under $TMPDIR or /tmp into dir.  0 or -1. */
+static int make_temp_dir(char *dir, size_t n, WmErr *e) {
+  const char *tmp = getenv("TMPDIR");
+  if ((size_t)snprintf(dir, n, "%s/warpmem-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= n || !mkdtemp(dir))
+    return wm_err(e, WM_EIO, "cannot create a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp",
+                  strerror(errno));
+  return 0;
 }
 
 PtxModule *ptx_load(const char *path, const char *arch, WmErr *e) {
@@ -96,20 +116,15 @@ PtxModule *ptx_load(const char *path, const char *arch, WmErr *e) {
     return NULL;
   }
   char nvcc[4096];
-  if (find_nvcc(nvcc, sizeof nvcc) < 0) {
+  if (find_tool("nvcc", nvcc, sizeof nvcc) < 0) {
     wm_err(e, WM_ETOOL,
            "%s: nvcc not found (looked on PATH, in $CUDA_HOME/bin and /usr/local/cuda/bin): "
            "install the CUDA toolkit, or pass a .ptx file (nvcc -ptx -arch=%s -lineinfo %s)",
            path, arch, path);
     return NULL;
   }
-  const char *tmp = getenv("TMPDIR");
   char dir[4000];
-  if ((size_t)snprintf(dir, sizeof dir, "%s/warpmem-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= sizeof dir ||
-      !mkdtemp(dir)) {
-    wm_err(e, WM_EIO, "cannot create a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno));
-    return NULL;
-  }
+  if (make_temp_dir(dir, sizeof dir, e)) return NULL;
   PtxModule *m = NULL;
   char out[4200], log[4200];
   snprintf(out, sizeof out, "%s/out.ptx", dir);
@@ -132,4 +147,166 @@ PtxModule *ptx_load(const char *path, const char *arch, WmErr *e) {
   unlink(log);
   rmdir(dir);
   return m;
+}
+
+/* ---------------------------------------------------------- registers */
+
+/* CUDA 13's ptxas compiles for sm_75 and later only. */
+#define PTXAS_OLDEST_SM 75
+
+/* Where the sm_XX token of the .target directive starts in text, and its
+ * length; NULL if the PTX has none. */
+static const char *target_token(const char *text, size_t *len) {
+  for (const char *p = text; (p = strstr(p, ".target")) != NULL; p += 7) {
+    if (p != text && p[-1] != '\n') continue; /* a directive starts its line */
+    const char *eol = strchr(p, '\n');
+    const char *sm = strstr(p, "sm_");
+    if (!sm || (eol && sm > eol)) return NULL;
+    size_t n = 3;
+    while (sm[n] >= '0' && sm[n] <= '9') n++;
+    while (sm[n] >= 'a' && sm[n] <= 'z') n++; /* sm_90a */
+    *len = n;
+    return sm;
+  }
+  return NULL;
+}
+
+/* Writes the module's PTX to `path` with its .target set to sm_<target>
+ * when target is not 0.  Returns 0 or -1. */
+static int write_ptx(const PtxModule *m, const char *path, int target) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  size_t len = 0;
+  const char *tok = target ? target_token(m->text, &len) : NULL;
+  int ok;
+  if (tok) {
+    ok = fwrite(m->text, 1, (size_t)(tok - m->text), f) == (size_t)(tok - m->text) &&
+         fprintf(f, "sm_%d", target) > 0 && fputs(tok + len, f) >= 0;
+  } else {
+    ok = fputs(m->text, f) >= 0;
+  }
+  return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* The first `needle` in the n bytes at p, or NULL (memmem is a GNU extension). */
+static const char *find_in(const char *p, size_t n, const char *needle) {
+  size_t k = strlen(needle);
+  for (size_t i = 0; i + k <= n; i++)
+    if (!memcmp(p + i, needle, k)) return p + i;
+  return NULL;
+}
+
+/* Reads ptxas -v's log: "Compiling entry function 'NAME' for 'sm_90'" then
+ * "Used N registers" for each entry.  Returns how many kernels got regs. */
+static int parse_ptxas_log(PtxModule *m, const char *log) {
+  int found = 0;
+  PtxKernel *cur = NULL;
+  for (const char *p = log; p && *p;) {
+    const char *eol = strchr(p, '\n');
+    size_t n = eol ? (size_t)(eol - p) : strlen(p);
+    const char *entry = find_in(p, n, "entry function '");
+    const char *used = find_in(p, n, "Used ");
+    if (entry) {
+      const char *name = entry + 16, *q = memchr(name, '\'', n - (size_t)(name - p));
+      cur = NULL;
+      for (int i = 0; q && i < m->nkernels; i++)
+        if (strlen(m->kernels[i].name) == (size_t)(q - name) && !memcmp(m->kernels[i].name, name, (size_t)(q - name)))
+          cur = &m->kernels[i];
+    } else if (used && cur) {
+      int regs = atoi(used + 5);
+      if (regs > 0) {
+        cur->regs = regs;
+        found++;
+      }
+      cur = NULL;
+    }
+    p = eol ? eol + 1 : NULL;
+  }
+  return found;
+}
+
+/* Runs ptxas for sm_<target> on the PTX in dir/in.ptx; 0 when it succeeded
+ * and reported registers, else -1 with its last words in why. */
+static int run_ptxas(PtxModule *m, const char *ptxas, const char *dir, int target, int rewrite,
+                     const char *const *entries, int nentries, char *why, size_t whyn) {
+  char in[4200], log[4200], archopt[32];
+  snprintf(in, sizeof in, "%s/in.ptx", dir);
+  snprintf(log, sizeof log, "%s/ptxas.log", dir);
+  snprintf(archopt, sizeof archopt, "-arch=sm_%d", target);
+  int rc = -1;
+  if (write_ptx(m, in, rewrite ? target : 0)) {
+    snprintf(why, whyn, "cannot write the PTX for ptxas in %.100s", dir);
+    unlink(in);
+    return -1;
+  }
+  char **argv = wm_xcalloc((size_t)(2 * nentries + 8), sizeof *argv);
+  int c = 0;
+  argv[c++] = (char *)ptxas;
+  argv[c++] = archopt;
+  argv[c++] = "-v";
+  for (int i = 0; i < nentries; i++) {
+    argv[c++] = "-e";
+    argv[c++] = (char *)entries[i];
+  }
+  argv[c++] = in;
+  argv[c++] = "-o";
+  argv[c++] = "/dev/null";
+  WmErr e = {0};
+  int status = 0;
+  if (spawn_logged(argv, log, &status, &e)) {
+    snprintf(why, whyn, "%.150s", e.msg);
+  } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    char said[120];
+    read_tail(log, said, sizeof said);
+    snprintf(why, whyn, "ptxas %s failed: %.100s", archopt, said);
+  } else {
+    char *text = wm_read_file(log, NULL, NULL);
+    if (text && parse_ptxas_log(m, text) > 0) rc = 0;
+    else snprintf(why, whyn, "ptxas %s reported no registers", archopt);
+    free(text);
+  }
+  free(argv);
+  unlink(in);
+  unlink(log);
+  return rc;
+}
+
+int ptx_registers(PtxModule *m, int cc, const char *const *entries, int nentries) {
+  m->regs_from[0] = m->regs_note[0] = '\0';
+  for (int i = 0; i < m->nkernels; i++) m->kernels[i].regs = 0;
+  char ptxas[4096];
+  if (find_tool("ptxas", ptxas, sizeof ptxas) < 0) {
+    snprintf(m->regs_note, sizeof m->regs_note,
+             "ptxas not found on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin");
+    return -1;
+  }
+  char dir[4000];
+  WmErr e = {0};
+  if (make_temp_dir(dir, sizeof dir, &e)) {
+    snprintf(m->regs_note, sizeof m->regs_note, "%.180s", e.msg);
+    return -1;
+  }
+  int own = strncmp(m->target, "sm_", 3) == 0 ? atoi(m->target + 3) : 0;
+  int target = cc < PTXAS_OLDEST_SM ? PTXAS_OLDEST_SM : cc;
+  char why[160] = "";
+  /* ptxas compiles PTX for its .target and newer: lower the .target to
+   * count registers for an older GPU */
+  int rc = run_ptxas(m, ptxas, dir, target, own > target, entries, nentries, why, sizeof why);
+  if (rc == 0) {
+    snprintf(m->regs_from, sizeof m->regs_from, "ptxas -arch=sm_%d", target);
+    if (target != cc)
+      snprintf(m->regs_note, sizeof m->regs_note,
+               "registers for sm_%d: CUDA's ptxas no longer compiles for sm_%d", target, cc);
+  } else if (own > target && own >= PTXAS_OLDEST_SM) {
+    /* the PTX needs its own target's features: count for that one */
+    rc = run_ptxas(m, ptxas, dir, own, 0, entries, nentries, why, sizeof why);
+    if (rc == 0) {
+      snprintf(m->regs_from, sizeof m->regs_from, "ptxas -arch=sm_%d", own);
+      snprintf(m->regs_note, sizeof m->regs_note, "registers for sm_%d: the PTX does not compile for sm_%d", own,
+               target);
+    }
+  }
+  if (rc) snprintf(m->regs_note, sizeof m->regs_note, "%s", why);
+  rmdir(dir);
+  return rc;
 }

@@ -1,0 +1,483 @@
+/* arch.c - the GPU presets: one struct of published facts per generation.
+ *
+ * Sources, abbreviated in the comments:
+ *   [PG]    CUDA C++ Programming Guide, "Compute Capabilities" (technical
+ *           specifications per compute capability, and the per-generation
+ *           sections on shared memory banks and global memory caching);
+ *           1.x and 2.x rows from the editions that still had them (3.x-5.x).
+ *   [OCC]   the CUDA occupancy calculator: cuda_occupancy.h of CUDA 13.0
+ *           (sm_30 and later) and of CUDA 7.0 (sm_1x, sm_2x), which is what
+ *           cudaOccupancyMaxActiveBlocksPerMultiprocessor computes.
+ *   [GT200] NVIDIA GeForce GTX 200 GPU Architectural Overview (2008) and the
+ *           GTX 280 product specifications.
+ *   [FERMI] NVIDIA's Next Generation CUDA Compute Architecture: Fermi
+ *           (whitepaper, 2009) and the Tesla C2050 board specification.
+ *   [GK104] NVIDIA GeForce GTX 680 whitepaper (2012).
+ *   [GV100] NVIDIA Tesla V100 GPU Architecture whitepaper (2017).
+ *   [GA100] NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020).
+ *   [GH100] NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022) and the
+ *           H100 SXM5 datasheet; H200 SXM datasheet (2024).
+ *   [GT]    ../shared/ground-truth/README.md: the H200 the counters were
+ *           measured on (132 SMs, 60 MiB L2 as the driver reports it).
+ *   [JEDEC] JEDEC GDDR3, GDDR5 (JESD212), HBM2 (JESD235), HBM3 (JESD238).
+ *   [SEED4] /work/shared/seeds/004: "global memory ... 400-800 cycles".
+ *
+ * DRAM: `channels` counts independent interfaces of `bus_bits / channels`
+ * bits each (64-bit partitions for GDDR3, 32-bit devices for GDDR5,
+ * pseudo-channels for HBM); banks and row sizes are the JEDEC device's, per
+ * channel.  Where a vendor publishes nothing (L2 associativity, banks, row
+ * size, time-model throughputs and latencies) the value is marked
+ * "assumed" with the reason.
+ *
+ * The time-model lines (l2_gbs .. block_ns) of hopper and h200 are tuned by
+ * model/time.c's owner: they are marked TIME-MODEL.
+ */
+#include "arch/arch.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Shared-memory configurations the unified L1/shared array supports, KiB,
+ * 0-terminated; sm_70+ also allow 0 KiB (arch.h). */
+static const int fermi_carveouts[] = {16, 48, 0};              /* [FERMI], [PG] 2.x */
+static const int kepler_carveouts[] = {16, 32, 48, 0};         /* [PG] 3.x: 16/32/48 KB shared */
+static const int volta_carveouts[] = {8, 16, 32, 64, 96, 0};   /* [PG] 7.x, [OCC] */
+static const int ampere_carveouts[] = {8, 16, 32, 64, 100, 132, 164, 0};           /* [PG] 8.0, [OCC] */
+static const int hopper_carveouts[] = {8, 16, 32, 64, 100, 132, 164, 196, 228, 0}; /* [PG] 9.0, [OCC] */
+#define CARVEOUTS(a) .carveouts = (a)
+
+#define KIB 1024
+#define MIB (1024 * 1024)
+
+static const Arch presets[] = {
+  {
+    .name = "gt200", .gpu = "NVIDIA GeForce GTX 280", .generation = "Tesla (GT200)", .cc = 13,
+    .sms = 30,                   /* [GT200]: 10 TPCs x 3 SMs, 240 cores */
+    .warp_size = 32,
+    .clock_ghz = 1.296,          /* [GT200]: processor (shader) clock */
+    .max_threads_block = 512,    /* [PG] 1.x */
+    .max_threads_sm = 1024,      /* [PG] 1.2/1.3 (768 was 1.0/1.1: the seed's
+                                    "768 threads" is G80's number) */
+    .max_warps_sm = 32,          /* [PG] 1.2/1.3 */
+    .max_blocks_sm = 8,          /* [PG] 1.x */
+    .regs_sm = 16384,            /* [PG] 1.2/1.3; the seed's "16384 per GT200 SM" */
+    .regs_block = 16384,         /* [OCC] 1.3: the whole file */
+    .regs_thread = 128,          /* [PG] 1.x (later editions print 127) */
+    .reg_unit = 512,             /* [OCC] 1.2/1.3: per block, units of 512 */
+    .reg_per_warp = 0,           /* [OCC]: 1.x allocates registers per block */
+    .warp_alloc_unit = 2,        /* [OCC]: 1.x allocates warps in pairs */
+    .reg_partitions = 1,
+    .smem_sm = 16 * KIB,         /* [PG] 1.x */
+    .smem_block = 16 * KIB,
+    .smem_block_optin = 16 * KIB,
+    .smem_unit = 512,            /* [OCC] 1.x */
+    .smem_reserved = 0,
+    .banks = 16, .bank_bytes = 4, /* [PG] 1.x: 16 banks of 32 bits */
+    .coalesce = COAL_CC12,       /* [PG] 1.2/1.3 coalescing, seed 004 */
+    .l1_bytes = 0,               /* no cache for global memory on 1.x */
+    .l1_smem_bytes = 0,          /* 16 KB of shared memory, fixed */
+    .carveouts = NULL,
+    .l1_caches_loads = 0,
+    .l1_line = 0, .l1_sector = 0,
+    .l2_bytes = 0, .l2_line = 0, .l2_sector = 0, .l2_ways = 0, /* no L2 for global */
+    .dram = "GDDR3",
+    .bus_bits = 512,             /* [GT200]: eight 64-bit partitions */
+    .dram_gbs = 141.7,           /* [GT200]: 1107 MHz DDR x 512 bits */
+    .channels = 8,               /* [GT200]: 8 memory partitions of 64 bits */
+    .dram_banks = 8,             /* [JEDEC] GDDR3 512 Mb device: 8 banks */
+    .row_bytes = 4096,           /* assumed: two x32 GDDR3 devices of 2 KB
+                                    pages side by side per 64-bit partition */
+    .burst_bytes = 32,           /* [JEDEC] GDDR3 burst of 4 x 64 bits */
+    .fetch_bytes = 32,           /* [PG] 1.2/1.3: smallest segment 32 bytes */
+    .l2_gbs = 0,
+    .l1_bytes_clk = 32,          /* [PG] 1.x: 16 banks, 32 bits per 2 clocks */
+    .dram_latency_ns = 340,      /* approximate: ~440 shader clocks, Wong et al.,
+                                    "Demystifying GPU Microarchitecture through
+                                    Microbenchmarking", ISPASS 2010 */
+    .l2_latency_ns = 0,
+    .launch_ns = 5000,           /* approximate: 3-7 us, Volkov & Demmel,
+                                    "Benchmarking GPUs to tune dense linear
+                                    algebra", SC08 */
+    .block_ns = 50,              /* assumed: not published */
+    .dram_eff = 0.75,            /* approximate: streaming kernels reach ~75% of peak on GDDR3 boards */
+    .l1_sectors_clk = 1,         /* assumed: one 32-byte segment per clock (no L1 for global) */
+    .schedulers = 1,             /* [GT200]: one warp instruction per SM every 4 shader clocks (8 cores); this field cannot say 1/4 */
+    .hot_write_ns = 4.0,         /* assumed: not published */
+  },
+  {
+    .name = "fermi", .gpu = "NVIDIA Tesla C2050", .generation = "Fermi (GF100)", .cc = 20,
+    .sms = 14,                   /* [FERMI] C2050: 14 SMs x 32 cores */
+    .warp_size = 32,
+    .clock_ghz = 1.15,           /* [FERMI] C2050 processor clock */
+    .max_threads_block = 1024,   /* [PG] 2.x */
+    .max_threads_sm = 1536,
+    .max_warps_sm = 48,
+    .max_blocks_sm = 8,
+    .regs_sm = 32768,            /* [PG] 2.x: 32K */
+    .regs_block = 32768,
+    .regs_thread = 63,           /* [PG] 2.x */
+    .reg_unit = 64,              /* [OCC] 2.x: per warp, units of 64 (128 for
+                                    21,22,29,30,37,38,45,46: occupancy.c) */
+    .reg_per_warp = 1,
+    .warp_alloc_unit = 1,        /* [OCC] CUDA 7.0 (the .xls said 2) */
+    .reg_partitions = 2,         /* [OCC] 2.x: two register file halves */
+    .smem_sm = 48 * KIB,         /* [PG] 2.x: 48 KB with the default split */
+    .smem_block = 48 * KIB,
+    .smem_block_optin = 48 * KIB,
+    .smem_unit = 128,            /* [OCC] 2.x */
+    .smem_reserved = 0,
+    .banks = 32, .bank_bytes = 4, /* [PG] 2.x */
+    .coalesce = COAL_FERMI,
+    .l1_bytes = 16 * KIB,        /* [FERMI]: 64 KB split 48 KB shared / 16 KB L1
+                                    by default (cudaFuncCachePreferNone) */
+    .l1_smem_bytes = 64 * KIB,   /* [FERMI]: 64 KB per SM, 16/48 or 48/16 */
+    CARVEOUTS(fermi_carveouts),
+    .l1_caches_loads = 1,        /* [PG] 2.x: global loads cached in L1 by
+                                    default (-Xptxas -dlcm=ca), seed 004 */
+    .l1_line = 128, .l1_sector = 128, /* [PG] 2.x: 128-byte cache lines */
+    .l2_bytes = 768 * KIB,       /* [FERMI]: 768 KB unified L2 */
+    .l2_line = 128,              /* [FERMI] */
+    .l2_sector = 32,             /* [PG] 2.x: uncached loads fetch 32-byte segments */
+    .l2_ways = 16,               /* assumed: not published */
+    .dram = "GDDR5",
+    .bus_bits = 384,             /* [FERMI]: six 64-bit controllers */
+    .dram_gbs = 144.0,           /* C2050: 1.5 GHz GDDR5 (3 Gb/s) x 384 bits */
+    .channels = 12,              /* 384 bits / 32-bit GDDR5 devices */
+    .dram_banks = 16,            /* [JEDEC] GDDR5: 16 banks in 4 bank groups */
+    .row_bytes = 2048,           /* [JEDEC] GDDR5 x32 page: 2 KB */
+    .burst_bytes = 32,           /* [JEDEC] GDDR5 burst of 8 x 32 bits */
+    .fetch_bytes = 32,           /* L2 sector */
+    .l2_gbs = 230,               /* assumed: not published; about 1.6x DRAM */
+    .l1_bytes_clk = 64,          /* [PG] 2.x: 32 banks, 32 bits per 2 clocks */
+    .dram_latency_ns = 520,      /* [SEED4]: 400-800 cycles; 600 at 1.15 GHz */
+    .l2_latency_ns = 250,        /* assumed: about half the DRAM latency */
+    .launch_ns = 5000,           /* approximate, as gt200 */
+    .block_ns = 50,              /* assumed: not published */
+    .dram_eff = 0.75,            /* approximate: ECC on (the C2050 default) costs ~20% of peak */
+    .l1_sectors_clk = 2,         /* [PG] 2.x: 64 bytes per clock */
+    .schedulers = 1,             /* [FERMI]: 2 schedulers, each a warp instruction per 2 clocks on 16 cores */
+    .hot_write_ns = 4.0,         /* assumed: not published */
+  },
+  {
+    .name = "kepler", .gpu = "NVIDIA GeForce GTX 680", .generation = "Kepler (GK104)", .cc = 30,
+    .sms = 8,                    /* [GK104]: 8 SMX x 192 cores */
+    .warp_size = 32,
+    .clock_ghz = 1.058,          /* [GK104]: 1006 MHz base, 1058 MHz boost */
+    .max_threads_block = 1024,   /* [PG] 3.0 */
+    .max_threads_sm = 2048,
+    .max_warps_sm = 64,
+    .max_blocks_sm = 16,         /* [PG] 3.x, [OCC] */
+    .regs_sm = 65536,            /* [PG] 3.0: 64K */
+    .regs_block = 65536,
+    .regs_thread = 63,           /* [PG] 3.0 (255 from 3.5) */
+    .reg_unit = 256,             /* [OCC] 3.x+ */
+    .reg_per_warp = 1,
+    .warp_alloc_unit = 1,
+    .reg_partitions = 4,         /* [OCC] 3.x: four sub-partitions */
+    .smem_sm = 48 * KIB,         /* [PG] 3.0 */
+    .smem_block = 48 * KIB,
+    .smem_block_optin = 48 * KIB,
+    .smem_unit = 256,            /* [OCC] 3.x */
+    .smem_reserved = 0,
+    .banks = 32,                 /* [PG] 3.x, seed 000 ("GTX680 has 32 banks") */
+    .bank_bytes = 4,             /* [PG] 3.x: 4-byte mode by default, 8-byte
+                                    with cudaDeviceSetSharedMemConfig (--bank-mode) */
+    .coalesce = COAL_SECTOR,
+    .l1_bytes = 16 * KIB,        /* [PG] 3.x: 48 KB shared / 16 KB L1 by default */
+    .l1_smem_bytes = 64 * KIB,   /* [GK104]: 64 KB per SMX, 16/32/48 KB L1 */
+    CARVEOUTS(kepler_carveouts),
+    .l1_caches_loads = 0,        /* [PG] 3.0: global loads are cached in L2
+                                    only; L1 holds local memory */
+    .l1_line = 128, .l1_sector = 32, /* [PG] 3.x */
+    .l2_bytes = 512 * KIB,       /* [GK104]: 512 KB */
+    .l2_line = 128, .l2_sector = 32,
+    .l2_ways = 16,               /* assumed: not published */
+    .dram = "GDDR5",
+    .bus_bits = 256,             /* [GK104]: four 64-bit controllers */
+    .dram_gbs = 192.26,          /* [GK104]: 6008 MT/s x 256 bits */
+    .channels = 8,               /* 256 bits / 32-bit GDDR5 devices */
+    .dram_banks = 16,            /* [JEDEC] GDDR5 */
+    .row_bytes = 2048,           /* [JEDEC] GDDR5 x32 page */
+    .burst_bytes = 32,           /* [JEDEC] GDDR5 burst of 8 x 32 bits */
+    .fetch_bytes = 32,
+    .l2_gbs = 512,               /* assumed: 512 B/clock at 1 GHz ([GK104]
+                                    says only "more L2 bandwidth than Fermi") */
+    .l1_bytes_clk = 256,         /* [PG] 3.x: 32 banks x 64 bits per clock */
+    .dram_latency_ns = 300,      /* approximate: ~300 cycles, Mei & Chu,
+                                    "Dissecting GPU Memory Hierarchy through
+                                    Microbenchmarking", TPDS 2017 */
+    .l2_latency_ns = 170,        /* approximate, same source */
+    .launch_ns = 4000,           /* approximate */
+    .block_ns = 40,              /* assumed: not published */
+    .dram_eff = 0.80,            /* approximate: published STREAM-like copies on GTX 680 */
+    .l1_sectors_clk = 4,         /* assumed: 128 bytes per clock, as [PG] 3.x gives shared memory */
+    .schedulers = 4,             /* [GK104]: 4 warp schedulers per SMX (each may dual-issue) */
+    .hot_write_ns = 3.0,         /* assumed: not published */
+  },
+  {
+    .name = "volta", .gpu = "NVIDIA Tesla V100 SXM2", .generation = "Volta (GV100)", .cc = 70,
+    .sms = 80,                   /* [GV100]: 80 SMs on V100 */
+    .warp_size = 32,
+    .clock_ghz = 1.53,           /* [GV100]: boost 1530 MHz */
+    .max_threads_block = 1024,   /* [PG] 7.0 */
+    .max_threads_sm = 2048,
+    .max_warps_sm = 64,
+    .max_blocks_sm = 32,         /* [PG] 7.0, [OCC] */
+    .regs_sm = 65536,
+    .regs_block = 65536,
+    .regs_thread = 255,          /* [PG] 3.5+ */
+    .reg_unit = 256,             /* [OCC] */
+    .reg_per_warp = 1,
+    .warp_alloc_unit = 1,
+    .reg_partitions = 4,         /* [OCC], [GV100]: 4 processing blocks per SM */
+    .smem_sm = 96 * KIB,         /* [PG] 7.0 */
+    .smem_block = 48 * KIB,      /* [PG]: more needs the opt-in attribute */
+    .smem_block_optin = 96 * KIB,
+    .smem_unit = 256,            /* [OCC] 7.x */
+    .smem_reserved = 0,
+    .banks = 32, .bank_bytes = 4,
+    .coalesce = COAL_SECTOR,
+    .l1_bytes = 128 * KIB,       /* [GV100]: the whole 128 KB when no shared */
+    .l1_smem_bytes = 128 * KIB,  /* [GV100]: 128 KB combined L1/shared */
+    CARVEOUTS(volta_carveouts),
+    .l1_caches_loads = 1,        /* [PG] 7.x: global loads cached in L1 by default */
+    .l1_line = 128, .l1_sector = 32,
+    .l2_bytes = 6 * MIB,         /* [GV100]: 6144 KB */
+    .l2_line = 128, .l2_sector = 32,
+    .l2_ways = 16,               /* assumed: not published */
+    .dram = "HBM2",
+    .bus_bits = 4096,            /* [GV100]: 4 stacks x 1024 bits */
+    .dram_gbs = 900,             /* [GV100] */
+    .channels = 64,              /* [JEDEC] HBM2: 8 channels x 2 pseudo-channels per stack */
+    .dram_banks = 16,            /* assumed: [JEDEC] HBM2 allows 8-32 per channel */
+    .row_bytes = 1024,           /* [JEDEC] HBM2 pseudo-channel page: 1 KB */
+    .burst_bytes = 32,           /* [JEDEC] HBM2 burst of 4 x 64 bits */
+    .fetch_bytes = 32,
+    .l2_gbs = 2155,              /* approximate: Jia et al., "Dissecting the
+                                    NVIDIA Volta GPU Architecture via
+                                    Microbenchmarking", 2018 */
+    .l1_bytes_clk = 128,         /* [PG] 5.x+: 32 banks x 32 bits per clock */
+    .dram_latency_ns = 400,      /* approximate, same source */
+    .l2_latency_ns = 130,        /* approximate: ~193 cycles, same source */
+    .launch_ns = 3000,           /* approximate */
+    .block_ns = 30,              /* assumed: not published */
+    .dram_eff = 0.88,            /* approximate: BabelStream reaches ~790 of 900 GB/s */
+    .l1_sectors_clk = 4,         /* 128 bytes per clock: 4 sectors */
+    .schedulers = 4,             /* [GV100]: 4 processing blocks, one scheduler each */
+    .hot_write_ns = 2.0,         /* assumed: not published */
+  },
+  {
+    .name = "ampere", .gpu = "NVIDIA A100 SXM4 40GB", .generation = "Ampere (GA100)", .cc = 80,
+    .sms = 108,                  /* [GA100]: 108 SMs on A100 */
+    .warp_size = 32,
+    .clock_ghz = 1.41,           /* [GA100]: boost 1410 MHz */
+    .max_threads_block = 1024,   /* [PG] 8.0 */
+    .max_threads_sm = 2048,
+    .max_warps_sm = 64,
+    .max_blocks_sm = 32,         /* [PG] 8.0, [OCC] */
+    .regs_sm = 65536,
+    .regs_block = 65536,
+    .regs_thread = 255,
+    .reg_unit = 256,
+    .reg_per_warp = 1,
+    .warp_alloc_unit = 1,
+    .reg_partitions = 4,
+    .smem_sm = 164 * KIB,        /* [PG] 8.0: 164 KB */
+    .smem_block = 48 * KIB,
+    .smem_block_optin = 163 * KIB, /* [PG] 8.0: 163 KB (164 less the reserved 1 KB) */
+    .smem_unit = 128,            /* [OCC] 8.x */
+    .smem_reserved = 1024,       /* [PG] 8.x: 1 KB per block for system use */
+    .banks = 32, .bank_bytes = 4,
+    .coalesce = COAL_SECTOR,
+    .l1_bytes = 192 * KIB,
+    .l1_smem_bytes = 192 * KIB,  /* [GA100]: 192 KB combined per SM */
+    CARVEOUTS(ampere_carveouts),
+    .l1_caches_loads = 1,
+    .l1_line = 128, .l1_sector = 32,
+    .l2_bytes = 40 * MIB,        /* [GA100]: 40 MB on A100 */
+    .l2_line = 128, .l2_sector = 32,
+    .l2_ways = 16,               /* assumed: not published */
+    .dram = "HBM2",
+    .bus_bits = 5120,            /* [GA100]: 5 active stacks x 1024 bits */
+    .dram_gbs = 1555,            /* [GA100] */
+    .channels = 80,              /* 5 stacks x 16 pseudo-channels */
+    .dram_banks = 16,            /* assumed, as volta */
+    .row_bytes = 1024,
+    .burst_bytes = 32,
+    .fetch_bytes = 32,
+    .l2_gbs = 4950,              /* approximate: [GA100] "2.3x the L2 bandwidth
+                                    of V100" x 2155 GB/s */
+    .l1_bytes_clk = 128,         /* [PG]: 32 banks x 32 bits per clock */
+    .dram_latency_ns = 480,      /* approximate: published microbenchmarks */
+    .l2_latency_ns = 150,        /* approximate: ~200 cycles, near partition */
+    .launch_ns = 2500,           /* approximate */
+    .block_ns = 25,              /* assumed: not published */
+    .dram_eff = 0.88,            /* approximate: BabelStream reaches ~1370 of 1555 GB/s */
+    .l1_sectors_clk = 4,         /* 128 bytes per clock: 4 sectors */
+    .schedulers = 4,             /* [GA100]: 4 processing blocks */
+    .hot_write_ns = 1.5,         /* assumed: not published */
+  },
+  {
+    .name = "hopper", .gpu = "NVIDIA H100 SXM5 80GB", .generation = "Hopper (GH100)", .cc = 90,
+    .sms = 132,                  /* [GH100]: 132 SMs on H100 SXM5 */
+    .warp_size = 32,
+    .clock_ghz = 1.98,           /* [GH100] datasheet: max boost 1980 MHz */
+    .max_threads_block = 1024,   /* [PG] 9.0 */
+    .max_threads_sm = 2048,
+    .max_warps_sm = 64,
+    .max_blocks_sm = 32,         /* [PG] 9.0, [OCC] */
+    .regs_sm = 65536,
+    .regs_block = 65536,
+    .regs_thread = 255,
+    .reg_unit = 256,
+    .reg_per_warp = 1,
+    .warp_alloc_unit = 1,
+    .reg_partitions = 4,
+    .smem_sm = 228 * KIB,        /* [PG] 9.0: 228 KB */
+    .smem_block = 48 * KIB,
+    .smem_block_optin = 227 * KIB, /* [PG] 9.0: 227 KB */
+    .smem_unit = 128,            /* [OCC] 9.x */
+    .smem_reserved = 1024,       /* [PG] 8.x+: 1 KB per block */
+    .banks = 32, .bank_bytes = 4,
+    .coalesce = COAL_SECTOR,
+    .l1_bytes = 256 * KIB,
+    .l1_smem_bytes = 256 * KIB,  /* [GH100]: 256 KB combined per SM */
+    CARVEOUTS(hopper_carveouts),
+    .l1_caches_loads = 1,
+    .l1_line = 128, .l1_sector = 32,
+    .l2_bytes = 50 * MIB,        /* [GH100]: 50 MB on H100 SXM5 */
+    .l2_line = 128, .l2_sector = 32,
+    .l2_ways = 16,               /* assumed: not published */
+    .dram = "HBM3",
+    .bus_bits = 5120,            /* [GH100]: 5 active stacks x 1024 bits */
+    .dram_gbs = 3352,            /* [GH100] datasheet: 3.35 TB/s */
+    .channels = 160,             /* [JEDEC] HBM3: 16 channels x 2 pseudo-channels
+                                    of 32 bits per stack, 5 stacks */
+    .dram_banks = 16,            /* assumed: [JEDEC] HBM3 16 banks (4 groups)
+                                    per pseudo-channel for 8-16 Gb dies */
+    .row_bytes = 1024,           /* [JEDEC] HBM3 pseudo-channel page: 1 KB */
+    .burst_bytes = 32,           /* [JEDEC] HBM3 burst of 8 x 32 bits */
+    .fetch_bytes = 32,
+    /* TIME-MODEL: hopper throughputs and latencies, tuned by model/time.c */
+    .l2_gbs = 5500,              /* approximate: published microbenchmarks */
+    .l1_bytes_clk = 128,         /* [PG]: 32 banks x 32 bits per clock */
+    .dram_latency_ns = 480,      /* approximate */
+    .l2_latency_ns = 140,        /* approximate: ~260 cycles */
+    .launch_ns = 2000,           /* as h200: the shortest kernels of [GT] last
+                                    ~2 us (h200-seed-counters.csv) */
+    .block_ns = 20,              /* assumed: not published */
+    .dram_eff = 0.87,            /* as h200 */
+    .l1_sectors_clk = 4,         /* 128 bytes per clock: 4 sectors */
+    .schedulers = 4,             /* [GH100]: 4 processing blocks */
+    .hot_write_ns = 1.0,         /* assumed: not published */
+  },
+  {
+    .name = "h200", .gpu = "NVIDIA H200 SXM 141GB", .generation = "Hopper (GH100)", .cc = 90,
+    .sms = 132,                  /* [GT], [GH100] H200 datasheet */
+    .warp_size = 32,
+    .clock_ghz = 1.98,           /* [GH100] H200 datasheet: max boost 1980 MHz */
+    .max_threads_block = 1024,   /* [PG] 9.0 */
+    .max_threads_sm = 2048,
+    .max_warps_sm = 64,
+    .max_blocks_sm = 32,
+    .regs_sm = 65536,
+    .regs_block = 65536,
+    .regs_thread = 255,
+    .reg_unit = 256,
+    .reg_per_warp = 1,
+    .warp_alloc_unit = 1,
+    .reg_partitions = 4,
+    .smem_sm = 228 * KIB,
+    .smem_block = 48 * KIB,
+    .smem_block_optin = 227 * KIB,
+    .smem_unit = 128,
+    .smem_reserved = 1024,
+    .banks = 32, .bank_bytes = 4,
+    .coalesce = COAL_SECTOR,
+    .l1_bytes = 256 * KIB,
+    .l1_smem_bytes = 256 * KIB,
+    CARVEOUTS(hopper_carveouts),
+    .l1_caches_loads = 1,
+    .l1_line = 128, .l1_sector = 32,
+    .l2_bytes = 60 * MIB,        /* [GT]: 60 MiB as the driver reports it */
+    .l2_line = 128, .l2_sector = 32,
+    .l2_ways = 16,               /* assumed: not published */
+    .dram = "HBM3e",
+    .bus_bits = 6144,            /* 6 stacks x 1024 bits (4.8 TB/s at 6.25 Gb/s) */
+    .dram_gbs = 4800,            /* [GH100] H200 datasheet: 4.8 TB/s */
+    .channels = 192,             /* 6 stacks x 32 pseudo-channels */
+    .dram_banks = 16,            /* assumed, as hopper */
+    .row_bytes = 1024,
+    .burst_bytes = 32,
+    .fetch_bytes = 32,
+    /* TIME-MODEL: h200 throughputs and latencies, tuned by model/time.c */
+    .l2_gbs = 5500,              /* approximate, as hopper */
+    .l1_bytes_clk = 128,
+    .dram_latency_ns = 480,      /* approximate */
+    .l2_latency_ns = 140,        /* approximate */
+    .launch_ns = 2000,           /* [GT]: shortest kernels ~2 us */
+    .block_ns = 20,              /* assumed: not published */
+    .dram_eff = 0.87,            /* [GT] h200-large-times.md: cudaMemcpy D2D 4189 of 4800 GB/s */
+    .l1_sectors_clk = 4,         /* 128 bytes per clock: 4 sectors */
+    .schedulers = 4,             /* [GH100]: 4 processing blocks */
+    .hot_write_ns = 1.0,         /* assumed: not published */
+  },
+};
+
+#define NPRESETS ((int)(sizeof presets / sizeof presets[0]))
+
+/* Other spellings of each preset.  "sm_90" and "90" name h200, the GPU of
+ * the ground truth, so the default and `--arch sm_90` agree; "hopper" and
+ * "h100" name the H100 SXM5. */
+static const struct {
+  const char *alias, *name;
+} aliases[] = {
+  {"sm_13", "gt200"}, {"sm13", "gt200"}, {"1.3", "gt200"}, {"13", "gt200"}, {"tesla", "gt200"},
+  {"sm_20", "fermi"}, {"sm20", "fermi"}, {"2.0", "fermi"}, {"20", "fermi"}, {"c2050", "fermi"},
+  {"sm_30", "kepler"}, {"sm30", "kepler"}, {"3.0", "kepler"}, {"30", "kepler"}, {"gtx680", "kepler"},
+  {"sm_70", "volta"}, {"sm70", "volta"}, {"7.0", "volta"}, {"70", "volta"}, {"v100", "volta"},
+  {"sm_80", "ampere"}, {"sm80", "ampere"}, {"8.0", "ampere"}, {"80", "ampere"}, {"a100", "ampere"},
+  {"h100", "hopper"},
+  {"sm_90", "h200"}, {"sm90", "h200"}, {"9.0", "h200"}, {"90", "h200"},
+};
+
+int arch_count(void) { return NPRESETS; }
+
+const Arch *arch_preset(int i) { return i >= 0 && i < NPRESETS ? &presets[i] : NULL; }
+
+static const Arch *by_name(const char *name) {
+  for (int i = 0; i < NPRESETS; i++)
+    if (!strcmp(presets[i].name, name)) return &presets[i];
+  return NULL;
+}
+
+const Arch *arch_find(const char *name) {
+  if (!name) return NULL;
+  const Arch *a = by_name(name);
+  if (a) return a;
+  for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+    if (!strcmp(aliases[i].alias, name)) return by_name(aliases[i].name);
+  return NULL;
+}
+
+const Arch *arch_default(void) { return by_name("h200"); }
+
+const char *arch_coalesce_name(ArchCoalesce c) {
+  switch (c) {
+  case COAL_CC12: return "cc1.2 half-warp segments";
+  case COAL_FERMI: return "fermi 128-byte lines / 32-byte segments";
+  case COAL_SECTOR: return "32-byte sectors";
+  }
+  return "?";
+}
+
+void arch_names(char *buf, size_t n) {
+  size_t used = 0;
+  if (n) buf[0] = '\0';
+  for (int i = 0; i < NPRESETS && used < n; i++) {
+    int w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", presets[i].name);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+}
