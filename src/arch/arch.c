@@ -100,9 +100,12 @@ static const Arch presets[] = {
                                     "Benchmarking GPUs to tune dense linear
                                     algebra", SC08 */
     .block_ns = 50,              /* assumed: not published */
-    .dram_eff = 0.75,            /* approximate: streaming kernels reach ~75% of peak on GDDR3 boards */
+    .dram_eff = 0.75,            /* approximate: streaming kernels reach ~75%
+                                    of peak on GDDR3 boards */
     .l1_sectors_clk = 1,         /* assumed: one 32-byte segment per clock (no L1 for global) */
-    .schedulers = 1,             /* [GT200]: one warp instruction per SM every 4 shader clocks (8 cores); this field cannot say 1/4 */
+    .schedulers = 1,             /* [GT200]: one warp instruction per SM every 4
+                                    shader clocks (8 cores): this field cannot
+                                    say 1/4, so the issue bound is optimistic */
     .hot_write_ns = 4.0,         /* assumed: not published */
   },
   {
@@ -156,7 +159,8 @@ static const Arch presets[] = {
     .block_ns = 50,              /* assumed: not published */
     .dram_eff = 0.75,            /* approximate: ECC on (the C2050 default) costs ~20% of peak */
     .l1_sectors_clk = 2,         /* [PG] 2.x: 64 bytes per clock */
-    .schedulers = 1,             /* [FERMI]: 2 schedulers, each a warp instruction per 2 clocks on 16 cores */
+    .schedulers = 1,             /* [FERMI]: 2 schedulers, each a warp
+                                    instruction per 2 clocks on 16 cores */
     .hot_write_ns = 4.0,         /* assumed: not published */
   },
   {

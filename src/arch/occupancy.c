@@ -25,13 +25,7 @@
 #include <string.h>
 
 static const char *const limit_names[OCC_LIMIT_COUNT] = {
-#define X(e, name, bit) name,
-  OCC_LIMITS(X)
-#undef X
-};
-
-static const unsigned limit_bits[OCC_LIMIT_COUNT] = {
-#define X(e, name, bit) bit,
+#define X(e, name) name,
   OCC_LIMITS(X)
 #undef X
 };
@@ -42,7 +36,7 @@ void occ_limiters_text(unsigned bits, char *buf, size_t n) {
   size_t used = 0;
   if (n) buf[0] = '\0';
   for (int l = 0; l < OCC_LIMIT_COUNT && used < n; l++) {
-    if (!(bits & limit_bits[l])) continue;
+    if (!(bits & (1u << l))) continue;
     int w = snprintf(buf + used, n - used, "%s%s", used ? " and " : "", limit_names[l]);
     if (w < 0) break;
     used += (size_t)w;
@@ -157,7 +151,7 @@ int occ_compute(const Arch *a, const OccInput *in, OccResult *out, WmErr *e) {
   for (int l = 0; l < OCC_LIMIT_COUNT; l++)
     if (r.limit[l] < r.blocks_sm) r.blocks_sm = r.limit[l];
   for (int l = 0; l < OCC_LIMIT_COUNT; l++)
-    if (r.limit[l] == r.blocks_sm) r.limiters |= limit_bits[l];
+    if (r.limit[l] == r.blocks_sm) r.limiters |= (1u << l);
   r.warps_sm = r.blocks_sm * r.warps_block;
   r.occupancy_pct = 100.0 * r.warps_sm / a->max_warps_sm;
 

@@ -20,15 +20,16 @@
 #include "arch/arch.h"
 #include "util/diag.h"
 
-/* The resources that limit resident blocks: X(ENUM, "name", bit). */
-#define OCC_LIMITS(X)                  \
-  X(WARPS, "warps", 0x1)               \
-  X(REGS, "registers", 0x2)            \
-  X(SMEM, "shared memory", 0x4)        \
-  X(BLOCKS, "blocks", 0x8)
+/* The resources that limit resident blocks: X(ENUM, "name").  The bit of
+ * limit l in OccResult.limiters is 1u << l. */
+#define OCC_LIMITS(X)             \
+  X(WARPS, "warps")               \
+  X(REGS, "registers")            \
+  X(SMEM, "shared memory")        \
+  X(BLOCKS, "blocks")
 
 typedef enum {
-#define X(e, name, bit) OCC_LIMIT_##e,
+#define X(e, name) OCC_LIMIT_##e,
   OCC_LIMITS(X)
 #undef X
   OCC_LIMIT_COUNT
@@ -56,8 +57,9 @@ typedef struct OccResult {
   int warps_block;                    /* warps of one block */
   int limit[OCC_LIMIT_COUNT];         /* blocks each resource alone allows
                                          (OCC_UNLIMITED: not used) */
-  unsigned limiters;                  /* bits (OCC_LIMITS) of the resources
-                                         whose limit equals blocks_sm */
+  unsigned limiters;                  /* bits (1u << OccLimit) of the
+                                         resources whose limit equals
+                                         blocks_sm */
   int regs_warp;                      /* registers allocated per warp (0 on
                                          1.x, which allocates per block) */
   int regs_block;                     /* registers allocated per block */

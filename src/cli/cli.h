@@ -70,6 +70,10 @@ int cli_usage_error(const char *fmt, const char *arg);
 int cli_run_launch(const PtxModule *mod, const LaunchSpec *ls, const CliOptions *o, CliRun *run, WmErr *e);
 void cli_run_free(CliRun *r);
 
+/* warpmem arch, warpmem occupancy (arch_cmd.c) */
+int cli_arch_cmd(int argc, char **argv);
+int cli_occupancy_cmd(int argc, char **argv);
+
 /* warpmem lab */
 int cli_lab(int argc, char **argv);
 

@@ -27,13 +27,15 @@ static const char *usage_main =
   "commands:\n"
   "  sim FILE [...]   simulate kernels of a .cu or .ptx file (warpmem sim --help)\n"
   "  lab [...]        run the experiment catalogue (warpmem lab --help)\n"
+  "  arch [NAME]      the GPU presets, or every fact of one (warpmem arch --help)\n"
+  "  occupancy ...    blocks per SM and what limits them (warpmem occupancy --help)\n"
   "  gpu [...]        run and time kernels on a GPU (warpmem gpu --help)\n"
   "  help             this text\n"
   "  version          the version\n";
 
 static const char *usage_sim =
   "usage: warpmem sim FILE [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
-  "                   [--smem BYTES] [--arg SPEC]... [--arch NAME]\n"
+  "                   [--smem BYTES] [--arg SPEC]... [--arch NAME] [--regs N]\n"
   "                   [--format text|json|csv] [--lines] [--dump DIR]\n"
   "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
   "                   [--max-threads N] [--const NAME=TYPE:VALUE[,VALUE...]]...\n"
@@ -50,7 +52,12 @@ static const char *usage_sim =
   "  TYPE  i8 u8 i16 u16 i32 u32 i64 u64 f32 f64\n"
   "  INIT  zero, iota, rand (seeded; floats in [0,1), integers in [0,1024)) or a constant\n"
   "\n"
-  "  --arch NAME      GPU to model: sm_90 (hopper, h100, h200; the default)\n"
+  "  --arch NAME      GPU to model: gt200, fermi, kepler, volta, ampere, hopper\n"
+  "                   (h100) or h200 (sm_90, the default); see warpmem arch\n"
+  "  --regs N         registers per thread for the occupancy (default: ptxas -v\n"
+  "                   on the PTX; 32 if ptxas is missing)\n"
+  "  --carveout PCT   preferred shared-memory carveout, percent (or max-l1,\n"
+  "                   max-shared); default: the driver's choice\n"
   "  --format FMT     text (default), json or csv; metric names are Nsight Compute's\n"
   "  --lines          per memory instruction: source line, requests, sectors or\n"
   "                   wavefronts per request, the ideal, and why\n"
@@ -140,6 +147,22 @@ static int collect_launches(const char *path, const PtxModule *mod, const CliOpt
   return 0;
 }
 
+/* Registers per thread of the kernels the launches run, from ptxas, for
+ * the occupancy in the report; a failure leaves them unknown (the report
+ * says so), never the simulation. */
+static void find_registers(PtxModule *mod, const LaunchSpec *ls, int n, const Arch *a) {
+  const char **names = wm_xcalloc((size_t)n, sizeof *names);
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    const PtxKernel *kern = ptx_find_kernel(mod, ls[i].name, NULL);
+    int seen = !kern;
+    for (int j = 0; j < k && !seen; j++) seen = !strcmp(names[j], kern->name);
+    if (!seen) names[k++] = kern->name;
+  }
+  if (k) ptx_registers(mod, a->cc, names, k);
+  free(names);
+}
+
 static int cmd_sim(int argc, char **argv) {
   CliOptions o;
   cli_options_init(&o);
@@ -203,6 +226,7 @@ static int cmd_sim(int argc, char **argv) {
     ptx_module_free(mod);
     return fail(&e);
   }
+  if (o.regs == 0) find_registers(mod, ls, n, cli_arch(&o));
   CliRun *runs = wm_xcalloc((size_t)n, sizeof *runs);
   ReportRun *rep = wm_xcalloc((size_t)n, sizeof *rep);
   int done = 0;
@@ -216,6 +240,11 @@ static int cmd_sim(int argc, char **argv) {
     }
     rep[i] = (ReportRun){.launch = ls[i].label, .mod = mod, .kernel = runs[i].kernel, .smem = ls[i].smem,
                          .mm = &runs[i].mm, .thread_instrs = runs[i].thread_instrs, .seconds = runs[i].seconds};
+    rep[i].arch = cli_arch(&o);
+    rep[i].occ = runs[i].have_occ ? &runs[i].occ : NULL;
+    rep[i].regs = runs[i].regs;
+    rep[i].regs_from = runs[i].regs_from;
+    rep[i].occ_note = runs[i].occ_note;
     memcpy(rep[i].grid, ls[i].grid, sizeof rep[i].grid);
     memcpy(rep[i].block, ls[i].block, sizeof rep[i].block);
     done++;
@@ -248,6 +277,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!strcmp(cmd, "sim")) return cmd_sim(argc, argv);
+  if (!strcmp(cmd, "arch")) return cli_arch_cmd(argc, argv);
+  if (!strcmp(cmd, "occupancy")) return cli_occupancy_cmd(argc, argv);
   if (!strcmp(cmd, "lab")) return cli_lab(argc, argv);
   if (!strcmp(cmd, "gpu")) return cli_gpu(argc, argv);
   return cli_usage_error("unknown command '%s'", cmd);

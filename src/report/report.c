@@ -15,6 +15,7 @@
 #include "report/report.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +150,24 @@ static void text_lines(FILE *out, const ReportRun *r) {
   free(v);
 }
 
+static void text_occupancy(FILE *out, const ReportRun *r) {
+  const char *note = r->occ_note && r->occ_note[0] ? r->occ_note : NULL;
+  if (!r->arch || (!r->occ && !note)) return;
+  fprintf(out, "\n  occupancy on %s (%s), %d registers per thread (%s)\n", r->arch->name, r->arch->gpu, r->regs,
+          r->regs_from ? r->regs_from : "?");
+  if (r->occ) {
+    const OccResult *o = r->occ;
+    char lim[96];
+    occ_limiters_text(o->limiters, lim, sizeof lim);
+    fprintf(out, "    %d blocks per SM, %d of %d warps (%.1f%%), limited by %s\n", o->blocks_sm, o->warps_sm,
+            o->max_warps_sm, o->occupancy_pct, lim);
+    if (r->arch->l1_smem_bytes)
+      fprintf(out, "    shared memory %u bytes per block, carveout %u KiB, L1 %u KiB\n", o->smem_block,
+              o->carveout / 1024, o->l1_bytes / 1024);
+  }
+  if (note) fprintf(out, "    note: %s\n", note);
+}
+
 static void text_run(FILE *out, const ReportRun *r, int lines) {
   const PtxKernel *k = r->kernel;
   fprintf(out, "%s  grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u  kernel %s", launch_name(r),
@@ -208,6 +227,7 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
                  "needs 4, 8 or 16 sectors;\n     a conflict-free shared access needs 1 "
                  "wavefront per 128 bytes)\n");
   }
+  text_occupancy(out, r);
   if (lines) text_lines(out, r);
 }
 
@@ -253,6 +273,36 @@ static json_t *json_lines(const ReportRun *r) {
   return arr;
 }
 
+json_t *report_occupancy_json(const Arch *a, const OccResult *r, int regs, const char *regs_from) {
+  json_t *o = json_object();
+  json_object_set_new(o, "arch", json_string(a->name));
+  json_object_set_new(o, "registers", json_integer(regs));
+  json_object_set_new(o, "registers_from", regs_from ? json_string(regs_from) : json_null());
+  json_object_set_new(o, "blocks_per_sm", json_integer(r->blocks_sm));
+  json_object_set_new(o, "warps_per_sm", json_integer(r->warps_sm));
+  json_object_set_new(o, "max_warps_per_sm", json_integer(r->max_warps_sm));
+  json_object_set_new(o, "occupancy_pct", json_real(r->occupancy_pct));
+  json_t *lims = json_array(), *limits = json_object();
+  for (int l = 0; l < OCC_LIMIT_COUNT; l++) {
+    char key[32];
+    snprintf(key, sizeof key, "%s", occ_limit_name((OccLimit)l));
+    for (char *p = key; *p; p++)
+      if (*p == ' ') *p = '_';
+    if (r->limiters & (1u << l)) json_array_append_new(lims, json_string(key));
+    json_object_set_new(limits, key, r->limit[l] == OCC_UNLIMITED ? json_null() : json_integer(r->limit[l]));
+  }
+  json_object_set_new(o, "limiters", lims);
+  json_object_set_new(o, "limits", limits);
+  json_object_set_new(o, "registers_per_warp", json_integer(r->regs_warp));
+  json_object_set_new(o, "registers_per_block", json_integer(r->regs_block));
+  json_object_set_new(o, "smem_per_block", json_integer(r->smem_block));
+  json_object_set_new(o, "smem_per_sm", json_integer(r->smem_sm));
+  json_object_set_new(o, "carveout_bytes", json_integer(r->carveout));
+  json_object_set_new(o, "l1_bytes", json_integer(r->l1_bytes));
+  json_object_set_new(o, "optin", json_boolean(r->optin));
+  return o;
+}
+
 static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
   json_t *root = json_array();
   for (int i = 0; i < nruns; i++) {
@@ -271,6 +321,12 @@ static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
     json_object_set_new(sim, "thread_instructions", json_integer((json_int_t)r->thread_instrs));
     json_object_set_new(sim, "seconds", json_real(r->seconds));
     json_object_set_new(o, "simulation", sim);
+    if (r->arch && (r->occ || (r->occ_note && r->occ_note[0]))) {
+      json_t *occ = r->occ ? report_occupancy_json(r->arch, r->occ, r->regs, r->regs_from) : json_object();
+      if (!r->occ) json_object_set_new(occ, "arch", json_string(r->arch->name));
+      json_object_set_new(occ, "note", r->occ_note && r->occ_note[0] ? json_string(r->occ_note) : json_null());
+      json_object_set_new(o, "occupancy", occ);
+    }
     if (lines) json_object_set_new(o, "lines", json_lines(r));
     json_array_append_new(root, o);
   }
@@ -302,12 +358,29 @@ static void csv_ratio(FILE *out, uint8_t kind, uint64_t num, uint64_t den) {
   else fputc(',', out);
 }
 
+/* Occupancy columns after the metrics, when any run has them: registers,
+ * blocks_per_sm, warps_per_sm, occupancy_pct, limiter (empty where the block
+ * cannot run on the preset). */
+static void csv_occupancy(FILE *out, const ReportRun *r) {
+  if (!r->occ) {
+    fprintf(out, ",%d,,,,", r->regs);
+    return;
+  }
+  char lim[96];
+  occ_limiters_text(r->occ->limiters, lim, sizeof lim);
+  fprintf(out, ",%d,%d,%d,%.1f,", r->regs, r->occ->blocks_sm, r->occ->warps_sm, r->occ->occupancy_pct);
+  csv_field(out, lim);
+}
+
 static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
+  int occ = 0;
+  for (int i = 0; i < nruns; i++) occ |= runs[i].arch != NULL && (runs[i].occ || runs[i].occ_note);
   fputs("launch,kernel", out);
   for (int m = 0; m < WM_M_COUNT; m++) {
     fputc(',', out);
     csv_field(out, wm_metric_name[m]);
   }
+  if (occ) fputs(",registers,blocks_per_sm,warps_per_sm,occupancy_pct,limiter", out);
   fputc('\n', out);
   for (int i = 0; i < nruns; i++) {
     csv_field(out, launch_name(&runs[i]));
@@ -315,6 +388,7 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
     csv_field(out, kernel_name(&runs[i]));
     for (int m = 0; m < WM_M_COUNT; m++)
       fprintf(out, ",%llu", (unsigned long long)metric(&runs[i], m));
+    if (occ) csv_occupancy(out, &runs[i]);
     fputc('\n', out);
   }
   if (!lines) return;

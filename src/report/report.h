@@ -5,6 +5,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
+#include "arch/occupancy.h"
 #include "mem/mem.h"
 #include "ptx/ptx.h"
 
@@ -19,15 +22,29 @@ typedef struct ReportRun {
   const MemModel *mm;        /* metrics and per-instruction statistics */
   uint64_t thread_instrs;    /* lane-instructions executed */
   double seconds;            /* wall time of the simulation */
+  /* occupancy on the preset (all optional: NULL/0 leave it out) */
+  const Arch *arch;          /* the preset */
+  const OccResult *occ;      /* NULL if the block cannot run there */
+  int regs;                  /* registers per thread it used */
+  const char *regs_from;     /* "ptxas -arch=sm_90", "--regs", "assumed" */
+  const char *occ_note;      /* why registers are assumed, or why the
+                                block cannot run ("" or NULL: nothing) */
 } ReportRun;
 
 /* Text: one table of metrics per launch (and with `lines`, a table of the
  * memory instructions: CUDA file:line, PTX line, instruction, requests,
  * units per request, ideal, explanation).
  * JSON: an array of objects {launch, kernel, grid, block, smem, metrics,
- * [lines]}, metric keys spelled as Nsight Compute spells them.
+ * [occupancy], [lines]}, metric keys spelled as Nsight Compute spells them.
  * CSV: a header `launch,kernel,<metric>...` and one row per launch (with
  * `lines`, a second section `launch,cu_file,cu_line,ptx_line,...`). */
 int report_write(FILE *out, const ReportRun *runs, int nruns, ReportFormat fmt, int lines);
+
+/* The "occupancy" object of the JSON report (also `warpmem occupancy
+ * --format json`): arch, registers, registers_from, blocks_per_sm,
+ * warps_per_sm, max_warps_per_sm, occupancy_pct, limiters, limits (blocks
+ * each resource allows, null if unlimited), the allocations, carveout and
+ * l1_bytes.  New reference; the caller owns it. */
+json_t *report_occupancy_json(const Arch *a, const OccResult *r, int regs, const char *regs_from);
 
 #endif
