@@ -286,6 +286,19 @@ static void test_sim_report(void **state) {
   assert_non_null(strstr(out, ",registers,blocks_per_sm,warps_per_sm,occupancy_pct,limiter\n"));
   assert_non_null(strstr(out, ",40,6,48,75.0,registers\n"));
   free(out);
+  /* volta: CUDA 13's ptxas has no sm_70; sm_75's count, and the report says so */
+  snprintf(args, sizeof args, "sim '%s' " COPY_K " --arch volta --format json", tu_data("seed_kernels.ptx"));
+  root = run_json(args);
+  o = json_object_get(json_array_get(root, 0), "occupancy");
+  assert_string_equal(jstr(o, "arch"), "volta");
+  if (strcmp(jstr(o, "registers_from"), "assumed")) {
+    assert_string_equal(jstr(o, "registers_from"), "ptxas -arch=sm_75");
+    assert_non_null(strstr(jstr(o, "note"), "sm_70"));
+  }
+  /* 256 threads: 8 blocks by the warp limit; no shared memory: L1 128 KiB */
+  assert_int_equal(jint(o, "blocks_per_sm"), 8);
+  assert_int_equal(jint(o, "l1_bytes"), 128 * 1024);
+  json_decref(root);
   expect_fail("sim x.ptx --regs 0", 2, "--regs takes registers per thread");
   expect_fail("sim x.ptx --carveout lots", 2, "--carveout takes");
 }

@@ -79,6 +79,7 @@ static void launch_occupancy(const PtxModule *mod, const PtxKernel *k, const Lau
   } else if (k->regs > 0) {
     run->regs = k->regs;
     run->regs_from = mod->regs_from[0] ? mod->regs_from : "ptxas";
+    if (mod->regs_note[0]) snprintf(run->occ_note, sizeof run->occ_note, "%s", mod->regs_note);
   } else {
     run->regs = CLI_ASSUMED_REGS;
     run->regs_from = "assumed";
