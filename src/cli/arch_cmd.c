@@ -352,7 +352,8 @@ int cli_occupancy_cmd(int argc, char **argv) {
     } else if (!strcmp(o, "--block")) {
       uint32_t d[3];
       if (launch_parse_dim(v, d, &e)) return cli_fail(&e);
-      uint64_t t = (uint64_t)d[0] * d[1] * d[2];
+      uint64_t t = (uint64_t)d[0] * d[1]; /* < 2^62; saturate before the third */
+      if (t <= 0x7fffffff) t *= d[2];
       in.threads = t > 0x7fffffff ? 0x7fffffff : (int)t;
     } else if (!strcmp(o, "--regs")) {
       if (cli_parse_size(v, &n) || n > 100000) return cli_usage_error("--regs takes registers per thread, not '%s'", v);

@@ -86,7 +86,8 @@ static void launch_occupancy(const PtxModule *mod, const PtxKernel *k, const Lau
     snprintf(run->occ_note, sizeof run->occ_note, "registers unknown (%s): assuming %d; use --regs",
              mod->regs_note[0] ? mod->regs_note : "ptxas not run", CLI_ASSUMED_REGS);
   }
-  uint64_t threads = (uint64_t)ls->block[0] * ls->block[1] * ls->block[2];
+  uint64_t threads = (uint64_t)ls->block[0] * ls->block[1]; /* < 2^62; saturate before the third */
+  if (threads <= 0x7fffffff) threads *= ls->block[2];
   OccInput in = {.threads = threads > 0x7fffffff ? 0x7fffffff : (int)threads, .regs = run->regs,
                  .smem = k->shared_static + ls->smem, .carveout_pct = o->carveout_pct};
   WmErr oe = {0};

@@ -332,6 +332,15 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
   return first >= 0 ? spaces[first] : 0;
 }
 
+/* The cache operator as the memory model sees it: L1 and L2 (.ca, and .cs
+ * and .lu, which allocate with evict-first), L2 only (.cg, .cv), or the
+ * default (--loads). */
+static uint8_t cache_op(uint16_t flags) {
+  if (flags & (PTX_IF_CG | PTX_IF_CV)) return MEM_LOADS_CG;
+  if (flags & (PTX_IF_CA | PTX_IF_CS | PTX_IF_LU)) return MEM_LOADS_CA;
+  return MEM_LOADS_DEFAULT;
+}
+
 /* Hands the request to the memory model, split by space when a generic
  * access spans several. */
 static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *off,
@@ -340,7 +349,7 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
                                              [PTX_OP_ST] = MEM_ST, [PTX_OP_ATOM] = MEM_ATOM,
                                              [PTX_OP_RED] = MEM_RED};
   MemReq r = {.op = kind[x->op], .size = (uint8_t)size, .elem = (uint8_t)elem, .addr = off,
-              .instr = (int)(x - b->p->code), .warp = b->cur_warp};
+              .instr = (int)(x - b->p->code), .warp = b->cur_warp, .cache = cache_op(x->flags)};
   if (uniform) { /* all lanes in one space */
     r.space = (uint8_t)uniform;
     r.mask = mask;

@@ -6,6 +6,10 @@
  *   take its time: it re-derives the pattern (one stride? one address?) and,
  *   for shared memory, the busiest bank, from the request's addresses.
  * - Describes the request it is given, not the line's history.
+ * - Speaks the generation's words: sectors and wavefronts on sm_70+;
+ *   segments (1.x), 128-byte lines or 32-byte segments (Fermi) with the
+ *   bytes used of the bytes moved; bank transactions before sm_50, with
+ *   the half-warp (1.x) or the bank mode (Kepler).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -229,18 +233,141 @@ static void explain_wavefronts(char *buf, size_t n, const MemReq *r,
   }
 }
 
-void mem_explain(char *buf, size_t n, const MemReq *r, unsigned units,
+/* ---- generations before sm_70 --------------------------------------------- */
+
+/* "1x128 + 2x32 B": the sizes of 1.x transactions. */
+static void cc12_sizes(char *b, size_t n, const MemTrans *t)
+{
+  static const unsigned bytes[3] = {128, 64, 32};
+  static const int idx[3] = {2, 1, 0};
+  size_t len = 0;
+  b[0] = '\0';
+  for (int i = 0; i < 3; i++) {
+    unsigned c = t->by_size[idx[i]];
+    if (!c || len >= n)
+      continue;
+    int k = snprintf(b + len, n - len, "%s%ux%u", len ? " + " : "", c, bytes[i]);
+    len += k > 0 ? (size_t)k : 0;
+  }
+  if (len < n)
+    snprintf(b + len, n - len, " B");
+}
+
+/* Global on 1.x and 2.x: transactions, bytes used of bytes moved, and the
+ * cause, in the generation's words. */
+static void explain_transactions(char *buf, size_t n, const MemGen *g, const MemReq *r,
+                                 unsigned units, unsigned ideal)
+{
+  Pattern p;
+  MemTrans t;
+  char what[64], cause[96] = "", wd[24];
+  unsigned size = r->size ? r->size : 1, distinct;
+  int cached = g->coal == COAL_FERMI && mem_load_cached(g, r);
+  unsigned tx = cached ? 128 : g->coal == COAL_FERMI ? 32 : size == 1 ? 32 : size == 2 ? 64 : 128;
+
+  pattern(r->addr, r->mask, &p);
+  mem_transactions(g, r, &t);
+  mem_coalesce(r->addr, r->mask, size, &distinct);
+  unsigned used = distinct * size;
+  if (g->coal == COAL_CC12) {
+    char sizes[48];
+    cc12_sizes(sizes, sizeof sizes, &t);
+    snprintf(what, sizeof what, "segment%s (%s)", units == 1 ? "" : "s", sizes);
+  } else {
+    snprintf(what, sizeof what, "%s%s of %u B", cached ? "line" : "segment", units == 1 ? "" : "s",
+             tx);
+  }
+  if (p.same && p.n > 1)
+    snprintf(cause, sizeof cause, "; all lanes %s the same word", verb(r->op, 2));
+  else if (p.constant && uabs64(p.stride) == size && p.lo % tx)
+    snprintf(cause, sizeof cause, "; words start %u bytes past a %u-byte boundary",
+             (unsigned)(p.lo % tx), tx);
+  else if (p.constant && uabs64(p.stride) == size)
+    snprintf(cause, sizeof cause, "; consecutive %u-byte words", size);
+  else if (p.constant && p.n > 1)
+    snprintf(cause, sizeof cause, "; lanes are %s apart", fmt_bytes(wd, sizeof wd, uabs64(p.stride)));
+  else if (p.n > 1)
+    snprintf(cause, sizeof cause, units <= ideal ? "; lanes permuted within the same %ss"
+                                                 : "; scattered addresses",
+             cached ? "line" : "segment");
+  int len = snprintf(buf, n, "%u lane%s %s %u %s", p.n, p.n == 1 ? "" : "s", verb(r->op, p.n),
+                     units, what);
+  if (units > ideal && len > 0 && (size_t)len < n)
+    len += snprintf(buf + len, n - (size_t)len, " where %u would do", ideal);
+  if (len > 0 && (size_t)len < n && t.moved)
+    snprintf(buf + len, n - (size_t)len, ": %u of %u bytes used (%.4g%%)%s", used, t.moved,
+             100.0 * used / t.moved, cause);
+}
+
+/* Shared memory on 1.x, 2.x and 3.x: bank transactions. */
+static void explain_banks(char *buf, size_t n, const MemGen *g, const MemReq *r,
+                          unsigned units, unsigned ideal)
+{
+  Pattern p;
+  char where[48] = "", wd[24];
+  unsigned size = r->size ? r->size : 1, bank;
+  int atomic = r->op == MEM_ATOM || r->op == MEM_RED;
+  const char *unit = units == 1 ? "transaction" : "transactions";
+  unsigned way = mem_smem_worst_bank(g, r->addr, r->mask, size, r->op, &bank);
+
+  pattern(r->addr, r->mask, &p);
+  if (g->banks == MEM_BANKS_CC1)
+    snprintf(where, sizeof where, " within a half-warp (16 banks)");
+  else if (g->banks == MEM_BANKS_KEPLER)
+    snprintf(where, sizeof where, " in %u-byte mode", g->bank_bytes);
+  else if (size > 4)
+    snprintf(where, sizeof where, " within a %s-warp", size > 8 ? "quarter" : "half");
+
+  if (p.same && p.n > 1 && size <= 4) {
+    if (atomic && units > ideal)
+      snprintf(buf, n, "%u %s: all %u lanes update the same word (atomics serialize)", units,
+               unit, p.n);
+    else
+      snprintf(buf, n, "%u %s: all lanes %s the same word (broadcast%s)", units, unit,
+               verb(r->op, 2), g->banks == MEM_BANKS_CC1 && units > 1 ? ", one per half-warp" : "");
+    return;
+  }
+  if (units <= ideal) {
+    if (units == 1)
+      snprintf(buf, n, "1 transaction: conflict-free");
+    else if (g->banks == MEM_BANKS_CC1)
+      snprintf(buf, n, "%u transactions: conflict-free; 16 banks serve a half-warp and 4 bytes "
+               "at a time", units);
+    else if (g->banks == MEM_BANKS_KEPLER)
+      snprintf(buf, n, "%u transactions: conflict-free; 32 banks of 8 bytes serve 256 bytes a "
+               "pass", units);
+    else
+      snprintf(buf, n, "%u transactions: conflict-free; %u-byte accesses are served a %s-warp "
+               "at a time", units, size, size > 8 ? "quarter" : "half");
+    return;
+  }
+  int len = snprintf(buf, n, "%u %s where %u would do: %u-way bank conflict on bank %u%s", units,
+                     unit, ideal, way, bank, where);
+  if (len > 0 && (size_t)len < n && p.constant && p.stride)
+    snprintf(buf + len, n - (size_t)len, " (lanes %s apart)",
+             fmt_bytes(wd, sizeof wd, uabs64(p.stride)));
+}
+
+void mem_explain(char *buf, size_t n, const MemGen *g, const MemReq *r, unsigned units,
                  unsigned ideal)
 {
   if (!n)
     return;
   switch (r->space) {
   case PTX_S_GLOBAL:
+    if (g && g->coal != COAL_SECTOR)
+      explain_transactions(buf, n, g, r, units, ideal);
+    else
+      explain_sectors(buf, n, r, units, ideal);
+    break;
   case PTX_S_LOCAL:
     explain_sectors(buf, n, r, units, ideal);
     break;
   case PTX_S_SHARED:
-    explain_wavefronts(buf, n, r, units, ideal);
+    if (g && g->banks != MEM_BANKS_SM70)
+      explain_banks(buf, n, g, r, units, ideal);
+    else
+      explain_wavefronts(buf, n, r, units, ideal);
     break;
   case PTX_S_PARAM:
     snprintf(buf, n, "kernel parameter: served by the constant cache, not counted in L1");

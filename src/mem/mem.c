@@ -12,6 +12,12 @@
  *     ld/st, the wavefronts beyond the conflict-free ideal;
  *   const and param: nothing in the L1 counters (the constant cache serves
  *     them), but their lines are still counted for --lines.
+ * - Other generations (mm->gen, gen.c): global requests also count the
+ *   generation's transactions, bytes moved and bytes requested
+ *   (warpmem__global_*: 1.x segments, Fermi lines or segments, sectors from
+ *   Kepler on; coalesce_legacy.c); the l1tex__ request and sector counters
+ *   keep their sm_70 meaning on every generation so reports line up.
+ *   Shared memory follows the generation's banks (smem_legacy.c).
  * - Does not touch WM_M_WARPS or WM_M_INST: the emulator counts those.
  * - Ignores caches, timing and ordering between warps: none of these
  *   counters depend on them.
@@ -28,9 +34,9 @@
 int mem_init(MemModel *mm, const MemConfig *cfg, int ncode)
 {
   memset(mm, 0, sizeof *mm);
-  /* The rules here are those of sm_70 and later (32 banks of 4 bytes,
-   * 32-byte sectors counted by L1TEX); they were checked on sm_90. */
-  if (!cfg || cfg->sm < 70 || ncode < 0)
+  /* The generation's rules are decided once, here: the hot path dispatches
+   * on the small enums of mm->gen, never on names. */
+  if (!cfg || ncode < 0 || mem_gen(cfg, &mm->gen, NULL, 0))
     return -1;
   mm->cfg = *cfg;
   mm->nline = ncode;
@@ -55,8 +61,8 @@ static const uint8_t gsec[4] = {WM_M_GLD_SEC, WM_M_GST_SEC, WM_M_GATOM_SEC, WM_M
  * (measured: smsp__inst_executed_op_global_red.sum is 0 for atom kernels). */
 static const int ginst[4] = {WM_M_GLD_INST, WM_M_GST_INST, -1, WM_M_GRED_INST};
 
-static void line_units(LineStat *ls, const MemReq *r, unsigned units,
-                       unsigned ideal, uint8_t kind)
+static void line_units(LineStat *ls, const MemGen *g, const MemReq *r,
+                       unsigned units, unsigned ideal, uint8_t kind)
 {
   ls->requests++;
   ls->units += units;
@@ -64,7 +70,7 @@ static void line_units(LineStat *ls, const MemReq *r, unsigned units,
   ls->unit_kind = kind;
   if (units > ls->worst) {
     ls->worst = units;
-    mem_explain(ls->why, sizeof ls->why, r, units, ideal);
+    mem_explain(ls->why, sizeof ls->why, g, r, units, ideal);
   }
 }
 
@@ -95,6 +101,18 @@ static void trace_request(MemTrace *t, const MemReq *r, const uint64_t *addr, un
 }
 
 static const uint8_t trace_kind[4] = {TR_LD, TR_ST, TR_ATOM, TR_ATOM};
+
+/* 1.x and 2.x: the generation's segments or lines (coalesce_legacy.c) are
+ * the transactions, and what --lines shows. */
+static void generation_transactions(MemModel *mm, const MemReq *r, LineStat *ls)
+{
+  MemTrans t;
+  mem_transactions(&mm->gen, r, &t);
+  mm->metric[WM_M_G_TRANS] += t.n;
+  mm->metric[WM_M_G_MOVED] += t.moved;
+  if (ls)
+    line_units(ls, &mm->gen, r, t.n, t.ideal, MEM_UNIT_TRANSACTIONS);
+}
 
 static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
 {
@@ -129,8 +147,16 @@ static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
   if (ginst[op] >= 0)
     mm->metric[ginst[op]]++;
   mm->metric[gsec[op]] += sec;
+  mm->metric[WM_M_G_USED] += distinct * r->size;
+  if (mm->gen.coal != COAL_SECTOR) {
+    generation_transactions(mm, r, ls);
+    return;
+  }
+  /* sm_30+: a transaction is a 32-byte sector */
+  mm->metric[WM_M_G_TRANS] += sec;
+  mm->metric[WM_M_G_MOVED] += 32u * sec;
   if (ls)
-    line_units(ls, r, sec, (distinct * r->size + 31) / 32, 1);
+    line_units(ls, &mm->gen, r, sec, (distinct * r->size + 31) / 32, MEM_UNIT_SECTORS);
 }
 
 static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
@@ -165,10 +191,10 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
   }
   mm->metric[st ? WM_M_LST_REQ : WM_M_LLD_REQ] += words;
   if (ls) {
-    ls->unit_kind = 1;
+    ls->unit_kind = MEM_UNIT_SECTORS;
     if (worst > ls->worst) {
       ls->worst = worst;
-      mem_explain(ls->why, sizeof ls->why, r, worst, worst_ideal);
+      mem_explain(ls->why, sizeof ls->why, &mm->gen, r, worst, worst_ideal);
     }
   }
 }
@@ -176,7 +202,9 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
 static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
 {
   unsigned ideal;
-  unsigned wf = mem_smem_cost(r->addr, r->mask, r->size, r->op, &ideal);
+  unsigned wf = mm->gen.banks == MEM_BANKS_SM70
+                    ? mem_smem_cost(r->addr, r->mask, r->size, r->op, &ideal)
+                    : mem_smem_cost_gen(&mm->gen, r->addr, r->mask, r->size, r->op, &ideal);
   switch (r->op) {
   case MEM_LD:
     mm->metric[WM_M_SLD_INST]++;
@@ -194,7 +222,8 @@ static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
     break;
   }
   if (ls)
-    line_units(ls, r, wf, ideal, 2);
+    line_units(ls, &mm->gen, r, wf, ideal,
+               mm->gen.banks == MEM_BANKS_SM70 ? MEM_UNIT_WAVEFRONTS : MEM_UNIT_SMEM_TRANS);
 }
 
 void mem_access(MemModel *mm, const MemReq *r)
@@ -216,7 +245,7 @@ void mem_access(MemModel *mm, const MemReq *r)
     if (ls) {
       ls->requests++;
       if (ls->execs == 1)
-        mem_explain(ls->why, sizeof ls->why, r, 0, 0);
+        mem_explain(ls->why, sizeof ls->why, &mm->gen, r, 0, 0);
     }
     break;
   }

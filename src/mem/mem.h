@@ -15,10 +15,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/arch.h"
 #include "mem/cache.h"
 #include "mem/metrics.h"
 
 typedef enum { MEM_LD, MEM_ST, MEM_ATOM, MEM_RED } MemOpKind;
+
+/* Where a global load may be cached: --loads (the default for loads
+ * without a cache operator, as -Xptxas -dlcm sets it) and MemReq.cache (the
+ * instruction's own operator). */
+typedef enum { MEM_LOADS_DEFAULT, MEM_LOADS_CA, MEM_LOADS_CG } MemLoads;
 
 typedef struct MemReq {
   uint8_t space;   /* PtxSpace: GLOBAL, LOCAL, SHARED, CONST or PARAM (the
@@ -36,11 +42,12 @@ typedef struct MemReq {
                       const/param: offset in that space */
   int instr;       /* index of the instruction in the kernel's code */
   uint16_t warp;   /* warp within the block (for the cache trace) */
+  uint8_t cache;   /* MemLoads of the instruction's cache operator: CA for
+                      ld.ca/.cs/.lu (L1 and L2), CG for ld.cg/.cv (L2 only),
+                      DEFAULT without one */
 } MemReq;
 
 struct Arch;
-
-typedef enum { MEM_LOADS_DEFAULT, MEM_LOADS_CA, MEM_LOADS_CG } MemLoads;
 
 typedef struct MemConfig {
   int sm;              /* compute capability * 10: 90 for Hopper */
@@ -49,6 +56,38 @@ typedef struct MemConfig {
   uint8_t bank_bytes;  /* --bank-mode 4|8 (Kepler); 0: the preset's */
   int caches;          /* model L1, L2 and DRAM (mem/cache.c) */
 } MemConfig;
+
+/* Shared-memory bank rules, by generation (smem.c, smem_legacy.c). */
+typedef enum {
+  MEM_BANKS_CC1,    /* 1.x: 16 banks of 4 bytes, per half-warp, one
+                       broadcast word per pass */
+  MEM_BANKS_FERMI,  /* 2.x: 32 banks of 4 bytes, any number of words
+                       broadcast; 8-byte accesses per half-warp, 16-byte
+                       per quarter-warp */
+  MEM_BANKS_KEPLER, /* 3.x: 32 banks, 8 bytes wide, in 4- or 8-byte
+                       addressing mode */
+  MEM_BANKS_SM70    /* 5.x and later, as measured on sm_90 (smem.c) */
+} MemBanks;
+
+/* The generation's rules, derived from MemConfig once by mem_init(). */
+typedef struct MemGen {
+  uint8_t coal;        /* ArchCoalesce: how global requests become
+                          transactions */
+  uint8_t banks;       /* MemBanks */
+  uint8_t bank_bytes;  /* Kepler's addressing mode: 4 or 8 (4 elsewhere) */
+  uint8_t loads;       /* MemLoads for loads without a cache operator:
+                          CA or CG (Fermi's default is CA) */
+} MemGen;
+
+/* LineStat.unit_kind */
+typedef enum {
+  MEM_UNIT_NONE,
+  MEM_UNIT_SECTORS,      /* global and local on sm_30+: 32-byte sectors */
+  MEM_UNIT_WAVEFRONTS,   /* shared on sm_50+ */
+  MEM_UNIT_TRANSACTIONS, /* global on 1.x and 2.x: segments or lines */
+  MEM_UNIT_SMEM_TRANS    /* shared on 1.x-3.x: bank transactions (nvprof's
+                            shared_*_transactions) */
+} MemUnit;
 
 /* What --lines shows for one memory instruction. */
 typedef struct LineStat {
@@ -59,7 +98,7 @@ typedef struct LineStat {
                           global/local: bytes moved rounded up to whole
                           sectors (contiguous, aligned); shared: one
                           wavefront per 128 bytes */
-  uint8_t unit_kind;   /* 0: none, 1: sectors, 2: wavefronts */
+  uint8_t unit_kind;   /* MemUnit: what `units` counts */
   uint32_t worst;      /* most units one request took */
   char why[160];       /* explanation of the worst request, e.g.
                           "32 lanes touch 32 sectors: lanes are 8 KiB apart" */
@@ -78,6 +117,7 @@ typedef struct MemMemo {
 typedef struct MemModel {
   MemConfig cfg;
   /* derived state */
+  MemGen gen;          /* the generation's rules */
   MemMemo *memo;       /* [nline] */
   MemTrace *trace;     /* if set, global and local sectors are recorded here
                           for the cache model (mem/cache.h) */
@@ -88,9 +128,17 @@ typedef struct MemModel {
 } MemModel;
 
 /* Sets up a model for a kernel of `ncode` instructions (per-line statistics
- * are kept for all of them).  Returns 0, or -1 if cfg is not supported. */
+ * are kept for all of them).  Returns 0, or -1 if cfg is not supported
+ * (mem_config_error() says why). */
 int mem_init(MemModel *mm, const MemConfig *cfg, int ncode);
 void mem_free(MemModel *mm);
+
+/* The generation's rules for cfg: its preset's, else those of compute
+ * capability cfg->sm, with --loads and --bank-mode applied.  Returns 0, or
+ * -1 with the reason in why[nwhy] (may be NULL) for a configuration the
+ * model does not support (compute capability 1.0/1.1, --bank-mode 8 off
+ * Kepler, --loads on 1.x). */
+int mem_gen(const MemConfig *cfg, MemGen *g, char *why, size_t nwhy);
 
 /* Adds src's statistics to dst's (same kernel): metrics and per-line
  * numbers add up, the worst request's explanation is kept. */
@@ -142,11 +190,53 @@ unsigned mem_smem_cost(const uint64_t *addr, uint32_t mask, unsigned size,
 unsigned mem_smem_group_lanes(const uint64_t *addr, uint32_t mask,
                               unsigned size, unsigned op);
 
+/* ---- generations before sm_70 (coalesce_legacy.c, smem_legacy.c) ---- */
+
+/* The global transactions of one request. */
+typedef struct MemTrans {
+  unsigned n;            /* transactions */
+  unsigned moved;        /* bytes they move */
+  unsigned ideal;        /* the fewest transactions the requested bytes
+                            could take, contiguous and aligned */
+  unsigned by_size[3];   /* 1.x: transactions of 32, 64 and 128 bytes */
+} MemTrans;
+
+/* Whether a global load is served in 128-byte L1 lines on Fermi: its own
+ * .ca, or no cache operator and --loads not cg. */
+int mem_load_cached(const MemGen *g, const MemReq *r);
+
+/* The transactions of a global request on generation g: 1.2/1.3 segments
+ * after the reduction rule, Fermi's 128-byte lines (caching loads) or
+ * 32-byte segments (non-caching loads, stores, atomics), 32-byte sectors
+ * from Kepler on. */
+void mem_transactions(const MemGen *g, const MemReq *r, MemTrans *t);
+
+/* The 1.2/1.3 protocol (per half-warp; see coalesce_legacy.c). */
+void mem_coalesce_cc12(const uint64_t *addr, uint32_t mask, unsigned size,
+                       MemTrans *t);
+
+/* Fermi: the distinct `line`-byte lines (128 or 32) of each 128-byte
+ * request (the warp; half-warps for 8-byte words, quarters for 16). */
+void mem_coalesce_lines(const uint64_t *addr, uint32_t mask, unsigned size,
+                        unsigned line, MemTrans *t);
+
+/* Shared-memory cost of one request on generation g: mem_smem_cost() on
+ * sm_70+ (wavefronts), bank transactions before (smem_legacy.c); *ideal
+ * (may be NULL): the same without bank conflicts. */
+unsigned mem_smem_cost_gen(const MemGen *g, const uint64_t *addr, uint32_t mask,
+                           unsigned size, unsigned op, unsigned *ideal);
+
+/* The busiest bank of a request on a generation before sm_70: returns its
+ * passes (the conflict's ways) and its number in *bank. */
+unsigned mem_smem_worst_bank(const MemGen *g, const uint64_t *addr, uint32_t mask,
+                             unsigned size, unsigned op, unsigned *bank);
+
 /* One-line explanation, for a teacher's eye, of a request that took `units`
- * sectors (global, local) or wavefronts (shared) where `ideal` would do;
- * written into buf (always NUL-terminated).  For a local vector, r is the
- * whole request and units/ideal those of its costliest word. */
-void mem_explain(char *buf, size_t n, const MemReq *r, unsigned units,
-                 unsigned ideal);
+ * sectors, transactions (global, local) or wavefronts (shared) where
+ * `ideal` would do, in the words of generation g (NULL: sm_70+); written
+ * into buf (always NUL-terminated).  For a local vector, r is the whole
+ * request and units/ideal those of its costliest word. */
+void mem_explain(char *buf, size_t n, const MemGen *g, const MemReq *r,
+                 unsigned units, unsigned ideal);
 
 #endif
