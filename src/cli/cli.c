@@ -124,7 +124,10 @@ int cli_run_launch(const PtxModule *mod, const LaunchSpec *ls, const CliOptions 
   int rc = -1;
   if (launch_bind(k, ls, &g, params, o->init, o->seed, e)) goto out;
   if (mem_init(&run->mm, &o->cfg, k->ncode)) {
-    wm_err(e, WM_EUSAGE, "the memory model does not support sm_%d", o->cfg.sm);
+    char why[256] = "";
+    MemGen gen;
+    mem_gen(&o->cfg, &gen, why, sizeof why);
+    wm_err(e, WM_EUSAGE, "%s", why[0] ? why : "the memory model does not support this configuration");
     goto out;
   }
   uint8_t *cmem = wm_xcalloc(mod->const_size + 1, 1);
@@ -203,6 +206,20 @@ int cli_common_option(int argc, char **argv, int *i, CliOptions *o) {
     const char *v = VALUE();
     if (!v) return 2 + cli_usage_error("%s needs a value", a);
     if (cli_parse_arch(v, &o->cfg, &e)) return 2 + cli_fail(&e);
+    return 1;
+  }
+  if (!strcmp(a, "--loads")) { /* -Xptxas -dlcm=ca|cg */
+    const char *v = VALUE();
+    if (v && !strcmp(v, "ca")) o->cfg.loads = MEM_LOADS_CA;
+    else if (v && !strcmp(v, "cg")) o->cfg.loads = MEM_LOADS_CG;
+    else return 2 + cli_usage_error("--loads takes ca (L1 and L2) or cg (L2 only), not '%s'", v ? v : "");
+    return 1;
+  }
+  if (!strcmp(a, "--bank-mode")) { /* cudaDeviceSetSharedMemConfig, Kepler */
+    const char *v = VALUE();
+    if (v && !strcmp(v, "4")) o->cfg.bank_bytes = 4;
+    else if (v && !strcmp(v, "8")) o->cfg.bank_bytes = 8;
+    else return 2 + cli_usage_error("--bank-mode takes 4 or 8 (bytes per bank), not '%s'", v ? v : "");
     return 1;
   }
   if (!strcmp(a, "--init")) {

@@ -34,7 +34,11 @@ static const char *launch_name(const ReportRun *r) {
 }
 
 static const char *unit_name(uint8_t kind) {
-  return kind == 1 ? "sectors" : kind == 2 ? "wavefronts" : "";
+  static const char *const names[] = {[MEM_UNIT_SECTORS] = "sectors",
+                                      [MEM_UNIT_WAVEFRONTS] = "wavefronts",
+                                      [MEM_UNIT_TRANSACTIONS] = "transactions",
+                                      [MEM_UNIT_SMEM_TRANS] = "transactions"};
+  return kind < sizeof names / sizeof names[0] && names[kind] ? names[kind] : "";
 }
 
 static const char *base_name(const char *path) {
@@ -220,9 +224,19 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
       if (wf[i].bc >= 0 && metric(r, wf[i].num))
         snprintf(extra, sizeof extra, "  (%.1f%% of wavefronts are bank conflicts)",
                  100.0 * (double)metric(r, wf[i].bc) / (double)metric(r, wf[i].num));
-      text_ratio(out, wf[i].what, "wavefronts/instruction", metric(r, wf[i].num),
+      int old_banks = r->mm && r->mm->gen.banks != MEM_BANKS_SM70; /* bank transactions */
+      text_ratio(out, wf[i].what, old_banks ? "transactions/instr." : "wavefronts/instruction",
+                 metric(r, wf[i].num),
                  metric(r, wf[i].den), extra);
     }
+    /* the generation's transactions, and seed 004's "bus utilization" */
+    uint64_t greqs = metric(r, WM_M_GLD_REQ) + metric(r, WM_M_GST_REQ) + metric(r, WM_M_GATOM_REQ) +
+                     metric(r, WM_M_GRED_REQ);
+    text_ratio(out, "global", "transactions/request", metric(r, WM_M_G_TRANS), greqs, "");
+    if (metric(r, WM_M_G_MOVED))
+      fprintf(out, "    %-14s %-22s %7.1f%%  (%llu of %llu bytes moved were asked for)\n", "global",
+              "bus utilization", 100.0 * (double)metric(r, WM_M_G_USED) / (double)metric(r, WM_M_G_MOVED),
+              (unsigned long long)metric(r, WM_M_G_USED), (unsigned long long)metric(r, WM_M_G_MOVED));
     fprintf(out, "    (best case: a warp of 32 lanes reading consecutive 4-, 8- or 16-byte words "
                  "needs 4, 8 or 16 sectors;\n     a conflict-free shared access needs 1 "
                  "wavefront per 128 bytes)\n");
