@@ -54,9 +54,9 @@ static void print_elem(char *buf, size_t n, uint64_t bits, PtxType t, unsigned s
 static int floats_agree(double g, double w, const GpuTolerance *tol, GpuMismatch *m) {
   if (isnan(g) || isnan(w)) return isnan(g) && isnan(w);
   if (isinf(g) || isinf(w)) return g == w;
-  double err = fabs(g - w), rel = w != 0 ? err / fabs(w) : (err != 0 ? INFINITY : 0);
+  double err = fabs(g - w);
   if (err > m->max_abs_err) m->max_abs_err = err;
-  if (rel > m->max_rel_err) m->max_rel_err = rel;
+  if (w != 0 && err / fabs(w) > m->max_rel_err) m->max_rel_err = err / fabs(w); /* none against 0 */
   return err <= tol->abs + tol->rel * fabs(w);
 }
 
