@@ -131,10 +131,11 @@ static void test_dump(void **state) {
   assert_int_equal(system(cmd), 0);
 }
 
-/* The lab: simulated next to measured; with --only, one experiment. */
+/* The lab's ground truth: simulated next to measured; with --only, one
+ * launch. */
 static void test_lab_only(void **state) {
   (void)state;
-  char *out = run_ok("lab --only setRowReadColRect --format json");
+  char *out = run_ok("lab --groundtruth --only setRowReadColRect --format json");
   json_t *root = json_loads(out, 0, NULL);
   assert_non_null(root);
   assert_int_equal(json_array_size(root), 1);

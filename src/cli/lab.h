@@ -1,0 +1,107 @@
+/* lab.h - `warpmem lab` inside: what one run of the lab holds, shared by
+ * lab.c (options, simulation, the flow), lab_gpu.c (measurement),
+ * lab_report.c (tables, JSON, CSV, results files), lab_ncu.c (--ncu) and
+ * lab_truth.c (--groundtruth).
+ *
+ * Configuration (LabOptions, the catalogue) is kept apart from results
+ * (LabResult per launch, LabRefs for the device's reference points).
+ */
+#ifndef WM_LAB_H
+#define WM_LAB_H
+
+#include <stdint.h>
+
+#include "cli/cli.h"
+#include "cli/lab_catalogue.h"
+#include "gpu/gpu.h"
+#include "mem/metrics.h"
+
+typedef enum { LAB_TEXT, LAB_MARKDOWN, LAB_JSON, LAB_CSV } LabFormat;
+
+typedef struct LabOptions {
+  const char *dir;         /* the catalogue */
+  const char *only[64];    /* names from --only (split at commas) */
+  int nonly;
+  int list, groundtruth, ncu, no_gpu, progress;
+  LabFormat format;
+  const char *out_dir;     /* --out: results.json and results.md */
+  int device;
+  GpuMeasureConfig mc;
+  CliOptions sim;          /* the emulator's options (caches on, --arch) */
+  char command[1024];      /* the command line, for the results files */
+} LabOptions;
+
+/* What the lab found for one launch. */
+typedef struct LabResult {
+  int selected;
+  /* simulation, at the //@ size */
+  int simulated;
+  int twin;                /* index of the launch whose identical simulation
+                              this one reuses, or -1 */
+  uint64_t metric[WM_M_COUNT];
+  double sim_seconds;
+  uint64_t thread_instrs;
+  int regs;                /* registers the occupancy used */
+  int blocks_per_sm;
+  double scale;            /* GPU-size threads / simulated threads */
+  double pred_ns;          /* predicted time at the GPU size, 0: no model */
+  /* the GPU */
+  int measured;
+  char match[160];         /* "equal", "equal but 1 (race)", "3 of 4096 differ ...", or the failure */
+  int match_ok;
+  GpuTiming t;
+  GpuKernelAttrs attrs;
+  double speedup;          /* baseline hot median / this hot median, 0: none */
+  double pct_peak;         /* % of the copy bandwidth or of cuBLAS, 0: none */
+  char gpu_error[sizeof(((WmErr *)0)->msg)];     /* a failure on the GPU for this launch only */
+} LabResult;
+
+/* The device's reference points. */
+typedef struct LabRefs {
+  int have_gpu;
+  char no_gpu_reason[512];
+  GpuInfo info;
+  int have_copy;
+  GpuBandwidth copy;
+  int ncublas;
+  int cublas_n[16];
+  double cublas_s[16];     /* hot median seconds, 0: failed */
+  char cublas_note[256];   /* why cuBLAS is missing */
+} LabRefs;
+
+typedef struct Lab {
+  LabOptions opt;
+  LabCatalogue cat;
+  LabResult *res;          /* [cat.nlaunches] */
+  LabRefs refs;
+  char date[32];
+  double sim_seconds;      /* wall time of the whole simulation */
+  int nselected;
+} Lab;
+
+/* Predicted time at the GPU size from the simulated counters (lab.c). */
+double lab_time_metric(const uint64_t *metric);
+
+/* lab_gpu.c: opens the GPU (or says why not) and measures the references
+ * the selected experiments need; per launch, the output check at the
+ * simulated size and the timing at the GPU size.  A failure of one launch
+ * is kept in its LabResult, not fatal. */
+int lab_gpu_open(Lab *lab, Gpu **g);
+void lab_gpu_refs(Lab *lab, Gpu *g);
+void lab_gpu_launch(Lab *lab, Gpu *g, GpuModule *gm, const PtxModule *mod, int i, const GlobalMem *emu);
+double lab_cublas_seconds(const Lab *lab, int n);
+void lab_gpu_derive(Lab *lab);
+
+/* lab_report.c */
+int lab_report(const Lab *lab, FILE *out, LabFormat f);
+int lab_write_results(const Lab *lab, const char *dir);
+void lab_list(const Lab *lab, FILE *out);
+
+/* lab_ncu.c: --ncu, and the child the profiler runs (--ncu-child). */
+int lab_ncu(Lab *lab);
+int lab_ncu_child(Lab *lab);
+
+/* lab_truth.c: --groundtruth (lab/seed_kernels.cu against the H200's counters). */
+int lab_groundtruth(const LabOptions *o);
+
+#endif

@@ -1,0 +1,265 @@
+/* lab_ncu.c - `warpmem lab --ncu`: the simulated launches profiled with
+ * Nsight Compute, their counters beside the simulator's.
+ *
+ * The profiler needs a process to profile: this one runs itself again as
+ * `warpmem lab --ncu-child` under `ncu --csv --page raw --print-units base
+ * --metrics <metrics.h's Nsight Compute names>`; the child launches each
+ * selected launch once at its simulated size (the //@ line, the same data
+ * the emulator ran), so every count is comparable one for one.  Rows of the
+ * profiler's CSV are matched to launches in order, by kernel name.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/lab.h"
+
+/* The counters compared, in the table's order. */
+static const char *const compared[] = {
+  "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",   "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+  "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",   "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+  "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",     "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+  "lts__t_sectors_srcunit_tex_op_read.sum",            "lts__t_sectors_srcunit_tex_op_write.sum",
+  "dram__bytes_read.sum",                              "dram__bytes_write.sum",
+  "gpu__time_duration.sum",
+};
+static const char *const compared_head[] = {
+  "ld req", "ld sect", "st req", "st sect", "loc ld sect", "loc st sect", "smem ld wf", "smem st wf",
+  "L2 rd sect", "L2 wr sect", "DRAM rd B", "DRAM wr B", "time ns",
+};
+#define NCMP (int)(sizeof compared / sizeof *compared)
+
+/* ---- the child: each selected launch once --------------------------------- */
+
+int lab_ncu_child(Lab *lab) {
+  Gpu *g = NULL;
+  WmErr e = {0};
+  if (gpu_open(lab->opt.device, &g, &e)) return cli_fail(&e);
+  int status = 0;
+  for (int f = 0; f < lab->cat.nfiles && !status; f++) {
+    PtxModule *mod = NULL;
+    GpuModule *gm = NULL;
+    for (int i = 0; i < lab->cat.nlaunches && !status; i++) {
+      const LabLaunch *l = &lab->cat.launches[i];
+      if (!lab->res[i].selected || l->file != f) continue;
+      if (!mod && (!(mod = ptx_load(lab->cat.files[f].ptx, "sm_90", &e)) || gpu_module_load(g, mod, &gm, &e))) {
+        status = cli_fail(&e);
+        break;
+      }
+      const PtxKernel *k = ptx_find_kernel(mod, l->sim.name, &e);
+      GpuLaunch *L = NULL;
+      if (!k || gpu_launch_prepare(gm, k, &l->sim, lab->opt.sim.init, lab->opt.sim.seed, &L, &e) ||
+          (l->carveout >= 0 && gpu_launch_set_carveout(L, l->carveout, &e)) || gpu_launch_run(L, &e))
+        status = cli_fail(&e);
+      if (L) gpu_launch_free(L);
+    }
+    if (gm) gpu_module_free(gm);
+    if (mod) ptx_module_free(mod);
+  }
+  gpu_close(g);
+  return status;
+}
+
+/* ---- the profiler's CSV ------------------------------------------------------ */
+
+/* Splits one CSV line (fields quoted, "" for a quote) into fields, in
+ * place; returns the count (at most max). */
+static int csv_fields(char *line, char **f, int max) {
+  int n = 0;
+  char *p = line;
+  while (*p && n < max) {
+    char *w = p, *start = p;
+    if (*p == '"') {
+      p++;
+      for (;;) {
+        if (!*p) break;
+        if (*p == '"' && p[1] == '"') { *w++ = '"'; p += 2; continue; }
+        if (*p == '"') { p++; break; }
+        *w++ = *p++;
+      }
+    } else {
+      while (*p && *p != ',') *w++ = *p++;
+    }
+    while (*p && *p != ',') p++;
+    if (*p == ',') p++;
+    *w = '\0';
+    f[n++] = start;
+  }
+  return n;
+}
+
+/* A number as ncu prints it ("1,234,567" or "12.5"); -1 if none. */
+static double ncu_number(const char *s) {
+  char b[64];
+  size_t k = 0;
+  for (; *s && k + 1 < sizeof b; s++)
+    if (*s != ',') b[k++] = *s;
+  b[k] = '\0';
+  char *end;
+  double v = strtod(b, &end);
+  return end == b ? -1 : v;
+}
+
+typedef struct NcuRow {
+  char kernel[128];
+  double v[NCMP];
+} NcuRow;
+
+/* Reads the raw page: a header line starting "ID", a units line, then one
+ * line per profiled kernel.  Other lines (the profiler's ==PROF== notes,
+ * the program's output) are skipped. */
+static int parse_ncu(FILE *in, NcuRow **rows, int *nrows) {
+  char *line = NULL;
+  size_t cap = 0;
+  int col_kernel = -1, col[NCMP], have_header = 0;
+  char *f[1024];
+  *rows = NULL;
+  *nrows = 0;
+  while (getline(&line, &cap, in) > 0) {
+    line[strcspn(line, "\r\n")] = '\0';
+    if (line[0] != '"') continue;
+    int n = csv_fields(line, f, 1024);
+    if (!have_header) {
+      if (n == 0 || strcmp(f[0], "ID")) continue;
+      have_header = 1;
+      for (int c = 0; c < NCMP; c++) col[c] = -1;
+      for (int j = 0; j < n; j++) {
+        if (!strcmp(f[j], "Kernel Name")) col_kernel = j;
+        for (int c = 0; c < NCMP; c++)
+          if (!strcmp(f[j], compared[c])) col[c] = j;
+      }
+      continue;
+    }
+    if (n == 0 || ncu_number(f[0]) < 0 || col_kernel < 0 || col_kernel >= n) continue; /* the units line */
+    *rows = wm_xrealloc(*rows, sizeof **rows * (size_t)(*nrows + 1));
+    NcuRow *r = &(*rows)[(*nrows)++];
+    snprintf(r->kernel, sizeof r->kernel, "%s", f[col_kernel]);
+    for (int c = 0; c < NCMP; c++) r->v[c] = col[c] >= 0 && col[c] < n ? ncu_number(f[col[c]]) : -1;
+  }
+  free(line);
+  return have_header ? 0 : -1;
+}
+
+/* ---- the parent --------------------------------------------------------------- */
+
+static int on_path(const char *prog) {
+  const char *path = getenv("PATH");
+  if (!path) return 0;
+  char *dup = wm_xstrdup(path);
+  int found = 0;
+  for (char *save = NULL, *d = strtok_r(dup, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", d, prog);
+    found = access(p, X_OK) == 0;
+  }
+  free(dup);
+  return found;
+}
+
+/* The command line: ncu, its options, this program as the child. */
+static char *ncu_command(const Lab *lab) {
+  size_t cap = 16384, n = 0;
+  char *cmd = wm_xmalloc(cap);
+  n += (size_t)snprintf(cmd + n, cap - n, "ncu --clock-control none --csv --page raw --print-units base --metrics ");
+  int first = 1;
+  for (int m = 0; m < WM_M_COUNT; m++) {
+    if (!strncmp(wm_metric_name[m], "warpmem__", 9)) continue; /* ours, not Nsight Compute's */
+    n += (size_t)snprintf(cmd + n, cap - n, "%s%s", first ? "" : ",", wm_metric_name[m]);
+    first = 0;
+  }
+  char self[4096];
+  ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+  self[k > 0 ? k : 0] = '\0';
+  n += (size_t)snprintf(cmd + n, cap - n, " '%s' lab --ncu-child --dir '%s' --device %d", k > 0 ? self : "warpmem",
+                        lab->opt.dir, lab->opt.device);
+  for (int i = 0; i < lab->opt.nonly && n < cap; i++) n += (size_t)snprintf(cmd + n, cap - n, " --only '%s'", lab->opt.only[i]);
+  if (n < cap) snprintf(cmd + n, cap - n, " 2>&1");
+  return cmd;
+}
+
+static void ncu_cell(char *b, size_t n, double sim, double meas) {
+  if (meas < 0) snprintf(b, n, "%.0f/?", sim);
+  else if (sim == 0 && meas == 0) snprintf(b, n, "-");
+  else if (sim == meas) snprintf(b, n, "%.0f =", sim);
+  else if (meas == 0) snprintf(b, n, "%.0f/0", sim);
+  else snprintf(b, n, "%.0f/%.0f %.0f%%", sim, meas, 100.0 * sim / meas);
+}
+
+static void print_table(const Lab *lab, FILE *out, const NcuRow *rows, int nrows, int md) {
+  fprintf(out, md ? "\n## Simulated vs measured counters (Nsight Compute, simulated sizes)\n\n|launch|"
+                  : "\nsimulated vs measured counters (Nsight Compute, at the simulated sizes): 'N =' equal, 'sim/gpu P%%'\n%-26s",
+          md ? "" : "launch");
+  for (int c = 0; c < NCMP; c++) fprintf(out, md ? " %s |" : " %-22s", compared_head[c]);
+  fputs("\n", out);
+  if (md) {
+    fputs("|---|", out);
+    for (int c = 0; c < NCMP; c++) fputs("---|", out);
+    fputs("\n", out);
+  }
+  int r = 0;
+  for (int i = 0; i < lab->cat.nlaunches; i++) {
+    const LabLaunch *l = &lab->cat.launches[i];
+    if (!lab->res[i].selected) continue;
+    while (r < nrows && strcmp(rows[r].kernel, l->sim.name)) r++;
+    fprintf(out, md ? "| %s |" : "%-26s", l->sim.label);
+    for (int c = 0; c < NCMP; c++) {
+      char b[64];
+      int m = -1;
+      for (int k = 0; k < WM_M_COUNT; k++)
+        if (!strcmp(wm_metric_name[k], compared[c])) m = k;
+      double sim = m >= 0 ? (double)lab->res[i].metric[m] : -1;
+      if (r >= nrows) snprintf(b, sizeof b, "not profiled");
+      else if (sim < 0) snprintf(b, sizeof b, "?/%.0f", rows[r].v[c]);
+      else ncu_cell(b, sizeof b, sim, rows[r].v[c]);
+      fprintf(out, md ? " %s |" : " %-22s", b);
+    }
+    fputs("\n", out);
+    if (r < nrows) r++;
+  }
+}
+
+int lab_ncu(Lab *lab) {
+  if (!lab->refs.have_gpu) {
+    fprintf(stderr, "warpmem lab --ncu: no GPU (%s): nothing to profile\n", lab->refs.no_gpu_reason);
+    return 0;
+  }
+  if (!on_path("ncu")) {
+    fprintf(stderr, "warpmem lab --ncu: ncu (Nsight Compute) is not on PATH: nothing profiled\n");
+    return 0;
+  }
+  char *cmd = ncu_command(lab);
+  fprintf(stderr, "warpmem lab --ncu: %s\n", cmd);
+  FILE *p = popen(cmd, "r");
+  free(cmd);
+  if (!p) {
+    fprintf(stderr, "warpmem lab --ncu: cannot start ncu\n");
+    return 1;
+  }
+  NcuRow *rows;
+  int nrows;
+  int parsed = parse_ncu(p, &rows, &nrows);
+  int st = pclose(p);
+  if (parsed || nrows == 0) {
+    fprintf(stderr, "warpmem lab --ncu: ncu printed no counters (exit status %d); run the command above to see why\n", st);
+    free(rows);
+    return 1;
+  }
+  int md = lab->opt.format == LAB_MARKDOWN;
+  print_table(lab, stdout, rows, nrows, md);
+  if (lab->opt.out_dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/ncu.md", lab->opt.out_dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+      fprintf(f, "# warpmem lab --ncu: %s, %s\n\n`%s`\n", lab->refs.info.name, lab->date, lab->opt.command);
+      print_table(lab, f, rows, nrows, 1);
+      fclose(f);
+      fprintf(stderr, "warpmem lab: wrote %s\n", path);
+    }
+  }
+  free(rows);
+  return 0;
+}
