@@ -8,7 +8,7 @@
 
 static const char *const modules[] = {
   "seed_kernels.ptx", "probe_kernels.ptx", "parse_coverage.ptx", "parse_more.ptx",
-  "emu_semantics.ptx", "emu_funnel.ptx", "bad_kernels.ptx", NULL,
+  "emu_semantics.ptx", "emu_funnel.ptx", "bad_kernels.ptx", "gen_patterns.ptx", NULL,
 };
 
 /* Each kernel the parser accepts is one the emulator can prepare: the
