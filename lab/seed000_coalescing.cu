@@ -13,7 +13,7 @@
 //! seed-says: "Times averaged over 10K runs: a[i]++ t=1.0; 3 of 4 participate t=1.0; every 4th access a[0] t=24.6 (4x from not coalescing and 8x from contention); a[startOfBlock] t=3.7"
 //! bytes: 25165824
 //! peak: copy
-//! why: The seed's GPU serialized same-address read-modify-writes through DRAM; Hopper resolves the 8 same-address lanes of a warp in the L1/L2 and the 12 MB array stays in its 60 MB L2, so contention costs ~2x, not 24x.
+//! why: The seed's GPU serialized the same-address updates in DRAM (24x); Hopper merges a warp's 8 same-address lanes in L1 and the 12 MB array stays in L2, so a[0] contention costs ~3x and a[blockStart] almost nothing.
 //@ inc_case#0 grid=12288 block=256 args=buf:f32:3145728:rand,i32:0
 //! speedup: 1
 //@ inc_case#1 grid=12288 block=256 args=buf:f32:3145728:rand,i32:1
@@ -32,7 +32,7 @@
 //! seed-says: "t=1.0 / 1.0 / 24.6 / 3.7 (3M floats)"
 //! bytes: 536870912
 //! peak: copy
-//! why: At 64M floats the array streams from DRAM, so the uncoalesced a[0] case costs ~3x (more DRAM sectors than the coalesced case) but the seed's 24x came from its GPU serializing every conflicting update in DRAM.
+//! why: From DRAM the coalesced cases run at ~80% of the copy bandwidth, a[0] contention costs ~3x (the same-address updates serialize in L2) and a[blockStart] ~1.8x, against the seed's 24.6x and 3.7x from a GPU without caches.
 //@ inc_case#0-64M grid=12288 block=256 args=buf:f32:3145728:rand,i32:0
 //! gpu: grid=262144 block=256 args=buf:f32:67108864:rand,i32:0
 //! speedup: 1
@@ -71,7 +71,7 @@ extern "C" __global__ void inc_case(float *a, int iiTest) {
 //! seed-says: "1M float3s, 4K blocks x 256 threads: t=2.6 float3 uncoalesced, t=1.0 float3 coalesced through shared memory"
 //! bytes: 402653184
 //! peak: copy
-//! why: The seed's GPU fetched a 128-byte segment per 4-byte access; Hopper's L1 keeps the sectors the .x load brought for the .y and .z loads, so the direct kernel moves no extra DRAM bytes and staging through shared memory only adds instructions.
+//! why: The seed's GPU fetched a 128-byte segment per 4-byte access; Hopper's L1 keeps the sectors the .x load brought for the .y and .z loads, so the direct kernel already moves each byte once and staging through shared memory gains nothing (1.0x, not 2.6x).
 //@ f3_plain grid=4096 block=256 args=buf:f32:3145728:rand,buf:f32:3145728:zero
 //! gpu: grid=65536 block=256 args=buf:f32:50331648:rand,buf:f32:50331648:zero
 //! speedup: 1
@@ -126,7 +126,7 @@ extern "C" __global__ void f3_flat4(const float4 *__restrict__ in, float4 *__res
 //! seed-says: "128x128 array: Optimized vs Simple: 1.3x"
 //! bytes: 131072
 //! peak: copy
-//! why: At 128x128 (64 KB) every kernel is a few microseconds of launch overhead on any GPU, so the seed's 1.3x and ours both say "too small to matter".
+//! why: At 128x128 (64 KB) every kernel takes ~3 us of launch overhead, so no variant is faster (the seed measured 1.3x).
 //@ tr_naive#128 grid=4,4 block=32,32 args=buf:f32:16384:zero,buf:f32:16384:rand,i32:128,i32:128
 //! speedup: 1
 //@ tr_smem#128 grid=4,4 block=32,32 args=buf:f32:16384:zero,buf:f32:16384:rand,i32:128,i32:128
@@ -140,7 +140,7 @@ extern "C" __global__ void f3_flat4(const float4 *__restrict__ in, float4 *__res
 //! seed-says: "512x512 array, 32x32 blocks: Simple t=8, Optimized w/ shared memory t=4, Optimized w/ shared memory & padding t=1 (Optimized vs Simple: 8x)"
 //! bytes: 2097152
 //! peak: copy
-//! why: 2 MB fits in L2, where the naive kernel's 32-sector stores cost far less than in the seed's GPU's DRAM; launch overhead (~3 us) also caps every speedup at this size.
+//! why: 2 MB fits in L2, which absorbs the naive kernel's 32-sector stores that the seed's GPU sent to DRAM, and ~3 us of launch overhead caps every speedup: ~2x instead of 8x.
 //@ tr_naive#512 grid=16,16 block=32,32 args=buf:f32:262144:zero,buf:f32:262144:rand,i32:512,i32:512
 //! speedup: 1
 //! reported: t=8
@@ -158,7 +158,7 @@ extern "C" __global__ void f3_flat4(const float4 *__restrict__ in, float4 *__res
 //! seed-says: "1024x1024 array: Optimized vs Simple: 10x"
 //! bytes: 8388608
 //! peak: copy
-//! why: 8 MB still fits in L2, which absorbs the naive kernel's scattered stores; the seed's GPU sent each of them to DRAM.
+//! why: 8 MB still fits in L2, so the naive kernel's scattered stores cost less than on the seed's GPU: padding gains ~4x (seed 10x), and 4 elements per thread (tr_32x8) another 1.5x.
 //@ tr_naive#1024 grid=32,32 block=32,32 args=buf:f32:1048576:zero,buf:f32:1048576:rand,i32:1024,i32:1024
 //! speedup: 1
 //@ tr_smem#1024 grid=32,32 block=32,32 args=buf:f32:1048576:zero,buf:f32:1048576:rand,i32:1024,i32:1024
@@ -172,7 +172,7 @@ extern "C" __global__ void f3_flat4(const float4 *__restrict__ in, float4 *__res
 //! seed-says: "Optimized vs Simple: 1.3x (128), 8x (512), 10x (1024)"
 //! bytes: 536870912
 //! peak: copy
-//! why: Out of L2 the naive kernel's 32 sectors per store request hit DRAM, yet Hopper's L2 merges the partial writes of neighbouring warps, so naive costs ~3x, not 10x; the padded kernel is held back by one 4-byte access per thread in flight, which the float4 tiles fix.
+//! why: Out of L2 the naive kernel's 32 sectors per store request reach DRAM, but the L2 merges the partial writes of neighbouring warps, so padding gains ~3.4x, not 10x; one 4-byte access in flight per thread then limits it to ~55% of the copy bandwidth, and 4 to 16 elements per thread (tr_32x8, tr_v4) reach 90-95%.
 //@ tr_naive#8192 grid=32,32 block=32,32 args=buf:f32:1048576:zero,buf:f32:1048576:rand,i32:1024,i32:1024
 //! gpu: grid=256,256 block=32,32 args=buf:f32:67108864:zero,buf:f32:67108864:rand,i32:8192,i32:8192
 //! speedup: 1
@@ -280,7 +280,8 @@ extern "C" __global__ void copy32(float *o, const float *in, int w, int h) {
 //! seed-says: "N accesses are coalesced, M accesses are not coalesced: use shared memory to enable coalescing in tiled matrix multiplication" (no timing given)
 //! flops: 17179869184
 //! peak: cublas 2048
-//! why: The seed gives no number; on Hopper the naive kernel's row of M is a broadcast that L1 serves, so tiling gains ~1.6x, not the order of magnitude of uncached GPUs.
+//! scale: 4096
+//! why: The seed gives no number; Hopper's L1 serves the naive kernel's reused row of M and column of N, so 16x16 tiles gain ~1.5x and both stay far from cuBLAS, which keeps blocks of C in registers.
 //@ MatrixMulKernel grid=8,8 block=16,16 args=buf:f32:16384:rand,buf:f32:16384:rand,buf:f32:16384:zero,i32:128
 //! gpu: grid=128,128 block=16,16 args=buf:f32:4194304:rand,buf:f32:4194304:rand,buf:f32:4194304:zero,i32:2048
 //! speedup: 1

@@ -18,7 +18,7 @@
 //! title: 16896 blocks (128 per SM) of 32x32 threads; simulated with 132 blocks (one per SM)
 //! seed-says: "nvprof, one block: setColReadCol 2.560 us, setRowReadCol 2.048, setRowReadColDyn 2.017, setColReadRow 2.016, setRowReadColIpad 1.472, setRowReadRow 1.409, setRowReadColDynIpad 1.345"
 //! bytes: 69206016
-//! why: The seed timed one block, so launch overhead hid most of a 32-way conflict; with 16896 blocks the conflicts dominate and column-major access costs ~4x, while padding still brings it back to the row-major time.
+//! why: The seed timed one block, where launch overhead hides most of a 32-way conflict (1.45x); with 16896 blocks the conflicts dominate: column reads cost ~3x and column reads and writes ~5x the row-major time, and padding restores it.
 //@ setRowReadCol grid=132 block=32,32 args=buf:i32:135168:zero
 //! gpu: grid=16896 block=32,32 args=buf:i32:17301504:zero
 //! speedup: 1
@@ -108,7 +108,7 @@ extern "C" __global__ void setRowReadColDynIpad(int *out) {
 //! title: 16896 blocks of 32x16 threads; simulated with 132 blocks
 //! seed-says: "setRowReadColRectPad 12.512 us, setRowReadColRect 1.664, setRowReadColRectDyn 1.664, setRowReadColRectDynPad 1.440; one column of padding leaves 2-way conflicts, two columns none"
 //! bytes: 34603008
-//! why: The seed's 12.5 us for the padded kernel was its first launch paying a one-time cost, not the layout; measured properly, padding removes the 16-way conflicts and is the fastest.
+//! why: The seed's 12.5 us for the padded kernel was a first launch paying a one-time cost, not the layout; measured properly one column of padding (2-way conflicts) gains ~1.7x over the 16-way conflicts, and the second column adds little.
 //@ setRowReadColRect grid=132 block=32,16 args=buf:i32:67584:zero
 //! gpu: grid=16896 block=32,16 args=buf:i32:8650752:zero
 //! speedup: 1

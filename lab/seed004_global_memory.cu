@@ -13,7 +13,7 @@
 //! seed-says: "Typically, you'd like 512+ threads per SM; threads per block should be a multiple of warp size (32); SM can concurrently execute up to 8 threadblocks: really small threadblocks prevent achieving good occupancy; I generally use 128-256 threads/block"
 //! bytes: 536870912
 //! peak: copy
-//! why: The seed's Fermi ran at most 8 blocks per SM, so 32-thread blocks left it at 256 threads; Hopper runs 32 blocks per SM, still only 1024 of its 2048 threads with 32-thread blocks, so small blocks lose the same way and 128-256 remains the sweet spot.
+//! why: Hopper runs at most 32 blocks per SM, so 32-thread blocks use half its threads, and 64-thread blocks, though they fill an SM, still run at half the speed of 128 (blocks are launched at a limited rate); 128-256 threads per block remains the seed's sweet spot.
 //@ inc1#32 grid=32768 block=32 args=buf:f32:1048576:rand,u64:1048576
 //! gpu: grid=2097152 block=32 args=buf:f32:67108864:rand,u64:67108864
 //! speedup: 1
@@ -39,9 +39,10 @@ extern "C" __global__ void inc1(float *a, size_t n) {
 //! exp: blocks_per_sm
 //! title: grid-stride increment of 64M floats by 132 x k blocks of 256 threads (k blocks per SM on a 132-SM H100/H200); simulated at 1M floats
 //! seed-says: "Need enough total threads to keep GPU busy: typically 512+ threads per SM; latency is hidden by switching warps (GMEM latency 400-800 cycles)"
+//! scale: 64
 //! bytes: 536870912
 //! peak: copy
-//! why: The seed's Fermi needed ~512 threads per SM to cover its latency at 144 GB/s; Hopper moves ~30x the bytes at a similar latency, so it needs the full 2048 threads per SM, or more bytes in flight per thread.
+//! why: The seed's Fermi needed ~512 threads per SM to cover its latency at 144 GB/s; Hopper moves ~20x the bytes at a similar latency, so one block of 256 threads per SM reaches ~20% of the copy bandwidth and it takes 8 (2048 threads) to reach ~75%.
 //@ inc_gs#1 grid=132 block=256 args=buf:f32:1048576:rand,u64:1048576
 //! gpu: grid=132 block=256 args=buf:f32:67108864:rand,u64:67108864
 //! speedup: 1
@@ -57,7 +58,7 @@ extern "C" __global__ void inc1(float *a, size_t n) {
 //! seed-says: "Process several elements per thread: multiple loads get pipelined"; "several independent smaller accesses have the same effect as one larger one"
 //! bytes: 536870912
 //! peak: copy
-//! why: With 2048 threads per SM one element each already keeps ~1 MB in flight across the GPU, so extra independent elements per thread help Hopper less than they helped the seed's latency-bound Fermi.
+//! why: Two to four independent elements per thread put more bytes in flight than one thread per element can, lifting the increment from ~80% to ~99% of the copy bandwidth, as the seed advises.
 //@ inc_ept1 grid=4096 block=256 args=buf:f32:1048576:rand
 //! gpu: grid=262144 block=256 args=buf:f32:67108864:rand
 //! speedup: 1
@@ -94,7 +95,7 @@ INC_EPT(inc_ept8, 8)
 //! seed-says: "Larger word sizes (float2 is twice the transactions of float, for example); four 32-bit ~= one 128-bit"
 //! bytes: 536870912
 //! peak: copy
-//! why: Wider words put more bytes in flight per instruction, which the seed's Fermi needed to reach its peak; Hopper is closer to its peak with 4-byte words already, so the gain is smaller.
+//! why: A float4 per thread puts 4x the bytes in flight per load instruction, lifting the increment from ~80% to ~99% of the copy bandwidth: the seed's 'four 32-bit ~= one 128-bit' holds.
 //@ inc_f1 grid=4096 block=256 args=buf:f32:1048576:rand
 //! gpu: grid=262144 block=256 args=buf:f32:67108864:rand
 //! speedup: 1
@@ -108,15 +109,17 @@ INC_EPT(inc_ept8, 8)
 //! seed-says: "Have enough concurrent accesses to saturate the bus: process several elements per thread, larger word sizes"
 //! bytes: 1073741824
 //! peak: copy
-//! why: The seed gives no copy number; on Hopper the one-float copy leaves a third of the bandwidth unused and 16-byte vectors with several in flight reach the device-to-device copy's rate.
+//! why: The seed gives no copy number; a float per thread leaves ~20% of the bandwidth unused, and float4 per thread matches the device-to-device copy.
 //@ copy_f1 grid=4096 block=256 args=buf:f32:1048576:zero,buf:f32:1048576:rand
 //! gpu: grid=524288 block=256 args=buf:f32:134217728:zero,buf:f32:134217728:rand
 //! speedup: 1
 //@ copy_f4 grid=1024 block=256 args=buf:f32:1048576:zero,buf:f32:1048576:rand
 //! gpu: grid=131072 block=256 args=buf:f32:134217728:zero,buf:f32:134217728:rand
-//@ copy_f4x4 grid=256 block=256 args=buf:f32:1048576:zero,buf:f32:1048576:rand,u64:262144
-//! gpu: grid=2112 block=256 args=buf:f32:134217728:zero,buf:f32:134217728:rand,u64:33554432
 //! reported: best known (target: the device-to-device copy)
+//@ copy_f4x4 grid=256 block=256 args=buf:f32:1048576:zero,buf:f32:1048576:rand,u64:262144
+//! gpu: grid=8448 block=256 args=buf:f32:134217728:zero,buf:f32:134217728:rand,u64:33554432
+//! scale: 128
+//! reported: grid-stride, 4 vectors in flight per thread
 extern "C" __global__ void inc_f1(float *a) {
   size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
   a[i] += 1.f;
@@ -163,7 +166,7 @@ extern "C" __global__ void copy_f4x4(float4 *__restrict__ o, const float4 *__res
 //! seed-says: "Fermi, caching / non-caching bus utilization: aligned 100% / 100%; permuted 100% / 100%; misaligned 50% / at least 80%; same word 3.125% / 12.5%; scattered 128/(N*128) / 128/(N*32)"
 //! bytes: 536870912
 //! peak: copy
-//! why: Fermi's caching loads moved whole 128-byte lines, so misaligned, one-word and scattered patterns wasted 2-32x the bus; since Kepler/Maxwell both kinds of load move 32-byte sectors, so caching and non-caching cost the same here and only the number of sectors matters.
+//! why: Fermi's caching loads moved whole 128-byte lines; since Kepler/Maxwell both kinds of load move 32-byte sectors, so caching and non-caching cost the same, misaligned costs ~4% (5 sectors for 4), one word is cheapest, and only scattered words (32 sectors per request) cost ~10x.
 //@ pat_ca#aligned grid=1024 block=256 args=buf:f32:262144:zero,buf:f32:262176:rand,i32:0,u32:14
 //! gpu: grid=262144 block=256 args=buf:f32:67108864:zero,buf:f32:67108896:rand,i32:0,u32:6
 //! speedup: 1
@@ -226,7 +229,7 @@ extern "C" __global__ void pat_cg(float *out, const float *in, int mode, unsigne
 //! seed-says: "An array of structures behaves like row major accesses; a structure of arrays behaves like column major"; "Data structure, Data structure, Data structure"
 //! bytes: 268435456
 //! peak: copy
-//! why: The seed gives no number; each AoS request touches 8 sectors for 8-byte words 32 bytes apart, 4x the sectors of SoA, and DRAM moves them all.
+//! why: The seed gives no number; each AoS request touches 32 sectors for 8-byte words 32 bytes apart, 4x the sectors of SoA, and DRAM moves them all: ~3.8x.
 //@ aos_inc grid=1024 block=256 args=buf:f64:1048576:rand
 //! gpu: grid=65536 block=256 args=buf:f64:67108864:rand
 //! speedup: 1
@@ -238,7 +241,7 @@ extern "C" __global__ void pat_cg(float *out, const float *in, int mode, unsigne
 //! seed-says: "A[threadIdx.x][0]...: uncoalesced, the most natural access pattern for a port of C/C++ code; A[0][threadIdx.x]...: coalesced, minimizes transactions and total bytes transferred"
 //! bytes: 536870912
 //! peak: copy
-//! why: Each row-per-thread request touches 32 sectors for 32 words, but the next 7 requests hit the same sectors in L1, so DRAM traffic is equal and the cost is L1 throughput, far less than the 32x the seed's transaction count suggests.
+//! why: Each row-per-thread request touches 32 sectors, but the next 7 requests of the thread find them in L1, so DRAM traffic is equal and the 32 sectors per request cost L1 throughput: ~5x, far less than the 32x the transaction count suggests.
 //@ row_per_thread grid=32 block=256 args=buf:f32:262144:rand,i32:8192
 //! gpu: grid=8192 block=256 args=buf:f32:67108864:rand,i32:2097152
 //! speedup: 1
@@ -271,7 +274,7 @@ extern "C" __global__ void col_per_thread(float *A, int n) {
 //! title: 16M threads, 8 hashed reads each from a 128 KB table (fits a 256 KB L1, not a 28 KB one); simulated with 64K threads
 //! seed-says: "Try L1 and caching configurations to see which one works best: just try a 2x2 experiment matrix {CA,CG} x {48-L1, 16-L1}; cudaFuncSetCacheConfig(MyKernel, cudaFuncCachePreferShared / PreferL1)"
 //! bytes: 603979776
-//! why: As on Fermi, the table stays in L1 only with caching loads and a large L1; Hopper's L1 is 256 KB against Fermi's 48 KB, so the same matrix appears at a larger table size.
+//! why: As the seed says for Fermi, caching loads with a large L1 win: the 128 KB table stays in the 256 KB L1 with the L1 preference and ~7x faster than from L2, which the non-caching loads and the 28 KB L1 of the shared-memory preference read it from.
 //@ gather_ca#L1 grid=256 block=256 args=buf:f32:65536:zero,buf:f32:32768:rand,u32:32767
 //! gpu: grid=65536 block=256 args=buf:f32:16777216:zero,buf:f32:32768:rand,u32:32767
 //! carveout: 0

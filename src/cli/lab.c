@@ -230,7 +230,7 @@ static int run_catalogue(Lab *lab, Gpu *g) {
     LabResult *r = &lab->res[i];
     const LabLaunch *l = &c->launches[i];
     if (!r->selected) continue;
-    r->scale = (double)lab_spec_threads(&l->gpu) / (double)lab_spec_threads(&l->sim);
+    r->scale = l->scale;
     progress(lab, ++done, l, "simulating");
     CliRun run;
     memset(&run, 0, sizeof run);

@@ -35,6 +35,7 @@ enum { S_GROUP = 1, S_EXP = 2, S_LAUNCH = 4, S_ANY = 7 };
   X(BYTES, "bytes", S_EXP | S_LAUNCH, "bytes read + written at the GPU size")                \
   X(FLOPS, "flops", S_EXP | S_LAUNCH, "floating-point operations at the GPU size")           \
   X(WHY, "why", S_EXP | S_LAUNCH, "why the seed's speedup and ours differ")                  \
+  X(SCALE, "scale", S_EXP | S_LAUNCH, "work at the GPU size / work simulated (default: ratio of threads)") \
   X(GPU, "gpu", S_LAUNCH, "the launch at the GPU size: grid=.. block=.. [smem=..] args=..")  \
   X(SPEEDUP, "speedup", S_LAUNCH, "the seed's speedup over the baseline")                    \
   X(REPORTED, "reported", S_LAUNCH, "the seed's number or words for this launch")            \
@@ -227,7 +228,7 @@ static int key_line(Parser *P, const Line *L, const char *p) {
   if (k == K_COUNT)
     return fail_at(P, L, p,
                    "expected 'KEY: VALUE' with KEY one of group, exp, title, seed, seed-says, peak, bytes, "
-                   "flops, why, gpu, speedup, reported, tolerate, carveout");
+                   "flops, why, scale, gpu, speedup, reported, tolerate, carveout");
   const char *v0 = colon + 1;
   while (v0 < end && (*v0 == ' ' || *v0 == '\t')) v0++;
   if (v0 == end) return fail_at(P, L, v0, "'%s:' needs a value", keys[k].key);
@@ -272,6 +273,11 @@ static int key_line(Parser *P, const Line *L, const char *p) {
         int i = P->c->nlaunches - 1 - P->first_launch;
         (k == K_BYTES ? P->bytes_set : P->flops_set)[i] = 1;
       }
+      break;
+    case K_SCALE:
+      if (parse_number(v, 1e-9, 1e12, &x)) rc = fail_at(P, L, v0, "scale: a positive number (4096 for 16x the size of a matrix multiply)");
+      else if (P->scope == S_EXP) cur_exp(P)->scale = x;
+      else cur_launch(P)->scale = x;
       break;
     case K_WHY:
       if (P->scope == S_EXP) free(cur_exp(P)->why), cur_exp(P)->why = v, v = NULL;
@@ -327,6 +333,7 @@ static int finish_file(Parser *P, int first_group, int first_exp) {
       int j = i - P->first_launch;
       if (!P->bytes_set[j]) l->bytes = ex->bytes;
       if (!P->flops_set[j]) l->flops = ex->flops;
+      if (l->scale == 0) l->scale = ex->scale > 0 ? ex->scale : (double)lab_spec_threads(&l->gpu) / (double)lab_spec_threads(&l->sim);
       if ((ex->peak == LAB_PEAK_COPY && l->bytes <= 0) || (ex->peak == LAB_PEAK_CUBLAS && l->flops <= 0))
         return wm_err_at(P->e, WM_EUSAGE, P->path, P->text, l->sim.line, 0,
                          "launch '%s': experiment '%s' compares with %s, so it needs %s: (on it or on the "

@@ -26,6 +26,8 @@ typedef struct LabLaunch {
   int has_gpu_spec;      /* 1 if a gpu: line was given */
   double bytes, flops;   /* at the GPU size, as the seed counts them (0: none);
                             the experiment's unless the launch gives its own */
+  double scale;          /* work of the GPU-size launch / the simulated one's
+                            (default: the ratio of threads) */
   double seed_speedup;   /* the seed's speedup over the baseline, 0: none */
   char *reported;        /* the seed's words or number for this launch, or NULL */
   char *why;             /* overrides the experiment's why, or NULL */
@@ -40,6 +42,7 @@ typedef struct LabExp {
   LabPeak peak;
   int peak_n;            /* LAB_PEAK_CUBLAS: the SGEMM size */
   double bytes, flops;
+  double scale;          /* default of its launches' scale, 0: none */
   int group;
   int first, n;          /* launches[first .. first+n-1]; first is the baseline */
   int line;

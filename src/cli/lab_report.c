@@ -6,8 +6,8 @@
  * - Counters per request (sectors, wavefronts) are the simulated launch's:
  *   they do not depend on the size (tests/test_lab_scaling.c).  Byte counts
  *   and the predicted time are for the GPU-size launch: where the two sizes
- *   differ they are the simulated ones scaled by the ratio of threads,
- *   marked '~'.
+ *   differ they are the simulated ones scaled by the ratio of the work
+ *   (the catalogue's scale:, by default the ratio of threads), marked '~'.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -20,7 +20,7 @@
 /* X(ENUM, "head", width, on a GPU only, "what it shows") -- the columns. */
 #define LAB_COLUMNS(X)                                                                                   \
   X(LAUNCH, "launch", 24, 0, "NAME#VARIANT; an experiment's first launch is its baseline")              \
-  X(THREADS, "threads", 10, 0, "threads simulated, and measured on the GPU where that is more")          \
+  X(THREADS, "threads", 10, 0, "threads simulated / measured on the GPU where the sizes differ")          \
   X(LDSR, "ld s/r", 6, 0, "global load sectors per request (simulated; 4 is ideal for 4-byte words)")   \
   X(STSR, "st s/r", 6, 0, "global store sectors per request")                                           \
   X(SMEM, "smem wf/i", 9, 0, "shared-memory wavefronts per instruction, loads/stores (1 = no conflict)") \
@@ -30,7 +30,7 @@
   X(PRED, "pred us", 8, 0, "predicted time, microseconds (GPU size)")                                    \
   X(COLD, "cold us", 8, 1, "measured median, L2 flushed before each launch")                            \
   X(HOT, "hot us", 8, 1, "measured median, back-to-back launches")                                      \
-  X(GBS, "GB/s", 7, 1, "bytes as the seed counts them (read + written) / hot time; GFLOP/s for SGEMMs") \
+  X(GBS, "GB/s", 7, 1, "bytes as the seed counts them (read + written) / hot time; for multiplies TFLOP/s (T)") \
   X(PEAK, "%peak", 6, 1, "% of the device-to-device copy bandwidth, or of cuBLAS SGEMM")                \
   X(SPEEDUP, "speedup", 7, 1, "baseline hot time / this launch's")                                      \
   X(SEED, "seed", 7, 0, "the speedup the seed reported on its GPU")                                     \
@@ -87,7 +87,7 @@ static void cell(const Lab *lab, int c, int i, char *b, size_t n) {
   case C_THREADS:
     human(x, sizeof x, (double)lab_spec_threads(&l->sim));
     human(y, sizeof y, (double)lab_spec_threads(&l->gpu));
-    if (r->scale == 1) snprintf(b, n, "%s", x);
+    if (lab_spec_threads(&l->sim) == lab_spec_threads(&l->gpu)) snprintf(b, n, "%s", x);
     else snprintf(b, n, "%s/%s", x, y);
     break;
   case C_LDSR: ratio(b, n, m[WM_M_GLD_SEC], m[WM_M_GLD_REQ]); break;
@@ -122,7 +122,7 @@ static void cell(const Lab *lab, int c, int i, char *b, size_t n) {
   case C_HOT: number(b, n, r->measured ? r->t.hot.median_s * 1e6 : 0, 1); break;
   case C_GBS:
     if (!r->measured) snprintf(b, n, "-");
-    else if (l->flops > 0) snprintf(b, n, "%.0fGF", r->t.hot_gflops);
+    else if (l->flops > 0) snprintf(b, n, "%.1fT", r->t.hot_gflops / 1e3);
     else number(b, n, r->t.hot_gbps, 0);
     break;
   case C_PEAK: number(b, n, r->pct_peak, 1); break;
@@ -243,7 +243,7 @@ static void text_report(const Lab *lab, FILE *out, int md) {
   for (int k = 0; k < C_COUNT; k++)
     if (shown(lab, k)) fprintf(out, md ? "- **%s**: %s\n" : "  %-14s %s\n", columns[k].head, columns[k].what);
   fprintf(out, "%s%d launches simulated in %.1f s (the //@ sizes); '~': scaled from the simulated size to the "
-          "GPU size by the ratio of threads.\n", md ? "\n" : "\n", lab->nselected, lab->sim_seconds);
+          "GPU size by the ratio of work (scale: in the catalogue; else of threads).\n", md ? "\n" : "\n", lab->nselected, lab->sim_seconds);
   if (!md) header_lines(lab, out, 0);
 }
 
