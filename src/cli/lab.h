@@ -47,7 +47,7 @@ typedef struct LabResult {
   double pred_ns;          /* predicted time at the GPU size, 0: no model */
   /* the GPU */
   int measured;
-  char match[160];         /* "equal", "equal but 1 (race)", "3 of 4096 differ ...", or the failure */
+  char match[256];         /* "equal", "equal but 1 (race)", "3 of 4096 differ ...", or the failure */
   int match_ok;
   GpuTiming t;
   GpuKernelAttrs attrs;
