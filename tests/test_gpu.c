@@ -220,7 +220,9 @@ static void test_params_for_device(void **state) {
   assert_int_equal(n, 7);
 
   /* a pointer that names no buffer is an error naming the parameter */
-  assert_int_equal(launch_bind(k, &l, &g, params, INIT_RAND, 1, &e), 0); /* fresh emulator addresses */
+  gmem_free(&g);
+  gmem_init(&g, 1 << 20);
+  assert_int_equal(launch_bind(k, &l, &g, params, INIT_RAND, 1, &e), 0); /* emulator addresses again */
   uint64_t bogus = 0x1234;
   memcpy(params + 16, &bogus, 8);
   assert_int_equal(gpu_params_for_device(k, &l, &g, fake, params, &e), -1);
