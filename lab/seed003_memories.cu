@@ -208,9 +208,9 @@ extern "C" __global__ void __launch_bounds__(256) sgemm_128(const float *__restr
 #pragma unroll
   for (int i = 0; i < 8; i++) {
     const int row = blockIdx.y * SG_BM + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
-    float *Cp = C + (size_t)row * N + blockIdx.x * SG_BM;
-    *(float4 *)(Cp + tx * 4) = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
-    *(float4 *)(Cp + 64 + tx * 4) = make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]);
+    float4 *Cv = (float4 *)(C + (size_t)row * N + blockIdx.x * SG_BM); /* 16-byte stores, as float4 in the PTX too */
+    Cv[tx] = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+    Cv[16 + tx] = make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]);
   }
 }
 
