@@ -172,7 +172,7 @@ extern "C" __global__ void f3_flat4(const float4 *__restrict__ in, float4 *__res
 //! seed-says: "Optimized vs Simple: 1.3x (128), 8x (512), 10x (1024)"
 //! bytes: 536870912
 //! peak: copy
-//! why: Out of L2 the naive kernel's 32 sectors per store request reach DRAM, but the L2 merges the partial writes of neighbouring warps, so padding gains ~3.4x, not 10x; one 4-byte access in flight per thread then limits it to ~55% of the copy bandwidth, and 4 to 16 elements per thread (tr_32x8, tr_v4) reach 90-95%.
+//! why: Out of L2 the naive kernel's 32 sectors per store request reach DRAM, but the L2 merges the partial writes of neighbouring warps, so padding gains ~3x, not 10x; one 4-byte access in flight per thread then holds it to about half the copy bandwidth, and 4 to 16 elements per thread (tr_32x8, tr_v4) reach 85-95%.
 //@ tr_naive#8192 grid=32,32 block=32,32 args=buf:f32:1048576:zero,buf:f32:1048576:rand,i32:1024,i32:1024
 //! gpu: grid=256,256 block=32,32 args=buf:f32:67108864:zero,buf:f32:67108864:rand,i32:8192,i32:8192
 //! speedup: 1
