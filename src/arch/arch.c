@@ -107,6 +107,9 @@ static const Arch presets[] = {
                                     shader clocks (8 cores): this field cannot
                                     say 1/4, so the issue bound is optimistic */
     .hot_write_ns = 4.0,         /* assumed: not published */
+    .l2_reqs_ns = 0,             /* unknown: no L2 bound (not fitted) */
+    .raw_wait_ns = 0,            /* unknown: not fitted */
+    .barrier_lat = 1.2,          /* as h200 (fitted there) */
   },
   {
     .name = "fermi", .gpu = "NVIDIA Tesla C2050", .generation = "Fermi (GF100)", .cc = 20,
@@ -162,6 +165,9 @@ static const Arch presets[] = {
     .schedulers = 1,             /* [FERMI]: 2 schedulers, each a warp
                                     instruction per 2 clocks on 16 cores */
     .hot_write_ns = 4.0,         /* assumed: not published */
+    .l2_reqs_ns = 0,             /* unknown: no L2 bound (not fitted) */
+    .raw_wait_ns = 0,            /* unknown: not fitted */
+    .barrier_lat = 1.2,          /* as h200 (fitted there) */
   },
   {
     .name = "kepler", .gpu = "NVIDIA GeForce GTX 680", .generation = "Kepler (GK104)", .cc = 30,
@@ -218,6 +224,9 @@ static const Arch presets[] = {
     .l1_sectors_clk = 4,         /* assumed: 128 bytes per clock, as [PG] 3.x gives shared memory */
     .schedulers = 4,             /* [GK104]: 4 warp schedulers per SMX (each may dual-issue) */
     .hot_write_ns = 3.0,         /* assumed: not published */
+    .l2_reqs_ns = 0,             /* unknown: no L2 bound (not fitted) */
+    .raw_wait_ns = 0,            /* unknown: not fitted */
+    .barrier_lat = 1.2,          /* as h200 (fitted there) */
   },
   {
     .name = "volta", .gpu = "NVIDIA Tesla V100 SXM2", .generation = "Volta (GV100)", .cc = 70,
@@ -270,6 +279,9 @@ static const Arch presets[] = {
     .l1_sectors_clk = 4,         /* 128 bytes per clock: 4 sectors */
     .schedulers = 4,             /* [GV100]: 4 processing blocks, one scheduler each */
     .hot_write_ns = 2.0,         /* assumed: not published */
+    .l2_reqs_ns = 0,             /* unknown: no L2 bound (not fitted) */
+    .raw_wait_ns = 0,            /* unknown: not fitted */
+    .barrier_lat = 1.2,          /* as h200 (fitted there) */
   },
   {
     .name = "ampere", .gpu = "NVIDIA A100 SXM4 40GB", .generation = "Ampere (GA100)", .cc = 80,
@@ -321,6 +333,9 @@ static const Arch presets[] = {
     .l1_sectors_clk = 4,         /* 128 bytes per clock: 4 sectors */
     .schedulers = 4,             /* [GA100]: 4 processing blocks */
     .hot_write_ns = 1.5,         /* assumed: not published */
+    .l2_reqs_ns = 0,             /* unknown: no L2 bound (not fitted) */
+    .raw_wait_ns = 0,            /* unknown: not fitted */
+    .barrier_lat = 1.2,          /* as h200 (fitted there) */
   },
   {
     .name = "hopper", .gpu = "NVIDIA H100 SXM5 80GB", .generation = "Hopper (GH100)", .cc = 90,
@@ -362,19 +377,22 @@ static const Arch presets[] = {
                                     per pseudo-channel for 8-16 Gb dies */
     .row_bytes = 1024,           /* [JEDEC] HBM3 pseudo-channel page: 1 KB */
     .burst_bytes = 32,           /* [JEDEC] HBM3 burst of 8 x 32 bits */
-    .fetch_bytes = 32,
+    .fetch_bytes = 64,           /* as h200: a sector pair per read miss */
     /* TIME-MODEL: hopper throughputs and latencies, tuned by model/time.c */
     .l2_gbs = 5500,              /* approximate: published microbenchmarks */
     .l1_bytes_clk = 128,         /* [PG]: 32 banks x 32 bits per clock */
-    .dram_latency_ns = 480,      /* approximate */
+    .dram_latency_ns = 782,      /* as h200 (fitted there) */
     .l2_latency_ns = 140,        /* approximate: ~260 cycles */
-    .launch_ns = 2000,           /* as h200: the shortest kernels of [GT] last
+    .launch_ns = 2500,           /* as h200: the shortest kernels of [GT] last
                                     ~2 us (h200-seed-counters.csv) */
-    .block_ns = 20,              /* assumed: not published */
-    .dram_eff = 0.87,            /* as h200 */
+    .block_ns = 79.4,            /* as h200 (fitted there) */
+    .dram_eff = 0.90,            /* as h200 (fitted there) */
     .l1_sectors_clk = 4,         /* 128 bytes per clock: 4 sectors */
     .schedulers = 4,             /* [GH100]: 4 processing blocks */
-    .hot_write_ns = 1.0,         /* assumed: not published */
+    .hot_write_ns = 0.31,        /* as h200 (fitted there) */
+    .l2_reqs_ns = 80,            /* as h200 (fitted there; same L2 design) */
+    .raw_wait_ns = 619,          /* as h200 (fitted there) */
+    .barrier_lat = 1.2,          /* as h200 (fitted there) */
   },
   {
     .name = "h200", .gpu = "NVIDIA H200 SXM 141GB", .generation = "Hopper (GH100)", .cc = 90,
@@ -414,18 +432,29 @@ static const Arch presets[] = {
     .dram_banks = 16,            /* assumed, as hopper */
     .row_bytes = 1024,
     .burst_bytes = 32,
-    .fetch_bytes = 32,
-    /* TIME-MODEL: h200 throughputs and latencies, tuned by model/time.c */
-    .l2_gbs = 5500,              /* approximate, as hopper */
+    .fetch_bytes = 64,           /* [GT] a read miss fetches a 64-byte sector pair:
+                                    stride_copy#16 reads 3x what it asks for
+                                    (2x its loads, 1x filling half-written
+                                    sectors), dram__bytes_read.sum */
+    /* TIME-MODEL: fitted to the 39 large launches of [GT]
+     * (h200-large-counters.csv, gpu__time_duration.sum); docs/accuracy.md
+     * shows the fit and what each constant explains. */
+    .l2_gbs = 5500,              /* approximate, as hopper (reported only) */
     .l1_bytes_clk = 128,
-    .dram_latency_ns = 480,      /* approximate */
+    .dram_latency_ns = 782,      /* [GT] fitted: copy_k, inc1#256 (Little's law:
+                                    64 warps x 128 B in flight per SM) */
     .l2_latency_ns = 140,        /* approximate */
-    .launch_ns = 2000,           /* [GT]: shortest kernels ~2 us */
-    .block_ns = 20,              /* assumed: not published */
-    .dram_eff = 0.87,            /* [GT] h200-large-times.md: cudaMemcpy D2D 4189 of 4800 GB/s */
+    .launch_ns = 2500,           /* [GT] fitted: the shortest kernels */
+    .block_ns = 79.4,            /* [GT] fitted: inc1#32/64/128 start one block
+                                    per 79.4 ns per SM */
+    .dram_eff = 0.90,            /* [GT] fitted: stride_copy#2..8 sustain 4.3
+                                    of 4.8 TB/s */
     .l1_sectors_clk = 4,         /* 128 bytes per clock: 4 sectors */
     .schedulers = 4,             /* [GH100]: 4 processing blocks */
-    .hot_write_ns = 1.0,         /* assumed: not published */
+    .hot_write_ns = 0.31,        /* [GT] fitted: inc_case#2, every warp's a[0] */
+    .l2_reqs_ns = 80,            /* [GT] fitted: tr_naive, madd_nc, setRowReadRow */
+    .raw_wait_ns = 619,          /* [GT] fitted: inc_case#3 */
+    .barrier_lat = 1.2,          /* [GT] fitted: adj_smem, tr_smem_pad, tr_smem */
   },
 };
 

@@ -92,7 +92,14 @@ typedef struct Arch {
   double l1_sectors_clk;     /* global/local sectors L1TEX moves per clock */
   int schedulers;            /* warp schedulers per SM (one issue each per
                                 clock) */
-  double hot_write_ns;       /* time between two writes to one L2 sector */
+  double hot_write_ns;       /* time between two writes to one L2 line */
+  double l2_reqs_ns;         /* L2 requests (one per line per L1 request)
+                                all slices serve per ns; 0: no L2 bound */
+  double raw_wait_ns;        /* a load of a sector its SM is still writing
+                                waits this long for the store */
+  double barrier_lat;        /* a block's first memory phase lasts this many
+                                times the DRAM latency when a barrier waits
+                                for the slowest warp */
 } Arch;
 
 /* The presets, in order of generation; arch_count() of them. */

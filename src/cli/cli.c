@@ -141,9 +141,13 @@ int cli_run_launch(const PtxModule *mod, const LaunchSpec *ls, const CliOptions 
                  .const_mem = cmem, .mm = &run->mm};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
+  CliModel cm;
+  cli_model_begin(o, k, ls, run, &cm, &l);
   double t0 = cli_now();
   int failed = emu_run(&l, e);
   free(cmem);
+  if (failed) cli_model_abort(&cm);
+  else cli_model_end(&cm, &l, run);
   if (failed) {
     /* name the launch: a file of launches may have many of one kernel */
     if (ls->line) {
@@ -263,6 +267,19 @@ int cli_common_option(int argc, char **argv, int *i, CliOptions *o) {
                                  "not '%s'", v ? v : "");
     return 1;
   }
+  if (!strcmp(a, "--sample")) {
+    const char *v = VALUE();
+    uint64_t n;
+    if (!v || cli_parse_size(v, &n) || n < 1 || n > 1000000)
+      return 2 + cli_usage_error("--sample takes how many waves of blocks make one simulated wave (1 to 1000000), not '%s'",
+                                 v ? v : "");
+    o->sample = (int)n;
+    return 1;
+  }
+  if (!strcmp(a, "--no-caches")) {
+    o->cfg.caches = 0;
+    return 1;
+  }
   return 0;
 #undef VALUE
 }
@@ -270,6 +287,8 @@ int cli_common_option(int argc, char **argv, int *i, CliOptions *o) {
 void cli_options_init(CliOptions *o) {
   memset(o, 0, sizeof *o);
   o->cfg.sm = 90;
+  o->cfg.caches = 1;
+  o->sample = 1;
   o->carveout_pct = OCC_CARVEOUT_DEFAULT;
   o->format = REPORT_TEXT;
   o->init = INIT_RAND;

@@ -7,7 +7,10 @@
 #include "arch/arch.h"
 #include "arch/occupancy.h"
 #include "cli/launch.h"
+#include "emu/emu.h"
+#include "mem/cache.h"
 #include "mem/mem.h"
+#include "model/model.h"
 #include "report/report.h"
 
 typedef struct CliOptions {
@@ -25,6 +28,8 @@ typedef struct CliOptions {
   const char **consts;  /* --const specs */
   int nconsts;
   int keep_buffers;     /* cli_run_launch keeps the buffers in CliRun.gmem */
+  int sample;           /* --sample N: simulate every N-th wave of resident
+                           blocks and scale the counters (1: all) */
   int regs;             /* --regs N: registers per thread for occupancy,
                            over ptxas; 0: not given */
   int carveout_pct;     /* --carveout PCT, or OCC_CARVEOUT_DEFAULT */
@@ -44,7 +49,24 @@ typedef struct CliRun {
   int regs;             /* registers per thread the occupancy used */
   const char *regs_from; /* "ptxas -arch=sm_90", "--regs", "assumed" */
   char occ_note[256];   /* why the registers are assumed or the launch cannot run */
+  ModelTime time;       /* predicted time (with caches) */
+  int have_time;
+  uint64_t blocks_run;  /* blocks simulated (fewer than the grid's with
+                           --sample; the counters are scaled up) */
 } CliRun;
+
+/* The caches and time model around one launch (cli_model.c). */
+typedef struct CliModel {
+  const Arch *arch;
+  int blocks_per_sm;
+  CacheSys cache;
+  int on;
+} CliModel;
+
+void cli_model_begin(const CliOptions *o, const PtxKernel *k, const LaunchSpec *ls, const CliRun *run,
+                     CliModel *cm, EmuLaunch *l);
+void cli_model_end(CliModel *cm, const EmuLaunch *l, CliRun *run);
+void cli_model_abort(CliModel *cm);
 
 #define CLI_DEFAULT_MAX_THREADS (1ull << 32)
 

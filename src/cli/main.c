@@ -250,6 +250,9 @@ static int cmd_sim(int argc, char **argv) {
     rep[i].regs = runs[i].regs;
     rep[i].regs_from = runs[i].regs_from;
     rep[i].occ_note = runs[i].occ_note;
+    rep[i].time = runs[i].have_time ? &runs[i].time : NULL;
+    if (runs[i].blocks_run < (uint64_t)ls[i].grid[0] * ls[i].grid[1] * ls[i].grid[2])
+      rep[i].blocks_run = runs[i].blocks_run;
     memcpy(rep[i].grid, ls[i].grid, sizeof rep[i].grid);
     memcpy(rep[i].block, ls[i].block, sizeof rep[i].block);
     done++;

@@ -1666,11 +1666,24 @@ static int check_launch(const EmuLaunch *l, const PtxKernel *k, uint32_t shared,
  * each worker has its own block state and statistics, merged at the end in
  * worker order, so the counters do not depend on the thread count. --- */
 
+/* Sampling: the j-th block run is block_of(l, j); with sample_every k > 1
+ * only every k-th wave of sample_wave blocks runs. */
+static uint64_t block_of(const EmuLaunch *l, uint64_t j) {
+  if (l->sample_every <= 1 || !l->sample_wave) return j;
+  return j / l->sample_wave * l->sample_wave * l->sample_every + j % l->sample_wave;
+}
+
+static uint64_t blocks_to_run(const EmuLaunch *l, uint64_t nblocks) {
+  if (l->sample_every <= 1 || !l->sample_wave) return nblocks;
+  uint64_t span = l->sample_wave * l->sample_every, full = nblocks / span, rest = nblocks % span;
+  return full * l->sample_wave + (rest < l->sample_wave ? rest : l->sample_wave);
+}
+
 /* Block traces wait here to be replayed through the caches in launch order
  * (mem/cache.h): a worker that finishes block i parks its trace in slot
  * i % EMU_RING, then whoever finds the next block in order ready replays
  * it.  A worker more than EMU_RING blocks ahead waits. */
-#define EMU_RING 32
+#define EMU_RING 64
 
 typedef struct Ring {
   pthread_mutex_t mu;
@@ -1678,9 +1691,20 @@ typedef struct Ring {
   MemTrace slot[EMU_RING];
   uint8_t ready[EMU_RING];
   uint64_t head;          /* next block to replay */
+  uint64_t nblocks;
+  int group;              /* blocks replayed together (cache_group) */
+  const EmuLaunch *l;
   int draining, abort;
   CacheSys *cache;
 } Ring;
+
+/* Blocks of the group starting at g->head, if all are ready, else 0. */
+static int group_ready(const Ring *g) {
+  uint64_t n = g->nblocks - g->head < (uint64_t)g->group ? g->nblocks - g->head : (uint64_t)g->group;
+  for (uint64_t i = 0; i < n; i++)
+    if (!g->ready[(g->head + i) % EMU_RING]) return 0;
+  return (int)n;
+}
 
 /* Hands block i's trace (emptied in exchange) to the ring and replays what
  * is in order.  Returns -1 if the run was aborted. */
@@ -1698,14 +1722,18 @@ static int ring_put(Ring *g, uint64_t i, MemTrace *t) {
   g->ready[i % EMU_RING] = 1;
   if (!g->draining) {
     g->draining = 1;
-    while (!g->abort && g->ready[g->head % EMU_RING]) {
-      MemTrace *x = &g->slot[g->head % EMU_RING];
+    int n;
+    while (!g->abort && (n = group_ready(g)) > 0) {
+      const MemTrace *x[EMU_RING];
+      for (int j = 0; j < n; j++) x[j] = &g->slot[(g->head + (uint64_t)j) % EMU_RING];
       pthread_mutex_unlock(&g->mu);
-      cache_block(g->cache, g->head, x);
+      cache_blocks(g->cache, block_of(g->l, g->head), x, n);
       pthread_mutex_lock(&g->mu);
-      x->n = 0;
-      g->ready[g->head % EMU_RING] = 0;
-      g->head++;
+      for (int j = 0; j < n; j++) {
+        g->slot[g->head % EMU_RING].n = 0;
+        g->ready[g->head % EMU_RING] = 0;
+        g->head++;
+      }
       pthread_cond_broadcast(&g->cv);
     }
     g->draining = 0;
@@ -1777,19 +1805,20 @@ static void *run_blocks(void *arg) {
   Worker *w = arg;
   Block *b = &w->b;
   const EmuLaunch *l = b->l;
-  for (uint64_t i = w->first; i < w->nblocks; i += w->step) {
-    if (i > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) break;
+  for (uint64_t j = w->first; j < w->nblocks; j += w->step) {
+    if (j > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) break;
+    uint64_t i = block_of(l, j);
     b->ctaid[0] = (uint32_t)(i % l->grid[0]);
     b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
     b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
     if (b->shared_size) memset(b->shared, 0, b->shared_size);
     int bad = run_block(b);
-    if (!bad && w->ring && ring_put(w->ring, i, &w->trace)) break;
+    if (!bad && w->ring && ring_put(w->ring, j, &w->trace)) break;
     if (bad) {
       if (w->ring) ring_abort(w->ring);
-      w->fault_block = i;
+      w->fault_block = j;
       uint64_t cur = __atomic_load_n(w->stop_at, __ATOMIC_RELAXED);
-      while (i < cur && !__atomic_compare_exchange_n(w->stop_at, &cur, i, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      while (j < cur && !__atomic_compare_exchange_n(w->stop_at, &cur, j, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
       }
       break;
     }
@@ -1826,7 +1855,9 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   }
 
   int nw = emu_threads(), rc = 0;
-  uint64_t nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  uint64_t nblocks = blocks_to_run(l, grid_blocks);
+  l->blocks_run = nblocks;
   if ((uint64_t)nw > nblocks) nw = (int)nblocks;
   Worker *ws = wm_xcalloc((size_t)nw, sizeof *ws);
   uint64_t stop_at = UINT64_MAX;
@@ -1836,6 +1867,10 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     pthread_mutex_init(&ring->mu, NULL);
     pthread_cond_init(&ring->cv, NULL);
     ring->cache = l->cache;
+    ring->nblocks = nblocks;
+    ring->l = l;
+    ring->group = cache_group(l->cache);
+    if (ring->group < 1 || ring->group > EMU_RING / 2) ring->group = 1;
   }
   for (int t = 0; t < nw; t++) {
     Worker *w = &ws[t];
@@ -1883,6 +1918,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   }
   if (l->mm) {
     l->mm->metric[WM_M_WARPS] += nblocks * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
+    (void)grid_blocks;
     l->mm->metric[WM_M_INST] += l->warp_instrs;
   }
   free(ws);

@@ -30,7 +30,11 @@ typedef struct EmuLaunch {
   CacheSys *cache;           /* if set (with mm), the blocks' global and
                                 local sectors are replayed through it in
                                 launch order (mem/cache.h) */
+  uint64_t sample_wave;      /* sampling: blocks per wave (0: run all) */
+  uint32_t sample_every;     /* run every sample_every-th wave (<= 1: all);
+                                the counters are those of the blocks run */
   /* out */
+  uint64_t blocks_run;       /* blocks run (all, unless sampling) */
   uint64_t thread_instrs;    /* lane-instructions executed */
   uint64_t warp_instrs;      /* warp-instructions executed */
 } EmuLaunch;

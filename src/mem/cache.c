@@ -63,8 +63,15 @@ static void level_init(CacheLevel *lv, uint64_t bytes, int ways) {
   lv->clock = 0;
 }
 
+/* The set of line ln: hashed, as real caches do, so that power-of-two
+ * strides (a matrix column) spread over all sets instead of a few. */
+static size_t set_of(const CacheLevel *lv, uint64_t ln) {
+  uint64_t h = ln ^ (ln >> 11) ^ (ln >> 23);
+  return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 32) % lv->sets * lv->ways;
+}
+
 static CacheLine *level_find(CacheLevel *lv, uint64_t ln) {
-  CacheLine *set = &lv->line[(size_t)(ln % lv->sets) * lv->ways];
+  CacheLine *set = &lv->line[set_of(lv, ln)];
   for (uint32_t w = 0; w < lv->ways; w++)
     if (set[w].tag == ln + 1) return &set[w];
   return NULL;
@@ -73,7 +80,7 @@ static CacheLine *level_find(CacheLevel *lv, uint64_t ln) {
 /* The way to refill in ln's set: an empty one, else the least recently
  * used.  The caller writes back what it held. */
 static CacheLine *level_victim(CacheLevel *lv, uint64_t ln) {
-  CacheLine *set = &lv->line[(size_t)(ln % lv->sets) * lv->ways], *v = &set[0];
+  CacheLine *set = &lv->line[set_of(lv, ln)], *v = &set[0];
   for (uint32_t w = 0; w < lv->ways; w++) {
     if (!set[w].tag) return &set[w];
     if ((uint32_t)(lv->clock - set[w].lru) > (uint32_t)(lv->clock - v->lru)) v = &set[w];
@@ -86,6 +93,7 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   c->cfg = *cfg;
   if (c->cfg.sms < 1) c->cfg.sms = 1;
   if (c->cfg.blocks_per_sm < 1) c->cfg.blocks_per_sm = 1;
+  if (c->cfg.group < 1 || c->cfg.blocks_per_sm % c->cfg.group) c->cfg.group = 1;
   if (c->cfg.channels < 1) c->cfg.channels = 1;
   if (c->cfg.banks < 1) c->cfg.banks = 1;
   if (!c->cfg.interleave) c->cfg.interleave = 256;
@@ -99,6 +107,8 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
     c->merge = wm_xcalloc((size_t)c->cfg.sms * (size_t)c->cfg.merge_sectors, sizeof *c->merge);
     c->merge_pos = wm_xcalloc((size_t)c->cfg.sms, sizeof *c->merge_pos);
   }
+  if (c->cfg.partial_sectors)
+    c->partial = wm_xmalloc((size_t)c->cfg.partial_sectors * sizeof *c->partial);
   size_t nb = (size_t)c->cfg.channels * (size_t)c->cfg.banks;
   c->open_row = wm_xmalloc(nb * sizeof *c->open_row);
   for (size_t i = 0; i < nb; i++) c->open_row[i] = -1;
@@ -112,6 +122,9 @@ void cache_free(CacheSys *c) {
   free(c->merge);
   free(c->merge_pos);
   free(c->open_row);
+  free(c->partial);
+  free(c->sorted);
+  free(c->stores);
   memset(c, 0, sizeof *c);
 }
 
@@ -138,7 +151,10 @@ static void l2_evict(CacheSys *c, CacheLine *v) {
   uint64_t base = (v->tag - 1) * 128;
   for (unsigned s = 0; s < 4; s++) {
     if (!(v->dirty >> s & 1)) continue;
-    if (!(v->valid >> s & 1)) dram_access(c, base + 32 * s, 32, 0); /* fill a partial write */
+    if (!(v->valid >> s & 1)) { /* fill a partial write first */
+      dram_access(c, base + 32 * s, 32, 0);
+      c->metric[WM_M_DRAM_USED] += 32;
+    }
     dram_access(c, base + 32 * s, 32, 1);
   }
   memset(v, 0, sizeof *v);
@@ -161,8 +177,9 @@ static CacheLine *l2_line(CacheSys *c, uint64_t ln) {
  * only partly written just its own 32 bytes. */
 static void l2_fill(CacheSys *c, CacheLine *x, unsigned s) {
   uint64_t base = (x->tag - 1) * 128;
-  if (x->dirty >> s & 1) {
+  if (x->dirty >> s & 1) { /* merge the written bytes into the sector */
     dram_access(c, base + 32 * s, 32, 0);
+    c->metric[WM_M_DRAM_USED] += 32;
     x->valid |= (uint8_t)(1u << s);
     x->written[s] = 0;
     return;
@@ -172,8 +189,20 @@ static void l2_fill(CacheSys *c, CacheLine *x, unsigned s) {
   unsigned first = s / n * n;
   dram_access(c, base + 32 * first, 32 * n, 0);
   for (unsigned i = first; i < first + n; i++)
-    if (!(x->dirty >> i & 1)) x->valid |= (uint8_t)(1u << i);
+    if (!(x->dirty >> i & 1) && !(x->valid >> i & 1) && i != s) {
+      x->valid |= (uint8_t)(1u << i);
+      x->unused |= (uint8_t)(1u << i);
+    }
   x->valid |= (uint8_t)(1u << s);
+  c->metric[WM_M_DRAM_USED] += 32;
+}
+
+/* A sector fetched along with another counts as used when first touched. */
+static void note_use(CacheSys *c, CacheLine *x, unsigned s) {
+  if (x->unused >> s & 1) {
+    x->unused &= (uint8_t)~(1u << s);
+    c->metric[WM_M_DRAM_USED] += 32;
+  }
 }
 
 static void l2_read(CacheSys *c, uint64_t sector) {
@@ -181,23 +210,58 @@ static void l2_read(CacheSys *c, uint64_t sector) {
   unsigned s = sector & 3;
   if (x->valid >> s & 1) {
     c->metric[WM_M_L2_HIT]++;
+    note_use(c, x, s);
     return;
   }
   c->metric[WM_M_L2_MISS]++;
-  c->metric[WM_M_DRAM_USED] += 32;
   l2_fill(c, x, s);
 }
 
-static void l2_write(CacheSys *c, uint64_t sector, uint32_t bytes) {
+/* Notes that `sector` became partly written; past the L2's limit on such
+ * sectors, the oldest one still partial is completed from DRAM.  (Measured:
+ * strided copies that half-write every sector leave about 7 MB unfilled at
+ * the end, whatever their size.) */
+static void partial_push(CacheSys *c, uint64_t sector) {
+  size_t cap = c->cfg.partial_sectors;
+  if (!cap) return;
+  if (c->partial_n == cap) {
+    uint64_t old = c->partial[c->partial_pos];
+    CacheLine *x = level_find(&c->l2, old >> 2);
+    unsigned s = old & 3;
+    if (x && (x->dirty >> s & 1) && !(x->valid >> s & 1)) {
+      uint64_t base = (x->tag - 1) * 128;
+      dram_access(c, base + 32 * s, 32, 0);
+      c->metric[WM_M_DRAM_USED] += 32;
+      x->valid |= (uint8_t)(1u << s);
+      x->written[s] = 0;
+    }
+  } else {
+    c->partial_n++;
+  }
+  c->partial[c->partial_pos] = sector;
+  c->partial_pos = (c->partial_pos + 1) % cap;
+}
+
+/* Writes `bytes` of a sector; `merged`: L1 combined them with a write it
+ * sent before, so L2 counts no new access. */
+static void l2_write(CacheSys *c, uint64_t sector, uint32_t bytes, int merged) {
   CacheLine *x = l2_line(c, sector >> 2);
   unsigned s = sector & 3;
-  c->metric[(x->valid >> s & 1) ? WM_M_L2_HIT : WM_M_L2_MISS]++;
+  if (++x->writes > c->hot_writes) c->hot_writes = x->writes; /* merged or not: see cache.h */
+  if (!merged) {
+    c->metric[WM_M_L2_WR]++;
+    c->metric[(x->valid >> s & 1) ? WM_M_L2_HIT : WM_M_L2_MISS]++;
+  }
+  note_use(c, x, s);
   x->dirty |= (uint8_t)(1u << s);
   if (x->valid >> s & 1) return;
+  int was_partial = x->written[s] != 0;
   x->written[s] |= bytes;
   if (x->written[s] == 0xffffffffu) {
     x->valid |= (uint8_t)(1u << s);
     x->written[s] = 0;
+  } else if (!was_partial) {
+    partial_push(c, sector);
   }
 }
 
@@ -206,11 +270,12 @@ static void l2_atomic(CacheSys *c, uint64_t sector) {
   unsigned s = sector & 3;
   if (!(x->valid >> s & 1)) {
     c->metric[WM_M_L2_MISS]++;
-    c->metric[WM_M_DRAM_USED] += 32;
     l2_fill(c, x, s);
   } else {
     c->metric[WM_M_L2_HIT]++;
+    note_use(c, x, s);
   }
+  if (++x->writes > c->hot_writes) c->hot_writes = x->writes;
   x->dirty |= (uint8_t)(1u << s);
 }
 
@@ -273,58 +338,122 @@ static unsigned request_lines(const TraceRec *r, size_t n, size_t i, size_t *end
   return nl;
 }
 
+/* The SM block b runs on, and its slot among the SM's resident blocks:
+ * waves of sms * blocks_per_sm blocks, dealt `group` at a time to SM 0,
+ * 1, ... in turn. */
+static void place(const CacheConfig *k, uint64_t b, uint64_t *sm, uint64_t *slot) {
+  uint64_t g = (uint64_t)k->group, sms = (uint64_t)k->sms;
+  uint64_t p = b % (sms * (uint64_t)k->blocks_per_sm);
+  *sm = p / g % sms;
+  *slot = p / (g * sms) * g + p % g;
+}
+
 /* Where local memory of (block, warp) lives: each resident warp slot of an
  * SM has its own window, reused by the blocks that follow on that slot. */
 static uint64_t local_base(const CacheSys *c, uint64_t block, unsigned warp) {
   const CacheConfig *k = &c->cfg;
-  uint64_t sm = block % (uint64_t)k->sms;
-  uint64_t slot = block / (uint64_t)k->sms % (uint64_t)k->blocks_per_sm;
+  uint64_t sm, slot;
+  place(k, block, &sm, &slot);
   uint64_t hw_warp = (sm * (uint64_t)k->blocks_per_sm + slot) * (uint64_t)k->warps_per_block + warp;
   uint64_t window = ((uint64_t)k->local_bytes * 32 + 127) / 128 * 128;
   return 0x100000000000ull + hw_warp * window; /* far from global buffers */
 }
 
-void cache_block(CacheSys *c, uint64_t block, const MemTrace *t) {
-  int sm = (int)(block % (uint64_t)c->cfg.sms);
+/* L1 sends L2 one request per 128-byte line (with a mask of its sectors):
+ * a request's sectors come sorted by lane, so a new line starts a new L2
+ * request unless it equals the previous one. */
+static void count_request(CacheSys *c, int metric, uint64_t sector, uint64_t *last_line) {
+  if (sector >> 2 != *last_line) c->metric[metric]++;
+  *last_line = sector >> 2;
+}
+
+/* A sector some warp of the replayed group stores, and which warp. */
+typedef struct GroupStore {
+  uint64_t sector;
+  uint64_t warp;  /* block * 65536 + warp */
+} GroupStore;
+
+static int store_cmp(const void *a, const void *b) {
+  const GroupStore *x = a, *y = b;
+  if (x->sector != y->sector) return x->sector < y->sector ? -1 : 1;
+  return x->warp < y->warp ? -1 : x->warp > y->warp;
+}
+
+/* 1 if a warp other than `warp` of the group stores `sector`: a load of it
+ * then waits for that store to reach L2 (measured: inc_case#3, where each
+ * block's warps read and write a[blockStart], takes 1.7x inc_case#1). */
+static int stored_by_other(const CacheSys *c, uint64_t sector, uint64_t warp) {
+  size_t lo = 0, hi = c->nstores;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (c->stores[mid].sector < sector) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i < c->nstores && c->stores[i].sector == sector; i++)
+    if (c->stores[i].warp != warp) return 1;
+  return 0;
+}
+
+/* The sectors of a warp's last store request: the warp's next store to
+ * one of them merges with it in L1 (f3_plain's x, y and z stores). */
+typedef struct LastStore {
+  uint64_t sec[32];
+  int n;
+} LastStore;
+
+static int in_last_store(const LastStore *ls, uint64_t sector) {
+  for (int i = 0; i < ls->n; i++)
+    if (ls->sec[i] == sector) return 1;
+  return 0;
+}
+
+/* Replays one request: the records r[0..n) (one `first` at r[0]) of a warp
+ * of `block` on SM sm; `last` is that warp's last store request. */
+static void replay_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_t n,
+                           LastStore *last) {
   CacheLevel *l1 = &c->l1[sm];
-  const TraceRec *r = t->r;
-  int merge_ok = 0;
-  c->blocks++;
-  for (size_t i = 0; i < t->n; i++) {
+  size_t end;
+  unsigned lines = request_lines(r, n, 0, &end);
+  int merge_ok = r[0].kind == TR_ST && lines <= (unsigned)c->cfg.merge_lines; /* local stores: local_heap shows none merged */
+  c->metric[WM_M_L1_LINES] += lines;
+  uint64_t last_rd = UINT64_MAX, last_wr = UINT64_MAX; /* line of the last L2 request */
+  LastStore now = {.n = 0};
+  for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];
     uint64_t sec = x->sector;
-    if (x->first && (x->kind == TR_ST || x->kind == TR_LOCAL_ST)) {
-      size_t end;
-      merge_ok = request_lines(r, t->n, i, &end) <= (unsigned)c->cfg.merge_lines;
-    }
     switch (x->kind) {
     case TR_LOCAL_LD:
       sec += local_base(c, block, x->warp) / 32;
       /* fall through */
     case TR_LD:
+      if (i == 0 && c->nstores && stored_by_other(c, sec, block * 65536 + x->warp)) c->metric[WM_M_RAW]++;
       if (l1_hit(l1, sec)) {
         c->metric[WM_M_L1_HIT]++;
         break;
       }
       c->metric[WM_M_L1_MISS]++;
       c->metric[WM_M_L2_RD]++;
+      count_request(c, WM_M_L2_RDREQ, sec, &last_rd);
       l2_read(c, sec);
       l1_allocate(l1, sec);
       break;
     case TR_LD_NC:
       c->metric[WM_M_L1_MISS]++;
       c->metric[WM_M_L2_RD]++;
+      count_request(c, WM_M_L2_RDREQ, sec, &last_rd);
       l2_read(c, sec);
       break;
     case TR_LOCAL_ST:
       sec += local_base(c, block, x->warp) / 32;
       l1_allocate(l1, sec);
       /* fall through */
-    case TR_ST:
-      if (merge_ok && merged_store(c, sm, sec)) break;
-      c->metric[WM_M_L2_WR]++;
-      l2_write(c, sec, x->bytes);
+    case TR_ST: {
+      int merged = merge_ok && (in_last_store(last, sec) | merged_store(c, sm, sec));
+      if (!merged) count_request(c, WM_M_L2_WRREQ, sec, &last_wr);
+      l2_write(c, sec, x->bytes, merged);
+      if (now.n < 32) now.sec[now.n++] = sec;
       break;
+    }
     case TR_ATOM:
       l1_drop(l1, sec);
       c->metric[WM_M_L2_ATOM]++;
@@ -332,11 +461,89 @@ void cache_block(CacheSys *c, uint64_t block, const MemTrace *t) {
       break;
     }
   }
+  if (r[0].kind == TR_ST || r[0].kind == TR_LOCAL_ST) *last = now;
 }
 
+/* One warp's requests within a block's trace: the records of warp w, in
+ * order, gathered into `sorted` by a counting sort. */
+typedef struct Stream {
+  const TraceRec *r;
+  size_t n, pos;
+  uint64_t block;
+  int sm;
+  LastStore last;
+} Stream;
+
+void cache_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb) {
+  size_t total = 0;
+  int maxw = 0;
+  for (int b = 0; b < nb; b++) {
+    total += t[b]->n;
+    for (size_t i = 0; i < t[b]->n; i++)
+      if (t[b]->r[i].warp >= maxw) maxw = t[b]->r[i].warp + 1;
+  }
+  c->blocks += (uint64_t)nb;
+  if (!total) return;
+  if ((size_t)c->sorted_cap < total) {
+    c->sorted_cap = total;
+    c->sorted = wm_xrealloc(c->sorted, total * sizeof *c->sorted);
+  }
+  size_t nstreams = (size_t)nb * (size_t)maxw;
+  Stream *st = wm_xcalloc(nstreams, sizeof *st);
+  size_t at = 0;
+  for (int b = 0; b < nb; b++) {
+    uint64_t sm, slot;
+    place(&c->cfg, first + (uint64_t)b, &sm, &slot);
+    Stream *bs = &st[(size_t)b * (size_t)maxw];
+    for (size_t i = 0; i < t[b]->n; i++) bs[t[b]->r[i].warp].n++;
+    for (int w = 0; w < maxw; w++) {
+      bs[w].r = c->sorted + at;
+      bs[w].block = first + (uint64_t)b;
+      bs[w].sm = (int)sm;
+      at += bs[w].n;
+      bs[w].n = 0;
+    }
+    for (size_t i = 0; i < t[b]->n; i++) {
+      Stream *x = &bs[t[b]->r[i].warp];
+      ((TraceRec *)x->r)[x->n++] = t[b]->r[i];
+    }
+  }
+  c->nstores = 0;
+  for (int b = 0; b < nb; b++)
+    for (size_t i = 0; i < t[b]->n; i++) {
+      const TraceRec *x = &t[b]->r[i];
+      if (x->kind != TR_ST) continue;
+      if (c->nstores == c->stores_cap) {
+        c->stores_cap = c->stores_cap ? 2 * c->stores_cap : 1024;
+        c->stores = wm_xrealloc(c->stores, c->stores_cap * sizeof *c->stores);
+      }
+      c->stores[c->nstores++] = (GroupStore){x->sector, (first + (uint64_t)b) * 65536 + x->warp};
+    }
+  if (c->nstores) qsort(c->stores, c->nstores, sizeof *c->stores, store_cmp);
+  /* round-robin over the warps of the co-resident blocks, a request each:
+   * they share the SM's L1 at the same time */
+  for (size_t left = nstreams;;) {
+    left = 0;
+    for (size_t s = 0; s < nstreams; s++) {
+      Stream *x = &st[s];
+      if (x->pos >= x->n) continue;
+      size_t e = x->pos + 1;
+      while (e < x->n && !x->r[e].first) e++;
+      replay_request(c, x->sm, x->block, x->r + x->pos, e - x->pos, &x->last);
+      x->pos = e;
+      left++;
+    }
+    if (!left) break;
+  }
+  free(st);
+}
+
+int cache_group(const CacheSys *c) { return c->cfg.group; }
+
 void cache_add_metrics(const CacheSys *c, uint64_t *m) {
-  static const int keep[] = {WM_M_L1_HIT, WM_M_L1_MISS, WM_M_L2_RD,  WM_M_L2_WR,    WM_M_L2_ATOM,
+  static const int keep[] = {WM_M_L1_HIT, WM_M_L1_MISS, WM_M_L2_RD,  WM_M_L2_WR,    WM_M_L2_ATOM, WM_M_L2_RDREQ, WM_M_L2_WRREQ, WM_M_RAW, WM_M_L1_LINES,
                              WM_M_L2_HIT, WM_M_L2_MISS, WM_M_DRAM_RD, WM_M_DRAM_WR, WM_M_DRAM_USED,
                              WM_M_ROW_HIT, WM_M_ROW_MISS};
   for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) m[keep[i]] += c->metric[keep[i]];
+  if (c->hot_writes > m[WM_M_HOT]) m[WM_M_HOT] = c->hot_writes;
 }

@@ -52,6 +52,8 @@ void trace_free(MemTrace *t);
 typedef struct CacheConfig {
   int sms;               /* SMs blocks are spread over */
   int blocks_per_sm;     /* resident blocks per SM (occupancy) */
+  int group;             /* consecutive blocks dealt to one SM before the
+                            next SM gets any (1: round-robin) */
   int warps_per_block;
   uint32_t local_bytes;  /* local memory per thread */
   uint32_t l1_bytes;     /* L1 data cache per SM: unified array minus the
@@ -66,6 +68,9 @@ typedef struct CacheConfig {
                             is combined with it, not sent again */
   int merge_lines;       /* ...only for requests that touch at most this
                             many 128-byte lines */
+  uint32_t partial_sectors; /* L2 keeps at most this many partly written
+                            sectors; beyond, the oldest is completed from
+                            DRAM (0: unlimited) */
   int channels, banks;   /* DRAM channels and banks per channel */
   uint32_t row_bytes;    /* DRAM row (page) size */
   uint32_t interleave;   /* bytes mapped to one channel before the next */
@@ -76,7 +81,10 @@ typedef struct CacheLine {
   uint32_t lru;        /* last use */
   uint8_t valid;       /* sectors present */
   uint8_t dirty;       /* sectors written (L2) */
+  uint8_t unused;      /* L2: sectors fetched along with another and not
+                          yet used */
   uint32_t written[4]; /* L2: bytes written of a sector not present */
+  uint32_t writes;     /* L2: writes the line received */
 } CacheLine;
 
 typedef struct CacheLevel {
@@ -93,16 +101,30 @@ typedef struct CacheSys {
   uint64_t *merge;     /* [sms * merge_sectors] recent store sectors */
   uint32_t *merge_pos; /* [sms] */
   int64_t *open_row;   /* [channels * banks]; -1: closed */
+  uint64_t *partial;   /* [partial_sectors] ring of partly written sectors */
+  size_t partial_pos, partial_n;
+  TraceRec *sorted;    /* a group's records, by warp */
+  size_t sorted_cap;
+  struct GroupStore *stores; /* the group's store sectors, sorted */
+  size_t nstores, stores_cap;
   /* statistics */
   uint64_t metric[WM_M_COUNT];
   uint64_t blocks;
+  uint64_t hot_writes; /* most store sectors one L2 line was sent, counting
+                          those L1 merged: a line every warp writes (a[0])
+                          serializes the warps at its L2 slice */
 } CacheSys;
 
 void cache_init(CacheSys *c, const CacheConfig *cfg);
 void cache_free(CacheSys *c);
 
-/* Replays one block's trace (blocks must come in launch order). */
-void cache_block(CacheSys *c, uint64_t block, const MemTrace *t);
+/* Replays the traces of blocks first .. first+nb-1, which run on the same
+ * SM at the same time (a group, see cache_group()), interleaving their
+ * warps' requests.  Groups must come in launch order. */
+void cache_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb);
+
+/* Consecutive blocks that share an SM and are replayed together. */
+int cache_group(const CacheSys *c);
 
 /* Adds the cache and DRAM counters to m. */
 void cache_add_metrics(const CacheSys *c, uint64_t *m);

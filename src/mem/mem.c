@@ -117,7 +117,8 @@ static void generation_transactions(MemModel *mm, const MemReq *r, LineStat *ls)
 static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
 {
   if (mm->trace)
-    trace_request(mm->trace, r, r->addr, r->size, trace_kind[r->op & 3]);
+    trace_request(mm->trace, r, r->addr, r->size,
+                  r->op == MEM_LD && !mem_load_cached(&mm->gen, r) ? TR_LD_NC : trace_kind[r->op & 3]);
   unsigned op = r->op & 3, distinct;
   unsigned sec;
   if (r->op == MEM_ATOM || r->op == MEM_RED) {

@@ -38,13 +38,19 @@
   X(L2_RD,    "lts__t_sectors_srcunit_tex_op_read.sum",            "L2 sectors read by L1 (misses and uncached loads)") \
   X(L2_WR,    "lts__t_sectors_srcunit_tex_op_write.sum",           "L2 sectors written by L1 (stores write through)") \
   X(L2_ATOM,  "lts__t_sectors_srcunit_tex_op_atom.sum",            "L2 sectors of atomics and reductions") \
+  X(L2_RDREQ, "lts__t_requests_srcunit_tex_op_read.sum",           "L2 read requests from L1 (one per 128-byte line a request misses)") \
+  X(L2_WRREQ, "lts__t_requests_srcunit_tex_op_write.sum",          "L2 write requests from L1 (one per line a store writes)") \
   X(L2_HIT,   "lts__t_sectors_lookup_hit.sum",                     "L2 sectors that hit") \
   X(L2_MISS,  "lts__t_sectors_lookup_miss.sum",                    "L2 sectors that missed") \
+  X(L1_LINES, "warpmem__l1_tag_lookups",                           "128-byte lines global/local requests touch (L1TEX looks up one tag per clock)") \
+  X(HOT,      "warpmem__l2_hot_line_writes",                       "store sectors sent to the most-written L2 line (same-address contention)") \
+  X(RAW,      "warpmem__l1_loads_after_store",                     "loads of a sector this SM stored moments before (they wait for the store to reach L2)") \
   X(DRAM_RD,  "dram__bytes_read.sum",                              "bytes read from DRAM (fills, in fetch-size units)") \
   X(DRAM_WR,  "dram__bytes_write.sum",                             "bytes written to DRAM (dirty L2 evictions)") \
   X(DRAM_USED,"warpmem__dram_bytes_used",                          "bytes of DRAM reads that L2 asked for (the rest is fetch overhead)") \
   X(ROW_HIT,  "warpmem__dram_row_hits",                            "DRAM accesses that found their row open") \
   X(ROW_MISS, "warpmem__dram_row_misses",                          "DRAM accesses that opened a row") \
+  X(TIME,     "gpu__time_duration.sum",                            "predicted kernel duration, ns (model/model.c)") \
   /* generations before sector-based L1 (mem/coalesce.c) */                                 \
   X(G_TRANS,  "warpmem__global_transactions",                      "global memory transactions (segments or lines of the generation)") \
   X(G_MOVED,  "warpmem__global_bytes_moved",                       "bytes the transactions move") \

@@ -172,6 +172,86 @@ static void text_occupancy(FILE *out, const ReportRun *r) {
   if (note) fprintf(out, "    note: %s\n", note);
 }
 
+/* ---- caches, DRAM and time ----------------------------------------------- */
+
+const char *const report_rate_name[REPORT_NRATES] = {
+  "l1tex__t_sector_hit_rate.pct", "lts__t_sector_hit_rate.pct", "warpmem__dram_row_hit_rate.pct",
+  "warpmem__dram_read_used.pct"};
+
+static double pct(uint64_t num, uint64_t den) { return den ? 100.0 * (double)num / (double)den : -1; }
+
+double report_rate(const MemModel *mm, ReportRate which) {
+  const uint64_t *m = mm->metric;
+  switch (which) {
+  case REPORT_L1_HIT_PCT: return pct(m[WM_M_L1_HIT], m[WM_M_L1_HIT] + m[WM_M_L1_MISS]);
+  case REPORT_L2_HIT_PCT: return pct(m[WM_M_L2_HIT], m[WM_M_L2_HIT] + m[WM_M_L2_MISS]);
+  case REPORT_ROW_HIT_PCT: return pct(m[WM_M_ROW_HIT], m[WM_M_ROW_HIT] + m[WM_M_ROW_MISS]);
+  case REPORT_DRAM_USED_PCT: return pct(m[WM_M_DRAM_USED], m[WM_M_DRAM_RD]);
+  default: return -1;
+  }
+}
+
+static void text_bytes(FILE *out, const char *what, double bytes, const char *extra) {
+  const char *unit = bytes >= 1e9 ? "GB" : bytes >= 1e6 ? "MB" : bytes >= 1e3 ? "kB" : "B";
+  double v = bytes >= 1e9 ? bytes / 1e9 : bytes >= 1e6 ? bytes / 1e6 : bytes >= 1e3 ? bytes / 1e3 : bytes;
+  fprintf(out, "    %-22s %9.1f %-2s%s\n", what, v, unit, extra);
+}
+
+static void text_hierarchy(FILE *out, const ReportRun *r) {
+  const ModelTime *t = r->time;
+  if (!t || !r->mm || !r->arch) return;
+  const uint64_t *m = r->mm->metric;
+  const Arch *a = r->arch;
+  fprintf(out, "\n  memory hierarchy on %s: L1 %u KiB per SM, L2 %d MiB, %s %.2f TB/s\n", a->name,
+          r->occ ? r->occ->l1_bytes / 1024 : (unsigned)a->l1_bytes / 1024, a->l2_bytes >> 20, a->dram,
+          a->dram_gbs / 1000);
+  char extra[160];
+  for (int i = 0; i < REPORT_NRATES; i++) {
+    static const char *const what[REPORT_NRATES] = {"L1 sector hit rate", "L2 sector hit rate",
+                                                    "DRAM row-buffer hits", "DRAM bytes used"};
+    double v = report_rate(r->mm, (ReportRate)i);
+    if (v >= 0) fprintf(out, "    %-22s %8.1f%%\n", what[i], v);
+  }
+  snprintf(extra, sizeof extra, "  (%llu L2 sectors asked for by L1 misses and uncached loads)",
+           (unsigned long long)m[WM_M_L2_RD]);
+  text_bytes(out, "L2 read", 32.0 * (double)m[WM_M_L2_RD], extra);
+  text_bytes(out, "L2 write", 32.0 * (double)m[WM_M_L2_WR], "");
+  snprintf(extra, sizeof extra, "  (%.1f MB of it asked for; reads fetch %d-byte units, half-written sectors are filled)",
+           (double)m[WM_M_DRAM_USED] / 1e6, a->fetch_bytes);
+  text_bytes(out, "DRAM read", (double)m[WM_M_DRAM_RD], extra);
+  text_bytes(out, "DRAM write", (double)m[WM_M_DRAM_WR], "  (dirty L2 lines evicted during the kernel)");
+  fprintf(out, "\n  predicted time %.1f us -- %s\n", t->ns / 1000, t->why);
+  fprintf(out, "    bounds:");
+  for (int b = 0; b < MODEL_NBOUNDS; b++)
+    fprintf(out, "%s %s %.1f us", b ? "," : "", model_bound_name[b], t->bound_ns[b] / 1000);
+  fprintf(out, "; plus launch %.1f us\n", t->launch_ns / 1000);
+  if (r->blocks_run) {
+    uint64_t grid = (uint64_t)r->grid[0] * r->grid[1] * r->grid[2];
+    fprintf(out, "    sampled: %llu of %llu blocks simulated (--sample), counters scaled by %.2f\n",
+            (unsigned long long)r->blocks_run, (unsigned long long)grid, (double)grid / (double)r->blocks_run);
+  }
+}
+
+static json_t *json_time(const ReportRun *r) {
+  const ModelTime *t = r->time;
+  json_t *o = json_object();
+  json_object_set_new(o, "gpu__time_duration.sum", json_real(t->ns));
+  json_object_set_new(o, "limiter", json_string(model_bound_name[t->limiter]));
+  json_object_set_new(o, "why", json_string(t->why));
+  json_t *b = json_object();
+  for (int i = 0; i < MODEL_NBOUNDS; i++) json_object_set_new(b, model_bound_name[i], json_real(t->bound_ns[i]));
+  json_object_set_new(o, "bounds_ns", b);
+  json_object_set_new(o, "launch_ns", json_real(t->launch_ns));
+  json_t *rates = json_object();
+  for (int i = 0; i < REPORT_NRATES; i++) {
+    double v = report_rate(r->mm, (ReportRate)i);
+    json_object_set_new(rates, report_rate_name[i], v >= 0 ? json_real(v) : json_null());
+  }
+  json_object_set_new(o, "rates", rates);
+  if (r->blocks_run) json_object_set_new(o, "blocks_simulated", json_integer((json_int_t)r->blocks_run));
+  return o;
+}
+
 static void text_run(FILE *out, const ReportRun *r, int lines) {
   const PtxKernel *k = r->kernel;
   fprintf(out, "%s  grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u  kernel %s", launch_name(r),
@@ -242,6 +322,7 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
                  "wavefront per 128 bytes)\n");
   }
   text_occupancy(out, r);
+  text_hierarchy(out, r);
   if (lines) text_lines(out, r);
 }
 
@@ -341,6 +422,7 @@ static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
       json_object_set_new(occ, "note", r->occ_note && r->occ_note[0] ? json_string(r->occ_note) : json_null());
       json_object_set_new(o, "occupancy", occ);
     }
+    if (r->time && r->mm) json_object_set_new(o, "time", json_time(r));
     if (lines) json_object_set_new(o, "lines", json_lines(r));
     json_array_append_new(root, o);
   }
@@ -395,6 +477,12 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
     csv_field(out, wm_metric_name[m]);
   }
   if (occ) fputs(",registers,blocks_per_sm,warps_per_sm,occupancy_pct,limiter", out);
+  int timed = 0;
+  for (int i = 0; i < nruns; i++) timed |= runs[i].time != NULL;
+  if (timed) {
+    for (int i = 0; i < REPORT_NRATES; i++) fprintf(out, ",%s", report_rate_name[i]);
+    fputs(",time_limiter", out);
+  }
   fputc('\n', out);
   for (int i = 0; i < nruns; i++) {
     csv_field(out, launch_name(&runs[i]));
@@ -403,6 +491,14 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
     for (int m = 0; m < WM_M_COUNT; m++)
       fprintf(out, ",%llu", (unsigned long long)metric(&runs[i], m));
     if (occ) csv_occupancy(out, &runs[i]);
+    if (timed) {
+      for (int k = 0; k < REPORT_NRATES; k++) {
+        double v = runs[i].time && runs[i].mm ? report_rate(runs[i].mm, (ReportRate)k) : -1;
+        if (v >= 0) fprintf(out, ",%.2f", v);
+        else fputc(',', out);
+      }
+      fprintf(out, ",%s", runs[i].time ? model_bound_name[runs[i].time->limiter] : "");
+    }
     fputc('\n', out);
   }
   if (!lines) return;

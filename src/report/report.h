@@ -9,6 +9,7 @@
 
 #include "arch/occupancy.h"
 #include "mem/mem.h"
+#include "model/model.h"
 #include "ptx/ptx.h"
 
 typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV } ReportFormat;
@@ -29,7 +30,24 @@ typedef struct ReportRun {
   const char *regs_from;     /* "ptxas -arch=sm_90", "--regs", "assumed" */
   const char *occ_note;      /* why registers are assumed, or why the
                                 block cannot run ("" or NULL: nothing) */
+  /* caches, DRAM and time (optional: NULL leaves them out) */
+  const ModelTime *time;     /* predicted time and its bounds */
+  uint64_t blocks_run;       /* blocks simulated, if fewer than the grid's
+                                (--sample); 0: all */
 } ReportRun;
+
+/* Ratios of the hierarchy counters, in percent (-1 where undefined):
+ * X(ENUM, "name", numerator metric(s), denominator) -- see report.c. */
+typedef enum {
+  REPORT_L1_HIT_PCT,   /* l1tex__t_sector_hit_rate.pct */
+  REPORT_L2_HIT_PCT,   /* lts__t_sector_hit_rate.pct */
+  REPORT_ROW_HIT_PCT,  /* warpmem__dram_row_hit_rate.pct */
+  REPORT_DRAM_USED_PCT,/* warpmem__dram_read_used.pct: of the bytes read */
+  REPORT_NRATES
+} ReportRate;
+
+extern const char *const report_rate_name[REPORT_NRATES];
+double report_rate(const MemModel *mm, ReportRate which);
 
 /* Text: one table of metrics per launch (and with `lines`, a table of the
  * memory instructions: CUDA file:line, PTX line, instruction, requests,

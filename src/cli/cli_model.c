@@ -1,0 +1,87 @@
+/* cli_model.c - the levels beyond L1TEX for one launch: sets up the caches
+ * before the emulator runs, and turns the counters into a predicted time
+ * after. */
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* Resident blocks per SM from the thread, block and shared memory limits
+ * (registers are not known here: occupancy.c refines this). */
+static int resident_blocks(const Arch *a, uint32_t threads, uint32_t smem) {
+  uint32_t warps = (threads + 31) / 32;
+  int n = a->max_blocks_sm > 0 ? a->max_blocks_sm : 32;
+  if (a->max_warps_sm > 0 && warps && (int)(a->max_warps_sm / warps) < n) n = (int)(a->max_warps_sm / warps);
+  if (smem && a->smem_sm > 0) {
+    int by_smem = (int)((uint32_t)a->smem_sm / (smem + (uint32_t)a->smem_reserved));
+    if (by_smem < n) n = by_smem;
+  }
+  return n > 0 ? n : 1;
+}
+
+void cli_model_begin(const CliOptions *o, const PtxKernel *k, const LaunchSpec *ls, const CliRun *run,
+                     CliModel *cm, EmuLaunch *l) {
+  memset(cm, 0, sizeof *cm);
+  cm->arch = o->cfg.arch ? o->cfg.arch : arch_default();
+  uint32_t threads = ls->block[0] * ls->block[1] * ls->block[2];
+  uint32_t smem = k->shared_static + ls->smem;
+  cm->blocks_per_sm = run->have_occ ? run->occ.blocks_sm : resident_blocks(cm->arch, threads, smem);
+  if (o->sample > 1) {
+    l->sample_wave = (uint64_t)cm->arch->sms * (uint64_t)cm->blocks_per_sm;
+    l->sample_every = (uint32_t)o->sample;
+  }
+  if (!o->cfg.caches || cm->arch->cc < 70) return;
+  CacheConfig cc;
+  model_cache_config(cm->arch, cm->blocks_per_sm, threads, smem, k->local_size, &cc);
+  if (run->have_occ) cc.l1_bytes = run->occ.l1_bytes; /* the carveout occupancy.c chose */
+  if (o->sample > 1) {
+    /* every sample-th wave runs: the L2 shrinks in proportion, so that the
+     * data the sampled waves stream through it overflows it as often */
+    cc.l2_bytes /= (uint64_t)o->sample;
+    cc.partial_sectors /= (uint32_t)o->sample;
+  }
+  cache_init(&cm->cache, &cc);
+  cm->on = 1;
+  l->cache = &cm->cache;
+}
+
+static int has_barrier(const PtxKernel *k) {
+  for (int i = 0; i < k->ncode; i++)
+    if (k->code[i].op == PTX_OP_BAR || k->code[i].op == PTX_OP_BARRIER) return 1;
+  return 0;
+}
+
+/* Sampling: scales what the blocks run counted up to the whole grid. */
+static void scale_counts(MemModel *mm, double f) {
+  for (int m = 0; m < WM_M_COUNT; m++) mm->metric[m] = (uint64_t)((double)mm->metric[m] * f + 0.5);
+  for (int i = 0; i < mm->nline; i++) {
+    LineStat *ls = &mm->line[i];
+    ls->execs = (uint64_t)((double)ls->execs * f + 0.5);
+    ls->requests = (uint64_t)((double)ls->requests * f + 0.5);
+    ls->units = (uint64_t)((double)ls->units * f + 0.5);
+    ls->ideal = (uint64_t)((double)ls->ideal * f + 0.5);
+  }
+}
+
+void cli_model_end(CliModel *cm, const EmuLaunch *l, CliRun *run) {
+  uint64_t grid = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  run->blocks_run = l->blocks_run;
+  if (cm->on) cache_add_metrics(&cm->cache, run->mm.metric);
+  if (l->blocks_run && l->blocks_run < grid) scale_counts(&run->mm, (double)grid / (double)l->blocks_run);
+  if (!cm->on) return;
+  ModelLaunch ml = {.blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2],
+                    .threads = l->block[0] * l->block[1] * l->block[2],
+                    .blocks_per_sm = cm->blocks_per_sm,
+                    .warp_instrs = l->warp_instrs,
+                    .hot_writes = run->mm.metric[WM_M_HOT],
+                    .barriers = has_barrier(l->kernel)};
+  model_time(cm->arch, run->mm.metric, &ml, &run->time);
+  run->mm.metric[WM_M_TIME] = (uint64_t)(run->time.ns + 0.5);
+  run->have_time = 1;
+  cache_free(&cm->cache);
+  cm->on = 0;
+}
+
+void cli_model_abort(CliModel *cm) {
+  if (cm->on) cache_free(&cm->cache);
+  cm->on = 0;
+}

@@ -1,0 +1,156 @@
+/* model.c - cache configuration for a launch, and the time model.
+ *
+ * Notes:
+ * - The L1 gets what the unified L1/shared array leaves after the shared
+ *   memory carveout: the smallest carveout the preset offers that holds the
+ *   resident blocks' shared memory (plus the reserved 1 KiB each on sm_80+),
+ *   as the driver picks it by default.
+ * - Time: see model.h.  Each bound is the work of one level divided by that
+ *   level's throughput; the constants below say where each comes from.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/model.h"
+
+const char *const model_bound_name[MODEL_NBOUNDS] = {
+#define X(e, s, l) s,
+    MODEL_BOUNDS(X)
+#undef X
+};
+
+const char *const model_bound_limit[MODEL_NBOUNDS] = {
+#define X(e, s, l) l,
+    MODEL_BOUNDS(X)
+#undef X
+};
+
+/* The carveout (bytes) the driver gives shared memory for `need` bytes. */
+static uint32_t pick_carveout(const Arch *a, uint32_t need) {
+  if (!a->carveouts) return need;
+  uint32_t best = 0;
+  for (const int *c = a->carveouts; *c; c++) {
+    best = (uint32_t)*c * 1024u;
+    if (best >= need) return best;
+  }
+  return best;
+}
+
+void model_cache_config(const Arch *a, int blocks_per_sm, uint32_t threads, uint32_t smem,
+                        uint32_t local_bytes, CacheConfig *out) {
+  memset(out, 0, sizeof *out);
+  if (blocks_per_sm < 1) blocks_per_sm = 1;
+  out->sms = a->sms;
+  out->blocks_per_sm = blocks_per_sm;
+  /* Blocks reach an SM four consecutive at a time (or as many as divide
+   * its resident blocks): fitted to the L2 reads of mm_s, whose co-resident
+   * blocks share rows of A in L1 (1.35 M measured; 2.10 M if no two
+   * consecutive blocks shared an SM, 1.18 M if all eight did). */
+  out->group = 4;
+  while (blocks_per_sm % out->group) out->group /= 2;
+  out->warps_per_block = (int)((threads + 31) / 32);
+  out->local_bytes = local_bytes;
+  if (a->l1_smem_bytes) {
+    uint32_t need = smem ? (uint32_t)blocks_per_sm * (smem + (uint32_t)a->smem_reserved) : 0;
+    uint32_t carve = pick_carveout(a, need);
+    out->l1_bytes = (uint32_t)a->l1_smem_bytes > carve ? (uint32_t)a->l1_smem_bytes - carve : 0;
+  } else {
+    out->l1_bytes = (uint32_t)a->l1_bytes;
+  }
+  if (!a->l1_caches_loads && a->cc < 70) out->l1_bytes = 0; /* global loads bypass L1 */
+  out->l1_ways = 4;  /* assumption: not published */
+  out->l2_bytes = cache_l2_effective((uint64_t)a->l2_bytes);
+  out->l2_ways = a->l2_ways ? a->l2_ways : 16;
+  out->fetch_bytes = a->fetch_bytes ? a->fetch_bytes : 32;
+  out->merge_sectors = a->cc >= 70 ? 16 : 0;
+  out->merge_lines = 16;
+  out->partial_sectors = a->cc >= 70 ? (7u << 20) / 32 : 0; /* ~7 MiB: see cache.c */
+  out->channels = a->channels;
+  out->banks = a->dram_banks;
+  out->row_bytes = (uint32_t)a->row_bytes;
+  out->interleave = 256;
+}
+
+static double ratio(double num, double den) { return den > 0 ? num / den : 0; }
+
+/* How the bounds combine: 6 fits the H200 launches where two bounds are
+ * close (madd_c: DRAM and latency; copy_k: latency and L2). */
+#define MODEL_OVERLAP_P 6.0
+
+void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTime *t) {
+  memset(t, 0, sizeof *t);
+  double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0; /* cycles per ns */
+  double sms = a->sms > 0 ? a->sms : 1;
+  double blocks = (double)(l->blocks ? l->blocks : 1);
+  double dram_bytes = (double)(m[WM_M_DRAM_RD] + m[WM_M_DRAM_WR]);
+  /* L2 work: a read request per line, a write per sector (measured: the
+   * L2-bound launches tr_naive, madd_nc, setRowReadRow and stride_copy#16
+   * take this many units at one rate) */
+  double l2_reqs = (double)(m[WM_M_L2_RDREQ] + m[WM_M_L2_WR] + m[WM_M_L2_ATOM]);
+  double wavefronts = (double)(m[WM_M_SLD_WF] + m[WM_M_SST_WF] + m[WM_M_SATOM_WF]);
+  double requests = (double)(m[WM_M_GLD_REQ] + m[WM_M_GST_REQ] + m[WM_M_GATOM_REQ] + m[WM_M_GRED_REQ] +
+                             m[WM_M_LLD_REQ] + m[WM_M_LST_REQ]);
+  double warps = blocks * ((l->threads + 31) / 32);
+  int resident = l->blocks_per_sm > 0 ? l->blocks_per_sm : 1;
+
+  /* DRAM: bytes over the bandwidth a streaming kernel sustains. */
+  t->bound_ns[MODEL_DRAM] = ratio(dram_bytes, a->dram_gbs * a->dram_eff);
+  /* L2: requests (a line each) over what the slices serve: scattered
+   * sectors cost as much as whole lines (measured: tr_naive, madd_nc). */
+  t->bound_ns[MODEL_L2] = ratio(l2_reqs, a->l2_reqs_ns);
+  /* L1TEX, per SM, one per clock: shared memory wavefronts, a tag lookup
+   * per line a global/local request touches, a sector filled from L2. */
+  double l1_cycles = wavefronts + (double)m[WM_M_L1_LINES] + (double)m[WM_M_L2_RD];
+  (void)requests;
+  t->bound_ns[MODEL_L1] = l1_cycles / sms / clk;
+  /* Issue: each scheduler issues one warp-instruction per clock. */
+  t->bound_ns[MODEL_ISSUE] = ratio((double)l->warp_instrs, sms * a->schedulers * clk);
+  /* Block launch: an SM starts one block every block_ns. */
+  t->bound_ns[MODEL_BLOCKS] = ceil(blocks / sms) * a->block_ns;
+  /* Writes to one L2 line are serialized in its slice. */
+  t->bound_ns[MODEL_HOT] = (double)l->hot_writes * a->hot_write_ns;
+  /* Latency (Little's law per wave of resident blocks): a wave lasts one
+   * DRAM round trip for its loads (longer when a barrier waits for the
+   * slowest warp), plus the waits of loads behind stores, plus the shared
+   * memory passes of its blocks, which share the SM's pipe. */
+  double waves = blocks / (resident * sms);
+  double mem = m[WM_M_L2_RD] ? a->dram_latency_ns * (l->barriers ? a->barrier_lat : 1.0) : 0;
+  double raw = ratio((double)m[WM_M_RAW], warps) * a->raw_wait_ns;
+  double smem = resident * ratio(wavefronts, blocks) / clk;
+  t->bound_ns[MODEL_LATENCY] = waves * (mem + raw + smem);
+
+  /* The bounds overlap, but not perfectly: a p-norm of them (a smooth
+   * maximum) rather than the largest alone. */
+  double sum = 0;
+  t->limiter = MODEL_DRAM;
+  for (int b = 0; b < MODEL_NBOUNDS; b++) {
+    if (t->bound_ns[b] > t->bound_ns[t->limiter]) t->limiter = b;
+    sum += pow(t->bound_ns[b], MODEL_OVERLAP_P);
+  }
+  t->launch_ns = a->launch_ns;
+  t->ns = pow(sum, 1.0 / MODEL_OVERLAP_P) + a->launch_ns;
+  t->dram_gbs = ratio(dram_bytes, t->ns);
+  t->l2_gbs = ratio((double)(m[WM_M_L2_RD] + m[WM_M_L2_WR]) * 32, t->ns);
+  switch (t->limiter) {
+  case MODEL_DRAM:
+    snprintf(t->why, sizeof t->why, "%s: %.2f TB/s of DRAM's %.2f", model_bound_limit[t->limiter],
+             t->dram_gbs / 1000, a->dram_gbs / 1000);
+    break;
+  case MODEL_L2:
+    snprintf(t->why, sizeof t->why, "%s: %.1f M L2 requests (reads per line, writes per sector) at %.0f per ns", model_bound_limit[t->limiter],
+             l2_reqs / 1e6, a->l2_reqs_ns);
+    break;
+  case MODEL_LATENCY:
+    snprintf(t->why, sizeof t->why,
+             "%s: %.0f waves of %d blocks/SM, each %.0f ns (memory %.0f, loads behind stores %.0f, shared %.0f); "
+             "DRAM at %.2f TB/s of %.2f",
+             model_bound_limit[t->limiter], ceil(waves), resident, mem + raw + smem, mem, raw, smem,
+             t->dram_gbs / 1000, a->dram_gbs / 1000);
+    break;
+  default:
+    snprintf(t->why, sizeof t->why, "%s: %.1f us of %.1f us", model_bound_limit[t->limiter],
+             t->bound_ns[t->limiter] / 1000, t->ns / 1000);
+    break;
+  }
+}

@@ -1,0 +1,67 @@
+/* model.h - from a preset and a launch to the cache configuration, and from
+ * the counters to a predicted kernel time with the level that limits it.
+ *
+ * The time model is a bound model: each level of the machine (DRAM, L2,
+ * L1/shared memory, instruction issue, block launch, same-address
+ * serialization, and the latency the resident warps can hide — Little's
+ * law) gives the time it alone needs; the kernel takes the longest of them
+ * plus the launch overhead.  Its constants are the preset's, fitted to the
+ * H200 ground truth (docs/accuracy.md shows the comparison).
+ */
+#ifndef WM_MODEL_H
+#define WM_MODEL_H
+
+#include <stdint.h>
+
+#include "arch/arch.h"
+#include "mem/cache.h"
+#include "mem/metrics.h"
+
+/* What the time model needs to know about a launch besides its counters. */
+typedef struct ModelLaunch {
+  uint64_t blocks;          /* blocks in the grid */
+  uint32_t threads;         /* threads per block */
+  int blocks_per_sm;        /* resident blocks per SM (occupancy) */
+  uint64_t warp_instrs;     /* warp-level instructions executed */
+  uint64_t hot_writes;      /* store sectors the most-written L2 line was
+                               sent (CacheSys.hot_writes) */
+  int barriers;             /* the kernel has bar.sync */
+} ModelLaunch;
+
+typedef enum {
+#define MODEL_BOUNDS(X)                                                                     \
+  X(DRAM, "DRAM", "DRAM-bound")                                                             \
+  X(L2, "L2", "L2-bound")                                                                   \
+  X(L1, "L1/shared", "L1/shared-bound")                                                     \
+  X(ISSUE, "issue", "issue-bound")                                                          \
+  X(BLOCKS, "block launch", "block-launch-bound")                                           \
+  X(HOT, "same address", "same-address-bound")                                              \
+  X(LATENCY, "latency", "latency-bound")
+#define X(e, s, l) MODEL_##e,
+  MODEL_BOUNDS(X)
+#undef X
+  MODEL_NBOUNDS
+} ModelBound;
+
+extern const char *const model_bound_name[MODEL_NBOUNDS];  /* "DRAM" */
+extern const char *const model_bound_limit[MODEL_NBOUNDS]; /* "DRAM-bound" */
+
+typedef struct ModelTime {
+  double ns;                    /* predicted gpu__time_duration.sum */
+  double launch_ns;             /* overhead included in ns */
+  double bound_ns[MODEL_NBOUNDS];
+  int limiter;                  /* ModelBound */
+  double dram_gbs, l2_gbs;      /* achieved at the predicted time */
+  char why[200];                /* "DRAM-bound: 2.9 TB/s of 4.8" */
+} ModelTime;
+
+/* The cache configuration for a launch on preset a with `blocks_per_sm`
+ * resident blocks of `threads` threads using `smem` bytes of shared memory
+ * each and `local_bytes` of local memory per thread. */
+void model_cache_config(const Arch *a, int blocks_per_sm, uint32_t threads, uint32_t smem,
+                        uint32_t local_bytes, CacheConfig *out);
+
+/* Predicts the time of a launch from its counters (metrics.h). */
+void model_time(const Arch *a, const uint64_t *metric, const ModelLaunch *l, ModelTime *t);
+
+#endif
