@@ -53,6 +53,7 @@ static void load_truth(const char *csv) {
   strcpy(header, line);
   for (char *p = strtok(header, ","); p; p = strtok(NULL, ",")) names[ncol++] = p;
   rows = calloc(128, sizeof *rows);
+  assert_non_null(rows);
   while (fgets(line, sizeof line, f)) {
     line[strcspn(line, "\r\n")] = 0;
     Row *r = &rows[nrows++];
@@ -71,6 +72,56 @@ static int listed(const char *const *list, const char *name) {
   for (int i = 0; list[i]; i++)
     if (!strcmp(list[i], name)) return 1;
   return 0;
+}
+
+/* Beyond L1: the measured L2 sectors (lts__t_sectors_srcunit_tex_op_read
+ * and _write) must lie within 5% and DRAM bytes read within 10% (rows that
+ * read at least 1 MB: below that, the profiler's own traffic dominates).
+ * Exceptions, with what the model misses:
+ * - mm_g reads: its warps run the k loop without barriers and drift apart,
+ *   so co-resident blocks reuse less of each other's rows in L1 than the
+ *   model's interleaving gives (78% on the seed launch, 66% on the large);
+ *   mm_s, whose barriers keep blocks in step, is within 5% on the seed
+ *   launch.
+ * - madd_nc writes: the hardware merges the stores of pairs of warps to the
+ *   same 16 sectors (1.07 M of 2.10 M reach L2); the model merges all four
+ *   warps that write them (49%).
+ * - offset_copy#1 writes: the sector a warp shares with the next is merged
+ *   63% of the time on the H200, always in the model (87%).
+ * - local_heap reads: 13.5 K measured, 8.2 K in the model (its global
+ *   loads); the remaining 5.3 K are local loads that miss in L1 on the
+ *   H200, which the model keeps resident. */
+typedef struct Beyond {
+  const char *launch;
+  WmMetric metric;
+} Beyond;
+static const Beyond beyond_exceptions[] = {
+  {"mm_g", WM_M_L2_RD},       {"madd_nc", WM_M_L2_WR}, {"offset_copy#1", WM_M_L2_WR},
+  {"local_heap", WM_M_L2_RD}, {"mm_s", WM_M_L2_RD} /* large launch only: see test_large_launches */,
+};
+
+static int beyond_exception(const char *label, WmMetric m, int large) {
+  for (size_t i = 0; i < sizeof beyond_exceptions / sizeof *beyond_exceptions; i++)
+    if (!strcmp(beyond_exceptions[i].launch, label) && beyond_exceptions[i].metric == m)
+      return strcmp(label, "mm_s") != 0 || large;
+  return 0;
+}
+
+static void check_within(const char *label, WmMetric m, double sim, double meas, double tol) {
+  if (sim < (1 - tol) * meas || sim > (1 + tol) * meas)
+    fail_msg("%s: %s = %.0f is %.1f%% of the H200's %.0f (expected within %.0f%%)", label, wm_metric_name[m], sim,
+             100 * sim / meas, meas, 100 * tol);
+}
+
+static void check_beyond_l1(const CliRun *run, const Row *r, const char *label, int large) {
+  static const WmMetric l2[] = {WM_M_L2_RD, WM_M_L2_WR};
+  for (size_t k = 0; k < sizeof l2 / sizeof *l2; k++) {
+    WmMetric m = l2[k];
+    if (r->v[m] <= 0 || beyond_exception(label, m, large)) continue;
+    check_within(label, m, (double)run->mm.metric[m], (double)r->v[m], 0.05);
+  }
+  if (r->v[WM_M_DRAM_RD] >= 1000000)
+    check_within(label, WM_M_DRAM_RD, (double)run->mm.metric[WM_M_DRAM_RD], (double)r->v[WM_M_DRAM_RD], 0.10);
 }
 
 /* Runs every //@ launch of `cu` (PTX in `ptx`) and compares with `csv`.
@@ -133,11 +184,80 @@ static void check_file(const char *ptx, const char *cu, const char *csv, int sha
                    wm_metric_name[m], sim, 100 * sim / meas, meas);
       }
     }
+    if (!shared_exact) check_beyond_l1(&run, r, ls[i].label, 0);
     printf("ok %s\n", ls[i].label);
     checked++;
     cli_run_free(&run);
   }
   assert_true(checked >= (sanitized ? n / 2 : n));
+  free(ls);
+  free(rows);
+  ptx_module_free(mod);
+}
+
+/* Launches whose predicted time the model knowingly misses by more than
+ * 25%: mm_s, because ptxas fuses its sixteen scalar As[ty][k] loads into
+ * four LDS.128 and warpmem counts the PTX's shared loads (133% of the
+ * measured wavefronts, see sass_differs), which makes its L1/shared bound
+ * a third too long. */
+static const char *const time_exceptions[] = {"mm_s", NULL};
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* tests/data/seed_launches_large.cu: the seed kernels at sizes that leave
+ * the L2 and outlast launch overhead, measured on an H200
+ * (h200-large-counters.csv, gpu__time_duration.sum in ns).  Every launch
+ * runs with --sample 8 (every 8th wave of resident blocks; their blocks
+ * touch data of their own, so the counters scale), except mm_g and mm_s,
+ * whose blocks all read the same A and B through L2 and run in full.
+ * Predicted time within 25%, DRAM bytes read within 10%, L2 sectors within
+ * 5% (exceptions above).  Skipped under the sanitizers: minutes there. */
+static void test_large_launches(void **state) {
+  (void)state;
+  if (getenv("WARPMEM_SANITIZED")) {
+    printf("skipped under sanitizers: the large launches take minutes there\n");
+    return;
+  }
+  load_truth("h200-large-counters.csv");
+  WmErr e = {0};
+  PtxModule *mod = ptx_load(tu_data("seed_kernels.ptx"), "sm_90", &e);
+  if (!mod) fail_msg("%s", e.msg);
+  char *text = wm_read_file(tu_data("seed_launches_large.cu"), NULL, &e);
+  assert_non_null(text);
+  LaunchSpec *ls;
+  int n;
+  assert_int_equal(launch_parse_file("seed_launches_large.cu", text, &ls, &n, &e), 0);
+  free(text);
+  assert_int_equal(n, nrows);
+  double err[128];
+  int nerr = 0;
+  for (int i = 0; i < n; i++) {
+    const Row *r = NULL;
+    for (int j = 0; j < nrows; j++)
+      if (!strcmp(rows[j].label, ls[i].label)) r = &rows[j];
+    assert_non_null(r);
+    CliOptions o;
+    cli_options_init(&o);
+    o.init = INIT_ZERO;
+    o.sample = strcmp(ls[i].name, "mm_g") && strcmp(ls[i].name, "mm_s") ? 8 : 1;
+    CliRun run;
+    if (cli_run_launch(mod, &ls[i], &o, &run, &e)) fail_msg("%s: %s", ls[i].label, e.msg);
+    assert_true(run.have_time);
+    check_beyond_l1(&run, r, ls[i].label, 1);
+    double sim = (double)run.mm.metric[WM_M_TIME], meas = (double)r->v[WM_M_TIME];
+    assert_true(meas > 0);
+    err[nerr++] = sim > meas ? sim / meas - 1 : 1 - sim / meas;
+    printf("%-22s predicted %9.0f ns, measured %9.0f ns (%5.1f%%), %s\n", ls[i].label, sim, meas, 100 * sim / meas,
+           run.time.why);
+    if (!listed(time_exceptions, ls[i].name)) check_within(ls[i].label, WM_M_TIME, sim, meas, 0.25);
+    cli_run_free(&run);
+  }
+  qsort(err, (size_t)nerr, sizeof *err, cmp_double);
+  printf("median time error %.1f%% over %d launches\n", 100 * err[nerr / 2], nerr);
+  assert_true(err[nerr / 2] < 0.10);
   free(ls);
   free(rows);
   ptx_module_free(mod);
@@ -160,6 +280,7 @@ static void test_probe_launches(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_probe_launches),
-                                     cmocka_unit_test(test_seed_launches)};
+                                     cmocka_unit_test(test_seed_launches),
+                                     cmocka_unit_test(test_large_launches)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
