@@ -283,8 +283,10 @@ static void test_sim_report(void **state) {
   free(out);
   snprintf(args, sizeof args, "sim '%s' " COPY_K " --regs 40 --format csv", tu_data("seed_kernels.ptx"));
   out = run_ok(args);
-  assert_non_null(strstr(out, ",registers,blocks_per_sm,warps_per_sm,occupancy_pct,limiter\n"));
-  assert_non_null(strstr(out, ",40,6,48,75.0,registers\n"));
+  /* occupancy columns, then the cache-model rates and the time's limiter */
+  assert_non_null(strstr(out, ",registers,blocks_per_sm,warps_per_sm,occupancy_pct,limiter,"
+                              "l1tex__t_sector_hit_rate.pct,"));
+  assert_non_null(strstr(out, ",40,6,48,75.0,registers,"));
   free(out);
   /* volta: CUDA 13's ptxas has no sm_70; sm_75's count, and the report says so */
   snprintf(args, sizeof args, "sim '%s' " COPY_K " --arch volta --format json", tu_data("seed_kernels.ptx"));

@@ -372,6 +372,24 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
   }
 }
 
+/* The first load of a fused group (EmuFuse): one 16-byte request if every
+ * lane's address is 16-byte aligned, as LDS.128 requires; otherwise the
+ * four 4-byte requests the group is made of. */
+static void model_fused4(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *off, const uint8_t *spaces,
+                         int uniform) {
+  uint64_t bad = 0;
+  LANES(mask, bad |= off[l] & 15);
+  if (!bad && uniform) {
+    model(b, x, mask, off, spaces, uniform, 16, 4);
+    return;
+  }
+  uint64_t word[32];
+  for (unsigned w = 0; w < 4; w++) {
+    LANES(mask, word[l] = off[l] + 4 * w);
+    model(b, x, mask, word, spaces, uniform, 4, 4);
+  }
+}
+
 static int exec_ld(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R) {
   unsigned elem = ptx_type_size((PtxType)x->type), size = elem * x->vec;
   uint8_t *ptr[32];
@@ -400,7 +418,8 @@ static int exec_ld(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_
       });
     }
   }
-  model(b, x, mask, off, spaces, uniform, size, elem);
+  if (x->fuse == FUSE_NONE) model(b, x, mask, off, spaces, uniform, size, elem);
+  else if (x->fuse == FUSE_LEAD4) model_fused4(b, x, mask, off, spaces, uniform);
   return 0;
 }
 

@@ -40,7 +40,15 @@ typedef struct EmuInstr {
   int64_t aoff;         /* address offset */
   uint32_t target;      /* branch target pc */
   uint32_t rpc;         /* branch: reconvergence pc (ncode = kernel exit) */
+  uint8_t fuse;         /* EmuFuse: how the memory model counts this load */
 } EmuInstr;
+
+/* ptxas fuses four scalar 4-byte shared loads of one thread from
+ * consecutive words of an aligned 16 bytes into one LDS.128 (mm_s:
+ * As[ty][k..k+3]).  The emulator still runs each load; the memory model
+ * sees one 16-byte request at the group's first word (if every lane's
+ * address is 16-byte aligned) and nothing for the other three. */
+typedef enum { FUSE_NONE, FUSE_LEAD4, FUSE_MEMBER } EmuFuse;
 
 typedef struct EmuProgram {
   const PtxKernel *k;

@@ -274,6 +274,52 @@ static int compute_reconvergence(EmuProgram *p, const PtxKernel *k) {
   return 0;
 }
 
+/* --- the shared loads ptxas fuses (EmuFuse) --- */
+
+static int fusable_load(const EmuInstr *x) {
+  return x->op == PTX_OP_LD && x->space == PTX_S_SHARED && x->vec == 1 && ptx_type_size((PtxType)x->type) == 4 &&
+         x->guard == EMU_NOSLOT && x->abase != EMU_NOSLOT && x->fuse == FUSE_NONE;
+}
+
+static int writes_slot(const EmuInstr *x, uint32_t slot) {
+  for (int d = 0; d < x->nd; d++)
+    if (x->d[d] == slot) return 1;
+  return 0;
+}
+
+/* Ends the window in which loads may be fused: control flow, a barrier,
+ * anything that may write shared memory. */
+static int fusion_barrier(const EmuInstr *x, const char *leader, int i) {
+  if (leader[i] || x->op == PTX_OP_BRA || (ptx_op_flags[x->op] & (OPF_EXIT | OPF_BARRIER))) return 1;
+  if ((x->op == PTX_OP_ST || x->op == PTX_OP_ATOM || x->op == PTX_OP_RED) &&
+      (x->space == PTX_S_SHARED || x->space == PTX_S_GENERIC))
+    return 1;
+  return 0;
+}
+
+static void fuse_shared_loads(EmuProgram *p, const PtxKernel *k) {
+  int n = k->ncode;
+  char *leader = wm_xcalloc((size_t)n + 1, 1);
+  for (int i = 0; i < n; i++)
+    if (k->code[i].op == PTX_OP_BRA && (int64_t)k->code[i].opd[0].imm < n) leader[k->code[i].opd[0].imm] = 1;
+  for (int i = 0; i < n; i++) {
+    EmuInstr *x = &p->code[i];
+    if (!fusable_load(x) || x->aoff % 16 != 0) continue;
+    int member[3] = {-1, -1, -1};
+    for (int j = i + 1; j < n && !fusion_barrier(&p->code[j], leader, j); j++) {
+      EmuInstr *y = &p->code[j];
+      int64_t d = y->aoff - x->aoff;
+      if (fusable_load(y) && y->abase == x->abase && (d == 4 || d == 8 || d == 12) && member[d / 4 - 1] < 0)
+        member[d / 4 - 1] = j;
+      if (writes_slot(y, x->abase)) break;
+    }
+    if (member[0] < 0 || member[1] < 0 || member[2] < 0) continue;
+    x->fuse = FUSE_LEAD4;
+    for (int g = 0; g < 3; g++) p->code[member[g]].fuse = FUSE_MEMBER;
+  }
+  free(leader);
+}
+
 int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t gbase, WmErr *e) {
   memset(p, 0, sizeof *p);
   p->k = k;
@@ -320,6 +366,7 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
     if (x->op == PTX_OP_ATOM && has_red && (x->d[0] == EMU_NOSLOT || !read[x->d[0]])) x->op = PTX_OP_RED;
   }
   free(read);
+  fuse_shared_loads(p, k);
   /* a sentinel: running off the end of the code is a return */
   p->code[k->ncode].op = PTX_OP_RET;
   p->code[k->ncode].guard = EMU_NOSLOT;
