@@ -20,6 +20,8 @@ static const struct {
   {WM_M_GLD_REQ, "ld req"},   {WM_M_GLD_SEC, "ld sectors"}, {WM_M_GST_REQ, "st req"},
   {WM_M_GST_SEC, "st sectors"}, {WM_M_LLD_SEC, "local ld sect"}, {WM_M_LST_SEC, "local st sect"},
   {WM_M_SLD_WF, "smem ld wavefr"}, {WM_M_SST_WF, "smem st wavefr"},
+  {WM_M_L2_RD, "L2 rd sectors"},  {WM_M_L2_WR, "L2 wr sectors"}, {WM_M_DRAM_RD, "DRAM rd bytes"},
+  {WM_M_TIME, "time ns"},
 };
 #define NCOLS (int)(sizeof cols / sizeof *cols)
 
