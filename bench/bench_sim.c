@@ -1,9 +1,10 @@
 /* bench_sim.c - how fast the simulator runs: every launch of the
  * ground-truth file (lab/seed_kernels.cu, the PTX beside it), with the
- * memory model on.  Reports simulated thread-instructions per second per
- * launch and the wall time of the whole file.
+ * memory model on (and the caches, DRAM and time model unless --no-caches).
+ * Reports simulated thread-instructions per second per launch and the wall
+ * time of the whole file.
  *
- *   build/bench_sim [--only NAME] [PTX CU]
+ *   build/bench_sim [--only NAME] [--no-caches] [PTX CU]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +18,10 @@
 
 int main(int argc, char **argv) {
   const char *only = NULL, *ptx = WM_LAB_DIR "/seed_kernels.ptx", *cu = WM_LAB_DIR "/seed_kernels.cu";
-  int pos = 0;
+  int pos = 0, caches = 1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    else if (!strcmp(argv[i], "--no-caches")) caches = 0;
     else if (pos == 0) ptx = argv[i], pos++;
     else cu = argv[i];
   }
@@ -36,6 +38,7 @@ int main(int argc, char **argv) {
   CliOptions o;
   cli_options_init(&o);
   o.init = INIT_ZERO;
+  o.cfg.caches = caches;
   double total = 0, t0 = cli_now();
   uint64_t tinstr = 0;
   printf("%-22s %14s %9s %12s\n", "launch", "thread-instr", "seconds", "Minstr/s");

@@ -60,6 +60,8 @@ static void level_init(CacheLevel *lv, uint64_t bytes, int ways) {
   lv->ways = (uint32_t)ways;
   lv->sets = (uint32_t)(lines / (uint64_t)ways);
   lv->line = wm_xcalloc((size_t)lv->sets * lv->ways, sizeof *lv->line);
+  lv->tags = wm_xcalloc((size_t)lv->sets * lv->ways, sizeof *lv->tags);
+  lv->lru = wm_xcalloc((size_t)lv->sets * lv->ways, sizeof *lv->lru);
   lv->clock = 0;
 }
 
@@ -71,21 +73,29 @@ static size_t set_of(const CacheLevel *lv, uint64_t ln) {
 }
 
 static CacheLine *level_find(CacheLevel *lv, uint64_t ln) {
-  CacheLine *set = &lv->line[set_of(lv, ln)];
+  size_t at = set_of(lv, ln);
+  const uint64_t *tag = &lv->tags[at]; /* the tags alone: a set's scan stays in one or two host cache lines */
   for (uint32_t w = 0; w < lv->ways; w++)
-    if (set[w].tag == ln + 1) return &set[w];
+    if (tag[w] == ln + 1) return &lv->line[at + w];
   return NULL;
+}
+
+/* Makes x hold line ln (0 + 1: empty), its other state cleared. */
+static void level_fill(CacheLevel *lv, CacheLine *x, uint64_t tag) {
+  memset(x, 0, sizeof *x);
+  x->tag = tag;
+  lv->tags[x - lv->line] = tag;
 }
 
 /* The way to refill in ln's set: an empty one, else the least recently
  * used.  The caller writes back what it held. */
 static CacheLine *level_victim(CacheLevel *lv, uint64_t ln) {
-  CacheLine *set = &lv->line[set_of(lv, ln)], *v = &set[0];
-  for (uint32_t w = 0; w < lv->ways; w++) {
-    if (!set[w].tag) return &set[w];
-    if ((uint32_t)(lv->clock - set[w].lru) > (uint32_t)(lv->clock - v->lru)) v = &set[w];
+  size_t at = set_of(lv, ln), v = at;
+  for (size_t w = at; w < at + lv->ways; w++) {
+    if (!lv->tags[w]) return &lv->line[w];
+    if ((uint32_t)(lv->clock - lv->lru[w]) > (uint32_t)(lv->clock - lv->lru[v])) v = w;
   }
-  return v;
+  return &lv->line[v];
 }
 
 void cache_init(CacheSys *c, const CacheConfig *cfg) {
@@ -116,15 +126,22 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
 
 void cache_free(CacheSys *c) {
   if (c->l1)
-    for (int s = 0; s < c->cfg.sms; s++) free(c->l1[s].line);
+    for (int s = 0; s < c->cfg.sms; s++) {
+      free(c->l1[s].line);
+      free(c->l1[s].tags);
+      free(c->l1[s].lru);
+    }
   free(c->l1);
   free(c->l2.line);
+  free(c->l2.tags);
+  free(c->l2.lru);
   free(c->merge);
   free(c->merge_pos);
   free(c->open_row);
   free(c->partial);
   free(c->sorted);
   free(c->stores);
+  free(c->streams);
   memset(c, 0, sizeof *c);
 }
 
@@ -157,7 +174,7 @@ static void l2_evict(CacheSys *c, CacheLine *v) {
     }
     dram_access(c, base + 32 * s, 32, 1);
   }
-  memset(v, 0, sizeof *v);
+  level_fill(&c->l2, v, 0);
 }
 
 static CacheLine *l2_line(CacheSys *c, uint64_t ln) {
@@ -166,9 +183,9 @@ static CacheLine *l2_line(CacheSys *c, uint64_t ln) {
   if (!x) {
     x = level_victim(lv, ln);
     l2_evict(c, x);
-    x->tag = ln + 1;
+    level_fill(lv, x, ln + 1);
   }
-  x->lru = ++lv->clock;
+  lv->lru[x - lv->line] = ++lv->clock;
   return x;
 }
 
@@ -286,7 +303,7 @@ static int l1_hit(CacheLevel *lv, uint64_t sector) {
   if (!lv->line) return 0;
   CacheLine *x = level_find(lv, sector >> 2);
   if (!x || !(x->valid >> (sector & 3) & 1)) return 0;
-  x->lru = ++lv->clock;
+  lv->lru[x - lv->line] = ++lv->clock;
   return 1;
 }
 
@@ -296,11 +313,10 @@ static void l1_allocate(CacheLevel *lv, uint64_t sector) {
   CacheLine *x = level_find(lv, ln);
   if (!x) {
     x = level_victim(lv, ln);
-    memset(x, 0, sizeof *x);
-    x->tag = ln + 1;
+    level_fill(lv, x, ln + 1);
   }
   x->valid |= (uint8_t)(1u << (sector & 3));
-  x->lru = ++lv->clock;
+  lv->lru[x - lv->line] = ++lv->clock;
 }
 
 static void l1_drop(CacheLevel *lv, uint64_t sector) {
@@ -489,7 +505,13 @@ void cache_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb)
     c->sorted = wm_xrealloc(c->sorted, total * sizeof *c->sorted);
   }
   size_t nstreams = (size_t)nb * (size_t)maxw;
-  Stream *st = wm_xcalloc(nstreams, sizeof *st);
+  if (c->streams_cap < nstreams) {
+    c->streams_cap = nstreams;
+    free(c->streams);
+    c->streams = wm_xmalloc(nstreams * sizeof *c->streams);
+  }
+  Stream *st = c->streams;
+  memset(st, 0, nstreams * sizeof *st);
   size_t at = 0;
   for (int b = 0; b < nb; b++) {
     uint64_t sm, slot;
@@ -535,7 +557,6 @@ void cache_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb)
     }
     if (!left) break;
   }
-  free(st);
 }
 
 int cache_group(const CacheSys *c) { return c->cfg.group; }

@@ -78,7 +78,6 @@ typedef struct CacheConfig {
 
 typedef struct CacheLine {
   uint64_t tag;        /* line address + 1; 0: empty */
-  uint32_t lru;        /* last use */
   uint8_t valid;       /* sectors present */
   uint8_t dirty;       /* sectors written (L2) */
   uint8_t unused;      /* L2: sectors fetched along with another and not
@@ -89,6 +88,8 @@ typedef struct CacheLine {
 
 typedef struct CacheLevel {
   CacheLine *line;     /* [sets * ways] */
+  uint64_t *tags;      /* [sets * ways] line[i].tag, apart for fast lookups */
+  uint32_t *lru;       /* [sets * ways] last use of line[i] */
   uint32_t sets, ways;
   uint32_t clock;
 } CacheLevel;
@@ -105,6 +106,8 @@ typedef struct CacheSys {
   size_t partial_pos, partial_n;
   TraceRec *sorted;    /* a group's records, by warp */
   size_t sorted_cap;
+  struct Stream *streams;    /* the group's warps being replayed */
+  size_t streams_cap;
   struct GroupStore *stores; /* the group's store sectors, sorted */
   size_t nstores, stores_cap;
   /* statistics */
