@@ -1,0 +1,947 @@
+/* test_cache.c - the L1 / L2 / DRAM model (src/mem/cache.c) from first
+ * principles.
+ *
+ * Every test builds block traces by hand (a request is a run of records
+ * whose first has first=1), replays them on a small configuration chosen so
+ * that each counter can be derived on paper, and states the derivation next
+ * to each expected number.
+ *
+ * Geometry used throughout: lines of 128 bytes = 4 sectors of 32 bytes, so
+ * sector s lies in line s / 4 (s >> 2) at byte address 32 * s.  Where the
+ * order of evictions matters the caches are given a single set (bytes =
+ * 128 * ways), which makes them fully associative LRU whatever the set hash.
+ */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/cache.h"
+
+#define ALL 0xffffffffu
+
+/* ---- helpers ---------------------------------------------------------- */
+
+/* The small configuration the brief suggests: one SM, one block of one warp,
+ * L1 4 KiB (32 lines: 8 sets of 4 ways), L2 64 KiB (512 lines), DRAM of 2
+ * channels x 2 banks, 1 KiB rows, 256-byte interleave. */
+static CacheConfig small_cfg(int fetch_bytes)
+{
+  CacheConfig k = {
+    .sms = 1, .blocks_per_sm = 1, .group = 1, .warps_per_block = 1,
+    .local_bytes = 0,
+    .l1_bytes = 4096, .l1_ways = 4,
+    .l2_bytes = 64 * 1024, .l2_ways = 16,
+    .fetch_bytes = fetch_bytes,
+    .merge_sectors = 16, .merge_lines = 16,
+    .partial_sectors = 0,
+    .channels = 2, .banks = 2, .row_bytes = 1024, .interleave = 256,
+  };
+  return k;
+}
+
+/* Pushes one request of warp w: n sectors, the first with first=1. */
+static void req(MemTrace *t, unsigned w, unsigned kind, uint32_t bytes, const uint64_t *sec, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    trace_push(t, sec[i], bytes, w, kind, i == 0);
+}
+
+#define SECS(...) (const uint64_t[]){__VA_ARGS__}, sizeof((const uint64_t[]){__VA_ARGS__}) / sizeof(uint64_t)
+#define LD(t, w, ...) req(t, w, TR_LD, 0, SECS(__VA_ARGS__))
+#define LDNC(t, w, ...) req(t, w, TR_LD_NC, 0, SECS(__VA_ARGS__))
+#define ST(t, w, bytes, ...) req(t, w, TR_ST, bytes, SECS(__VA_ARGS__))
+#define ATOM(t, w, ...) req(t, w, TR_ATOM, ALL, SECS(__VA_ARGS__))
+#define LLD(t, w, ...) req(t, w, TR_LOCAL_LD, 0, SECS(__VA_ARGS__))
+#define LST(t, w, bytes, ...) req(t, w, TR_LOCAL_ST, bytes, SECS(__VA_ARGS__))
+
+/* Replays one block's trace as a group of its own, then empties the trace
+ * for the next block. */
+static void run1(CacheSys *c, uint64_t block, MemTrace *t)
+{
+  const MemTrace *p[1] = {t};
+  cache_blocks(c, block, p, 1);
+  trace_free(t);
+}
+
+/* The counters so far. */
+static void counters(const CacheSys *c, uint64_t *m)
+{
+  memset(m, 0, WM_M_COUNT * sizeof *m);
+  cache_add_metrics(c, m);
+}
+
+#define EQ(metric, v) assert_int_equal(m[WM_M_##metric], (v))
+
+/* ---- 1. a line's four sectors: misses, then hits ----------------------- */
+
+static void load_line_twice(int fetch, uint64_t *m)
+{
+  CacheSys c;
+  CacheConfig k = small_cfg(fetch);
+  cache_init(&c, &k);
+  MemTrace t = {0};
+  LD(&t, 0, 0, 1, 2, 3);  /* one request: sectors 0..3 = line 0 */
+  run1(&c, 0, &t);
+  counters(&c, m);
+  /* cold caches: each of the 4 sectors misses L1 and is read from L2; the
+   * request touches one line, so L1 sends L2 one read request */
+  EQ(L1_MISS, 4);
+  EQ(L1_HIT, 0);
+  EQ(L2_RD, 4);
+  EQ(L2_RDREQ, 1);
+  EQ(L1_LINES, 1);
+  /* all 4 sectors were asked for and DRAM read 4 x 32 bytes in either
+   * fetch size: 4 fills of 32, or 2 fills of 64 */
+  EQ(DRAM_RD, 128);
+  EQ(DRAM_USED, 128);
+  EQ(DRAM_WR, 0);
+  /* the same request again: all 4 sectors are in L1 now */
+  LD(&t, 0, 0, 1, 2, 3);
+  run1(&c, 1, &t);
+  counters(&c, m);
+  EQ(L1_HIT, 4);
+  EQ(L1_MISS, 4);  /* unchanged */
+  EQ(L2_RD, 4);    /* no new L2 reads */
+  EQ(L2_RDREQ, 1);
+  EQ(L1_LINES, 2); /* one line per request */
+  EQ(DRAM_RD, 128);
+  cache_free(&c);
+}
+
+static void test_line_miss_then_hit(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  /* fetch 32: each L2 miss fetches its own sector: 4 L2 misses, 4 DRAM
+   * reads of 32 bytes, all from the same 256-byte interleave unit, so one
+   * row opening (the first) and 3 row hits */
+  load_line_twice(32, m);
+  EQ(L2_MISS, 4);
+  EQ(L2_HIT, 0);
+  EQ(ROW_MISS, 1);
+  EQ(ROW_HIT, 3);
+  /* fetch 64: sector 0 misses and brings sector 1, sector 1 then hits;
+   * sector 2 misses and brings 3: 2 misses, 2 hits, 2 DRAM reads of 64 */
+  load_line_twice(64, m);
+  EQ(L2_MISS, 2);
+  EQ(L2_HIT, 2);
+  EQ(ROW_MISS, 1);
+  EQ(ROW_HIT, 1);
+}
+
+/* Sectors of two lines in one request: one L2 request per line; a request
+ * whose sectors all hit sends none. */
+static void test_l2_requests_per_line(void **state)
+{
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  cache_init(&c, &k);
+  MemTrace t = {0};
+  LD(&t, 0, 0, 1, 4, 5);      /* lines 0 and 1: 2 L2 requests, 4 sectors */
+  LD(&t, 0, 0, 1, 4, 5, 8);   /* only sector 8 (line 2) misses: 1 request */
+  run1(&c, 0, &t);
+  uint64_t m[WM_M_COUNT];
+  counters(&c, m);
+  EQ(L2_RDREQ, 2 + 1);
+  EQ(L2_RD, 4 + 1);
+  EQ(L1_HIT, 4);             /* the second request's 0, 1, 4, 5 */
+  EQ(L1_MISS, 5);
+  EQ(L1_LINES, 2 + 3);       /* lines touched: {0,1}, then {0,1,2} */
+  cache_free(&c);
+}
+
+/* L1 replacement: an L1 of one set of 4 ways (512 bytes) holds 4 lines;
+ * touching a fifth evicts the least recently used. */
+static void test_l1_lru(void **state)
+{
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  k.l1_bytes = 512;
+  cache_init(&c, &k);
+  MemTrace t = {0};
+  LD(&t, 0, 0);   /* lines 0..3 fill the set */
+  LD(&t, 0, 4);
+  LD(&t, 0, 8);
+  LD(&t, 0, 12);
+  LD(&t, 0, 0);   /* hit: line 0 becomes the most recent, line 1 the LRU */
+  LD(&t, 0, 16);  /* line 4: evicts line 1 */
+  LD(&t, 0, 0);   /* hit */
+  LD(&t, 0, 4);   /* miss: line 1 was evicted */
+  run1(&c, 0, &t);
+  uint64_t m[WM_M_COUNT];
+  counters(&c, m);
+  EQ(L1_HIT, 2);
+  EQ(L1_MISS, 4 + 1 + 1);
+  /* L2 (512 lines) evicted nothing: line 1's second read hits there */
+  EQ(L2_HIT, 1);
+  EQ(L2_MISS, 5);
+  cache_free(&c);
+}
+
+/* l1_bytes = 0: no L1 caching; loads that bypass L1 (ld.cg) never allocate. */
+static void test_no_l1(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  k.l1_bytes = 0;
+  cache_init(&c, &k);
+  MemTrace t = {0};
+  LD(&t, 0, 0);
+  LD(&t, 0, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L1_MISS, 2);  /* nothing is ever present */
+  EQ(L1_HIT, 0);
+  EQ(L2_MISS, 1);  /* the second read finds the sector in L2 */
+  EQ(L2_HIT, 1);
+  cache_free(&c);
+
+  k = small_cfg(32);
+  cache_init(&c, &k);
+  LDNC(&t, 0, 0);
+  LDNC(&t, 0, 0);
+  LD(&t, 0, 0);    /* a caching load after them still misses L1 */
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L1_MISS, 3);
+  EQ(L1_HIT, 0);
+  EQ(L2_RD, 3);
+  EQ(L2_HIT, 2);
+  cache_free(&c);
+}
+
+/* ---- 2. fetch_bytes = 64: the pair partner ------------------------------ */
+
+static void test_fetch_pair(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(64);
+  cache_init(&c, &k);
+  MemTrace t = {0};
+  LD(&t, 0, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  /* sector 0 misses: DRAM reads the aligned pair 0-1 (64 bytes), of which
+   * 32 were asked for */
+  EQ(L2_MISS, 1);
+  EQ(DRAM_RD, 64);
+  EQ(DRAM_USED, 32);
+  LD(&t, 0, 1);
+  run1(&c, 1, &t);
+  counters(&c, m);
+  /* sector 1 was never loaded into L1 (only sector 0 was): L1 miss; but
+   * L2 has it from the pair fetch: L2 hit, no DRAM read, and the 32 bytes
+   * now count as used */
+  EQ(L1_MISS, 2);
+  EQ(L2_HIT, 1);
+  EQ(L2_MISS, 1);
+  EQ(DRAM_RD, 64);
+  EQ(DRAM_USED, 64);
+  /* sector 3 misses: the pair is 2-3 (3 / 2 * 2 = 2), so sector 2 hits */
+  LD(&t, 0, 3);
+  LD(&t, 0, 2);
+  run1(&c, 2, &t);
+  counters(&c, m);
+  EQ(L2_MISS, 2);
+  EQ(L2_HIT, 2);
+  EQ(DRAM_RD, 128);
+  EQ(DRAM_USED, 128);
+  /* a store to a fetched but unused sector also uses it: load 4 (pair
+   * 4-5, 32 used of 64), store 5 (the other 32 used) */
+  LD(&t, 0, 4);
+  ST(&t, 0, ALL, 5);
+  run1(&c, 3, &t);
+  counters(&c, m);
+  EQ(DRAM_RD, 192);
+  EQ(DRAM_USED, 192);
+  EQ(L2_HIT, 3);   /* the store to sector 5 found it present */
+  cache_free(&c);
+
+  /* fetch 128: a miss brings the whole line */
+  k = small_cfg(128);
+  cache_init(&c, &k);
+  LD(&t, 0, 2);
+  LD(&t, 0, 0, 1, 3);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_MISS, 1);
+  EQ(L2_HIT, 3);
+  EQ(DRAM_RD, 128);
+  EQ(DRAM_USED, 128);
+  cache_free(&c);
+}
+
+/* ---- 3. stores write through, no L1 allocation ------------------------- */
+
+static void test_store_write_through(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  cache_init(&c, &k);
+  MemTrace t = {0};
+  ST(&t, 0, ALL, 0, 1, 2, 3, 4, 5); /* 6 sectors over lines 0 and 1 */
+  LD(&t, 0, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  /* every store sector reaches L2, one write request per line */
+  EQ(L2_WR, 6);
+  EQ(L2_WRREQ, 2);
+  /* stores are not L1 lookups; the load then misses L1 because the store
+   * did not allocate */
+  EQ(L1_MISS, 1);
+  EQ(L1_HIT, 0);
+  /* L2 allocates on write: the 6 write sectors missed, and the whole-sector
+   * write made sector 0 present, so the load hits L2 without DRAM */
+  EQ(L2_MISS, 6);
+  EQ(L2_HIT, 1);
+  EQ(DRAM_RD, 0);
+  EQ(L2_RD, 1);
+  cache_free(&c);
+
+  /* A store updates a sector L1 already holds: it stays present. */
+  cache_init(&c, &k);
+  LD(&t, 0, 8);
+  ST(&t, 0, ALL, 8);
+  LD(&t, 0, 8);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L1_MISS, 1);
+  EQ(L1_HIT, 1);
+  EQ(L2_WR, 1);
+  cache_free(&c);
+}
+
+/* ---- 4. store merging -------------------------------------------------- */
+
+static void test_store_merging(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  MemTrace t = {0};
+
+  /* The same warp's next request to the same 4 sectors merges: L2 counts
+   * the 4 sectors (and its one request) once. */
+  cache_init(&c, &k);
+  ST(&t, 0, ALL, 0, 1, 2, 3);
+  ST(&t, 0, ALL, 0, 1, 2, 3);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 4);
+  EQ(L2_WRREQ, 1);
+  cache_free(&c);
+
+  /* 17 lines > merge_lines (16): the repeated request is not merged; each
+   * request sends 17 sectors in 17 L2 requests. */
+  cache_init(&c, &k);
+  ST(&t, 0, ALL, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64);
+  ST(&t, 0, ALL, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 2 * 17);
+  EQ(L2_WRREQ, 2 * 17);
+  EQ(L1_LINES, 2 * 17);
+  cache_free(&c);
+
+  /* 16 lines = merge_lines: still merged, the second request sends nothing. */
+  cache_init(&c, &k);
+  ST(&t, 0, ALL, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
+  ST(&t, 0, ALL, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 16);
+  EQ(L2_WRREQ, 16);
+  cache_free(&c);
+
+  /* Another warp's store to a sector in the SM's FIFO of the last
+   * merge_sectors (16) store sectors merges too: warps 0 and 1 store
+   * sector 0 (round-robin: warp 0 first); only the first reaches L2. */
+  cache_init(&c, &k);
+  ST(&t, 0, ALL, 0);
+  ST(&t, 1, ALL, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 1);
+  EQ(L2_WRREQ, 1);
+  cache_free(&c);
+
+  /* The FIFO holds 16 sectors: after sector 0, 16 other store sectors push
+   * it out and a later store of sector 0 reaches L2 again (1 + 16 + 1);
+   * after only 15 others it is still there and merges (1 + 15). */
+  cache_init(&c, &k);
+  ST(&t, 0, ALL, 0);
+  ST(&t, 0, ALL, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64);
+  ST(&t, 0, ALL, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 1 + 16 + 1);
+  cache_free(&c);
+  cache_init(&c, &k);
+  ST(&t, 0, ALL, 0);
+  ST(&t, 0, ALL, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
+  ST(&t, 0, ALL, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 1 + 15);
+  cache_free(&c);
+
+  /* merge_sectors = 0 turns the FIFO off; the warp's own last request
+   * still merges.  Warp 1's store of sector 0 then is not merged. */
+  k.merge_sectors = 0;
+  cache_init(&c, &k);
+  ST(&t, 0, ALL, 0);
+  ST(&t, 1, ALL, 0);
+  ST(&t, 1, ALL, 0);  /* warp 1's own repeat: merged */
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 2);
+  cache_free(&c);
+
+  /* Local stores are never merged (local_heap): two local stores of the
+   * same sector both reach L2. */
+  k = small_cfg(32);
+  k.local_bytes = 16;
+  cache_init(&c, &k);
+  LST(&t, 0, ALL, 0);
+  LST(&t, 0, ALL, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 2);
+  cache_free(&c);
+}
+
+/* ---- 5. L2 write-back ---------------------------------------------------- */
+
+/* An L2 of one set of 4 ways (512 bytes): fully associative, 4 lines. */
+static CacheConfig tiny_l2(int fetch)
+{
+  CacheConfig k = small_cfg(fetch);
+  k.l2_bytes = 512;
+  k.l2_ways = 4;
+  return k;
+}
+
+static void test_l2_write_back(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = tiny_l2(32);
+  MemTrace t = {0};
+
+  /* Whole-sector stores to 6 lines (24 sectors): lines 0 and 1 are evicted
+   * with 4 dirty sectors each: 2 x 4 x 32 = 256 bytes written; the 4 lines
+   * still resident are not written back at the end.  Whole sectors need no
+   * fill: no DRAM reads. */
+  cache_init(&c, &k);
+  for (uint64_t ln = 0; ln < 6; ln++)
+    req(&t, 0, TR_ST, ALL, (const uint64_t[]){4 * ln, 4 * ln + 1, 4 * ln + 2, 4 * ln + 3}, 4);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 24);
+  EQ(DRAM_WR, 256);
+  EQ(DRAM_RD, 0);
+  /* 8 DRAM writes of 32 bytes: lines 0 and 1 are bytes 0..255, one
+   * interleave unit (channel 0, bank 0, row 0): 1 row opening, 7 hits */
+  EQ(ROW_MISS, 1);
+  EQ(ROW_HIT, 7);
+  cache_free(&c);
+
+  /* LRU: lines 0..3 stored; a load of line 0 makes it recent; storing line
+   * 4 then evicts line 1 (128 bytes written); a load of line 0's sector 1
+   * hits L2; a load of line 1 misses (fetch 32), evicting the LRU line 2
+   * (another 128 bytes). */
+  cache_init(&c, &k);
+  for (uint64_t ln = 0; ln < 4; ln++)
+    req(&t, 0, TR_ST, ALL, (const uint64_t[]){4 * ln, 4 * ln + 1, 4 * ln + 2, 4 * ln + 3}, 4);
+  LD(&t, 0, 0);
+  ST(&t, 0, ALL, 16, 17, 18, 19);
+  LD(&t, 0, 1);
+  LD(&t, 0, 4);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(DRAM_WR, 256);
+  EQ(DRAM_RD, 32);
+  EQ(L2_HIT, 2);        /* sectors 0 and 1 */
+  EQ(L2_MISS, 20 + 1);  /* 20 first writes of sectors, then sector 4 */
+  cache_free(&c);
+
+  /* A clean line (only read) is evicted without a write. */
+  cache_init(&c, &k);
+  LD(&t, 0, 0, 4, 8, 12, 16); /* 5 lines, one sector each */
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(DRAM_RD, 5 * 32);
+  EQ(DRAM_WR, 0);
+  cache_free(&c);
+
+  /* A big L2 keeps everything: nothing is written back at the end. */
+  k = small_cfg(32);
+  cache_init(&c, &k);
+  ST(&t, 0, ALL, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 16);
+  EQ(DRAM_WR, 0);
+  EQ(DRAM_RD, 0);
+  assert_int_equal(m[WM_M_ROW_MISS] + m[WM_M_ROW_HIT], 0); /* no DRAM access at all */
+  cache_free(&c);
+}
+
+/* ---- 6. partial writes ------------------------------------------------- */
+
+static void test_partial_writes(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  MemTrace t = {0};
+
+  /* 4 bytes of sector 0 (mask 0xf), then lines 1..4 evict line 0: the
+   * sector is completed from DRAM (read 32, even though a read miss would
+   * fetch 64) and written back (32). */
+  CacheConfig k = tiny_l2(64);
+  cache_init(&c, &k);
+  ST(&t, 0, 0xfu, 0);
+  ST(&t, 0, ALL, 4, 8, 12, 16);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(DRAM_RD, 32);
+  EQ(DRAM_WR, 32);
+  EQ(DRAM_USED, 32);
+  cache_free(&c);
+
+  /* Two halves (0x0000ffff then 0xffff0000) complete the sector: no fill
+   * on eviction, only the 32-byte write. */
+  cache_init(&c, &k);
+  ST(&t, 0, 0x0000ffffu, 0);
+  ST(&t, 0, 0xffff0000u, 0);
+  ST(&t, 0, ALL, 4, 8, 12, 16);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(DRAM_RD, 0);
+  EQ(DRAM_WR, 32);
+  cache_free(&c);
+
+  /* A read of a partly written sector fills just that sector (32 bytes,
+   * not the 64-byte pair) and misses L2. */
+  cache_init(&c, &k);
+  ST(&t, 0, 0xfu, 0);
+  LD(&t, 0, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_MISS, 2);  /* the write and the read */
+  EQ(DRAM_RD, 32);
+  EQ(DRAM_USED, 32);
+  EQ(DRAM_WR, 0);
+  cache_free(&c);
+
+  /* partial_sectors = 2: the third partly written sector completes the
+   * oldest (sector 0) at once, without any eviction (the L2 is 64 KiB);
+   * the fourth completes sector 1. */
+  k = small_cfg(32);
+  k.partial_sectors = 2;
+  cache_init(&c, &k);
+  ST(&t, 0, 0xfu, 0);
+  ST(&t, 0, 0xfu, 1);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(DRAM_RD, 0);   /* 2 partial sectors: within the limit */
+  ST(&t, 0, 0xfu, 2);
+  run1(&c, 1, &t);
+  counters(&c, m);
+  EQ(DRAM_RD, 32);  /* 3 > 2: sector 0 filled */
+  ST(&t, 0, 0xfu, 3);
+  run1(&c, 2, &t);
+  counters(&c, m);
+  EQ(DRAM_RD, 64);  /* sector 1 filled */
+  EQ(DRAM_USED, 64);
+  EQ(DRAM_WR, 0);   /* nothing evicted, nothing written back at the end */
+  /* sector 0 is present now: a load of it hits L2 and reads no DRAM */
+  LD(&t, 0, 0);
+  run1(&c, 3, &t);
+  counters(&c, m);
+  EQ(L2_HIT, 1);
+  EQ(DRAM_RD, 64);
+  cache_free(&c);
+
+  /* A sector written partly twice takes one place in the ring: sectors
+   * 0 (twice), 1 are 2 entries, no fill; sector 2 fills sector 0. */
+  cache_init(&c, &k);
+  ST(&t, 0, 0xfu, 0);
+  ST(&t, 1, 0xf0u, 0);
+  ST(&t, 0, 0xfu, 1);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(DRAM_RD, 0);
+  ST(&t, 0, 0xfu, 2);
+  run1(&c, 1, &t);
+  counters(&c, m);
+  EQ(DRAM_RD, 32);
+  cache_free(&c);
+}
+
+/* ---- 7. local memory --------------------------------------------------- */
+
+static void test_local(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  k.warps_per_block = 2;
+  k.local_bytes = 16;  /* window per warp: 16 x 32 = 512 bytes */
+  MemTrace t = {0};
+
+  /* Round 1: warp 0 stores its local sector 0 (allocates in L1, writes
+   * through), warp 1 loads its own local sector 0: another window, so it
+   * misses L1 (and L2: never written).  Round 2: warp 0 loads its local
+   * sector 0: hit. */
+  cache_init(&c, &k);
+  LST(&t, 0, ALL, 0);
+  LLD(&t, 1, 0);
+  LLD(&t, 0, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L1_HIT, 1);
+  EQ(L1_MISS, 1);
+  EQ(L2_WR, 1);     /* the local store wrote through */
+  EQ(L2_RD, 1);     /* warp 1's miss */
+  EQ(L2_MISS, 2);   /* the store's first write and warp 1's read */
+  EQ(L2_HIT, 0);
+  EQ(DRAM_RD, 32);
+  cache_free(&c);
+
+  /* Each warp's local memory lies far from global addresses: a global
+   * load of sector 0 does not hit warp 0's local sector 0. */
+  cache_init(&c, &k);
+  LST(&t, 0, ALL, 0);
+  LD(&t, 0, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L1_MISS, 1);
+  EQ(L2_MISS, 2);
+  cache_free(&c);
+
+  /* The window belongs to the warp slot: the next block on the same slot
+   * (one SM, one resident block) finds block 0's local line in L1. */
+  cache_init(&c, &k);
+  LST(&t, 0, ALL, 0);
+  run1(&c, 0, &t);
+  LLD(&t, 0, 0);
+  run1(&c, 1, &t);
+  counters(&c, m);
+  EQ(L1_HIT, 1);
+  EQ(L1_MISS, 0);
+  cache_free(&c);
+
+  /* Windows are local_bytes * 32 apart: with 4 bytes per thread (128-byte
+   * windows), warp 1's local sector 0 is 128 bytes after warp 0's, i.e.
+   * warp 0's local sector 4; warp 0 storing its sector 4 lets warp 1's
+   * sector 0 hit in L1. */
+  k.local_bytes = 4;
+  cache_init(&c, &k);
+  LST(&t, 0, ALL, 4);  /* round 1: warp 0 first, then warp 1 */
+  LLD(&t, 1, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L1_HIT, 1);
+  EQ(L1_MISS, 0);
+  cache_free(&c);
+}
+
+/* ---- 8. placement of blocks on SMs -------------------------------------- */
+
+static void test_placement(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  MemTrace t0 = {0}, t1 = {0};
+
+  /* sms = 2, group = 1: block 0 on SM 0, block 1 on SM 1.  Block 1's load
+   * of the sector block 0 loaded misses its own L1, hits the shared L2. */
+  CacheConfig k = small_cfg(32);
+  k.sms = 2;
+  cache_init(&c, &k);
+  assert_int_equal(cache_group(&c), 1);
+  LD(&t0, 0, 0);
+  run1(&c, 0, &t0);
+  LD(&t1, 0, 0);
+  run1(&c, 1, &t1);
+  counters(&c, m);
+  EQ(L1_MISS, 2);
+  EQ(L1_HIT, 0);
+  EQ(L2_HIT, 1);
+  assert_int_equal(c.blocks, 2);
+  cache_free(&c);
+
+  /* sms = 2, blocks_per_sm = 2, group = 2: blocks 0 and 1 share SM 0 and
+   * are replayed together; block 1's load hits what block 0's loaded. */
+  k.blocks_per_sm = 2;
+  k.group = 2;
+  cache_init(&c, &k);
+  assert_int_equal(cache_group(&c), 2);
+  LD(&t0, 0, 0);
+  LD(&t1, 0, 0);
+  const MemTrace *p[2] = {&t0, &t1};
+  cache_blocks(&c, 0, p, 2);
+  trace_free(&t0);
+  trace_free(&t1);
+  counters(&c, m);
+  EQ(L1_MISS, 1);
+  EQ(L1_HIT, 1);
+  /* blocks 2 and 3 go to SM 1: its L1 is cold */
+  LD(&t0, 0, 0);
+  LD(&t1, 0, 0);
+  cache_blocks(&c, 2, p, 2);
+  trace_free(&t0);
+  trace_free(&t1);
+  counters(&c, m);
+  EQ(L1_MISS, 2);
+  EQ(L1_HIT, 2);
+  /* block 4 begins the second wave (2 SMs x 2 blocks) on SM 0: hit */
+  LD(&t0, 0, 0);
+  run1(&c, 4, &t0);
+  counters(&c, m);
+  EQ(L1_HIT, 3);
+  cache_free(&c);
+
+  /* blocks_per_sm = 2, group = 1: round-robin, block 0 on SM 0, block 1 on
+   * SM 1, block 2 on SM 0 again: block 2 hits block 0's line. */
+  k.group = 1;
+  cache_init(&c, &k);
+  LD(&t0, 0, 0);
+  run1(&c, 0, &t0);
+  LD(&t0, 0, 0);
+  run1(&c, 1, &t0);
+  LD(&t0, 0, 0);
+  run1(&c, 2, &t0);
+  counters(&c, m);
+  EQ(L1_MISS, 2);
+  EQ(L1_HIT, 1);
+  cache_free(&c);
+
+  /* A group that does not divide blocks_per_sm falls back to 1; zero SMs,
+   * channels or banks become 1. */
+  k.blocks_per_sm = 3;
+  k.group = 2;
+  k.sms = 0;
+  k.channels = 0;
+  k.banks = 0;
+  cache_init(&c, &k);
+  assert_int_equal(cache_group(&c), 1);
+  assert_int_equal(c.cfg.sms, 1);
+  LD(&t0, 0, 0);
+  LD(&t0, 0, 8);  /* byte 256: with 2 channels another channel (a miss);
+                     with one channel and one bank, row 256 / 1024 = 0 again */
+  run1(&c, 0, &t0);
+  counters(&c, m);
+  EQ(ROW_MISS, 1);
+  EQ(ROW_HIT, 1);
+  cache_free(&c);
+}
+
+/* ---- 9. DRAM rows ------------------------------------------------------- */
+
+/* Address a -> unit u = a / 256; channel u % 2; bank (u / 2) % 2; row
+ * u / 4 / (1024 / 256) = a / 4096.  So bytes 0, 1024, 2048 lie in channel
+ * 0, bank 0, row 0; 4096 in row 1 of that bank; 256 and 2304 in channel 1,
+ * bank 0, row 0; 512 in channel 0, bank 1. */
+static void test_dram_rows(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  cache_init(&c, &k);
+  MemTrace t = {0};
+  LD(&t, 0, 0);          /* byte 0: (0,0) row 0 opens: miss */
+  LD(&t, 0, 1024 / 32);  /* byte 1024: same row: hit */
+  LD(&t, 0, 4096 / 32);  /* byte 4096: row 1 of the same bank: miss */
+  LD(&t, 0, 256 / 32);   /* byte 256: channel 1's bank 0 was closed: miss */
+  LD(&t, 0, 2048 / 32);  /* byte 2048: (0,0) row 0, but row 1 is open: miss */
+  LD(&t, 0, 2304 / 32);  /* byte 2304: (1,0) row 0 still open: hit */
+  LD(&t, 0, 512 / 32);   /* byte 512: (0,1) was closed: miss */
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(ROW_MISS, 5);
+  EQ(ROW_HIT, 2);
+  EQ(DRAM_RD, 7 * 32);
+  cache_free(&c);
+
+  /* row_bytes = 2048: 8 interleave units per row, rows of a bank are
+   * 8 KiB of addresses apart: byte 4096 is then in row 0 too. */
+  k.row_bytes = 2048;
+  cache_init(&c, &k);
+  LD(&t, 0, 0);
+  LD(&t, 0, 4096 / 32);
+  LD(&t, 0, 8192 / 32);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(ROW_MISS, 2);  /* bytes 0 and 8192 */
+  EQ(ROW_HIT, 1);   /* byte 4096 */
+  cache_free(&c);
+}
+
+/* ---- 10. loads after another warp's store ------------------------------- */
+
+static void test_raw(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  k.warps_per_block = 2;
+  MemTrace t0 = {0}, t1 = {0};
+
+  /* Warp 0 stores sector 0; warp 1 loads it (RAW); warp 0 loads its own
+   * sector 0 (not RAW). */
+  cache_init(&c, &k);
+  ST(&t0, 0, ALL, 0);
+  LD(&t0, 1, 0);
+  LD(&t0, 0, 0);
+  run1(&c, 0, &t0);
+  counters(&c, m);
+  EQ(RAW, 1);
+  cache_free(&c);
+
+  /* Only a warp's own stores: none. */
+  cache_init(&c, &k);
+  ST(&t0, 0, ALL, 0);
+  LD(&t0, 0, 0);
+  LD(&t0, 1, 4);
+  run1(&c, 0, &t0);
+  counters(&c, m);
+  EQ(RAW, 0);
+  cache_free(&c);
+
+  /* Co-resident blocks replayed as one group: block 1's warp 0 is not
+   * block 0's warp 0, so its load of block 0's stored sector counts. */
+  k.blocks_per_sm = 2;
+  k.group = 2;
+  cache_init(&c, &k);
+  ST(&t0, 0, ALL, 8);
+  LD(&t1, 0, 8);
+  const MemTrace *p[2] = {&t0, &t1};
+  cache_blocks(&c, 0, p, 2);
+  trace_free(&t0);
+  trace_free(&t1);
+  counters(&c, m);
+  EQ(RAW, 1);
+  cache_free(&c);
+
+  /* A store in an earlier group does not count: the stores are the
+   * group's own. */
+  k.blocks_per_sm = 1;
+  k.group = 1;
+  cache_init(&c, &k);
+  ST(&t0, 0, ALL, 8);
+  run1(&c, 0, &t0);
+  LD(&t0, 1, 8);
+  run1(&c, 1, &t0);
+  counters(&c, m);
+  EQ(RAW, 0);
+  cache_free(&c);
+}
+
+/* ---- 11. the most-written line ------------------------------------------ */
+
+static void test_hot(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  k.warps_per_block = 4;
+  cache_init(&c, &k);
+  MemTrace t = {0};
+  /* Warps 0..3 each store 4 bytes of sector 0 (a[0]) and warp 0 then
+   * sector 1: line 0 is sent 5 store sectors.  Line 1 gets 2. */
+  for (unsigned w = 0; w < 4; w++)
+    ST(&t, w, 0xfu, 0);
+  ST(&t, 0, 0xfu, 1);
+  ST(&t, 1, ALL, 4);
+  ST(&t, 2, ALL, 5);
+  run1(&c, 0, &t);
+  assert_int_equal(c.hot_writes, 5);
+  counters(&c, m);
+  EQ(HOT, 5);
+  /* warps 1..3's sector 0 merged with warp 0's (the SM's FIFO): L2 counts
+   * sector 0 once, sector 1, sectors 4 and 5: 4 writes, though HOT counts
+   * the merged ones */
+  EQ(L2_WR, 4);
+  /* cache_add_metrics keeps the largest, it does not add */
+  m[WM_M_HOT] = 100;
+  cache_add_metrics(&c, m);
+  EQ(HOT, 100);
+  m[WM_M_HOT] = 2;
+  cache_add_metrics(&c, m);
+  EQ(HOT, 5);
+  /* atomics count as writes too: 3 atomics on line 1 make it 2 + 3 = 5,
+   * a fourth makes it 6, the new maximum */
+  ATOM(&t, 0, 4);
+  ATOM(&t, 0, 4);
+  ATOM(&t, 0, 6);
+  ATOM(&t, 0, 7);
+  run1(&c, 1, &t);
+  assert_int_equal(c.hot_writes, 6);
+  cache_free(&c);
+}
+
+/* ---- 12. atomics --------------------------------------------------------- */
+
+static void test_atomics(void **state)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  cache_init(&c, &k);
+  MemTrace t = {0};
+  LD(&t, 0, 0, 1);  /* L1 and L2 miss, both allocate sectors 0 and 1 */
+  ATOM(&t, 0, 0);   /* at L2 (present: hit); drops sector 0 from L1 */
+  LD(&t, 0, 0);     /* L1 miss, L2 hit */
+  LD(&t, 0, 1);     /* sector 1 stayed in L1: hit */
+  ATOM(&t, 0, 8);   /* never seen: L2 miss, filled from DRAM */
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_ATOM, 2);
+  EQ(L1_MISS, 2 + 1);
+  EQ(L1_HIT, 1);
+  EQ(L2_RD, 3);     /* atomics are not reads */
+  EQ(L2_WR, 0);     /* nor writes */
+  EQ(L2_HIT, 1 + 1);
+  EQ(L2_MISS, 2 + 1);
+  EQ(DRAM_RD, 3 * 32);
+  cache_free(&c);
+
+  /* An atomic leaves its sector dirty: evicted from a 4-line L2, it is
+   * written back (32 bytes); its fill was read (32). */
+  k = tiny_l2(32);
+  cache_init(&c, &k);
+  ATOM(&t, 0, 0);
+  LD(&t, 0, 4, 8, 12, 16);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(DRAM_WR, 32);
+  EQ(DRAM_RD, 5 * 32);
+  cache_free(&c);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_line_miss_then_hit),
+    cmocka_unit_test(test_l2_requests_per_line),
+    cmocka_unit_test(test_l1_lru),
+    cmocka_unit_test(test_no_l1),
+    cmocka_unit_test(test_fetch_pair),
+    cmocka_unit_test(test_store_write_through),
+    cmocka_unit_test(test_store_merging),
+    cmocka_unit_test(test_l2_write_back),
+    cmocka_unit_test(test_partial_writes),
+    cmocka_unit_test(test_local),
+    cmocka_unit_test(test_placement),
+    cmocka_unit_test(test_dram_rows),
+    cmocka_unit_test(test_raw),
+    cmocka_unit_test(test_hot),
+    cmocka_unit_test(test_atomics),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
