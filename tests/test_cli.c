@@ -210,6 +210,66 @@ static void test_absurd_grid(void **state) {
   free(err);
 }
 
+/* Every report ends with the levels beyond L1 and the predicted time, and
+ * names the limiter; --no-caches leaves them out. */
+static void test_time_and_hierarchy(void **state) {
+  (void)state;
+  char args[1024];
+  snprintf(args, sizeof args, "sim '%s' --kernel tr_naive --grid 64,64 --block 32,32 --arg buf:f32:4194304 "
+           "--arg buf:f32:4194304 --arg i32:2048 --arg i32:2048", tu_data("seed_kernels.ptx"));
+  char *out = run_ok(args);
+  assert_non_null(strstr(out, "memory hierarchy on h200"));
+  assert_non_null(strstr(out, "predicted time"));
+  /* 32 scattered sectors per store request: the L2 requests bound it */
+  assert_non_null(strstr(out, "-- L2-bound"));
+  free(out);
+  strcat(args, " --no-caches --format json");
+  out = run_ok(args);
+  json_t *root = json_loads(out, 0, NULL);
+  assert_non_null(root);
+  json_t *l = json_array_get(root, 0);
+  assert_null(json_object_get(l, "time"));
+  assert_int_equal(metric(l, "lts__t_sectors_srcunit_tex_op_write.sum"), 0);
+  assert_int_equal(metric(l, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), 4194304); /* unchanged */
+  json_decref(root);
+  free(out);
+}
+
+/* --sample 4 runs every 4th wave: copy_k's 16384 blocks on 132 SMs x 8
+ * resident are 15.5 waves of 1056; waves 0, 4, 8 and 12 run (4224 blocks),
+ * and since every block does the same, the scaled counters equal the full
+ * run's (524288 = 16384 x 8 warps x 4 sectors) and DRAM reads agree. */
+static void test_sample(void **state) {
+  (void)state;
+  char args[1024];
+  const char *launch = "--kernel copy_k --grid 16384 --block 256 --arg buf:f32:4194304 --arg buf:f32:4194304 "
+                       "--arg i32:4194304 --format json --init zero";
+  snprintf(args, sizeof args, "sim '%s' %s", tu_data("seed_kernels.ptx"), launch);
+  char *out = run_ok(args);
+  json_t *full = json_loads(out, 0, NULL);
+  free(out);
+  strcat(args, " --sample 4");
+  out = run_ok(args);
+  json_t *part = json_loads(out, 0, NULL);
+  free(out);
+  assert_non_null(full);
+  assert_non_null(part);
+  json_t *f = json_array_get(full, 0), *p = json_array_get(part, 0);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "time"), "blocks_simulated")), 4224);
+  assert_int_equal(metric(p, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 524288);
+  assert_int_equal(metric(f, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 524288);
+  double fd = (double)metric(f, "dram__bytes_read.sum"), pd = (double)metric(p, "dram__bytes_read.sum");
+  assert_true(pd > 0.98 * fd && pd < 1.02 * fd);
+  json_decref(full);
+  json_decref(part);
+  /* a bad value is a usage error */
+  char *err = NULL;
+  snprintf(args, sizeof args, "sim '%s' %s --sample 0", tu_data("seed_kernels.ptx"), launch);
+  assert_int_equal(tu_run_cli(args, NULL, &err), 2);
+  assert_non_null(strstr(err, "--sample"));
+  free(err);
+}
+
 /* --help documents the contract; sim --help the //@ grammar. */
 static void test_help(void **state) {
   (void)state;
@@ -227,6 +287,7 @@ int main(void) {
     cmocka_unit_test(test_json_of_a_file), cmocka_unit_test(test_csv_of_one_launch),
     cmocka_unit_test(test_text_lines_explain), cmocka_unit_test(test_dump),
     cmocka_unit_test(test_lab_only), cmocka_unit_test(test_absurd_grid), cmocka_unit_test(test_const), cmocka_unit_test(test_help),
+    cmocka_unit_test(test_time_and_hierarchy), cmocka_unit_test(test_sample),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -337,16 +337,9 @@ static void test_cache_config(void **state)
 
 /* Without shared memory the driver gives it nothing: sm_70+ allow a 0 KiB
  * carveout (arch.h; occupancy.c's config_at_least picks it), so L1 is the
- * whole 256 KiB array.
- *
- * KNOWN BUG (skipped until fixed): model_cache_config() passes need = 0 to
- * pick_carveout(), which returns the first listed carveout (8 KiB), so L1 is
- * 248 KiB.  The CLI hides it by overriding l1_bytes with occupancy.c's value
- * whenever the occupancy is known (cli_model.c).  Delete the skip() once
- * model.c returns a 0 KiB carveout for need = 0 on sm_70+. */
+ * whole 256 KiB array. */
 static void test_cache_config_no_smem(void **state)
 {
-  skip();
   const Arch *a = arch_find("h200");
   assert_non_null(a);
   CacheConfig k;

@@ -29,7 +29,7 @@ void cli_model_begin(const CliOptions *o, const PtxKernel *k, const LaunchSpec *
     l->sample_wave = (uint64_t)cm->arch->sms * (uint64_t)cm->blocks_per_sm;
     l->sample_every = (uint32_t)o->sample;
   }
-  if (!o->cfg.caches || cm->arch->cc < 70) return;
+  if (!o->cfg.caches) return;
   CacheConfig cc;
   model_cache_config(cm->arch, cm->blocks_per_sm, threads, smem, k->local_size, &cc);
   if (run->have_occ) cc.l1_bytes = run->occ.l1_bytes; /* the carveout occupancy.c chose */

@@ -40,6 +40,7 @@ static const char *usage_sim =
   "                   [--lines] [--dump DIR]\n"
   "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
   "                   [--max-threads N] [--const NAME=TYPE:VALUE[,VALUE...]]...\n"
+  "                   [--sample N] [--no-caches]\n"
   "\n"
   "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo.\n"
   "Without --kernel, every '//@' launch line of FILE runs:\n"
@@ -73,6 +74,10 @@ static const char *usage_sim =
   "  --seed N         seed of rand (default 1)\n"
   "  --mem-limit B    most bytes of buffers a launch may allocate (default 16 GiB)\n"
   "  --max-threads N  most threads a launch may have (default 4G: beyond, hours)\n"
+  "  --sample N       simulate every N-th wave of resident blocks and scale the\n"
+  "                   counters (the L2 shrinks in proportion): for large grids\n"
+  "                   whose blocks touch data of their own\n"
+  "  --no-caches      L1 counters only: no L1/L2/DRAM replay, no predicted time\n"
   "  WARPMEM_THREADS  host threads that run blocks (default: one per CPU)\n";
 
 static int fail(const WmErr *e) { return cli_fail(e); }

@@ -28,7 +28,7 @@ const char *const model_bound_limit[MODEL_NBOUNDS] = {
 
 /* The carveout (bytes) the driver gives shared memory for `need` bytes. */
 static uint32_t pick_carveout(const Arch *a, uint32_t need) {
-  if (!a->carveouts) return need;
+  if (!a->carveouts || !need) return need; /* sm_70+ also allow 0 KiB, which carveouts[] cannot list */
   uint32_t best = 0;
   for (const int *c = a->carveouts; *c; c++) {
     best = (uint32_t)*c * 1024u;
