@@ -19,7 +19,7 @@
  */
 #include "mem/mem.h"
 
-static void sort64(uint64_t *a, unsigned n)
+void mem_sort64(uint64_t *a, unsigned n)
 {
   for (unsigned i = 1; i < n; i++) {
     uint64_t x = a[i];
@@ -66,7 +66,7 @@ unsigned mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned size,
     } else {
       for (unsigned l = 0; l < 32; l++)
         buf[l] = addr[l];
-      sort64(buf, n);
+      mem_sort64(buf, n);
     }
   } else {
     unsigned sorted = 1;
@@ -77,7 +77,7 @@ unsigned mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned size,
       buf[n++] = x;
     }
     if (!sorted)
-      sort64(buf, n);
+      mem_sort64(buf, n);
   }
   if (!n) {
     if (ndistinct)
@@ -120,7 +120,7 @@ unsigned mem_atomic_sectors(const uint64_t *addr, uint32_t mask, unsigned size)
   (void)size; /* atomics are 4 or 8 bytes, aligned: one sector per lane */
   for (uint32_t m = mask; m; m &= m - 1)
     a[n++] = addr[__builtin_ctz(m)];
-  sort64(a, n);
+  mem_sort64(a, n);
   unsigned sectors = 0, run = 0, worst = 0;
   for (unsigned i = 0; i < n; i++) {
     run = i && a[i] == a[i - 1] ? run + 1 : 1;

@@ -109,13 +109,7 @@ void mem_coalesce_cc12(const uint64_t *addr, uint32_t mask, unsigned size, MemTr
 /* Distinct values in v[0..n) (n <= 64). */
 static unsigned distinct_sorted_count(uint64_t *v, unsigned n)
 {
-  for (unsigned i = 1; i < n; i++) {
-    uint64_t x = v[i];
-    unsigned j = i;
-    for (; j > 0 && v[j - 1] > x; j--)
-      v[j] = v[j - 1];
-    v[j] = x;
-  }
+  mem_sort64(v, n);
   unsigned d = 0;
   for (unsigned i = 0; i < n; i++)
     d += i == 0 || v[i] != v[i - 1];

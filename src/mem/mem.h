@@ -167,6 +167,10 @@ unsigned mem_smem_wavefronts(const uint64_t *addr, uint32_t mask, unsigned size)
  * bytes apart, the 32 lanes of a warp side by side). */
 uint64_t mem_local_address(uint64_t off, unsigned lane);
 
+/* Sorts a[0..n) ascending (insertion sort: n is a warp's lanes, at most
+ * 64, usually in order already). */
+void mem_sort64(uint64_t *a, unsigned n);
+
 /* mem_sectors(), also counting the distinct lane addresses into *ndistinct
  * (may be NULL): the ideal is ceil(ndistinct * size / 32) sectors. */
 unsigned mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned size,

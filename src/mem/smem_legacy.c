@@ -52,16 +52,6 @@ typedef struct BankMap {
                           2 (a 4-byte word) or 8 (Kepler's 256-byte row) */
 } BankMap;
 
-static void sort64(uint64_t *a, unsigned n)
-{
-  for (unsigned i = 1; i < n; i++) {
-    uint64_t x = a[i];
-    unsigned j = i;
-    for (; j > 0 && a[j - 1] > x; j--)
-      a[j] = a[j - 1];
-    a[j] = x;
-  }
-}
 
 /* Passes the busiest bank needs for the lanes in gm: its distinct keys, or
  * for atomics (`touches`) every lane's touch; its number in *bank. */
@@ -77,7 +67,7 @@ static unsigned bank_max(const uint64_t *addr, uint32_t gm, unsigned size, const
       v[n++] = b << 56 | (key & ((1ull << 56) - 1));
     }
   }
-  sort64(v, n);
+  mem_sort64(v, n);
   unsigned worst = 0, run = 0;
   for (unsigned i = 0; i < n; i++) {
     int same_bank = i && v[i] >> 56 == v[i - 1] >> 56;
