@@ -270,6 +270,32 @@ static void test_sample(void **state) {
   free(err);
 }
 
+/* The caches see the blocks in launch order whatever the host threads:
+ * every counter, L2, DRAM and the predicted time included, is the same with
+ * one thread and with three (the launches mix L1 reuse, partial writes and
+ * data races: adj_naive, stride_copy#2, inc_case#2). */
+static void test_deterministic_caches(void **state) {
+  (void)state;
+  static const char *const launches[] = {
+    "--kernel adj_naive --grid 1024 --block 256 --arg buf:i32:262144 --arg buf:i32:262144 --arg i32:262144",
+    "--kernel stride_copy --grid 1024 --block 256 --arg buf:f32:524288 --arg buf:f32:524288 --arg i32:2",
+    "--kernel inc_case --grid 1024 --block 256 --arg buf:f32:262144 --arg i32:2",
+  };
+  for (size_t k = 0; k < sizeof launches / sizeof *launches; k++) {
+    char args[1024], *out[2];
+    for (int t = 0; t < 2; t++) {
+      setenv("WARPMEM_THREADS", t ? "3" : "1", 1);
+      snprintf(args, sizeof args, "sim '%s' %s --format csv --init zero", tu_data("seed_kernels.ptx"), launches[k]);
+      out[t] = run_ok(args);
+    }
+    unsetenv("WARPMEM_THREADS");
+    assert_non_null(strstr(out[0], "dram__bytes_read.sum"));
+    assert_string_equal(out[0], out[1]);
+    free(out[0]);
+    free(out[1]);
+  }
+}
+
 /* --help documents the contract; sim --help the //@ grammar. */
 static void test_help(void **state) {
   (void)state;
@@ -288,6 +314,7 @@ int main(void) {
     cmocka_unit_test(test_text_lines_explain), cmocka_unit_test(test_dump),
     cmocka_unit_test(test_lab_only), cmocka_unit_test(test_absurd_grid), cmocka_unit_test(test_const), cmocka_unit_test(test_help),
     cmocka_unit_test(test_time_and_hierarchy), cmocka_unit_test(test_sample),
+    cmocka_unit_test(test_deterministic_caches),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
