@@ -26,6 +26,7 @@
  * - DRAM: an address maps to (channel, bank, row) with `interleave` bytes
  *   per channel; each bank keeps its last row open (open-page policy).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,8 +69,8 @@ static void level_init(CacheLevel *lv, uint64_t bytes, int ways) {
 /* The set of line ln: hashed, as real caches do, so that power-of-two
  * strides (a matrix column) spread over all sets instead of a few. */
 static size_t set_of(const CacheLevel *lv, uint64_t ln) {
-  uint64_t h = ln ^ (ln >> 11) ^ (ln >> 23);
-  return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 32) % lv->sets * lv->ways;
+  uint64_t h = ((ln ^ (ln >> 11) ^ (ln >> 23)) * 0x9E3779B97F4A7C15ull) >> 32;
+  return (size_t)((h * lv->sets) >> 32) * lv->ways; /* h scaled to [0, sets): no division */
 }
 
 static CacheLine *level_find(CacheLevel *lv, uint64_t ln) {
@@ -87,15 +88,22 @@ static void level_fill(CacheLevel *lv, CacheLine *x, uint64_t tag) {
   lv->tags[x - lv->line] = tag;
 }
 
-/* The way to refill in ln's set: an empty one, else the least recently
- * used.  The caller writes back what it held. */
-static CacheLine *level_victim(CacheLevel *lv, uint64_t ln) {
-  size_t at = set_of(lv, ln), v = at;
+/* Line ln if present; otherwise NULL, with *victim the way to refill in its
+ * set: an empty one, else the least recently used (the caller writes back
+ * what it held).  One pass over the set. */
+static CacheLine *level_lookup(CacheLevel *lv, uint64_t ln, CacheLine **victim) {
+  size_t at = set_of(lv, ln), v = at, empty = SIZE_MAX;
   for (size_t w = at; w < at + lv->ways; w++) {
-    if (!lv->tags[w]) return &lv->line[w];
-    if ((uint32_t)(lv->clock - lv->lru[w]) > (uint32_t)(lv->clock - lv->lru[v])) v = w;
+    uint64_t t = lv->tags[w];
+    if (t == ln + 1) return &lv->line[w];
+    if (!t) {
+      if (empty == SIZE_MAX) empty = w;
+    } else if ((uint32_t)(lv->clock - lv->lru[w]) > (uint32_t)(lv->clock - lv->lru[v]) || !lv->tags[v]) {
+      v = w;
+    }
   }
-  return &lv->line[v];
+  *victim = &lv->line[empty != SIZE_MAX ? empty : v];
+  return NULL;
 }
 
 void cache_init(CacheSys *c, const CacheConfig *cfg) {
@@ -179,9 +187,9 @@ static void l2_evict(CacheSys *c, CacheLine *v) {
 
 static CacheLine *l2_line(CacheSys *c, uint64_t ln) {
   CacheLevel *lv = &c->l2;
-  CacheLine *x = level_find(lv, ln);
+  CacheLine *victim, *x = level_lookup(lv, ln, &victim);
   if (!x) {
-    x = level_victim(lv, ln);
+    x = victim;
     l2_evict(c, x);
     level_fill(lv, x, ln + 1);
   }
@@ -310,9 +318,9 @@ static int l1_hit(CacheLevel *lv, uint64_t sector) {
 static void l1_allocate(CacheLevel *lv, uint64_t sector) {
   if (!lv->line) return;
   uint64_t ln = sector >> 2;
-  CacheLine *x = level_find(lv, ln);
+  CacheLine *victim, *x = level_lookup(lv, ln, &victim);
   if (!x) {
-    x = level_victim(lv, ln);
+    x = victim;
     level_fill(lv, x, ln + 1);
   }
   x->valid |= (uint8_t)(1u << (sector & 3));
