@@ -1937,7 +1937,6 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   }
   if (l->mm) {
     l->mm->metric[WM_M_WARPS] += nblocks * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
-    (void)grid_blocks;
     l->mm->metric[WM_M_INST] += l->warp_instrs;
   }
   free(ws);

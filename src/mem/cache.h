@@ -3,11 +3,11 @@
  *
  * The emulator runs blocks on several host threads, but caches depend on
  * order.  So each block's global and local sectors are recorded in a trace
- * (MemTrace, filled by mem.c), and the traces are replayed here one block
- * at a time in launch order: block b runs on SM b % sms (the round-robin
- * placement the hardware uses for a fresh grid), so blocks that are
- * co-resident on an SM share its L1.  The result does not depend on the
- * number of host threads.
+ * (MemTrace, filled by mem.c), and the traces are replayed here in launch
+ * order, a group of consecutive blocks that share an SM at a time, their
+ * warps' requests interleaved: blocks are dealt to the SMs in turn, `group`
+ * at a time, each SM holding blocks_per_sm, so co-resident blocks share its
+ * L1.  The result does not depend on the number of host threads.
  *
  * Layout follows Dinero IV: CacheConfig is what was chosen (from the preset
  * and the occupancy), CacheSys holds the derived state, and the counters

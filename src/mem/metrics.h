@@ -47,7 +47,7 @@
   X(RAW,      "warpmem__l1_loads_after_store",                     "loads of a sector this SM stored moments before (they wait for the store to reach L2)") \
   X(DRAM_RD,  "dram__bytes_read.sum",                              "bytes read from DRAM (fills, in fetch-size units)") \
   X(DRAM_WR,  "dram__bytes_write.sum",                             "bytes written to DRAM (dirty L2 evictions)") \
-  X(DRAM_USED,"warpmem__dram_bytes_used",                          "bytes of DRAM reads that L2 asked for (the rest is fetch overhead)") \
+  X(DRAM_USED,"warpmem__dram_bytes_used",                          "bytes of DRAM reads that were used: asked for, or fetched along and touched later (the rest is over-fetch)") \
   X(ROW_HIT,  "warpmem__dram_row_hits",                            "DRAM accesses that found their row open") \
   X(ROW_MISS, "warpmem__dram_row_misses",                          "DRAM accesses that opened a row") \
   X(TIME,     "gpu__time_duration.sum",                            "predicted kernel duration, ns (model/model.c)") \

@@ -89,8 +89,6 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
    * take this many units at one rate) */
   double l2_reqs = (double)(m[WM_M_L2_RDREQ] + m[WM_M_L2_WR] + m[WM_M_L2_ATOM]);
   double wavefronts = (double)(m[WM_M_SLD_WF] + m[WM_M_SST_WF] + m[WM_M_SATOM_WF]);
-  double requests = (double)(m[WM_M_GLD_REQ] + m[WM_M_GST_REQ] + m[WM_M_GATOM_REQ] + m[WM_M_GRED_REQ] +
-                             m[WM_M_LLD_REQ] + m[WM_M_LST_REQ]);
   double warps = blocks * ((l->threads + 31) / 32);
   int resident = l->blocks_per_sm > 0 ? l->blocks_per_sm : 1;
 
@@ -102,7 +100,6 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   /* L1TEX, per SM, one per clock: shared memory wavefronts, a tag lookup
    * per line a global/local request touches, a sector filled from L2. */
   double l1_cycles = wavefronts + (double)m[WM_M_L1_LINES] + (double)m[WM_M_L2_RD];
-  (void)requests;
   t->bound_ns[MODEL_L1] = l1_cycles / sms / clk;
   /* Issue: each scheduler issues one warp-instruction per clock. */
   t->bound_ns[MODEL_ISSUE] = ratio((double)l->warp_instrs, sms * a->schedulers * clk);
