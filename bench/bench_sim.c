@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "sim/sim.h"
+#include "util/sys.h"
 
 #ifndef WM_LAB_DIR
 #define WM_LAB_DIR "lab"
@@ -35,30 +36,30 @@ int main(int argc, char **argv) {
     return 1;
   }
   free(text);
-  CliOptions o;
-  cli_options_init(&o);
+  SimOptions o;
+  sim_options_init(&o);
   o.init = INIT_ZERO;
   o.cfg.caches = caches;
-  double total = 0, t0 = cli_now();
+  double total = 0, t0 = wm_now();
   uint64_t tinstr = 0;
   printf("%-22s %14s %9s %12s\n", "launch", "thread-instr", "seconds", "Minstr/s");
   for (int i = 0; i < n; i++) {
     if (only && strcmp(only, ls[i].label) && strcmp(only, ls[i].name)) continue;
-    CliRun r;
-    double s = cli_now();
-    if (cli_run_launch(mod, &ls[i], &o, &r, &e)) {
+    SimRun r;
+    double s = wm_now();
+    if (sim_run_launch(mod, &ls[i], &o, &r, &e)) {
       fprintf(stderr, "bench_sim: %s\n", e.msg);
       return 1;
     }
-    double w = cli_now() - s; /* bind (buffer fill) + simulation */
+    double w = wm_now() - s; /* bind (buffer fill) + simulation */
     printf("%-22s %14llu %9.3f %12.1f\n", ls[i].label, (unsigned long long)r.thread_instrs, r.seconds,
            r.seconds > 0 ? (double)r.thread_instrs / r.seconds / 1e6 : 0.0);
     fflush(stdout);
     total += w;
     tinstr += r.thread_instrs;
-    cli_run_free(&r);
+    sim_run_free(&r);
   }
-  double wall = cli_now() - t0;
+  double wall = wm_now() - t0;
   printf("\ntotal: %llu thread-instructions, %.1f s wall (%.1f s in launches), %.1f M thread-instr/s overall\n",
          (unsigned long long)tinstr, wall, total, (double)tinstr / wall / 1e6);
   free(ls);

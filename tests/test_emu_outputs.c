@@ -5,7 +5,7 @@
  * tests/data/emu_semantics.cu, which exercises divergence, warp shuffles,
  * votes, atomics, integer and conversion semantics, __constant__ and
  * __device__ data, dynamic shared memory and multi-dimensional launches.
- * The buffers come back through CliOptions.keep_buffers; inputs are iota,
+ * The buffers come back through SimOptions.keep_buffers; inputs are iota,
  * constants, or rand read back from the buffers after the run (kernels that
  * do not write their inputs).
  *
@@ -41,8 +41,8 @@ static const PtxModule *module(int which) {
 
 /* Runs kernel `name` of module `which` on GRID and BLOCK ("X[,Y[,Z]]") with
  * `smem` dynamic shared bytes and the NULL-terminated arg specs; fails the
- * test if the launch fails.  The buffers stay in run->gmem (cli_run_free). */
-static void launch(CliRun *run, int which, const char *name, const char *grid, const char *block,
+ * test if the launch fails.  The buffers stay in run->gmem (sim_run_free). */
+static void launch(SimRun *run, int which, const char *name, const char *grid, const char *block,
                    uint32_t smem, ...) {
   const PtxModule *m = module(which);
   LaunchSpec *ls = calloc(1, sizeof *ls);
@@ -60,12 +60,12 @@ static void launch(CliRun *run, int which, const char *name, const char *grid, c
     if (launch_parse_arg(s, &ls->args[ls->nargs++], &e)) fail_msg("%s: %s", name, e.msg);
   }
   va_end(ap);
-  CliOptions o;
-  cli_options_init(&o);
+  SimOptions o;
+  sim_options_init(&o);
   o.keep_buffers = 1;
   o.init = INIT_RAND;
   o.seed = 12345;
-  if (cli_run_launch(m, ls, &o, run, &e)) fail_msg("%s: %s", name, e.msg);
+  if (sim_run_launch(m, ls, &o, run, &e)) fail_msg("%s: %s", name, e.msg);
   assert_int_equal(run->have_gmem, 1);
   free(ls);
 }
@@ -74,7 +74,7 @@ static void launch(CliRun *run, int which, const char *name, const char *grid, c
 
 /* The host copy of kernel argument `argno` (a buffer), checked to hold
  * `count` elements of `elem` bytes. */
-static void *arg_buf(CliRun *run, int argno, size_t elem, size_t count) {
+static void *arg_buf(SimRun *run, int argno, size_t elem, size_t count) {
   char prefix[32];
   snprintf(prefix, sizeof prefix, "arg%d (", argno);
   for (int i = 0; i < run->gmem.n; i++) {
@@ -155,7 +155,7 @@ static void test_inc_case(void **state) {
   for (int c = 0; c < 4; c++) {
     char carg[16];
     snprintf(carg, sizeof carg, "i32:%d", c);
-    CliRun run;
+    SimRun run;
     LAUNCH(&run, SEED, "inc_case", "4", "256", 0, "buf:f32:1024:iota", carg);
     float *a = ARG(&run, 0, float, N);
     float want[N];
@@ -179,19 +179,19 @@ static void test_inc_case(void **state) {
     char what[32];
     snprintf(what, sizeof what, "inc_case#%d a", c);
     expect_f32(what, a, want, N);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
   unsetenv("WARPMEM_THREADS");
 }
 
 static void check_f3(const char *kernel) {
   enum { N = 1536 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEED, kernel, "2", "256", 0, "buf:f32:1536:iota", "buf:f32:1536:zero");
   float want[N];
   for (int i = 0; i < N; i++) want[i] = (float)i + 2.0f;
   expect_f32(kernel, ARG(&run, 1, float, N), want, N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 static void test_f3_plain(void **state) { (void)state; check_f3("f3_plain"); }
 static void test_f3_smem(void **state) { (void)state; check_f3("f3_smem"); }
@@ -199,14 +199,14 @@ static void test_f3_smem(void **state) { (void)state; check_f3("f3_smem"); }
 /* A w x h matrix (80 x 48: partial tiles on both sides) into its transpose. */
 static void check_transpose(const char *kernel) {
   enum { W = 80, H = 48 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEED, kernel, "3,2", "32,32", 0, "buf:f32:3840:zero", "buf:f32:3840:rand", "i32:80", "i32:48");
   const float *in = ARG(&run, 1, float, W * H);
   float want[W * H];
   for (int y = 0; y < H; y++)
     for (int x = 0; x < W; x++) want[x * H + y] = in[y * W + x];
   expect_f32(kernel, ARG(&run, 0, float, W * H), want, W * H);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 static void test_tr_naive(void **state) { (void)state; check_transpose("tr_naive"); }
 static void test_tr_smem(void **state) { (void)state; check_transpose("tr_smem"); }
@@ -215,29 +215,29 @@ static void test_tr_smem_pad(void **state) { (void)state; check_transpose("tr_sm
 static void test_copy_k(void **state) {
   (void)state;
   enum { N = 3000 };
-  CliRun run; /* 3072 threads, the last 72 out of range */
+  SimRun run; /* 3072 threads, the last 72 out of range */
   LAUNCH(&run, SEED, "copy_k", "12", "256", 0, "buf:f32:3000:zero", "buf:f32:3000:rand", "i32:3000");
   expect_f32("copy_k o", ARG(&run, 0, float, N), ARG(&run, 1, float, N), N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 static void check_madd(const char *kernel) {
   enum { N = 40 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEED, kernel, "3,3", "16,16", 0, "buf:f32:1600:rand", "buf:f32:1600:rand", "buf:f32:1600:zero",
          "i32:40");
   const float *A = ARG(&run, 0, float, N * N), *B = ARG(&run, 1, float, N * N);
   float want[N * N];
   for (int i = 0; i < N * N; i++) want[i] = A[i] + B[i];
   expect_f32(kernel, ARG(&run, 2, float, N * N), want, N * N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 static void test_madd_nc(void **state) { (void)state; check_madd("madd_nc"); }
 static void test_madd_c(void **state) { (void)state; check_madd("madd_c"); }
 
 static void check_mm(const char *kernel) {
   enum { N = 40 }; /* mm_s: 3 tiles of 16, the last one partial */
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEED, kernel, "3,3", "16,16", 0, "buf:f32:1600:rand", "buf:f32:1600:rand", "buf:f32:1600:zero",
          "i32:40");
   const float *A = ARG(&run, 0, float, N * N), *B = ARG(&run, 1, float, N * N);
@@ -249,7 +249,7 @@ static void check_mm(const char *kernel) {
       want[r * N + c] = s;
     }
   expect_near(kernel, ARG(&run, 2, float, N * N), want, N * N, 1e-5, 0);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 static void test_mm_g(void **state) { (void)state; check_mm("mm_g"); }
 static void test_mm_s(void **state) { (void)state; check_mm("mm_s"); }
@@ -271,7 +271,7 @@ static void check_layout(const char *kernel, int by, uint32_t smem, LayoutFn fn)
   char block[16], out[32];
   snprintf(block, sizeof block, "32,%d", by);
   snprintf(out, sizeof out, "buf:i32:%d:zero", n);
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEED, kernel, "2", block, smem, out);
   int32_t *want = calloc((size_t)n, sizeof *want);
   for (int b = 0; b < BLOCKS; b++)
@@ -279,7 +279,7 @@ static void check_layout(const char *kernel, int by, uint32_t smem, LayoutFn fn)
       for (int tx = 0; tx < 32; tx++) want[b * per + ty * 32 + tx] = fn(tx, ty);
   expect_i32(kernel, ARG(&run, 0, int32_t, (size_t)n), want, (size_t)n);
   free(want);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 static void test_setRowReadRow(void **state) { (void)state; check_layout("setRowReadRow", 32, 0, row_row); }
 static void test_setColReadCol(void **state) { (void)state; check_layout("setColReadCol", 32, 0, row_row); }
@@ -299,14 +299,14 @@ static void test_setRowReadColRectPad2(void **state) {
 
 static void check_adj(const char *kernel) {
   enum { N = 2048 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEED, kernel, "8", "256", 0, "buf:i32:2048:zero", "buf:i32:2048:rand", "i32:2048");
   const int32_t *in = ARG(&run, 1, int32_t, N);
   int32_t want[N];
   want[0] = 0;
   for (int i = 1; i < N; i++) want[i] = in[i] - in[i - 1];
   expect_i32(kernel, ARG(&run, 0, int32_t, N), want, N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 static void test_adj_naive(void **state) { (void)state; check_adj("adj_naive"); }
 static void test_adj_smem(void **state) { (void)state; check_adj("adj_smem"); }
@@ -320,44 +320,44 @@ static void test_stride_copy(void **state) {
     snprintf(buf0, sizeof buf0, "buf:f32:%d:zero", n);
     snprintf(buf1, sizeof buf1, "buf:f32:%d:rand", n);
     snprintf(sarg, sizeof sarg, "i32:%d", s);
-    CliRun run;
+    SimRun run;
     LAUNCH(&run, SEED, "stride_copy", "4", "256", 0, buf0, buf1, sarg);
     const float *in = ARG(&run, 1, float, (size_t)n);
     float *want = calloc((size_t)n, sizeof *want);
     for (int i = 0; i < n; i += s) want[i] = in[i];
     expect_f32(sarg, ARG(&run, 0, float, (size_t)n), want, (size_t)n);
     free(want);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
 }
 
 static void test_offset_copy(void **state) {
   (void)state;
   enum { N = 1024 + 32, OFF = 5 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEED, "offset_copy", "4", "256", 0, "buf:f32:1056:zero", "buf:f32:1056:rand", "i32:5");
   const float *in = ARG(&run, 1, float, N);
   float want[N] = {0};
   for (int i = OFF; i < OFF + 1024; i++) want[i] = in[i];
   expect_f32("offset_copy o", ARG(&run, 0, float, N), want, N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 static void test_inc1(void **state) {
   (void)state;
   enum { N = 1000 };
-  CliRun run; /* 1024 threads for 1000 elements: the guard i < n */
+  SimRun run; /* 1024 threads for 1000 elements: the guard i < n */
   LAUNCH(&run, SEED, "inc1", "4", "256", 0, "buf:f32:1000:iota", "u64:1000");
   float want[N];
   for (int i = 0; i < N; i++) want[i] = (float)i + 1.0f;
   expect_f32("inc1 a", ARG(&run, 0, float, N), want, N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 static void test_local_heap(void **state) {
   (void)state;
   enum { N = 256, NQ = 64 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEED, "local_heap", "2", "128", 0, "buf:f32:256:zero", "buf:f32:256:rand", "i32:64");
   const float *ps = ARG(&run, 1, float, N);
   float want[N];
@@ -373,7 +373,7 @@ static void test_local_heap(void **state) {
     want[i] = s;
   }
   expect_f32("local_heap result", ARG(&run, 0, float, N), want, N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 /* --- emu_semantics.cu ------------------------------------------------------ */
@@ -381,7 +381,7 @@ static void test_local_heap(void **state) {
 static void test_divergence(void **state) {
   (void)state;
   enum { BLOCK = 48, N = 2 * BLOCK }; /* warps of 32 and 16 threads */
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEM, "diverge", "2", "48", 0, "buf:i32:384:zero", "buf:i32:96:rand");
   const int32_t *trips = ARG(&run, 1, int32_t, N);
   int32_t want[4 * N];
@@ -419,13 +419,13 @@ static void test_divergence(void **state) {
     w[3] = acc;
   }
   expect_i32("diverge out (v, mask in branch, mask after, loop)", ARG(&run, 0, int32_t, 4 * N), want, 4 * N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 static void test_shuffles(void **state) {
   (void)state;
   enum { N = 128 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEM, "shuffles", "2", "64", 0, "buf:i32:1024:zero", "buf:f32:128:zero", "buf:i32:128:rand");
   const int32_t *in = ARG(&run, 2, int32_t, N);
   int32_t want[8 * N];
@@ -453,13 +453,13 @@ static void test_shuffles(void **state) {
   expect_i32("shuffles out (up 3, down 5, xor 6, idx, idx width 8, down width 16, sum, partial masks)",
              ARG(&run, 0, int32_t, 8 * N), want, 8 * N);
   expect_f32("shuffles fout (max)", ARG(&run, 1, float, N), fwant, N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 static void test_votes(void **state) {
   (void)state;
   enum { N = 128 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEM, "votes", "2", "64", 0, "buf:i32:768:zero", "buf:i32:128:rand");
   const int32_t *in = ARG(&run, 1, int32_t, N);
   int32_t want[6 * N];
@@ -486,7 +486,7 @@ static void test_votes(void **state) {
     w[5] = lane >= 8 && lane < 28 ? (int32_t)bpart : anyo + 10;
   }
   expect_i32("votes out (all, all, any, any, ballot, partial)", ARG(&run, 0, int32_t, 6 * N), want, 6 * N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 /* atomicDec(p, limit) applied n times from 0 */
@@ -499,7 +499,7 @@ static uint32_t dec_n(int n, uint32_t limit) {
 static void test_atomics_global(void **state) {
   (void)state;
   enum { N = 512 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEM, "atomics_global", "4", "128", 0, "buf:i32:512:rand", "buf:u32:16:zero", "buf:i32:4:zero",
          "buf:i32:2:-1", "buf:u32:5:zero", "buf:i32:512:zero", "buf:i32:512:zero", "buf:f32:1:zero");
   const int32_t *in = ARG(&run, 0, int32_t, N);
@@ -534,13 +534,13 @@ static void test_atomics_global(void **state) {
   assert_int_equal(u[4], N);
   float fsum = (float)N * 0.5f;
   expect_f32("fsum", ARG(&run, 7, float, 1), &fsum, 1);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 static void test_atomics_shared(void **state) {
   (void)state;
   enum { B = 128, N = 2 * B };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEM, "atomics_shared", "2", "128", 0, "buf:i32:256:rand", "buf:i32:64:zero", "buf:i32:256:zero",
          "buf:i32:256:zero");
   const int32_t *in = ARG(&run, 0, int32_t, N);
@@ -573,13 +573,13 @@ static void test_atomics_shared(void **state) {
     snprintf(what, sizeof what, "block %d cas tickets", b);
     expect_permutation(what, tickets + b * B, B, 0);
   }
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 static void test_intmath(void **state) {
   (void)state;
   enum { N = 128 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEM, "intmath", "2", "64", 0, "buf:i32:2048:zero", "buf:i64:512:zero", "buf:i32:128:rand",
          "buf:i32:128:rand");
   const int32_t *ina = ARG(&run, 2, int32_t, N), *inb = ARG(&run, 3, int32_t, N);
@@ -616,7 +616,7 @@ static void test_intmath(void **state) {
   expect_i32("intmath out (/ % u/ u% >> u>> << min max umin umax abs mulhi umulhi popc clz)",
              ARG(&run, 0, int32_t, 16 * N), want, 16 * N);
   expect_i64("intmath out64 (/ % u/ <<>>)", ARG(&run, 1, int64_t, 4 * N), want64, 4 * N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 /* PTX float -> integer conversion: round per mode, saturate, NaN -> 0. */
@@ -652,7 +652,7 @@ static float f32_rz(double d) {
 static void test_conversions(void **state) {
   (void)state;
   enum { N = 256 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEM, "conversions", "2", "128", 0, "buf:i32:2048:zero", "buf:u32:1024:zero", "buf:f32:2048:zero",
          "buf:f64:512:zero", "buf:i64:512:zero", "buf:i32:256:rand");
   const int32_t *in = ARG(&run, 5, int32_t, N);
@@ -701,7 +701,7 @@ static void test_conversions(void **state) {
              8 * N);
   expect_f64("conversions od", ARG(&run, 3, double, 2 * N), wd, 2 * N);
   expect_i64("conversions ol (rz, rn sat)", ARG(&run, 4, int64_t, 2 * N), wl, 2 * N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 /* One float or double operation in a rounding mode, on the host. */
@@ -731,7 +731,7 @@ static double dop(int mode, char op, double a, double b) {
 static void test_float_rounding(void **state) {
   (void)state;
   enum { N = 128 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEM, "fround", "1", "128", 0, "buf:f32:1024:zero", "buf:f64:256:zero", "buf:f32:128:rand",
          "buf:f32:128:rand");
   const float *a = ARG(&run, 2, float, N), *b = ARG(&run, 3, float, N);
@@ -764,13 +764,13 @@ static void test_float_rounding(void **state) {
   expect_f32("fround out (add.rn add.rz mul.rp mul.rm div.rn div.rz fma.rp sqrt.rn)", ARG(&run, 0, float, 8 * N),
              want, 8 * N);
   expect_f64("fround dout (add.rm.f64 div.rp.f64)", ARG(&run, 1, double, 2 * N), dwant, 2 * N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 static void test_float_functions(void **state) {
   (void)state;
   enum { N = 128 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEM, "fmath", "1", "128", 0, "buf:f32:512:zero", "buf:f32:128:rand");
   const float *a = ARG(&run, 1, float, N);
   const float *out = ARG(&run, 0, float, 4 * N);
@@ -793,7 +793,7 @@ static void test_float_functions(void **state) {
   expect_near("sinf", sg, s, N, 0, 4 * FLT_EPSILON);
   expect_near("expf", eg, ex, N, 4 * FLT_EPSILON, 0);
   expect_near("logf", lgg, lg, N, 4 * FLT_EPSILON, 4 * FLT_EPSILON);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 /* Offset of module variable `name` in its segment. */
@@ -809,7 +809,7 @@ static void test_constant_and_device_data(void **state) {
   enum { N = 128 };
   static const int gtab[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3};
   static const float cscale[4] = {0.5f, -1.25f, 3.0f, 1024.0f};
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, SEM, "const_data", "2", "64", 0, "buf:i32:128:zero", "buf:f32:128:zero");
   int32_t want[N];
   float fwant[N];
@@ -837,13 +837,13 @@ static void test_constant_and_device_data(void **state) {
   assert_int_equal(count, N);
   expect_i32("gout", gout, gout_want, 16);
   expect_i32("gtab (initializer)", gt, gtab, 16);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 static void test_dynamic_shared(void **state) {
   (void)state;
   enum { B = 128, N = 2 * B };
-  CliRun run; /* 2 * 128 doubles of dynamic shared memory */
+  SimRun run; /* 2 * 128 doubles of dynamic shared memory */
   LAUNCH(&run, SEM, "dyn_smem", "2", "128", 2048, "buf:f64:512:zero", "buf:i32:256:rand");
   const int32_t *in = ARG(&run, 1, int32_t, N);
   double want[2 * N];
@@ -853,13 +853,13 @@ static void test_dynamic_shared(void **state) {
     want[2 * i + 1] = in[base + (t + 1) % B] + 0.25 + (t % 5 + 1);
   }
   expect_f64("dyn_smem out", ARG(&run, 0, double, 2 * N), want, 2 * N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 static void test_grid2d_block3d(void **state) {
   (void)state;
   enum { GX = 3, GY = 2, BX = 4, BY = 3, BZ = 5, NT = BX * BY * BZ, N = GX * GY * NT };
-  CliRun run; /* 60 threads a block: one full warp and one of 28 */
+  SimRun run; /* 60 threads a block: one full warp and one of 28 */
   LAUNCH(&run, SEM, "dims", "3,2", "4,3,5", 0, "buf:i32:1080:zero");
   int32_t want[3 * N];
   for (int by = 0; by < GY; by++)
@@ -873,7 +873,7 @@ static void test_grid2d_block3d(void **state) {
             want[3 * k + 2] = GX | GY << 8 | 1 << 16;
           }
   expect_i32("dims out (ids, blockDim, gridDim)", ARG(&run, 0, int32_t, 3 * N), want, 3 * N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 /* shf (funnel shifts): nvcc emits them for rotates and __funnelshift_*.
@@ -882,7 +882,7 @@ static void test_grid2d_block3d(void **state) {
 static void test_funnel_shift(void **state) {
   (void)state;
   enum { N = 64 };
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, FUNNEL, "funnel", "1", "64", 0, "buf:u32:256:zero", "buf:u32:64:rand");
   const uint32_t *in = ARG(&run, 1, uint32_t, N);
   uint32_t want[4 * N];
@@ -896,7 +896,7 @@ static void test_funnel_shift(void **state) {
     want[4 * i + 3] = c == 32 ? hi : (uint32_t)(v >> c);
   }
   expect_u32("funnel out (l.wrap r.wrap l.clamp r.clamp)", ARG(&run, 0, uint32_t, 4 * N), want, 4 * N);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 static int teardown(void **state) {

@@ -19,7 +19,7 @@
 
 #include "cli/cli.h"
 #include "cli/gpu_cmd.h"
-#include "cli/launch.h"
+#include "launch/launch.h"
 #include "gpu/cuda_api.h"
 #include "gpu/gpu.h"
 #include "gpu/gpu_int.h"
@@ -389,20 +389,20 @@ static void test_tools_ptx_in_emulator(void **state) {
   WmErr e = {0};
   assert_non_null(ptx_find_kernel(m, "wm_clock", &e));
   assert_non_null(ptx_find_kernel(m, "wm_copy4", &e));
-  CliOptions o;
-  cli_options_init(&o);
+  SimOptions o;
+  sim_options_init(&o);
   o.keep_buffers = 1;
   /* 1001 16-byte words, 3 blocks of 64 threads: 5 trips of the four-word
    * loop (960 words) then the one-word tail (41 words); 4 words beyond n
    * must stay untouched */
   LaunchSpec l = spec_from("//@ wm_copy4 grid=3 block=64 args=buf:u32:4020:zero,buf:u32:4020:iota,u64:1001\n");
-  CliRun run;
-  if (cli_run_launch(m, &l, &o, &run, &e)) fail_msg("%s", e.msg);
+  SimRun run;
+  if (sim_run_launch(m, &l, &o, &run, &e)) fail_msg("%s", e.msg);
   const uint32_t *dst = (const uint32_t *)run.gmem.buf[0].data, *src = (const uint32_t *)run.gmem.buf[1].data;
   for (int i = 0; i < 4004; i++) assert_int_equal(dst[i], src[i]);
   for (int i = 4004; i < 4020; i++) assert_int_equal(dst[i], 0);
   assert_int_equal(src[4019], 4019);
-  cli_run_free(&run);
+  sim_run_free(&run);
 
   /* wm_clock is only parsed: the emulator's %globaltimer is fixed for the
    * whole block, so its spin loop would never end there */
@@ -483,11 +483,11 @@ static void run_and_compare(const PtxModule *m, GpuModule *gm, const LaunchSpec 
   GpuLaunch *L;
   if (gpu_launch_prepare(gm, k, l, INIT_RAND, 1, &L, &e)) fail_msg("%s", e.msg);
   if (gpu_launch_run(L, &e) || gpu_launch_download(L, &e)) fail_msg("%s", e.msg);
-  CliOptions o;
-  cli_options_init(&o);
+  SimOptions o;
+  sim_options_init(&o);
   o.keep_buffers = 1;
-  CliRun run;
-  if (cli_run_launch(m, l, &o, &run, &e)) fail_msg("%s", e.msg);
+  SimRun run;
+  if (sim_run_launch(m, l, &o, &run, &e)) fail_msg("%s", e.msg);
   if (gpu_compare_buffers(gpu_launch_buffers(L), &run.gmem, l, NULL, &e)) fail_msg("%s", e.msg);
   /* and a corrupted output is caught */
   GlobalMem *host = (GlobalMem *)gpu_launch_buffers(L);
@@ -503,7 +503,7 @@ static void run_and_compare(const PtxModule *m, GpuModule *gm, const LaunchSpec 
   assert_int_equal(launch_bind(k, l, &fresh, params, INIT_RAND, 1, &e), 0);
   for (int b = 0; b < fresh.n; b++) assert_memory_equal(host->buf[b].data, fresh.buf[b].data, fresh.buf[b].size);
   gmem_free(&fresh);
-  cli_run_free(&run);
+  sim_run_free(&run);
   gpu_launch_free(L);
 }
 

@@ -114,7 +114,7 @@ static void check_within(const char *label, WmMetric m, double sim, double meas,
              100 * sim / meas, meas, 100 * tol);
 }
 
-static void check_beyond_l1(const CliRun *run, const Row *r, const char *label, int large) {
+static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, int large) {
   static const WmMetric l2[] = {WM_M_L2_RD, WM_M_L2_WR};
   for (size_t k = 0; k < sizeof l2 / sizeof *l2; k++) {
     WmMetric m = l2[k];
@@ -141,8 +141,8 @@ static void check_file(const char *ptx, const char *cu, const char *csv, int sha
   free(text);
   assert_int_equal(n, nrows);
   int sanitized = getenv("WARPMEM_SANITIZED") != NULL, checked = 0;
-  CliOptions o;
-  cli_options_init(&o);
+  SimOptions o;
+  sim_options_init(&o);
   o.init = INIT_ZERO; /* as measured */
   for (int i = 0; i < n; i++) {
     const Row *r = NULL;
@@ -156,8 +156,8 @@ static void check_file(const char *ptx, const char *cu, const char *csv, int sha
       printf("skipped under sanitizers: %s (%lld warp instructions)\n", ls[i].label, inst);
       continue;
     }
-    CliRun run;
-    if (cli_run_launch(mod, &ls[i], &o, &run, &e)) fail_msg("%s: %s", ls[i].label, e.msg);
+    SimRun run;
+    if (sim_run_launch(mod, &ls[i], &o, &run, &e)) fail_msg("%s: %s", ls[i].label, e.msg);
     for (size_t k = 0; k < sizeof exact / sizeof *exact; k++) {
       WmMetric m = exact[k];
       if (r->v[m] < 0) continue;
@@ -188,7 +188,7 @@ static void check_file(const char *ptx, const char *cu, const char *csv, int sha
     if (!shared_exact) check_beyond_l1(&run, r, ls[i].label, 0);
     printf("ok %s\n", ls[i].label);
     checked++;
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
   assert_true(checked >= (sanitized ? n / 2 : n));
   free(ls);
@@ -237,12 +237,12 @@ static void test_large_launches(void **state) {
     for (int j = 0; j < nrows; j++)
       if (!strcmp(rows[j].label, ls[i].label)) r = &rows[j];
     assert_non_null(r);
-    CliOptions o;
-    cli_options_init(&o);
+    SimOptions o;
+    sim_options_init(&o);
     o.init = INIT_ZERO;
     o.sample = strcmp(ls[i].name, "mm_g") && strcmp(ls[i].name, "mm_s") ? 8 : 1;
-    CliRun run;
-    if (cli_run_launch(mod, &ls[i], &o, &run, &e)) fail_msg("%s: %s", ls[i].label, e.msg);
+    SimRun run;
+    if (sim_run_launch(mod, &ls[i], &o, &run, &e)) fail_msg("%s: %s", ls[i].label, e.msg);
     assert_true(run.have_time);
     check_beyond_l1(&run, r, ls[i].label, 1);
     double sim = (double)run.mm.metric[WM_M_TIME], meas = (double)r->v[WM_M_TIME];
@@ -251,7 +251,7 @@ static void test_large_launches(void **state) {
     printf("%-22s predicted %9.0f ns, measured %9.0f ns (%5.1f%%), %s\n", ls[i].label, sim, meas, 100 * sim / meas,
            run.time.why);
     if (!listed(time_exceptions, ls[i].name)) check_within(ls[i].label, WM_M_TIME, sim, meas, 0.25);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
   qsort(err, (size_t)nerr, sizeof *err, cmp_double);
   printf("median time error %.1f%% over %d launches\n", 100 * err[nerr / 2], nerr);

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/lab_catalogue.h"
+#include "lab/lab_catalogue.h"
 #include "testutil.h"
 
 /* ---- running a kernel ---------------------------------------------------- */
@@ -51,7 +51,7 @@ static void note_tested(const char *name) {
 
 /* Runs `name` of file f on GRID, BLOCK with `smem` dynamic bytes and the
  * NULL-terminated argument specs; the buffers stay in run->gmem. */
-static void launch(CliRun *run, int f, const char *name, const char *grid, const char *block, uint32_t smem, ...) {
+static void launch(SimRun *run, int f, const char *name, const char *grid, const char *block, uint32_t smem, ...) {
   LaunchSpec *ls = calloc(1, sizeof *ls);
   assert_non_null(ls);
   WmErr e = {0};
@@ -64,18 +64,18 @@ static void launch(CliRun *run, int f, const char *name, const char *grid, const
   for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
     if (launch_parse_arg(s, &ls->args[ls->nargs++], &e)) fail_msg("%s: %s", name, e.msg);
   va_end(ap);
-  CliOptions o;
-  cli_options_init(&o);
+  SimOptions o;
+  sim_options_init(&o);
   o.keep_buffers = 1;
   o.seed = 471;
-  if (cli_run_launch(module(f), ls, &o, run, &e)) fail_msg("%s: %s", name, e.msg);
+  if (sim_run_launch(module(f), ls, &o, run, &e)) fail_msg("%s: %s", name, e.msg);
   free(ls);
   note_tested(name);
 }
 #define LAUNCH(run, f, name, grid, block, smem, ...) launch(run, f, name, grid, block, smem, __VA_ARGS__, (const char *)NULL)
 
 /* The host copy of argument buffer `argno`, checked to hold count elements. */
-static void *arg_buf(CliRun *run, int argno, size_t elem, size_t count) {
+static void *arg_buf(SimRun *run, int argno, size_t elem, size_t count) {
   char prefix[32];
   snprintf(prefix, sizeof prefix, "arg%d (", argno);
   for (int i = 0; i < run->gmem.n; i++)
@@ -104,7 +104,7 @@ static void expect_i32(const char *what, const int32_t *got, const int32_t *want
 static void test_inc_case(void **state) {
   (void)state;
   for (int c = 0; c < 4; c++) {
-    CliRun run;
+    SimRun run;
     char cs[16];
     snprintf(cs, sizeof cs, "i32:%d", c);
     LAUNCH(&run, S0, "inc_case", "8", "256", 0, "buf:f32:2048:iota", cs);
@@ -116,7 +116,7 @@ static void test_inc_case(void **state) {
       else if ((i & 3) != 0) want = (float)i + 1.0f;
       if (a[i] != want) fail_msg("inc_case %d: a[%d] = %g, expected %g", c, i, (double)a[i], (double)want);
     }
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
 }
 
@@ -124,20 +124,20 @@ static void test_float3(void **state) {
   (void)state;
   const char *names[] = {"f3_plain", "f3_smem"};
   for (int k = 0; k < 3; k++) {
-    CliRun run;
+    SimRun run;
     if (k < 2) LAUNCH(&run, S0, names[k], "2", "256", 0, "buf:f32:1536:rand", "buf:f32:1536:zero");
     else LAUNCH(&run, S0, "f3_flat4", "2", "256", 0, "buf:f32:1536:rand", "buf:f32:1536:zero", "i32:384");
     const float *in = ARG(&run, 0, float, 1536), *out = ARG(&run, 1, float, 1536);
     float want[1536];
     for (int i = 0; i < 1536; i++) want[i] = in[i] + 2.0f;
     expect_f32(k < 2 ? names[k] : "f3_flat4", out, want, 1536);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
 }
 
 /* out (h x w... transposed: out[x * h + y] = in[y * w + x]), w = 96, h = 64:
  * not square, so rows and columns cannot be mixed up unnoticed. */
-static void check_transpose(CliRun *run, const char *name, int w, int h) {
+static void check_transpose(SimRun *run, const char *name, int w, int h) {
   const float *out = ARG(run, 0, float, (size_t)w * h), *in = ARG(run, 1, float, (size_t)w * h);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
@@ -150,21 +150,21 @@ static void test_transpose(void **state) {
   (void)state;
   const char *k32[] = {"tr_naive", "tr_smem", "tr_pad"};
   for (int k = 0; k < 3; k++) {
-    CliRun run;
+    SimRun run;
     LAUNCH(&run, S0, k32[k], "3,2", "32,32", 0, "buf:f32:6144:zero", "buf:f32:6144:rand", "i32:96", "i32:64");
     check_transpose(&run, k32[k], 96, 64);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, S0, "tr_32x8", "3,2", "32,8", 0, "buf:f32:6144:zero", "buf:f32:6144:rand", "i32:96", "i32:64");
   check_transpose(&run, "tr_32x8", 96, 64);
-  cli_run_free(&run);
+  sim_run_free(&run);
   LAUNCH(&run, S0, "tr_v4", "2,1", "16,16", 0, "buf:f32:8192:zero", "buf:f32:8192:rand", "i32:128", "i32:64");
   check_transpose(&run, "tr_v4", 128, 64);
-  cli_run_free(&run);
+  sim_run_free(&run);
   LAUNCH(&run, S0, "copy32", "3,2", "32,32", 0, "buf:f32:6144:zero", "buf:f32:6144:rand", "i32:96", "i32:64");
   expect_f32("copy32", ARG(&run, 0, float, 6144), ARG(&run, 1, float, 6144), 6144);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 /* C = A B, n x n, summed over k in order with fma, as every kernel does. */
@@ -183,13 +183,13 @@ static void check_matmul(int f, const char *name, const char *grid, const char *
   snprintf(a, sizeof a, "buf:f32:%d:rand", n * n);
   snprintf(c, sizeof c, "buf:f32:%d:zero", n * n);
   snprintf(ns, sizeof ns, "i32:%d", n);
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, f, name, grid, block, smem, a, a, c, ns);
   float *want = malloc(sizeof(float) * (size_t)n * n);
   matmul_ref(ARG(&run, 0, float, (size_t)n * n), ARG(&run, 1, float, (size_t)n * n), want, n);
   expect_f32(name, ARG(&run, 2, float, (size_t)n * n), want, (size_t)n * n);
   free(want);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 static void test_matmul_seed000(void **state) {
@@ -211,13 +211,13 @@ static void test_madd(void **state) {
     snprintf(buf, sizeof buf, "buf:f32:%d:rand", N * N);
     snprintf(bz, sizeof bz, "buf:f32:%d:zero", N * N);
     snprintf(n, sizeof n, "i32:%d", N);
-    CliRun run;
+    SimRun run;
     LAUNCH(&run, S1, names[k], grids[k], "16,16", 0, buf, buf, bz, n);
     const float *A = ARG(&run, 0, float, N * N), *B = ARG(&run, 1, float, N * N);
     float want[64 * 64];
     for (int i = 0; i < N * N; i++) want[i] = A[i] + B[i];
     expect_f32(names[k], ARG(&run, 2, float, N * N), want, (size_t)N * N);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
 }
 
@@ -243,7 +243,7 @@ static void test_smem_layouts(void **state) {
                           "setRowReadColDyn", "setRowReadColIpad", "setRowReadColDynIpad"};
   const uint32_t square_smem[] = {0, 0, 0, 0, 4096, 0, 4224};
   for (int k = 0; k < 7; k++) {
-    CliRun run;
+    SimRun run;
     LAUNCH(&run, S2, square[k], "2", "32,32", square_smem[k], "buf:i32:2048:zero");
     const int32_t *out = ARG(&run, 0, int32_t, 2048);
     int32_t want[2048];
@@ -251,20 +251,20 @@ static void test_smem_layouts(void **state) {
       for (int ty = 0; ty < 32; ty++)
         for (int tx = 0; tx < 32; tx++) want[b * 1024 + ty * 32 + tx] = square_value(square[k], tx, ty);
     expect_i32(square[k], out, want, 2048);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
   /* 32x16: every variant reads tile[idx % 16][idx / 16], written as row * 32 + col */
   const char *rect[] = {"setRowReadColRect", "setRowReadColRectDyn", "setRowReadColRectPad",
                         "setRowReadColRectPad2", "setRowReadColRectDynPad"};
   const uint32_t rect_smem[] = {0, 2048, 0, 0, 2112};
   for (int k = 0; k < 5; k++) {
-    CliRun run;
+    SimRun run;
     LAUNCH(&run, S2, rect[k], "2", "32,16", rect_smem[k], "buf:i32:1024:zero");
     int32_t want[1024];
     for (int b = 0; b < 2; b++)
       for (int idx = 0; idx < 512; idx++) want[b * 512 + idx] = (idx % 16) * 32 + idx / 16;
     expect_i32(rect[k], ARG(&run, 0, int32_t, 1024), want, 1024);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
 }
 
@@ -274,14 +274,14 @@ static void test_adjacent_difference(void **state) {
   (void)state;
   const char *names[] = {"adj_diff_naive", "adj_diff", "adj_diff_dyn", "adj_diff_v4"};
   for (int k = 0; k < 4; k++) {
-    CliRun run;
+    SimRun run;
     LAUNCH(&run, S3, names[k], k == 3 ? "1" : "4", "256", k == 2 ? 1024 : 0, "buf:i32:1024:zero", "buf:i32:1024:rand");
     const int32_t *res = ARG(&run, 0, int32_t, 1024), *in = ARG(&run, 1, int32_t, 1024);
     int32_t want[1024];
     want[0] = 0; /* result[0] is never written */
     for (int i = 1; i < 1024; i++) want[i] = in[i] - in[i - 1];
     expect_i32(names[k], res, want, 1024);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
 }
 
@@ -306,7 +306,7 @@ static void test_ten_nearest(void **state) {
   (void)state;
   const char *names[] = {"ten_nn", "ten_nn_regs"};
   for (int k = 0; k < 2; k++) {
-    CliRun run;
+    SimRun run;
     LAUNCH(&run, S3, names[k], "1", "256", 0, "buf:f32:5120:zero", "buf:f32:512:rand", "buf:f32:128:rand", "u64:64");
     float *res = ARG(&run, 0, float, 5120);
     const float *ps = ARG(&run, 1, float, 512), *qs = ARG(&run, 2, float, 128);
@@ -324,7 +324,7 @@ static void test_ten_nearest(void **state) {
           fail_msg("%s: p %d, neighbour %d = (%g, q %g), expected (%g, q %g)", names[k], i, j,
                    (double)res[i * 20 + 2 * j], (double)res[i * 20 + 2 * j + 1], (double)all[j][0], (double)all[j][1]);
     }
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
 }
 
@@ -334,7 +334,7 @@ static void test_memory_spaces(void **state) {
   static const uint32_t c_add[16] = {1, 2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47};
   const char *names[] = {"space_register", "space_local", "space_shared", "space_global", "space_constant"};
   for (int k = 0; k < 5; k++) {
-    CliRun run;
+    SimRun run;
     LAUNCH(&run, S3, names[k], "2", "256", 0, "buf:u32:512:zero", "i32:20");
     uint32_t want[512];
     for (uint32_t i = 0; i < 512; i++) {
@@ -349,7 +349,7 @@ static void test_memory_spaces(void **state) {
     uint32_t *out = ARG(&run, 0, uint32_t, 512);
     for (int i = 0; i < 512; i++)
       if (out[i] != want[i]) fail_msg("%s: out[%d] = %u, expected %u", names[k], i, out[i], want[i]);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
 }
 
@@ -357,20 +357,20 @@ static void test_atomics(void **state) {
   (void)state;
   const char *names[] = {"atomic_sum", "atomic_sum_hier"};
   for (int k = 0; k < 2; k++) {
-    CliRun run;
+    SimRun run;
     LAUNCH(&run, S3, names[k], "4", "256", 0, "buf:i32:1024:rand", "buf:i32:1:zero");
     const int32_t *in = ARG(&run, 0, int32_t, 1024);
     int32_t sum = 0;
     for (int i = 0; i < 1024; i++) sum += in[i];
     expect_i32(names[k], ARG(&run, 1, int32_t, 1), &sum, 1);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
 }
 
 /* ---- seed 004 ------------------------------------------------------------- */
 
 /* In-place increments of iota: every element of the first n ends as i + 1. */
-static void check_incremented(CliRun *run, const char *name, int n, int total) {
+static void check_incremented(SimRun *run, const char *name, int n, int total) {
   const float *a = ARG(run, 0, float, total);
   for (int i = 0; i < total; i++) {
     float want = i < n ? (float)i + 1.0f : (float)i;
@@ -380,13 +380,13 @@ static void check_incremented(CliRun *run, const char *name, int n, int total) {
 
 static void test_launch_configuration(void **state) {
   (void)state;
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, S4, "inc1", "4", "256", 0, "buf:f32:1000:iota", "u64:1000"); /* the i < n guard */
   check_incremented(&run, "inc1", 1000, 1000);
-  cli_run_free(&run);
+  sim_run_free(&run);
   LAUNCH(&run, S4, "inc_gs", "3", "64", 0, "buf:f32:1000:iota", "u64:1000"); /* 192 threads stride over 1000 */
   check_incremented(&run, "inc_gs", 1000, 1000);
-  cli_run_free(&run);
+  sim_run_free(&run);
   const char *ept[] = {"inc_ept1", "inc_ept2", "inc_ept4", "inc_ept8"};
   for (int k = 0; k < 4; k++) {
     char b[64];
@@ -394,7 +394,7 @@ static void test_launch_configuration(void **state) {
     snprintf(b, sizeof b, "buf:f32:%d:iota", n);
     LAUNCH(&run, S4, ept[k], "2", "256", 0, b);
     check_incremented(&run, ept[k], n, n);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
   const char *words[] = {"inc_f1", "inc_f2", "inc_f4"};
   for (int k = 0; k < 3; k++) {
@@ -402,23 +402,23 @@ static void test_launch_configuration(void **state) {
     snprintf(b, sizeof b, "buf:f32:%d:iota", 512 * (1 << k));
     LAUNCH(&run, S4, words[k], "2", "256", 0, b);
     check_incremented(&run, words[k], 512 * (1 << k), 512 * (1 << k));
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
 }
 
 static void test_copies(void **state) {
   (void)state;
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, S4, "copy_f1", "2", "256", 0, "buf:f32:512:zero", "buf:f32:512:rand");
   expect_f32("copy_f1", ARG(&run, 0, float, 512), ARG(&run, 1, float, 512), 512);
-  cli_run_free(&run);
+  sim_run_free(&run);
   LAUNCH(&run, S4, "copy_f4", "2", "256", 0, "buf:f32:2048:zero", "buf:f32:2048:rand");
   expect_f32("copy_f4", ARG(&run, 0, float, 2048), ARG(&run, 1, float, 2048), 2048);
-  cli_run_free(&run);
+  sim_run_free(&run);
   /* 1000 float4 over 128 threads: the unrolled loop and its tail */
   LAUNCH(&run, S4, "copy_f4x4", "2", "64", 0, "buf:f32:4000:zero", "buf:f32:4000:rand", "u64:1000");
   expect_f32("copy_f4x4", ARG(&run, 0, float, 4000), ARG(&run, 1, float, 4000), 4000);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 /* The word thread i reads in each pattern (lab/seed004_global_memory.cu). */
@@ -439,35 +439,35 @@ static void test_access_patterns(void **state) {
     for (int mode = 0; mode < 5; mode++) {
       char ms[16];
       snprintf(ms, sizeof ms, "i32:%d", mode);
-      CliRun run;
+      SimRun run;
       LAUNCH(&run, S4, names[k], "2", "256", 0, "buf:f32:512:zero", "buf:f32:544:rand", ms, "u32:23");
       const float *out = ARG(&run, 0, float, 512), *in = ARG(&run, 1, float, 544);
       for (size_t i = 0; i < 512; i++)
         if (out[i] != in[pattern_index(i, mode, 23)])
           fail_msg("%s mode %d: out[%zu] = %g, expected in[%zu] = %g", names[k], mode, i, (double)out[i],
                    pattern_index(i, mode, 23), (double)in[pattern_index(i, mode, 23)]);
-      cli_run_free(&run);
+      sim_run_free(&run);
     }
 }
 
 static void test_aos_soa(void **state) {
   (void)state;
-  CliRun run;
+  SimRun run;
   LAUNCH(&run, S4, "aos_inc", "2", "256", 0, "buf:f64:2048:iota"); /* 512 points {x, y, z, w} */
   const double *p = ARG(&run, 0, double, 2048);
   for (int i = 0; i < 2048; i++)
     if (p[i] != (double)i + (i % 4 == 0 ? 1.0 : 0.0)) fail_msg("aos_inc: word %d = %g", i, p[i]);
-  cli_run_free(&run);
+  sim_run_free(&run);
   LAUNCH(&run, S4, "soa_inc", "2", "256", 0, "buf:f64:512:iota");
   const double *x = ARG(&run, 0, double, 512);
   for (int i = 0; i < 512; i++)
     if (x[i] != (double)i + 1.0) fail_msg("soa_inc: x[%d] = %g", i, x[i]);
-  cli_run_free(&run);
+  sim_run_free(&run);
   const char *rows[] = {"row_per_thread", "col_per_thread"};
   for (int k = 0; k < 2; k++) {
     LAUNCH(&run, S4, rows[k], "1", "256", 0, "buf:f32:8192:iota", "i32:256");
     check_incremented(&run, rows[k], 8192, 8192);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
 }
 
@@ -475,7 +475,7 @@ static void test_gather(void **state) {
   (void)state;
   const char *names[] = {"gather_ca", "gather_cg"};
   for (int k = 0; k < 2; k++) {
-    CliRun run;
+    SimRun run;
     LAUNCH(&run, S4, names[k], "2", "256", 0, "buf:f32:512:zero", "buf:f32:1024:rand", "u32:1023");
     const float *out = ARG(&run, 0, float, 512), *table = ARG(&run, 1, float, 1024);
     float want[512];
@@ -489,7 +489,7 @@ static void test_gather(void **state) {
       want[i] = s;
     }
     expect_f32(names[k], out, want, 512);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
 }
 

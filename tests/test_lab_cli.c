@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/lab_catalogue.h"
+#include "lab/lab_catalogue.h"
 #include "testutil.h"
 
 static char *run_ok(const char *args) {

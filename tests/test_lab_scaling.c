@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/lab_catalogue.h"
+#include "lab/lab_catalogue.h"
 #include "testutil.h"
 
 static LabCatalogue cat;
@@ -50,12 +50,12 @@ static const LabLaunch *find(const char *label) {
 static void simulate(const LabLaunch *l, const LaunchSpec *spec, uint64_t *metric) {
   WmErr e = {0};
   if (!mods[l->file] && !(mods[l->file] = ptx_load(cat.files[l->file].ptx, "sm_90", &e))) fail_msg("%s", e.msg);
-  CliOptions o;
-  cli_options_init(&o);
-  CliRun run;
-  if (cli_run_launch(mods[l->file], spec, &o, &run, &e)) fail_msg("%s: %s", spec->label, e.msg);
+  SimOptions o;
+  sim_options_init(&o);
+  SimRun run;
+  if (sim_run_launch(mods[l->file], spec, &o, &run, &e)) fail_msg("%s: %s", spec->label, e.msg);
   memcpy(metric, run.mm.metric, sizeof(uint64_t) * WM_M_COUNT);
-  cli_run_free(&run);
+  sim_run_free(&run);
 }
 
 /* num/den pairs whose ratio is "per request". */

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/launch.h"
+#include "launch/launch.h"
 
 static const LaunchSpec *find(const LaunchSpec *v, int n, const char *label) {
   for (int i = 0; i < n; i++)

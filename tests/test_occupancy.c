@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "arch/occupancy.h"
-#include "cli/launch.h"
+#include "launch/launch.h"
 #include "ptx/ptx.h"
 #include "testutil.h"
 

@@ -351,7 +351,7 @@ int cli_occupancy_cmd(int argc, char **argv) {
       if (!(a = arch_find(v))) return unknown_arch(v);
     } else if (!strcmp(o, "--block")) {
       uint32_t d[3];
-      if (launch_parse_dim(v, d, &e)) return cli_fail(&e);
+      if (launch_parse_dim(v, d, &e)) return wm_err_print(&e);
       uint64_t t = (uint64_t)d[0] * d[1]; /* < 2^62; saturate before the third */
       if (t <= 0x7fffffff) t *= d[2];
       in.threads = t > 0x7fffffff ? 0x7fffffff : (int)t;
@@ -371,7 +371,7 @@ int cli_occupancy_cmd(int argc, char **argv) {
   if (in.threads == 0) return cli_usage_error("%s", "occupancy needs --block N (threads per block)");
   if (in.regs < 0) return cli_usage_error("%s", "occupancy needs --regs R (ptxas -v: 'Used R registers')");
   OccResult r;
-  if (occ_compute(a, &in, &r, &e)) return cli_fail(&e);
+  if (occ_compute(a, &in, &r, &e)) return wm_err_print(&e);
   if (json) {
     json_t *o = report_occupancy_json(a, &r, in.regs, "--regs");
     json_object_set_new(o, "threads", json_integer(in.threads));

@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/gpu_cmd.h"
-#include "cli/launch.h"
+#include "launch/launch.h"
 #include "gpu/gpu.h"
 
 static const char *usage_gpu =
@@ -43,7 +43,7 @@ typedef struct GpuCmd {
   uint64_t size;
   int n, device, check, no_time, json;
   GpuMeasureConfig mc;
-  CliOptions o;       /* --init, --seed and the emulator's options for --check */
+  SimOptions o;       /* --init, --seed and the emulator's options for --check */
 } GpuCmd;
 
 static int fail_gpu(const WmErr *e) {
@@ -211,12 +211,12 @@ static double buffer_bytes(const GlobalMem *g) {
 /* The emulator's run of the same launch, and the comparison. */
 static int check_launch(const PtxModule *mod, const LaunchSpec *l, const GpuCmd *c, const GpuLaunch *L,
                         WmErr *e) {
-  CliOptions o = c->o;
+  SimOptions o = c->o;
   o.keep_buffers = 1;
-  CliRun run;
-  if (cli_run_launch(mod, l, &o, &run, e)) return -1;
+  SimRun run;
+  if (sim_run_launch(mod, l, &o, &run, e)) return -1;
   int rc = gpu_compare_buffers(gpu_launch_buffers(L), &run.gmem, l, NULL, e);
-  cli_run_free(&run);
+  sim_run_free(&run);
   return rc;
 }
 
@@ -355,7 +355,7 @@ int cli_gpu(int argc, char **argv) {
   GpuCmd c = {0};
   c.n = 4096;
   gpu_measure_defaults(&c.mc);
-  cli_options_init(&c.o);
+  sim_options_init(&c.o);
   if (argc < 3 || !strcmp(argv[2], "-h") || !strcmp(argv[2], "--help")) {
     fputs(usage_gpu, argc < 3 ? stderr : stdout);
     return argc < 3 ? 2 : 0;

@@ -35,7 +35,7 @@
 
 #include <stdint.h>
 
-#include "cli/launch.h"
+#include "launch/launch.h"
 #include "emu/gmem.h"
 #include "ptx/ptx.h"
 #include "util/diag.h"

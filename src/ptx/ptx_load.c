@@ -1,5 +1,6 @@
 /* ptx_load.c - a .ptx file, or a .cu compiled to PTX with nvcc. */
 #include "ptx/ptx.h"
+#include "util/sys.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,34 +14,15 @@
 
 extern char **environ;
 
-static int is_exec(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
 /* Finds a CUDA tool (nvcc, ptxas): on PATH, then $CUDA_HOME/bin, then
  * /usr/local/cuda/bin.  Writes its path into buf; returns 0, or -1 if there
  * is none. */
 static int find_tool(const char *tool, char *buf, size_t n) {
-  const char *path = getenv("PATH");
-  if (path) {
-    const char *p = path;
-    for (;;) {
-      size_t len = strcspn(p, ":");
-      if (len > 0 && (size_t)snprintf(buf, n, "%.*s/%s", (int)len, p, tool) < n && is_exec(buf)) return 0;
-      if (!p[len]) break;
-      p += len + 1;
-    }
-  }
+  if (wm_find_program(tool, buf, n) == 0) return 0;
   const char *home = getenv("CUDA_HOME");
-  if (home && *home && (size_t)snprintf(buf, n, "%s/bin/%s", home, tool) < n && is_exec(buf)) return 0;
-  if ((size_t)snprintf(buf, n, "/usr/local/cuda/bin/%s", tool) < n && is_exec(buf)) return 0;
+  if (home && *home && (size_t)snprintf(buf, n, "%s/bin/%s", home, tool) < n && access(buf, X_OK) == 0) return 0;
+  if ((size_t)snprintf(buf, n, "/usr/local/cuda/bin/%s", tool) < n && access(buf, X_OK) == 0) return 0;
   return -1;
-}
-
-static int ends_with(const char *s, const char *suffix) {
-  size_t ls = strlen(s), lx = strlen(suffix);
-  return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
 }
 
 /* Runs argv[0] with stdin from /dev/null and stdout and stderr into `log`;
@@ -105,7 +87,7 @@ static int make_temp_dir(char *dir, size_t n, WmErr *e) {
 }
 
 PtxModule *ptx_load(const char *path, const char *arch, WmErr *e) {
-  if (!ends_with(path, ".cu")) {
+  if (!wm_ends_with(path, ".cu")) {
     char *text = wm_read_file(path, NULL, e);
     if (!text) return NULL;
     return ptx_parse(path, text, e);

@@ -104,3 +104,8 @@ char *wm_read_file(const char *path, size_t *len, WmErr *e) {
   if (len) *len = n;
   return buf;
 }
+
+int wm_err_print(const WmErr *e) {
+  fprintf(stderr, "warpmem: %s\n", e->msg);
+  return e->code == WM_EUSAGE ? 2 : 1;
+}

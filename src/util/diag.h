@@ -36,6 +36,11 @@ int wm_err(WmErr *e, int code, const char *fmt, ...)
   __attribute__((format(printf, 3, 4)));
 int wm_verr(WmErr *e, int code, const char *fmt, va_list ap);
 
+/* Prints e on stderr as a command's message ("warpmem: ...") and returns
+ * the exit status it calls for: 2 for usage errors, 1 for the others.  For
+ * the layers that run a whole command (cli, lab); the rest only fill e. */
+int wm_err_print(const WmErr *e);
+
 /* A chibicc-style located error:
  *   FILE:LINE:COL: MESSAGE
  *     <the source line>

@@ -1,9 +1,9 @@
-/* cli_model.c - the levels beyond L1TEX for one launch: sets up the caches
+/* sim_model.c - the levels beyond L1TEX for one launch: sets up the caches
  * before the emulator runs, and turns the counters into a predicted time
  * after. */
 #include <string.h>
 
-#include "cli/cli.h"
+#include "sim/sim.h"
 
 /* Resident blocks per SM from the thread, block and shared memory limits
  * (registers are not known here: occupancy.c refines this). */
@@ -18,8 +18,8 @@ static int resident_blocks(const Arch *a, uint32_t threads, uint32_t smem) {
   return n > 0 ? n : 1;
 }
 
-void cli_model_begin(const CliOptions *o, const PtxKernel *k, const LaunchSpec *ls, const CliRun *run,
-                     CliModel *cm, EmuLaunch *l) {
+void sim_model_begin(const SimOptions *o, const PtxKernel *k, const LaunchSpec *ls, const SimRun *run,
+                     SimModel *cm, EmuLaunch *l) {
   memset(cm, 0, sizeof *cm);
   cm->arch = o->cfg.arch ? o->cfg.arch : arch_default();
   uint32_t threads = ls->block[0] * ls->block[1] * ls->block[2];
@@ -62,7 +62,7 @@ static void scale_counts(MemModel *mm, double f) {
   }
 }
 
-void cli_model_end(CliModel *cm, const EmuLaunch *l, CliRun *run) {
+void sim_model_end(SimModel *cm, const EmuLaunch *l, SimRun *run) {
   uint64_t grid = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
   run->blocks_run = l->blocks_run;
   if (cm->on) cache_add_metrics(&cm->cache, run->mm.metric);
@@ -81,7 +81,7 @@ void cli_model_end(CliModel *cm, const EmuLaunch *l, CliRun *run) {
   cm->on = 0;
 }
 
-void cli_model_abort(CliModel *cm) {
+void sim_model_abort(SimModel *cm) {
   if (cm->on) cache_free(&cm->cache);
   cm->on = 0;
 }

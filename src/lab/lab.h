@@ -11,8 +11,8 @@
 
 #include <stdint.h>
 
-#include "cli/cli.h"
-#include "cli/lab_catalogue.h"
+#include "sim/sim.h"
+#include "lab/lab_catalogue.h"
 #include "gpu/gpu.h"
 #include "mem/metrics.h"
 
@@ -23,11 +23,12 @@ typedef struct LabOptions {
   const char *only[64];    /* names from --only (split at commas) */
   int nonly;
   int list, groundtruth, ncu, no_gpu, progress;
+  int ncu_child;           /* this process is the one ncu profiles (--ncu-child) */
   LabFormat format;
   const char *out_dir;     /* --out: results.json and results.md */
   int device;
   GpuMeasureConfig mc;
-  CliOptions sim;          /* the emulator's options (caches on, --arch) */
+  SimOptions sim;          /* the emulator's options (caches on, --arch) */
   char command[1024];      /* the command line, for the results files */
 } LabOptions;
 
@@ -78,6 +79,11 @@ typedef struct Lab {
   double sim_seconds;      /* wall time of the whole simulation */
   int nselected;
 } Lab;
+
+/* Runs the lab as the options say: prints the report (or the list, or the
+ * ground-truth table) on stdout and errors on stderr; returns the exit
+ * status. */
+int lab_run(const LabOptions *o);
 
 /* Predicted time at the GPU size from the simulated counters (lab.c). */
 double lab_time_metric(const uint64_t *metric);

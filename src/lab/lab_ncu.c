@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/lab.h"
+#include "lab/lab.h"
+#include "util/sys.h"
 
 /* The counters compared, in the table's order. */
 static const char *const compared[] = {
@@ -37,7 +38,7 @@ static const char *const compared_head[] = {
 int lab_ncu_child(Lab *lab) {
   Gpu *g = NULL;
   WmErr e = {0};
-  if (gpu_open(lab->opt.device, &g, &e)) return cli_fail(&e);
+  if (gpu_open(lab->opt.device, &g, &e)) return wm_err_print(&e);
   int status = 0;
   for (int f = 0; f < lab->cat.nfiles && !status; f++) {
     PtxModule *mod = NULL;
@@ -46,14 +47,14 @@ int lab_ncu_child(Lab *lab) {
       const LabLaunch *l = &lab->cat.launches[i];
       if (!lab->res[i].selected || l->file != f) continue;
       if (!mod && (!(mod = ptx_load(lab->cat.files[f].ptx, "sm_90", &e)) || gpu_module_load(g, mod, &gm, &e))) {
-        status = cli_fail(&e);
+        status = wm_err_print(&e);
         break;
       }
       const PtxKernel *k = ptx_find_kernel(mod, l->sim.name, &e);
       GpuLaunch *L = NULL;
       if (!k || gpu_launch_prepare(gm, k, &l->sim, lab->opt.sim.init, lab->opt.sim.seed, &L, &e) ||
           (l->carveout >= 0 && gpu_launch_set_carveout(L, l->carveout, &e)) || gpu_launch_run(L, &e))
-        status = cli_fail(&e);
+        status = wm_err_print(&e);
       if (L) gpu_launch_free(L);
     }
     if (gm) gpu_module_free(gm);
@@ -146,17 +147,8 @@ static int parse_ncu(FILE *in, NcuRow **rows, int *nrows) {
 /* ---- the parent --------------------------------------------------------------- */
 
 static int on_path(const char *prog) {
-  const char *path = getenv("PATH");
-  if (!path) return 0;
-  char *dup = wm_xstrdup(path);
-  int found = 0;
-  for (char *save = NULL, *d = strtok_r(dup, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-    char p[4096];
-    snprintf(p, sizeof p, "%s/%s", d, prog);
-    found = access(p, X_OK) == 0;
-  }
-  free(dup);
-  return found;
+  char buf[4096];
+  return wm_find_program(prog, buf, sizeof buf) == 0;
 }
 
 /* The command line: ncu, its options, this program as the child. */

@@ -20,7 +20,7 @@
  *   (emu.h) so the error points at the line; the emulator checks again for
  *   launches built elsewhere.
  */
-#include "cli/launch.h"
+#include "launch/launch.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/lab.h"
+#include "lab/lab.h"
+#include "util/sys.h"
 
 /* The columns compared: simulated vs measured. */
 static const struct {
@@ -150,7 +151,7 @@ static void row(LabFormat f, const LaunchSpec *l, const uint64_t *mv, const Trut
 }
 
 int lab_groundtruth(const LabOptions *lo) {
-  CliOptions o = lo->sim;
+  SimOptions o = lo->sim;
   o.init = INIT_ZERO; /* as measured */
   WmErr e = {0};
   char cu[4096], ptx[4096], csv[4096];
@@ -158,12 +159,12 @@ int lab_groundtruth(const LabOptions *lo) {
   snprintf(ptx, sizeof ptx, "%s/seed_kernels.ptx", lo->dir);
   snprintf(csv, sizeof csv, "%s/h200-seed-counters.csv", lo->dir);
   char *cutext = wm_read_file(cu, NULL, &e);
-  if (!cutext) return cli_fail(&e);
+  if (!cutext) return wm_err_print(&e);
   LaunchSpec *ls = NULL;
   int n = 0;
   int rc = launch_parse_file(cu, cutext, &ls, &n, &e);
   free(cutext);
-  if (rc) return cli_fail(&e);
+  if (rc) return wm_err_print(&e);
   if (lo->list) {
     for (int i = 0; i < n; i++)
       if (wanted(lo, &ls[i]))
@@ -176,30 +177,30 @@ int lab_groundtruth(const LabOptions *lo) {
   PtxModule *mod = ptx_load(ptx, "sm_90", &e);
   if (!mod) {
     free(ls);
-    return cli_fail(&e);
+    return wm_err_print(&e);
   }
-  ptx_registers(mod, cli_arch(&o)->cc, NULL, 0);
+  ptx_registers(mod, sim_arch(&o)->cc, NULL, 0);
   Truth t;
   int have_truth = truth_load(&t, csv, &e) == 0;
   fprintf(stderr, "warpmem lab --groundtruth: simulating %s of %s beside the H200's counters (Nsight Compute)\n",
           lo->nonly ? "the chosen launches" : "every launch", cu);
   json_t *arr = json_array();
-  double t0 = cli_now();
+  double t0 = wm_now();
   int status = 0, ran = 0;
   header(lo->format);
   for (int i = 0; i < n; i++) {
     if (!wanted(lo, &ls[i])) continue;
     if (lo->progress) fprintf(stderr, isatty(2) ? "\r\033[K[%d/%d] %s" : "[%d/%d] %s\n", i + 1, n, ls[i].label);
-    CliRun run;
-    if (cli_run_launch(mod, &ls[i], &o, &run, &e)) {
+    SimRun run;
+    if (sim_run_launch(mod, &ls[i], &o, &run, &e)) {
       if (lo->progress && isatty(2)) fputc('\n', stderr);
-      status = cli_fail(&e);
+      status = wm_err_print(&e);
       break;
     }
     ran++;
     row(lo->format, &ls[i], run.mm.metric, have_truth ? &t : NULL, run.seconds, arr);
     fflush(stdout);
-    cli_run_free(&run);
+    sim_run_free(&run);
   }
   if (lo->progress && isatty(2)) fprintf(stderr, "\r\033[K");
   if (status == 0 && ran == 0) {
@@ -214,7 +215,7 @@ int lab_groundtruth(const LabOptions *lo) {
   if (status == 0 && lo->format == LAB_TEXT)
     printf("\n%d experiments simulated in %.1f s.  'N =': equal to the H200's count; 'sim/h200 P%%' otherwise; '-': none.\n"
            "Shared-memory wavefronts measured on the GPU include up to +10%% from other L1 traffic.\n",
-           ran, cli_now() - t0);
+           ran, wm_now() - t0);
   if (have_truth) truth_free(&t);
   free(ls);
   ptx_module_free(mod);

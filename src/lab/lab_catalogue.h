@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "cli/launch.h"
+#include "launch/launch.h"
 #include "util/diag.h"
 
 /* What an experiment's "% of peak" column compares with. */

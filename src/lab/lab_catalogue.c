@@ -11,7 +11,7 @@
  *   among themselves, launch labels among themselves (--only selects by
  *   any of them, and results.json is keyed by them).
  */
-#include "cli/lab_catalogue.h"
+#include "lab/lab_catalogue.h"
 
 #include <dirent.h>
 #include <errno.h>

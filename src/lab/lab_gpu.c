@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/lab.h"
+#include "lab/lab.h"
 
 int lab_gpu_open(Lab *lab, Gpu **g) {
   WmErr e = {0};

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/lab.h"
+#include "lab/lab.h"
 
 /* X(ENUM, "head", width, on a GPU only, "what it shows") -- the columns. */
 #define LAB_COLUMNS(X)                                                                                   \
@@ -368,7 +368,7 @@ static json_t *report_json(const Lab *lab) {
   json_t *root = json_object(), *groups = json_array();
   set_str(root, "command", lab->opt.command);
   set_str(root, "date", lab->date);
-  set_str(root, "simulated_arch", cli_arch(&lab->opt.sim)->name);
+  set_str(root, "simulated_arch", sim_arch(&lab->opt.sim)->name);
   json_object_set_new(root, "simulation_seconds", json_real(lab->sim_seconds));
   if (rf->have_gpu) {
     json_t *g = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:I}", "name", rf->info.name, "sms", rf->info.sms,
@@ -463,7 +463,7 @@ int lab_write_results(const Lab *lab, const char *dir) {
   }
   fprintf(f, "# warpmem lab: %s, %s\n\nProduced by `%s` (simulated preset: %s).\n\n",
           lab->refs.have_gpu ? lab->refs.info.name : "simulation only", lab->date, lab->opt.command,
-          cli_arch(&lab->opt.sim)->name);
+          sim_arch(&lab->opt.sim)->name);
   if (lab_report(lab, f, LAB_MARKDOWN)) rc = -1;
   if (fclose(f)) rc = -1;
   if (rc == 0) fprintf(stderr, "warpmem lab: wrote %s/results.json and %s/results.md\n", dir, dir);

@@ -1,0 +1,267 @@
+/* sim_cmd.c - `warpmem sim`: the launches of a file (or one from the
+ * options), each through sim_run_launch, then one report. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "report/report.h"
+#include "util/sys.h"
+
+static const char *usage_sim =
+  "usage: warpmem sim FILE [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
+  "                   [--smem BYTES] [--arg SPEC]... [--arch NAME] [--regs N]\n"
+  "                   [--loads ca|cg] [--bank-mode 4|8] [--format text|json|csv]\n"
+  "                   [--lines] [--dump DIR]\n"
+  "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
+  "                   [--max-threads N] [--const NAME=TYPE:VALUE[,VALUE...]]...\n"
+  "                   [--sample N] [--no-caches]\n"
+  "\n"
+  "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo.\n"
+  "Without --kernel, every '//@' launch line of FILE runs:\n"
+  "  //@ NAME[#VARIANT] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=SPEC,...\n"
+  "(for a .ptx without them, the .cu of the same name beside it).\n"
+  "With --kernel and no --grid/--block/--arg, the //@ launches of that kernel run;\n"
+  "otherwise one launch is built from the options.  --kernel takes the PTX entry\n"
+  "name or the plain C++ name of a mangled one.\n"
+  "\n"
+  "SPEC: TYPE:VALUE (a scalar) or buf:TYPE:COUNT[:INIT] (a device buffer)\n"
+  "  TYPE  i8 u8 i16 u16 i32 u32 i64 u64 f32 f64\n"
+  "  INIT  zero, iota, rand (seeded; floats in [0,1), integers in [0,1024)) or a constant\n"
+  "\n"
+  "  --arch NAME      GPU to model: gt200, fermi, kepler, volta, ampere, hopper\n"
+  "                   (h100) or h200 (sm_90, the default); see warpmem arch\n"
+  "  --loads ca|cg    global loads without a cache operator: cached in L1 and L2\n"
+  "                   (ca: 128-byte lines on fermi) or in L2 only (cg: 32-byte\n"
+  "                   segments), as nvcc -Xptxas -dlcm=ca|cg; ld.global.cg is cg\n"
+  "  --bank-mode 4|8  kepler's shared-memory bank mode (cudaDeviceSetSharedMemConfig)\n"
+  "  --regs N         registers per thread for the occupancy (default: ptxas -v\n"
+  "                   on the PTX; 32 if ptxas is missing)\n"
+  "  --carveout PCT   preferred shared-memory carveout, percent (or max-l1,\n"
+  "                   max-shared); default: the driver's choice\n"
+  "  --format FMT     text (default), json or csv; metric names are Nsight Compute's\n"
+  "  --lines          per memory instruction: source line, requests, sectors or\n"
+  "                   wavefronts per request, the ideal, and why\n"
+  "  --dump DIR       write every buffer after the run to DIR\n"
+  "  --const N=T:V,.. set the __constant__ variable N (type T) from its start;\n"
+  "                   otherwise it holds its initializer, or zeros\n"
+  "  --init KIND      initializer of buffers whose SPEC names none (default rand)\n"
+  "  --seed N         seed of rand (default 1)\n"
+  "  --mem-limit B    most bytes of buffers a launch may allocate (default 16 GiB)\n"
+  "  --max-threads N  most threads a launch may have (default 4G: beyond, hours)\n"
+  "  --sample N       simulate every N-th wave of resident blocks and scale the\n"
+  "                   counters (the L2 shrinks in proportion): for large grids\n"
+  "                   whose blocks touch data of their own\n"
+  "  --no-caches      L1 counters only: no L1/L2/DRAM replay, no predicted time\n"
+  "  WARPMEM_THREADS  host threads that run blocks (default: one per CPU)\n";
+
+static int parse_format(const char *s, ReportFormat *f) {
+  if (!strcmp(s, "text")) *f = REPORT_TEXT;
+  else if (!strcmp(s, "json")) *f = REPORT_JSON;
+  else if (!strcmp(s, "csv")) *f = REPORT_CSV;
+  else return -1;
+  return 0;
+}
+
+
+/* The launches to run: //@ lines of the file (for a .ptx, of the .cu next
+ * to it if any), filtered by --kernel, or one built from the options. */
+static int collect_launches(const char *path, const PtxModule *mod, const SimOptions *o,
+                            LaunchSpec **out, int *n, WmErr *e) {
+  *out = NULL;
+  *n = 0;
+  if (o->kernel && (o->have_grid || o->have_block || o->nargs)) {
+    if (!o->have_grid || !o->have_block)
+      return wm_err(e, WM_EUSAGE, "--kernel %s: give both --grid and --block", o->kernel);
+    LaunchSpec *l = wm_xcalloc(1, sizeof *l);
+    snprintf(l->name, sizeof l->name, "%s", o->kernel);
+    snprintf(l->label, sizeof l->label, "%s", o->kernel);
+    memcpy(l->grid, o->grid, sizeof l->grid);
+    memcpy(l->block, o->block, sizeof l->block);
+    l->smem = o->smem;
+    for (int i = 0; i < o->nargs; i++)
+      if (launch_parse_arg(o->args[i], &l->args[l->nargs++], e)) {
+        free(l);
+        return -1;
+      }
+    *out = l;
+    *n = 1;
+    return 0;
+  }
+  char *text = wm_read_file(path, NULL, e);
+  if (!text) return -1;
+  LaunchSpec *all = NULL;
+  int nall = 0;
+  int rc = launch_parse_file(path, text, &all, &nall, e);
+  free(text);
+  if (rc) return -1;
+  if (nall == 0 && wm_ends_with(path, ".ptx")) {
+    /* nvcc drops comments: the launches of X.ptx are in X.cu, if it is there */
+    char cu[4096];
+    snprintf(cu, sizeof cu, "%.*s.cu", (int)(strlen(path) - 4), path);
+    char *cutext = access(cu, R_OK) == 0 ? wm_read_file(cu, NULL, NULL) : NULL;
+    if (cutext) {
+      free(all);
+      all = NULL;
+      rc = launch_parse_file(cu, cutext, &all, &nall, e);
+      free(cutext);
+      if (rc) return -1;
+    }
+  }
+  if (nall == 0) {
+    free(all);
+    return wm_err(e, WM_EUSAGE,
+                  "%s has no '//@' launch lines: name a launch with --kernel NAME --grid X --block X "
+                  "--arg SPEC...%s",
+                  path, wm_ends_with(path, ".ptx") ? " (nvcc drops comments from PTX; a .cu of the same name "
+                                                   "beside it is read for them)" : "");
+  }
+  int kept = 0;
+  for (int i = 0; i < nall; i++) {
+    if (o->kernel && strcmp(all[i].name, o->kernel)) {
+      const PtxKernel *k = ptx_find_kernel(mod, all[i].name, NULL);
+      if (!k || strcmp(k->plain_name, o->kernel)) continue;
+    }
+    if (o->smem_set) all[i].smem = o->smem;
+    all[kept++] = all[i];
+  }
+  if (kept == 0) {
+    free(all);
+    return wm_err(e, WM_EUSAGE, "%s has no '//@' launch of kernel %s", path, o->kernel);
+  }
+  *out = all;
+  *n = kept;
+  return 0;
+}
+
+/* Registers per thread of the kernels the launches run, from ptxas, for
+ * the occupancy in the report; a failure leaves them unknown (the report
+ * says so), never the simulation. */
+static void find_registers(PtxModule *mod, const LaunchSpec *ls, int n, const Arch *a) {
+  const char **names = wm_xcalloc((size_t)n, sizeof *names);
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    const PtxKernel *kern = ptx_find_kernel(mod, ls[i].name, NULL);
+    int seen = !kern;
+    for (int j = 0; j < k && !seen; j++) seen = !strcmp(names[j], kern->name);
+    if (!seen) names[k++] = kern->name;
+  }
+  if (k) ptx_registers(mod, a->cc, names, k);
+  free(names);
+}
+
+int cli_sim_cmd(int argc, char **argv) {
+  SimOptions o;
+  sim_options_init(&o);
+  ReportFormat format = REPORT_TEXT;
+  int lines = 0;
+  const char *file = NULL;
+  const char *argv_args[LAUNCH_MAX_ARGS], *const_specs[LAUNCH_MAX_ARGS];
+  o.args = argv_args;
+  o.consts = const_specs;
+  WmErr e = {0};
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    int c = cli_common_option(argc, argv, &i, &o);
+    if (c >= 2) return c - 2;
+    if (c == 1) continue;
+    if (!strcmp(a, "--format")) {
+      if (!v || parse_format(v, &format))
+        return cli_usage_error("--format takes text, json or csv, not '%s'", v ? v : "");
+      i++;
+      continue;
+    }
+    if (!strcmp(a, "--lines")) {
+      lines = 1;
+      continue;
+    }
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(usage_sim, stdout);
+      return 0;
+    }
+    if (!strcmp(a, "--const")) {
+      if (!v) return cli_usage_error("%s needs a value", a);
+      if (o.nconsts == LAUNCH_MAX_ARGS) return cli_usage_error("too many --const options (at most %s)", "64");
+      const_specs[o.nconsts++] = argv[++i];
+      continue;
+    }
+    if (!strcmp(a, "--kernel") || !strcmp(a, "--grid") || !strcmp(a, "--block") || !strcmp(a, "--smem") ||
+        !strcmp(a, "--arg") || !strcmp(a, "--dump")) {
+      if (!v) return cli_usage_error("%s needs a value", a);
+      i++;
+      if (!strcmp(a, "--kernel")) o.kernel = v;
+      else if (!strcmp(a, "--dump")) o.dump_dir = v;
+      else if (!strcmp(a, "--grid")) {
+        if (launch_parse_dim(v, o.grid, &e)) return wm_err_print(&e);
+        o.have_grid = 1;
+      } else if (!strcmp(a, "--block")) {
+        if (launch_parse_dim(v, o.block, &e)) return wm_err_print(&e);
+        o.have_block = 1;
+      } else if (!strcmp(a, "--smem")) {
+        uint64_t s;
+        if (cli_parse_size(v, &s) || s > 0xffffffffu) return cli_usage_error("--smem takes a byte count, not '%s'", v);
+        o.smem = (uint32_t)s;
+        o.smem_set = 1;
+      } else {
+        if (o.nargs == LAUNCH_MAX_ARGS) return cli_usage_error("too many --arg options (at most %s)", "64");
+        argv_args[o.nargs++] = v;
+      }
+      continue;
+    }
+    if (a[0] == '-' && a[1]) return cli_usage_error("unknown option '%s'", a);
+    if (file) return cli_usage_error("one FILE only ('%s' is a second)", a);
+    file = a;
+  }
+  if (!file) return cli_usage_error("%s", "sim needs a FILE (.cu or .ptx)");
+  if ((o.have_grid || o.have_block || o.nargs) && !o.kernel)
+    return cli_usage_error("%s", "--grid, --block and --arg build one launch: name its --kernel");
+
+  PtxModule *mod = ptx_load(file, "sm_90", &e);
+  if (!mod) return wm_err_print(&e);
+  LaunchSpec *ls = NULL;
+  int n = 0, status = 0;
+  if (collect_launches(file, mod, &o, &ls, &n, &e)) {
+    ptx_module_free(mod);
+    return wm_err_print(&e);
+  }
+  if (o.regs == 0) find_registers(mod, ls, n, sim_arch(&o));
+  SimRun *runs = wm_xcalloc((size_t)n, sizeof *runs);
+  ReportRun *rep = wm_xcalloc((size_t)n, sizeof *rep);
+  int done = 0;
+  int progress = n > 1 && isatty(2) && format == REPORT_TEXT;
+  for (int i = 0; i < n; i++) {
+    if (progress) fprintf(stderr, "\r[%d/%d] %-40s", i + 1, n, ls[i].label);
+    if (sim_run_launch(mod, &ls[i], &o, &runs[i], &e)) {
+      if (progress) fputc('\n', stderr);
+      status = wm_err_print(&e);
+      break;
+    }
+    rep[i] = (ReportRun){.launch = ls[i].label, .mod = mod, .kernel = runs[i].kernel, .smem = ls[i].smem,
+                         .mm = &runs[i].mm, .thread_instrs = runs[i].thread_instrs, .seconds = runs[i].seconds};
+    rep[i].arch = sim_arch(&o);
+    rep[i].occ = runs[i].have_occ ? &runs[i].occ : NULL;
+    rep[i].regs = runs[i].regs;
+    rep[i].regs_from = runs[i].regs_from;
+    rep[i].occ_note = runs[i].occ_note;
+    rep[i].time = runs[i].have_time ? &runs[i].time : NULL;
+    if (runs[i].blocks_run < (uint64_t)ls[i].grid[0] * ls[i].grid[1] * ls[i].grid[2])
+      rep[i].blocks_run = runs[i].blocks_run;
+    memcpy(rep[i].grid, ls[i].grid, sizeof rep[i].grid);
+    memcpy(rep[i].block, ls[i].block, sizeof rep[i].block);
+    done++;
+  }
+  if (progress) fprintf(stderr, "\r%60s\r", "");
+  if (status == 0 && report_write(stdout, rep, done, format, lines)) {
+    fprintf(stderr, "warpmem: cannot write the report\n");
+    status = 1;
+  }
+  for (int i = 0; i < n; i++) sim_run_free(&runs[i]);
+  free(runs);
+  free(rep);
+  free(ls);
+  ptx_module_free(mod);
+  return status;
+}
+

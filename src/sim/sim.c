@@ -1,0 +1,138 @@
+/* sim.c - one launch end to end: occupancy, binding, the emulator with the
+ * memory model, then the caches and time (sim_model.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "util/sys.h"
+
+const Arch *sim_arch(const SimOptions *o) { return o->cfg.arch ? o->cfg.arch : arch_default(); }
+
+/* Occupancy of the launch on the preset, into run->occ: registers from
+ * --regs, else ptxas (PtxKernel.regs), else an assumed 32.  A block that
+ * cannot run on the preset is not an error of the simulation: run->occ_note
+ * says why and have_occ stays 0. */
+#define SIM_ASSUMED_REGS 32
+static void launch_occupancy(const PtxModule *mod, const PtxKernel *k, const LaunchSpec *ls, const SimOptions *o,
+                             SimRun *run) {
+  const Arch *a = sim_arch(o);
+  if (o->regs > 0) {
+    run->regs = o->regs;
+    run->regs_from = "--regs";
+  } else if (k->regs > 0) {
+    run->regs = k->regs;
+    run->regs_from = mod->regs_from[0] ? mod->regs_from : "ptxas";
+    if (mod->regs_note[0]) snprintf(run->occ_note, sizeof run->occ_note, "%s", mod->regs_note);
+  } else {
+    run->regs = SIM_ASSUMED_REGS;
+    run->regs_from = "assumed";
+    snprintf(run->occ_note, sizeof run->occ_note, "registers unknown (%s): assuming %d; use --regs",
+             mod->regs_note[0] ? mod->regs_note : "ptxas not run", SIM_ASSUMED_REGS);
+  }
+  uint64_t threads = (uint64_t)ls->block[0] * ls->block[1]; /* < 2^62; saturate before the third */
+  if (threads <= 0x7fffffff) threads *= ls->block[2];
+  OccInput in = {.threads = threads > 0x7fffffff ? 0x7fffffff : (int)threads, .regs = run->regs,
+                 .smem = k->shared_static + ls->smem, .carveout_pct = o->carveout_pct};
+  WmErr oe = {0};
+  if (occ_compute(a, &in, &run->occ, &oe) == 0) {
+    run->have_occ = 1;
+    return;
+  }
+  size_t used = strlen(run->occ_note);
+  snprintf(run->occ_note + used, sizeof run->occ_note - used, "%scannot launch on %s: %s", used ? "; " : "", a->name,
+           oe.msg);
+}
+
+void sim_run_free(SimRun *r) {
+  mem_free(&r->mm);
+  if (r->have_gmem) gmem_free(&r->gmem);
+  memset(r, 0, sizeof *r);
+}
+
+int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions *o, SimRun *run,
+                   WmErr *e) {
+  memset(run, 0, sizeof *run);
+  const PtxKernel *k = ptx_find_kernel(mod, ls->name, e);
+  if (!k) return -1;
+  uint64_t threads = (uint64_t)ls->grid[0] * ls->grid[1] * ls->grid[2] * ls->block[0] * ls->block[1] * ls->block[2];
+  if (threads > o->max_threads)
+    return wm_err(e, WM_ELIMIT,
+                  "launch %s has %llu threads, over the %llu this run allows: simulating it would take "
+                  "hours; raise --max-threads to run it anyway",
+                  ls->label, (unsigned long long)threads, (unsigned long long)o->max_threads);
+  launch_occupancy(mod, k, ls, o, run);
+  GlobalMem g;
+  gmem_init(&g, o->mem_limit);
+  uint8_t *params = wm_xcalloc(k->param_size + 8, 1);
+  int rc = -1;
+  if (launch_bind(k, ls, &g, params, o->init, o->seed, e)) goto out;
+  if (mem_init(&run->mm, &o->cfg, k->ncode)) {
+    char why[256] = "";
+    MemGen gen;
+    mem_gen(&o->cfg, &gen, why, sizeof why);
+    wm_err(e, WM_EUSAGE, "%s", why[0] ? why : "the memory model does not support this configuration");
+    goto out;
+  }
+  uint8_t *cmem = wm_xcalloc(mod->const_size + 1, 1);
+  if (mod->const_init) memcpy(cmem, mod->const_init, mod->const_size);
+  for (int i = 0; i < o->nconsts; i++)
+    if (launch_set_const(o->consts[i], mod, cmem, e)) {
+      free(cmem);
+      goto out;
+    }
+  EmuLaunch l = {.mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = params, .gmem = &g,
+                 .const_mem = cmem, .mm = &run->mm};
+  memcpy(l.grid, ls->grid, sizeof l.grid);
+  memcpy(l.block, ls->block, sizeof l.block);
+  SimModel cm;
+  sim_model_begin(o, k, ls, run, &cm, &l);
+  double t0 = wm_now();
+  int failed = emu_run(&l, e);
+  free(cmem);
+  if (failed) sim_model_abort(&cm);
+  else sim_model_end(&cm, &l, run);
+  if (failed) {
+    /* name the launch: a file of launches may have many of one kernel */
+    if (ls->line) {
+      char msg[sizeof e->msg];
+      int head = snprintf(msg, sizeof msg, "launch %s (line %d): ", ls->label, ls->line);
+      if (head > 0 && (size_t)head < sizeof msg) {
+        size_t room = sizeof msg - (size_t)head - 1, len = strlen(e->msg);
+        memcpy(msg + head, e->msg, len < room ? len : room);
+        msg[(size_t)head + (len < room ? len : room)] = '\0';
+        memcpy(e->msg, msg, sizeof msg);
+      }
+    }
+    goto out;
+  }
+  run->seconds = wm_now() - t0;
+  run->thread_instrs = l.thread_instrs;
+  run->kernel = k;
+  if (o->dump_dir && launch_dump(o->dump_dir, ls, &g, e)) goto out;
+  rc = 0;
+out:
+  if (rc) mem_free(&run->mm);
+  free(params);
+  if (rc == 0 && o->keep_buffers) {
+    run->gmem = g;
+    run->have_gmem = 1;
+  } else {
+    gmem_free(&g);
+  }
+  return rc;
+}
+
+void sim_options_init(SimOptions *o) {
+  memset(o, 0, sizeof *o);
+  o->cfg.arch = arch_default();
+  o->cfg.sm = o->cfg.arch->cc;
+  o->cfg.caches = 1;
+  o->sample = 1;
+  o->carveout_pct = OCC_CARVEOUT_DEFAULT;
+  o->init = INIT_RAND;
+  o->seed = 1;
+  o->mem_limit = GMEM_DEFAULT_LIMIT;
+  o->max_threads = SIM_DEFAULT_MAX_THREADS;
+}
+

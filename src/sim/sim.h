@@ -1,0 +1,87 @@
+/* sim.h - one launch end to end: bind its arguments, run it in the
+ * emulator with the memory model on, then the caches, DRAM and the time
+ * model (sim_model.c), and the occupancy beside them.
+ *
+ * Used by the `sim` command, the lab, the benchmark and the tests: every
+ * path from a launch spec to counters goes through sim_run_launch().
+ * Configuration (SimOptions) is separate from the result (SimRun).
+ */
+#ifndef WM_SIM_H
+#define WM_SIM_H
+
+#include <stdint.h>
+
+#include "arch/arch.h"
+#include "arch/occupancy.h"
+#include "emu/emu.h"
+#include "launch/launch.h"
+#include "mem/cache.h"
+#include "mem/mem.h"
+#include "model/model.h"
+
+typedef struct SimOptions {
+  MemConfig cfg;         /* the preset and the memory model's switches */
+  InitKind init;         /* how buffers without an explicit init are filled */
+  uint64_t seed, mem_limit;
+  uint64_t max_threads;  /* most threads a launch may have (simulation time) */
+  const char *kernel, *dump_dir;
+  uint32_t grid[3], block[3], smem;
+  int have_grid, have_block, smem_set;
+  const char **args;
+  int nargs;
+  const char **consts;   /* --const specs */
+  int nconsts;
+  int keep_buffers;      /* sim_run_launch keeps the buffers in SimRun.gmem */
+  int sample;            /* --sample N: simulate every N-th wave of resident
+                            blocks and scale the counters (1: all) */
+  int regs;              /* --regs N: registers per thread for occupancy,
+                            over ptxas; 0: not given */
+  int carveout_pct;      /* --carveout PCT, or OCC_CARVEOUT_DEFAULT */
+} SimOptions;
+
+typedef struct SimRun {
+  MemModel mm;
+  const PtxKernel *kernel;
+  uint64_t thread_instrs;
+  double seconds;
+  GlobalMem gmem;        /* the buffers after the run, if keep_buffers */
+  int have_gmem;
+  /* occupancy of the launch on cfg.arch: blocks per SM, the limiter, the
+   * L1 left beside the shared-memory carveout (occ.l1_bytes) */
+  OccResult occ;
+  int have_occ;          /* 0: the block cannot run on the preset (occ_note says why) */
+  int regs;              /* registers per thread the occupancy used */
+  const char *regs_from; /* "ptxas -arch=sm_90", "--regs", "assumed" */
+  char occ_note[256];    /* why the registers are assumed or the launch cannot run */
+  ModelTime time;        /* predicted time (with caches) */
+  int have_time;
+  uint64_t blocks_run;   /* blocks simulated (fewer than the grid's with
+                            --sample; the counters are scaled up) */
+} SimRun;
+
+/* The caches and time model around one launch (sim_model.c). */
+typedef struct SimModel {
+  const Arch *arch;
+  int blocks_per_sm;
+  CacheSys cache;
+  int on;
+} SimModel;
+
+void sim_model_begin(const SimOptions *o, const PtxKernel *k, const LaunchSpec *ls, const SimRun *run,
+                     SimModel *cm, EmuLaunch *l);
+void sim_model_end(SimModel *cm, const EmuLaunch *l, SimRun *run);
+void sim_model_abort(SimModel *cm);
+
+#define SIM_DEFAULT_MAX_THREADS (1ull << 32)
+
+/* The defaults: the default preset, caches on, rand-initialized buffers. */
+void sim_options_init(SimOptions *o);
+/* The preset of o (the default if none was chosen). */
+const Arch *sim_arch(const SimOptions *o);
+
+/* Binds, runs and models one launch; run->mm holds the counters (free with
+ * sim_run_free).  Errors name the launch. */
+int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions *o, SimRun *run, WmErr *e);
+void sim_run_free(SimRun *r);
+
+#endif
