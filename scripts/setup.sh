@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs what warpmem needs to build and test, if missing (Debian 12):
-# cmake, a C compiler, pkg-config, jansson (JSON) and cmocka (tests).
+# cmake, a C compiler, pkg-config, jansson (JSON), cmocka (tests), and
+# python3 with nm for the layout check.
 # The CUDA toolkit (nvcc) is optional: without it, give warpmem .ptx files.
 set -euo pipefail
 need=()
 command -v cmake >/dev/null || need+=(cmake)
 command -v cc >/dev/null || need+=(gcc)
 command -v pkg-config >/dev/null || need+=(pkg-config)
+command -v python3 >/dev/null || need+=(python3)   # tools/check_layout.py
+command -v nm >/dev/null || need+=(binutils)
 pkg-config --exists jansson 2>/dev/null || need+=(libjansson-dev)
 pkg-config --exists cmocka 2>/dev/null || need+=(libcmocka-dev)
 if [ ${#need[@]} -gt 0 ]; then
