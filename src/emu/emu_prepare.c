@@ -91,7 +91,7 @@ static int check_operands(const PtxModule *m, const PtxInstr *in, const EmuInstr
   int mem = x->op == PTX_OP_LD || x->op == PTX_OP_LDU || x->op == PTX_OP_ST || x->op == PTX_OP_ATOM ||
             x->op == PTX_OP_RED;
   if (mem && !has_addr) return unsupported(m, in, "the address operand is missing", e);
-  int needs_dst = !(ptx_op_flags[x->op] & OPF_NODST) && x->op != PTX_OP_SETP && x->op != PTX_OP_SHFL &&
+  int needs_dst = !(ptx_op[x->op].flags & OPF_NODST) && x->op != PTX_OP_SETP && x->op != PTX_OP_SHFL &&
                   x->op != PTX_OP_MATCH && x->op != PTX_OP_LD && x->op != PTX_OP_LDU && x->op != PTX_OP_ATOM;
   if (needs_dst && (x->nd == 0 || x->d[0] == EMU_NOSLOT))
     return unsupported(m, in, "the destination is missing", e);
@@ -107,7 +107,7 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
   for (int i = 0; i < 6; i++) x->s[i] = EMU_NOSLOT;
   x->abase = EMU_NOSLOT;
   const PtxOperand *o = in->opd;
-  int flags = ptx_op_flags[in->op];
+  int flags = ptx_op[in->op].flags;
 
   switch (in->op) {
   case PTX_OP_SETP:
@@ -169,7 +169,7 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
 /* --- control flow: basic blocks and immediate post-dominators --- */
 
 static int ends_block(const PtxInstr *in) {
-  return in->op == PTX_OP_BRA || (ptx_op_flags[in->op] & OPF_EXIT);
+  return in->op == PTX_OP_BRA || (ptx_op[in->op].flags & OPF_EXIT);
 }
 
 typedef uint64_t Word;
@@ -207,7 +207,7 @@ static int compute_reconvergence(EmuProgram *p, const PtxKernel *k) {
       int64_t t = last->opd[0].imm;
       succ[b][0] = t < n ? block_of[t] : nb;
       if (guarded) succ[b][1] = fall;
-    } else if (ptx_op_flags[last->op] & OPF_EXIT) {
+    } else if (ptx_op[last->op].flags & OPF_EXIT) {
       succ[b][0] = nb;
       if (guarded) succ[b][1] = fall;
     } else {
@@ -290,7 +290,7 @@ static int writes_slot(const EmuInstr *x, uint32_t slot) {
 /* Ends the window in which loads may be fused: control flow, a barrier,
  * anything that may write shared memory. */
 static int fusion_barrier(const EmuInstr *x, const char *leader, int i) {
-  if (leader[i] || x->op == PTX_OP_BRA || (ptx_op_flags[x->op] & (OPF_EXIT | OPF_BARRIER))) return 1;
+  if (leader[i] || x->op == PTX_OP_BRA || (ptx_op[x->op].flags & (OPF_EXIT | OPF_BARRIER))) return 1;
   if ((x->op == PTX_OP_ST || x->op == PTX_OP_ATOM || x->op == PTX_OP_RED) &&
       (x->space == PTX_S_SHARED || x->space == PTX_S_GENERIC))
     return 1;

@@ -5,15 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const ptx_op_name[PTX_OP_COUNT] = {
-#define X(e, name, flags, sem) name,
+const PtxOpInfo ptx_op[PTX_OP_COUNT] = {
+#define X(e, name, flags, mods, shape, imm, exec, sem) {name, flags, mods, PTX_##shape, imm, #exec, sem},
   PTX_OPS(X)
 #undef X
 };
 
-const unsigned char ptx_op_flags[PTX_OP_COUNT] = {
-#define X(e, name, flags, sem) flags,
+const char *const ptx_op_name[PTX_OP_COUNT] = {
+#define X(e, name, flags, mods, shape, imm, exec, sem) name,
   PTX_OPS(X)
+#undef X
+};
+
+const char *const ptx_shape_form[PTX_SH_COUNT] = {
+#define X(e, form) form,
+  PTX_SHAPES(X)
 #undef X
 };
 

@@ -1,9 +1,25 @@
 /* ptx_ops.h - the PTX instruction set warpmem understands: one row each.
  *
- * X(ENUM, "mnemonic", flags, semantics) -- from this one table come the opcode
- * enum, the mnemonic strings the parser matches and the flags the emulator and
- * the memory model consult.  Adding an instruction is one row here, its
- * operand rules in ptx_parse.c and one case in emu.c.
+ *   X(ENUM, "mnemonic", flags, modifiers, shape, imm, exec, semantics)
+ *
+ * From this one table come the opcode enum and names (ptx.c), the modifiers
+ * the parser accepts and requires (ptx_instr.c), the operands it checks and
+ * their order (shape: ptx_shape.c), the type an immediate is read as (imm),
+ * the emulator's dispatch (exec: emu_exec.h) and the list of supported
+ * instructions in docs/ptx-instructions.md (`warpmem isa`).  Adding an
+ * instruction is one row here and one function emu_exec_EXEC; a new operand
+ * form is also one shape.
+ *
+ * flags      OPF_*: how the rest of warpmem treats it.
+ * modifiers  M_*: the groups of dot-modifiers it takes (.v4, .global, .rn,
+ *            .ftz, ...) and those it must have (M_NEED_*).
+ * shape      SH_*: its operand form (the parser's rule and the order of
+ *            PtxInstr.opd, documented at the top of ptx_shape.c).
+ * imm        the type an immediate operand at each position of opd[] is read
+ *            as: 't' the instruction's type, '2' its second type, 'u' u32,
+ *            'b' b32, 'p' a predicate; positions past the string: 't'.
+ * exec       the emulator's function: emu_exec_EXEC (simt: the SIMT core
+ *            itself, for what changes control flow or waits).
  */
 #ifndef WM_PTX_OPS_H
 #define WM_PTX_OPS_H
@@ -15,93 +31,198 @@
 #define OPF_EXIT    0x08 /* ends the thread */
 #define OPF_WARP    0x10 /* lanes see each other's values (shfl, vote) */
 #define OPF_NODST   0x20 /* first operand is not a destination */
+#define OPF_FROUND  0x40 /* float .rz/.rm/.rp run in that host rounding mode */
+#define OPF_PRED    0x80 /* .pred is a valid type */
 
-#define PTX_OPS(X)                                                                      \
-  /* data movement */                                                                   \
-  X(LD,      "ld",      OPF_MEM,               "d = [a] (also .v2/.v4, .nc/.ca/.cg/.cs, .volatile)") \
-  X(LDU,     "ldu",     OPF_MEM,               "d = [a], uniform across the warp")       \
-  X(ST,      "st",      OPF_MEM | OPF_NODST,   "[a] = b (also .v2/.v4)")                 \
-  X(MOV,     "mov",     0,                     "d = a (register, immediate, special register, symbol address)") \
-  X(CVTA,    "cvta",    0,                     "d = a converted between a state space and generic") \
-  X(CVT,     "cvt",     0,                     "d = (type) a with rounding/saturation")  \
-  /* integer and floating-point arithmetic */                                           \
-  X(ADD,     "add",     0,                     "d = a + b")                              \
-  X(SUB,     "sub",     0,                     "d = a - b")                              \
-  X(MUL,     "mul",     0,                     "d = a * b (.lo, .hi, .wide for integers)") \
-  X(MAD,     "mad",     0,                     "d = a * b + c (.lo, .hi, .wide for integers)") \
-  X(MUL24,   "mul24",   0,                     "d = a[23:0] * b[23:0] (.lo, .hi)")       \
-  X(MAD24,   "mad24",   0,                     "d = a[23:0] * b[23:0] + c")              \
-  X(FMA,     "fma",     0,                     "d = a * b + c, rounded once")            \
-  X(DIV,     "div",     0,                     "d = a / b (integer division by zero is a fault)") \
-  X(REM,     "rem",     0,                     "d = a % b (by zero is a fault)")         \
-  X(MIN,     "min",     0,                     "d = min(a, b)")                          \
-  X(MAX,     "max",     0,                     "d = max(a, b)")                          \
-  X(ABS,     "abs",     0,                     "d = |a|")                                \
-  X(NEG,     "neg",     0,                     "d = -a")                                 \
-  X(SAD,     "sad",     0,                     "d = |a - b| + c")                        \
-  X(COPYSIGN,"copysign",0,                     "d = |b| with the sign of a")             \
-  /* bit manipulation */                                                                \
-  X(AND,     "and",     0,                     "d = a & b")                              \
-  X(OR,      "or",      0,                     "d = a | b")                              \
-  X(XOR,     "xor",     0,                     "d = a ^ b")                              \
-  X(NOT,     "not",     0,                     "d = ~a")                                 \
-  X(CNOT,    "cnot",    0,                     "d = (a == 0)")                           \
-  X(SHL,     "shl",     0,                     "d = a << b")                             \
-  X(SHR,     "shr",     0,                     "d = a >> b (arithmetic for .s types)")   \
-  X(POPC,    "popc",    0,                     "d = number of one bits in a")            \
-  X(CLZ,     "clz",     0,                     "d = number of leading zero bits in a")   \
-  X(BREV,    "brev",    0,                     "d = a with its bits reversed")           \
-  X(BFE,     "bfe",     0,                     "d = bit field of a at b, length c")      \
-  X(BFI,     "bfi",     0,                     "d = b with bit field at c, length e, replaced by a") \
-  X(PRMT,    "prmt",    0,                     "d = bytes of {b,a} selected by c")       \
-  X(LOP3,    "lop3",    0,                     "d = LUT[e](a, b, c)")                    \
-  X(FNS,     "fns",     0,                     "d = position of the c-th set bit of a from b") \
-  X(SHF,     "shf",     0,                     "d = funnel shift of {b:a} by c (.l/.r, .wrap/.clamp)") \
-  X(BFIND,   "bfind",   0,                     "d = position of the most significant non-sign bit of a (.shiftamt: 31 - it)") \
-  /* comparison and selection */                                                        \
-  X(SETP,    "setp",    0,                     "p[|q] = (a CMP b) BOOLOP c")             \
-  X(SET,     "set",     0,                     "d = (a CMP b) ? all ones (1.0f) : 0")    \
-  X(SELP,    "selp",    0,                     "d = c ? a : b")                          \
-  X(SLCT,    "slct",    0,                     "d = c >= 0 ? a : b")                     \
-  X(TESTP,   "testp",   0,                     "p = class test of a (finite, infinite, number, notanumber, normal, subnormal)") \
-  /* floating-point functions */                                                        \
-  X(SQRT,    "sqrt",    0,                     "d = sqrt(a)")                            \
-  X(RSQRT,   "rsqrt",   0,                     "d = 1 / sqrt(a)")                        \
-  X(RCP,     "rcp",     0,                     "d = 1 / a")                              \
-  X(EX2,     "ex2",     0,                     "d = 2^a")                                \
-  X(LG2,     "lg2",     0,                     "d = log2(a)")                            \
-  X(SIN,     "sin",     0,                     "d = sin(a)")                             \
-  X(COS,     "cos",     0,                     "d = cos(a)")                             \
-  X(TANH,    "tanh",    0,                     "d = tanh(a)")                            \
-  /* control flow */                                                                    \
-  X(BRA,     "bra",     OPF_BRANCH | OPF_NODST,"pc = label (divergent lanes reconverge at the immediate post-dominator)") \
-  X(RET,     "ret",     OPF_EXIT | OPF_NODST,  "return from the kernel (no device-function calls)") \
-  X(EXIT,    "exit",    OPF_EXIT | OPF_NODST,  "end the thread")                         \
-  X(TRAP,    "trap",    OPF_EXIT | OPF_NODST,  "abort the kernel: a fault")              \
-  X(BAR,     "bar",     OPF_BARRIER | OPF_NODST, "bar.sync/bar.arrive a[, b]: block barrier a, b threads; bar.red d, a[, b], c: and a block-wide popc/and/or of c") \
-  X(BARRIER, "barrier", OPF_BARRIER | OPF_NODST, "barrier.sync[.aligned] a[, b]: as bar.sync") \
-  X(MEMBAR,  "membar",  OPF_NODST,             "memory ordering: no effect in a sequential emulator") \
-  X(FENCE,   "fence",   OPF_NODST,             "memory ordering: no effect in a sequential emulator") \
-  X(BARWARP, "bar.warp",OPF_NODST,             "bar.warp.sync mask: warp already in lockstep") \
-  X(NANOSLEEP,"nanosleep",OPF_NODST,           "no effect")                              \
-  X(PREFETCH,"prefetch",OPF_NODST,             "no effect on counters")                  \
-  /* atomics and warp-level */                                                          \
-  X(ATOM,    "atom",    OPF_MEM,               "d = [a]; [a] = OP([a], b[, c]) atomically") \
-  X(RED,     "red",     OPF_MEM | OPF_NODST,   "[a] = OP([a], b) atomically, no result") \
-  X(SHFL,    "shfl",    OPF_WARP,              "d[|p] = a from lane (up/down/bfly/idx b, clamp c), mask e") \
-  X(VOTE,    "vote",    OPF_WARP,              "d = all/any/uni/ballot of predicate a over mask b") \
-  X(ACTIVEMASK,"activemask",OPF_WARP,          "d = mask of active lanes")               \
-  X(MATCH,   "match",   OPF_WARP,              "d = lanes of mask whose a equals mine (.any/.all)") \
-  X(REDUX,   "redux",   OPF_WARP,              "d = add/min/max/and/or/xor of a over mask b")
+/* Modifier groups an opcode accepts (the parser's words for each are in
+ * ptx_instr.c), and what it requires. */
+#define M_VEC      (1u << 0)  /* .v2 .v4 */
+#define M_SPACE    (1u << 1)  /* .global .shared .local .const .param */
+#define M_CACHE    (1u << 2)  /* .ca .cg .cs .lu .cv .wb .wt .nc, L1::/L2:: hints */
+#define M_SEM      (1u << 3)  /* .volatile .relaxed .acquire ... and scopes */
+#define M_RND      (1u << 4)  /* .rn .rz .rm .rp */
+#define M_IRND     (1u << 5)  /* .rni .rzi .rmi .rpi */
+#define M_FTZ      (1u << 6)
+#define M_SAT      (1u << 7)
+#define M_CC       (1u << 8)  /* .cc (carry: parsed, refused by the emulator) */
+#define M_MULMODE  (1u << 9)  /* .lo .hi .wide */
+#define M_CMP      (1u << 10) /* .eq .lt ... and .and .or .xor */
+#define M_SHFL     (1u << 11) /* .up .down .bfly .idx */
+#define M_SYNC     (1u << 12) /* .sync */
+#define M_VOTE     (1u << 13) /* .all .any .uni .ballot */
+#define M_ATOMOP   (1u << 14) /* .add .min .max .inc .dec .exch .cas .and .or .xor */
+#define M_TESTP    (1u << 15) /* .finite .infinite ... */
+#define M_BAR      (1u << 16) /* .sync .arrive .red .aligned */
+#define M_UNI      (1u << 17) /* .uni */
+#define M_TO       (1u << 18) /* cvta.to */
+#define M_LEVEL    (1u << 19) /* membar .cta .gl .sys */
+#define M_ANY      (1u << 20) /* anything: fence.* has no effect here */
+#define M_TYPE2    (1u << 21) /* a second type, and it needs two */
+#define M_NOTYPE   (1u << 22) /* needs no type */
+#define M_MATCH    (1u << 23) /* .any .all */
+#define M_APPROX   (1u << 24) /* .approx .full */
+#define M_SHF      (1u << 25) /* .l .r .wrap .clamp */
+#define M_SHIFTAMT (1u << 26) /* bfind.shiftamt */
+#define M_NEED_SUB (1u << 27) /* needs its operation (.up, .all, .add, .finite...) */
+#define M_NEED_SYNC (1u << 28) /* needs .sync */
+#define M_NEED_SPACE (1u << 29) /* needs a state space */
+#define M_FLOAT (M_RND | M_FTZ | M_APPROX)
+
+/* Operand forms (ptx_shape.c). */
+#define PTX_SHAPES(X)                                                         \
+  X(SH_D1, "d, a")                                                            \
+  X(SH_D2, "d, a, b")                                                         \
+  X(SH_D3, "d, a, b, c")                                                      \
+  X(SH_D4, "d, a, b, c, e")                                                   \
+  X(SH_LOP3, "d, a, b, c, lut (a constant)")                                  \
+  X(SH_CVT, "d, a (two sources for .f16x2/.bf16x2)")                          \
+  X(SH_LD, "d, [a]")                                                          \
+  X(SH_ST, "[a], b")                                                          \
+  X(SH_ADDR, "[a]")                                                           \
+  X(SH_MOV, "d, a")                                                           \
+  X(SH_CVTA, "d, a")                                                          \
+  X(SH_SETP, "p[|q], a, b[, c]")                                              \
+  X(SH_SET, "d, a, b[, c]")                                                   \
+  X(SH_SELP, "d, a, b, c")                                                    \
+  X(SH_TESTP, "p, a")                                                         \
+  X(SH_BRA, "label")                                                          \
+  X(SH_NONE, "")                                                              \
+  X(SH_BAR, "a[, b] | d, a[, b], c")                                          \
+  X(SH_ONE, "a")                                                              \
+  X(SH_ATOM, "d, [a], b[, c]")                                                \
+  X(SH_RED, "[a], b")                                                         \
+  X(SH_SHFL, "d[|p], a, b, c[, mask]")                                        \
+  X(SH_VOTE, "d, a[, mask]")                                                  \
+  X(SH_MATCH, "d[|p], a, mask")                                               \
+  X(SH_REDUX, "d, a, mask")                                                   \
+  X(SH_DST, "d")
 
 typedef enum {
-#define X(e, name, flags, sem) PTX_OP_##e,
+#define X(e, form) PTX_##e,
+  PTX_SHAPES(X)
+#undef X
+  PTX_SH_COUNT
+} PtxShape;
+
+#define ARITH (M_FLOAT | M_SAT)
+#define PTX_OPS(X)                                                                                           \
+  /* data movement */                                                                                        \
+  X(LD, "ld", OPF_MEM, M_VEC | M_SPACE | M_CACHE | M_SEM, SH_LD, "", ld,                                     \
+    "d = [a] (also .v2/.v4, .nc/.ca/.cg/.cs, .volatile)")                                                    \
+  X(LDU, "ldu", OPF_MEM, M_VEC | M_SPACE | M_CACHE, SH_LD, "", ld, "d = [a], uniform across the warp")       \
+  X(ST, "st", OPF_MEM | OPF_NODST, M_VEC | M_SPACE | M_CACHE | M_SEM, SH_ST, "", st, "[a] = b (also .v2/.v4)") \
+  X(MOV, "mov", OPF_PRED, 0, SH_MOV, "", mov, "d = a (register, immediate, special register, symbol address)") \
+  X(CVTA, "cvta", 0, M_SPACE | M_TO | M_NEED_SPACE, SH_CVTA, "", cvta,                                       \
+    "d = a converted between a state space and generic")                                                     \
+  X(CVT, "cvt", 0, M_RND | M_IRND | M_FTZ | M_SAT | M_TYPE2, SH_CVT, "t2", cvt,                               \
+    "d = (type) a with rounding/saturation")                                                                 \
+  /* integer and floating-point arithmetic */                                                                \
+  X(ADD, "add", OPF_FROUND, ARITH | M_CC, SH_D2, "", add, "d = a + b")                                       \
+  X(SUB, "sub", OPF_FROUND, ARITH | M_CC, SH_D2, "", sub, "d = a - b")                                       \
+  X(MUL, "mul", OPF_FROUND, ARITH | M_MULMODE, SH_D2, "", mul, "d = a * b (.lo, .hi, .wide for integers)")   \
+  X(MAD, "mad", OPF_FROUND, ARITH | M_MULMODE | M_CC, SH_D3, "", mad,                                        \
+    "d = a * b + c (.lo, .hi, .wide for integers)")                                                          \
+  X(MUL24, "mul24", 0, M_MULMODE, SH_D2, "", mul24, "d = a[23:0] * b[23:0] (.lo, .hi)")                       \
+  X(MAD24, "mad24", 0, M_MULMODE | M_SAT, SH_D3, "", mul24, "d = a[23:0] * b[23:0] + c")                      \
+  X(FMA, "fma", OPF_FROUND, ARITH, SH_D3, "", mad, "d = a * b + c, rounded once")                            \
+  X(DIV, "div", OPF_FROUND, M_FLOAT, SH_D2, "", div, "d = a / b (integer division by zero is a fault)")      \
+  X(REM, "rem", 0, 0, SH_D2, "", div, "d = a % b (by zero is a fault)")                                      \
+  X(MIN, "min", 0, M_FTZ, SH_D2, "", min, "d = min(a, b)")                                                   \
+  X(MAX, "max", 0, M_FTZ, SH_D2, "", max, "d = max(a, b)")                                                   \
+  X(ABS, "abs", 0, M_FTZ, SH_D1, "", abs, "d = |a|")                                                         \
+  X(NEG, "neg", 0, M_FTZ, SH_D1, "", neg, "d = -a")                                                          \
+  X(SAD, "sad", 0, 0, SH_D3, "", sad, "d = |a - b| + c")                                                     \
+  X(COPYSIGN, "copysign", 0, 0, SH_D2, "", copysign, "d = |b| with the sign of a")                           \
+  /* bit manipulation */                                                                                     \
+  X(AND, "and", OPF_PRED, 0, SH_D2, "", and, "d = a & b")                                                    \
+  X(OR, "or", OPF_PRED, 0, SH_D2, "", or, "d = a | b")                                                       \
+  X(XOR, "xor", OPF_PRED, 0, SH_D2, "", xor, "d = a ^ b")                                                    \
+  X(NOT, "not", OPF_PRED, 0, SH_D1, "", not, "d = ~a")                                                       \
+  X(CNOT, "cnot", 0, 0, SH_D1, "", cnot, "d = (a == 0)")                                                     \
+  X(SHL, "shl", 0, 0, SH_D2, "ttu", shl, "d = a << b")                                                       \
+  X(SHR, "shr", 0, 0, SH_D2, "ttu", shr, "d = a >> b (arithmetic for .s types)")                             \
+  X(POPC, "popc", 0, 0, SH_D1, "", popc, "d = number of one bits in a")                                      \
+  X(CLZ, "clz", 0, 0, SH_D1, "", clz, "d = number of leading zero bits in a")                                \
+  X(BREV, "brev", 0, 0, SH_D1, "", brev, "d = a with its bits reversed")                                     \
+  X(BFE, "bfe", 0, 0, SH_D3, "ttuu", bfe, "d = bit field of a at b, length c")                               \
+  X(BFI, "bfi", 0, 0, SH_D4, "tttuu", bfi, "d = b with bit field at c, length e, replaced by a")             \
+  X(PRMT, "prmt", 0, 0, SH_D3, "", prmt, "d = bytes of {b,a} selected by c")                                 \
+  X(LOP3, "lop3", 0, 0, SH_LOP3, "", lop3, "d = LUT[e](a, b, c)")                                            \
+  X(FNS, "fns", 0, 0, SH_D3, "", fns, "d = position of the c-th set bit of a from b")                        \
+  X(SHF, "shf", 0, M_SHF, SH_D3, "tttu", shf, "d = funnel shift of {b:a} by c (.l/.r, .wrap/.clamp)")         \
+  X(BFIND, "bfind", 0, M_SHIFTAMT, SH_D1, "", bfind,                                                         \
+    "d = position of the most significant non-sign bit of a (.shiftamt: 31 - it)")                           \
+  /* comparison and selection */                                                                             \
+  X(SETP, "setp", 0, M_CMP | M_FTZ, SH_SETP, "ttttp", setp, "p[|q] = (a CMP b) BOOLOP c")                    \
+  X(SET, "set", 0, M_CMP | M_FTZ | M_TYPE2, SH_SET, "t22p", set, "d = (a CMP b) ? all ones (1.0f) : 0")      \
+  X(SELP, "selp", OPF_PRED, 0, SH_SELP, "tttp", selp, "d = c ? a : b")                                       \
+  X(SLCT, "slct", 0, M_FTZ | M_TYPE2, SH_D3, "ttt2", slct, "d = c >= 0 ? a : b")                             \
+  X(TESTP, "testp", 0, M_TESTP | M_NEED_SUB, SH_TESTP, "", testp,                                            \
+    "p = class test of a (finite, infinite, number, notanumber, normal, subnormal)")                         \
+  /* floating-point functions */                                                                             \
+  X(SQRT, "sqrt", OPF_FROUND, M_FLOAT, SH_D1, "", sqrt, "d = sqrt(a)")                                       \
+  X(RSQRT, "rsqrt", OPF_FROUND, M_FLOAT, SH_D1, "", rsqrt, "d = 1 / sqrt(a)")                                \
+  X(RCP, "rcp", OPF_FROUND, M_FLOAT, SH_D1, "", rcp, "d = 1 / a")                                            \
+  X(EX2, "ex2", OPF_FROUND, M_FLOAT, SH_D1, "", ex2, "d = 2^a")                                              \
+  X(LG2, "lg2", OPF_FROUND, M_FLOAT, SH_D1, "", lg2, "d = log2(a)")                                          \
+  X(SIN, "sin", OPF_FROUND, M_FLOAT, SH_D1, "", sin, "d = sin(a)")                                           \
+  X(COS, "cos", OPF_FROUND, M_FLOAT, SH_D1, "", cos, "d = cos(a)")                                           \
+  X(TANH, "tanh", OPF_FROUND, M_FLOAT, SH_D1, "", tanh, "d = tanh(a)")                                       \
+  /* control flow */                                                                                         \
+  X(BRA, "bra", OPF_BRANCH | OPF_NODST, M_UNI | M_NOTYPE, SH_BRA, "", simt,                                  \
+    "pc = label (divergent lanes reconverge at the immediate post-dominator)")                               \
+  X(RET, "ret", OPF_EXIT | OPF_NODST, M_UNI | M_NOTYPE, SH_NONE, "", simt,                                   \
+    "return from the kernel (no device-function calls)")                                                     \
+  X(EXIT, "exit", OPF_EXIT | OPF_NODST, M_NOTYPE, SH_NONE, "", simt, "end the thread")                       \
+  X(TRAP, "trap", OPF_EXIT | OPF_NODST, M_NOTYPE, SH_NONE, "", trap, "abort the kernel: a fault")            \
+  X(BAR, "bar", OPF_BARRIER | OPF_NODST, M_BAR | M_NOTYPE, SH_BAR, "u", simt,                                \
+    "bar.sync/bar.arrive a[, b]: block barrier a, b threads; bar.red d, a[, b], c: and a block-wide "        \
+    "popc/and/or of c")                                                                                      \
+  X(BARRIER, "barrier", OPF_BARRIER | OPF_NODST, M_BAR | M_NOTYPE, SH_BAR, "u", simt,                        \
+    "barrier.sync[.aligned] a[, b]: as bar.sync")                                                            \
+  X(MEMBAR, "membar", OPF_NODST, M_LEVEL | M_NOTYPE, SH_NONE, "", nop,                                       \
+    "memory ordering: no effect in a sequential emulator")                                                   \
+  X(FENCE, "fence", OPF_NODST, M_ANY | M_NOTYPE, SH_NONE, "", nop,                                           \
+    "memory ordering: no effect in a sequential emulator")                                                   \
+  X(BARWARP, "bar.warp", OPF_NODST, M_SYNC | M_NOTYPE | M_NEED_SYNC, SH_ONE, "u", nop,                       \
+    "bar.warp.sync mask: warp already in lockstep")                                                          \
+  X(NANOSLEEP, "nanosleep", OPF_NODST, 0, SH_ONE, "u", nop, "no effect")                                     \
+  X(PREFETCH, "prefetch", OPF_NODST, M_SPACE | M_CACHE | M_NOTYPE, SH_ADDR, "", nop, "no effect on counters") \
+  /* atomics and warp-level */                                                                               \
+  X(ATOM, "atom", OPF_MEM, M_SPACE | M_SEM | M_ATOMOP | M_NEED_SUB, SH_ATOM, "", atom,                       \
+    "d = [a]; [a] = OP([a], b[, c]) atomically")                                                             \
+  X(RED, "red", OPF_MEM | OPF_NODST, M_SPACE | M_SEM | M_ATOMOP | M_NEED_SUB, SH_RED, "", atom,              \
+    "[a] = OP([a], b) atomically, no result")                                                                \
+  X(SHFL, "shfl", OPF_WARP, M_SHFL | M_SYNC | M_NEED_SUB, SH_SHFL, "bbbbbb", shfl,                           \
+    "d[|p] = a from lane (up/down/bfly/idx b, clamp c), mask e")                                             \
+  X(VOTE, "vote", OPF_WARP | OPF_PRED, M_VOTE | M_SYNC | M_NEED_SUB, SH_VOTE, "bbb", vote,                   \
+    "d = all/any/uni/ballot of predicate a over mask b")                                                     \
+  X(ACTIVEMASK, "activemask", OPF_WARP, 0, SH_DST, "", activemask, "d = mask of active lanes")               \
+  X(MATCH, "match", OPF_WARP, M_MATCH | M_SYNC | M_NEED_SUB | M_NEED_SYNC, SH_MATCH, "bbtb", match,          \
+    "d = lanes of mask whose a equals mine (.any/.all)")                                                     \
+  X(REDUX, "redux", OPF_WARP, M_ATOMOP | M_SYNC | M_NEED_SUB | M_NEED_SYNC, SH_REDUX, "btb", redux,          \
+    "d = add/min/max/and/or/xor of a over mask b")
+
+typedef enum {
+#define X(e, name, flags, mods, shape, imm, exec, sem) PTX_OP_##e,
   PTX_OPS(X)
 #undef X
   PTX_OP_COUNT
 } PtxOp;
 
+/* One row of the table, for code that looks an opcode up. */
+typedef struct PtxOpInfo {
+  const char *name;     /* the mnemonic */
+  unsigned flags;       /* OPF_* */
+  unsigned mods;        /* M_* */
+  PtxShape shape;
+  const char *imm;      /* immediate types by position */
+  const char *exec;     /* the emulator's function, "simt" for the core */
+  const char *sem;      /* what it does, in a few words */
+} PtxOpInfo;
+
+extern const PtxOpInfo ptx_op[PTX_OP_COUNT];
 extern const char *const ptx_op_name[PTX_OP_COUNT];
-extern const unsigned char ptx_op_flags[PTX_OP_COUNT];
+extern const char *const ptx_shape_form[PTX_SH_COUNT]; /* "d, a, b" */
 
 #endif

@@ -1,0 +1,719 @@
+/* ptx_decl.c - the PTX parser's directives and declarations: the module
+ * (.version, .target, .file, .section), kernels (.entry, .func, their
+ * parameters and performance directives), variables with their
+ * initializers, and .loc (ptx_parse_int.h). */
+#include "ptx/ptx_parse_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---------------------------------------------------------------- variables */
+
+/* Writes the value of n, an element of type ty, at dst (little-endian). */
+static void store_elem(Parser *P, const PtxTok *t, Num n, PtxType ty, uint8_t *dst) {
+  uint64_t v = pp_num_value(P, t, n, ty);
+  unsigned size = ptx_type_size(ty);
+  for (unsigned i = 0; i < size && i < 8; i++) dst[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* init := '{' init {',' init} '}' | signed-number */
+static void initializer(Parser *P, uint8_t *buf, uint64_t nelem, PtxType ty, uint64_t *i, int depth) {
+  const PtxTok *t = pp_peek(P);
+  if (pp_is_punct(t, '{')) {
+    if (depth > 8) pp_fail(P, t, "initializer nested too deeply");
+    pp_next(P);
+    do initializer(P, buf, nelem, ty, i, depth + 1);
+    while (pp_accept(P, ","));
+    pp_expect(P, '}');
+    return;
+  }
+  if (t->kind == TK_WORD) pp_unsup(P, t, "address initializers (generic(), symbol names) are not supported");
+  Num n = pp_signed_number(P);
+  if (*i >= nelem) pp_fail(P, t, "too many initializers");
+  store_elem(P, t, n, ty, buf + *i * ptx_type_size(ty));
+  (*i)++;
+}
+
+/* .align N, P at the .align: N must be a power of two up to `most` */
+static uint32_t alignment(Parser *P, uint64_t most) {
+  pp_next(P);
+  const PtxTok *at = pp_peek(P);
+  uint64_t a = pp_int_number(P, "an alignment");
+  if (a == 0 || a > most || (a & (a - 1))) pp_fail(P, at, "bad alignment %llu", (unsigned long long)a);
+  return (uint32_t)a;
+}
+
+/* var-decl := space {.align N | .vN | type | .ptr} name {'[' [N] ']'} ['=' init] {',' ...} ';'
+ * (after any .extern/.visible/.weak; the current token is the space) */
+void pp_var_decl(Parser *P, int is_extern) {
+  const PtxTok *st = pp_next(P);
+  char buf[128];
+  int space = pp_space_of(st->p + 1, st->len - 1);
+  if (space < 0) pp_unsup(P, st, "unsupported state space '%s'", pp_tok_str(st, buf, sizeof buf));
+  uint32_t align = 0, vec = 1;
+  int type = -1;
+  for (;;) {
+    const PtxTok *t = pp_peek(P);
+    if (pp_is(t, ".align")) {
+      align = alignment(P, 65536);
+    } else if (pp_is(t, ".v2") || pp_is(t, ".v4")) {
+      pp_next(P);
+      vec = t->p[2] - '0';
+    } else if (pp_is(t, ".ptr")) {
+      pp_next(P);
+    } else if (pp_dir_type(t) >= 0) {
+      pp_next(P);
+      type = pp_dir_type(t);
+    } else if (t->kind == TK_WORD && t->p[0] == '.') {
+      pp_unsup(P, t, "unsupported variable attribute '%s'", pp_tok_str(t, buf, sizeof buf));
+    } else {
+      break;
+    }
+  }
+  if (type < 0) pp_fail_expected(P, "a type");
+  if (type == PTX_T_PRED) pp_fail(P, st, "variables cannot have type .pred");
+  uint32_t esize = ptx_type_size((PtxType)type) * vec;
+  if (!align) align = esize;
+
+  if (P->k && (space == PTX_S_GLOBAL || space == PTX_S_CONST))
+    pp_unsup(P, st, ".%s variables inside a kernel are not supported", ptx_space_name((PtxSpace)space));
+  if (!P->k && space == PTX_S_LOCAL) pp_unsup(P, st, "module-scope .local variables are not supported");
+  if (space == PTX_S_PARAM) pp_unsup(P, st, ".param variables outside a kernel's parameter list are not supported");
+  if (is_extern && space != PTX_S_SHARED) pp_unsup(P, st, ".extern .%s variables are not supported", ptx_space_name((PtxSpace)space));
+
+  do {
+    const PtxTok *name = pp_expect_word(P, "a variable name");
+    if (name->p[0] == '.' || name->p[0] == '%') pp_fail(P, name, "bad variable name '%s'", pp_tok_str(name, buf, sizeof buf));
+    uint64_t count = 1;
+    int flexible = 0;
+    while (pp_is_punct(pp_peek(P), '[')) {
+      const PtxTok *lb = pp_next(P);
+      if (pp_is_punct(pp_peek(P), ']')) {
+        if (count != 1 || flexible || !is_extern) pp_fail(P, lb, "array size missing");
+        flexible = 1;
+      } else {
+        uint64_t c = pp_int_number(P, "an array size");
+        if (c > (1ull << 32)) pp_fail(P, lb, "array too large");
+        count *= c;
+        if (count > (1ull << 32)) pp_fail(P, lb, "array too large");
+      }
+      pp_expect(P, ']');
+    }
+    if (is_extern && !flexible) pp_unsup(P, name, ".extern .shared with a size is not supported (write name[])");
+    uint64_t size = flexible ? 0 : count * esize;
+    if (size > 0xffffffffull) pp_fail(P, name, "variable too large");
+
+    Sym *s = pp_new_sym(P, name, space);
+    s->align = align;
+    s->ext = (uint8_t)flexible;
+    pp_declare_sym(P, name, s);
+    PtxModule *m = P->m;
+    if (space == PTX_S_SHARED && !flexible) {
+      uint32_t *cur = P->k ? &P->shared_cur : &P->mshared;
+      s->offset = pp_align_up(*cur, align);
+      if (s->offset + size > 0xffffffffull) pp_fail(P, name, "too much shared memory");
+      *cur = (uint32_t)(s->offset + size);
+    } else if (space == PTX_S_LOCAL) {
+      s->offset = pp_align_up(P->local_cur, align);
+      if (s->offset + size > 0xffffffffull) pp_fail(P, name, "too much local memory");
+      P->local_cur = (uint32_t)(s->offset + size);
+    }
+    uint8_t *init = NULL;
+    if (space == PTX_S_GLOBAL || space == PTX_S_CONST) {
+      uint64_t *segsize = space == PTX_S_GLOBAL ? &m->global_size : NULL;
+      uint64_t cursize = space == PTX_S_GLOBAL ? m->global_size : m->const_size;
+      s->offset = pp_align_up(cursize, align);
+      uint64_t end = s->offset + size;
+      /* the initial contents are kept in memory: keep them sane.  64 KiB is
+       * the hardware's constant bank. */
+      if (space == PTX_S_CONST && end > 65536) {
+        wm_err_at(P->e, WM_ELIMIT, P->path, P->src, (int)name->line, (int)name->col,
+                  ".const variables exceed 64 KiB");
+        longjmp(P->jb, 1);
+      }
+      if (end > (1ull << 30)) {
+        wm_err_at(P->e, WM_ELIMIT, P->path, P->src, (int)name->line, (int)name->col,
+                  "module .global variables exceed 1 GiB");
+        longjmp(P->jb, 1);
+      }
+      uint8_t **bufp = space == PTX_S_GLOBAL ? &m->global_init : &m->const_init;
+      uint64_t *cap = space == PTX_S_GLOBAL ? &P->gcap : &P->ccap;
+      if (end > *cap) {
+        uint64_t nc = *cap ? *cap : 256;
+        while (nc < end) nc *= 2;
+        *bufp = wm_xrealloc(*bufp, nc);
+        memset(*bufp + *cap, 0, nc - *cap);
+        *cap = nc;
+      }
+      if (segsize) *segsize = end;
+      else m->const_size = (uint32_t)end;
+      init = *bufp + s->offset;
+      GROW(m->vars, m->nvars, P->capvars);
+      PtxVar *v = &m->vars[m->nvars++];
+      memset(v, 0, sizeof *v);
+      v->name = pp_tok_dup(name);
+      v->space = (uint8_t)space;
+      v->type = (uint8_t)type;
+      v->size = (uint32_t)size;
+      v->align = align;
+      v->offset = s->offset;
+      v->line = name->line;
+    }
+    if (pp_is_punct(pp_peek(P), '=')) {
+      const PtxTok *eq = pp_next(P);
+      if (!init) pp_fail(P, eq, ".%s variables cannot have initializers", ptx_space_name((PtxSpace)space));
+      uint64_t i = 0;
+      initializer(P, init, count * vec, (PtxType)type, &i, 0);
+    }
+  } while (pp_accept(P, ","));
+  pp_expect(P, ';');
+}
+
+/* A statement in a kernel body that warpmem does not run: marks the kernel
+ * (see pp_instruction()) and skips to its ';'. */
+void pp_defer_statement(Parser *P, const PtxTok *t, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  pp_mark_unsupported(P, t, msg);
+  pp_skip_statement(P);
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* loc := .loc file line col {',' (function_name label ['+' N] | inlined_at file line col)}
+ *
+ * nvcc -lineinfo writes code inlined from another function as
+ *   .loc 2 134 49, function_name $L__info_string6, inlined_at 1 47 3
+ * (the label names the function in .debug_str, nothing more).  A chain of
+ * inlining is a chain of such lines, outermost first, each inlined_at naming
+ * the position of the previous one:
+ *   .loc 1 51 3, function_name $L__info_string4, inlined_at 1 57 3   (kernel)
+ *   .loc 1 47 3, function_name $L__info_string5, inlined_at 1 51 3
+ *   .loc 2 134 49, function_name $L__info_string6, inlined_at 1 47 3
+ * (nvcc 13.0, tests/data/parse_more.ptx).  So every position remembers the
+ * outermost call site it was last seen under, and an inlined_at that names a
+ * remembered position continues its chain; one that names none is the
+ * kernel's own line.  Instructions get the outermost site as cu_file/cu_line
+ * (the user's line) and the .loc's own position as cu_file_inner/_inner. */
+static void loc(Parser *P) {
+  const PtxTok *t = pp_next(P);
+  const PtxTok *ft = pp_peek(P);
+  uint64_t f = pp_int_number(P, "a file number");
+  uint64_t l = pp_int_number(P, "a line number");
+  uint64_t c = pp_int_number(P, "a column number");
+  if (f > 0xffff) pp_fail(P, ft, "file number too large");
+  uint64_t of = f, ol = l; /* the outermost call site */
+  while (pp_is_punct(pp_peek(P), ',') && pp_peek(P)->line == t->line) {
+    pp_next(P);
+    const PtxTok *kw = pp_expect_word(P, "function_name or inlined_at");
+    if (pp_is(kw, "function_name")) {
+      pp_expect_word(P, "a label");
+      if (pp_accept(P, "+")) pp_int_number(P, "an offset");
+    } else if (pp_is(kw, "inlined_at")) {
+      const PtxTok *it = pp_peek(P);
+      uint64_t fi = pp_int_number(P, "a file number");
+      uint64_t li = pp_int_number(P, "a line number");
+      uint64_t ci = pp_int_number(P, "a column number");
+      if (fi > 0xffff) pp_fail(P, it, "file number too large");
+      const LocEnt *outer = pp_loc_get(&P->locs, pp_loc_key(fi, li, ci));
+      of = outer ? outer->file : fi;
+      ol = outer ? outer->line : li;
+    } else {
+      break; /* an attribute we do not know: it cannot change the position */
+    }
+  }
+  while (pp_peek(P)->kind != TK_EOF && pp_peek(P)->line == t->line) pp_next(P);
+  if (ol > 0xffffffffu) ol = 0xffffffffu;
+  if (l > 0xffffffffu) l = 0xffffffffu;
+  pp_loc_put(&P->locs, pp_loc_key(f, l, c), (uint16_t)of, (uint32_t)ol);
+  P->cur_file = (uint16_t)of;
+  P->cur_line = (uint32_t)ol;
+  P->cur_file_inner = (uint16_t)f;
+  P->cur_line_inner = (uint32_t)l;
+}
+
+/* The C++ name of an Itanium-mangled function: _Z9transposePfPKfii ->
+ * "transpose", _ZN2ns6kernelEPf -> "kernel".  NULL if not mangled. */
+char *pp_demangle(const char *s) {
+  if (strncmp(s, "_Z", 2) != 0) return NULL;
+  const char *p = s + 2;
+  if (*p == 'L') p++;
+  int nested = 0;
+  if (*p == 'N') {
+    nested = 1;
+    p++;
+    while (*p == 'r' || *p == 'V' || *p == 'K') p++;
+  }
+  const char *last = NULL;
+  size_t lastlen = 0;
+  for (;;) {
+    if (*p >= '1' && *p <= '9') {
+      size_t len = 0;
+      while (*p >= '0' && *p <= '9') {
+        len = len * 10 + (size_t)(*p++ - '0');
+        if (len > 4096) return NULL;
+      }
+      if (strnlen(p, len) < len) return NULL;
+      last = p, lastlen = len;
+      p += len;
+      if (!nested) break;
+    } else if (nested && *p == 'I') { /* template arguments: skip to the matching E */
+      int depth = 0;
+      do {
+        if (*p == 'I') depth++;
+        else if (*p == 'E') depth--;
+        else if (!*p) return NULL;
+        p++;
+      } while (depth > 0);
+    } else if (nested && (*p == 'E' || !*p)) {
+      break;
+    } else if (nested && *p == 'S' && p[1] == 't') { /* std:: */
+      p += 2;
+    } else {
+      return NULL;
+    }
+  }
+  return last ? wm_xstrndup(last, lastlen) : NULL;
+}
+
+/* param := .param {.align N | type | .ptr | space} name ['[' N ']'] */
+static void param(Parser *P) {
+  PtxKernel *k = P->k;
+  const PtxTok *pt = pp_peek(P);
+  char buf[128];
+  if (!pp_is(pt, ".param")) {
+    if (pp_is(pt, ".reg")) pp_unsup(P, pt, ".reg parameters are not supported");
+    pp_fail_expected(P, "'.param'");
+  }
+  pp_next(P);
+  uint32_t align = 0;
+  int type = -1, is_ptr = 0;
+  for (;;) {
+    const PtxTok *t = pp_peek(P);
+    if (pp_is(t, ".align")) {
+      align = alignment(P, 4096);
+    } else if (pp_is(t, ".ptr")) {
+      pp_next(P);
+      is_ptr = 1;
+    } else if (pp_dir_type(t) >= 0) {
+      pp_next(P);
+      type = pp_dir_type(t);
+    } else if (t->kind == TK_WORD && t->p[0] == '.' && pp_space_of(t->p + 1, t->len - 1) >= 0) {
+      pp_next(P);
+    } else if (t->kind == TK_WORD && t->p[0] == '.') {
+      pp_unsup(P, t, "unsupported parameter attribute '%s'", pp_tok_str(t, buf, sizeof buf));
+    } else {
+      break;
+    }
+  }
+  if (type < 0) pp_fail_expected(P, "a parameter type");
+  if (type == PTX_T_PRED) pp_fail(P, pt, "parameters cannot be .pred");
+  const PtxTok *name = pp_expect_word(P, "a parameter name");
+  uint64_t count = 1;
+  if (pp_is_punct(pp_peek(P), '[')) {
+    const PtxTok *lb = pp_next(P);
+    count = pp_int_number(P, "an array size");
+    if (count == 0 || count > 65536) pp_fail(P, lb, "bad parameter array size");
+    pp_expect(P, ']');
+  }
+  uint32_t esize = ptx_type_size((PtxType)type);
+  if (!align) align = esize;
+  GROW(k->params, k->nparams, P->capparams);
+  PtxParam *pp = &k->params[k->nparams++];
+  memset(pp, 0, sizeof *pp);
+  pp->name = pp_tok_dup(name);
+  pp->type = (uint8_t)type;
+  pp->size = (uint32_t)(esize * count);
+  pp->align = align;
+  pp->offset = (uint32_t)pp_align_up(k->param_size, align);
+  pp->is_ptr = (uint8_t)is_ptr;
+  k->param_size = pp->offset + pp->size;
+  Sym *s = pp_new_sym(P, name, PTX_S_PARAM);
+  s->align = align;
+  s->offset = pp->offset;
+  pp_declare_sym(P, name, s);
+}
+
+/* Marks the .u64 params that the kernel uses as pointers (loaded, then
+ * converted with cvta or used as an address): informational only. */
+static void guess_pointers(PtxKernel *k) {
+  if (!k->nregs) return;
+  int *from = wm_xmalloc(k->nregs * sizeof *from);
+  for (uint32_t i = 0; i < k->nregs; i++) from[i] = -1;
+  for (int i = 0; i < k->ncode; i++) {
+    const PtxInstr *in = &k->code[i];
+    if (in->op == PTX_OP_LD && in->space == PTX_S_PARAM && ptx_type_size((PtxType)in->type) == 8 &&
+        in->opd[0].kind == PTX_O_REG && in->opd[1].reg[0] == PTX_NOREG && in->opd[1].space == PTX_S_PARAM)
+      for (int j = 0; j < k->nparams; j++)
+        if ((int64_t)k->params[j].offset == in->opd[1].imm && k->params[j].size == 8)
+          from[in->opd[0].reg[0]] = j;
+  }
+  for (int i = 0; i < k->ncode; i++) {
+    const PtxInstr *in = &k->code[i];
+    uint32_t r = PTX_NOREG;
+    if (in->op == PTX_OP_CVTA && in->opd[1].kind == PTX_O_REG) r = in->opd[1].reg[0];
+    for (int j = 0; j < in->nopd && r == PTX_NOREG; j++)
+      if (in->opd[j].kind == PTX_O_ADDR) r = in->opd[j].reg[0];
+    if (r != PTX_NOREG && from[r] >= 0) k->params[from[r]].is_ptr = 1;
+  }
+  free(from);
+}
+
+static int is_terminator(const PtxInstr *in) {
+  return in->guard == PTX_NOREG && (in->op == PTX_OP_RET || in->op == PTX_OP_EXIT ||
+                                    in->op == PTX_OP_TRAP || in->op == PTX_OP_BRA);
+}
+
+/* Resolves labels and finishes the kernel's layout.  `close` is the '}' of
+ * the body (NULL for a declaration without one). */
+static void end_kernel(Parser *P, const PtxTok *close) {
+  PtxKernel *k = P->k;
+  char buf[128];
+  int falls_off = k->ncode == 0 || !is_terminator(&k->code[k->ncode - 1]);
+  for (int i = 0; i < P->nluses; i++) {
+    LabelUse *u = &P->luses[i];
+    intptr_t v = pp_map_get(&P->labels, u->tok->p, u->tok->len);
+    if (!v) pp_fail(P, u->tok, "unknown label '%s'", pp_tok_str(u->tok, buf, sizeof buf));
+    k->code[u->instr].opd[0].imm = v - 1;
+    if (v - 1 == k->ncode) falls_off = 1;
+  }
+  if (close && falls_off) {
+    /* Running off the end of a kernel returns: make that an explicit ret so
+     * that every pc the emulator can reach is in code[]. */
+    PtxInstr in;
+    memset(&in, 0, sizeof in);
+    in.op = PTX_OP_RET;
+    in.guard = PTX_NOREG;
+    in.vec = 1;
+    in.ptx_line = close->line;
+    in.ptx_col = (uint16_t)(close->col > 0xffff ? 0xffff : close->col);
+    in.cu_file = P->cur_file;
+    in.cu_line = P->cur_line;
+    in.cu_file_inner = P->cur_file_inner;
+    in.cu_line_inner = P->cur_line_inner;
+    in.text = (uint32_t)(close->p - P->src);
+    GROW(k->code, k->ncode, P->capcode);
+    k->code[k->ncode++] = in;
+  }
+  k->shared_static = P->shared_cur;
+  if (P->extern_align) {
+    uint64_t base = pp_align_up(P->shared_cur, P->extern_align);
+    for (int i = 0; i < P->nxfix; i += 2)
+      k->code[P->xfix[i]].opd[P->xfix[i + 1]].imm += (int64_t)base;
+    k->shared_extern_align = P->extern_align;
+  }
+  k->local_size = P->local_cur;
+  if (P->call_param) {
+    char msg[1024];
+    snprintf(msg, sizeof msg, "call sequences (.param in a kernel body) are not supported (kernel %s)", k->name);
+    pp_mark_unsupported(P, P->call_param, msg);
+  }
+  guess_pointers(k);
+  while (P->depth >= 0) pp_leave_scope(P);
+  pp_map_free(&P->ksyms);
+  pp_map_free(&P->labels);
+  P->nluses = P->nxfix = 0;
+  P->k = NULL;
+}
+
+/* perf := (.maxntid | .reqntid) N [',' N [',' N]] | .minnctapersm N | .maxnreg N | ... */
+static void perf_directive(Parser *P) {
+  PtxKernel *k = P->k;
+  const PtxTok *t = pp_next(P);
+  uint32_t *dims = pp_is(t, ".maxntid") ? k->maxntid : pp_is(t, ".reqntid") ? k->reqntid : NULL;
+  if (dims || pp_is(t, ".reqnctapercluster") || pp_is(t, ".maxclusterrank") || pp_is(t, ".minnctapersm") ||
+      pp_is(t, ".maxnreg") || pp_is(t, ".maxnctapersm")) {
+    int i = 0;
+    do {
+      const PtxTok *nt = pp_peek(P);
+      uint64_t v = pp_int_number(P, "a number");
+      if (i == 3) pp_fail(P, nt, "too many dimensions");
+      if (dims) dims[i] = v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
+      i++;
+    } while (pp_accept(P, ","));
+    if (dims)
+      for (; i < 3; i++) dims[i] = 1;
+  } else if (pp_is(t, ".noreturn") || pp_is(t, ".explicitcluster")) {
+  } else if (pp_is(t, ".pragma")) {
+    pp_skip_statement(P);
+  } else {
+    char buf[128];
+    pp_unsup(P, t, "unsupported kernel directive '%s'", pp_tok_str(t, buf, sizeof buf));
+  }
+}
+
+/* body-param := .param {attribute} name ['[' N ']'] ';'
+ * The arguments of a call sequence (nvcc wraps each call in a block that
+ * declares param0, retval0, ...).  The names are declared so that the
+ * st.param/ld.param around the call still parse; the call itself marks the
+ * kernel unsupported with a message naming the callee, and end_kernel()
+ * marks it here should there be no call. */
+static void body_param(Parser *P) {
+  const PtxTok *t = pp_next(P);
+  char buf[128];
+  if (!P->call_param) P->call_param = t;
+  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') {
+    pp_next(P);
+    if (pp_peek(P)->kind == TK_NUM) pp_next(P); /* .align N */
+  }
+  const PtxTok *name = pp_expect_word(P, "a parameter name");
+  if (name->p[0] == '%') pp_fail(P, name, "bad parameter name '%s'", pp_tok_str(name, buf, sizeof buf));
+  if (!pp_find_sym(P, name)) { /* each call's block declares its own param0 */
+    Sym *s = pp_new_sym(P, name, PTX_S_PARAM);
+    s->align = 1;
+    pp_declare_sym(P, name, s);
+  }
+  pp_skip_statement(P);
+}
+
+/* body := '{' {statement} '}'
+ * statement := '{' {statement} '}' | reg-decl | var-decl | .loc ... | .pragma ...;
+ *            | label ':' | instruction */
+static const PtxTok *body(Parser *P) {
+  PtxKernel *k = P->k;
+  char buf[128];
+  pp_expect(P, '{');
+  P->depth = 0;
+  for (;;) {
+    const PtxTok *t = pp_peek(P);
+    if (t->kind == TK_EOF) pp_fail(P, t, "expected '}' at the end of kernel %s", k->name);
+    if (pp_is_punct(t, '}')) {
+      pp_next(P);
+      if (P->depth == 0) return t;
+      pp_leave_scope(P);
+      continue;
+    }
+    if (pp_is_punct(t, '{')) {
+      pp_next(P);
+      if (P->depth >= 64) pp_fail(P, t, "blocks nested too deeply");
+      P->depth++;
+      continue;
+    }
+    if (pp_is_punct(t, '@')) {
+      pp_instruction(P);
+      continue;
+    }
+    if (t->kind != TK_WORD) pp_fail(P, t, "expected a statement, found '%s'", pp_tok_str(t, buf, sizeof buf));
+    if (pp_is(t, ".reg")) {
+      pp_reg_decl(P);
+    } else if (pp_is(t, ".shared") || pp_is(t, ".local") || pp_is(t, ".global") || pp_is(t, ".const")) {
+      pp_var_decl(P, 0);
+    } else if (pp_is(t, ".extern")) {
+      pp_next(P);
+      if (!pp_is(pp_peek(P), ".shared")) pp_unsup(P, t, "unsupported .extern declaration in a kernel");
+      pp_var_decl(P, 1);
+    } else if (pp_is(t, ".loc")) {
+      loc(P);
+    } else if (pp_is(t, ".pragma")) {
+      pp_next(P);
+      pp_skip_statement(P);
+    } else if (pp_is(t, ".param")) {
+      body_param(P);
+    } else if (t->p[0] == '.') {
+      pp_defer_statement(P, t, "unsupported directive '%s' (kernel %s)", pp_tok_str(t, buf, sizeof buf), k->name);
+    } else if (pp_is_punct(pp_peek2(P), ':')) {
+      pp_next(P);
+      pp_next(P);
+      if (t->p[0] == '%') pp_fail(P, t, "bad label name '%s'", pp_tok_str(t, buf, sizeof buf));
+      if (pp_map_get(&P->labels, t->p, t->len)) pp_fail(P, t, "label '%s' defined twice", pp_tok_str(t, buf, sizeof buf));
+      pp_map_put(&P->labels, t->p, t->len, k->ncode + 1);
+    } else {
+      pp_instruction(P);
+    }
+  }
+}
+
+/* entry := .entry name ['(' [param {',' param}] ')'] {perf} (body | ';') */
+static void entry(Parser *P) {
+  PtxModule *m = P->m;
+  const PtxTok *et = pp_next(P);
+  const PtxTok *name = pp_expect_word(P, "a kernel name");
+  char buf[128];
+  if (name->p[0] == '.' || name->p[0] == '%') pp_fail(P, name, "bad kernel name '%s'", pp_tok_str(name, buf, sizeof buf));
+  for (int i = 0; i < m->nkernels; i++)
+    if (strlen(m->kernels[i].name) == name->len && memcmp(m->kernels[i].name, name->p, name->len) == 0)
+      pp_fail(P, name, "kernel '%s' defined twice", pp_tok_str(name, buf, sizeof buf));
+  GROW(m->kernels, m->nkernels, P->capkernels);
+  PtxKernel *k = &m->kernels[m->nkernels++];
+  memset(k, 0, sizeof *k);
+  k->name = pp_tok_dup(name);
+  k->plain_name = pp_demangle(k->name);
+  if (!k->plain_name) k->plain_name = k->name;
+  k->line = et->line;
+  P->k = k;
+  P->capcode = P->capnames = P->capparams = 0;
+  P->shared_cur = P->mshared;
+  P->local_cur = 0;
+  P->declared_regs = 0;
+  P->extern_align = 0;
+  P->call_param = NULL;
+  P->cur_file = P->cur_file_inner = 0;
+  P->cur_line = P->cur_line_inner = 0;
+  P->depth = 0;
+  if (pp_accept(P, "(")) {
+    if (!pp_is_punct(pp_peek(P), ')')) {
+      do param(P);
+      while (pp_accept(P, ","));
+    }
+    pp_expect(P, ')');
+  }
+  uint32_t maxalign = 1;
+  for (int i = 0; i < k->nparams; i++)
+    if (k->params[i].align > maxalign) maxalign = k->params[i].align;
+  k->param_size = (uint32_t)pp_align_up(k->param_size, maxalign);
+  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') perf_directive(P);
+  if (pp_is_punct(pp_peek(P), ';')) { /* a declaration: nothing to run */
+    pp_next(P);
+    end_kernel(P, NULL);
+    m->nkernels--;
+    for (int i = 0; i < k->nparams; i++) free(k->params[i].name);
+    free(k->params);
+    if (k->plain_name != k->name) free(k->plain_name);
+    free(k->name);
+    return;
+  }
+  end_kernel(P, body(P));
+}
+
+/* func := .func ['(' params ')'] name ['(' params ')'] {attr} (';' | body)
+ * Only declared and skipped. */
+static void func(Parser *P) {
+  const PtxTok *ft = pp_next(P);
+  char buf[128];
+  const PtxTok *name = NULL;
+  int depth = 0;
+  for (;;) {
+    const PtxTok *t = pp_peek(P);
+    if (t->kind == TK_EOF) pp_fail(P, t, "unterminated .func declaration");
+    if (pp_is_punct(t, '(')) depth++;
+    else if (pp_is_punct(t, ')')) depth--;
+    else if (depth == 0 && t->kind == TK_WORD && t->p[0] != '.' && !name) {
+      name = t;
+      pp_map_put(&P->funcs, t->p, t->len, 1);
+    }
+    else if (depth == 0 && pp_is_punct(t, ';')) {
+      pp_next(P);
+      return; /* a declaration (e.g. vprintf): harmless until something calls it */
+    } else if (depth == 0 && pp_is_punct(t, '{')) {
+      /* A device function's body: skipped, never run -- a kernel that calls
+       * it is marked unsupported at the call. */
+      int braces = 0;
+      do {
+        t = pp_next(P);
+        if (t->kind == TK_EOF)
+          pp_fail(P, ft, "unterminated .func %s", name ? pp_tok_str(name, buf, sizeof buf) : "body");
+        if (pp_is_punct(t, '{')) braces++;
+        if (pp_is_punct(t, '}')) braces--;
+      } while (braces > 0);
+      return;
+    }
+    pp_next(P);
+  }
+}
+
+/* file := .file N "path" [',' N ',' N] */
+static void file(Parser *P) {
+  PtxModule *m = P->m;
+  pp_next(P);
+  const PtxTok *nt = pp_peek(P);
+  uint64_t n = pp_int_number(P, "a file number");
+  if (n > 0xffff) pp_fail(P, nt, "file number too large");
+  const PtxTok *s = pp_peek(P);
+  if (s->kind != TK_STR) pp_fail_expected(P, "a file name");
+  pp_next(P);
+  while (pp_accept(P, ",")) pp_int_number(P, "a number");
+  if ((int)n >= m->nfiles) {
+    m->files = wm_xrealloc(m->files, (n + 1) * sizeof *m->files);
+    for (int i = m->nfiles; i <= (int)n; i++) m->files[i] = NULL;
+    m->nfiles = (int)n + 1;
+  }
+  char *name = wm_xmalloc(s->len);
+  size_t j = 0;
+  for (uint32_t i = 1; i + 1 < s->len; i++) {
+    if (s->p[i] == '\\' && i + 2 < s->len) i++;
+    name[j++] = s->p[i];
+  }
+  name[j] = '\0';
+  free(m->files[n]);
+  m->files[n] = name;
+}
+
+/* section := .section name '{' ... '}'  (debug information: skipped) */
+static void section(Parser *P) {
+  pp_next(P);
+  pp_expect_word(P, "a section name");
+  const PtxTok *lb = pp_expect(P, '{');
+  int depth = 1;
+  while (depth > 0) {
+    const PtxTok *t = pp_next(P);
+    if (t->kind == TK_EOF) pp_fail(P, lb, "unterminated .section");
+    if (pp_is_punct(t, '{')) depth++;
+    if (pp_is_punct(t, '}')) depth--;
+  }
+}
+
+/* module := {directive}
+ * directive := .version N.N | .target name {',' name} | .address_size N | file | section
+ *            | .pragma ...; | {.visible | .weak | .extern | .common} (entry | func | var-decl) */
+void pp_module(Parser *P) {
+  PtxModule *m = P->m;
+  char buf[128];
+  for (;;) {
+    const PtxTok *t = pp_peek(P);
+    if (t->kind == TK_EOF) break;
+    if (t->kind != TK_WORD || t->p[0] != '.')
+      pp_fail(P, t, "expected a directive, found '%s'", pp_tok_str(t, buf, sizeof buf));
+    if (pp_is(t, ".version")) {
+      pp_next(P);
+      const PtxTok *v = pp_peek(P);
+      if (v->kind != TK_NUM) pp_fail_expected(P, "a version number");
+      pp_next(P);
+      char vb[32];
+      pp_tok_str(v, vb, sizeof vb);
+      char *dot;
+      m->version_major = (int)strtol(vb, &dot, 10);
+      m->version_minor = *dot == '.' ? (int)strtol(dot + 1, NULL, 10) : 0;
+    } else if (pp_is(t, ".target")) {
+      pp_next(P);
+      const PtxTok *tg = pp_expect_word(P, "a target");
+      pp_tok_str(tg, m->target, sizeof m->target);
+      while (pp_accept(P, ",")) pp_expect_word(P, "a target option");
+    } else if (pp_is(t, ".address_size")) {
+      pp_next(P);
+      const PtxTok *at = pp_peek(P);
+      uint64_t a = pp_int_number(P, "32 or 64");
+      if (a != 32 && a != 64) pp_fail(P, at, "address size must be 32 or 64");
+      m->address_size = (int)a;
+    } else if (pp_is(t, ".file")) {
+      file(P);
+    } else if (pp_is(t, ".section")) {
+      section(P);
+    } else if (pp_is(t, ".pragma")) {
+      pp_next(P);
+      pp_skip_statement(P);
+    } else if (pp_is(t, ".loc")) {
+      loc(P);
+    } else {
+      int is_extern = 0;
+      while (pp_is(pp_peek(P), ".visible") || pp_is(pp_peek(P), ".weak") || pp_is(pp_peek(P), ".extern") || pp_is(pp_peek(P), ".common"))
+        if (pp_is(pp_next(P), ".extern")) is_extern = 1;
+      const PtxTok *d = pp_peek(P);
+      if (pp_is(d, ".entry")) entry(P);
+      else if (pp_is(d, ".func")) func(P);
+      else if (pp_is(d, ".global") || pp_is(d, ".const") || pp_is(d, ".shared") || pp_is(d, ".local") || pp_is(d, ".param"))
+        pp_var_decl(P, is_extern);
+      else if (d->kind == TK_WORD && d->p[0] == '.')
+        pp_unsup(P, d, "unsupported directive '%s'", pp_tok_str(d, buf, sizeof buf));
+      else
+        pp_fail(P, d, "expected a directive, found '%s'", pp_tok_str(d, buf, sizeof buf));
+    }
+  }
+}
+
+/* .file directives come after the code in nvcc's output, so only now can a
+ * .loc that names a file number no .file defines be told apart: such a
+ * position is dropped (cu_line 0) so that no message shows a line without a
+ * file; an unknown call site falls back to the inner position. */

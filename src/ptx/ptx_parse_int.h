@@ -1,0 +1,219 @@
+/* ptx_parse_int.h - the PTX parser's insides, shared by its files:
+ *   ptx_parse.c  the parser's state, errors, tokens, numbers, names,
+ *                symbols and registers; ptx_parse() itself
+ *   ptx_decl.c   directives and declarations: the module, kernels,
+ *                parameters, variables, .loc
+ *   ptx_instr.c  one instruction: guard, mnemonic and modifiers (from the
+ *                table in ptx_ops.h), operands
+ *   ptx_shape.c  each operand form's rule (PtxShape), and the conventions
+ *                of PtxInstr.opd the emulator relies on
+ * Functions shared between them carry the pp_ prefix.  Errors leave the
+ * parser by longjmp (pp_fail, pp_unsup); see ptx_parse.c.
+ */
+#ifndef WM_PTX_PARSE_INT_H
+#define WM_PTX_PARSE_INT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ptx/ptx.h"
+#include "ptx/ptx_lex.h"
+
+/* A string -> intptr_t hash table (open addressing).  Keys point into the
+ * PTX text or into a RegDecl; 0 is "absent". */
+typedef struct MapEnt {
+  const char *key;
+  uint32_t len;
+  intptr_t val;
+} MapEnt;
+
+typedef struct Map {
+  MapEnt *e;
+  uint32_t cap, n;
+} Map;
+
+/* .loc positions (file, line, column) -> the outermost call site they were
+ * inlined at (file, line): open addressing on a packed key, 0 is "absent". */
+typedef struct LocEnt {
+  uint64_t key;
+  uint16_t file;
+  uint32_t line;
+} LocEnt;
+
+typedef struct LocMap {
+  LocEnt *e;
+  uint32_t cap, n;
+} LocMap;
+
+
+/* A declared variable or parameter. */
+typedef struct Sym {
+  const char *name;
+  uint32_t len;
+  uint8_t space;     /* PtxSpace */
+  uint8_t ext;       /* .extern .shared x[]: dynamic shared */
+  uint32_t align;
+  uint64_t offset;   /* in its space (ext: 0, fixed up per kernel) */
+} Sym;
+
+/* A .reg declaration: one name (count 0) or name<count>. */
+typedef struct RegDecl {
+  const char *name;
+  uint32_t len;
+  uint32_t count;
+  uint8_t type;
+  int depth;               /* block nesting level of the declaration */
+  uint32_t *slots;         /* [count or 1], PTX_NOREG until first use */
+  struct RegDecl *prev;    /* the declaration it shadows */
+} RegDecl;
+
+typedef struct LabelUse {
+  int instr;
+  const PtxTok *tok;
+} LabelUse;
+
+typedef struct Parser {
+  const char *path, *src;
+  WmErr *e;
+  jmp_buf jb;
+  PtxTok *toks;
+  int ntoks, pos;
+  PtxModule *m;
+  Map msyms;                /* module variables -> Sym* */
+  Map funcs;                /* .func names -> 1 */
+  Sym **syms;               /* every Sym, for freeing */
+  int nsyms, capsyms;
+  uint32_t mshared;         /* bytes of module-scope static shared */
+  uint64_t gcap, ccap;      /* capacity of global_init, const_init */
+  int capvars, capkernels;
+
+  /* the kernel being parsed */
+  PtxKernel *k;
+  int capcode, capnames, capparams;
+  Map ksyms;                /* params and entry variables -> Sym* */
+  Map regs;                 /* register names -> RegDecl* */
+  Map labels;               /* label -> instruction index + 1 */
+  RegDecl **decls;          /* declarations in order, for scope exit */
+  int ndecls, capdecls, depth;
+  LabelUse *luses;
+  int nluses, capluses;
+  int *xfix;                /* (instr, opd) pairs that name dynamic shared */
+  int nxfix, capxfix;
+  uint32_t extern_align, shared_cur, local_cur;
+  uint64_t declared_regs;   /* register names declared in this kernel */
+  uint16_t cur_file, cur_file_inner; /* the last .loc: outermost call site */
+  uint32_t cur_line, cur_line_inner; /* and its own position */
+  LocMap locs;              /* .loc position -> its outermost call site */
+
+  /* While an instruction is parsed, an unsupported construct marks the
+   * kernel and longjmps here instead of failing the module. */
+  const PtxTok *call_param; /* the kernel's first .param in its body */
+  int defer;
+  int instr_end;            /* token index of the instruction's ';' */
+  jmp_buf ijb;
+} Parser;
+
+#define GROW(P_ptr, n, cap)                                                       \
+  do {                                                                            \
+    if ((n) >= (cap)) {                                                           \
+      (cap) = (cap) ? 2 * (cap) : 16;                                             \
+      (P_ptr) = wm_xrealloc((P_ptr), (size_t)(cap) * sizeof *(P_ptr));            \
+    }                                                                             \
+  } while (0)
+enum { NUM_INT, NUM_F32, NUM_F64, NUM_DEC };
+
+typedef struct Num {
+  int kind;       /* NUM_* */
+  int neg;        /* written with a leading '-' */
+  uint64_t bits;  /* INT: value; F32/F64: IEEE bits as written */
+  double dec;     /* DEC: the value */
+} Num;
+
+/* A component of a mnemonic: the text between two dots. */
+typedef struct Comp {
+  const char *p;
+  uint32_t len;
+} Comp;
+#define IS(c, str) ((c).len == sizeof(str) - 1 && memcmp((c).p, str, (c).len) == 0)
+
+typedef struct InstrCtx {
+  const PtxTok *mn;   /* the mnemonic */
+  int ntypes, has_sync;
+  int has_red;        /* bar.red / barrier.red */
+  char shf_dir, shf_mode; /* shf: 'l'/'r', 'w'/'c' */
+} InstrCtx;
+
+/* An operand as parsed, before it is checked against its position. */
+typedef struct Opd {
+  PtxOperand o;
+  const PtxTok *tok;
+  uint8_t rtype;     /* REG: the declared type */
+  uint8_t pipe;      /* written after '|' */
+  Num num;           /* IMM: as written */
+  const Sym *sym;    /* ADDR/SYM naming a variable */
+} Opd;
+
+/* tables (ptx_parse.c) */
+intptr_t pp_map_get(const Map *m, const char *key, uint32_t len);
+void pp_map_put(Map *m, const char *key, uint32_t len, intptr_t val);
+void pp_map_free(Map *m);
+uint64_t pp_loc_key(uint64_t file, uint64_t line, uint64_t col);
+const LocEnt *pp_loc_get(const LocMap *m, uint64_t key);
+void pp_loc_put(LocMap *m, uint64_t key, uint16_t file, uint32_t line);
+
+/* errors (ptx_parse.c): a located message, then longjmp out.  pp_unsup is
+ * for valid PTX warpmem does not run: inside an instruction it only marks
+ * the kernel (PtxKernel.unsupported). */
+_Noreturn __attribute__((format(printf, 3, 4))) void pp_fail(Parser *P, const PtxTok *t, const char *fmt, ...);
+_Noreturn __attribute__((format(printf, 3, 4))) void pp_unsup(Parser *P, const PtxTok *t, const char *fmt, ...);
+_Noreturn void pp_fail_expected(Parser *P, const char *what);
+void pp_mark_unsupported(Parser *P, const PtxTok *t, const char *msg);
+__attribute__((format(printf, 3, 4))) void pp_defer_statement(Parser *P, const PtxTok *t, const char *fmt, ...);
+
+/* tokens (ptx_parse.c) */
+static inline const PtxTok *pp_peek(Parser *P) { return &P->toks[P->pos]; }
+static inline int pp_is(const PtxTok *t, const char *s) { return t->kind != TK_EOF && ptx_tok_is(t, s); }
+static inline int pp_is_punct(const PtxTok *t, char c) { return t->kind == TK_PUNCT && t->p[0] == c; }
+const PtxTok *pp_peek2(Parser *P);
+const PtxTok *pp_next(Parser *P);
+int pp_accept(Parser *P, const char *s);
+const char *pp_tok_str(const PtxTok *t, char *buf, size_t n);
+const PtxTok *pp_expect(Parser *P, char c);
+const PtxTok *pp_expect_word(Parser *P, const char *what);
+void pp_skip_statement(Parser *P);
+
+/* numbers and names (ptx_parse.c) */
+Num pp_number_tok(Parser *P, const PtxTok *t);
+Num pp_signed_number(Parser *P);
+uint64_t pp_int_number(Parser *P, const char *what);
+uint64_t pp_num_value(Parser *P, const PtxTok *t, Num n, PtxType ty);
+int pp_type_of(const char *s, uint32_t len);
+int pp_dir_type(const PtxTok *t);
+int pp_space_of(const char *s, uint32_t len);
+int pp_sreg_of(const PtxTok *t);
+char *pp_tok_dup(const PtxTok *t);
+uint64_t pp_align_up(uint64_t v, uint64_t a);
+
+/* symbols and registers (ptx_parse.c) */
+Sym *pp_new_sym(Parser *P, const PtxTok *name, int space);
+Sym *pp_find_sym(Parser *P, const PtxTok *t);
+void pp_declare_sym(Parser *P, const PtxTok *name, Sym *s);
+RegDecl *pp_find_reg(Parser *P, const PtxTok *t, uint32_t *idx);
+uint32_t pp_reg_slot(Parser *P, const PtxTok *t, uint8_t *type);
+void pp_leave_scope(Parser *P);
+void pp_reg_decl(Parser *P);
+
+/* declarations (ptx_decl.c) */
+void pp_var_decl(Parser *P, int is_extern);
+char *pp_demangle(const char *s);
+void pp_module(Parser *P);
+
+/* instructions (ptx_instr.c) and their operand forms (ptx_shape.c) */
+void pp_instruction(Parser *P);
+int pp_is_bar_red(const PtxInstr *in);
+int pp_shape(Parser *P, PtxInstr *in, const InstrCtx *x, Opd *r, int n, Opd *out);
+PtxType pp_opd_type(const PtxInstr *in, int i);
+
+#endif

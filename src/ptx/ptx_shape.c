@@ -1,0 +1,425 @@
+/* ptx_shape.c - the operand forms of PTX instructions (PtxShape, one per
+ * row of ptx_ops.h): which operands each takes, of which kinds, and in
+ * which order the parser stores them in PtxInstr.opd.
+ *
+ * OPERAND CONVENTIONS (the emulator relies on these exactly -- keep them):
+ *   opd[] holds the operands in the order written, destinations first, except:
+ *   setp    opd[0]=p, opd[1]=q (NONE if absent), opd[2]=a, opd[3]=b,
+ *           opd[4]=c (NONE if absent; written !c -> opd[4].neg=1 and
+ *           PTX_IF_NEG_C); sub = BAND/BOR/BXOR with a combination; nopd = 5.
+ *   set     opd[0]=d, opd[1]=a, opd[2]=b[, opd[3]=c (neg as for setp)];
+ *           type = destination type, type2 = source type.
+ *   shfl    opd[0]=d, opd[1]=p (NONE if absent), opd[2]=a, opd[3]=b,
+ *           opd[4]=c, opd[5]=membermask (NONE for the non-.sync form);
+ *           sub = UP/DOWN/BFLY/IDX; nopd = 6.
+ *   vote    opd[0]=d, opd[1]=a (pred, .neg if !a), opd[2]=membermask (NONE for
+ *           the non-.sync form); sub = ALL/ANY/UNI/BALLOT; nopd = 3.
+ *   match   opd[0]=d, opd[1]=p (NONE if absent), opd[2]=a, opd[3]=membermask;
+ *           sub = ANY/ALL; nopd = 4.
+ *   redux   opd[0]=d, opd[1]=a, opd[2]=membermask; sub = AADD..AXOR.
+ *   st/red  opd[0]=ADDR, opd[1]=value.
+ *   atom    opd[0]=d, opd[1]=ADDR, opd[2]=b, opd[3]=c (cas only).
+ *   bar/barrier  opd[0]=barrier id (IMM or REG), opd[1]=thread count (NONE if
+ *           absent); sub = SYNC or ARRIVE; nopd = 2.
+ *   bar.red / barrier.red (.popc.u32 d or .and/.or.pred p, a[, b], [!]c)
+ *           opd[0]=d, opd[1]=a (barrier id), opd[2]=b (thread count, NONE if
+ *           absent), opd[3]=c (predicate REG or IMM; written !c -> opd[3].neg=1
+ *           and PTX_IF_NEG_C); sub = RED_POPC/RED_AND/RED_OR; type = U32 for
+ *           popc, PRED for and/or; nopd = 4.  ptx_op[].flags keep OPF_NODST for
+ *           BAR/BARRIER: with a RED_* sub opd[0] is a destination all the same.
+ *   shf     shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: opd[0]=d, opd[1]=a (low
+ *           word), opd[2]=b (high word), opd[3]=c (shift amount; an IMM is
+ *           read as u32); sub = SHF_L_WRAP/SHF_L_CLAMP/SHF_R_WRAP/SHF_R_CLAMP;
+ *           type = B32.
+ *   bfind   opd[0]=d (32-bit), opd[1]=a; type = u32/u64/s32/s64 (that of a);
+ *           sub = SHIFTAMT for .shiftamt, else NONE.
+ *   bar.warp.sync  opd[0]=membermask.
+ *   bra     opd[0]=LABEL, imm = index of the target instruction.
+ *   cvta    cvta.to.global.u64 d,a: space=GLOBAL, sub=PTX_SUB_TO;
+ *           cvta.shared.u64 d,a: space=SHARED, sub=NONE.
+ *   ld/st/ldu/atom/red/prefetch without a space: space=GENERIC.
+ *   ld/st   type = element type, vec = 1/2/4; a vector operand has n == vec.
+ *   cvt     type = destination, type2 = source, rnd = rounding.
+ *   slct    type = type of d, a, b; type2 = type of c.
+ *   mul/mad/mul24/mad24  sub = LO/HI/WIDE; an integer mul/mad written without
+ *           a mode gets LO; .wide sets type2 = type (the source type).
+ *   IMM     integers: the value as written, sign-extended to int64 (0xffffffff
+ *           stays 4294967295, -1 is -1).  Float types: the IEEE bits in the
+ *           operand's type (0f.. converted to double for .f64 operands, 0d..
+ *           to float for .f32, decimal floats and integers converted by value).
+ *           The operand's type is the instruction type, except: cvt source
+ *           -> type2, set sources -> type2, slct c -> type2, shift amounts
+ *           (shl/shr b, shf c) and bfe/bfi positions -> u32, bar.red c -> pred.
+ *   SYM     mov.u32 %r, var / mov.u64 %rd, __local_depot0: space = the var's
+ *           space, imm = its offset in that space (shared: in the block's
+ *           shared memory, local: in the thread's local memory, global/const:
+ *           in the module's segment, param: in the parameter buffer).
+ *   ADDR    [reg+imm] with reg = the base register; [sym+off] has
+ *           reg = PTX_NOREG, space = the symbol's space and imm = its offset
+ *           plus off; [1024] has reg = PTX_NOREG, space = NONE.
+ *   Dynamic shared (.extern .shared x[]) lives at shared_static rounded up to
+ *   shared_extern_align; that offset is already folded into every SYM/ADDR.
+ *   Registers are slots 0..nregs-1 numbered in order of first use (predicates
+ *   included); reg_names[slot] is the name.  '_' in a vector is PTX_NOREG.
+ *   ptx_col is the column of the guard if there is one, else of the mnemonic;
+ *   text is the byte offset of the same place in module->text.
+ *   A kernel whose code can run past its last instruction (no final
+ *   unguarded ret/exit/trap/bra, or a label just before the closing '}') gets
+ *   an implicit ret located at that '}', so every LABEL target and every
+ *   fall-through pc is < ncode.
+ *
+ *   .loc    cu_file/cu_line = the outermost call site of inlined code (the
+ *           kernel's line, following chains of inlined_at), cu_file_inner/
+ *           cu_line_inner = the .loc's own position (see loc() in ptx_decl.c).  A position
+ *           whose file number has no .file is dropped (cu_line = 0).
+ *
+ */
+#include "ptx/ptx_parse_int.h"
+
+#include <stdio.h>
+
+int pp_is_bar_red(const PtxInstr *in) {
+  return (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
+         (in->sub == PTX_SUB_RED_POPC || in->sub == PTX_SUB_RED_AND || in->sub == PTX_SUB_RED_OR);
+}
+
+/* The type an operand at (final) position i is read as, for immediates: the
+ * opcode's imm column (ptx_ops.h), whose last letter stands for every later
+ * position; bar.red's operands differ from bar.sync's. */
+PtxType pp_opd_type(const PtxInstr *in, int i) {
+  const char *imm = ptx_op[in->op].imm;
+  if (pp_is_bar_red(in)) imm = "tuup";
+  size_t n = strlen(imm);
+  char c = n == 0 ? 't' : imm[(size_t)i < n ? (size_t)i : n - 1];
+  switch (c) {
+  case '2': return (PtxType)in->type2;
+  case 'u': return PTX_T_U32;
+  case 'b': return PTX_T_B32;
+  case 'p': return PTX_T_PRED;
+  default: return (PtxType)in->type;
+  }
+}
+
+/* Operand kinds accepted at a position. */
+enum { K_REG = 1, K_IMM = 2, K_SREG = 4, K_SYM = 8, K_VEC = 16, K_ADDR = 32, K_NONE = 64 };
+#define K_VAL (K_REG | K_IMM | K_SREG)
+
+/* Checks operand o: its kind is one of `kinds`; a register is a predicate
+ * when pred == 1, not one when pred == 0 (-1: either). */
+static void check(Parser *P, const Opd *o, int kinds, int pred, const char *what) {
+  static const int kind_bit[] = {[PTX_O_NONE] = K_NONE, [PTX_O_REG] = K_REG, [PTX_O_IMM] = K_IMM,
+                                 [PTX_O_SREG] = K_SREG, [PTX_O_ADDR] = K_ADDR, [PTX_O_VEC] = K_VEC,
+                                 [PTX_O_LABEL] = 0, [PTX_O_SYM] = K_SYM};
+  char buf[128];
+  if (!(kind_bit[o->o.kind] & kinds)) {
+    if (o->o.kind == PTX_O_LABEL) pp_fail(P, o->tok, "expected %s, found label", what);
+    pp_fail(P, o->tok, "bad operand: expected %s", what);
+  }
+  if (o->o.kind == PTX_O_REG && pred >= 0 && (o->rtype == PTX_T_PRED) != pred)
+    pp_fail(P, o->tok, "register '%s' %s a predicate; expected %s", pp_tok_str(o->tok, buf, sizeof buf),
+            pred ? "is not" : "is", what);
+}
+
+static void check_count(Parser *P, const InstrCtx *x, int n, int lo, int hi) {
+  char buf[128];
+  if (n < lo || n > hi) {
+    if (lo == hi)
+      pp_fail(P, x->mn, "'%s' takes %d operand%s, found %d", pp_tok_str(x->mn, buf, sizeof buf), lo,
+              lo == 1 ? "" : "s", n);
+    pp_fail(P, x->mn, "'%s' takes %d to %d operands, found %d", pp_tok_str(x->mn, buf, sizeof buf), lo, hi, n);
+  }
+}
+
+/* The arguments of every shape: the instruction, the parse context, the
+ * operands as written (r[0..n-1]) and where they go in conventional order
+ * (out[]); each returns the number of operands stored. */
+typedef struct Shape {
+  Parser *P;
+  PtxInstr *in;
+  const InstrCtx *x;
+  Opd *r;
+  int n;
+  Opd *out;
+  int pipe;       /* r[1] was written after '|' */
+} Shape;
+
+static const Opd none = {.o = {.kind = PTX_O_NONE}};
+
+static int keep_all(Shape *s) {
+  for (int i = 0; i < s->n; i++) s->out[i] = s->r[i];
+  return s->n;
+}
+
+/* d = f(a, b, ...): the destination and nsrc sources, all values of the
+ * instruction's type (predicates for .pred). */
+static int dst_and_sources(Shape *s, int nsrc) {
+  int vp = s->in->type == PTX_T_PRED ? 1 : 0;
+  check_count(s->P, s->x, s->n, nsrc + 1, nsrc + 1);
+  check(s->P, &s->r[0], K_REG, vp, "a destination register");
+  for (int i = 1; i < s->n; i++) check(s->P, &s->r[i], K_VAL, vp, "a source operand");
+  return keep_all(s);
+}
+
+static int shape_d1(Shape *s) { return dst_and_sources(s, 1); }
+static int shape_d2(Shape *s) { return dst_and_sources(s, 2); }
+static int shape_d3(Shape *s) { return dst_and_sources(s, 3); }
+static int shape_d4(Shape *s) { return dst_and_sources(s, 4); }
+
+static int shape_lop3(Shape *s) {
+  int n = dst_and_sources(s, 4);
+  if (s->r[4].o.kind != PTX_O_IMM) pp_fail(s->P, s->r[4].tok, "lop3 needs a constant lookup table");
+  return n;
+}
+
+static int shape_cvt(Shape *s) {
+  int packed = s->in->type == PTX_T_F16X2 || s->in->type == PTX_T_BF16X2;
+  return dst_and_sources(s, packed ? 2 : 1);
+}
+
+static int shape_dst(Shape *s) {
+  check_count(s->P, s->x, s->n, 1, 1);
+  check(s->P, &s->r[0], K_REG, 0, "a destination register");
+  s->out[0] = s->r[0];
+  return 1;
+}
+
+/* A vector operand's length must be the instruction's .vN. */
+static void check_vector(Shape *s, const Opd *o) {
+  if (s->in->vec > 1 && o->o.n != s->in->vec)
+    pp_fail(s->P, o->tok, "vector operand has %d elements, instruction is .v%d", o->o.n, s->in->vec);
+}
+
+static int shape_ld(Shape *s) {
+  check_count(s->P, s->x, s->n, 2, 2);
+  check(s->P, &s->r[0], s->in->vec > 1 ? K_VEC : K_REG, 0, "a destination register");
+  check(s->P, &s->r[1], K_ADDR, -1, "an address [...]");
+  check_vector(s, &s->r[0]);
+  return keep_all(s);
+}
+
+static int shape_st(Shape *s) {
+  check_count(s->P, s->x, s->n, 2, 2);
+  check(s->P, &s->r[0], K_ADDR, -1, "an address [...]");
+  check(s->P, &s->r[1], s->in->vec > 1 ? K_VEC : K_REG | K_IMM, 0, "a source register");
+  check_vector(s, &s->r[1]);
+  return keep_all(s);
+}
+
+static int shape_addr(Shape *s) {
+  check_count(s->P, s->x, s->n, 1, 1);
+  check(s->P, &s->r[0], K_ADDR, -1, "an address [...]");
+  return keep_all(s);
+}
+
+static int shape_mov(Shape *s) {
+  int vp = s->in->type == PTX_T_PRED ? 1 : 0;
+  check_count(s->P, s->x, s->n, 2, 2);
+  check(s->P, &s->r[0], K_REG | K_VEC, vp, "a destination register");
+  check(s->P, &s->r[1], K_VAL | K_SYM | K_VEC, vp, "a source operand");
+  return keep_all(s);
+}
+
+static int shape_cvta(Shape *s) {
+  check_count(s->P, s->x, s->n, 2, 2);
+  check(s->P, &s->r[0], K_REG, 0, "a destination register");
+  check(s->P, &s->r[1], K_REG | K_SYM, 0, "a source register or variable");
+  return keep_all(s);
+}
+
+/* The optional predicate c of setp and set: needs .and/.or/.xor, and the
+ * combination needs it. */
+static void combine_predicate(Shape *s, const Opd *c, int present) {
+  char buf[128];
+  if (present) {
+    if (!s->in->sub) pp_fail(s->P, c->tok, "a fourth operand needs .and, .or or .xor");
+    check(s->P, c, K_REG | K_IMM, 1, "a predicate");
+    if (c->o.neg) s->in->flags |= PTX_IF_NEG_C;
+  } else if (s->in->sub) {
+    pp_fail(s->P, s->x->mn, "'%s' needs a predicate operand c", pp_tok_str(s->x->mn, buf, sizeof buf));
+  }
+}
+
+static int shape_setp(Shape *s) {
+  Opd *r = s->r;
+  int n = s->n, pipe = s->pipe;
+  check_count(s->P, s->x, n - pipe, 3, 4);
+  check(s->P, &r[0], K_REG, 1, "a destination predicate");
+  s->out[0] = r[0];
+  s->out[1] = pipe ? r[1] : none;
+  if (pipe) check(s->P, &r[1], K_REG, 1, "a destination predicate");
+  r += pipe, n -= pipe;
+  check(s->P, &r[1], K_VAL, 0, "a source operand");
+  check(s->P, &r[2], K_VAL, 0, "a source operand");
+  s->out[2] = r[1], s->out[3] = r[2];
+  combine_predicate(s, &r[3], n == 4);
+  s->out[4] = n == 4 ? r[3] : none;
+  return 5;
+}
+
+static int shape_set(Shape *s) {
+  check_count(s->P, s->x, s->n, 3, 4);
+  check(s->P, &s->r[0], K_REG, 0, "a destination register");
+  check(s->P, &s->r[1], K_VAL, 0, "a source operand");
+  check(s->P, &s->r[2], K_VAL, 0, "a source operand");
+  combine_predicate(s, &s->r[3], s->n == 4);
+  return keep_all(s);
+}
+
+static int shape_selp(Shape *s) {
+  check_count(s->P, s->x, s->n, 4, 4);
+  check(s->P, &s->r[0], K_REG, 0, "a destination register");
+  check(s->P, &s->r[1], K_VAL, 0, "a source operand");
+  check(s->P, &s->r[2], K_VAL, 0, "a source operand");
+  check(s->P, &s->r[3], K_REG | K_IMM, 1, "a predicate");
+  return keep_all(s);
+}
+
+static int shape_testp(Shape *s) {
+  check_count(s->P, s->x, s->n, 2, 2);
+  check(s->P, &s->r[0], K_REG, 1, "a destination predicate");
+  check(s->P, &s->r[1], K_REG | K_IMM, 0, "a source operand");
+  return keep_all(s);
+}
+
+static int shape_bra(Shape *s) {
+  check_count(s->P, s->x, s->n, 1, 1);
+  if (s->r[0].o.kind != PTX_O_LABEL) pp_fail(s->P, s->r[0].tok, "expected a label");
+  return keep_all(s);
+}
+
+static int shape_none(Shape *s) {
+  check_count(s->P, s->x, s->n, 0, 0);
+  return 0;
+}
+
+/* bar.red d, a[, b], c: a destination and a block-wide reduction of c */
+static int shape_bar_red(Shape *s) {
+  Opd *r = s->r;
+  int n = s->n, popc = s->in->sub == PTX_SUB_RED_POPC;
+  check_count(s->P, s->x, n, 3, 4);
+  check(s->P, &r[0], K_REG, !popc, popc ? "a destination register" : "a destination predicate");
+  check(s->P, &r[1], K_REG | K_IMM, 0, "a barrier number");
+  if (n == 4) check(s->P, &r[2], K_REG | K_IMM, 0, "a thread count");
+  check(s->P, &r[n - 1], K_REG | K_IMM, 1, "a predicate");
+  if (r[n - 1].o.neg) s->in->flags |= PTX_IF_NEG_C;
+  s->out[0] = r[0], s->out[1] = r[1];
+  s->out[2] = n == 4 ? r[2] : none;
+  s->out[3] = r[n - 1];
+  return 4;
+}
+
+static int shape_bar(Shape *s) {
+  char buf[128];
+  if (pp_is_bar_red(s->in)) return shape_bar_red(s);
+  check_count(s->P, s->x, s->n, 1, 2);
+  if (!s->in->sub) pp_fail(s->P, s->x->mn, "'%s' needs .sync or .arrive", pp_tok_str(s->x->mn, buf, sizeof buf));
+  check(s->P, &s->r[0], K_REG | K_IMM, 0, "a barrier number");
+  s->out[0] = s->r[0];
+  s->out[1] = s->n > 1 ? s->r[1] : none;
+  if (s->n > 1) check(s->P, &s->r[1], K_REG | K_IMM, 0, "a thread count");
+  return 2;
+}
+
+static int shape_one(Shape *s) {
+  check_count(s->P, s->x, s->n, 1, 1);
+  check(s->P, &s->r[0], K_REG | K_IMM, 0, "a register or constant");
+  return keep_all(s);
+}
+
+static int shape_atom(Shape *s) {
+  int want = s->in->sub == PTX_SUB_ACAS ? 4 : 3;
+  check_count(s->P, s->x, s->n, want, want);
+  check(s->P, &s->r[0], K_REG, 0, "a destination register");
+  check(s->P, &s->r[1], K_ADDR, -1, "an address [...]");
+  check(s->P, &s->r[2], K_REG | K_IMM, 0, "a source operand");
+  if (s->n > 3) check(s->P, &s->r[3], K_REG | K_IMM, 0, "a source operand");
+  return keep_all(s);
+}
+
+static int shape_red(Shape *s) {
+  check_count(s->P, s->x, s->n, 2, 2);
+  if (s->in->sub == PTX_SUB_ACAS || s->in->sub == PTX_SUB_AEXCH) pp_fail(s->P, s->x->mn, "red has no .cas or .exch");
+  check(s->P, &s->r[0], K_ADDR, -1, "an address [...]");
+  check(s->P, &s->r[1], K_REG | K_IMM, 0, "a source operand");
+  return keep_all(s);
+}
+
+/* d[|p]: a destination register and an optional destination predicate;
+ * returns r advanced past them. */
+static Opd *dst_and_pipe(Shape *s) {
+  check(s->P, &s->r[0], K_REG, 0, "a destination register");
+  s->out[0] = s->r[0];
+  s->out[1] = s->pipe ? s->r[1] : none;
+  if (s->pipe) check(s->P, &s->r[1], K_REG, 1, "a destination predicate");
+  return s->r + s->pipe;
+}
+
+static int shape_shfl(Shape *s) {
+  int want = s->x->has_sync ? 5 : 4;
+  check_count(s->P, s->x, s->n - s->pipe, want, want);
+  Opd *r = dst_and_pipe(s);
+  for (int i = 1; i < want; i++) check(s->P, &r[i], K_REG | K_IMM, 0, "a source operand");
+  s->out[2] = r[1], s->out[3] = r[2], s->out[4] = r[3];
+  s->out[5] = s->x->has_sync ? r[4] : none;
+  return 6;
+}
+
+static int shape_vote(Shape *s) {
+  int want = s->x->has_sync ? 3 : 2, ballot = s->in->sub == PTX_SUB_BALLOT;
+  check_count(s->P, s->x, s->n, want, want);
+  check(s->P, &s->r[0], K_REG, !ballot, ballot ? "a destination register" : "a destination predicate");
+  check(s->P, &s->r[1], K_REG | K_IMM, 1, "a predicate");
+  s->out[0] = s->r[0], s->out[1] = s->r[1];
+  s->out[2] = s->x->has_sync ? s->r[2] : none;
+  if (s->x->has_sync) check(s->P, &s->r[2], K_REG | K_IMM, 0, "a member mask");
+  return 3;
+}
+
+static int shape_match(Shape *s) {
+  check_count(s->P, s->x, s->n - s->pipe, 3, 3);
+  Opd *r = dst_and_pipe(s);
+  check(s->P, &r[1], K_REG | K_IMM, 0, "a source operand");
+  check(s->P, &r[2], K_REG | K_IMM, 0, "a member mask");
+  s->out[2] = r[1], s->out[3] = r[2];
+  return 4;
+}
+
+static int shape_redux(Shape *s) {
+  check_count(s->P, s->x, s->n, 3, 3);
+  check(s->P, &s->r[0], K_REG, 0, "a destination register");
+  check(s->P, &s->r[1], K_REG, 0, "a source register");
+  check(s->P, &s->r[2], K_REG | K_IMM, 0, "a member mask");
+  return keep_all(s);
+}
+
+static int (*const shapes[PTX_SH_COUNT])(Shape *) = {
+  [PTX_SH_D1] = shape_d1,       [PTX_SH_D2] = shape_d2,     [PTX_SH_D3] = shape_d3,
+  [PTX_SH_D4] = shape_d4,       [PTX_SH_LOP3] = shape_lop3, [PTX_SH_CVT] = shape_cvt,
+  [PTX_SH_LD] = shape_ld,       [PTX_SH_ST] = shape_st,     [PTX_SH_ADDR] = shape_addr,
+  [PTX_SH_MOV] = shape_mov,     [PTX_SH_CVTA] = shape_cvta, [PTX_SH_SETP] = shape_setp,
+  [PTX_SH_SET] = shape_set,     [PTX_SH_SELP] = shape_selp, [PTX_SH_TESTP] = shape_testp,
+  [PTX_SH_BRA] = shape_bra,     [PTX_SH_NONE] = shape_none, [PTX_SH_BAR] = shape_bar,
+  [PTX_SH_ONE] = shape_one,     [PTX_SH_ATOM] = shape_atom, [PTX_SH_RED] = shape_red,
+  [PTX_SH_SHFL] = shape_shfl,   [PTX_SH_VOTE] = shape_vote, [PTX_SH_MATCH] = shape_match,
+  [PTX_SH_REDUX] = shape_redux, [PTX_SH_DST] = shape_dst,
+};
+
+/* '|' and '!' are only legal in a few places. */
+static void check_marks(Parser *P, const PtxInstr *in, const Opd *r, int n) {
+  for (int i = 0; i < n; i++) {
+    if (r[i].pipe && !(i == 1 && (in->op == PTX_OP_SETP || in->op == PTX_OP_SHFL ||
+                                  (in->op == PTX_OP_MATCH && in->sub == PTX_SUB_ALL))))
+      pp_fail(P, r[i].tok, "unexpected '|' operand");
+    if (r[i].o.neg && !((in->op == PTX_OP_SETP || in->op == PTX_OP_SET) && i == n - 1 && in->sub) &&
+        !(in->op == PTX_OP_VOTE && i == 1) && !(pp_is_bar_red(in) && i == n - 1))
+      pp_fail(P, r[i].tok, "'!' is only allowed on the predicate operand of setp, set, vote and bar.red");
+  }
+}
+
+/* Checks the operands of one instruction against its shape and stores them
+ * in the conventional order (see the top of this file) into out[]. */
+int pp_shape(Parser *P, PtxInstr *in, const InstrCtx *x, Opd *r, int n, Opd *out) {
+  check_marks(P, in, r, n);
+  Shape s = {P, in, x, r, n, out, n > 1 && r[1].pipe};
+  return shapes[ptx_op[in->op].shape](&s);
+}
