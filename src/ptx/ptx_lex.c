@@ -45,6 +45,17 @@ static const char *scan_number(const char *p) {
   return p;
 }
 
+/* The end of a word starting at p: identifier characters, and '::' joining
+ * two parts (.shared::cta, .L2::evict_last). */
+static const char *scan_word(const char *p) {
+  const char *q = p + 1;
+  for (;;) {
+    if (is_word_char((unsigned char)*q)) q++;
+    else if (q[0] == ':' && q[1] == ':' && is_word_char((unsigned char)q[2])) q += 2;
+    else return q;
+  }
+}
+
 PtxTok *ptx_lex(const char *path, const char *src, int *n, WmErr *e) {
   int cap = 1024, len = 0;
   PtxTok *toks = wm_xmalloc((size_t)cap * sizeof *toks);
@@ -104,16 +115,7 @@ PtxTok *ptx_lex(const char *path, const char *src, int *n, WmErr *e) {
       t->len = (uint32_t)(q - p);
       p = q;
     } else if (is_word_start(c)) {
-      const char *q = p + 1;
-      for (;;) {
-        if (is_word_char((unsigned char)*q)) {
-          q++;
-        } else if (q[0] == ':' && q[1] == ':' && is_word_char((unsigned char)q[2])) {
-          q += 2; /* .shared::cta, .L2::evict_last */
-        } else {
-          break;
-        }
-      }
+      const char *q = scan_word(p);
       t->kind = TK_WORD;
       t->len = (uint32_t)(q - p);
       p = q;

@@ -1,5 +1,7 @@
 /* ptx_parse.c - PTX text to PtxModule: a recursive-descent parser over the
- * token array from ptx_lex.c (the files of the parser: ptx_parse_int.h).
+ * token array from ptx_lex.c (the files of the parser: ptx_parse_int.h).  This file is the top
+ * of the descent: the module, its directives and declarations, kernels
+ * and their parameters, .loc; ptx_instr.c parses instructions.
  *
  * Errors: malformed input -> WM_EPARSE, valid PTX that warpmem does not run
  * -> WM_EUNSUP, both located with file:line:col, the line and a caret.  The
@@ -26,472 +28,684 @@
 
 #include "ptx/ptx_parse_int.h"
 
-#include <float.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "util/bits.h"
+/* ---------------------------------------------------------------- variables */
 
-/* ---------------------------------------------------------------- tables */
-
-static uint32_t hash(const char *s, uint32_t len) {
-  uint32_t h = 2166136261u;
-  for (uint32_t i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-  return h;
+/* Writes the value of n, an element of type ty, at dst (little-endian). */
+static void store_elem(Parser *P, const PtxTok *t, Num n, PtxType ty, uint8_t *dst) {
+  uint64_t v = pp_num_value(P, t, n, ty);
+  unsigned size = ptx_type_size(ty);
+  for (unsigned i = 0; i < size && i < 8; i++) dst[i] = (uint8_t)(v >> (8 * i));
 }
 
-static MapEnt *map_slot(const Map *m, const char *key, uint32_t len) {
-  uint32_t i = hash(key, len) & (m->cap - 1);
-  for (;;) {
-    MapEnt *e = &m->e[i];
-    if (!e->key || (e->len == len && memcmp(e->key, key, len) == 0)) return e;
-    i = (i + 1) & (m->cap - 1);
-  }
-}
-
-intptr_t pp_map_get(const Map *m, const char *key, uint32_t len) {
-  if (!m->cap) return 0;
-  return map_slot(m, key, len)->val;
-}
-
-void pp_map_put(Map *m, const char *key, uint32_t len, intptr_t val) {
-  if (2 * (m->n + 1) > m->cap) {
-    Map big = {wm_xcalloc(m->cap ? 2 * m->cap : 64, sizeof(MapEnt)), m->cap ? 2 * m->cap : 64, 0};
-    for (uint32_t i = 0; i < m->cap; i++)
-      if (m->e[i].key) {
-        *map_slot(&big, m->e[i].key, m->e[i].len) = m->e[i];
-        big.n++;
-      }
-    free(m->e);
-    *m = big;
-  }
-  MapEnt *e = map_slot(m, key, len);
-  if (!e->key) {
-    e->key = key;
-    e->len = len;
-    m->n++;
-  }
-  e->val = val;
-}
-
-void pp_map_free(Map *m) {
-  free(m->e);
-  m->e = NULL;
-  m->cap = m->n = 0;
-}
-uint64_t pp_loc_key(uint64_t file, uint64_t line, uint64_t col) {
-  if (line > 0xffffffffu) line = 0xffffffffu;
-  if (col > 0x7fff) col = 0x7fff;
-  return file << 48 | line << 16 | col | 0x8000; /* never 0 */
-}
-
-static LocEnt *loc_slot(const LocMap *m, uint64_t key) {
-  uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (m->cap - 1);
-  while (m->e[i].key && m->e[i].key != key) i = (i + 1) & (m->cap - 1);
-  return &m->e[i];
-}
-
-const LocEnt *pp_loc_get(const LocMap *m, uint64_t key) {
-  if (!m->cap) return NULL;
-  const LocEnt *e = loc_slot(m, key);
-  return e->key ? e : NULL;
-}
-
-void pp_loc_put(LocMap *m, uint64_t key, uint16_t file, uint32_t line) {
-  if (2 * (m->n + 1) > m->cap) {
-    LocMap big = {wm_xcalloc(m->cap ? 2 * m->cap : 64, sizeof(LocEnt)), m->cap ? 2 * m->cap : 64, m->n};
-    for (uint32_t i = 0; i < m->cap; i++)
-      if (m->e[i].key) *loc_slot(&big, m->e[i].key) = m->e[i];
-    free(m->e);
-    *m = big;
-  }
-  LocEnt *e = loc_slot(m, key);
-  if (!e->key) m->n++;
-  *e = (LocEnt){key, file, line};
-}
-/* ---------------------------------------------------------------- errors */
-
-/* Records the located message as the kernel's reason not to run, unless it
- * already has one (the first wins). */
-void pp_mark_unsupported(Parser *P, const PtxTok *t, const char *msg) {
-  if (P->k->unsupported) return;
-  WmErr e;
-  wm_err_at(&e, WM_EUNSUP, P->path, P->src, (int)t->line, (int)t->col, "%s", msg);
-  P->k->unsupported = wm_xstrdup(e.msg);
-}
-
-static _Noreturn void vfail(Parser *P, const PtxTok *t, int code, const char *fmt, va_list ap) {
-  char msg[1024];
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  if (code == WM_EUNSUP && P->defer && P->k) {
-    pp_mark_unsupported(P, t, msg);
-    longjmp(P->ijb, 1);
-  }
-  wm_err_at(P->e, code, P->path, P->src, (int)t->line, (int)t->col, "%s", msg);
-  longjmp(P->jb, 1);
-}
-
-_Noreturn __attribute__((format(printf, 3, 4)))
-void pp_fail(Parser *P, const PtxTok *t, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vfail(P, t, WM_EPARSE, fmt, ap);
-}
-
-_Noreturn __attribute__((format(printf, 3, 4)))
-void pp_unsup(Parser *P, const PtxTok *t, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vfail(P, t, WM_EUNSUP, fmt, ap);
-}
-
-/* ---------------------------------------------------------------- tokens */
-
-const PtxTok *pp_peek2(Parser *P) {
-  return P->toks[P->pos].kind == TK_EOF ? &P->toks[P->pos] : &P->toks[P->pos + 1];
-}
-
-const PtxTok *pp_next(Parser *P) {
-  const PtxTok *t = &P->toks[P->pos];
-  if (t->kind != TK_EOF) P->pos++;
-  return t;
-}
-
-
-int pp_accept(Parser *P, const char *s) {
-  if (!pp_is(pp_peek(P), s)) return 0;
-  pp_next(P);
-  return 1;
-}
-
-/* Shows the token as written, for messages. */
-const char *pp_tok_str(const PtxTok *t, char *buf, size_t n) {
-  if (t->kind == TK_EOF) return "end of file";
-  size_t l = t->len < n - 1 ? t->len : n - 1;
-  memcpy(buf, t->p, l);
-  buf[l] = '\0';
-  return buf;
-}
-
-/* A missing token at the end of a line is reported just after the previous
- * token (where it belongs), anything else at the offending token. */
-_Noreturn void pp_fail_expected(Parser *P, const char *what) {
+/* init := '{' init {',' init} '}' | signed-number */
+static void initializer(Parser *P, uint8_t *buf, uint64_t nelem, PtxType ty, uint64_t *i, int depth) {
   const PtxTok *t = pp_peek(P);
-  char buf[64];
-  if (P->pos > 0) {
-    const PtxTok *prev = &P->toks[P->pos - 1];
-    if (t->kind == TK_EOF || t->line != prev->line) {
-      PtxTok at = *prev;
-      at.col = prev->col + prev->len;
-      pp_fail(P, &at, "expected %s", what);
-    }
-  }
-  pp_fail(P, t, "expected %s before '%s'", what, pp_tok_str(t, buf, sizeof buf));
-}
-
-const PtxTok *pp_expect(Parser *P, char c) {
-  if (!pp_is_punct(pp_peek(P), c)) {
-    char what[8] = {'\'', c, '\'', 0};
-    pp_fail_expected(P, what);
-  }
-  return pp_next(P);
-}
-
-const PtxTok *pp_expect_word(Parser *P, const char *what) {
-  if (pp_peek(P)->kind != TK_WORD) pp_fail_expected(P, what);
-  return pp_next(P);
-}
-
-/* Skips to the ';' that ends the statement (for directives we ignore). */
-void pp_skip_statement(Parser *P) {
-  while (pp_peek(P)->kind != TK_EOF && !pp_is_punct(pp_peek(P), ';')) pp_next(P);
-  pp_expect(P, ';');
-}
-/* ---------------------------------------------------------------- numbers */
-
-
-static int hexval(int c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-/* number := 0[fF]h{8} | 0[dD]h{16} | 0[xX]h+ U? | 0[bB][01]+ U? | 0[0-7]* U? | [1-9][0-9]* U? | decimal float */
-Num pp_number_tok(Parser *P, const PtxTok *t) {
-  Num n = {0};
-  const char *p = t->p, *end = t->p + t->len;
-  char buf[64];
-  if (t->kind != TK_NUM) pp_fail(P, t, "expected a number, found '%s'", pp_tok_str(t, buf, sizeof buf));
-  if (end > p && (end[-1] == 'U' || end[-1] == 'u')) end--;
-  int base = 10, digits = -1;
-  if (t->len >= 2 && p[0] == '0' && (p[1] == 'f' || p[1] == 'F')) {
-    n.kind = NUM_F32, base = 16, digits = 8, p += 2;
-    end = t->p + t->len;
-  } else if (t->len >= 2 && p[0] == '0' && (p[1] == 'd' || p[1] == 'D')) {
-    n.kind = NUM_F64, base = 16, digits = 16, p += 2;
-    end = t->p + t->len;
-  } else if (t->len >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-    base = 16, p += 2;
-  } else if (t->len >= 2 && p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
-    base = 2, p += 2;
-  } else if (memchr(t->p, '.', t->len) || memchr(t->p, 'e', t->len) || memchr(t->p, 'E', t->len)) {
-    char fb[64];
-    if (t->len >= sizeof fb) pp_fail(P, t, "malformed number '%s'", pp_tok_str(t, buf, sizeof buf));
-    memcpy(fb, t->p, t->len);
-    fb[t->len] = '\0';
-    char *q;
-    n.kind = NUM_DEC;
-    n.dec = strtod(fb, &q);
-    if (*q) pp_fail(P, t, "malformed number '%s'", pp_tok_str(t, buf, sizeof buf));
-    return n;
-  } else if (t->len >= 2 && p[0] == '0') {
-    base = 8;
-  }
-  if (p == end || (digits >= 0 && end - p != digits))
-    pp_fail(P, t, "malformed number '%s'", pp_tok_str(t, buf, sizeof buf));
-  uint64_t v = 0;
-  for (; p < end; p++) {
-    int d = hexval((unsigned char)*p);
-    if (d < 0 || d >= base) pp_fail(P, t, "malformed number '%s'", pp_tok_str(t, buf, sizeof buf));
-    if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-      pp_fail(P, t, "integer constant '%s' is too large", pp_tok_str(t, buf, sizeof buf));
-    v = v * (uint64_t)base + (uint64_t)d;
-  }
-  n.bits = v;
-  return n;
-}
-
-/* signed-number := ['-'] number */
-Num pp_signed_number(Parser *P) {
-  int neg = 0;
-  if (pp_is_punct(pp_peek(P), '-')) {
+  if (pp_is_punct(t, '{')) {
+    if (depth > 8) pp_fail(P, t, "initializer nested too deeply");
     pp_next(P);
-    neg = 1;
+    do initializer(P, buf, nelem, ty, i, depth + 1);
+    while (pp_accept(P, ","));
+    pp_expect(P, '}');
+    return;
   }
-  Num n = pp_number_tok(P, pp_next(P));
-  n.neg = neg;
-  return n;
+  if (t->kind == TK_WORD) pp_unsup(P, t, "address initializers (generic(), symbol names) are not supported");
+  Num n = pp_signed_number(P);
+  if (*i >= nelem) pp_fail(P, t, "too many initializers");
+  store_elem(P, t, n, ty, buf + *i * ptx_type_size(ty));
+  (*i)++;
 }
 
-/* An integer (for sizes, counts, .loc): no sign, no float. */
-uint64_t pp_int_number(Parser *P, const char *what) {
-  const PtxTok *t = pp_peek(P);
-  if (t->kind != TK_NUM) pp_fail_expected(P, what);
+/* .align N, P at the .align: N must be a power of two up to `most` */
+static uint32_t alignment(Parser *P, uint64_t most) {
   pp_next(P);
-  Num n = pp_number_tok(P, t);
-  if (n.kind != NUM_INT) pp_fail(P, t, "expected %s", what);
-  return n.bits;
+  const PtxTok *at = pp_peek(P);
+  uint64_t a = pp_int_number(P, "an alignment");
+  if (a == 0 || a > most || (a & (a - 1))) pp_fail(P, at, "bad alignment %llu", (unsigned long long)a);
+  return (uint32_t)a;
 }
 
-static uint32_t f32_bits(double d) {
-  /* out of float's range: infinity, without the undefined conversion */
-  if (isfinite(d) && fabs(d) > FLT_MAX) return (uint32_t)wm_f32_bits(d > 0 ? INFINITY : -INFINITY);
-  return (uint32_t)wm_f32_bits((float)d);
-}
-
-/* The value of n as an operand of type ty: an integer (sign applied) or the
- * IEEE bits of a float of that type. */
-uint64_t pp_num_value(Parser *P, const PtxTok *t, Num n, PtxType ty) {
-  if (ty == PTX_T_F32 || ty == PTX_T_F64) {
-    double d;
-    switch (n.kind) {
-    case NUM_F32:
-      if (ty == PTX_T_F32) return n.neg ? n.bits ^ 0x80000000u : n.bits;
-      d = (double)wm_f32(n.bits);
-      break;
-    case NUM_F64:
-      if (ty == PTX_T_F64) return n.neg ? n.bits ^ 0x8000000000000000ull : n.bits;
-      d = wm_f64(n.bits);
-      break;
-    case NUM_DEC: d = n.dec; break;
-    default: d = (double)n.bits; break;
-    }
-    if (n.neg) d = -d;
-    return ty == PTX_T_F32 ? f32_bits(d) : wm_f64_bits(d);
+/* Places a module-scope .global or .const variable in its segment (which
+ * keeps the initial contents) and records it in the module; returns where
+ * its initial contents go. */
+static uint8_t *module_segment(Parser *P, const PtxTok *name, Sym *s, int space, int type, uint64_t size,
+                               uint32_t align) {
+  PtxModule *m = P->m;
+  uint64_t *segsize = space == PTX_S_GLOBAL ? &m->global_size : NULL;
+  uint64_t cursize = space == PTX_S_GLOBAL ? m->global_size : m->const_size;
+  s->offset = pp_align_up(cursize, align);
+  uint64_t end = s->offset + size;
+  /* the initial contents are kept in memory: keep them sane.  64 KiB is
+   * the hardware's constant bank. */
+  if (space == PTX_S_CONST && end > 65536) {
+    wm_err_at(P->e, WM_ELIMIT, P->path, P->src, (int)name->line, (int)name->col,
+              ".const variables exceed 64 KiB");
+    longjmp(P->jb, 1);
   }
-  if (n.kind == NUM_DEC) {
-    if (ptx_type_is_float(ty))
-      pp_unsup(P, t, "decimal float constants are not supported for .%s", ptx_type_name(ty));
-    pp_fail(P, t, "float constant where .%s integer expected", ptx_type_name(ty));
+  if (end > (1ull << 30)) {
+    wm_err_at(P->e, WM_ELIMIT, P->path, P->src, (int)name->line, (int)name->col,
+              "module .global variables exceed 1 GiB");
+    longjmp(P->jb, 1);
   }
-  if ((n.kind == NUM_F32 || n.kind == NUM_F64) && ptx_type_is_float(ty))
-    pp_unsup(P, t, "float constants are not supported for .%s (write the bits as 0x...)", ptx_type_name(ty));
-  uint64_t v = n.bits;
-  return n.neg ? 0 - v : v;
-}
-/* ---------------------------------------------------------------- names */
-
-int pp_type_of(const char *s, uint32_t len) {
-  for (int t = PTX_T_PRED; t < PTX_T_COUNT; t++) {
-    const char *nm = ptx_type_name((PtxType)t);
-    if (strlen(nm) == len && memcmp(nm, s, len) == 0) return t;
+  uint8_t **bufp = space == PTX_S_GLOBAL ? &m->global_init : &m->const_init;
+  uint64_t *cap = space == PTX_S_GLOBAL ? &P->gcap : &P->ccap;
+  if (end > *cap) {
+    uint64_t nc = *cap ? *cap : 256;
+    while (nc < end) nc *= 2;
+    *bufp = wm_xrealloc(*bufp, nc);
+    memset(*bufp + *cap, 0, nc - *cap);
+    *cap = nc;
   }
-  return -1;
+  if (segsize) *segsize = end;
+  else m->const_size = (uint32_t)end;
+  uint8_t *init = *bufp + s->offset;
+  GROW(m->vars, m->nvars, P->capvars);
+  PtxVar *v = &m->vars[m->nvars++];
+  memset(v, 0, sizeof *v);
+  v->name = pp_tok_dup(name);
+  v->space = (uint8_t)space;
+  v->type = (uint8_t)type;
+  v->size = (uint32_t)size;
+  v->align = align;
+  v->offset = s->offset;
+  v->line = name->line;
+  return init;
 }
 
-/* A directive token (".u32") as a type, or -1. */
-int pp_dir_type(const PtxTok *t) {
-  if (t->kind != TK_WORD || t->len < 2 || t->p[0] != '.') return -1;
-  return pp_type_of(t->p + 1, t->len - 1);
-}
-
-int pp_space_of(const char *s, uint32_t len) {
-#define S(str, sp) if (len == sizeof(str) - 1 && memcmp(s, str, len) == 0) return sp
-  S("global", PTX_S_GLOBAL);
-  S("shared", PTX_S_SHARED);
-  S("shared::cta", PTX_S_SHARED);
-  S("local", PTX_S_LOCAL);
-  S("const", PTX_S_CONST);
-  S("param", PTX_S_PARAM);
-  S("param::entry", PTX_S_PARAM);
-#undef S
-  return -1;
-}
-
-int pp_sreg_of(const PtxTok *t) {
-  if (t->len < 2 || t->p[0] != '%') return -1;
-  for (int i = 0; i < PTX_SR_COUNT; i++)
-    if (strlen(ptx_sreg_name[i]) == t->len - 1 && memcmp(ptx_sreg_name[i], t->p + 1, t->len - 1) == 0)
-      return i;
-  return -1;
-}
-
-char *pp_tok_dup(const PtxTok *t) { return wm_xstrndup(t->p, t->len); }
-
-uint64_t pp_align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
-/* ---------------------------------------------------------------- symbols */
-
-Sym *pp_new_sym(Parser *P, const PtxTok *name, int space) {
-  Sym *s = wm_xcalloc(1, sizeof *s);
-  GROW(P->syms, P->nsyms, P->capsyms);
-  P->syms[P->nsyms++] = s;
-  s->name = name->p;
-  s->len = name->len;
-  s->space = (uint8_t)space;
-  return s;
-}
-
-Sym *pp_find_sym(Parser *P, const PtxTok *t) {
-  Sym *s = (Sym *)pp_map_get(&P->ksyms, t->p, t->len);
-  if (!s) s = (Sym *)pp_map_get(&P->msyms, t->p, t->len);
-  return s;
-}
-
-void pp_declare_sym(Parser *P, const PtxTok *name, Sym *s) {
-  Map *m = P->k ? &P->ksyms : &P->msyms;
+/* var-decl := space {.align N | .vN | type | .ptr} name {'[' [N] ']'} ['=' init] {',' ...} ';'
+ * (after any .extern/.visible/.weak; the current token is the space) */
+void pp_var_decl(Parser *P, int is_extern) {
+  const PtxTok *st = pp_next(P);
   char buf[128];
-  if (pp_map_get(m, name->p, name->len)) pp_fail(P, name, "'%s' is already declared", pp_tok_str(name, buf, sizeof buf));
-  pp_map_put(m, name->p, name->len, (intptr_t)s);
-}
-
-/* ---------------------------------------------------------------- registers */
-
-/* The declaration of register `t` and the index in it, or NULL.  "%r17" is
- * looked up as itself, then as "%r1" index 7 and "%r" index 17. */
-RegDecl *pp_find_reg(Parser *P, const PtxTok *t, uint32_t *idx) {
-  RegDecl *d = (RegDecl *)pp_map_get(&P->regs, t->p, t->len);
-  if (d && d->count == 0) {
-    *idx = 0;
-    return d;
-  }
-  for (uint32_t k = t->len; k > 1 && t->p[k - 1] >= '0' && t->p[k - 1] <= '9'; k--) {
-    uint32_t split = k - 1; /* digits are p[split..len) */
-    if (t->p[split] == '0' && split + 1 < t->len) continue; /* no leading zeros */
-    if (t->len - split > 9) continue;
-    d = (RegDecl *)pp_map_get(&P->regs, t->p, split);
-    if (!d || d->count == 0) continue;
-    uint32_t v = 0;
-    for (uint32_t i = split; i < t->len; i++) v = v * 10 + (uint32_t)(t->p[i] - '0');
-    if (v < d->count) {
-      *idx = v;
-      return d;
-    }
-  }
-  return NULL;
-}
-
-/* The slot of a register use (numbered on first use). */
-uint32_t pp_reg_slot(Parser *P, const PtxTok *t, uint8_t *type) {
-  uint32_t idx;
-  RegDecl *d = pp_find_reg(P, t, &idx);
-  char buf[128];
-  if (!d) {
-    static const char *const unsup_sregs[] = {"%envreg", "%pm", "%cluster", "%nclusterid",
-                                              "%globaltimer_", "%reserved_smem", "%aggr_smem",
-                                              "%is_explicit_cluster", "%current_graph_exec"};
-    if (t->p[0] == '%') {
-      for (size_t i = 0; i < sizeof unsup_sregs / sizeof *unsup_sregs; i++)
-        if (t->len >= strlen(unsup_sregs[i]) && memcmp(t->p, unsup_sregs[i], strlen(unsup_sregs[i])) == 0)
-          pp_unsup(P, t, "unsupported special register '%s'", pp_tok_str(t, buf, sizeof buf));
-      if (memchr(t->p, '.', t->len))
-        pp_unsup(P, t, "unsupported special register '%s'", pp_tok_str(t, buf, sizeof buf));
-    }
-    pp_fail(P, t, "undeclared register '%s'", pp_tok_str(t, buf, sizeof buf));
-  }
-  *type = d->type;
-  if (d->slots[idx] == PTX_NOREG) {
-    PtxKernel *k = P->k;
-    GROW(k->reg_names, (int)k->nregs, P->capnames);
-    k->reg_names[k->nregs] = pp_tok_dup(t);
-    d->slots[idx] = k->nregs++;
-  }
-  return d->slots[idx];
-}
-
-void pp_leave_scope(Parser *P) {
-  while (P->ndecls > 0 && P->decls[P->ndecls - 1]->depth == P->depth) {
-    RegDecl *d = P->decls[--P->ndecls];
-    pp_map_put(&P->regs, d->name, d->len, (intptr_t)d->prev);
-    free(d->slots);
-    free(d);
-  }
-  P->depth--;
-}
-
-/* reg-decl := .reg [.vN] type name ['<' count '>'] {',' name ['<' count '>']} ';' */
-void pp_reg_decl(Parser *P) {
-  pp_next(P); /* .reg */
-  const PtxTok *tt = pp_peek(P);
-  if (pp_is(tt, ".v2") || pp_is(tt, ".v4")) pp_unsup(P, tt, "vector registers (.reg .v2/.v4) are not supported");
-  int type = pp_dir_type(tt);
-  if (type < 0) pp_fail_expected(P, "a register type");
-  pp_next(P);
-  do {
-    const PtxTok *name = pp_expect_word(P, "a register name");
-    char buf[128];
-    if (name->p[0] == '.' || pp_sreg_of(name) >= 0) pp_fail(P, name, "bad register name '%s'", pp_tok_str(name, buf, sizeof buf));
-    uint32_t count = 0;
-    if (pp_is_punct(pp_peek(P), '<')) {
+  int space = pp_space_of(st->p + 1, st->len - 1);
+  if (space < 0) pp_unsup(P, st, "unsupported state space '%s'", pp_tok_str(st, buf, sizeof buf));
+  uint32_t align = 0, vec = 1;
+  int type = -1;
+  for (;;) {
+    const PtxTok *t = pp_peek(P);
+    if (pp_is(t, ".align")) {
+      align = alignment(P, 65536);
+    } else if (pp_is(t, ".v2") || pp_is(t, ".v4")) {
       pp_next(P);
-      const PtxTok *nt = pp_peek(P);
-      uint64_t c = pp_int_number(P, "a register count");
-      if (c > (1u << 20)) pp_fail(P, nt, "register count %llu is too large", (unsigned long long)c);
-      count = (uint32_t)c;
-      pp_expect(P, '>');
-      if (count == 0) continue;
+      vec = t->p[2] - '0';
+    } else if (pp_is(t, ".ptr")) {
+      pp_next(P);
+    } else if (pp_dir_type(t) >= 0) {
+      pp_next(P);
+      type = pp_dir_type(t);
+    } else if (t->kind == TK_WORD && t->p[0] == '.') {
+      pp_unsup(P, t, "unsupported variable attribute '%s'", pp_tok_str(t, buf, sizeof buf));
+    } else {
+      break;
     }
-    P->declared_regs += count ? count : 1;
-    if (P->declared_regs > (1u << 22)) pp_fail(P, name, "too many registers declared in kernel %s", P->k->name);
-    RegDecl *prev = (RegDecl *)pp_map_get(&P->regs, name->p, name->len);
-    if (prev && prev->depth == P->depth) pp_fail(P, name, "register '%s' is already declared", pp_tok_str(name, buf, sizeof buf));
-    RegDecl *d = wm_xcalloc(1, sizeof *d);
-    d->name = name->p;
-    d->len = name->len;
-    d->count = count;
-    d->type = (uint8_t)type;
-    d->depth = P->depth;
-    d->prev = prev;
-    uint32_t n = count ? count : 1;
-    d->slots = wm_xmalloc(n * sizeof *d->slots);
-    for (uint32_t i = 0; i < n; i++) d->slots[i] = PTX_NOREG;
-    GROW(P->decls, P->ndecls, P->capdecls);
-    P->decls[P->ndecls++] = d;
-    pp_map_put(&P->regs, name->p, name->len, (intptr_t)d);
+  }
+  if (type < 0) pp_fail_expected(P, "a type");
+  if (type == PTX_T_PRED) pp_fail(P, st, "variables cannot have type .pred");
+  uint32_t esize = ptx_type_size((PtxType)type) * vec;
+  if (!align) align = esize;
+
+  if (P->k && (space == PTX_S_GLOBAL || space == PTX_S_CONST))
+    pp_unsup(P, st, ".%s variables inside a kernel are not supported", ptx_space_name((PtxSpace)space));
+  if (!P->k && space == PTX_S_LOCAL) pp_unsup(P, st, "module-scope .local variables are not supported");
+  if (space == PTX_S_PARAM) pp_unsup(P, st, ".param variables outside a kernel's parameter list are not supported");
+  if (is_extern && space != PTX_S_SHARED) pp_unsup(P, st, ".extern .%s variables are not supported", ptx_space_name((PtxSpace)space));
+
+  do {
+    const PtxTok *name = pp_expect_word(P, "a variable name");
+    if (name->p[0] == '.' || name->p[0] == '%') pp_fail(P, name, "bad variable name '%s'", pp_tok_str(name, buf, sizeof buf));
+    uint64_t count = 1;
+    int flexible = 0;
+    while (pp_is_punct(pp_peek(P), '[')) {
+      const PtxTok *lb = pp_next(P);
+      if (pp_is_punct(pp_peek(P), ']')) {
+        if (count != 1 || flexible || !is_extern) pp_fail(P, lb, "array size missing");
+        flexible = 1;
+      } else {
+        uint64_t c = pp_int_number(P, "an array size");
+        if (c > (1ull << 32)) pp_fail(P, lb, "array too large");
+        count *= c;
+        if (count > (1ull << 32)) pp_fail(P, lb, "array too large");
+      }
+      pp_expect(P, ']');
+    }
+    if (is_extern && !flexible) pp_unsup(P, name, ".extern .shared with a size is not supported (write name[])");
+    uint64_t size = flexible ? 0 : count * esize;
+    if (size > 0xffffffffull) pp_fail(P, name, "variable too large");
+
+    Sym *s = pp_new_sym(P, name, space);
+    s->align = align;
+    s->ext = (uint8_t)flexible;
+    pp_declare_sym(P, name, s);
+    if (space == PTX_S_SHARED && !flexible) {
+      uint32_t *cur = P->k ? &P->shared_cur : &P->mshared;
+      s->offset = pp_align_up(*cur, align);
+      if (s->offset + size > 0xffffffffull) pp_fail(P, name, "too much shared memory");
+      *cur = (uint32_t)(s->offset + size);
+    } else if (space == PTX_S_LOCAL) {
+      s->offset = pp_align_up(P->local_cur, align);
+      if (s->offset + size > 0xffffffffull) pp_fail(P, name, "too much local memory");
+      P->local_cur = (uint32_t)(s->offset + size);
+    }
+    uint8_t *init = NULL;
+    if (space == PTX_S_GLOBAL || space == PTX_S_CONST) init = module_segment(P, name, s, space, type, size, align);
+    if (pp_is_punct(pp_peek(P), '=')) {
+      const PtxTok *eq = pp_next(P);
+      if (!init) pp_fail(P, eq, ".%s variables cannot have initializers", ptx_space_name((PtxSpace)space));
+      uint64_t i = 0;
+      initializer(P, init, count * vec, (PtxType)type, &i, 0);
+    }
   } while (pp_accept(P, ","));
   pp_expect(P, ';');
 }
+
+/* A statement in a kernel body that warpmem does not run: marks the kernel
+ * (see pp_instruction()) and skips to its ';'. */
+void pp_defer_statement(Parser *P, const PtxTok *t, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  pp_mark_unsupported(P, t, msg);
+  pp_skip_statement(P);
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* loc := .loc file line col {',' (function_name label ['+' N] | inlined_at file line col)}
+ *
+ * nvcc -lineinfo writes code inlined from another function as
+ *   .loc 2 134 49, function_name $L__info_string6, inlined_at 1 47 3
+ * (the label names the function in .debug_str, nothing more).  A chain of
+ * inlining is a chain of such lines, outermost first, each inlined_at naming
+ * the position of the previous one:
+ *   .loc 1 51 3, function_name $L__info_string4, inlined_at 1 57 3   (kernel)
+ *   .loc 1 47 3, function_name $L__info_string5, inlined_at 1 51 3
+ *   .loc 2 134 49, function_name $L__info_string6, inlined_at 1 47 3
+ * (nvcc 13.0, tests/data/parse_more.ptx).  So every position remembers the
+ * outermost call site it was last seen under, and an inlined_at that names a
+ * remembered position continues its chain; one that names none is the
+ * kernel's own line.  Instructions get the outermost site as cu_file/cu_line
+ * (the user's line) and the .loc's own position as cu_file_inner/_inner. */
+static void loc(Parser *P) {
+  const PtxTok *t = pp_next(P);
+  const PtxTok *ft = pp_peek(P);
+  uint64_t f = pp_int_number(P, "a file number");
+  uint64_t l = pp_int_number(P, "a line number");
+  uint64_t c = pp_int_number(P, "a column number");
+  if (f > 0xffff) pp_fail(P, ft, "file number too large");
+  uint64_t of = f, ol = l; /* the outermost call site */
+  while (pp_is_punct(pp_peek(P), ',') && pp_peek(P)->line == t->line) {
+    pp_next(P);
+    const PtxTok *kw = pp_expect_word(P, "function_name or inlined_at");
+    if (pp_is(kw, "function_name")) {
+      pp_expect_word(P, "a label");
+      if (pp_accept(P, "+")) pp_int_number(P, "an offset");
+    } else if (pp_is(kw, "inlined_at")) {
+      const PtxTok *it = pp_peek(P);
+      uint64_t fi = pp_int_number(P, "a file number");
+      uint64_t li = pp_int_number(P, "a line number");
+      uint64_t ci = pp_int_number(P, "a column number");
+      if (fi > 0xffff) pp_fail(P, it, "file number too large");
+      const LocEnt *outer = pp_loc_get(&P->locs, pp_loc_key(fi, li, ci));
+      of = outer ? outer->file : fi;
+      ol = outer ? outer->line : li;
+    } else {
+      break; /* an attribute we do not know: it cannot change the position */
+    }
+  }
+  while (pp_peek(P)->kind != TK_EOF && pp_peek(P)->line == t->line) pp_next(P);
+  if (ol > 0xffffffffu) ol = 0xffffffffu;
+  if (l > 0xffffffffu) l = 0xffffffffu;
+  pp_loc_put(&P->locs, pp_loc_key(f, l, c), (uint16_t)of, (uint32_t)ol);
+  P->cur_file = (uint16_t)of;
+  P->cur_line = (uint32_t)ol;
+  P->cur_file_inner = (uint16_t)f;
+  P->cur_line_inner = (uint32_t)l;
+}
+
+
+/* param := .param {.align N | type | .ptr | space} name ['[' N ']'] */
+static void param(Parser *P) {
+  PtxKernel *k = P->k;
+  const PtxTok *pt = pp_peek(P);
+  char buf[128];
+  if (!pp_is(pt, ".param")) {
+    if (pp_is(pt, ".reg")) pp_unsup(P, pt, ".reg parameters are not supported");
+    pp_fail_expected(P, "'.param'");
+  }
+  pp_next(P);
+  uint32_t align = 0;
+  int type = -1, is_ptr = 0;
+  for (;;) {
+    const PtxTok *t = pp_peek(P);
+    if (pp_is(t, ".align")) {
+      align = alignment(P, 4096);
+    } else if (pp_is(t, ".ptr")) {
+      pp_next(P);
+      is_ptr = 1;
+    } else if (pp_dir_type(t) >= 0) {
+      pp_next(P);
+      type = pp_dir_type(t);
+    } else if (t->kind == TK_WORD && t->p[0] == '.' && pp_space_of(t->p + 1, t->len - 1) >= 0) {
+      pp_next(P);
+    } else if (t->kind == TK_WORD && t->p[0] == '.') {
+      pp_unsup(P, t, "unsupported parameter attribute '%s'", pp_tok_str(t, buf, sizeof buf));
+    } else {
+      break;
+    }
+  }
+  if (type < 0) pp_fail_expected(P, "a parameter type");
+  if (type == PTX_T_PRED) pp_fail(P, pt, "parameters cannot be .pred");
+  const PtxTok *name = pp_expect_word(P, "a parameter name");
+  uint64_t count = 1;
+  if (pp_is_punct(pp_peek(P), '[')) {
+    const PtxTok *lb = pp_next(P);
+    count = pp_int_number(P, "an array size");
+    if (count == 0 || count > 65536) pp_fail(P, lb, "bad parameter array size");
+    pp_expect(P, ']');
+  }
+  uint32_t esize = ptx_type_size((PtxType)type);
+  if (!align) align = esize;
+  GROW(k->params, k->nparams, P->capparams);
+  PtxParam *pp = &k->params[k->nparams++];
+  memset(pp, 0, sizeof *pp);
+  pp->name = pp_tok_dup(name);
+  pp->type = (uint8_t)type;
+  pp->size = (uint32_t)(esize * count);
+  pp->align = align;
+  pp->offset = (uint32_t)pp_align_up(k->param_size, align);
+  pp->is_ptr = (uint8_t)is_ptr;
+  k->param_size = pp->offset + pp->size;
+  Sym *s = pp_new_sym(P, name, PTX_S_PARAM);
+  s->align = align;
+  s->offset = pp->offset;
+  pp_declare_sym(P, name, s);
+}
+
+/* Marks the .u64 params that the kernel uses as pointers (loaded, then
+ * converted with cvta or used as an address): informational only. */
+static void guess_pointers(PtxKernel *k) {
+  if (!k->nregs) return;
+  int *from = wm_xmalloc(k->nregs * sizeof *from);
+  for (uint32_t i = 0; i < k->nregs; i++) from[i] = -1;
+  for (int i = 0; i < k->ncode; i++) {
+    const PtxInstr *in = &k->code[i];
+    if (in->op == PTX_OP_LD && in->space == PTX_S_PARAM && ptx_type_size((PtxType)in->type) == 8 &&
+        in->opd[0].kind == PTX_O_REG && in->opd[1].reg[0] == PTX_NOREG && in->opd[1].space == PTX_S_PARAM)
+      for (int j = 0; j < k->nparams; j++)
+        if ((int64_t)k->params[j].offset == in->opd[1].imm && k->params[j].size == 8)
+          from[in->opd[0].reg[0]] = j;
+  }
+  for (int i = 0; i < k->ncode; i++) {
+    const PtxInstr *in = &k->code[i];
+    uint32_t r = PTX_NOREG;
+    if (in->op == PTX_OP_CVTA && in->opd[1].kind == PTX_O_REG) r = in->opd[1].reg[0];
+    for (int j = 0; j < in->nopd && r == PTX_NOREG; j++)
+      if (in->opd[j].kind == PTX_O_ADDR) r = in->opd[j].reg[0];
+    if (r != PTX_NOREG && from[r] >= 0) k->params[from[r]].is_ptr = 1;
+  }
+  free(from);
+}
+
+static int is_terminator(const PtxInstr *in) {
+  return in->guard == PTX_NOREG && (in->op == PTX_OP_RET || in->op == PTX_OP_EXIT ||
+                                    in->op == PTX_OP_TRAP || in->op == PTX_OP_BRA);
+}
+
+/* Resolves labels and finishes the kernel's layout.  `close` is the '}' of
+ * the body (NULL for a declaration without one). */
+static void end_kernel(Parser *P, const PtxTok *close) {
+  PtxKernel *k = P->k;
+  char buf[128];
+  int falls_off = k->ncode == 0 || !is_terminator(&k->code[k->ncode - 1]);
+  for (int i = 0; i < P->nluses; i++) {
+    LabelUse *u = &P->luses[i];
+    intptr_t v = pp_map_get(&P->labels, u->tok->p, u->tok->len);
+    if (!v) pp_fail(P, u->tok, "unknown label '%s'", pp_tok_str(u->tok, buf, sizeof buf));
+    k->code[u->instr].opd[0].imm = v - 1;
+    if (v - 1 == k->ncode) falls_off = 1;
+  }
+  if (close && falls_off) {
+    /* Running off the end of a kernel returns: make that an explicit ret so
+     * that every pc the emulator can reach is in code[]. */
+    PtxInstr in;
+    memset(&in, 0, sizeof in);
+    in.op = PTX_OP_RET;
+    in.guard = PTX_NOREG;
+    in.vec = 1;
+    in.ptx_line = close->line;
+    in.ptx_col = (uint16_t)(close->col > 0xffff ? 0xffff : close->col);
+    in.cu_file = P->cur_file;
+    in.cu_line = P->cur_line;
+    in.cu_file_inner = P->cur_file_inner;
+    in.cu_line_inner = P->cur_line_inner;
+    in.text = (uint32_t)(close->p - P->src);
+    GROW(k->code, k->ncode, P->capcode);
+    k->code[k->ncode++] = in;
+  }
+  k->shared_static = P->shared_cur;
+  if (P->extern_align) {
+    uint64_t base = pp_align_up(P->shared_cur, P->extern_align);
+    for (int i = 0; i < P->nxfix; i += 2)
+      k->code[P->xfix[i]].opd[P->xfix[i + 1]].imm += (int64_t)base;
+    k->shared_extern_align = P->extern_align;
+  }
+  k->local_size = P->local_cur;
+  if (P->call_param) {
+    char msg[1024];
+    snprintf(msg, sizeof msg, "call sequences (.param in a kernel body) are not supported (kernel %s)", k->name);
+    pp_mark_unsupported(P, P->call_param, msg);
+  }
+  guess_pointers(k);
+  while (P->depth >= 0) pp_leave_scope(P);
+  pp_map_free(&P->ksyms);
+  pp_map_free(&P->labels);
+  P->nluses = P->nxfix = 0;
+  P->k = NULL;
+}
+
+/* perf := (.maxntid | .reqntid) N [',' N [',' N]] | .minnctapersm N | .maxnreg N | ... */
+static void perf_directive(Parser *P) {
+  PtxKernel *k = P->k;
+  const PtxTok *t = pp_next(P);
+  uint32_t *dims = pp_is(t, ".maxntid") ? k->maxntid : pp_is(t, ".reqntid") ? k->reqntid : NULL;
+  if (dims || pp_is(t, ".reqnctapercluster") || pp_is(t, ".maxclusterrank") || pp_is(t, ".minnctapersm") ||
+      pp_is(t, ".maxnreg") || pp_is(t, ".maxnctapersm")) {
+    int i = 0;
+    do {
+      const PtxTok *nt = pp_peek(P);
+      uint64_t v = pp_int_number(P, "a number");
+      if (i == 3) pp_fail(P, nt, "too many dimensions");
+      if (dims) dims[i] = v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
+      i++;
+    } while (pp_accept(P, ","));
+    if (dims)
+      for (; i < 3; i++) dims[i] = 1;
+  } else if (pp_is(t, ".noreturn") || pp_is(t, ".explicitcluster")) {
+  } else if (pp_is(t, ".pragma")) {
+    pp_skip_statement(P);
+  } else {
+    char buf[128];
+    pp_unsup(P, t, "unsupported kernel directive '%s'", pp_tok_str(t, buf, sizeof buf));
+  }
+}
+
+/* body-param := .param {attribute} name ['[' N ']'] ';'
+ * The arguments of a call sequence (nvcc wraps each call in a block that
+ * declares param0, retval0, ...).  The names are declared so that the
+ * st.param/ld.param around the call still parse; the call itself marks the
+ * kernel unsupported with a message naming the callee, and end_kernel()
+ * marks it here should there be no call. */
+static void body_param(Parser *P) {
+  const PtxTok *t = pp_next(P);
+  char buf[128];
+  if (!P->call_param) P->call_param = t;
+  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') {
+    pp_next(P);
+    if (pp_peek(P)->kind == TK_NUM) pp_next(P); /* .align N */
+  }
+  const PtxTok *name = pp_expect_word(P, "a parameter name");
+  if (name->p[0] == '%') pp_fail(P, name, "bad parameter name '%s'", pp_tok_str(name, buf, sizeof buf));
+  if (!pp_find_sym(P, name)) { /* each call's block declares its own param0 */
+    Sym *s = pp_new_sym(P, name, PTX_S_PARAM);
+    s->align = 1;
+    pp_declare_sym(P, name, s);
+  }
+  pp_skip_statement(P);
+}
+
+/* body := '{' {statement} '}'
+ * statement := '{' {statement} '}' | reg-decl | var-decl | .loc ... | .pragma ...;
+ *            | label ':' | instruction */
+static const PtxTok *body(Parser *P) {
+  PtxKernel *k = P->k;
+  char buf[128];
+  pp_expect(P, '{');
+  P->depth = 0;
+  for (;;) {
+    const PtxTok *t = pp_peek(P);
+    if (t->kind == TK_EOF) pp_fail(P, t, "expected '}' at the end of kernel %s", k->name);
+    if (pp_is_punct(t, '}')) {
+      pp_next(P);
+      if (P->depth == 0) return t;
+      pp_leave_scope(P);
+      continue;
+    }
+    if (pp_is_punct(t, '{')) {
+      pp_next(P);
+      if (P->depth >= 64) pp_fail(P, t, "blocks nested too deeply");
+      P->depth++;
+      continue;
+    }
+    if (pp_is_punct(t, '@')) {
+      pp_instruction(P);
+      continue;
+    }
+    if (t->kind != TK_WORD) pp_fail(P, t, "expected a statement, found '%s'", pp_tok_str(t, buf, sizeof buf));
+    if (pp_is(t, ".reg")) {
+      pp_reg_decl(P);
+    } else if (pp_is(t, ".shared") || pp_is(t, ".local") || pp_is(t, ".global") || pp_is(t, ".const")) {
+      pp_var_decl(P, 0);
+    } else if (pp_is(t, ".extern")) {
+      pp_next(P);
+      if (!pp_is(pp_peek(P), ".shared")) pp_unsup(P, t, "unsupported .extern declaration in a kernel");
+      pp_var_decl(P, 1);
+    } else if (pp_is(t, ".loc")) {
+      loc(P);
+    } else if (pp_is(t, ".pragma")) {
+      pp_next(P);
+      pp_skip_statement(P);
+    } else if (pp_is(t, ".param")) {
+      body_param(P);
+    } else if (t->p[0] == '.') {
+      pp_defer_statement(P, t, "unsupported directive '%s' (kernel %s)", pp_tok_str(t, buf, sizeof buf), k->name);
+    } else if (pp_is_punct(pp_peek2(P), ':')) {
+      pp_next(P);
+      pp_next(P);
+      if (t->p[0] == '%') pp_fail(P, t, "bad label name '%s'", pp_tok_str(t, buf, sizeof buf));
+      if (pp_map_get(&P->labels, t->p, t->len)) pp_fail(P, t, "label '%s' defined twice", pp_tok_str(t, buf, sizeof buf));
+      pp_map_put(&P->labels, t->p, t->len, k->ncode + 1);
+    } else {
+      pp_instruction(P);
+    }
+  }
+}
+
+/* entry := .entry name ['(' [param {',' param}] ')'] {perf} (body | ';') */
+static void entry(Parser *P) {
+  PtxModule *m = P->m;
+  const PtxTok *et = pp_next(P);
+  const PtxTok *name = pp_expect_word(P, "a kernel name");
+  char buf[128];
+  if (name->p[0] == '.' || name->p[0] == '%') pp_fail(P, name, "bad kernel name '%s'", pp_tok_str(name, buf, sizeof buf));
+  for (int i = 0; i < m->nkernels; i++)
+    if (strlen(m->kernels[i].name) == name->len && memcmp(m->kernels[i].name, name->p, name->len) == 0)
+      pp_fail(P, name, "kernel '%s' defined twice", pp_tok_str(name, buf, sizeof buf));
+  GROW(m->kernels, m->nkernels, P->capkernels);
+  PtxKernel *k = &m->kernels[m->nkernels++];
+  memset(k, 0, sizeof *k);
+  k->name = pp_tok_dup(name);
+  k->plain_name = pp_demangle(k->name);
+  if (!k->plain_name) k->plain_name = k->name;
+  k->line = et->line;
+  P->k = k;
+  P->capcode = P->capnames = P->capparams = 0;
+  P->shared_cur = P->mshared;
+  P->local_cur = 0;
+  P->declared_regs = 0;
+  P->extern_align = 0;
+  P->call_param = NULL;
+  P->cur_file = P->cur_file_inner = 0;
+  P->cur_line = P->cur_line_inner = 0;
+  P->depth = 0;
+  if (pp_accept(P, "(")) {
+    if (!pp_is_punct(pp_peek(P), ')')) {
+      do param(P);
+      while (pp_accept(P, ","));
+    }
+    pp_expect(P, ')');
+  }
+  uint32_t maxalign = 1;
+  for (int i = 0; i < k->nparams; i++)
+    if (k->params[i].align > maxalign) maxalign = k->params[i].align;
+  k->param_size = (uint32_t)pp_align_up(k->param_size, maxalign);
+  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') perf_directive(P);
+  if (pp_is_punct(pp_peek(P), ';')) { /* a declaration: nothing to run */
+    pp_next(P);
+    end_kernel(P, NULL);
+    m->nkernels--;
+    for (int i = 0; i < k->nparams; i++) free(k->params[i].name);
+    free(k->params);
+    if (k->plain_name != k->name) free(k->plain_name);
+    free(k->name);
+    return;
+  }
+  end_kernel(P, body(P));
+}
+
+/* func := .func ['(' params ')'] name ['(' params ')'] {attr} (';' | body)
+ * Only declared and skipped. */
+static void func(Parser *P) {
+  const PtxTok *ft = pp_next(P);
+  char buf[128];
+  const PtxTok *name = NULL;
+  int depth = 0;
+  for (;;) {
+    const PtxTok *t = pp_peek(P);
+    if (t->kind == TK_EOF) pp_fail(P, t, "unterminated .func declaration");
+    if (pp_is_punct(t, '(')) depth++;
+    else if (pp_is_punct(t, ')')) depth--;
+    else if (depth == 0 && t->kind == TK_WORD && t->p[0] != '.' && !name) {
+      name = t;
+      pp_map_put(&P->funcs, t->p, t->len, 1);
+    }
+    else if (depth == 0 && pp_is_punct(t, ';')) {
+      pp_next(P);
+      return; /* a declaration (e.g. vprintf): harmless until something calls it */
+    } else if (depth == 0 && pp_is_punct(t, '{')) {
+      /* A device function's body: skipped, never run -- a kernel that calls
+       * it is marked unsupported at the call. */
+      int braces = 0;
+      do {
+        t = pp_next(P);
+        if (t->kind == TK_EOF)
+          pp_fail(P, ft, "unterminated .func %s", name ? pp_tok_str(name, buf, sizeof buf) : "body");
+        if (pp_is_punct(t, '{')) braces++;
+        if (pp_is_punct(t, '}')) braces--;
+      } while (braces > 0);
+      return;
+    }
+    pp_next(P);
+  }
+}
+
+/* file := .file N "path" [',' N ',' N] */
+static void file(Parser *P) {
+  PtxModule *m = P->m;
+  pp_next(P);
+  const PtxTok *nt = pp_peek(P);
+  uint64_t n = pp_int_number(P, "a file number");
+  if (n > 0xffff) pp_fail(P, nt, "file number too large");
+  const PtxTok *s = pp_peek(P);
+  if (s->kind != TK_STR) pp_fail_expected(P, "a file name");
+  pp_next(P);
+  while (pp_accept(P, ",")) pp_int_number(P, "a number");
+  if ((int)n >= m->nfiles) {
+    m->files = wm_xrealloc(m->files, (n + 1) * sizeof *m->files);
+    for (int i = m->nfiles; i <= (int)n; i++) m->files[i] = NULL;
+    m->nfiles = (int)n + 1;
+  }
+  char *name = wm_xmalloc(s->len);
+  size_t j = 0;
+  for (uint32_t i = 1; i + 1 < s->len; i++) {
+    if (s->p[i] == '\\' && i + 2 < s->len) i++;
+    name[j++] = s->p[i];
+  }
+  name[j] = '\0';
+  free(m->files[n]);
+  m->files[n] = name;
+}
+
+/* section := .section name '{' ... '}'  (debug information: skipped) */
+static void section(Parser *P) {
+  pp_next(P);
+  pp_expect_word(P, "a section name");
+  const PtxTok *lb = pp_expect(P, '{');
+  int depth = 1;
+  while (depth > 0) {
+    const PtxTok *t = pp_next(P);
+    if (t->kind == TK_EOF) pp_fail(P, lb, "unterminated .section");
+    if (pp_is_punct(t, '{')) depth++;
+    if (pp_is_punct(t, '}')) depth--;
+  }
+}
+
+/* module := {directive}
+ * directive := .version N.N | .target name {',' name} | .address_size N | file | section
+ *            | .pragma ...; | {.visible | .weak | .extern | .common} (entry | func | var-decl) */
+void pp_module(Parser *P) {
+  PtxModule *m = P->m;
+  char buf[128];
+  for (;;) {
+    const PtxTok *t = pp_peek(P);
+    if (t->kind == TK_EOF) break;
+    if (t->kind != TK_WORD || t->p[0] != '.')
+      pp_fail(P, t, "expected a directive, found '%s'", pp_tok_str(t, buf, sizeof buf));
+    if (pp_is(t, ".version")) {
+      pp_next(P);
+      const PtxTok *v = pp_peek(P);
+      if (v->kind != TK_NUM) pp_fail_expected(P, "a version number");
+      pp_next(P);
+      char vb[32];
+      pp_tok_str(v, vb, sizeof vb);
+      char *dot;
+      m->version_major = (int)strtol(vb, &dot, 10);
+      m->version_minor = *dot == '.' ? (int)strtol(dot + 1, NULL, 10) : 0;
+    } else if (pp_is(t, ".target")) {
+      pp_next(P);
+      const PtxTok *tg = pp_expect_word(P, "a target");
+      pp_tok_str(tg, m->target, sizeof m->target);
+      while (pp_accept(P, ",")) pp_expect_word(P, "a target option");
+    } else if (pp_is(t, ".address_size")) {
+      pp_next(P);
+      const PtxTok *at = pp_peek(P);
+      uint64_t a = pp_int_number(P, "32 or 64");
+      if (a != 32 && a != 64) pp_fail(P, at, "address size must be 32 or 64");
+      m->address_size = (int)a;
+    } else if (pp_is(t, ".file")) {
+      file(P);
+    } else if (pp_is(t, ".section")) {
+      section(P);
+    } else if (pp_is(t, ".pragma")) {
+      pp_next(P);
+      pp_skip_statement(P);
+    } else if (pp_is(t, ".loc")) {
+      loc(P);
+    } else {
+      int is_extern = 0;
+      while (pp_is(pp_peek(P), ".visible") || pp_is(pp_peek(P), ".weak") || pp_is(pp_peek(P), ".extern") || pp_is(pp_peek(P), ".common"))
+        if (pp_is(pp_next(P), ".extern")) is_extern = 1;
+      const PtxTok *d = pp_peek(P);
+      if (pp_is(d, ".entry")) entry(P);
+      else if (pp_is(d, ".func")) func(P);
+      else if (pp_is(d, ".global") || pp_is(d, ".const") || pp_is(d, ".shared") || pp_is(d, ".local") || pp_is(d, ".param"))
+        pp_var_decl(P, is_extern);
+      else if (d->kind == TK_WORD && d->p[0] == '.')
+        pp_unsup(P, d, "unsupported directive '%s'", pp_tok_str(d, buf, sizeof buf));
+      else
+        pp_fail(P, d, "expected a directive, found '%s'", pp_tok_str(d, buf, sizeof buf));
+    }
+  }
+}
+
+/* .file directives come after the code in nvcc's output, so only now can a
+ * .loc that names a file number no .file defines be told apart: such a
+ * position is dropped (cu_line 0) so that no message shows a line without a
+ * file; an unknown call site falls back to the inner position. */
+
 static void check_files(PtxModule *m) {
   for (int i = 0; i < m->nkernels; i++) {
     PtxKernel *k = &m->kernels[i];

@@ -1,8 +1,8 @@
 /* ptx_parse_int.h - the PTX parser's insides, shared by its files:
- *   ptx_parse.c  the parser's state, errors, tokens, numbers, names,
- *                symbols and registers; ptx_parse() itself
- *   ptx_decl.c   directives and declarations: the module, kernels,
- *                parameters, variables, .loc
+ *   ptx_parse_base.c  errors, tokens, numbers, names, symbols and
+ *                registers: what the other parts use
+ *   ptx_parse.c  ptx_parse(): the module, its directives and declarations,
+ *                kernels, parameters, variables, .loc
  *   ptx_instr.c  one instruction: guard, mnemonic and modifiers (from the
  *                table in ptx_ops.h), operands
  *   ptx_shape.c  each operand form's rule (PtxShape), and the conventions
@@ -155,7 +155,7 @@ typedef struct Opd {
   const Sym *sym;    /* ADDR/SYM naming a variable */
 } Opd;
 
-/* tables (ptx_parse.c) */
+/* tables (ptx_parse_base.c) */
 intptr_t pp_map_get(const Map *m, const char *key, uint32_t len);
 void pp_map_put(Map *m, const char *key, uint32_t len, intptr_t val);
 void pp_map_free(Map *m);
@@ -163,7 +163,7 @@ uint64_t pp_loc_key(uint64_t file, uint64_t line, uint64_t col);
 const LocEnt *pp_loc_get(const LocMap *m, uint64_t key);
 void pp_loc_put(LocMap *m, uint64_t key, uint16_t file, uint32_t line);
 
-/* errors (ptx_parse.c): a located message, then longjmp out.  pp_unsup is
+/* errors (ptx_parse_base.c): a located message, then longjmp out.  pp_unsup is
  * for valid PTX warpmem does not run: inside an instruction it only marks
  * the kernel (PtxKernel.unsupported). */
 _Noreturn __attribute__((format(printf, 3, 4))) void pp_fail(Parser *P, const PtxTok *t, const char *fmt, ...);
@@ -172,7 +172,7 @@ _Noreturn void pp_fail_expected(Parser *P, const char *what);
 void pp_mark_unsupported(Parser *P, const PtxTok *t, const char *msg);
 __attribute__((format(printf, 3, 4))) void pp_defer_statement(Parser *P, const PtxTok *t, const char *fmt, ...);
 
-/* tokens (ptx_parse.c) */
+/* tokens (ptx_parse_base.c) */
 static inline const PtxTok *pp_peek(Parser *P) { return &P->toks[P->pos]; }
 static inline int pp_is(const PtxTok *t, const char *s) { return t->kind != TK_EOF && ptx_tok_is(t, s); }
 static inline int pp_is_punct(const PtxTok *t, char c) { return t->kind == TK_PUNCT && t->p[0] == c; }
@@ -184,7 +184,7 @@ const PtxTok *pp_expect(Parser *P, char c);
 const PtxTok *pp_expect_word(Parser *P, const char *what);
 void pp_skip_statement(Parser *P);
 
-/* numbers and names (ptx_parse.c) */
+/* numbers and names (ptx_parse_base.c) */
 Num pp_number_tok(Parser *P, const PtxTok *t);
 Num pp_signed_number(Parser *P);
 uint64_t pp_int_number(Parser *P, const char *what);
@@ -196,7 +196,7 @@ int pp_sreg_of(const PtxTok *t);
 char *pp_tok_dup(const PtxTok *t);
 uint64_t pp_align_up(uint64_t v, uint64_t a);
 
-/* symbols and registers (ptx_parse.c) */
+/* symbols and registers (ptx_parse_base.c) */
 Sym *pp_new_sym(Parser *P, const PtxTok *name, int space);
 Sym *pp_find_sym(Parser *P, const PtxTok *t);
 void pp_declare_sym(Parser *P, const PtxTok *name, Sym *s);
@@ -204,10 +204,12 @@ RegDecl *pp_find_reg(Parser *P, const PtxTok *t, uint32_t *idx);
 uint32_t pp_reg_slot(Parser *P, const PtxTok *t, uint8_t *type);
 void pp_leave_scope(Parser *P);
 void pp_reg_decl(Parser *P);
-
-/* declarations (ptx_decl.c) */
-void pp_var_decl(Parser *P, int is_extern);
+/* The plain C++ name of a mangled entry (caller frees), NULL if not mangled. */
 char *pp_demangle(const char *s);
+
+/* declarations (ptx_parse.c) */
+void pp_var_decl(Parser *P, int is_extern);
+
 void pp_module(Parser *P);
 
 /* instructions (ptx_instr.c) and their operand forms (ptx_shape.c) */
