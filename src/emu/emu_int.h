@@ -41,6 +41,7 @@ typedef struct EmuInstr {
   uint32_t target;      /* branch target pc */
   uint32_t rpc;         /* branch: reconvergence pc (ncode = kernel exit) */
   uint8_t fuse;         /* EmuFuse: how the memory model counts this load */
+  uint8_t host_rnd;     /* float .rz/.rm/.rp: runs in that host rounding mode */
 } EmuInstr;
 
 /* ptxas fuses four scalar 4-byte shared loads of one thread from

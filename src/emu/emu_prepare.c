@@ -54,29 +54,13 @@ static int unsupported(const PtxModule *m, const PtxInstr *in, const char *why, 
 }
 
 /* The fewest source operands each instruction reads (a vector counts its
- * elements); the executors index them without checking. */
+ * elements): its shape's, from ptx_ops.h; the executors index them
+ * without checking. */
 static int min_sources(const EmuInstr *x) {
-  switch (x->op) {
-  case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_DIV: case PTX_OP_REM:
-  case PTX_OP_MIN: case PTX_OP_MAX: case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR:
-  case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_MUL24: case PTX_OP_COPYSIGN: case PTX_OP_SETP:
-  case PTX_OP_SET: case PTX_OP_MATCH: case PTX_OP_REDUX:
-    return 2;
-  case PTX_OP_MAD: case PTX_OP_MAD24: case PTX_OP_FMA: case PTX_OP_SAD: case PTX_OP_SELP:
-  case PTX_OP_SLCT: case PTX_OP_BFE: case PTX_OP_PRMT: case PTX_OP_SHF: case PTX_OP_SHFL:
-    return 3;
-  case PTX_OP_BFI: case PTX_OP_LOP3:
-    return 4;
-  case PTX_OP_ST: return x->vec;
-  case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_BRA: case PTX_OP_RET: case PTX_OP_EXIT:
-  case PTX_OP_TRAP: case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_NANOSLEEP:
-  case PTX_OP_PREFETCH: case PTX_OP_BARWARP: case PTX_OP_ACTIVEMASK:
-    return 0;
-  case PTX_OP_BAR: case PTX_OP_BARRIER:
-    return x->sub >= PTX_SUB_RED_POPC && x->sub <= PTX_SUB_RED_OR ? 3 : 1;
-  default:
-    return 1;
-  }
+  int n = ptx_shape_nsrc[ptx_op[x->op].shape];
+  if (n >= 0) return n;
+  if (x->op == PTX_OP_ST) return x->vec;
+  return x->sub >= PTX_SUB_RED_POPC && x->sub <= PTX_SUB_RED_OR ? 3 : 1; /* bar, barrier */
 }
 
 /* Refuses operand lists the executors cannot run: missing sources,
@@ -99,7 +83,7 @@ static int check_operands(const PtxModule *m, const PtxInstr *in, const EmuInstr
 }
 
 /* Fills x's slots from in's operands, following the operand conventions of
- * ptx_parse.c. */
+ * ptx_shape.c. */
 static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const PtxInstr *in,
                            EmuInstr *x, uint64_t gbase, WmErr *e) {
   int first_src = 1;
@@ -339,6 +323,8 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
     x->cmp = in->cmp;
     x->sub = in->sub;
     x->rnd = in->rnd;
+    x->host_rnd = (ptx_op[in->op].flags & OPF_FROUND) && in->rnd >= PTX_RND_RZ && in->rnd <= PTX_RND_RP &&
+                  ptx_type_is_float((PtxType)in->type);
     x->flags = in->flags;
     x->guard = in->guard == PTX_NOREG ? EMU_NOSLOT : in->guard;
     x->guard_neg = in->guard_neg;

@@ -18,7 +18,13 @@ const char *const ptx_op_name[PTX_OP_COUNT] = {
 };
 
 const char *const ptx_shape_form[PTX_SH_COUNT] = {
-#define X(e, form) form,
+#define X(e, nsrc, form) form,
+  PTX_SHAPES(X)
+#undef X
+};
+
+const signed char ptx_shape_nsrc[PTX_SH_COUNT] = {
+#define X(e, nsrc, form) nsrc,
   PTX_SHAPES(X)
 #undef X
 };

@@ -68,37 +68,39 @@
 #define M_NEED_SPACE (1u << 29) /* needs a state space */
 #define M_FLOAT (M_RND | M_FTZ | M_APPROX)
 
-/* Operand forms (ptx_shape.c). */
+/* Operand forms (ptx_shape.c): X(SHAPE, nsrc, form), nsrc the fewest
+ * source registers an instruction of that form reads, which the emulator
+ * may index without checking (-1: it depends: st's .vN, bar.red's 3). */
 #define PTX_SHAPES(X)                                                         \
-  X(SH_D1, "d, a")                                                            \
-  X(SH_D2, "d, a, b")                                                         \
-  X(SH_D3, "d, a, b, c")                                                      \
-  X(SH_D4, "d, a, b, c, e")                                                   \
-  X(SH_LOP3, "d, a, b, c, lut (a constant)")                                  \
-  X(SH_CVT, "d, a (two sources for .f16x2/.bf16x2)")                          \
-  X(SH_LD, "d, [a]")                                                          \
-  X(SH_ST, "[a], b")                                                          \
-  X(SH_ADDR, "[a]")                                                           \
-  X(SH_MOV, "d, a")                                                           \
-  X(SH_CVTA, "d, a")                                                          \
-  X(SH_SETP, "p[|q], a, b[, c]")                                              \
-  X(SH_SET, "d, a, b[, c]")                                                   \
-  X(SH_SELP, "d, a, b, c")                                                    \
-  X(SH_TESTP, "p, a")                                                         \
-  X(SH_BRA, "label")                                                          \
-  X(SH_NONE, "")                                                              \
-  X(SH_BAR, "a[, b] | d, a[, b], c")                                          \
-  X(SH_ONE, "a")                                                              \
-  X(SH_ATOM, "d, [a], b[, c]")                                                \
-  X(SH_RED, "[a], b")                                                         \
-  X(SH_SHFL, "d[|p], a, b, c[, mask]")                                        \
-  X(SH_VOTE, "d, a[, mask]")                                                  \
-  X(SH_MATCH, "d[|p], a, mask")                                               \
-  X(SH_REDUX, "d, a, mask")                                                   \
-  X(SH_DST, "d")
+  X(SH_D1, 1, "d, a")                                                            \
+  X(SH_D2, 2, "d, a, b")                                                         \
+  X(SH_D3, 3, "d, a, b, c")                                                      \
+  X(SH_D4, 4, "d, a, b, c, e")                                                   \
+  X(SH_LOP3, 4, "d, a, b, c, lut (a constant)")                                  \
+  X(SH_CVT, 1, "d, a (two sources for .f16x2/.bf16x2)")                          \
+  X(SH_LD, 0, "d, [a]")                                                          \
+  X(SH_ST, -1, "[a], b")                                                          \
+  X(SH_ADDR, 0, "[a]")                                                           \
+  X(SH_MOV, 1, "d, a")                                                           \
+  X(SH_CVTA, 1, "d, a")                                                          \
+  X(SH_SETP, 2, "p[|q], a, b[, c]")                                              \
+  X(SH_SET, 2, "d, a, b[, c]")                                                   \
+  X(SH_SELP, 3, "d, a, b, c")                                                    \
+  X(SH_TESTP, 1, "p, a")                                                         \
+  X(SH_BRA, 0, "label")                                                          \
+  X(SH_NONE, 0, "")                                                              \
+  X(SH_BAR, -1, "a[, b] | d, a[, b], c")                                          \
+  X(SH_ONE, 0, "a")                                                              \
+  X(SH_ATOM, 1, "d, [a], b[, c]")                                                \
+  X(SH_RED, 1, "[a], b")                                                         \
+  X(SH_SHFL, 3, "d[|p], a, b, c[, mask]")                                        \
+  X(SH_VOTE, 1, "d, a[, mask]")                                                  \
+  X(SH_MATCH, 2, "d[|p], a, mask")                                               \
+  X(SH_REDUX, 2, "d, a, mask")                                                   \
+  X(SH_DST, 0, "d")
 
 typedef enum {
-#define X(e, form) PTX_##e,
+#define X(e, nsrc, form) PTX_##e,
   PTX_SHAPES(X)
 #undef X
   PTX_SH_COUNT
@@ -224,5 +226,6 @@ typedef struct PtxOpInfo {
 extern const PtxOpInfo ptx_op[PTX_OP_COUNT];
 extern const char *const ptx_op_name[PTX_OP_COUNT];
 extern const char *const ptx_shape_form[PTX_SH_COUNT]; /* "d, a, b" */
+extern const signed char ptx_shape_nsrc[PTX_SH_COUNT];
 
 #endif

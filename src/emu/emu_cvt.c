@@ -1,0 +1,203 @@
+/* emu_cvt.c - moving and converting values: mov (with vector packing),
+ * cvt between every integer and float type with PTX's rounding and
+ * saturation, cvta between a state space and the generic address windows
+ * (emu_int.h). */
+#include <fenv.h>
+#include <math.h>
+#include <string.h>
+
+#include "emu/emu_exec.h"
+
+static double round_to(unsigned rnd, double v) {
+  switch (rnd) {
+  case PTX_RND_RNI: return nearbyint(v); /* default mode: to nearest even */
+  case PTX_RND_RZI: return trunc(v);
+  case PTX_RND_RMI: return floor(v);
+  case PTX_RND_RPI: return ceil(v);
+  default: return v;
+  }
+}
+
+/* float -> integer of `size` bytes: PTX saturates and maps NaN to 0. */
+static uint64_t f2i(double v, unsigned rnd, int sign, unsigned size) {
+  if (isnan(v)) return 0;
+  v = round_to(rnd ? rnd : PTX_RND_RZI, v);
+  if (sign) {
+    double lo = -ldexp(1.0, (int)size * 8 - 1), hi = ldexp(1.0, (int)size * 8 - 1);
+    if (v < lo) return (uint64_t)(int64_t)lo;
+    if (v >= hi) return size == 8 ? (uint64_t)INT64_MAX : (uint64_t)((1ull << (size * 8 - 1)) - 1);
+    return (uint64_t)(int64_t)v;
+  }
+  if (v <= 0) return 0;
+  if (v >= ldexp(1.0, (int)size * 8)) return size == 8 ? UINT64_MAX : (1ull << (size * 8)) - 1;
+  return (uint64_t)v;
+}
+
+int emu_fe_mode(unsigned rnd) {
+  switch (rnd) {
+  case PTX_RND_RZ: return FE_TOWARDZERO;
+  case PTX_RND_RM: return FE_DOWNWARD;
+  case PTX_RND_RP: return FE_UPWARD;
+  default: return FE_TONEAREST;
+  }
+}
+
+/* f16 <-> f32 (cvt only) */
+static float half_to_float(uint16_t h) {
+  uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  if (e == 0) return (s ? -1.0f : 1.0f) * ldexpf((float)m, -24);
+  if (e == 31) return F32(s | 0x7f800000u | (m << 13));
+  return F32(s | ((e + 112) << 23) | (m << 13));
+}
+static uint16_t float_to_half(float f) {
+  uint32_t u = (uint32_t)B32(f), s = (u >> 16) & 0x8000;
+  float a = fabsf(f);
+  if (isnan(f)) return (uint16_t)(s | 0x7e00);
+  if (a >= 65520.0f) return (uint16_t)(s | 0x7c00);
+  if (a < ldexpf(1.0f, -14)) return (uint16_t)(s | (uint32_t)nearbyintf(a * ldexpf(1.0f, 24)));
+  int e;
+  float fr = frexpf(a, &e); /* a = fr * 2^e, fr in [0.5,1) */
+  uint32_t m = (uint32_t)nearbyintf((fr * 2.0f - 1.0f) * 1024.0f);
+  uint32_t ee = (uint32_t)(e - 1 + 15);
+  if (m == 1024) m = 0, ee++;
+  if (ee >= 31) return (uint16_t)(s | 0x7c00);
+  return (uint16_t)(s | (ee << 10) | m);
+}
+
+/* The next half toward +infinity (up) or -infinity. */
+static uint16_t half_step(uint16_t h, int up) {
+  if ((h & 0x7fff) == 0) return up ? 0x0001 : 0x8001;
+  return (uint16_t)((h & 0x8000) ? (up ? h - 1 : h + 1) : (up ? h + 1 : h - 1));
+}
+
+/* v rounded to f16 in mode rnd: float_to_half's nearest result (computed in
+ * the default mode, at most one step off after the rounding to float) moved
+ * to the neighbour the mode asks for, so .rz/.rm/.rp and ties of a double
+ * come out right. */
+static uint16_t double_to_half(double v, unsigned rnd) {
+  uint16_t sign = signbit(v) ? 0x8000 : 0;
+  if (isnan(v)) return (uint16_t)(sign | 0x7e00);
+  uint16_t h = float_to_half((float)v);
+  double hv = half_to_float(h);
+  switch (rnd) {
+  case PTX_RND_RZ:
+    if (fabs(hv) > fabs(v)) h = half_step(h, v < 0);
+    break;
+  case PTX_RND_RM:
+    if (hv > v) h = half_step(h, 0);
+    break;
+  case PTX_RND_RP:
+    if (hv < v) h = half_step(h, 1);
+    break;
+  default: /* nearest, ties to even; from 65520 on, infinity */
+    if (fabs(v) >= 65520.0) return (uint16_t)(sign | 0x7c00);
+    if (isinf(hv)) return (uint16_t)(sign | 0x7bff);
+    if (hv != v) {
+      uint16_t n = half_step(h, hv < v);
+      double dh = fabs(hv - v), dn = fabs((double)half_to_float(n) - v);
+      if (dn < dh || (dn == dh && !(n & 1))) h = n;
+    }
+  }
+  return h;
+}
+
+int emu_exec_cvt(EMU_EXEC_ARGS) {
+  const uint64_t *a = SRC(0);
+  uint64_t *d = DST(0);
+  unsigned dt = x->type, st = x->type2, ds = ptx_type_size((PtxType)dt), ss = ptx_type_size((PtxType)st);
+  Class dc = tclass(dt), sc = tclass(st);
+  int ftz = x->flags & PTX_IF_FTZ, sat = x->flags & PTX_IF_SAT;
+  int old_mode = fegetround();
+  /* f16 results round in double_to_half, in the default mode */
+  if (dc == C_F && dt != PTX_T_F16 && x->rnd >= PTX_RND_RN && x->rnd <= PTX_RND_RP) fesetround(emu_fe_mode(x->rnd));
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t v = a[l], out;
+    if (sc == C_F) {
+      double f = st == PTX_T_F16 ? half_to_float((uint16_t)v) : ss == 4 ? (double)F32(v) : F64(v);
+      if (ftz && ss == 4) f = ftz32((float)f);
+      if (dc == C_F) {
+        if (x->rnd >= PTX_RND_RNI && x->rnd <= PTX_RND_RPI) f = round_to(x->rnd, f);
+        if (dt == PTX_T_F16) out = double_to_half(f, x->rnd);
+        else if (ds == 4) {
+          volatile float r = (float)f; /* rounded in the current mode */
+          float rf = ftz ? ftz32(r) : r;
+          out = B32(sat ? satf(rf) : rf);
+        } else out = B64(sat ? (isnan(f) ? 0.0 : f < 0 ? 0.0 : f > 1 ? 1.0 : f) : f);
+      } else {
+        out = zext(f2i(f, x->rnd, dc == C_S, ds), ds);
+      }
+    } else {
+      int64_t iv = sc == C_S ? sext(v, ss) : (int64_t)zext(v, ss);
+      uint64_t uv = zext(v, ss);
+      if (dc == C_F) {
+        if (dt == PTX_T_F16) out = double_to_half(sc == C_S ? (double)iv : (double)uv, x->rnd);
+        else if (ds == 4) {
+          volatile float r = sc == C_S ? (float)iv : (float)uv;
+          out = B32(sat ? satf(r) : r);
+        } else {
+          volatile double r = sc == C_S ? (double)iv : (double)uv;
+          out = B64(r);
+        }
+      } else if (sat) {
+        /* clamp to the destination's range */
+        if (dc == C_S) {
+          int64_t lo = ds == 8 ? INT64_MIN : -(int64_t)(1ull << (ds * 8 - 1));
+          int64_t hi = ds == 8 ? INT64_MAX : (int64_t)((1ull << (ds * 8 - 1)) - 1);
+          if (sc == C_U && uv > (uint64_t)hi) iv = hi;
+          else iv = iv < lo ? lo : iv > hi ? hi : iv;
+          out = zext((uint64_t)iv, ds);
+        } else {
+          uint64_t hi = ds == 8 ? UINT64_MAX : (1ull << (ds * 8)) - 1;
+          if (sc == C_S && iv < 0) out = 0;
+          else out = uv > hi ? hi : uv;
+        }
+      } else {
+        out = dc == C_S ? (uint64_t)sext((uint64_t)iv, ds) : zext((uint64_t)iv, ds);
+        out = zext(out, ds);
+        if (dc == C_S && ds < 8) out = (uint64_t)sext(out, ds);
+      }
+    }
+    d[l] = out;
+  }
+  fesetround(old_mode);
+  return 0;
+}
+
+int emu_exec_mov(EMU_EXEC_ARGS) {
+  unsigned size = ptx_type_size((PtxType)x->type);
+  if (x->nd > 1) { /* mov.b64 {lo, hi}, a: unpack */
+    unsigned part = size / x->nd * 8;
+    const uint64_t *a = SRC(0);
+    for (unsigned i = 0; i < x->nd; i++) {
+      if (x->d[i] == EMU_NOSLOT) continue;
+      uint64_t *d = DST(i);
+      LANES(mask, d[l] = zext(a[l] >> (part * i), part / 8));
+    }
+    return 0;
+  }
+  uint64_t *d = DST(0);
+  if (x->ns > 1) { /* mov.b64 d, {lo, hi}: pack */
+    unsigned part = size / x->ns * 8;
+    LANES(mask, d[l] = 0);
+    for (unsigned i = 0; i < x->ns; i++) {
+      const uint64_t *a = SRC(i);
+      LANES(mask, d[l] |= zext(a[l], part / 8) << (part * i));
+    }
+    return 0;
+  }
+  const uint64_t *a = SRC(0);
+  LANES(mask, d[l] = a[l]);
+  return 0;
+}
+int emu_exec_cvta(EMU_EXEC_ARGS) {
+  const uint64_t *a = SRC(0);
+  uint64_t *d = DST(0);
+  uint64_t win = x->space == PTX_S_SHARED ? EMU_SHARED_WIN
+               : x->space == PTX_S_LOCAL ? EMU_LOCAL_WIN
+               : x->space == PTX_S_CONST ? EMU_CONST_WIN : 0;
+  unsigned size = ptx_type_size((PtxType)x->type);
+  if (x->sub == PTX_SUB_TO) LANES(mask, d[l] = zext(a[l] - win, size));
+  else LANES(mask, d[l] = zext(a[l] + win, size));
+  return 0;
+}

@@ -1,0 +1,178 @@
+/* emu_exec.h - the insides of the SIMT emulator, shared by its files:
+ *   emu.c        the SIMT core: blocks of warps, the SIMT stack, barriers,
+ *                the launch over host threads, the dispatch of each decoded
+ *                instruction to its function
+ *   emu_mem.c    ld, st, atomics: addresses, state spaces, the memory model
+ *   emu_alu.c    integer and floating-point arithmetic
+ *   emu_bits.c   bit manipulation
+ *   emu_cmp.c    comparison and selection
+ *   emu_cvt.c    mov, cvt, cvta
+ *   emu_warp.c   shfl, vote, match, redux, activemask
+ *   emu_fault.c  located runtime faults
+ * Each instruction runs as emu_exec_EXEC (EXEC from its row of ptx_ops.h)
+ * over all active lanes of one warp.
+ */
+#ifndef WM_EMU_EXEC_H
+#define WM_EMU_EXEC_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "emu/emu_int.h"
+#include "util/bits.h"
+
+#define FULL 0xffffffffu
+
+typedef struct SimtEntry {
+  uint32_t pc, rpc, mask;
+} SimtEntry;
+
+enum { W_READY, W_WAIT, W_DONE };
+
+typedef struct Warp {
+  int state;
+  uint32_t exists;    /* lanes that are threads of the block */
+  uint32_t exited;
+  SimtEntry *stack;
+  int sp;
+  uint64_t *R;        /* [nslots * 32] */
+  int bar_id;         /* barrier waited at */
+  uint32_t bar_pc;
+  uint32_t red_dst;   /* bar.red: slot that gets the block-wide result */
+  uint32_t red_mask;  /* bar.red: lanes that get it */
+  uint8_t red_kind;   /* bar.red: PTX_SUB_RED_*, 0 if none */
+} Warp;
+
+typedef struct Block {
+  EmuLaunch *l;
+  const EmuProgram *p;
+  const PtxModule *m;
+  uint32_t ctaid[3];
+  uint32_t nthreads, nwarps;
+  Warp *warps;
+  uint8_t *shared;
+  uint32_t shared_size;
+  uint8_t *local;     /* [nthreads * local_size] */
+  uint32_t local_size;
+  uint32_t bar_arrived[16];
+  uint32_t bar_expected[16]; /* 0: all live threads */
+  uint32_t bar_popc[16];     /* bar.red accumulators */
+  uint8_t bar_all[16], bar_any[16];
+  uint32_t exited_threads;
+  uint64_t warp_instrs, thread_instrs;
+  uint64_t *regs;     /* the warps' register files */
+  int sregs_ready;    /* launch-wide special registers are in place */
+  GBuf *last_buf;     /* the buffer the last global access hit */
+  MemModel *mm;       /* this worker's statistics, or NULL */
+  uint16_t cur_warp;  /* the warp running now (for the cache trace) */
+  WmErr *e;
+  int failed;
+} Block;
+
+/* --- value helpers --- */
+
+/* short names: the arithmetic uses them on every line */
+#define F32 wm_f32
+#define B32 wm_f32_bits
+#define F64 wm_f64
+#define B64 wm_f64_bits
+static inline float ftz32(float f) {
+  return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
+}
+
+/* .sat for floats: clamps to [0, 1], NaN to 0. */
+static inline float satf(float f) {
+  if (isnan(f)) return 0.0f;
+  return f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+}
+
+/* Sign- or zero-extends the low `size` bytes of v. */
+static inline int64_t sext(uint64_t v, unsigned size) {
+  switch (size) {
+  case 1: return (int8_t)v;
+  case 2: return (int16_t)v;
+  case 4: return (int32_t)v;
+  default: return (int64_t)v;
+  }
+}
+static inline uint64_t zext(uint64_t v, unsigned size) {
+  return size >= 8 ? v : v & ((1ull << (size * 8)) - 1);
+}
+
+/* Population count without a libgcc call (the build targets baseline
+ * x86-64, which has no popcnt instruction). */
+static inline uint32_t popc32(uint32_t v) {
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+typedef enum { C_U, C_S, C_F, C_P } Class;
+static inline Class tclass(unsigned t) {
+  if (t == PTX_T_PRED) return C_P;
+  if (ptx_type_is_float((PtxType)t)) return C_F;
+  if (ptx_type_is_signed((PtxType)t)) return C_S;
+  return C_U;
+}
+
+/* Runs `body` once per lane of mask, with the lane in l: a plain loop when
+ * all 32 are active (the compiler vectorizes it), else over the set bits. */
+#define LANES(mask, ...)                                             \
+  do {                                                               \
+    if ((mask) == FULL) {                                            \
+      for (int l = 0; l < 32; l++) { __VA_ARGS__; }                  \
+    } else {                                                         \
+      for (uint32_t m_ = (mask); m_; m_ &= m_ - 1) {                 \
+        int l = __builtin_ctz(m_);                                   \
+        __VA_ARGS__;                                                 \
+      }                                                              \
+    }                                                                \
+  } while (0)
+
+/* The lanes of source operand i and destination i. */
+#define SRC(i) (R + (size_t)x->s[i] * 32)
+#define DST(i) (R + (size_t)x->d[i] * 32)
+
+/* A predicate register's lanes as a bit mask. */
+static inline uint32_t pred_mask(const uint64_t *p) {
+  uint32_t m = 0;
+  for (int l = 0; l < 32; l++) m |= (uint32_t)(p[l] & 1) << l;
+  return m;
+}
+
+/* The thread index (x, y, z) of lane `lane` of warp `warp`. */
+static inline void thread_of(const Block *b, int warp, int lane, uint32_t t[3]) {
+  const uint32_t *bd = b->l->block;
+  uint32_t lin = (uint32_t)warp * 32 + (uint32_t)lane;
+  t[0] = lin % bd[0];
+  t[1] = lin / bd[0] % bd[1];
+  t[2] = lin / (bd[0] * bd[1]);
+}
+
+/* --- the instructions --- */
+
+/* Every instruction's function: block b, its warp `warp`, the active lanes
+ * `mask` (guard applied, never 0), the warp's registers R.  Returns 0, or
+ * -1 after a fault (emu_fault). */
+#define EMU_EXEC_ARGS Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R
+typedef int EmuExecFn(EMU_EXEC_ARGS);
+#define X(e, name, flags, mods, shape, imm, exec, sem) EmuExecFn emu_exec_##exec;
+PTX_OPS(X)
+#undef X
+
+/* The host rounding mode (fenv.h) of a PTX rounding modifier. */
+int emu_fe_mode(unsigned rnd);
+
+/* --- faults (emu_fault.c) --- */
+
+/* Fails the block with a located message: the kernel, the CUDA and PTX
+ * lines of x, the instruction, the block and thread of (warp, lane).
+ * Returns -1; only the first fault of a block is kept. */
+int emu_fault(Block *b, const EmuInstr *x, int warp, int lane, int code, const char *fmt, ...)
+  __attribute__((format(printf, 6, 7)));
+/* "PTX file.ptx:LINE", or "PTX line LINE" for PTX nvcc made from a .cu. */
+void emu_ptx_where(const PtxModule *m, uint32_t line, char *buf, size_t n);
+/* x's type is one its function does not run: an EUNSUP fault. */
+int emu_unsupported_type(Block *b, const EmuInstr *x, int warp, uint32_t mask);
+
+#endif

@@ -1,0 +1,351 @@
+/* emu_mem.c - ld, ldu, st, atom, red: every lane's address resolved to a
+ * state space and a host pointer (generic addresses through the windows
+ * of emu_int.h), checked for bounds and alignment, then the access, then
+ * one request to the memory model for the warp.
+ *
+ * Notes:
+ *  - Global atomics are atomic on the host too: blocks run on several
+ *    host threads.
+ *  - Loads ptxas fuses into LDS.128 reach the memory model as one 16-byte
+ *    request (EmuFuse, emu_prepare.c).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "emu/emu_exec.h"
+
+
+/* Where a lane's access lands on the host, or NULL after reporting a fault. */
+static uint8_t *global_ptr(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a,
+                           unsigned size, int store) {
+  GBuf *g = b->last_buf;
+  if (!g || a < g->addr || a + size > g->addr + g->size) {
+    g = gmem_find(b->l->gmem, a, size);
+    if (!g) {
+      const GBuf *n = gmem_nearest(b->l->gmem, a);
+      char near[256] = "no buffers are allocated";
+      if (n) {
+        if (a >= n->addr + n->size || a + size > n->addr + n->size)
+          snprintf(near, sizeof near, "%" PRIu64 " bytes past the end of %s (%" PRIu64
+                   " bytes at 0x%" PRIx64 ")", a + size - (n->addr + n->size), n->name, n->size, n->addr);
+        else
+          snprintf(near, sizeof near, "%" PRIu64 " bytes before %s (%" PRIu64 " bytes at 0x%" PRIx64 ")",
+                   n->addr - a, n->name, n->size, n->addr);
+      }
+      emu_fault(b, x, warp, lane, WM_EFAULT, "out-of-bounds global %s of %u bytes at 0x%" PRIx64 ": %s",
+            store ? "store" : "load", size, a, near);
+      return NULL;
+    }
+    b->last_buf = g;
+  }
+  return g->data + (a - g->addr);
+}
+
+static const char *op_word(const EmuInstr *x) {
+  switch (x->op) {
+  case PTX_OP_ST: return "store";
+  case PTX_OP_ATOM: return "atomic";
+  case PTX_OP_RED: return "reduction";
+  default: return "load";
+  }
+}
+
+/* The fast path of resolve(): every lane aligned and inside the buffer the
+ * last access hit (or inside shared memory).  Returns 1 with ptr[] and
+ * off[] filled, or 0: the checked path decides. */
+static inline int resolve_fast(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *base, unsigned size,
+                               uint8_t **ptr, uint64_t *off) {
+  /* fast path: every lane aligned and inside the buffer the last access
+   * hit (or inside shared memory); anything else takes the checked path */
+  uint64_t lo = UINT64_MAX, hi = 0, bits = 0, aoff = (uint64_t)x->aoff;
+  uint64_t wrap = x->space == PTX_S_SHARED ? 0xffffffffull : UINT64_MAX;
+  LANES(mask, {
+    uint64_t a = (base[l] + aoff) & wrap;
+    off[l] = a;
+    bits |= a;
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+  });
+  if ((bits & (size - 1)) == 0) {
+    uint8_t *data = NULL;
+    uint64_t origin = 0;
+    if (x->space == PTX_S_SHARED) {
+      if (hi + size <= b->shared_size) data = b->shared;
+    } else {
+      GBuf *g = b->last_buf;
+      if (!g || lo < g->addr || hi + size > g->addr + g->size) {
+        /* kernels alternate between buffers: one lookup for the warp */
+        g = gmem_find(b->l->gmem, lo, hi + size - lo);
+        if (g) b->last_buf = g;
+      }
+      if (g) data = g->data, origin = g->addr;
+    }
+    if (data) {
+      LANES(mask, ptr[l] = data + (off[l] - origin));
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Resolves every active lane's address to a space and a host pointer:
+ * off[l] gets its address in that space, ptr[l] where it is on the host.
+ * Returns -1 after a fault, the space (> 0) when all lanes are in the
+ * instruction's own space, or 0 when spaces[l] says each lane's (generic
+ * addresses are mapped by the windows). */
+static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *R,
+                   unsigned size, uint8_t **ptr, uint64_t *off, uint8_t *spaces) {
+  const uint64_t *base = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
+  int store = x->op != PTX_OP_LD && x->op != PTX_OP_LDU;
+  if (base && (x->space == PTX_S_GLOBAL || x->space == PTX_S_SHARED) && resolve_fast(b, x, mask, base, size, ptr, off))
+    return x->space;
+  int first = -1; /* without a base register every lane has one address */
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    if (first >= 0 && spaces[first] != PTX_S_LOCAL) {
+      ptr[l] = ptr[first], off[l] = off[first], spaces[l] = spaces[first];
+      continue;
+    }
+    uint64_t a = (base ? base[l] : 0) + (uint64_t)x->aoff;
+    unsigned sp = x->space;
+    if (sp == PTX_S_SHARED || sp == PTX_S_LOCAL) a &= 0xffffffffull;
+    if (sp == PTX_S_GENERIC) {
+      if (a - EMU_SHARED_WIN < EMU_WIN_SIZE) sp = PTX_S_SHARED, a -= EMU_SHARED_WIN;
+      else if (a - EMU_LOCAL_WIN < EMU_WIN_SIZE) sp = PTX_S_LOCAL, a -= EMU_LOCAL_WIN;
+      else if (a - EMU_CONST_WIN < EMU_WIN_SIZE) sp = PTX_S_CONST, a -= EMU_CONST_WIN;
+      else sp = PTX_S_GLOBAL;
+    }
+    if ((size & (size - 1)) == 0 ? (a & (size - 1)) != 0 : a % size != 0)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "misaligned %s %s of %u bytes at 0x%" PRIx64
+                   " (must be a multiple of %u)", ptx_space_name((PtxSpace)sp), op_word(x), size, a, size);
+    uint8_t *p = NULL;
+    switch (sp) {
+    case PTX_S_GLOBAL:
+      p = global_ptr(b, x, warp, l, a, size, store);
+      if (!p) return -1;
+      break;
+    case PTX_S_SHARED:
+      if (a + size > b->shared_size)
+        return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds shared %s of %u bytes at offset %" PRIu64
+                     ": the block has %u bytes of shared memory", op_word(x), size, a, b->shared_size);
+      p = b->shared + a;
+      break;
+    case PTX_S_LOCAL:
+      if (a + size > b->local_size)
+        return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds local %s of %u bytes at offset %" PRIu64
+                     ": each thread has %u bytes of local memory", op_word(x), size, a, b->local_size);
+      p = b->local + ((size_t)warp * 32 + (size_t)l) * b->local_size + a;
+      break;
+    case PTX_S_CONST: {
+      uint32_t cs = b->m->const_size;
+      if (a + size > cs)
+        return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds constant load of %u bytes at offset %" PRIu64
+                     ": the module has %u bytes of __constant__ data", size, a, cs);
+      p = b->l->const_mem + a;
+      break;
+    }
+    case PTX_S_PARAM:
+      if (a + size > b->p->k->param_size)
+        return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds parameter load at offset %" PRIu64
+                     ": the kernel has %u bytes of parameters", a, b->p->k->param_size);
+      p = (uint8_t *)b->l->params + a;
+      break;
+    default:
+      return emu_fault(b, x, warp, l, WM_EUNSUP, "memory access to the %s space",
+                   ptx_space_name((PtxSpace)sp));
+    }
+    if (store && (sp == PTX_S_CONST || sp == PTX_S_PARAM))
+      return emu_fault(b, x, warp, l, WM_EFAULT, "%s to the read-only %s space", op_word(x),
+                   ptx_space_name((PtxSpace)sp));
+    ptr[l] = p;
+    off[l] = a;
+    spaces[l] = (uint8_t)sp;
+    if (!base) first = l;
+  }
+  return first >= 0 ? spaces[first] : 0;
+}
+
+/* The cache operator as the memory model sees it: L1 and L2 (.ca, and .cs
+ * and .lu, which allocate with evict-first), L2 only (.cg, .cv), or the
+ * default (--loads). */
+static uint8_t cache_op(uint16_t flags) {
+  if (flags & (PTX_IF_CG | PTX_IF_CV)) return MEM_LOADS_CG;
+  if (flags & (PTX_IF_CA | PTX_IF_CS | PTX_IF_LU)) return MEM_LOADS_CA;
+  return MEM_LOADS_DEFAULT;
+}
+
+/* Hands the request to the memory model, split by space when a generic
+ * access spans several. */
+static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *off,
+                  const uint8_t *spaces, int uniform, unsigned size, unsigned elem) {
+  static const uint8_t kind[PTX_OP_COUNT] = {[PTX_OP_LD] = MEM_LD, [PTX_OP_LDU] = MEM_LD,
+                                             [PTX_OP_ST] = MEM_ST, [PTX_OP_ATOM] = MEM_ATOM,
+                                             [PTX_OP_RED] = MEM_RED};
+  MemReq r = {.op = kind[x->op], .size = (uint8_t)size, .elem = (uint8_t)elem, .addr = off,
+              .instr = (int)(x - b->p->code), .warp = b->cur_warp, .cache = cache_op(x->flags)};
+  if (uniform) { /* all lanes in one space */
+    r.space = (uint8_t)uniform;
+    r.mask = mask;
+    if (b->mm && r.space != PTX_S_PARAM) mem_access(b->mm, &r);
+    return;
+  }
+  while (mask) {
+    unsigned sp = spaces[__builtin_ctz(mask)];
+    uint32_t same = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+      int l = __builtin_ctz(m);
+      if (spaces[l] == sp) same |= 1u << l;
+    }
+    if (sp != PTX_S_PARAM) {
+      r.space = (uint8_t)sp;
+      r.mask = same;
+      if (b->mm) mem_access(b->mm, &r);
+    }
+    mask &= ~same;
+  }
+}
+
+/* The first load of a fused group (EmuFuse): one 16-byte request if every
+ * lane's address is 16-byte aligned, as LDS.128 requires; otherwise the
+ * four 4-byte requests the group is made of. */
+static void model_fused4(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *off, const uint8_t *spaces,
+                         int uniform) {
+  uint64_t bad = 0;
+  LANES(mask, bad |= off[l] & 15);
+  if (!bad && uniform) {
+    model(b, x, mask, off, spaces, uniform, 16, 4);
+    return;
+  }
+  uint64_t word[32];
+  for (unsigned w = 0; w < 4; w++) {
+    LANES(mask, word[l] = off[l] + 4 * w);
+    model(b, x, mask, word, spaces, uniform, 4, 4);
+  }
+}
+
+int emu_exec_ld(EMU_EXEC_ARGS) {
+  unsigned elem = ptx_type_size((PtxType)x->type), size = elem * x->vec;
+  uint8_t *ptr[32];
+  uint64_t off[32];
+  uint8_t spaces[32];
+  int uniform = resolve(b, x, warp, mask, R, size, ptr, off, spaces);
+  if (uniform < 0) return -1;
+  int sign = ptx_type_is_signed((PtxType)x->type);
+  for (unsigned v = 0; v < x->vec; v++) {
+    if (x->d[v] == EMU_NOSLOT) continue;
+    uint64_t *d = R + (size_t)x->d[v] * 32;
+    unsigned o = v * elem;
+    switch (elem) { /* fixed sizes, so memcpy becomes one move */
+    case 4: {
+      uint32_t t;
+      if (sign) LANES(mask, { memcpy(&t, ptr[l] + o, 4); d[l] = (uint64_t)(int64_t)(int32_t)t; });
+      else LANES(mask, { memcpy(&t, ptr[l] + o, 4); d[l] = t; });
+      break;
+    }
+    case 8: LANES(mask, memcpy(&d[l], ptr[l] + o, 8)); break;
+    default:
+      LANES(mask, {
+        uint64_t t = 0;
+        memcpy(&t, ptr[l] + o, elem);
+        d[l] = sign ? (uint64_t)sext(t, elem) : t;
+      });
+    }
+  }
+  if (x->fuse == FUSE_NONE) model(b, x, mask, off, spaces, uniform, size, elem);
+  else if (x->fuse == FUSE_LEAD4) model_fused4(b, x, mask, off, spaces, uniform);
+  return 0;
+}
+
+int emu_exec_st(EMU_EXEC_ARGS) {
+  unsigned elem = ptx_type_size((PtxType)x->type), size = elem * x->vec;
+  uint8_t *ptr[32];
+  uint64_t off[32];
+  uint8_t spaces[32];
+  int uniform = resolve(b, x, warp, mask, R, size, ptr, off, spaces);
+  if (uniform < 0) return -1;
+  for (unsigned v = 0; v < x->vec; v++) {
+    const uint64_t *s = R + (size_t)x->s[v] * 32;
+    unsigned o = v * elem;
+    switch (elem) {
+    case 4: LANES(mask, { uint32_t t = (uint32_t)s[l]; memcpy(ptr[l] + o, &t, 4); }); break;
+    case 8: LANES(mask, memcpy(ptr[l] + o, &s[l], 8)); break;
+    default: LANES(mask, memcpy(ptr[l] + o, &s[l], elem));
+    }
+  }
+  model(b, x, mask, off, spaces, uniform, size, elem);
+  return 0;
+}
+
+/* The value an atomic operation stores, given the old one. */
+static uint64_t atomic_value(const EmuInstr *x, unsigned size, uint64_t old, uint64_t bv, uint64_t cv) {
+  Class c = tclass(x->type);
+  switch (x->sub) {
+  case PTX_SUB_AADD:
+    if (c == C_F) return size == 4 ? B32(F32(old) + F32(bv)) : B64(F64(old) + F64(bv));
+    return old + bv;
+  case PTX_SUB_AMIN:
+  case PTX_SUB_AMAX: {
+    int lt;
+    if (c == C_F) lt = size == 4 ? F32(old) < F32(bv) : F64(old) < F64(bv);
+    else if (c == C_S) lt = sext(old, size) < sext(bv, size);
+    else lt = zext(old, size) < zext(bv, size);
+    return (x->sub == PTX_SUB_AMIN) == lt ? old : bv;
+  }
+  case PTX_SUB_AINC: return zext(old, size) >= zext(bv, size) ? 0 : old + 1;
+  case PTX_SUB_ADEC: return (zext(old, size) == 0 || zext(old, size) > zext(bv, size)) ? bv : old - 1;
+  case PTX_SUB_AEXCH: return bv;
+  case PTX_SUB_ACAS: return zext(old, size) == zext(bv, size) ? cv : old;
+  case PTX_SUB_AAND: return old & bv;
+  case PTX_SUB_AOR: return old | bv;
+  case PTX_SUB_AXOR: return old ^ bv;
+  default: return old;
+  }
+}
+
+/* One lane's atomic read-modify-write; returns the old value.  Blocks run on
+ * several host threads, so global atomics must be atomic on the host too. */
+static uint64_t atomic_apply(const EmuInstr *x, uint8_t *p, uint64_t bv, uint64_t cv) {
+  unsigned size = ptx_type_size((PtxType)x->type);
+  if (size == 4) {
+    uint32_t *w = (uint32_t *)(void *)p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(w, &old, (uint32_t)atomic_value(x, 4, old, bv, cv), 0,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    return old;
+  }
+  if (size == 8) {
+    uint64_t *w = (uint64_t *)(void *)p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(w, &old, atomic_value(x, 8, old, bv, cv), 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+    }
+    return old;
+  }
+  uint64_t old = 0, nv;
+  memcpy(&old, p, size);
+  nv = atomic_value(x, size, old, bv, cv);
+  memcpy(p, &nv, size);
+  return old;
+}
+
+int emu_exec_atom(EMU_EXEC_ARGS) {
+  unsigned size = ptx_type_size((PtxType)x->type);
+  uint8_t *ptr[32];
+  uint64_t off[32];
+  uint8_t spaces[32];
+  if (x->sub < PTX_SUB_AADD || x->sub > PTX_SUB_AXOR)
+    return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EUNSUP, "atomic operation not supported");
+  int uniform = resolve(b, x, warp, mask, R, size, ptr, off, spaces);
+  if (uniform < 0) return -1;
+  const uint64_t *bs = R + (size_t)x->s[0] * 32;
+  const uint64_t *cs = x->s[1] != EMU_NOSLOT ? R + (size_t)x->s[1] * 32 : bs;
+  uint64_t *d = x->d[0] != EMU_NOSLOT && x->op == PTX_OP_ATOM ? R + (size_t)x->d[0] * 32 : NULL;
+  /* lanes in order: the result a real GPU gives is one of the orders */
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t old = atomic_apply(x, ptr[l], bs[l], cs[l]);
+    if (d) d[l] = old;
+  }
+  model(b, x, mask, off, spaces, uniform, size, size);
+  return 0;
+}

@@ -1,0 +1,103 @@
+/* emu_warp.c - instructions whose lanes see each other: shfl, vote,
+ * match, redux, activemask.  The warp runs in lockstep here, so .sync and
+ * member masks only select which lanes take part. */
+#include <string.h>
+
+#include "emu/emu_exec.h"
+
+int emu_exec_shfl(EMU_EXEC_ARGS) {
+  const uint64_t *a = SRC(0), *bb = SRC(1), *c = SRC(2);
+  uint64_t *d = x->d[0] != EMU_NOSLOT ? DST(0) : NULL, *p = x->d[1] != EMU_NOSLOT ? DST(1) : NULL;
+  uint64_t src[32];
+  memcpy(src, a, sizeof src);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint32_t bval = (uint32_t)bb[l] & 31, cval = (uint32_t)c[l] & 31, seg = ((uint32_t)c[l] >> 8) & 31;
+    uint32_t maxl = ((uint32_t)l & seg) | (cval & ~seg), minl = (uint32_t)l & seg;
+    int j, ok;
+    switch (x->sub) {
+    case PTX_SUB_UP: j = l - (int)bval; ok = j >= (int)maxl; break;
+    case PTX_SUB_DOWN: j = l + (int)bval; ok = j <= (int)maxl; break;
+    case PTX_SUB_BFLY: j = l ^ (int)bval; ok = j <= (int)maxl; break;
+    default: j = (int)(minl | (bval & ~seg)); ok = j <= (int)maxl; break;
+    }
+    if (!ok) j = l;
+    if (d) d[l] = (uint32_t)src[j];
+    if (p) p[l] = (uint64_t)ok;
+  }
+  return 0;
+}
+
+int emu_exec_vote(EMU_EXEC_ARGS) {
+  const uint64_t *a = SRC(0);
+  uint32_t members = mask;
+  if (x->s[1] != EMU_NOSLOT) members &= (uint32_t)SRC(1)[__builtin_ctz(mask)];
+  uint32_t ballot = 0;
+  for (uint32_t m = members; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    if (((a[l] & 1) ^ x->s_neg[0]) != 0) ballot |= 1u << l;
+  }
+  uint64_t *d = DST(0);
+  uint64_t v;
+  switch (x->sub) {
+  case PTX_SUB_ALL: v = ballot == members; break;
+  case PTX_SUB_ANY: v = ballot != 0; break;
+  case PTX_SUB_UNI: v = ballot == 0 || ballot == members; break;
+  default: v = ballot; break;
+  }
+  LANES(mask, d[l] = v);
+  return 0;
+}
+
+int emu_exec_match(EMU_EXEC_ARGS) {
+  const uint64_t *a = SRC(0);
+  uint32_t members = mask & (uint32_t)SRC(1)[__builtin_ctz(mask)];
+  unsigned size = ptx_type_size((PtxType)x->type);
+  uint64_t *d = x->d[0] != EMU_NOSLOT ? DST(0) : NULL, *p = x->d[1] != EMU_NOSLOT ? DST(1) : NULL;
+  uint32_t same_all = members;
+  for (uint32_t m = members; m; m &= m - 1)
+    if (zext(a[__builtin_ctz(m)], size) != zext(a[__builtin_ctz(members)], size)) same_all = 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint32_t same = 0;
+    for (uint32_t k = members; k; k &= k - 1)
+      if (zext(a[__builtin_ctz(k)], size) == zext(a[l], size)) same |= 1u << __builtin_ctz(k);
+    if (d) d[l] = x->sub == PTX_SUB_ALL ? same_all : same;
+    if (p) p[l] = same_all != 0;
+  }
+  return 0;
+}
+
+int emu_exec_redux(EMU_EXEC_ARGS) {
+  const uint64_t *a = SRC(0);
+  uint32_t members = mask & (uint32_t)SRC(1)[__builtin_ctz(mask)];
+  int sign = ptx_type_is_signed((PtxType)x->type), first = 1;
+  uint64_t acc = 0;
+  for (uint32_t m = members; m; m &= m - 1) {
+    uint32_t v = (uint32_t)a[__builtin_ctz(m)];
+    if (first) {
+      acc = v;
+      first = 0;
+      continue;
+    }
+    switch (x->sub) {
+    case PTX_SUB_AADD: acc = (uint32_t)(acc + v); break;
+    case PTX_SUB_AMIN: acc = sign ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+    case PTX_SUB_AMAX: acc = sign ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+    case PTX_SUB_AAND: acc &= v; break;
+    case PTX_SUB_AOR: acc |= v; break;
+    default: acc ^= v; break;
+    }
+  }
+  uint64_t *d = DST(0);
+  LANES(mask, d[l] = acc);
+  return 0;
+}
+/* the lanes on the warp's current path, guarded off or not */
+int emu_exec_activemask(EMU_EXEC_ARGS) {
+  const Warp *w = &b->warps[warp];
+  uint32_t active = w->stack[w->sp - 1].mask;
+  uint64_t *d = DST(0);
+  LANES(mask, d[l] = active);
+  return 0;
+}
