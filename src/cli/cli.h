@@ -27,6 +27,8 @@ int cli_sim_cmd(int argc, char **argv);
 /* warpmem arch, warpmem occupancy (arch_cmd.c) */
 int cli_arch_cmd(int argc, char **argv);
 int cli_occupancy_cmd(int argc, char **argv);
+/* warpmem isa (isa_cmd.c) */
+int cli_isa_cmd(int argc, char **argv);
 /* warpmem lab (lab_cmd.c) */
 int cli_lab_cmd(int argc, char **argv);
 

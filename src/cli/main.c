@@ -22,6 +22,7 @@ static const char *usage_main =
   "  arch [NAME]      the GPU presets, or every fact of one (warpmem arch --help)\n"
   "  occupancy ...    blocks per SM and what limits them (warpmem occupancy --help)\n"
   "  gpu [...]        run and time kernels on a GPU (warpmem gpu --help)\n"
+  "  isa [OPCODE]     the PTX instructions warpmem runs (warpmem isa --help)\n"
   "  help             this text\n"
   "  version          the version\n";
 
@@ -44,5 +45,6 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "occupancy")) return cli_occupancy_cmd(argc, argv);
   if (!strcmp(cmd, "lab")) return cli_lab_cmd(argc, argv);
   if (!strcmp(cmd, "gpu")) return cli_gpu(argc, argv);
+  if (!strcmp(cmd, "isa")) return cli_isa_cmd(argc, argv);
   return cli_usage_error("unknown command '%s'", cmd);
 }

@@ -29,6 +29,13 @@ const signed char ptx_shape_nsrc[PTX_SH_COUNT] = {
 #undef X
 };
 
+const PtxModInfo ptx_mods[] = {
+#define X(name, bit, words) {name, words},
+  PTX_MODS(X)
+#undef X
+};
+const int ptx_nmods = (int)(sizeof ptx_mods / sizeof ptx_mods[0]);
+
 const char *const ptx_sreg_name[PTX_SR_COUNT] = {
 #define X(e, name) name,
   PTX_SREGS(X)

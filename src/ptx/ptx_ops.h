@@ -35,37 +35,44 @@
 #define OPF_PRED    0x80 /* .pred is a valid type */
 
 /* Modifier groups an opcode accepts (the parser's words for each are in
- * ptx_instr.c), and what it requires. */
-#define M_VEC      (1u << 0)  /* .v2 .v4 */
-#define M_SPACE    (1u << 1)  /* .global .shared .local .const .param */
-#define M_CACHE    (1u << 2)  /* .ca .cg .cs .lu .cv .wb .wt .nc, L1::/L2:: hints */
-#define M_SEM      (1u << 3)  /* .volatile .relaxed .acquire ... and scopes */
-#define M_RND      (1u << 4)  /* .rn .rz .rm .rp */
-#define M_IRND     (1u << 5)  /* .rni .rzi .rmi .rpi */
-#define M_FTZ      (1u << 6)
-#define M_SAT      (1u << 7)
-#define M_CC       (1u << 8)  /* .cc (carry: parsed, refused by the emulator) */
-#define M_MULMODE  (1u << 9)  /* .lo .hi .wide */
-#define M_CMP      (1u << 10) /* .eq .lt ... and .and .or .xor */
-#define M_SHFL     (1u << 11) /* .up .down .bfly .idx */
-#define M_SYNC     (1u << 12) /* .sync */
-#define M_VOTE     (1u << 13) /* .all .any .uni .ballot */
-#define M_ATOMOP   (1u << 14) /* .add .min .max .inc .dec .exch .cas .and .or .xor */
-#define M_TESTP    (1u << 15) /* .finite .infinite ... */
-#define M_BAR      (1u << 16) /* .sync .arrive .red .aligned */
-#define M_UNI      (1u << 17) /* .uni */
-#define M_TO       (1u << 18) /* cvta.to */
-#define M_LEVEL    (1u << 19) /* membar .cta .gl .sys */
-#define M_ANY      (1u << 20) /* anything: fence.* has no effect here */
-#define M_TYPE2    (1u << 21) /* a second type, and it needs two */
-#define M_NOTYPE   (1u << 22) /* needs no type */
-#define M_MATCH    (1u << 23) /* .any .all */
-#define M_APPROX   (1u << 24) /* .approx .full */
-#define M_SHF      (1u << 25) /* .l .r .wrap .clamp */
-#define M_SHIFTAMT (1u << 26) /* bfind.shiftamt */
-#define M_NEED_SUB (1u << 27) /* needs its operation (.up, .all, .add, .finite...) */
-#define M_NEED_SYNC (1u << 28) /* needs .sync */
-#define M_NEED_SPACE (1u << 29) /* needs a state space */
+ * ptx_instr.c), and what it requires: X(NAME, bit, the words, for docs). */
+#define PTX_MODS(X)                                                                                                   \
+  X(M_VEC, 0, ".v2 .v4")                                                                                              \
+  X(M_SPACE, 1, ".global .shared .local .const .param")                                                               \
+  X(M_CACHE, 2, ".ca .cg .cs .lu .cv .wb .wt .nc, L1::/L2:: hints")                                                   \
+  X(M_SEM, 3, ".volatile .relaxed .acquire .release .acq_rel .mmio; .cta .gpu .sys .cluster")                         \
+  X(M_RND, 4, ".rn .rz .rm .rp")                                                                                      \
+  X(M_IRND, 5, ".rni .rzi .rmi .rpi")                                                                                 \
+  X(M_FTZ, 6, ".ftz")                                                                                                 \
+  X(M_SAT, 7, ".sat")                                                                                                 \
+  X(M_CC, 8, ".cc (parsed; the emulator refuses carries)")                                                            \
+  X(M_MULMODE, 9, ".lo .hi .wide")                                                                                    \
+  X(M_CMP, 10, ".eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan; .and .or .xor")      \
+  X(M_SHFL, 11, ".up .down .bfly .idx")                                                                               \
+  X(M_SYNC, 12, ".sync")                                                                                              \
+  X(M_VOTE, 13, ".all .any .uni .ballot")                                                                             \
+  X(M_ATOMOP, 14, ".add .min .max .inc .dec .exch .cas .and .or .xor")                                                \
+  X(M_TESTP, 15, ".finite .infinite .number .notanumber .normal .subnormal")                                          \
+  X(M_BAR, 16, ".sync .arrive .red.popc .red.and .red.or .aligned")                                                   \
+  X(M_UNI, 17, ".uni")                                                                                                \
+  X(M_TO, 18, ".to")                                                                                                  \
+  X(M_LEVEL, 19, ".cta .gl .sys")                                                                                     \
+  X(M_ANY, 20, "any (no effect here)")                                                                                \
+  X(M_TYPE2, 21, "a second type (needs two)")                                                                         \
+  X(M_NOTYPE, 22, "(no type)")                                                                                        \
+  X(M_MATCH, 23, ".any .all")                                                                                         \
+  X(M_APPROX, 24, ".approx .full")                                                                                    \
+  X(M_SHF, 25, ".l .r .wrap .clamp")                                                                                  \
+  X(M_SHIFTAMT, 26, ".shiftamt")                                                                                      \
+  X(M_NEED_SUB, 27, "(needs its operation)")                                                                          \
+  X(M_NEED_SYNC, 28, "(needs .sync)")                                                                                 \
+  X(M_NEED_SPACE, 29, "(needs a state space)")
+
+enum {
+#define X(name, bit, words) name = 1u << bit,
+  PTX_MODS(X)
+#undef X
+};
 #define M_FLOAT (M_RND | M_FTZ | M_APPROX)
 
 /* Operand forms (ptx_shape.c): X(SHAPE, nsrc, form), nsrc the fewest
@@ -227,5 +234,12 @@ extern const PtxOpInfo ptx_op[PTX_OP_COUNT];
 extern const char *const ptx_op_name[PTX_OP_COUNT];
 extern const char *const ptx_shape_form[PTX_SH_COUNT]; /* "d, a, b" */
 extern const signed char ptx_shape_nsrc[PTX_SH_COUNT];
+/* The modifier groups: bit (M_*) and their words, for docs. */
+typedef struct PtxModInfo {
+  unsigned bit;
+  const char *words;
+} PtxModInfo;
+extern const PtxModInfo ptx_mods[];
+extern const int ptx_nmods;
 
 #endif
