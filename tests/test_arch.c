@@ -331,12 +331,47 @@ static void test_registers_unknown(void **state) {
   free(path);
 }
 
+/* Launch limits come from each preset (CUDA C Programming Guide, Technical
+ * Specifications): 512 threads per block and a 65535-block grid x on 1.x,
+ * 1024 threads from 2.0, 2^31 - 1 blocks in x from 3.0; the opt-in shared
+ * memory per block.  The emulator refuses what the chosen preset refuses. */
+static void test_launch_limits(void **state) {
+  (void)state;
+  ArchLimits g = arch_limits(arch_find("gt200")), f = arch_limits(arch_find("fermi"));
+  ArchLimits h = arch_limits(arch_find("h200")), most = arch_limits(NULL);
+  assert_int_equal(g.block_threads, 512);
+  assert_int_equal(g.block_xy, 512);
+  assert_int_equal(g.grid_x, 65535);
+  assert_int_equal(f.block_threads, 1024);
+  assert_int_equal(f.grid_x, 65535);
+  assert_int_equal(h.block_threads, 1024);
+  assert_int_equal(h.block_z, 64);
+  assert_int_equal(h.grid_x, 2147483647u);
+  assert_int_equal(h.grid_yz, 65535);
+  assert_int_equal(h.smem_block, 227 * 1024);
+  assert_int_equal(arch_limits(arch_find("ampere")).smem_block, 163 * 1024);
+  assert_int_equal(most.block_threads, 1024);
+  assert_int_equal(most.grid_x, 2147483647u);
+  assert_int_equal(most.smem_block, 227 * 1024);
+  /* a 640-thread block runs on fermi and is refused on gt200, naming it */
+  char args[4200], *err = NULL;
+  snprintf(args, sizeof args, "sim '%s' --kernel setRowReadRow --grid 1 --block 32,20 --arg buf:i32:1024 --arch %%s",
+           tu_data("seed_kernels.ptx"));
+  char cmd[4300];
+  snprintf(cmd, sizeof cmd, args, "fermi");
+  assert_int_equal(tu_run_cli(cmd, NULL, NULL), 0);
+  snprintf(cmd, sizeof cmd, args, "gt200");
+  assert_int_equal(tu_run_cli(cmd, NULL, &err), 1);
+  assert_non_null(strstr(err, "at most 512 per block on gt200"));
+  free(err);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_presets),          cmocka_unit_test(test_arch_list),
     cmocka_unit_test(test_arch_show),        cmocka_unit_test(test_occupancy_cmd),
     cmocka_unit_test(test_occupancy_errors), cmocka_unit_test(test_sim_report),
-    cmocka_unit_test(test_registers_unknown),
+    cmocka_unit_test(test_registers_unknown), cmocka_unit_test(test_launch_limits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -850,7 +850,8 @@ static void test_cli_seed000_banks(void **state)
  *     (4-byte) or (17k + y) % 32 (8-byte) all distinct: 1; 1.x: bank
  *     (2x + 2y) % 16 puts x and x + 8 together: 2 per half-warp, 4.
  * Columns: gt200, fermi, kepler 4-byte, kepler 8-byte, h200; values are the
- * block's load and store transactions (wavefronts on h200). */
+ * block's load and store transactions (wavefronts on h200); -1: the launch
+ * is refused (a 32x32 block is over GT200's 512 threads per block). */
 static void test_cli_seed002_layouts(void **state)
 {
   (void)state;
@@ -860,12 +861,12 @@ static void test_cli_seed002_layouts(void **state)
     const char *kernel, *shape;
     long long ld[5], st[5];
   } c[] = {
-    {"setRowReadRow", "--block 32,32", {64, 32, 32, 32, 32}, {64, 32, 32, 32, 32}},
-    {"setColReadCol", "--block 32,32", {1024, 1024, 512, 512, 1024}, {1024, 1024, 512, 512, 1024}},
-    {"setRowReadCol", "--block 32,32", {1024, 1024, 512, 512, 1024}, {64, 32, 32, 32, 32}},
-    {"setRowReadColDyn", "--block 32,32 --smem 4096", {1024, 1024, 512, 512, 1024}, {64, 32, 32, 32, 32}},
-    {"setRowReadColIpad", "--block 32,32", {64, 32, 32, 48, 32}, {64, 32, 32, 32, 32}},
-    {"setRowReadColDynIpad", "--block 32,32 --smem 4224", {64, 32, 32, 48, 32}, {64, 32, 32, 32, 32}},
+    {"setRowReadRow", "--block 32,32", {-1, 32, 32, 32, 32}, {-1, 32, 32, 32, 32}},
+    {"setColReadCol", "--block 32,32", {-1, 1024, 512, 512, 1024}, {-1, 1024, 512, 512, 1024}},
+    {"setRowReadCol", "--block 32,32", {-1, 1024, 512, 512, 1024}, {-1, 32, 32, 32, 32}},
+    {"setRowReadColDyn", "--block 32,32 --smem 4096", {-1, 1024, 512, 512, 1024}, {-1, 32, 32, 32, 32}},
+    {"setRowReadColIpad", "--block 32,32", {-1, 32, 32, 48, 32}, {-1, 32, 32, 32, 32}},
+    {"setRowReadColDynIpad", "--block 32,32 --smem 4224", {-1, 32, 32, 48, 32}, {-1, 32, 32, 32, 32}},
     {"setRowReadColRect", "--block 32,16", {512, 256, 128, 128, 256}, {32, 16, 16, 16, 16}},
     {"setRowReadColRectPad", "--block 32,16", {32, 32, 32, 32, 32}, {32, 16, 16, 16, 16}},
     {"setRowReadColRectPad2", "--block 32,16", {64, 16, 16, 16, 16}, {32, 16, 16, 16, 16}},
@@ -874,6 +875,15 @@ static void test_cli_seed002_layouts(void **state)
   snprintf(ptx, sizeof ptx, "%s", tu_data("seed_kernels.ptx"));
   for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
     for (int g = 0; g < 5; g++) {
+      if (c[i].ld[g] < 0) { /* a 32x32 block has 1024 threads: more than 1.x's 512 */
+        char args[4200], *err = NULL;
+        snprintf(args, sizeof args, "sim '%s' %s --kernel %s --grid 1 %s --arg buf:i32:1024", ptx, cfg[g],
+                 c[i].kernel, c[i].shape);
+        assert_int_equal(tu_run_cli(args, NULL, &err), 1);
+        assert_non_null(strstr(err, "at most 512 per block on gt200"));
+        free(err);
+        continue;
+      }
       json_t *root = sim_json("'%s' %s --kernel %s --grid 1 %s --arg buf:i32:1024", ptx, cfg[g],
                               c[i].kernel, c[i].shape);
       json_t *l = json_array_get(root, 0);

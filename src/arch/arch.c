@@ -514,3 +514,27 @@ void arch_names(char *buf, size_t n) {
     used += (size_t)w;
   }
 }
+
+ArchLimits arch_limits(const Arch *a) {
+  if (!a) { /* the loosest of all presets */
+    ArchLimits most = {0};
+    for (int i = 0; i < NPRESETS; i++) {
+      ArchLimits l = arch_limits(&presets[i]);
+      if (l.block_threads > most.block_threads) most.block_threads = l.block_threads;
+      if (l.block_xy > most.block_xy) most.block_xy = l.block_xy;
+      if (l.block_z > most.block_z) most.block_z = l.block_z;
+      if (l.grid_x > most.grid_x) most.grid_x = l.grid_x;
+      if (l.grid_yz > most.grid_yz) most.grid_yz = l.grid_yz;
+      if (l.smem_block > most.smem_block) most.smem_block = l.smem_block;
+    }
+    return most;
+  }
+  ArchLimits l;
+  l.block_threads = (uint32_t)a->max_threads_block;
+  l.block_xy = (uint32_t)a->max_threads_block; /* 512 on 1.x, 1024 since 2.0 */
+  l.block_z = 64;
+  l.grid_x = a->cc >= 30 ? 2147483647u : 65535u; /* 2^31 - 1 since 3.0 */
+  l.grid_yz = 65535;
+  l.smem_block = (uint32_t)(a->smem_block_optin > a->smem_block ? a->smem_block_optin : a->smem_block);
+  return l;
+}

@@ -116,6 +116,20 @@ const Arch *arch_default(void);
 /* "32-byte sectors", ... */
 const char *arch_coalesce_name(ArchCoalesce c);
 
+/* What a launch may ask of a preset (CUDA C Programming Guide, "Technical
+ * Specifications per Compute Capability"): derived from max_threads_block,
+ * smem_block_optin and the compute capability. */
+typedef struct ArchLimits {
+  uint32_t block_threads;    /* threads per block */
+  uint32_t block_xy, block_z; /* block dimensions */
+  uint32_t grid_x, grid_yz;  /* grid dimensions */
+  uint32_t smem_block;       /* shared memory per block, with opt-in */
+} ArchLimits;
+
+/* The limits of preset a; a == NULL: the largest any preset allows (for
+ * checks made before a preset is chosen). */
+ArchLimits arch_limits(const Arch *a);
+
 /* The preset names, comma-separated, for messages. */
 void arch_names(char *buf, size_t n);
 

@@ -48,8 +48,9 @@ static void sreg_block_values(Block *b, uint64_t *R) {
   v[PTX_SR_CTAID_X] = b->ctaid[0], v[PTX_SR_CTAID_Y] = b->ctaid[1], v[PTX_SR_CTAID_Z] = b->ctaid[2];
   v[PTX_SR_NCTAID_X] = l->grid[0], v[PTX_SR_NCTAID_Y] = l->grid[1], v[PTX_SR_NCTAID_Z] = l->grid[2];
   v[PTX_SR_NWARPID] = 64;
-  v[PTX_SR_NSMID] = 132;
-  v[PTX_SR_SMID] = ((uint64_t)b->ctaid[0] + (uint64_t)b->ctaid[1] * l->grid[0]) % 132;
+  uint64_t sms = (uint64_t)(l->arch ? l->arch : arch_default())->sms;
+  v[PTX_SR_NSMID] = sms;
+  v[PTX_SR_SMID] = ((uint64_t)b->ctaid[0] + (uint64_t)b->ctaid[1] * l->grid[0]) % sms;
   v[PTX_SR_GRIDID] = 1;
   v[PTX_SR_DYN_SMEM] = l->smem_dynamic;
   v[PTX_SR_TOTAL_SMEM] = b->shared_size;
@@ -349,33 +350,32 @@ static int run_block(Block *b) {
 
 static int check_launch(const EmuLaunch *l, const PtxKernel *k, uint32_t shared, WmErr *e) {
   const uint32_t *g = l->grid, *bl = l->block;
+  const Arch *a = l->arch ? l->arch : arch_default();
+  ArchLimits lim = arch_limits(a);
   uint64_t threads = (uint64_t)bl[0] * bl[1] * bl[2];
   if (!g[0] || !g[1] || !g[2] || !bl[0] || !bl[1] || !bl[2])
     return wm_err(e, WM_ELIMIT, "kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
                   k->name, g[0], g[1], g[2], bl[0], bl[1], bl[2]);
-  if (threads > EMU_MAX_BLOCK_THREADS || bl[0] > EMU_MAX_BLOCK_DIM_XY || bl[1] > EMU_MAX_BLOCK_DIM_XY ||
-      bl[2] > EMU_MAX_BLOCK_DIM_Z)
+  if (threads > lim.block_threads || bl[0] > lim.block_xy || bl[1] > lim.block_xy || bl[2] > lim.block_z)
     return wm_err(e, WM_ELIMIT,
-                  "kernel %s: block (%u,%u,%u) has %llu threads; CUDA allows at most %u per block "
+                  "kernel %s: block (%u,%u,%u) has %llu threads; CUDA allows at most %u per block on %s "
                   "(x, y <= %u, z <= %u): the launch would fail with cudaErrorInvalidConfiguration",
-                  k->name, bl[0], bl[1], bl[2], (unsigned long long)threads, EMU_MAX_BLOCK_THREADS,
-                  EMU_MAX_BLOCK_DIM_XY, EMU_MAX_BLOCK_DIM_Z);
-  if (g[1] > EMU_MAX_GRID_YZ || g[2] > EMU_MAX_GRID_YZ || g[0] > EMU_MAX_GRID_X)
-    return wm_err(e, WM_ELIMIT, "kernel %s: grid (%u,%u,%u) exceeds CUDA's limits (x < 2^31, y, z <= %u)",
-                  k->name, g[0], g[1], g[2], EMU_MAX_GRID_YZ);
+                  k->name, bl[0], bl[1], bl[2], (unsigned long long)threads, lim.block_threads, a->name,
+                  lim.block_xy, lim.block_z);
+  if (g[1] > lim.grid_yz || g[2] > lim.grid_yz || g[0] > lim.grid_x)
+    return wm_err(e, WM_ELIMIT, "kernel %s: grid (%u,%u,%u) exceeds CUDA's limits on %s (x <= %u, y, z <= %u)",
+                  k->name, g[0], g[1], g[2], a->name, lim.grid_x, lim.grid_yz);
   for (int i = 0; i < 3; i++)
     if (k->reqntid[i] && k->reqntid[i] != bl[i])
       return wm_err(e, WM_ELIMIT, "kernel %s requires a block of (%u,%u,%u) threads (.reqntid), not (%u,%u,%u)",
                     k->name, k->reqntid[0], k->reqntid[1] ? k->reqntid[1] : 1, k->reqntid[2] ? k->reqntid[2] : 1,
                     bl[0], bl[1], bl[2]);
-  if (shared > EMU_MAX_SMEM_BLOCK)
+  if (shared > lim.smem_block)
     return wm_err(e, WM_ELIMIT,
                   "kernel %s: %u bytes of shared memory per block (%u static + %u dynamic) exceed the "
-                  "%u bytes an sm_90 block can have",
-                  k->name, shared, k->shared_static, l->smem_dynamic, EMU_MAX_SMEM_BLOCK);
-  if (l->smem_dynamic && !k->shared_extern_align)
-    return 0; /* allowed: CUDA accepts dynamic shared memory nobody uses */
-  return 0;
+                  "%u bytes a block can have on %s",
+                  k->name, shared, k->shared_static, l->smem_dynamic, lim.smem_block, a->name);
+  return 0; /* dynamic shared memory nobody uses is allowed, as CUDA allows it */
 }
 
 /* --- workers: blocks are independent, so they run on several host threads;

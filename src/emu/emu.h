@@ -9,15 +9,9 @@
 #include "mem/mem.h"
 #include "ptx/ptx.h"
 
-/* Hardware limits a launch is checked against (CUDA's, for sm_90). */
-#define EMU_MAX_BLOCK_THREADS 1024u
-#define EMU_MAX_BLOCK_DIM_XY 1024u
-#define EMU_MAX_BLOCK_DIM_Z 64u
-#define EMU_MAX_GRID_X 2147483647u
-#define EMU_MAX_GRID_YZ 65535u
-#define EMU_MAX_SMEM_BLOCK (227u * 1024u) /* opt-in maximum per block on sm_90 */
-
 typedef struct EmuLaunch {
+  const Arch *arch;          /* the GPU: its launch limits and SM count;
+                                NULL: the default preset */
   const PtxModule *mod;
   const PtxKernel *kernel;
   uint32_t grid[3], block[3];

@@ -350,21 +350,22 @@ static int is_ident(char c, int first) {
          (!first && c >= '0' && c <= '9');
 }
 
+/* The dimensions no preset allows, refused as the spec is read; emu_run
+ * checks the chosen preset's own limits. */
 static int check_dims(const LaunchSpec *ls, const Line *L, const char *gridp, const char *blockp,
                       WmErr *e) {
   const uint32_t *g = ls->grid, *b = ls->block;
-  if (g[1] > EMU_MAX_GRID_YZ || g[2] > EMU_MAX_GRID_YZ)
+  ArchLimits lim = arch_limits(NULL);
+  if (g[1] > lim.grid_yz || g[2] > lim.grid_yz)
     return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, gridp),
-                     "grid y and z are at most %u", EMU_MAX_GRID_YZ);
-  if (b[0] > EMU_MAX_BLOCK_DIM_XY || b[1] > EMU_MAX_BLOCK_DIM_XY || b[2] > EMU_MAX_BLOCK_DIM_Z)
+                     "grid y and z are at most %u", lim.grid_yz);
+  if (b[0] > lim.block_xy || b[1] > lim.block_xy || b[2] > lim.block_z)
     return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, blockp),
-                     "block x and y are at most %u, z at most %u", EMU_MAX_BLOCK_DIM_XY,
-                     EMU_MAX_BLOCK_DIM_Z);
+                     "block x and y are at most %u, z at most %u", lim.block_xy, lim.block_z);
   uint64_t threads = (uint64_t)b[0] * b[1] * b[2];
-  if (threads > EMU_MAX_BLOCK_THREADS)
+  if (threads > lim.block_threads)
     return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, blockp),
-                     "a block has at most %u threads, not %llu", EMU_MAX_BLOCK_THREADS,
-                     (unsigned long long)threads);
+                     "a block has at most %u threads, not %llu", lim.block_threads, (unsigned long long)threads);
   return 0;
 }
 

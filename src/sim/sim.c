@@ -81,7 +81,7 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
       free(cmem);
       goto out;
     }
-  EmuLaunch l = {.mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = params, .gmem = &g,
+  EmuLaunch l = {.arch = sim_arch(o), .mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = params, .gmem = &g,
                  .const_mem = cmem, .mm = &run->mm};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
