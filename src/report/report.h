@@ -36,8 +36,8 @@ typedef struct ReportRun {
                                 (--sample); 0: all */
 } ReportRun;
 
-/* Ratios of the hierarchy counters, in percent (-1 where undefined):
- * X(ENUM, "name", numerator metric(s), denominator) -- see report.c. */
+/* Ratios of the hierarchy counters, in percent (-1 where undefined); the
+ * names in report_rate_name, the formulas in report_rate() (report.c). */
 typedef enum {
   REPORT_L1_HIT_PCT,   /* l1tex__t_sector_hit_rate.pct */
   REPORT_L2_HIT_PCT,   /* lts__t_sector_hit_rate.pct */
