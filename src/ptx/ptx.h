@@ -1,7 +1,8 @@
 /* ptx.h - a PTX module decoded once into compact form.
  *
- * The parser (ptx_parse.c) turns PTX text into a PtxModule; the emulator runs
- * PtxInstr arrays without looking at text again.  Registers are numbered
+ * The parser (ptx_parse.c and the files ptx_parse_int.h lists) turns PTX
+ * text into a PtxModule; the emulator runs PtxInstr arrays without looking
+ * at text again.  Registers are numbered
  * slots (every register, whatever its type, is one 64-bit slot per lane);
  * symbols are resolved to offsets in their state space; labels to
  * instruction indices.
