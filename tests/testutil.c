@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/csv.h"
+
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
@@ -65,4 +67,20 @@ void tu_read_dump(const char *dir, const char *file, void *buf, size_t bytes) {
   size_t got = fread(buf, 1, bytes, f);
   fclose(f);
   if (got != bytes) fail_msg("%s: %zu bytes, want %zu", path, got, bytes);
+}
+
+double tu_csv_value(const char *text, const char *row, const char *col) {
+  enum { MAX = 256 };
+  char *copy = strdup(text), *p = copy, *f[MAX];
+  int n = wm_csv_read(&p, f, MAX), ci = -1;
+  for (int i = 0; i < n && i < MAX; i++)
+    if (!strcmp(f[i], col)) ci = i;
+  double v = -1;
+  while (ci >= 0 && (n = wm_csv_read(&p, f, MAX)) > 0)
+    if (!strcmp(f[0], row)) {
+      if (ci < n && ci < MAX) v = strtod(f[ci], NULL);
+      break;
+    }
+  free(copy);
+  return v;
 }
