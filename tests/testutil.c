@@ -1,3 +1,4 @@
+/* testutil.c - running the CLI, test data paths, temporary files, dumps, CSV lookups. */
 #include "testutil.h"
 
 #include <stdio.h>
@@ -7,21 +8,7 @@
 #include <unistd.h>
 
 #include "util/csv.h"
-
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  size_t got;
-  while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-    n += got;
-    if (n + 1 >= cap) buf = realloc(buf, cap *= 2);
-  }
-  fclose(f);
-  buf[n] = '\0';
-  return buf;
-}
+#include "util/diag.h"
 
 int tu_run_cli(const char *args, char **out, char **err) {
   char outp[] = "/tmp/wmtest-outXXXXXX", errp[] = "/tmp/wmtest-errXXXXXX";
@@ -34,8 +21,9 @@ int tu_run_cli(const char *args, char **out, char **err) {
   snprintf(cmd, n, "'%s' %s >%s 2>%s </dev/null", WM_BINARY, args, outp, errp);
   int st = system(cmd);
   free(cmd);
-  if (out) *out = slurp(outp);
-  if (err) *err = slurp(errp);
+  WmErr e;
+  if (out) *out = wm_read_file(outp, NULL, &e);
+  if (err) *err = wm_read_file(errp, NULL, &e);
   unlink(outp);
   unlink(errp);
   if (st == -1 || !WIFEXITED(st)) return -1;
