@@ -128,7 +128,7 @@ static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, 
 static void check_file(const char *ptx, const char *cu, const char *csv, int shared_exact) {
   load_truth(csv);
   WmErr e = {0};
-  PtxModule *mod = ptx_load(tu_data(ptx), "sm_90", &e);
+  PtxModule *mod = ptx_load(tu_data(ptx), arch_ptx_target(), &e);
   if (!mod) fail_msg("%s", e.msg);
   char *text = wm_read_file(tu_data(cu), NULL, &e);
   assert_non_null(text);
@@ -218,7 +218,7 @@ static void test_large_launches(void **state) {
   }
   load_truth("h200-large-counters.csv");
   WmErr e = {0};
-  PtxModule *mod = ptx_load(tu_data("seed_kernels.ptx"), "sm_90", &e);
+  PtxModule *mod = ptx_load(tu_data("seed_kernels.ptx"), arch_ptx_target(), &e);
   if (!mod) fail_msg("%s", e.msg);
   char *text = wm_read_file(tu_data("seed_launches_large.cu"), NULL, &e);
   assert_non_null(text);

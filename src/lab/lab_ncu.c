@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lab/lab.h"
+#include "arch/arch.h"
 #include "util/csv.h"
 #include "util/sys.h"
 
@@ -47,7 +48,7 @@ int lab_ncu_child(Lab *lab) {
     for (int i = 0; i < lab->cat.nlaunches && !status; i++) {
       const LabLaunch *l = &lab->cat.launches[i];
       if (!lab->res[i].selected || l->file != f) continue;
-      if (!mod && (!(mod = ptx_load(lab->cat.files[f].ptx, "sm_90", &e)) || gpu_module_load(g, mod, &gm, &e))) {
+      if (!mod && (!(mod = ptx_load(lab->cat.files[f].ptx, arch_ptx_target(), &e)) || gpu_module_load(g, mod, &gm, &e))) {
         status = wm_err_print(&e);
         break;
       }

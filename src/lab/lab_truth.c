@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lab/lab.h"
+#include "arch/arch.h"
 #include "util/csv.h"
 #include "util/sys.h"
 
@@ -173,7 +174,7 @@ int lab_groundtruth(const LabOptions *lo) {
     return 0;
   }
   /* the committed PTX: the lab runs without nvcc, and fast */
-  PtxModule *mod = ptx_load(ptx, "sm_90", &e);
+  PtxModule *mod = ptx_load(ptx, arch_ptx_target(), &e);
   if (!mod) {
     free(ls);
     return wm_err_print(&e);
