@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "arch/arch.h"
 #include "util/sys.h"
 
 #ifndef WM_LAB_DIR
@@ -27,7 +28,7 @@ int main(int argc, char **argv) {
     else cu = argv[i];
   }
   WmErr e = {0};
-  PtxModule *mod = ptx_load(ptx, "sm_90", &e);
+  PtxModule *mod = ptx_load(ptx, arch_ptx_target(), &e);
   char *text = mod ? wm_read_file(cu, NULL, &e) : NULL;
   LaunchSpec *ls = NULL;
   int n = 0;

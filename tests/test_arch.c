@@ -68,6 +68,9 @@ static void test_presets(void **state) {
   /* sm_90 is the ground truth's GPU, as is the default */
   assert_ptr_equal(arch_find("sm_90"), arch_find("h200"));
   assert_ptr_equal(arch_find("90"), arch_default());
+  /* nvcc's one target is the default preset's */
+  assert_string_equal(arch_ptx_target(), "sm_90");
+  assert_ptr_equal(arch_find(arch_ptx_target()), arch_default());
   const Arch *h = arch_default();
   assert_int_equal(h->sms, 132);                  /* ground-truth README */
   assert_int_equal(h->l2_bytes, 60 * 1024 * 1024);  /* ground-truth README */

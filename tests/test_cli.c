@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "util/csv.h"
 
 static char *run_ok(const char *args) {
   char *out = NULL, *err = NULL;
@@ -79,22 +80,17 @@ static void test_csv_of_one_launch(void **state) {
            "--arg buf:f32:4194304 --arg i32:4194304 --format csv",
            tu_data("seed_kernels.ptx"));
   char *out = run_ok(args);
-  char *nl = strchr(out, '\n');
-  assert_non_null(nl);
-  *nl = '\0';
   assert_true(strncmp(out, "launch,kernel,", 14) == 0);
   /* find the column of the global load sectors, then its value */
-  int col = -1, c = 0;
-  for (char *p = strtok(out, ","); p; p = strtok(NULL, ","), c++)
-    if (!strcmp(p, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")) col = c;
+  char *p = out, *head[256], *row[256];
+  int nhead = wm_csv_read(&p, head, 256), col = -1;
+  assert_in_range(nhead, 3, 256);
+  for (int c = 0; c < nhead; c++)
+    if (!strcmp(head[c], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")) col = c;
   assert_true(col > 1);
-  char *row = nl + 1;
-  c = 0;
-  char *v = NULL;
-  for (char *p = strtok(row, ",\n"); p; p = strtok(NULL, ",\n"), c++)
-    if (c == col) v = p;
-  assert_non_null(v);
-  assert_string_equal(v, "524288");
+  assert_int_equal(wm_csv_read(&p, row, 256), nhead);
+  assert_string_equal(row[col], "524288");
+  assert_int_equal(*p, '\0'); /* one row */
   free(out);
 }
 

@@ -33,7 +33,7 @@ enum { SEED, SEM, FUNNEL };
 static const PtxModule *module(int which) {
   if (!modules[which]) {
     WmErr e = {0};
-    modules[which] = ptx_load(tu_data(module_files[which]), "sm_90", &e);
+    modules[which] = ptx_load(tu_data(module_files[which]), arch_ptx_target(), &e);
     if (!modules[which]) fail_msg("%s: %s", module_files[which], e.msg);
   }
   return modules[which];

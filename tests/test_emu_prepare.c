@@ -18,7 +18,7 @@ static void test_prepare_every_kernel(void **state) {
   int prepared = 0;
   for (int i = 0; modules[i]; i++) {
     WmErr e = {0};
-    PtxModule *m = ptx_load(tu_data(modules[i]), "sm_90", &e);
+    PtxModule *m = ptx_load(tu_data(modules[i]), arch_ptx_target(), &e);
     if (!m) fail_msg("%s: %s", modules[i], e.msg);
     for (int k = 0; k < m->nkernels; k++) {
       if (m->kernels[k].unsupported) continue;

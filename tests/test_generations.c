@@ -8,10 +8,13 @@
  * layout kernels of tests/data/seed_kernels.cu.
  *
  * Sources of the expected numbers, quoted where they are used:
- *   seed 004  /work/shared/seeds/004_*.txt (Fermi's caching and non-caching
+ *   seed 004  J. Luitjens, "Global Memory Usage and Strategy", NVIDIA GPU
+ *             Computing Webinar, 2011 (Fermi's caching and non-caching
  *             loads, "Prior to Fermi, memory issues were per half-warp");
- *   seed 000  /work/shared/seeds/000_*.txt (the GTX 680 bank examples);
- *   seed 002  /work/shared/seeds/002_*.txt (the shared-memory layouts);
+ *   seed 000  EECS 471 Applied GPU Programming, "Lecture 5: DRAM, Shared
+ *             Mem, Coalescing" (the GTX 680 bank examples);
+ *   seed 002  CUDA Freshman 5.2, "Data Layout in Shared Memory" (the
+ *             shared-memory layouts);
  *   [PG]      CUDA C Programming Guide 4.2, Appendix F (F.3: 1.x, F.4: 2.x,
  *             F.5: 3.0), the rules each generation's model implements.
  * Where a seed's generic sentence does not hold on a generation, the test

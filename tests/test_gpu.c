@@ -511,7 +511,7 @@ static void test_gpu_launches_match_emulator(void **state) {
   (void)state;
   NEED_GPU();
   WmErr e = {0};
-  PtxModule *m = ptx_load(tu_data("seed_kernels.ptx"), "sm_90", &e);
+  PtxModule *m = ptx_load(tu_data("seed_kernels.ptx"), arch_ptx_target(), &e);
   if (!m) fail_msg("%s", e.msg);
   GpuModule *gm;
   if (gpu_module_load(the_gpu, m, &gm, &e)) fail_msg("%s", e.msg);
@@ -549,7 +549,7 @@ static void test_gpu_measure(void **state) {
   (void)state;
   NEED_GPU();
   WmErr e = {0};
-  PtxModule *m = ptx_load(tu_data("seed_kernels.ptx"), "sm_90", &e);
+  PtxModule *m = ptx_load(tu_data("seed_kernels.ptx"), arch_ptx_target(), &e);
   GpuModule *gm;
   if (!m || gpu_module_load(the_gpu, m, &gm, &e)) fail_msg("%s", e.msg);
   LaunchSpec l = spec_from("//@ copy_k grid=65536 block=256 args=buf:f32:16777216,buf:f32:16777216,i32:16777216\n");

@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "testutil.h"
+#include "util/csv.h"
 
 static const WmMetric exact[] = {
   WM_M_GLD_REQ, WM_M_GLD_SEC, WM_M_GST_REQ, WM_M_GST_SEC, WM_M_GATOM_REQ, WM_M_GATOM_SEC,
@@ -43,30 +44,26 @@ static int nrows;
 
 static void load_truth(const char *csv) {
   nrows = 0;
-  FILE *f = fopen(tu_data(csv), "r");
-  assert_non_null(f);
-  static char line[1 << 16];
-  char *names[256];
-  int ncol = 0;
-  assert_non_null(fgets(line, sizeof line, f));
-  line[strcspn(line, "\r\n")] = 0;
-  static char header[1 << 16];
-  strcpy(header, line);
-  for (char *p = strtok(header, ","); p; p = strtok(NULL, ",")) names[ncol++] = p;
+  WmErr e = {0};
+  char *text = wm_read_file(tu_data(csv), NULL, &e);
+  assert_non_null(text);
+  char *p = text, *names[256], *f[256];
+  int ncol = wm_csv_read(&p, names, 256), n;
+  assert_in_range(ncol, 2, 256);
   rows = calloc(128, sizeof *rows);
   assert_non_null(rows);
-  while (fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\r\n")] = 0;
+  while ((n = wm_csv_read(&p, f, 256)) > 0) {
+    if (n != ncol) fail_msg("%s: a row of %d columns, the header has %d", csv, n, ncol);
+    assert_true(nrows < 128);
     Row *r = &rows[nrows++];
-    for (int m = 0; m < WM_M_COUNT; m++) r->v[m] = -1;
-    int c = 0;
-    for (char *p = strtok(line, ","); p; p = strtok(NULL, ","), c++) {
-      if (c == 0) snprintf(r->label, sizeof r->label, "%s", p);
-      for (int m = 0; m < WM_M_COUNT; m++)
-        if (!strcmp(names[c], wm_metric_name[m])) r->v[m] = atoll(p);
+    snprintf(r->label, sizeof r->label, "%s", f[0]);
+    for (int m = 0; m < WM_M_COUNT; m++) {
+      r->v[m] = -1;
+      for (int c = 0; c < ncol; c++)
+        if (!strcmp(names[c], wm_metric_name[m])) r->v[m] = atoll(f[c]);
     }
   }
-  fclose(f);
+  free(text);
 }
 
 static int listed(const char *const *list, const char *name) {
@@ -131,7 +128,7 @@ static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, 
 static void check_file(const char *ptx, const char *cu, const char *csv, int shared_exact) {
   load_truth(csv);
   WmErr e = {0};
-  PtxModule *mod = ptx_load(tu_data(ptx), "sm_90", &e);
+  PtxModule *mod = ptx_load(tu_data(ptx), arch_ptx_target(), &e);
   if (!mod) fail_msg("%s", e.msg);
   char *text = wm_read_file(tu_data(cu), NULL, &e);
   assert_non_null(text);
@@ -221,7 +218,7 @@ static void test_large_launches(void **state) {
   }
   load_truth("h200-large-counters.csv");
   WmErr e = {0};
-  PtxModule *mod = ptx_load(tu_data("seed_kernels.ptx"), "sm_90", &e);
+  PtxModule *mod = ptx_load(tu_data("seed_kernels.ptx"), arch_ptx_target(), &e);
   if (!mod) fail_msg("%s", e.msg);
   char *text = wm_read_file(tu_data("seed_launches_large.cu"), NULL, &e);
   assert_non_null(text);

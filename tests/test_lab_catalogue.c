@@ -33,7 +33,7 @@ static const PtxModule *module(int f) {
     char path[256];
     WmErr e = {0};
     snprintf(path, sizeof path, "lab/%s.ptx", files[f]);
-    modules[f] = ptx_load(tu_data(path), "sm_90", &e);
+    modules[f] = ptx_load(tu_data(path), arch_ptx_target(), &e);
     if (!modules[f]) fail_msg("%s: %s", path, e.msg);
   }
   return modules[f];

@@ -49,7 +49,7 @@ static const LabLaunch *find(const char *label) {
 
 static void simulate(const LabLaunch *l, const LaunchSpec *spec, uint64_t *metric) {
   WmErr e = {0};
-  if (!mods[l->file] && !(mods[l->file] = ptx_load(cat.files[l->file].ptx, "sm_90", &e))) fail_msg("%s", e.msg);
+  if (!mods[l->file] && !(mods[l->file] = ptx_load(cat.files[l->file].ptx, arch_ptx_target(), &e))) fail_msg("%s", e.msg);
   SimOptions o;
   sim_options_init(&o);
   SimRun run;

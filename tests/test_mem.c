@@ -26,35 +26,10 @@ static double measured(const char *launch, const char *col)
   WmErr e;
   char *text = wm_read_file(tu_data("h200-seed-counters.csv"), NULL, &e);
   assert_non_null(text);
-  int ci = -1, i = 0;
-  char *line = text, *nl = strchr(line, '\n');
-  *nl = 0;
-  for (char *f = line; f; i++) {
-    char *comma = strchr(f, ',');
-    size_t len = comma ? (size_t)(comma - f) : strcspn(f, "\r");
-    if (len == strlen(col) && !strncmp(f, col, len))
-      ci = i;
-    f = comma ? comma + 1 : NULL;
-  }
-  assert_true(ci >= 0);
-  double v = -1;
-  for (line = nl + 1; *line; line = nl + 1) {
-    nl = strchr(line, '\n');
-    if (nl)
-      *nl = 0;
-    size_t ln = strlen(launch);
-    if (!strncmp(line, launch, ln) && line[ln] == ',') {
-      char *f = line;
-      for (i = 0; i < ci; i++)
-        f = strchr(f, ',') + 1;
-      v = strtod(f, NULL);
-      break;
-    }
-    if (!nl)
-      break;
-  }
+  double v = tu_csv_value(text, launch, col);
   free(text);
-  assert_true(v >= 0);
+  if (v < 0)
+    fail_msg("h200-seed-counters.csv has no %s for %s", col, launch);
   return v;
 }
 

@@ -274,27 +274,6 @@ static void test_errors(void **state) {
 
 /* ---- the H200 ground truth ------------------------------------------------ */
 
-/* The value of column `name` in the CSV row of `launch` (0 if missing). */
-static double csv_value(const char *csv, const char *launch, const char *name) {
-  const char *eol = strchr(csv, '\n');
-  int col = -1, c = 0;
-  for (const char *p = csv; p < eol; c++) {
-    size_t n = strcspn(p, ",\n");
-    if (strlen(name) == n && !strncmp(p, name, n)) col = c;
-    p += n + (p[n] == ',');
-    if (p[-1] != ',') break;
-  }
-  if (col < 0) return 0;
-  for (const char *row = eol + 1; *row; row = strchr(row, '\n') ? strchr(row, '\n') + 1 : row + strlen(row)) {
-    size_t n = strcspn(row, ",");
-    if (strlen(launch) != n || strncmp(row, launch, n)) continue;
-    const char *p = row;
-    for (int k = 0; k < col; k++) p += strcspn(p, ",\n") + 1;
-    return atof(p);
-  }
-  return 0;
-}
-
 /* Every launch of seed_launches_large.cu: the theoretical occupancy with the
  * registers Nsight Compute reports (launch__registers_per_thread) is at
  * least the achieved occupancy it measured (sm__warps_active, % of peak). */
@@ -316,8 +295,8 @@ static void test_ground_truth_upper_bound(void **state) {
   int checked = 0, full = 0;
   for (int i = 0; i < n; i++) {
     const PtxKernel *k = ptx_find_kernel(m, ls[i].name, NULL);
-    double regs = csv_value(csv, ls[i].label, "launch__registers_per_thread");
-    double achieved = csv_value(csv, ls[i].label, "sm__warps_active.avg.pct_of_peak_sustained_active");
+    double regs = tu_csv_value(csv, ls[i].label, "launch__registers_per_thread");
+    double achieved = tu_csv_value(csv, ls[i].label, "sm__warps_active.avg.pct_of_peak_sustained_active");
     if (!k || regs <= 0) continue;
     OccResult r = occ("h200", (int)(ls[i].block[0] * ls[i].block[1] * ls[i].block[2]), (int)regs,
                       k->shared_static + ls[i].smem, DFLT);
@@ -329,7 +308,8 @@ static void test_ground_truth_upper_bound(void **state) {
   /* inc1#32: 32-thread blocks, 32 per SM: at most 50%; measured 8.58% */
   OccResult r = occ("h200", 32, 16, 0, DFLT);
   assert_true(r.occupancy_pct == 50.0);
-  assert_true(csv_value(csv, "inc1#32", "sm__warps_active.avg.pct_of_peak_sustained_active") < 50.0);
+  double inc1 = tu_csv_value(csv, "inc1#32", "sm__warps_active.avg.pct_of_peak_sustained_active");
+  assert_true(inc1 > 0 && inc1 < 50.0);
   assert_int_equal(checked, n);
   assert_int_equal(full, n - 1); /* all but inc1#32 (inc1#64: 32 blocks of 2 warps) */
   free(ls);
@@ -364,7 +344,7 @@ static void test_ptxas_registers(void **state) {
     snprintf(name, sizeof name, "%.*s", (int)strcspn(launches[i], "#"), launches[i]);
     const PtxKernel *k = ptx_find_kernel(m, name, &e);
     assert_non_null(k);
-    int want = (int)csv_value(csv, launches[i], "launch__registers_per_thread");
+    int want = (int)tu_csv_value(csv, launches[i], "launch__registers_per_thread");
     int got = k->regs < 16 ? 16 : k->regs;
     if (got != want) fail_msg("%s: ptxas %d registers, Nsight Compute %d", name, k->regs, want);
   }

@@ -1,3 +1,4 @@
+/* testutil.c - running the CLI, test data paths, temporary files, dumps, CSV lookups. */
 #include "testutil.h"
 
 #include <stdio.h>
@@ -6,20 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  size_t got;
-  while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-    n += got;
-    if (n + 1 >= cap) buf = realloc(buf, cap *= 2);
-  }
-  fclose(f);
-  buf[n] = '\0';
-  return buf;
-}
+#include "util/csv.h"
+#include "util/diag.h"
 
 int tu_run_cli(const char *args, char **out, char **err) {
   char outp[] = "/tmp/wmtest-outXXXXXX", errp[] = "/tmp/wmtest-errXXXXXX";
@@ -32,8 +21,9 @@ int tu_run_cli(const char *args, char **out, char **err) {
   snprintf(cmd, n, "'%s' %s >%s 2>%s </dev/null", WM_BINARY, args, outp, errp);
   int st = system(cmd);
   free(cmd);
-  if (out) *out = slurp(outp);
-  if (err) *err = slurp(errp);
+  WmErr e;
+  if (out) *out = wm_read_file(outp, NULL, &e);
+  if (err) *err = wm_read_file(errp, NULL, &e);
   unlink(outp);
   unlink(errp);
   if (st == -1 || !WIFEXITED(st)) return -1;
@@ -65,4 +55,20 @@ void tu_read_dump(const char *dir, const char *file, void *buf, size_t bytes) {
   size_t got = fread(buf, 1, bytes, f);
   fclose(f);
   if (got != bytes) fail_msg("%s: %zu bytes, want %zu", path, got, bytes);
+}
+
+double tu_csv_value(const char *text, const char *row, const char *col) {
+  enum { MAX = 256 };
+  char *copy = strdup(text), *p = copy, *f[MAX];
+  int n = wm_csv_read(&p, f, MAX), ci = -1;
+  for (int i = 0; i < n && i < MAX; i++)
+    if (!strcmp(f[i], col)) ci = i;
+  double v = -1;
+  while (ci >= 0 && (n = wm_csv_read(&p, f, MAX)) > 0)
+    if (!strcmp(f[0], row)) {
+      if (ci < n && ci < MAX) v = strtod(f[ci], NULL);
+      break;
+    }
+  free(copy);
+  return v;
 }

@@ -24,4 +24,9 @@ char *tu_temp_file(const char *suffix, const char *text);
  * the test if the file is missing or shorter. */
 void tu_read_dump(const char *dir, const char *file, void *buf, size_t bytes);
 
+/* In a CSV table (a header of column names, then rows named by their first
+ * field): the number in column `col` of row `row`, or -1 when the table has
+ * no such row or column. */
+double tu_csv_value(const char *text, const char *row, const char *col);
+
 #endif

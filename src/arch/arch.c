@@ -17,10 +17,12 @@
  *   [GA100] NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020).
  *   [GH100] NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022) and the
  *           H100 SXM5 datasheet; H200 SXM datasheet (2024).
- *   [GT]    ../shared/ground-truth/README.md: the H200 the counters were
+ *   [GT]    groundtruth/README.md: the H200 the counters were
  *           measured on (132 SMs, 60 MiB L2 as the driver reports it).
  *   [JEDEC] JEDEC GDDR3, GDDR5 (JESD212), HBM2 (JESD235), HBM3 (JESD238).
- *   [SEED4] /work/shared/seeds/004: "global memory ... 400-800 cycles".
+ *   [SEED4] J. Luitjens, "Global Memory Usage and Strategy", NVIDIA GPU
+ *           Computing Webinar, 2011 (the lab's seed 004): "GMEM latency:
+ *           400-800 cycles".
  *
  * DRAM: `channels` counts independent interfaces of `bus_bits / channels`
  * bits each (64-bit partitions for GDDR3, 32-bit devices for GDDR5,
@@ -29,8 +31,9 @@
  * size, time-model throughputs and latencies) the value is marked
  * "assumed" with the reason.
  *
- * The time-model lines (l2_gbs .. block_ns) of hopper and h200 are tuned by
- * model/time.c's owner: they are marked TIME-MODEL.
+ * The time-model lines (dram_latency_ns .. barrier_lat, read by the time
+ * model, src/model/model.c) of h200 are fitted to [GT] and hopper's follow
+ * them: they are marked TIME-MODEL.
  */
 #include "arch/arch.h"
 
@@ -90,19 +93,15 @@ static const Arch presets[] = {
                                     pages side by side per 64-bit partition */
     .burst_bytes = 32,           /* [JEDEC] GDDR3 burst of 4 x 64 bits */
     .fetch_bytes = 32,           /* [PG] 1.2/1.3: smallest segment 32 bytes */
-    .l2_gbs = 0,
-    .l1_bytes_clk = 32,          /* [PG] 1.x: 16 banks, 32 bits per 2 clocks */
     .dram_latency_ns = 340,      /* approximate: ~440 shader clocks, Wong et al.,
                                     "Demystifying GPU Microarchitecture through
                                     Microbenchmarking", ISPASS 2010 */
-    .l2_latency_ns = 0,
     .launch_ns = 5000,           /* approximate: 3-7 us, Volkov & Demmel,
                                     "Benchmarking GPUs to tune dense linear
                                     algebra", SC08 */
     .block_ns = 50,              /* assumed: not published */
     .dram_eff = 0.75,            /* approximate: streaming kernels reach ~75%
                                     of peak on GDDR3 boards */
-    .l1_sectors_clk = 1,         /* assumed: one 32-byte segment per clock (no L1 for global) */
     .schedulers = 1,             /* [GT200]: one warp instruction per SM every 4
                                     shader clocks (8 cores): this field cannot
                                     say 1/4, so the issue bound is optimistic */
@@ -154,14 +153,10 @@ static const Arch presets[] = {
     .row_bytes = 2048,           /* [JEDEC] GDDR5 x32 page: 2 KB */
     .burst_bytes = 32,           /* [JEDEC] GDDR5 burst of 8 x 32 bits */
     .fetch_bytes = 32,           /* L2 sector */
-    .l2_gbs = 230,               /* assumed: not published; about 1.6x DRAM */
-    .l1_bytes_clk = 64,          /* [PG] 2.x: 32 banks, 32 bits per 2 clocks */
     .dram_latency_ns = 520,      /* [SEED4]: 400-800 cycles; 600 at 1.15 GHz */
-    .l2_latency_ns = 250,        /* assumed: about half the DRAM latency */
     .launch_ns = 5000,           /* approximate, as gt200 */
     .block_ns = 50,              /* assumed: not published */
     .dram_eff = 0.75,            /* approximate: ECC on (the C2050 default) costs ~20% of peak */
-    .l1_sectors_clk = 2,         /* [PG] 2.x: 64 bytes per clock */
     .schedulers = 1,             /* [FERMI]: 2 schedulers, each a warp
                                     instruction per 2 clocks on 16 cores */
     .hot_write_ns = 4.0,         /* assumed: not published */
@@ -211,17 +206,12 @@ static const Arch presets[] = {
     .row_bytes = 2048,           /* [JEDEC] GDDR5 x32 page */
     .burst_bytes = 32,           /* [JEDEC] GDDR5 burst of 8 x 32 bits */
     .fetch_bytes = 32,
-    .l2_gbs = 512,               /* assumed: 512 B/clock at 1 GHz ([GK104]
-                                    says only "more L2 bandwidth than Fermi") */
-    .l1_bytes_clk = 256,         /* [PG] 3.x: 32 banks x 64 bits per clock */
     .dram_latency_ns = 300,      /* approximate: ~300 cycles, Mei & Chu,
                                     "Dissecting GPU Memory Hierarchy through
                                     Microbenchmarking", TPDS 2017 */
-    .l2_latency_ns = 170,        /* approximate, same source */
     .launch_ns = 4000,           /* approximate */
     .block_ns = 40,              /* assumed: not published */
     .dram_eff = 0.80,            /* approximate: published STREAM-like copies on GTX 680 */
-    .l1_sectors_clk = 4,         /* assumed: 128 bytes per clock, as [PG] 3.x gives shared memory */
     .schedulers = 4,             /* [GK104]: 4 warp schedulers per SMX (each may dual-issue) */
     .hot_write_ns = 3.0,         /* assumed: not published */
     .l2_reqs_ns = 0,             /* unknown: no L2 bound (not fitted) */
@@ -267,16 +257,12 @@ static const Arch presets[] = {
     .row_bytes = 1024,           /* [JEDEC] HBM2 pseudo-channel page: 1 KB */
     .burst_bytes = 32,           /* [JEDEC] HBM2 burst of 4 x 64 bits */
     .fetch_bytes = 32,
-    .l2_gbs = 2155,              /* approximate: Jia et al., "Dissecting the
+    .dram_latency_ns = 400,      /* approximate: Jia et al., "Dissecting the
                                     NVIDIA Volta GPU Architecture via
                                     Microbenchmarking", 2018 */
-    .l1_bytes_clk = 128,         /* [PG] 5.x+: 32 banks x 32 bits per clock */
-    .dram_latency_ns = 400,      /* approximate, same source */
-    .l2_latency_ns = 130,        /* approximate: ~193 cycles, same source */
     .launch_ns = 3000,           /* approximate */
     .block_ns = 30,              /* assumed: not published */
     .dram_eff = 0.88,            /* approximate: BabelStream reaches ~790 of 900 GB/s */
-    .l1_sectors_clk = 4,         /* 128 bytes per clock: 4 sectors */
     .schedulers = 4,             /* [GV100]: 4 processing blocks, one scheduler each */
     .hot_write_ns = 2.0,         /* assumed: not published */
     .l2_reqs_ns = 0,             /* unknown: no L2 bound (not fitted) */
@@ -322,15 +308,10 @@ static const Arch presets[] = {
     .row_bytes = 1024,
     .burst_bytes = 32,
     .fetch_bytes = 32,
-    .l2_gbs = 4950,              /* approximate: [GA100] "2.3x the L2 bandwidth
-                                    of V100" x 2155 GB/s */
-    .l1_bytes_clk = 128,         /* [PG]: 32 banks x 32 bits per clock */
     .dram_latency_ns = 480,      /* approximate: published microbenchmarks */
-    .l2_latency_ns = 150,        /* approximate: ~200 cycles, near partition */
     .launch_ns = 2500,           /* approximate */
     .block_ns = 25,              /* assumed: not published */
     .dram_eff = 0.88,            /* approximate: BabelStream reaches ~1370 of 1555 GB/s */
-    .l1_sectors_clk = 4,         /* 128 bytes per clock: 4 sectors */
     .schedulers = 4,             /* [GA100]: 4 processing blocks */
     .hot_write_ns = 1.5,         /* assumed: not published */
     .l2_reqs_ns = 0,             /* unknown: no L2 bound (not fitted) */
@@ -378,16 +359,12 @@ static const Arch presets[] = {
     .row_bytes = 1024,           /* [JEDEC] HBM3 pseudo-channel page: 1 KB */
     .burst_bytes = 32,           /* [JEDEC] HBM3 burst of 8 x 32 bits */
     .fetch_bytes = 64,           /* as h200: a sector pair per read miss */
-    /* TIME-MODEL: hopper throughputs and latencies, tuned by model/time.c */
-    .l2_gbs = 5500,              /* approximate: published microbenchmarks */
-    .l1_bytes_clk = 128,         /* [PG]: 32 banks x 32 bits per clock */
+    /* TIME-MODEL: hopper throughputs and latencies, as h200's where fitted */
     .dram_latency_ns = 782,      /* as h200 (fitted there) */
-    .l2_latency_ns = 140,        /* approximate: ~260 cycles */
     .launch_ns = 2500,           /* as h200: the shortest kernels of [GT] last
                                     ~2 us (h200-seed-counters.csv) */
     .block_ns = 79.4,            /* as h200 (fitted there) */
     .dram_eff = 0.90,            /* as h200 (fitted there) */
-    .l1_sectors_clk = 4,         /* 128 bytes per clock: 4 sectors */
     .schedulers = 4,             /* [GH100]: 4 processing blocks */
     .hot_write_ns = 0.31,        /* as h200 (fitted there) */
     .l2_reqs_ns = 80,            /* as h200 (fitted there; same L2 design) */
@@ -439,17 +416,13 @@ static const Arch presets[] = {
     /* TIME-MODEL: fitted to the 39 large launches of [GT]
      * (h200-large-counters.csv, gpu__time_duration.sum); docs/accuracy.md
      * shows the fit and what each constant explains. */
-    .l2_gbs = 5500,              /* approximate, as hopper (reported only) */
-    .l1_bytes_clk = 128,
     .dram_latency_ns = 782,      /* [GT] fitted: copy_k, inc1#256 (Little's law:
                                     64 warps x 128 B in flight per SM) */
-    .l2_latency_ns = 140,        /* approximate */
     .launch_ns = 2500,           /* [GT] fitted: the shortest kernels */
     .block_ns = 79.4,            /* [GT] fitted: inc1#32/64/128 start one block
                                     per 79.4 ns per SM */
     .dram_eff = 0.90,            /* [GT] fitted: stride_copy#2..8 sustain 4.3
                                     of 4.8 TB/s */
-    .l1_sectors_clk = 4,         /* 128 bytes per clock: 4 sectors */
     .schedulers = 4,             /* [GH100]: 4 processing blocks */
     .hot_write_ns = 0.31,        /* [GT] fitted: inc_case#2, every warp's a[0] */
     .l2_reqs_ns = 80,            /* [GT] fitted: tr_naive, madd_nc, setRowReadRow */
@@ -495,6 +468,12 @@ const Arch *arch_find(const char *name) {
 }
 
 const Arch *arch_default(void) { return by_name("h200"); }
+
+const char *arch_ptx_target(void) {
+  static _Thread_local char target[16];
+  snprintf(target, sizeof target, "sm_%d", arch_default()->cc);
+  return target;
+}
 
 const char *arch_coalesce_name(ArchCoalesce c) {
   switch (c) {

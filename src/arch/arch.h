@@ -80,16 +80,12 @@ typedef struct Arch {
   int burst_bytes;           /* bytes per access (burst length * width) */
   int fetch_bytes;           /* smallest L2 fill from DRAM */
 
-  /* Time model (model/time.c): throughputs and latencies. */
-  double l2_gbs;             /* L2 bandwidth, GB/s */
-  double l1_bytes_clk;       /* L1/shared bytes per clock per SM */
+  /* Time model (src/model/model.c): throughputs and latencies. */
   double dram_latency_ns;
-  double l2_latency_ns;
   double launch_ns;          /* kernel launch overhead */
   double block_ns;           /* per-SM cost to launch a block */
   double dram_eff;           /* fraction of dram_gbs a streaming kernel
                                 sustains */
-  double l1_sectors_clk;     /* global/local sectors L1TEX moves per clock */
   int schedulers;            /* warp schedulers per SM (one issue each per
                                 clock) */
   double hot_write_ns;       /* time between two writes to one L2 line */
@@ -112,6 +108,15 @@ const Arch *arch_find(const char *name);
 
 /* The default preset (h200: the ground truth's GPU). */
 const Arch *arch_default(void);
+
+/* The target nvcc compiles a .cu for, whatever the preset: "sm_90", from
+ * the default preset's cc (in a buffer of the calling thread's).  One
+ * target for every preset: CUDA 13's nvcc cannot compile for the older
+ * GPUs (sm_75 is its lowest), and one PTX keeps the presets' counters
+ * comparable (the ground truth's was compiled for sm_90).  What does
+ * differ per preset, the registers per thread, ptx_registers() gets from
+ * ptxas for the preset's own cc. */
+const char *arch_ptx_target(void);
 
 /* "32-byte sectors", ... */
 const char *arch_coalesce_name(ArchCoalesce c);

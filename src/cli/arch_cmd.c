@@ -80,14 +80,10 @@ typedef enum { F_STR, F_INT, F_DBL, F_BYTES, F_CC, F_COAL, F_BOOL, F_CARVE } Fie
   X(row_bytes, F_BYTES, "DRAM row (page) per bank")                                           \
   X(burst_bytes, F_BYTES, "bytes per DRAM burst")                                             \
   X(fetch_bytes, F_BYTES, "smallest L2 fill from DRAM")                                       \
-  X(l2_gbs, F_DBL, "L2 bandwidth, GB/s (time model)")                                         \
-  X(l1_bytes_clk, F_DBL, "L1/shared bytes per clock per SM (time model)")                     \
   X(dram_latency_ns, F_DBL, "DRAM latency, ns (time model)")                                  \
-  X(l2_latency_ns, F_DBL, "L2 latency, ns (time model)")                                      \
   X(launch_ns, F_DBL, "kernel launch overhead, ns (time model)")                              \
   X(block_ns, F_DBL, "per-SM cost of launching a block, ns (time model)")                     \
   X(dram_eff, F_DBL, "fraction of peak DRAM bandwidth a streaming kernel sustains")           \
-  X(l1_sectors_clk, F_DBL, "global/local sectors L1TEX moves per clock (time model)")         \
   X(schedulers, F_INT, "warp instructions an SM issues per clock (time model)")               \
   X(hot_write_ns, F_DBL, "time between two writes to one L2 sector, ns (time model)")
 

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/gpu_cmd.h"
+#include "arch/arch.h"
 #include "launch/launch.h"
 #include "gpu/gpu.h"
 
@@ -265,7 +266,7 @@ out:
 
 static int do_run(Gpu *g, GpuCmd *c) {
   WmErr e = {0};
-  PtxModule *mod = ptx_load(c->file, "sm_90", &e);
+  PtxModule *mod = ptx_load(c->file, arch_ptx_target(), &e);
   if (!mod) return fail_gpu(&e);
   LaunchSpec *ls = NULL;
   int n = 0, status = 0, ran = 0;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "arch/arch.h"
 #include "report/report.h"
 #include "util/sys.h"
 
@@ -151,109 +152,147 @@ static void find_registers(PtxModule *mod, const LaunchSpec *ls, int n, const Ar
   free(names);
 }
 
-int cli_sim_cmd(int argc, char **argv) {
+/* What `warpmem sim` was asked: the simulation options, the report's form
+ * and the file.  o.args and o.consts point into args and consts. */
+typedef struct SimCmd {
   SimOptions o;
-  sim_options_init(&o);
-  ReportFormat format = REPORT_TEXT;
-  int lines = 0;
-  const char *file = NULL;
-  const char *argv_args[LAUNCH_MAX_ARGS], *const_specs[LAUNCH_MAX_ARGS];
-  o.args = argv_args;
-  o.consts = const_specs;
+  ReportFormat format;
+  int lines;
+  const char *file;
+  const char *args[LAUNCH_MAX_ARGS], *consts[LAUNCH_MAX_ARGS];
+} SimCmd;
+
+static int is_launch_option(const char *a) {
+  return !strcmp(a, "--kernel") || !strcmp(a, "--grid") || !strcmp(a, "--block") || !strcmp(a, "--smem") ||
+         !strcmp(a, "--arg") || !strcmp(a, "--dump");
+}
+
+/* One of is_launch_option()'s, with its value v (not NULL).  Returns -1 to
+ * go on, else an exit status. */
+static int launch_option(SimCmd *c, const char *a, const char *v) {
+  SimOptions *o = &c->o;
   WmErr e = {0};
+  if (!strcmp(a, "--kernel")) o->kernel = v;
+  else if (!strcmp(a, "--dump")) o->dump_dir = v;
+  else if (!strcmp(a, "--grid")) {
+    if (launch_parse_dim(v, o->grid, &e)) return wm_err_print(&e);
+    o->have_grid = 1;
+  } else if (!strcmp(a, "--block")) {
+    if (launch_parse_dim(v, o->block, &e)) return wm_err_print(&e);
+    o->have_block = 1;
+  } else if (!strcmp(a, "--smem")) {
+    uint64_t s;
+    if (cli_parse_size(v, &s) || s > 0xffffffffu) return cli_usage_error("--smem takes a byte count, not '%s'", v);
+    o->smem = (uint32_t)s;
+    o->smem_set = 1;
+  } else {
+    if (o->nargs == LAUNCH_MAX_ARGS) return cli_usage_error("too many --arg options (at most %s)", "64");
+    c->args[o->nargs++] = v;
+  }
+  return -1;
+}
+
+/* Reads the command line into c.  Returns -1 to go on, else an exit
+ * status. */
+static int parse_options(int argc, char **argv, SimCmd *c) {
+  memset(c, 0, sizeof *c);
+  sim_options_init(&c->o);
+  c->format = REPORT_TEXT;
+  c->o.args = c->args;
+  c->o.consts = c->consts;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    int c = cli_common_option(argc, argv, &i, &o);
-    if (c >= 2) return c - 2;
-    if (c == 1) continue;
+    int st = cli_common_option(argc, argv, &i, &c->o);
+    if (st >= 2) return st - 2;
+    if (st == 1) continue;
     if (!strcmp(a, "--format")) {
-      if (!v || parse_format(v, &format))
+      if (!v || parse_format(v, &c->format))
         return cli_usage_error("--format takes text, json or csv, not '%s'", v ? v : "");
       i++;
-      continue;
-    }
-    if (!strcmp(a, "--lines")) {
-      lines = 1;
-      continue;
-    }
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    } else if (!strcmp(a, "--lines")) {
+      c->lines = 1;
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage_sim, stdout);
       return 0;
-    }
-    if (!strcmp(a, "--const")) {
+    } else if (!strcmp(a, "--const")) {
       if (!v) return cli_usage_error("%s needs a value", a);
-      if (o.nconsts == LAUNCH_MAX_ARGS) return cli_usage_error("too many --const options (at most %s)", "64");
-      const_specs[o.nconsts++] = argv[++i];
-      continue;
-    }
-    if (!strcmp(a, "--kernel") || !strcmp(a, "--grid") || !strcmp(a, "--block") || !strcmp(a, "--smem") ||
-        !strcmp(a, "--arg") || !strcmp(a, "--dump")) {
+      if (c->o.nconsts == LAUNCH_MAX_ARGS) return cli_usage_error("too many --const options (at most %s)", "64");
+      c->consts[c->o.nconsts++] = argv[++i];
+    } else if (is_launch_option(a)) {
       if (!v) return cli_usage_error("%s needs a value", a);
       i++;
-      if (!strcmp(a, "--kernel")) o.kernel = v;
-      else if (!strcmp(a, "--dump")) o.dump_dir = v;
-      else if (!strcmp(a, "--grid")) {
-        if (launch_parse_dim(v, o.grid, &e)) return wm_err_print(&e);
-        o.have_grid = 1;
-      } else if (!strcmp(a, "--block")) {
-        if (launch_parse_dim(v, o.block, &e)) return wm_err_print(&e);
-        o.have_block = 1;
-      } else if (!strcmp(a, "--smem")) {
-        uint64_t s;
-        if (cli_parse_size(v, &s) || s > 0xffffffffu) return cli_usage_error("--smem takes a byte count, not '%s'", v);
-        o.smem = (uint32_t)s;
-        o.smem_set = 1;
-      } else {
-        if (o.nargs == LAUNCH_MAX_ARGS) return cli_usage_error("too many --arg options (at most %s)", "64");
-        argv_args[o.nargs++] = v;
-      }
-      continue;
+      if ((st = launch_option(c, a, v)) >= 0) return st;
+    } else if (a[0] == '-' && a[1]) {
+      return cli_usage_error("unknown option '%s'", a);
+    } else if (c->file) {
+      return cli_usage_error("one FILE only ('%s' is a second)", a);
+    } else {
+      c->file = a;
     }
-    if (a[0] == '-' && a[1]) return cli_usage_error("unknown option '%s'", a);
-    if (file) return cli_usage_error("one FILE only ('%s' is a second)", a);
-    file = a;
   }
-  if (!file) return cli_usage_error("%s", "sim needs a FILE (.cu or .ptx)");
-  if ((o.have_grid || o.have_block || o.nargs) && !o.kernel)
+  if (!c->file) return cli_usage_error("%s", "sim needs a FILE (.cu or .ptx)");
+  if ((c->o.have_grid || c->o.have_block || c->o.nargs) && !c->o.kernel)
     return cli_usage_error("%s", "--grid, --block and --arg build one launch: name its --kernel");
+  return -1;
+}
 
-  PtxModule *mod = ptx_load(file, "sm_90", &e);
-  if (!mod) return wm_err_print(&e);
-  LaunchSpec *ls = NULL;
-  int n = 0, status = 0;
-  if (collect_launches(file, mod, &o, &ls, &n, &e)) {
-    ptx_module_free(mod);
-    return wm_err_print(&e);
-  }
-  if (o.regs == 0) find_registers(mod, ls, n, sim_arch(&o));
-  SimRun *runs = wm_xcalloc((size_t)n, sizeof *runs);
-  ReportRun *rep = wm_xcalloc((size_t)n, sizeof *rep);
-  int done = 0;
-  int progress = n > 1 && isatty(2) && format == REPORT_TEXT;
+/* The report's row for launch ls, simulated into r. */
+static ReportRun report_row(const PtxModule *mod, const LaunchSpec *ls, const SimRun *r, const SimOptions *o) {
+  ReportRun row = {.launch = ls->label, .mod = mod, .kernel = r->kernel, .smem = ls->smem, .mm = &r->mm,
+                   .thread_instrs = r->thread_instrs, .seconds = r->seconds};
+  row.arch = sim_arch(o);
+  row.occ = r->have_occ ? &r->occ : NULL;
+  row.regs = r->regs;
+  row.regs_from = r->regs_from;
+  row.occ_note = r->occ_note;
+  row.time = r->have_time ? &r->time : NULL;
+  if (r->blocks_run < (uint64_t)ls->grid[0] * ls->grid[1] * ls->grid[2]) row.blocks_run = r->blocks_run;
+  memcpy(row.grid, ls->grid, sizeof row.grid);
+  memcpy(row.block, ls->block, sizeof row.block);
+  return row;
+}
+
+/* Simulates the n launches in order into runs[] and rep[] (a progress line
+ * on a terminal when there are several); stops at the first that fails.
+ * Returns the exit status (the error printed), *done the rows filled. */
+static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const SimCmd *c, SimRun *runs,
+                        ReportRun *rep, int *done) {
+  int progress = n > 1 && isatty(2) && c->format == REPORT_TEXT, status = 0;
+  WmErr e = {0};
+  *done = 0;
   for (int i = 0; i < n; i++) {
     if (progress) fprintf(stderr, "\r[%d/%d] %-40s", i + 1, n, ls[i].label);
-    if (sim_run_launch(mod, &ls[i], &o, &runs[i], &e)) {
+    if (sim_run_launch(mod, &ls[i], &c->o, &runs[i], &e)) {
       if (progress) fputc('\n', stderr);
       status = wm_err_print(&e);
       break;
     }
-    rep[i] = (ReportRun){.launch = ls[i].label, .mod = mod, .kernel = runs[i].kernel, .smem = ls[i].smem,
-                         .mm = &runs[i].mm, .thread_instrs = runs[i].thread_instrs, .seconds = runs[i].seconds};
-    rep[i].arch = sim_arch(&o);
-    rep[i].occ = runs[i].have_occ ? &runs[i].occ : NULL;
-    rep[i].regs = runs[i].regs;
-    rep[i].regs_from = runs[i].regs_from;
-    rep[i].occ_note = runs[i].occ_note;
-    rep[i].time = runs[i].have_time ? &runs[i].time : NULL;
-    if (runs[i].blocks_run < (uint64_t)ls[i].grid[0] * ls[i].grid[1] * ls[i].grid[2])
-      rep[i].blocks_run = runs[i].blocks_run;
-    memcpy(rep[i].grid, ls[i].grid, sizeof rep[i].grid);
-    memcpy(rep[i].block, ls[i].block, sizeof rep[i].block);
-    done++;
+    rep[i] = report_row(mod, &ls[i], &runs[i], &c->o);
+    ++*done;
   }
   if (progress) fprintf(stderr, "\r%60s\r", "");
-  if (status == 0 && report_write(stdout, rep, done, format, lines)) {
+  return status;
+}
+
+int cli_sim_cmd(int argc, char **argv) {
+  SimCmd c;
+  int status = parse_options(argc, argv, &c);
+  if (status >= 0) return status;
+  WmErr e = {0};
+  PtxModule *mod = ptx_load(c.file, arch_ptx_target(), &e);
+  if (!mod) return wm_err_print(&e);
+  LaunchSpec *ls = NULL;
+  int n = 0, done;
+  if (collect_launches(c.file, mod, &c.o, &ls, &n, &e)) {
+    ptx_module_free(mod);
+    return wm_err_print(&e);
+  }
+  if (c.o.regs == 0) find_registers(mod, ls, n, sim_arch(&c.o));
+  SimRun *runs = wm_xcalloc((size_t)n, sizeof *runs);
+  ReportRun *rep = wm_xcalloc((size_t)n, sizeof *rep);
+  status = run_launches(mod, ls, n, &c, runs, rep, &done);
+  if (status == 0 && report_write(stdout, rep, done, c.format, c.lines)) {
     fprintf(stderr, "warpmem: cannot write the report\n");
     status = 1;
   }
@@ -264,4 +303,3 @@ int cli_sim_cmd(int argc, char **argv) {
   ptx_module_free(mod);
   return status;
 }
-

@@ -69,7 +69,8 @@ int gpu_cublas_open(Gpu *g, WmErr *e);
  * buffer of the caller's). */
 int gpu_cublas_candidates(const char **names, int max, char (*bufs)[512]);
 
-/* gpu_kernels.c: the runner's own PTX (also parsed by the tests). */
+/* gpu_kernels.c: the runner's own PTX (also parsed by the tests).  It only
+ * enqueues; gpu_measure.c and gpu_bandwidth.c time. */
 extern const char gpu_tools_ptx[];
 /* Loads the tools module, the events and the clock buffer (once). */
 int gpu_tools_init(Gpu *g, WmErr *e);

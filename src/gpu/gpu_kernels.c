@@ -1,5 +1,7 @@
-/* gpu_kernels.c - the runner's own kernels, in PTX, and what uses them: the
- * SM-clock probe, the L2 flush, and the device's copy bandwidth.
+/* gpu_kernels.c - the runner's own kernels, in PTX, and the calls that
+ * enqueue them: the SM-clock probe, the L2 flush and the float4 copy.
+ * Nothing here times anything: gpu_measure.c uses the probe and the flush
+ * around its samples, gpu_bandwidth.c times the copy.
  *
  * Notes:
  * - The PTX targets sm_70 so that any Volta or later GPU JIT-compiles it;
@@ -162,66 +164,4 @@ int gpu_copy4_enqueue(Gpu *g, CUdeviceptr dst, CUdeviceptr src, unsigned long lo
   GPU_TRY(g, e, "the float4 copy (wm_copy4)", cuLaunchKernel,
           (g->copy4_fn, blocks ? blocks : 1, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
   return 0;
-}
-
-/* ---- copy bandwidth ---------------------------------------------------- */
-
-typedef struct CopyCtx {
-  Gpu *g;
-  CUdeviceptr dst, src;
-  size_t size;
-} CopyCtx;
-
-static int enqueue_d2d(void *p, WmErr *e) {
-  CopyCtx *c = p;
-  GPU_TRY(c->g, e, "the device-to-device copy", cuMemcpyDtoD, (c->dst, c->src, c->size));
-  return 0;
-}
-
-static int enqueue_copy4(void *p, WmErr *e) {
-  CopyCtx *c = p;
-  return gpu_copy4_enqueue(c->g, c->dst, c->src, c->size / 16, e);
-}
-
-/* Each copy timed alone (batch 1, no flush): the buffers are far larger
- * than the L2, so every copy reads and writes DRAM. */
-static int time_copy(Gpu *g, CopyCtx *cc, int (*enq)(void *, WmErr *), const GpuMeasureConfig *c,
-                     GpuStats *s, WmErr *e) {
-  GpuWork w = {enq, cc};
-  double last;
-  if (gpu_measure_warmup(g, &w, c, &last, e)) return -1;
-  return gpu_measure_series(g, &w, c, 0, 1, s, e);
-}
-
-int gpu_copy_bandwidth(Gpu *g, uint64_t size, const GpuMeasureConfig *c, GpuBandwidth *out, WmErr *e) {
-  memset(out, 0, sizeof *out);
-  if (size == 0) size = 1ull << 30;
-  size &= ~15ull;
-  if (size == 0) return wm_err(e, WM_EUSAGE, "copy bandwidth: the size must be at least 16 bytes");
-  if (gpu_tools_init(g, e)) return -1;
-  CopyCtx cc = {g, 0, 0, (size_t)size};
-  int rc = -1;
-  CUresult r = g->cu.cuMemAlloc(&cc.src, cc.size);
-  if (r != CUDA_SUCCESS) return gpu_cu_fail(g, e, r, "cuMemAlloc", "the copy's source");
-  r = g->cu.cuMemAlloc(&cc.dst, cc.size);
-  if (r != CUDA_SUCCESS) {
-    gpu_cu_fail(g, e, r, "cuMemAlloc", "the copy's destination");
-    goto out;
-  }
-  r = g->cu.cuMemsetD8(cc.src, 1, cc.size);
-  if (r != CUDA_SUCCESS) {
-    gpu_cu_fail(g, e, r, "cuMemsetD8", "the copy's source");
-    goto out;
-  }
-  out->bytes = 2.0 * (double)size;
-  if (time_copy(g, &cc, enqueue_d2d, c, &out->d2d, e) ||
-      time_copy(g, &cc, enqueue_copy4, c, &out->vec4, e))
-    goto out;
-  out->d2d_gbps = out->d2d.median_s > 0 ? out->bytes / out->d2d.median_s / 1e9 : 0;
-  out->vec4_gbps = out->vec4.median_s > 0 ? out->bytes / out->vec4.median_s / 1e9 : 0;
-  rc = 0;
-out:
-  if (cc.dst) g->cu.cuMemFree(cc.dst);
-  g->cu.cuMemFree(cc.src);
-  return rc;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lab/lab.h"
+#include "arch/arch.h"
 #include "util/sys.h"
 #include "emu/emu.h"
 
@@ -83,7 +84,7 @@ static int load_modules(Lab *lab, PtxModule **mods, WmErr *e) {
     for (int i = 0; i < lab->cat.nlaunches; i++)
       if (lab->res[i].selected && lab->cat.launches[i].file == f) used = 1;
     if (!used) continue;
-    mods[f] = ptx_load(lab->cat.files[f].ptx, "sm_90", e);
+    mods[f] = ptx_load(lab->cat.files[f].ptx, arch_ptx_target(), e);
     if (!mods[f]) return -1;
     ptx_registers(mods[f], a->cc, NULL, 0);
   }

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "lab/lab.h"
+#include "arch/arch.h"
+#include "util/csv.h"
 #include "util/sys.h"
 
 /* The counters compared, in the table's order. */
@@ -46,7 +48,7 @@ int lab_ncu_child(Lab *lab) {
     for (int i = 0; i < lab->cat.nlaunches && !status; i++) {
       const LabLaunch *l = &lab->cat.launches[i];
       if (!lab->res[i].selected || l->file != f) continue;
-      if (!mod && (!(mod = ptx_load(lab->cat.files[f].ptx, "sm_90", &e)) || gpu_module_load(g, mod, &gm, &e))) {
+      if (!mod && (!(mod = ptx_load(lab->cat.files[f].ptx, arch_ptx_target(), &e)) || gpu_module_load(g, mod, &gm, &e))) {
         status = wm_err_print(&e);
         break;
       }
@@ -65,32 +67,6 @@ int lab_ncu_child(Lab *lab) {
 }
 
 /* ---- the profiler's CSV ------------------------------------------------------ */
-
-/* Splits one CSV line (fields quoted, "" for a quote) into fields, in
- * place; returns the count (at most max). */
-static int csv_fields(char *line, char **f, int max) {
-  int n = 0;
-  char *p = line;
-  while (*p && n < max) {
-    char *w = p, *start = p;
-    if (*p == '"') {
-      p++;
-      for (;;) {
-        if (!*p) break;
-        if (*p == '"' && p[1] == '"') { *w++ = '"'; p += 2; continue; }
-        if (*p == '"') { p++; break; }
-        *w++ = *p++;
-      }
-    } else {
-      while (*p && *p != ',') *w++ = *p++;
-    }
-    while (*p && *p != ',') p++;
-    if (*p == ',') p++;
-    *w = '\0';
-    f[n++] = start;
-  }
-  return n;
-}
 
 /* A number as ncu prints it ("1,234,567" or "12.5"); -1 if none. */
 static double ncu_number(const char *s) {
@@ -122,7 +98,9 @@ static int parse_ncu(FILE *in, NcuRow **rows, int *nrows) {
   while (getline(&line, &cap, in) > 0) {
     line[strcspn(line, "\r\n")] = '\0';
     if (line[0] != '"') continue;
-    int n = csv_fields(line, f, 1024);
+    char *p = line;
+    int n = wm_csv_read(&p, f, 1024);
+    if (n > 1024) n = 1024;
     if (!have_header) {
       if (n == 0 || strcmp(f[0], "ID")) continue;
       have_header = 1;

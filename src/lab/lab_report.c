@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "lab/lab.h"
+#include "util/csv.h"
 
 /* X(ENUM, "head", width, on a GPU only, "what it shows") -- the columns. */
 #define LAB_COLUMNS(X)                                                                                   \
@@ -249,19 +250,6 @@ static void text_report(const Lab *lab, FILE *out, int md) {
 
 /* ---- CSV -------------------------------------------------------------------- */
 
-static const char *csv_text(const char *s, char *b, size_t n) {
-  size_t k = 0;
-  if (n < 3) return "";
-  b[k++] = '"';
-  for (; s && *s && k + 3 < n; s++) {
-    if (*s == '"') b[k++] = '"';
-    b[k++] = *s;
-  }
-  b[k++] = '"';
-  b[k] = '\0';
-  return b;
-}
-
 static void csv_report(const Lab *lab, FILE *out) {
   fputs("group,experiment,launch,kernel,sim_threads,gpu_threads,scale,bytes,flops,"
         "ld_sectors_per_req,st_sectors_per_req,smem_ld_wavefronts_per_inst,smem_st_wavefronts_per_inst,"
@@ -280,9 +268,12 @@ static void csv_report(const Lab *lab, FILE *out) {
       m[WM_M_SST_INST] ? (double)m[WM_M_SST_WF] / (double)m[WM_M_SST_INST] : 0,
       m[WM_M_LLD_REQ] + m[WM_M_LST_REQ]
         ? (double)(m[WM_M_LLD_SEC] + m[WM_M_LST_SEC]) / (double)(m[WM_M_LLD_REQ] + m[WM_M_LST_REQ]) : 0};
-    char t[512];
-    fprintf(out, "%s,%s,%s,%s,%llu,%llu,%g,%.0f,%.0f,%g,%g,%g,%g,%g,%.0f,%.0f,%.3f,", lab->cat.groups[x->group].name,
-            x->name, l->sim.label, l->sim.name, (unsigned long long)lab_spec_threads(&l->sim),
+    const char *names[] = {lab->cat.groups[x->group].name, x->name, l->sim.label, l->sim.name};
+    for (int k = 0; k < 4; k++) {
+      wm_csv_write(out, names[k]);
+      fputc(',', out);
+    }
+    fprintf(out, "%llu,%llu,%g,%.0f,%.0f,%g,%g,%g,%g,%g,%.0f,%.0f,%.3f,", (unsigned long long)lab_spec_threads(&l->sim),
             (unsigned long long)lab_spec_threads(&l->gpu), r->scale, l->bytes, l->flops, q[0], q[1], q[2], q[3], q[4],
             32.0 * (double)(m[WM_M_L2_RD] + m[WM_M_L2_WR] + m[WM_M_L2_ATOM]) * r->scale,
             (double)(m[WM_M_DRAM_RD] + m[WM_M_DRAM_WR]) * r->scale, r->pred_ns / 1e3);
@@ -292,7 +283,9 @@ static void csv_report(const Lab *lab, FILE *out) {
     else
       fputs(",,,,,,", out);
     if (l->seed_speedup > 0) fprintf(out, "%g", l->seed_speedup);
-    fprintf(out, ",%s\n", csv_text(r->match, t, sizeof t));
+    fputc(',', out);
+    wm_csv_write(out, r->match);
+    fputc('\n', out);
   }
 }
 

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "lab/lab.h"
+#include "arch/arch.h"
+#include "util/csv.h"
 #include "util/sys.h"
 
 /* The columns compared: simulated vs measured. */
@@ -35,45 +37,43 @@ typedef struct Truth {
   int nrows;
 } Truth;
 
-static char **split_csv_line(char *line, int *n) {
-  int cap = 16;
-  char **f = wm_xmalloc(sizeof(char *) * (size_t)cap);
-  *n = 0;
-  for (char *p = line;;) {
-    char *c = strchr(p, ',');
-    if (*n == cap) f = wm_xrealloc(f, sizeof(char *) * (size_t)(cap *= 2));
-    f[(*n)++] = p;
-    if (!c) break;
-    *c = '\0';
-    p = c + 1;
-  }
-  return f;
-}
-
-static int truth_load(Truth *t, const char *path, WmErr *e) {
-  memset(t, 0, sizeof *t);
-  t->text = wm_read_file(path, NULL, e);
-  if (!t->text) return -1;
-  char *save = NULL;
-  for (char *line = strtok_r(t->text, "\r\n", &save); line; line = strtok_r(NULL, "\r\n", &save)) {
-    int n;
-    char **f = split_csv_line(line, &n);
-    if (!t->names) {
-      t->names = f;
-      t->ncols = n;
-    } else {
-      t->rows = wm_xrealloc(t->rows, sizeof(char **) * (size_t)(t->nrows + 1));
-      t->rows[t->nrows++] = f;
-    }
-  }
-  return 0;
-}
+/* At most this many columns (the tables have 35). */
+#define TRUTH_MAX_COLS 256
 
 static void truth_free(Truth *t) {
   for (int i = 0; i < t->nrows; i++) free(t->rows[i]);
   free(t->rows);
   free(t->names);
   free(t->text);
+}
+
+/* Reads the table at `path` into t; -1 (t freed) when it cannot be read or
+ * a row's columns are not the header's. */
+static int truth_load(Truth *t, const char *path, WmErr *e) {
+  memset(t, 0, sizeof *t);
+  t->text = wm_read_file(path, NULL, e);
+  if (!t->text) return -1;
+  char *f[TRUTH_MAX_COLS];
+  int n;
+  for (char *p = t->text; (n = wm_csv_read(&p, f, TRUTH_MAX_COLS)) > 0;) {
+    if (n == 1 && !f[0][0]) continue; /* a blank line */
+    if (n > TRUTH_MAX_COLS || (t->names && n != t->ncols)) {
+      wm_err(e, WM_EIO, "%s: a row of %d columns (the header has %d, at most %d)", path, n,
+             t->names ? t->ncols : n, TRUTH_MAX_COLS);
+      truth_free(t);
+      return -1;
+    }
+    char **row = wm_xmalloc(sizeof *row * (size_t)n);
+    memcpy(row, f, sizeof *row * (size_t)n);
+    if (!t->names) {
+      t->names = row;
+      t->ncols = n;
+    } else {
+      t->rows = wm_xrealloc(t->rows, sizeof(char **) * (size_t)(t->nrows + 1));
+      t->rows[t->nrows++] = row;
+    }
+  }
+  return 0;
 }
 
 /* The measured value of metric `name` for `launch`, or -1. */
@@ -174,7 +174,7 @@ int lab_groundtruth(const LabOptions *lo) {
     return 0;
   }
   /* the committed PTX: the lab runs without nvcc, and fast */
-  PtxModule *mod = ptx_load(ptx, "sm_90", &e);
+  PtxModule *mod = ptx_load(ptx, arch_ptx_target(), &e);
   if (!mod) {
     free(ls);
     return wm_err_print(&e);

@@ -12,23 +12,12 @@
  *   recognised with one pass and counted in closed form.  Otherwise the
  *   active lanes' addresses are taken in lane order, which for most warps
  *   is already sorted (ascending, or descending and reversed), else
- *   insertion-sorted (at most 32 values: a few hundred steps for a warp in
- *   random order, the rare case).  One pass over sorted addresses
+ *   insertion-sorted (mem_sort64, lanes.c: at most 32 values, a few hundred
+ *   steps for a warp in random order, the rare case).  One pass over sorted addresses
  *   then counts sectors (each lane covers one or two consecutive sectors, and
  *   both ends only grow) and distinct addresses (for the ideal).
  */
 #include "mem/mem.h"
-
-void mem_sort64(uint64_t *a, unsigned n)
-{
-  for (unsigned i = 1; i < n; i++) {
-    uint64_t x = a[i];
-    unsigned j = i;
-    for (; j > 0 && a[j - 1] > x; j--)
-      a[j] = a[j - 1];
-    a[j] = x;
-  }
-}
 
 unsigned mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned size,
                       unsigned *ndistinct)

@@ -35,20 +35,6 @@
  */
 #include "mem/mem.h"
 
-/* Distinct byte addresses among the active lanes (n <= 32: quadratic is
- * cheaper than sorting). */
-static unsigned distinct_addresses(const uint64_t *addr, uint32_t mask)
-{
-  unsigned n = 0;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    unsigned l = (unsigned)__builtin_ctz(m), dup = 0;
-    for (uint32_t e = mask & ((1u << l) - 1); e && !dup; e &= e - 1)
-      dup = addr[__builtin_ctz(e)] == addr[l];
-    n += !dup;
-  }
-  return n;
-}
-
 static unsigned ceil_div(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
 /* One transaction of the 1.2/1.3 protocol: the segment of the lowest
@@ -96,7 +82,7 @@ void mem_coalesce_cc12(const uint64_t *addr, uint32_t mask, unsigned size, MemTr
     uint32_t left = mask & (0xffffu << h);
     if (!left)
       continue;
-    t->ideal += ceil_div(distinct_addresses(addr, left) * size, seg);
+    t->ideal += ceil_div(mem_distinct(addr, left) * size, seg);
     while (left) {
       unsigned tx = cc12_transaction(addr, &left, size, seg);
       t->n++;
@@ -136,7 +122,7 @@ void mem_coalesce_lines(const uint64_t *addr, uint32_t mask, unsigned size, unsi
     t->n += distinct_sorted_count(v, n);
   }
   t->moved = t->n * line;
-  t->ideal = ceil_div(distinct_addresses(addr, mask) * size, line);
+  t->ideal = ceil_div(mem_distinct(addr, mask) * size, line);
 }
 
 int mem_load_cached(const MemGen *g, const MemReq *r)

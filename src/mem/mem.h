@@ -167,9 +167,12 @@ unsigned mem_smem_wavefronts(const uint64_t *addr, uint32_t mask, unsigned size)
  * bytes apart, the 32 lanes of a warp side by side). */
 uint64_t mem_local_address(uint64_t off, unsigned lane);
 
-/* Sorts a[0..n) ascending (insertion sort: n is a warp's lanes, at most
- * 64, usually in order already). */
+/* Sorts a[0..n) ascending (insertion sort: n is a warp's lanes or the
+ * words they touch, at most 160, usually in order already; lanes.c). */
 void mem_sort64(uint64_t *a, unsigned n);
+
+/* The distinct addresses among the lanes in mask (lanes.c). */
+unsigned mem_distinct(const uint64_t *addr, uint32_t mask);
 
 /* mem_sectors(), also counting the distinct lane addresses into *ndistinct
  * (may be NULL): the ideal is ceil(ndistinct * size / 32) sectors. */

@@ -81,7 +81,7 @@ static unsigned group_cost(const uint64_t *addr, uint32_t gm, unsigned size,
     return worst;
   }
 
-  uint32_t w[32 * 5]; /* a lane covers at most 5 words (16 bytes misaligned) */
+  uint64_t w[32 * 5]; /* a lane covers at most 5 words (16 bytes misaligned) */
   unsigned n = 0, sorted = 1;
   for (uint32_t m = gm; m; m &= m - 1) {
     uint64_t a = addr[__builtin_ctz(m)];
@@ -92,15 +92,8 @@ static unsigned group_cost(const uint64_t *addr, uint32_t gm, unsigned size,
     for (uint32_t x = w0 + 1; x <= w1; x++)
       w[n++] = x;
   }
-  if (!sorted) {
-    for (unsigned i = 1; i < n; i++) {
-      uint32_t x = w[i];
-      unsigned j = i;
-      for (; j > 0 && w[j - 1] > x; j--)
-        w[j] = w[j - 1];
-      w[j] = x;
-    }
-  }
+  if (!sorted)
+    mem_sort64(w, n);
   for (unsigned i = 0; i < n; i++) {
     if (i && w[i] == w[i - 1])
       continue;

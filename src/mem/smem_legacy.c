@@ -193,14 +193,7 @@ static unsigned kepler_cost(const uint64_t *addr, uint32_t mask, unsigned size, 
   BankMap bm = {32, bank_bytes == 8 ? 3 : 2, 8};
   unsigned c = bank_max(addr, mask, size, &bm, op == MEM_ATOM || op == MEM_RED, wbank);
   /* no conflicts: 256 bytes (32 banks x 8) per pass */
-  unsigned distinct = 0;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    unsigned l = (unsigned)__builtin_ctz(m), dup = 0;
-    for (uint32_t e = mask & ((1u << l) - 1); e && !dup; e &= e - 1)
-      dup = addr[__builtin_ctz(e)] == addr[l];
-    distinct += !dup;
-  }
-  unsigned need = (distinct * size + 255) / 256;
+  unsigned need = (mem_distinct(addr, mask) * size + 255) / 256;
   *ideal = need < 1 ? 1 : need > c ? c : need;
   *worst = c;
   return c;

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/csv.h"
+
 /* ---- shared helpers ------------------------------------------------------ */
 
 static uint64_t metric(const ReportRun *r, int m) { return r->mm ? r->mm->metric[m] : 0; }
@@ -434,21 +436,6 @@ static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
 
 /* ---- CSV ----------------------------------------------------------------- */
 
-/* RFC 4180: quoted when it holds a comma, quote, CR/LF or edge blanks. */
-static void csv_field(FILE *out, const char *s) {
-  size_t n = strlen(s);
-  if (!s[strcspn(s, ",\"\r\n")] && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
-    fputs(s, out);
-    return;
-  }
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', out);
-    fputc(*s, out);
-  }
-  fputc('"', out);
-}
-
 static void csv_ratio(FILE *out, uint8_t kind, uint64_t num, uint64_t den) {
   if (kind && den) fprintf(out, ",%.6g", (double)num / (double)den);
   else fputc(',', out);
@@ -465,7 +452,7 @@ static void csv_occupancy(FILE *out, const ReportRun *r) {
   char lim[96];
   occ_limiters_text(r->occ->limiters, lim, sizeof lim);
   fprintf(out, ",%d,%d,%d,%.1f,", r->regs, r->occ->blocks_sm, r->occ->warps_sm, r->occ->occupancy_pct);
-  csv_field(out, lim);
+  wm_csv_write(out, lim);
 }
 
 static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
@@ -474,7 +461,7 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
   fputs("launch,kernel", out);
   for (int m = 0; m < WM_M_COUNT; m++) {
     fputc(',', out);
-    csv_field(out, wm_metric_name[m]);
+    wm_csv_write(out, wm_metric_name[m]);
   }
   if (occ) fputs(",registers,blocks_per_sm,warps_per_sm,occupancy_pct,limiter", out);
   int timed = 0;
@@ -485,9 +472,9 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
   }
   fputc('\n', out);
   for (int i = 0; i < nruns; i++) {
-    csv_field(out, launch_name(&runs[i]));
+    wm_csv_write(out, launch_name(&runs[i]));
     fputc(',', out);
-    csv_field(out, kernel_name(&runs[i]));
+    wm_csv_write(out, kernel_name(&runs[i]));
     for (int m = 0; m < WM_M_COUNT; m++)
       fprintf(out, ",%llu", (unsigned long long)metric(&runs[i], m));
     if (occ) csv_occupancy(out, &runs[i]);
@@ -513,19 +500,19 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
       const LineStat *ls = v[j].ls;
       char text[512];
       instr_text(r, in, text, sizeof text);
-      csv_field(out, launch_name(r));
+      wm_csv_write(out, launch_name(r));
       fputc(',', out);
-      csv_field(out, cu_file(r, in));
+      wm_csv_write(out, cu_file(r, in));
       if (in->cu_line) fprintf(out, ",%u", in->cu_line);
       else fputc(',', out);
       fprintf(out, ",%u,", in->ptx_line);
-      csv_field(out, text);
+      wm_csv_write(out, text);
       fprintf(out, ",%llu,%llu,%s", (unsigned long long)ls->requests,
               (unsigned long long)ls->units, unit_name(ls->unit_kind));
       csv_ratio(out, ls->unit_kind, ls->units, ls->requests);
       csv_ratio(out, ls->unit_kind, ls->ideal, ls->requests);
       fputc(',', out);
-      csv_field(out, ls->why);
+      wm_csv_write(out, ls->why);
       fputc('\n', out);
     }
     free(v);
