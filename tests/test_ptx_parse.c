@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "ptx/ptx.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -18,7 +19,7 @@ static PtxModule *parse_text(const char *text, WmErr *e) {
 
 static PtxModule *load_data(const char *name) {
   WmErr e = {0};
-  PtxModule *m = ptx_load(tu_data(name), "sm_90", &e);
+  PtxModule *m = ptx_load(tu_data(name), arch_ptx_target(), &e);
   if (!m) fail_msg("%s", e.msg);
   return m;
 }
@@ -1328,7 +1329,7 @@ static void test_load_cu(void **state) {
     skip();
   }
   WmErr e = {0};
-  PtxModule *m = ptx_load(tu_data("parse_coverage.cu"), "sm_90", &e);
+  PtxModule *m = ptx_load(tu_data("parse_coverage.cu"), arch_ptx_target(), &e);
   if (!m) fail_msg("%s", e.msg);
   assert_int_equal(m->nkernels, 7);
   assert_string_equal(m->path, tu_data("parse_coverage.cu"));

@@ -269,7 +269,8 @@ PtxModule *ptx_parse(const char *path, char *text, WmErr *e);
 
 /* Reads `path`: a .ptx is parsed as is, a .cu is first compiled with
  * `nvcc -ptx -arch=ARCH -O3 -lineinfo` (nvcc from PATH or $CUDA_HOME/bin).
- * `arch` is e.g. "sm_90".  Free with ptx_module_free(). */
+ * `arch` is e.g. "sm_90"; NULL: arch_ptx_target().  Free with
+ * ptx_module_free(). */
 PtxModule *ptx_load(const char *path, const char *arch, WmErr *e);
 
 /* Registers per thread of the module's kernels, from `ptxas -arch=sm_XX -v`

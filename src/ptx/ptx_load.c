@@ -1,5 +1,6 @@
 /* ptx_load.c - a .ptx file, or a .cu compiled to PTX with nvcc. */
 #include "ptx/ptx.h"
+#include "arch/arch.h"
 #include "util/sys.h"
 
 #include <errno.h>
@@ -92,7 +93,7 @@ PtxModule *ptx_load(const char *path, const char *arch, WmErr *e) {
     if (!text) return NULL;
     return ptx_parse(path, text, e);
   }
-  if (!arch || !*arch) arch = "sm_90";
+  if (!arch || !*arch) arch = arch_ptx_target();
   if (access(path, R_OK) != 0) {
     wm_err(e, WM_EIO, "%s: cannot open: %s", path, strerror(errno));
     return NULL;
