@@ -51,12 +51,10 @@ int cli_parse_carveout(const char *s, int *pct) {
   return 0;
 }
 
-static int parse_init(const char *s, InitKind *k) {
-  if (!strcmp(s, "zero")) *k = INIT_ZERO;
-  else if (!strcmp(s, "iota")) *k = INIT_IOTA;
-  else if (!strcmp(s, "rand")) *k = INIT_RAND;
-  else return -1;
-  return 0;
+int cli_choice(const char *s, const char *const *words, int n) {
+  for (int i = 0; s && i < n; i++)
+    if (words[i] && !strcmp(s, words[i])) return i;
+  return -1;
 }
 
 /* Simulation options shared by sim and lab; returns 1 if argv[*i] was one, 0 if not,
@@ -87,7 +85,10 @@ int cli_common_option(int argc, char **argv, int *i, SimOptions *o) {
   }
   if (!strcmp(a, "--init")) {
     const char *v = VALUE();
-    if (!v || parse_init(v, &o->init)) return 2 + cli_usage_error("--init takes zero, iota or rand, not '%s'", v ? v : "");
+    static const char *const inits[] = {[INIT_ZERO] = "zero", [INIT_IOTA] = "iota", [INIT_RAND] = "rand"};
+    int k = cli_choice(v, inits, (int)(sizeof inits / sizeof *inits));
+    if (k < 0) return 2 + cli_usage_error("--init takes zero, iota or rand, not '%s'", v ? v : "");
+    o->init = (InitKind)k;
     return 1;
   }
   if (!strcmp(a, "--seed")) {

@@ -13,6 +13,9 @@
  * on a bad value. */
 int cli_common_option(int argc, char **argv, int *i, SimOptions *o);
 int cli_parse_size(const char *s, uint64_t *out);
+/* The index of s in words[0..n-1] (an option's value; NULL words are
+ * skipped), or -1. */
+int cli_choice(const char *s, const char *const *words, int n);
 /* --arch NAME: a preset name or alias (arch_find); sets cfg->arch and
  * cfg->sm.  Unknown: WM_EUSAGE listing the presets. */
 int cli_parse_arch(const char *s, MemConfig *cfg, WmErr *e);

@@ -45,12 +45,11 @@ static const char *usage_lab =
 /* ---- options ---------------------------------------------------------------- */
 
 static int parse_format(const char *s, LabFormat *f) {
-  if (!strcmp(s, "text")) *f = LAB_TEXT;
-  else if (!strcmp(s, "markdown") || !strcmp(s, "md")) *f = LAB_MARKDOWN;
-  else if (!strcmp(s, "json")) *f = LAB_JSON;
-  else if (!strcmp(s, "csv")) *f = LAB_CSV;
-  else return -1;
-  return 0;
+  static const char *const names[] = {[LAB_TEXT] = "text", [LAB_MARKDOWN] = "markdown", [LAB_JSON] = "json",
+                                      [LAB_CSV] = "csv"};
+  int i = s && !strcmp(s, "md") ? LAB_MARKDOWN : cli_choice(s, names, 4);
+  if (i >= 0) *f = (LabFormat)i;
+  return i < 0 ? -1 : 0;
 }
 
 /* --only A,B,C: each name kept (pointers into argv, commas cut). */

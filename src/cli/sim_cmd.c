@@ -58,11 +58,10 @@ static const char *usage_sim =
   "  WARPMEM_THREADS  host threads that run blocks (default: one per CPU)\n";
 
 static int parse_format(const char *s, ReportFormat *f) {
-  if (!strcmp(s, "text")) *f = REPORT_TEXT;
-  else if (!strcmp(s, "json")) *f = REPORT_JSON;
-  else if (!strcmp(s, "csv")) *f = REPORT_CSV;
-  else return -1;
-  return 0;
+  static const char *const names[] = {[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv"};
+  int i = cli_choice(s, names, 3);
+  if (i >= 0) *f = (ReportFormat)i;
+  return i < 0 ? -1 : 0;
 }
 
 

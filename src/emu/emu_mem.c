@@ -224,13 +224,25 @@ static void model_fused4(Block *b, const EmuInstr *x, uint32_t mask, const uint6
   }
 }
 
+/* Where each active lane's access goes: resolve()'s answer for ld, st and
+ * the atomics. */
+typedef struct Where {
+  uint8_t *ptr[32];    /* on the host */
+  uint64_t off[32];    /* the address in its space */
+  uint8_t spaces[32];  /* each lane's space, when not uniform */
+  int uniform;         /* the one space of all lanes, or 0 */
+} Where;
+
+static int locate(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *R, unsigned size,
+                  Where *w) {
+  w->uniform = resolve(b, x, warp, mask, R, size, w->ptr, w->off, w->spaces);
+  return w->uniform < 0 ? -1 : 0;
+}
+
 int emu_exec_ld(EMU_EXEC_ARGS) {
   unsigned elem = ptx_type_size((PtxType)x->type), size = elem * x->vec;
-  uint8_t *ptr[32];
-  uint64_t off[32];
-  uint8_t spaces[32];
-  int uniform = resolve(b, x, warp, mask, R, size, ptr, off, spaces);
-  if (uniform < 0) return -1;
+  Where at;
+  if (locate(b, x, warp, mask, R, size, &at)) return -1;
   int sign = ptx_type_is_signed((PtxType)x->type);
   for (unsigned v = 0; v < x->vec; v++) {
     if (x->d[v] == EMU_NOSLOT) continue;
@@ -239,41 +251,38 @@ int emu_exec_ld(EMU_EXEC_ARGS) {
     switch (elem) { /* fixed sizes, so memcpy becomes one move */
     case 4: {
       uint32_t t;
-      if (sign) LANES(mask, { memcpy(&t, ptr[l] + o, 4); d[l] = (uint64_t)(int64_t)(int32_t)t; });
-      else LANES(mask, { memcpy(&t, ptr[l] + o, 4); d[l] = t; });
+      if (sign) LANES(mask, { memcpy(&t, at.ptr[l] + o, 4); d[l] = (uint64_t)(int64_t)(int32_t)t; });
+      else LANES(mask, { memcpy(&t, at.ptr[l] + o, 4); d[l] = t; });
       break;
     }
-    case 8: LANES(mask, memcpy(&d[l], ptr[l] + o, 8)); break;
+    case 8: LANES(mask, memcpy(&d[l], at.ptr[l] + o, 8)); break;
     default:
       LANES(mask, {
         uint64_t t = 0;
-        memcpy(&t, ptr[l] + o, elem);
+        memcpy(&t, at.ptr[l] + o, elem);
         d[l] = sign ? (uint64_t)sext(t, elem) : t;
       });
     }
   }
-  if (x->fuse == FUSE_NONE) model(b, x, mask, off, spaces, uniform, size, elem);
-  else if (x->fuse == FUSE_LEAD4) model_fused4(b, x, mask, off, spaces, uniform);
+  if (x->fuse == FUSE_NONE) model(b, x, mask, at.off, at.spaces, at.uniform, size, elem);
+  else if (x->fuse == FUSE_LEAD4) model_fused4(b, x, mask, at.off, at.spaces, at.uniform);
   return 0;
 }
 
 int emu_exec_st(EMU_EXEC_ARGS) {
   unsigned elem = ptx_type_size((PtxType)x->type), size = elem * x->vec;
-  uint8_t *ptr[32];
-  uint64_t off[32];
-  uint8_t spaces[32];
-  int uniform = resolve(b, x, warp, mask, R, size, ptr, off, spaces);
-  if (uniform < 0) return -1;
+  Where at;
+  if (locate(b, x, warp, mask, R, size, &at)) return -1;
   for (unsigned v = 0; v < x->vec; v++) {
     const uint64_t *s = R + (size_t)x->s[v] * 32;
     unsigned o = v * elem;
     switch (elem) {
-    case 4: LANES(mask, { uint32_t t = (uint32_t)s[l]; memcpy(ptr[l] + o, &t, 4); }); break;
-    case 8: LANES(mask, memcpy(ptr[l] + o, &s[l], 8)); break;
-    default: LANES(mask, memcpy(ptr[l] + o, &s[l], elem));
+    case 4: LANES(mask, { uint32_t t = (uint32_t)s[l]; memcpy(at.ptr[l] + o, &t, 4); }); break;
+    case 8: LANES(mask, memcpy(at.ptr[l] + o, &s[l], 8)); break;
+    default: LANES(mask, memcpy(at.ptr[l] + o, &s[l], elem));
     }
   }
-  model(b, x, mask, off, spaces, uniform, size, elem);
+  model(b, x, mask, at.off, at.spaces, at.uniform, size, elem);
   return 0;
 }
 
@@ -330,22 +339,19 @@ static uint64_t atomic_apply(const EmuInstr *x, uint8_t *p, uint64_t bv, uint64_
 
 int emu_exec_atom(EMU_EXEC_ARGS) {
   unsigned size = ptx_type_size((PtxType)x->type);
-  uint8_t *ptr[32];
-  uint64_t off[32];
-  uint8_t spaces[32];
+  Where at;
   if (x->sub < PTX_SUB_AADD || x->sub > PTX_SUB_AXOR)
     return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EUNSUP, "atomic operation not supported");
-  int uniform = resolve(b, x, warp, mask, R, size, ptr, off, spaces);
-  if (uniform < 0) return -1;
+  if (locate(b, x, warp, mask, R, size, &at)) return -1;
   const uint64_t *bs = R + (size_t)x->s[0] * 32;
   const uint64_t *cs = x->s[1] != EMU_NOSLOT ? R + (size_t)x->s[1] * 32 : bs;
   uint64_t *d = x->d[0] != EMU_NOSLOT && x->op == PTX_OP_ATOM ? R + (size_t)x->d[0] * 32 : NULL;
   /* lanes in order: the result a real GPU gives is one of the orders */
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
-    uint64_t old = atomic_apply(x, ptr[l], bs[l], cs[l]);
+    uint64_t old = atomic_apply(x, at.ptr[l], bs[l], cs[l]);
     if (d) d[l] = old;
   }
-  model(b, x, mask, off, spaces, uniform, size, size);
+  model(b, x, mask, at.off, at.spaces, at.uniform, size, size);
   return 0;
 }
