@@ -139,4 +139,3 @@ int cli_common_option(int argc, char **argv, int *i, SimOptions *o) {
   return 0;
 #undef VALUE
 }
-

@@ -135,4 +135,3 @@ void sim_options_init(SimOptions *o) {
   o->mem_limit = GMEM_DEFAULT_LIMIT;
   o->max_threads = SIM_DEFAULT_MAX_THREADS;
 }
-
