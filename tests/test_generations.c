@@ -5,7 +5,7 @@
  * fed with the lanes' addresses, and the command line
  * (`warpmem sim --arch NAME [--loads ca|cg] [--bank-mode 4|8] --format json`)
  * on tests/data/gen_patterns.cu (the seeds' patterns) and the seed 002
- * layout kernels of tests/data/seed_kernels.cu.
+ * layout kernels of groundtruth/seed_kernels.cu.
  *
  * Sources of the expected numbers, quoted where they are used:
  *   seed 004  /work/shared/seeds/004_*.txt (Fermi's caching and non-caching
@@ -823,7 +823,7 @@ static void test_cli_seed000_banks(void **state)
 
 /* ---- the command line: seed 002's layouts on every generation ----------- */
 
-/* One block of the seed 002 kernels (tests/data/seed_kernels.cu): 32 warps
+/* One block of the seed 002 kernels (groundtruth/seed_kernels.cu): 32 warps
  * (16 for the 32x16 rectangles), each storing one row-major element and
  * loading one.  Per warp (threadIdx.y = y fixed, x = lane), from first
  * principles:
@@ -871,7 +871,7 @@ static void test_cli_seed002_layouts(void **state)
     {"setRowReadColRectPad2", "--block 32,16", {64, 16, 16, 16, 16}, {32, 16, 16, 16, 16}},
   };
   char ptx[4096];
-  snprintf(ptx, sizeof ptx, "%s", tu_data("seed_kernels.ptx"));
+  snprintf(ptx, sizeof ptx, "%s", tu_truth("ptx/seed_kernels.ptx"));
   for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
     for (int g = 0; g < 5; g++) {
       json_t *root = sim_json("'%s' %s --kernel %s --grid 1 %s --arg buf:i32:1024", ptx, cfg[g],

@@ -17,7 +17,7 @@
  *   [GA100] NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020).
  *   [GH100] NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022) and the
  *           H100 SXM5 datasheet; H200 SXM datasheet (2024).
- *   [GT]    ../shared/ground-truth/README.md: the H200 the counters were
+ *   [GT]    groundtruth/README.md: the H200 the counters were
  *           measured on (132 SMs, 60 MiB L2 as the driver reports it).
  *   [JEDEC] JEDEC GDDR3, GDDR5 (JESD212), HBM2 (JESD235), HBM3 (JESD238).
  *   [SEED4] /work/shared/seeds/004: "global memory ... 400-800 cycles".
