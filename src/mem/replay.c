@@ -4,8 +4,8 @@
  * Notes:
  * - Recording: mem.c appends every global and local sector a warp's
  *   request touches, in lane order, the first of each request marked.
- *   Shared memory, constants, textures and instruction fetch never reach
- *   the trace.
+ *   Shared and constant memory and instruction fetch never reach the
+ *   trace.
  * - Placement: blocks are dealt to the SMs in launch order, `group`
  *   consecutive blocks to an SM before the next SM gets any, in waves of
  *   sms * blocks_per_sm; the blocks of a group share their SM's L1.  The
