@@ -1,6 +1,7 @@
 /* bench_sim.c - how fast the simulator runs: every launch of the
- * ground-truth file (lab/seed_kernels.cu, the PTX beside it), with the
- * memory model on (and the caches, DRAM and time model unless --no-caches).
+ * ground-truth file (groundtruth/seed_kernels.cu, its PTX in
+ * groundtruth/ptx/), with the memory model on (and the caches, DRAM and
+ * time model unless --no-caches).
  * Reports simulated thread-instructions per second per launch and the wall
  * time of the whole file.
  *
@@ -14,12 +15,13 @@
 #include "arch/arch.h"
 #include "util/sys.h"
 
-#ifndef WM_LAB_DIR
-#define WM_LAB_DIR "lab"
+#ifndef WM_GROUNDTRUTH_DIR
+#define WM_GROUNDTRUTH_DIR "groundtruth"
 #endif
 
 int main(int argc, char **argv) {
-  const char *only = NULL, *ptx = WM_LAB_DIR "/seed_kernels.ptx", *cu = WM_LAB_DIR "/seed_kernels.cu";
+  const char *only = NULL, *ptx = WM_GROUNDTRUTH_DIR "/ptx/seed_kernels.ptx",
+             *cu = WM_GROUNDTRUTH_DIR "/seed_kernels.cu";
   int pos = 0, caches = 1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];

@@ -2,7 +2,7 @@
 // experiment of the lecture as a launch.  Format of the //@ and //! lines:
 // docs/lab.md.  //@ lines are the simulation size; //! gpu: the size measured
 // on a GPU (sized to leave a 60 MiB L2 unless the seed's own size is the
-// point).  Compile: nvcc -ptx -arch=sm_90 -O3 -lineinfo (lab/build-ptx.sh).
+// point).  Compile: nvcc -ptx -arch=sm_90 -O3 -lineinfo (tools/build_ptx.py).
 
 //! group: inc
 //! seed: 000

@@ -72,8 +72,8 @@ static void test_presets(void **state) {
   assert_string_equal(arch_ptx_target(), "sm_90");
   assert_ptr_equal(arch_find(arch_ptx_target()), arch_default());
   const Arch *h = arch_default();
-  assert_int_equal(h->sms, 132);                  /* ground-truth README */
-  assert_int_equal(h->l2_bytes, 60 * 1024 * 1024);  /* ground-truth README */
+  assert_int_equal(h->sms, 132);                  /* groundtruth/README.md */
+  assert_int_equal(h->l2_bytes, 60 * 1024 * 1024);  /* groundtruth/README.md */
   assert_true(h->dram_gbs == 4800);
   /* seed 004 / the programming guide: the memory system per generation */
   const Arch *g = arch_find("gt200"), *f = arch_find("fermi"), *k = arch_find("kepler");
@@ -248,7 +248,7 @@ static void test_sim_report(void **state) {
   char args[2048];
   /* tr_smem: 32x32 blocks with 4 KB of static shared memory: 2 per SM by the
    * warp limit, whatever ptxas says (2048 threads x 32 registers fit) */
-  snprintf(args, sizeof args, "sim '%s' " TR_SMEM " --format json", tu_data("seed_kernels.ptx"));
+  snprintf(args, sizeof args, "sim '%s' " TR_SMEM " --format json", tu_truth("ptx/seed_kernels.ptx"));
   json_t *root = run_json(args);
   json_t *o = json_object_get(json_array_get(root, 0), "occupancy");
   assert_non_null(o);
@@ -268,7 +268,7 @@ static void test_sim_report(void **state) {
   json_decref(root);
 
   /* --regs overrides: 64 registers x 1024 threads leave one block */
-  snprintf(args, sizeof args, "sim '%s' " TR_SMEM " --regs 64 --format json", tu_data("seed_kernels.ptx"));
+  snprintf(args, sizeof args, "sim '%s' " TR_SMEM " --regs 64 --format json", tu_truth("ptx/seed_kernels.ptx"));
   root = run_json(args);
   o = json_object_get(json_array_get(root, 0), "occupancy");
   assert_int_equal(jint(o, "registers"), 64);
@@ -278,13 +278,13 @@ static void test_sim_report(void **state) {
   json_decref(root);
 
   /* text and CSV */
-  snprintf(args, sizeof args, "sim '%s' " COPY_K " --regs 40", tu_data("seed_kernels.ptx"));
+  snprintf(args, sizeof args, "sim '%s' " COPY_K " --regs 40", tu_truth("ptx/seed_kernels.ptx"));
   char *out = run_ok(args);
   /* 40 x 32 = 1280 per warp, 12 per quarter, 48 warps: 6 blocks of 8 */
   assert_non_null(strstr(out, "occupancy on h200 (NVIDIA H200 SXM 141GB), 40 registers per thread (--regs)"));
   assert_non_null(strstr(out, "6 blocks per SM, 48 of 64 warps (75.0%), limited by registers"));
   free(out);
-  snprintf(args, sizeof args, "sim '%s' " COPY_K " --regs 40 --format csv", tu_data("seed_kernels.ptx"));
+  snprintf(args, sizeof args, "sim '%s' " COPY_K " --regs 40 --format csv", tu_truth("ptx/seed_kernels.ptx"));
   out = run_ok(args);
   /* occupancy columns, then the cache-model rates and the time's limiter */
   assert_non_null(strstr(out, ",registers,blocks_per_sm,warps_per_sm,occupancy_pct,limiter,"
@@ -292,7 +292,7 @@ static void test_sim_report(void **state) {
   assert_non_null(strstr(out, ",40,6,48,75.0,registers,"));
   free(out);
   /* volta: CUDA 13's ptxas has no sm_70; sm_75's count, and the report says so */
-  snprintf(args, sizeof args, "sim '%s' " COPY_K " --arch volta --format json", tu_data("seed_kernels.ptx"));
+  snprintf(args, sizeof args, "sim '%s' " COPY_K " --arch volta --format json", tu_truth("ptx/seed_kernels.ptx"));
   root = run_json(args);
   o = json_object_get(json_array_get(root, 0), "occupancy");
   assert_string_equal(jstr(o, "arch"), "volta");
@@ -359,7 +359,7 @@ static void test_launch_limits(void **state) {
   /* a 640-thread block runs on fermi and is refused on gt200, naming it */
   char args[4200], *err = NULL;
   snprintf(args, sizeof args, "sim '%s' --kernel setRowReadRow --grid 1 --block 32,20 --arg buf:i32:1024 --arch %%s",
-           tu_data("seed_kernels.ptx"));
+           tu_truth("ptx/seed_kernels.ptx"));
   char cmd[4300];
   snprintf(cmd, sizeof cmd, args, "fermi");
   assert_int_equal(tu_run_cli(cmd, NULL, NULL), 0);

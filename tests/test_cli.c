@@ -1,6 +1,6 @@
 /* test_cli.c - the command line's successful paths, end to end.
  *
- * Expected numbers are the H200's (tests/data/h200-seed-counters.csv) or
+ * Expected numbers are the H200's (groundtruth/h200-seed-counters.csv) or
  * follow from the launch: copy_k with 16384 blocks of 256 threads moves 4M
  * floats, one request per warp (131072) and 4 sectors per request.
  */
@@ -34,7 +34,7 @@ static void test_json_of_a_file(void **state) {
   (void)state;
   char args[1024];
   snprintf(args, sizeof args, "sim '%s' --kernel tr_naive --format json --lines --init zero",
-           tu_data("seed_kernels.ptx"));
+           tu_truth("ptx/seed_kernels.ptx"));
   char *out = run_ok(args);
   json_error_t je;
   json_t *root = json_loads(out, 0, &je);
@@ -78,7 +78,7 @@ static void test_csv_of_one_launch(void **state) {
   snprintf(args, sizeof args,
            "sim '%s' --kernel copy_k --grid 16384 --block 256 --arg buf:f32:4194304 "
            "--arg buf:f32:4194304 --arg i32:4194304 --format csv",
-           tu_data("seed_kernels.ptx"));
+           tu_truth("ptx/seed_kernels.ptx"));
   char *out = run_ok(args);
   assert_true(strncmp(out, "launch,kernel,", 14) == 0);
   /* find the column of the global load sectors, then its value */
@@ -98,7 +98,7 @@ static void test_csv_of_one_launch(void **state) {
 static void test_text_lines_explain(void **state) {
   (void)state;
   char args[1024];
-  snprintf(args, sizeof args, "sim '%s' --kernel setRowReadCol --lines", tu_data("seed_kernels.ptx"));
+  snprintf(args, sizeof args, "sim '%s' --kernel setRowReadCol --lines", tu_truth("ptx/seed_kernels.ptx"));
   char *out = run_ok(args);
   assert_non_null(strstr(out, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"));
   assert_non_null(strstr(out, "135168")); /* 4224 loads x 32 wavefronts, as measured */
@@ -116,7 +116,7 @@ static void test_dump(void **state) {
   snprintf(args, sizeof args,
            "sim '%s' --kernel copy_k --grid 4 --block 256 --arg buf:f32:1024:zero "
            "--arg buf:f32:1024:iota --arg i32:1024 --dump %s",
-           tu_data("seed_kernels.ptx"), dir);
+           tu_truth("ptx/seed_kernels.ptx"), dir);
   free(run_ok(args));
   float v[1024];
   tu_read_dump(dir, "copy_k.arg0.f32.bin", v, sizeof v);
@@ -199,7 +199,7 @@ static void test_absurd_grid(void **state) {
   char args[1024], *err = NULL;
   snprintf(args, sizeof args,
            "sim '%s' --kernel copy_k --grid 2147483647 --block 1024 --arg buf:f32:4 --arg buf:f32:4 --arg i32:4",
-           tu_data("seed_kernels.ptx"));
+           tu_truth("ptx/seed_kernels.ptx"));
   assert_int_equal(tu_run_cli(args, NULL, &err), 1);
   assert_non_null(strstr(err, "2199023254528 threads"));
   assert_non_null(strstr(err, "--max-threads"));
@@ -212,7 +212,7 @@ static void test_time_and_hierarchy(void **state) {
   (void)state;
   char args[1024];
   snprintf(args, sizeof args, "sim '%s' --kernel tr_naive --grid 64,64 --block 32,32 --arg buf:f32:4194304 "
-           "--arg buf:f32:4194304 --arg i32:2048 --arg i32:2048", tu_data("seed_kernels.ptx"));
+           "--arg buf:f32:4194304 --arg i32:2048 --arg i32:2048", tu_truth("ptx/seed_kernels.ptx"));
   char *out = run_ok(args);
   assert_non_null(strstr(out, "memory hierarchy on h200"));
   assert_non_null(strstr(out, "predicted time"));
@@ -240,7 +240,7 @@ static void test_sample(void **state) {
   char args[1024];
   const char *launch = "--kernel copy_k --grid 16384 --block 256 --arg buf:f32:4194304 --arg buf:f32:4194304 "
                        "--arg i32:4194304 --format json --init zero";
-  snprintf(args, sizeof args, "sim '%s' %s", tu_data("seed_kernels.ptx"), launch);
+  snprintf(args, sizeof args, "sim '%s' %s", tu_truth("ptx/seed_kernels.ptx"), launch);
   char *out = run_ok(args);
   json_t *full = json_loads(out, 0, NULL);
   free(out);
@@ -260,7 +260,7 @@ static void test_sample(void **state) {
   json_decref(part);
   /* a bad value is a usage error */
   char *err = NULL;
-  snprintf(args, sizeof args, "sim '%s' %s --sample 0", tu_data("seed_kernels.ptx"), launch);
+  snprintf(args, sizeof args, "sim '%s' %s --sample 0", tu_truth("ptx/seed_kernels.ptx"), launch);
   assert_int_equal(tu_run_cli(args, NULL, &err), 2);
   assert_non_null(strstr(err, "--sample"));
   free(err);
@@ -281,7 +281,7 @@ static void test_deterministic_caches(void **state) {
     char args[1024], *out[2];
     for (int t = 0; t < 2; t++) {
       setenv("WARPMEM_THREADS", t ? "3" : "1", 1);
-      snprintf(args, sizeof args, "sim '%s' %s --format csv --init zero", tu_data("seed_kernels.ptx"), launches[k]);
+      snprintf(args, sizeof args, "sim '%s' %s --format csv --init zero", tu_truth("ptx/seed_kernels.ptx"), launches[k]);
       out[t] = run_ok(args);
     }
     unsetenv("WARPMEM_THREADS");

@@ -1,6 +1,6 @@
 /* test_emu_outputs.c - what the emulator computes, against plain C on the host.
  *
- * Every kernel of tests/data/seed_kernels.cu runs one small launch (so the
+ * Every kernel of groundtruth/seed_kernels.cu runs one small launch (so the
  * test stays fast under the sanitizers), and so does every kernel of
  * tests/data/emu_semantics.cu, which exercises divergence, warp shuffles,
  * votes, atomics, integer and conversion semantics, __constant__ and
@@ -27,13 +27,13 @@
 /* --- running a launch ---------------------------------------------------- */
 
 static PtxModule *modules[3];
-static const char *const module_files[3] = {"seed_kernels.ptx", "emu_semantics.ptx", "emu_funnel.ptx"};
+static const char *const module_files[3] = {"ptx/seed_kernels.ptx", "emu_semantics.ptx", "emu_funnel.ptx"};
 enum { SEED, SEM, FUNNEL };
 
 static const PtxModule *module(int which) {
   if (!modules[which]) {
     WmErr e = {0};
-    modules[which] = ptx_load(tu_data(module_files[which]), arch_ptx_target(), &e);
+    modules[which] = ptx_load(which == SEED ? tu_truth(module_files[which]) : tu_data(module_files[which]), arch_ptx_target(), &e);
     if (!modules[which]) fail_msg("%s: %s", module_files[which], e.msg);
   }
   return modules[which];

@@ -6,10 +6,14 @@
 #include "emu/emu_int.h"
 #include "testutil.h"
 
+/* Names with a folder are the ground truth's (groundtruth/ptx/), the others
+ * tests/data's. */
 static const char *const modules[] = {
-  "seed_kernels.ptx", "probe_kernels.ptx", "parse_coverage.ptx", "parse_more.ptx",
+  "ptx/seed_kernels.ptx", "ptx/probe_kernels.ptx", "parse_coverage.ptx", "parse_more.ptx",
   "emu_semantics.ptx", "emu_funnel.ptx", "bad_kernels.ptx", "gen_patterns.ptx", NULL,
 };
+
+static const char *module_path(const char *name) { return strchr(name, '/') ? tu_truth(name) : tu_data(name); }
 
 /* Each kernel the parser accepts is one the emulator can prepare: the
  * operand checks refuse nothing nvcc emits. */
@@ -18,7 +22,7 @@ static void test_prepare_every_kernel(void **state) {
   int prepared = 0;
   for (int i = 0; modules[i]; i++) {
     WmErr e = {0};
-    PtxModule *m = ptx_load(tu_data(modules[i]), arch_ptx_target(), &e);
+    PtxModule *m = ptx_load(module_path(modules[i]), arch_ptx_target(), &e);
     if (!m) fail_msg("%s: %s", modules[i], e.msg);
     for (int k = 0; k < m->nkernels; k++) {
       if (m->kernels[k].unsupported) continue;

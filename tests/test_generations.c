@@ -5,7 +5,7 @@
  * fed with the lanes' addresses, and the command line
  * (`warpmem sim --arch NAME [--loads ca|cg] [--bank-mode 4|8] --format json`)
  * on tests/data/gen_patterns.cu (the seeds' patterns) and the seed 002
- * layout kernels of tests/data/seed_kernels.cu.
+ * layout kernels of groundtruth/seed_kernels.cu.
  *
  * Sources of the expected numbers, quoted where they are used:
  *   seed 004  J. Luitjens, "Global Memory Usage and Strategy", NVIDIA GPU
@@ -826,7 +826,7 @@ static void test_cli_seed000_banks(void **state)
 
 /* ---- the command line: seed 002's layouts on every generation ----------- */
 
-/* One block of the seed 002 kernels (tests/data/seed_kernels.cu): 32 warps
+/* One block of the seed 002 kernels (groundtruth/seed_kernels.cu): 32 warps
  * (16 for the 32x16 rectangles), each storing one row-major element and
  * loading one.  Per warp (threadIdx.y = y fixed, x = lane), from first
  * principles:
@@ -875,7 +875,7 @@ static void test_cli_seed002_layouts(void **state)
     {"setRowReadColRectPad2", "--block 32,16", {64, 16, 16, 16, 16}, {32, 16, 16, 16, 16}},
   };
   char ptx[4096];
-  snprintf(ptx, sizeof ptx, "%s", tu_data("seed_kernels.ptx"));
+  snprintf(ptx, sizeof ptx, "%s", tu_truth("ptx/seed_kernels.ptx"));
   for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
     for (int g = 0; g < 5; g++) {
       if (c[i].ld[g] < 0) { /* a 32x32 block has 1024 threads: more than 1.x's 512 */

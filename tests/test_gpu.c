@@ -5,7 +5,7 @@
  * device pointers from a fake allocator, the statistics and the stop rule on
  * synthetic samples, the output comparison, and the runner's own PTX run in
  * the emulator.  With a GPU (libcuda.so.1 and a device): device info,
- * launches of tests/data/seed_kernels.ptx checked against the emulator,
+ * launches of groundtruth/ptx/seed_kernels.ptx checked against the emulator,
  * faults and JIT errors reported, timing, copy bandwidth and cuBLAS.
  */
 #include "testutil.h"
@@ -511,11 +511,11 @@ static void test_gpu_launches_match_emulator(void **state) {
   (void)state;
   NEED_GPU();
   WmErr e = {0};
-  PtxModule *m = ptx_load(tu_data("seed_kernels.ptx"), arch_ptx_target(), &e);
+  PtxModule *m = ptx_load(tu_truth("ptx/seed_kernels.ptx"), arch_ptx_target(), &e);
   if (!m) fail_msg("%s", e.msg);
   GpuModule *gm;
   if (gpu_module_load(the_gpu, m, &gm, &e)) fail_msg("%s", e.msg);
-  char *text = wm_read_file(tu_data("seed_kernels.cu"), NULL, &e);
+  char *text = wm_read_file(tu_truth("seed_kernels.cu"), NULL, &e);
   LaunchSpec *ls;
   int n;
   assert_int_equal(launch_parse_file("seed_kernels.cu", text, &ls, &n, &e), 0);
@@ -549,7 +549,7 @@ static void test_gpu_measure(void **state) {
   (void)state;
   NEED_GPU();
   WmErr e = {0};
-  PtxModule *m = ptx_load(tu_data("seed_kernels.ptx"), arch_ptx_target(), &e);
+  PtxModule *m = ptx_load(tu_truth("ptx/seed_kernels.ptx"), arch_ptx_target(), &e);
   GpuModule *gm;
   if (!m || gpu_module_load(the_gpu, m, &gm, &e)) fail_msg("%s", e.msg);
   LaunchSpec l = spec_from("//@ copy_k grid=65536 block=256 args=buf:f32:16777216,buf:f32:16777216,i32:16777216\n");

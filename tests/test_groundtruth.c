@@ -1,11 +1,11 @@
 /* test_groundtruth.c - every launch of the H200 ground truth, simulated.
  *
- * tests/data/h200-seed-counters.csv holds what Nsight Compute measured on an
- * H200 for each //@ launch of tests/data/seed_kernels.cu (buffers
+ * groundtruth/h200-seed-counters.csv holds what Nsight Compute measured on an
+ * H200 for each //@ launch of groundtruth/seed_kernels.cu (buffers
  * zero-filled).  Global and local request and sector counts must be equal;
  * shared-memory wavefronts must lie in [88%, 100%] of the measured ones
  * (Nsight Compute adds wavefronts from other L1 traffic, up to +10% here;
- * see tests/data/GROUND-TRUTH-README.md).  Launches where ptxas changes the
+ * see groundtruth/README.md).  Launches where ptxas changes the
  * instruction mix are listed in `sass_differs` with the cause.
  *
  * Under the sanitizers (WARPMEM_SANITIZED=1) the launches that execute more
@@ -45,7 +45,7 @@ static int nrows;
 static void load_truth(const char *csv) {
   nrows = 0;
   WmErr e = {0};
-  char *text = wm_read_file(tu_data(csv), NULL, &e);
+  char *text = wm_read_file(tu_truth(csv), NULL, &e);
   assert_non_null(text);
   char *p = text, *names[256], *f[256];
   int ncol = wm_csv_read(&p, names, 256), n;
@@ -128,9 +128,9 @@ static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, 
 static void check_file(const char *ptx, const char *cu, const char *csv, int shared_exact) {
   load_truth(csv);
   WmErr e = {0};
-  PtxModule *mod = ptx_load(tu_data(ptx), arch_ptx_target(), &e);
+  PtxModule *mod = ptx_load(tu_truth(ptx), arch_ptx_target(), &e);
   if (!mod) fail_msg("%s", e.msg);
-  char *text = wm_read_file(tu_data(cu), NULL, &e);
+  char *text = wm_read_file(tu_truth(cu), NULL, &e);
   assert_non_null(text);
   LaunchSpec *ls;
   int n;
@@ -202,7 +202,7 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* tests/data/seed_launches_large.cu: the seed kernels at sizes that leave
+/* groundtruth/seed_launches_large.cu: the seed kernels at sizes that leave
  * the L2 and outlast launch overhead, measured on an H200
  * (h200-large-counters.csv, gpu__time_duration.sum in ns).  Every launch
  * runs with --sample 8 (every 8th wave of resident blocks; their blocks
@@ -218,9 +218,9 @@ static void test_large_launches(void **state) {
   }
   load_truth("h200-large-counters.csv");
   WmErr e = {0};
-  PtxModule *mod = ptx_load(tu_data("seed_kernels.ptx"), arch_ptx_target(), &e);
+  PtxModule *mod = ptx_load(tu_truth("ptx/seed_kernels.ptx"), arch_ptx_target(), &e);
   if (!mod) fail_msg("%s", e.msg);
-  char *text = wm_read_file(tu_data("seed_launches_large.cu"), NULL, &e);
+  char *text = wm_read_file(tu_truth("seed_launches_large.cu"), NULL, &e);
   assert_non_null(text);
   LaunchSpec *ls;
   int n;
@@ -260,17 +260,17 @@ static void test_large_launches(void **state) {
 
 static void test_seed_launches(void **state) {
   (void)state;
-  check_file("seed_kernels.ptx", "seed_kernels.cu", "h200-seed-counters.csv", 0);
+  check_file("ptx/seed_kernels.ptx", "seed_kernels.cu", "h200-seed-counters.csv", 0);
 }
 
-/* tools/probe/probe_kernels.cu: 8- and 16-byte shared accesses (pairs,
+/* groundtruth/probe_kernels.cu: 8- and 16-byte shared accesses (pairs,
  * quads, broadcast, strides), shared and global atomics and reductions,
  * 8- and 16-byte local arrays, vector global accesses, a partial warp;
  * measured on an H200 (docs/results/h200-probe-2026-11-22).  These kernels
  * touch little else in L1, so shared-memory counters must be exact. */
 static void test_probe_launches(void **state) {
   (void)state;
-  check_file("probe_kernels.ptx", "probe_kernels.cu", "h200-probe-counters.csv", 1);
+  check_file("ptx/probe_kernels.ptx", "probe_kernels.cu", "h200-probe-counters.csv", 1);
 }
 
 int main(void) {

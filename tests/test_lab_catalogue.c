@@ -1,6 +1,6 @@
-/* test_lab_catalogue.c - every kernel of the lab's catalogue (lab/, through
- * tests/data/lab) computes what its seed says it computes: each one runs in
- * the emulator at a small size from its committed PTX, and its output
+/* test_lab_catalogue.c - every kernel of the lab's catalogue (the .cu files
+ * of lab/) computes what its seed says it computes: each one runs in the
+ * emulator at a small size from its committed PTX (lab/ptx/), and its output
  * buffers are compared with a CPU reference written here.
  *
  * Inputs are iota (for kernels that update in place, so the reference knows
@@ -32,8 +32,8 @@ static const PtxModule *module(int f) {
   if (!modules[f]) {
     char path[256];
     WmErr e = {0};
-    snprintf(path, sizeof path, "lab/%s.ptx", files[f]);
-    modules[f] = ptx_load(tu_data(path), arch_ptx_target(), &e);
+    snprintf(path, sizeof path, "ptx/%s.ptx", files[f]);
+    modules[f] = ptx_load(tu_lab(path), arch_ptx_target(), &e);
     if (!modules[f]) fail_msg("%s: %s", path, e.msg);
   }
   return modules[f];
@@ -500,7 +500,7 @@ static void test_every_kernel_is_tested(void **state) {
   (void)state;
   LabCatalogue c;
   WmErr e = {0};
-  if (lab_catalogue_load(&c, tu_data("lab"), &e)) fail_msg("%s", e.msg);
+  if (lab_catalogue_load(&c, tu_lab(""), &e)) fail_msg("%s", e.msg);
   assert_true(c.nlaunches >= 100);
   for (int i = 0; i < c.nlaunches; i++) {
     int found = 0;

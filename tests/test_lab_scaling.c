@@ -25,7 +25,7 @@ static PtxModule *mods[16];
 static int setup(void **state) {
   (void)state;
   WmErr e = {0};
-  if (lab_catalogue_load(&cat, tu_data("lab"), &e)) {
+  if (lab_catalogue_load(&cat, tu_lab(""), &e)) {
     fprintf(stderr, "%s\n", e.msg);
     return -1;
   }

@@ -19,7 +19,7 @@ static const LaunchSpec *find(const LaunchSpec *v, int n, const char *label) {
 static void test_seed_file(void **state) {
   (void)state;
   WmErr e = {0};
-  const char *path = tu_data("seed_kernels.cu");
+  const char *path = tu_truth("seed_kernels.cu");
   char *text = wm_read_file(path, NULL, &e);
   assert_non_null(text);
   LaunchSpec *v;
@@ -85,7 +85,7 @@ static void test_seed_file(void **state) {
 static void test_large_file(void **state) {
   (void)state;
   WmErr e = {0};
-  const char *path = tu_data("seed_launches_large.cu");
+  const char *path = tu_truth("seed_launches_large.cu");
   char *text = wm_read_file(path, NULL, &e);
   assert_non_null(text);
   LaunchSpec *v;

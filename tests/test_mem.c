@@ -1,9 +1,9 @@
 /* test_mem.c - the memory model (src/mem) against first principles and the
- * counters measured on an H200 (tests/data/h200-seed-counters.csv).
+ * counters measured on an H200 (groundtruth/h200-seed-counters.csv).
  *
  * Each test feeds the warp's addresses of a seed kernel's access to the model
  * and states where its golden number comes from.  Measured shared-memory
- * wavefronts include up to +10% from other L1 traffic (GROUND-TRUTH-README):
+ * wavefronts include up to +10% from other L1 traffic (groundtruth/README.md):
  * where a kernel has such traffic the model must land in [88%, 100%] of the
  * measurement, elsewhere it must match exactly.
  */
@@ -24,7 +24,7 @@
 static double measured(const char *launch, const char *col)
 {
   WmErr e;
-  char *text = wm_read_file(tu_data("h200-seed-counters.csv"), NULL, &e);
+  char *text = wm_read_file(tu_truth("h200-seed-counters.csv"), NULL, &e);
   assert_non_null(text);
   double v = tu_csv_value(text, launch, col);
   free(text);
@@ -347,7 +347,7 @@ static void test_local_address(void **state)
   assert_int_equal(mem_local_address(4 * 9 + 2, 31), (9 * 32 + 31) * 4 + 2);
 }
 
-/* local_heap (tests/data/seed_kernels.cu), 512 blocks x 128 threads = 2048
+/* local_heap (groundtruth/seed_kernels.cu), 512 blocks x 128 threads = 2048
  * warps, ps zero-filled.  heap[10] lies at local offset 0 (__local_depot25,
  * 40 bytes).  Per warp the PTX does:
  *   init: 5 st.local.v2.f32 at 0, 8, ..., 32, same offset in every lane;

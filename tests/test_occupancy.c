@@ -10,7 +10,7 @@
  * - the rules of the CUDA occupancy calculator (cuda_occupancy.h, which is
  *   cudaOccupancyMaxActiveBlocksPerMultiprocessor): derivations next to each
  *   row of the per-generation table below;
- * - the H200 ground truth (tests/data/h200-large-counters.csv): achieved
+ * - the H200 ground truth (groundtruth/h200-large-counters.csv): achieved
  *   occupancy never exceeds the theoretical one.
  */
 #include <stdio.h>
@@ -280,17 +280,17 @@ static void test_errors(void **state) {
 static void test_ground_truth_upper_bound(void **state) {
   (void)state;
   WmErr e = {0};
-  char *csv = wm_read_file(tu_data("h200-large-counters.csv"), NULL, &e);
-  char *cu = wm_read_file(tu_data("seed_launches_large.cu"), NULL, &e);
-  char *ptx = wm_read_file(tu_data("seed_kernels.ptx"), NULL, &e);
+  char *csv = wm_read_file(tu_truth("h200-large-counters.csv"), NULL, &e);
+  char *cu = wm_read_file(tu_truth("seed_launches_large.cu"), NULL, &e);
+  char *ptx = wm_read_file(tu_truth("ptx/seed_kernels.ptx"), NULL, &e);
   assert_non_null(csv);
   assert_non_null(cu);
   assert_non_null(ptx);
-  PtxModule *m = ptx_parse(tu_data("seed_kernels.ptx"), ptx, &e);
+  PtxModule *m = ptx_parse(tu_truth("ptx/seed_kernels.ptx"), ptx, &e);
   if (!m) fail_msg("%s", e.msg);
   LaunchSpec *ls = NULL;
   int n = 0;
-  if (launch_parse_file(tu_data("seed_launches_large.cu"), cu, &ls, &n, &e)) fail_msg("%s", e.msg);
+  if (launch_parse_file(tu_truth("seed_launches_large.cu"), cu, &ls, &n, &e)) fail_msg("%s", e.msg);
   assert_true(n >= 38);
   int checked = 0, full = 0;
   for (int i = 0; i < n; i++) {
@@ -320,16 +320,16 @@ static void test_ground_truth_upper_bound(void **state) {
 
 /* Registers from ptxas -v on the seeds' PTX for sm_90.  Nsight Compute
  * reports launch__registers_per_thread = max(ptxas's count, 16) on the H200
- * (tests/data/h200-seed-counters.csv: 8..14 show as 16; 19, 22 and 32 as
+ * (groundtruth/h200-seed-counters.csv: 8..14 show as 16; 19, 22 and 32 as
  * is): an observation, not a published rule.  Skipped without ptxas. */
 static void test_ptxas_registers(void **state) {
   (void)state;
   WmErr e = {0};
-  char *ptx = wm_read_file(tu_data("seed_kernels.ptx"), NULL, &e);
-  char *csv = wm_read_file(tu_data("h200-seed-counters.csv"), NULL, &e);
+  char *ptx = wm_read_file(tu_truth("ptx/seed_kernels.ptx"), NULL, &e);
+  char *csv = wm_read_file(tu_truth("h200-seed-counters.csv"), NULL, &e);
   assert_non_null(ptx);
   assert_non_null(csv);
-  PtxModule *m = ptx_parse(tu_data("seed_kernels.ptx"), ptx, &e);
+  PtxModule *m = ptx_parse(tu_truth("ptx/seed_kernels.ptx"), ptx, &e);
   if (!m) fail_msg("%s", e.msg);
   if (ptx_registers(m, 90, NULL, 0)) {
     printf("  (skipped: %s)\n", m->regs_note);

@@ -17,9 +17,13 @@ static PtxModule *parse_text(const char *text, WmErr *e) {
   return ptx_parse("t.ptx", wm_xstrdup(text), e);
 }
 
+/* A module of tests/data, or of groundtruth/ for a name with a folder
+ * ("ptx/seed_kernels.ptx"). */
+static const char *data_path(const char *name) { return strchr(name, '/') ? tu_truth(name) : tu_data(name); }
+
 static PtxModule *load_data(const char *name) {
   WmErr e = {0};
-  PtxModule *m = ptx_load(tu_data(name), arch_ptx_target(), &e);
+  PtxModule *m = ptx_load(data_path(name), arch_ptx_target(), &e);
   if (!m) fail_msg("%s", e.msg);
   return m;
 }
@@ -118,7 +122,7 @@ static const char *reg_name(const PtxKernel *k, uint32_t slot) {
 /* ---------------------------------------------------------------- seed_kernels.ptx */
 
 static void test_seed_module(void **state) {
-  PtxModule *m = load_data("seed_kernels.ptx");
+  PtxModule *m = load_data("ptx/seed_kernels.ptx");
   assert_int_equal(m->nkernels, 26);
   assert_int_equal(m->version_major, 9);
   assert_int_equal(m->version_minor, 0);
@@ -145,7 +149,7 @@ static void test_seed_module(void **state) {
 }
 
 static void test_seed_params_and_memory(void **state) {
-  PtxModule *m = load_data("seed_kernels.ptx");
+  PtxModule *m = load_data("ptx/seed_kernels.ptx");
   const PtxKernel *k = kernel(m, "inc_case");
   assert_int_equal(k->nparams, 2);
   assert_int_equal(k->params[0].offset, 0);
@@ -184,7 +188,7 @@ static void test_seed_params_and_memory(void **state) {
 }
 
 static void test_seed_instructions(void **state) {
-  PtxModule *m = load_data("seed_kernels.ptx");
+  PtxModule *m = load_data("ptx/seed_kernels.ptx");
 
   /* the first ld.global.f32 of f3_smem */
   const PtxKernel *k = kernel(m, "f3_smem");
@@ -1379,7 +1383,7 @@ static void parse_must_survive(const char *text, size_t len) {
 static void fuzz_file(const char *name, int cuts, int mutations) {
   size_t len;
   WmErr e;
-  char *src = wm_read_file(tu_data(name), &len, &e);
+  char *src = wm_read_file(data_path(name), &len, &e);
   assert_non_null(src);
   /* truncations: everywhere in the head (directives), spread over the rest */
   for (size_t n = 0; n < 1200 && n < len; n += 7) parse_must_survive(src, n);
@@ -1423,7 +1427,7 @@ static void fuzz_file(const char *name, int cuts, int mutations) {
   free(src);
 }
 
-static void test_fuzz_seed(void **state) { fuzz_file("seed_kernels.ptx", 150, 400); }
+static void test_fuzz_seed(void **state) { fuzz_file("ptx/seed_kernels.ptx", 150, 400); }
 static void test_fuzz_coverage(void **state) { fuzz_file("parse_coverage.ptx", 100, 300); }
 static void test_fuzz_more(void **state) { fuzz_file("parse_more.ptx", 100, 300); }
 

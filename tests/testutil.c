@@ -36,6 +36,18 @@ const char *tu_data(const char *name) {
   return path;
 }
 
+const char *tu_truth(const char *name) {
+  static char path[4096];
+  snprintf(path, sizeof path, "%s%s%s", WM_GROUNDTRUTH, *name ? "/" : "", name);
+  return path;
+}
+
+const char *tu_lab(const char *name) {
+  static char path[4096];
+  snprintf(path, sizeof path, "%s%s%s", WM_LAB, *name ? "/" : "", name);
+  return path;
+}
+
 char *tu_temp_file(const char *suffix, const char *text) {
   char tmpl[64];
   snprintf(tmpl, sizeof tmpl, "/tmp/wmtestXXXXXX%s", suffix);

@@ -16,6 +16,15 @@ int tu_run_cli(const char *args, char **out, char **err);
 /* Path of a file under tests/data (static buffer, valid until next call). */
 const char *tu_data(const char *name);
 
+/* Path of a file under groundtruth/ (the H200 measurements and the kernels
+ * measured: groundtruth/README.md), or of the folder itself for "" (static
+ * buffer, valid until the next call). */
+const char *tu_truth(const char *name);
+
+/* Path of a file under lab/ (the catalogue), or of the folder for "" (static
+ * buffer, valid until the next call). */
+const char *tu_lab(const char *name);
+
 /* Writes text to a fresh temporary file with the given suffix (".ptx");
  * returns its path (malloc'd; caller frees and unlinks). */
 char *tu_temp_file(const char *suffix, const char *text);

@@ -17,7 +17,7 @@ static const char *usage_lab =
   "                   [--device N] [--dir DIR] [--groundtruth]\n"
   "\n"
   "Runs the catalogue: every experiment of the seed documents as CUDA kernels\n"
-  "(lab/*.cu, their PTX beside them; docs/lab.md).  Each launch is simulated at\n"
+  "(lab/*.cu, their PTX in lab/ptx/; docs/lab.md).  Each launch is simulated at\n"
   "its simulation size (the //@ line) and, when a GPU is present, run there too:\n"
   "outputs compared with the emulator's at the simulation size, time measured at\n"
   "the GPU size (the //! gpu: line, sized to leave the L2).  One table per group:\n"
@@ -38,8 +38,9 @@ static const char *usage_lab =
   "  --dir DIR       the catalogue (default: lab/ of the source tree, or\n"
   "                  $WARPMEM_LAB_DIR)\n"
   "  --groundtruth   the simulator against the H200's Nsight Compute counters for\n"
-  "                  DIR/seed_kernels.cu instead (DIR/h200-seed-counters.csv);\n"
-  "                  takes --only, --list and --format\n"
+  "                  the measured kernels instead: groundtruth/seed_kernels.cu and\n"
+  "                  h200-seed-counters.csv of the source tree, or of\n"
+  "                  $WARPMEM_GROUNDTRUTH_DIR; takes --only, --list and --format\n"
   "  --arch NAME     the preset simulated (default h200)\n";
 
 /* ---- options ---------------------------------------------------------------- */

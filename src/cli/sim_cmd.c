@@ -22,7 +22,8 @@ static const char *usage_sim =
   "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo.\n"
   "Without --kernel, every '//@' launch line of FILE runs:\n"
   "  //@ NAME[#VARIANT] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=SPEC,...\n"
-  "(for a .ptx without them, the .cu of the same name beside it).\n"
+  "(for a .ptx without them, the .cu of the same name beside it or in the\n"
+  "folder above: lab/ptx/X.ptx reads lab/X.cu).\n"
   "With --kernel and no --grid/--block/--arg, the //@ launches of that kernel run;\n"
   "otherwise one launch is built from the options.  --kernel takes the PTX entry\n"
   "name or the plain C++ name of a mangled one.\n"
@@ -65,8 +66,8 @@ static int parse_format(const char *s, ReportFormat *f) {
 }
 
 
-/* The launches to run: //@ lines of the file (for a .ptx, of the .cu next
- * to it if any), filtered by --kernel, or one built from the options. */
+/* The launches to run: //@ lines of the file (for a .ptx, of its .cu if
+ * any: launch_cu_of_ptx), filtered by --kernel, or one built from the options. */
 static int collect_launches(const char *path, const PtxModule *mod, const SimOptions *o,
                             LaunchSpec **out, int *n, WmErr *e) {
   *out = NULL;
@@ -96,11 +97,11 @@ static int collect_launches(const char *path, const PtxModule *mod, const SimOpt
   int rc = launch_parse_file(path, text, &all, &nall, e);
   free(text);
   if (rc) return -1;
-  if (nall == 0 && wm_ends_with(path, ".ptx")) {
-    /* nvcc drops comments: the launches of X.ptx are in X.cu, if it is there */
-    char cu[4096];
-    snprintf(cu, sizeof cu, "%.*s.cu", (int)(strlen(path) - 4), path);
-    char *cutext = access(cu, R_OK) == 0 ? wm_read_file(cu, NULL, NULL) : NULL;
+  char cu[4096];
+  if (nall == 0 && launch_cu_of_ptx(path, cu, sizeof cu) == 0) {
+    /* nvcc drops comments: the launches of X.ptx are in its X.cu (beside it, or
+     * above its ptx/ folder), if it is there */
+    char *cutext = wm_read_file(cu, NULL, NULL);
     if (cutext) {
       free(all);
       all = NULL;
@@ -115,7 +116,7 @@ static int collect_launches(const char *path, const PtxModule *mod, const SimOpt
                   "%s has no '//@' launch lines: name a launch with --kernel NAME --grid X --block X "
                   "--arg SPEC...%s",
                   path, wm_ends_with(path, ".ptx") ? " (nvcc drops comments from PTX; a .cu of the same name "
-                                                   "beside it is read for them)" : "");
+                                                   "beside it, or in the folder above, is read for them)" : "");
   }
   int kept = 0;
   for (int i = 0; i < nall; i++) {

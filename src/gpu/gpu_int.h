@@ -39,7 +39,7 @@ struct GpuLaunch {
   GpuModule *gm;
   const PtxKernel *k;
   LaunchSpec spec;
-  char where[320];          /* "launch tr_naive (lab/seed_kernels.cu:36)" */
+  char where[320];          /* "launch tr_naive (groundtruth/seed_kernels.cu:36)" */
   CUfunction fn;
   GlobalMem host;           /* host copies (launch_bind's) */
   uint64_t *dptr;           /* [host.n] device addresses (CUdeviceptr) */

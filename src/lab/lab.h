@@ -107,7 +107,7 @@ void lab_list(const Lab *lab, FILE *out);
 int lab_ncu(Lab *lab);
 int lab_ncu_child(Lab *lab);
 
-/* lab_truth.c: --groundtruth (lab/seed_kernels.cu against the H200's counters). */
+/* lab_truth.c: --groundtruth (groundtruth/seed_kernels.cu against the H200's counters). */
 int lab_groundtruth(const LabOptions *o);
 
 #endif

@@ -371,14 +371,18 @@ static int check_unique(Parser *P, int first_group, int first_exp) {
   return 0;
 }
 
+/* DIR/X.cu's PTX is DIR/ptx/X.ptx: generated files kept apart from the
+ * sources (tools/build_ptx.py writes them; a ctest checks them). */
 static void add_file(LabCatalogue *c, const char *path) {
   c->files = wm_xrealloc(c->files, sizeof *c->files * (size_t)(c->nfiles + 1));
   LabFile *f = &c->files[c->nfiles++];
   f->cu = wm_xstrdup(path);
-  size_t n = strlen(path);
-  f->ptx = wm_xmalloc(n + 5);
-  if (n > 3 && !strcmp(path + n - 3, ".cu")) snprintf(f->ptx, n + 5, "%.*s.ptx", (int)(n - 3), path);
-  else snprintf(f->ptx, n + 5, "%s.ptx", path);
+  size_t n = strlen(path), cap = n + 9;
+  const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+  int dir = (int)(base - path), stem = (int)(n - (size_t)dir);
+  if (stem > 3 && !strcmp(path + n - 3, ".cu")) stem -= 3;
+  f->ptx = wm_xmalloc(cap);
+  snprintf(f->ptx, cap, "%.*sptx/%.*s.ptx", dir, path, stem, base);
 }
 
 int lab_catalogue_parse(LabCatalogue *c, const char *path, const char *text, WmErr *e) {

@@ -57,7 +57,7 @@ typedef struct LabGroup {
 } LabGroup;
 
 typedef struct LabFile {
-  char *cu, *ptx;        /* paths: X.cu and the X.ptx compiled from it */
+  char *cu, *ptx;        /* paths: DIR/X.cu and DIR/ptx/X.ptx, compiled from it */
 } LabFile;
 
 typedef struct LabCatalogue {

@@ -1,8 +1,9 @@
 /* lab_truth.c - `warpmem lab --groundtruth`: the seed kernels the H200 ground
- * truth measured (DIR/seed_kernels.cu), simulated, beside the counters
- * Nsight Compute read on the H200 (DIR/h200-seed-counters.csv).  Buffers
- * are zero-filled, as when they were measured.  docs/accuracy.md is this
- * table in markdown.
+ * truth measured (groundtruth/seed_kernels.cu, its PTX in groundtruth/ptx/),
+ * simulated, beside the counters Nsight Compute read on the H200
+ * (groundtruth/h200-seed-counters.csv; groundtruth/README.md).  Buffers are
+ * zero-filled, as when they were measured.  docs/accuracy.md is this table
+ * in markdown.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -14,6 +15,12 @@
 #include "arch/arch.h"
 #include "util/csv.h"
 #include "util/sys.h"
+
+/* The ground-truth folder of the source tree; $WARPMEM_GROUNDTRUTH_DIR
+ * overrides it (as $WARPMEM_LAB_DIR does the catalogue's). */
+#ifndef WM_GROUNDTRUTH_DIR
+#define WM_GROUNDTRUTH_DIR "groundtruth"
+#endif
 
 /* The columns compared: simulated vs measured. */
 static const struct {
@@ -155,9 +162,11 @@ int lab_groundtruth(const LabOptions *lo) {
   o.init = INIT_ZERO; /* as measured */
   WmErr e = {0};
   char cu[4096], ptx[4096], csv[4096];
-  snprintf(cu, sizeof cu, "%s/seed_kernels.cu", lo->dir);
-  snprintf(ptx, sizeof ptx, "%s/seed_kernels.ptx", lo->dir);
-  snprintf(csv, sizeof csv, "%s/h200-seed-counters.csv", lo->dir);
+  const char *dir = getenv("WARPMEM_GROUNDTRUTH_DIR");
+  if (!dir || !*dir) dir = WM_GROUNDTRUTH_DIR;
+  snprintf(cu, sizeof cu, "%s/seed_kernels.cu", dir);
+  snprintf(ptx, sizeof ptx, "%s/ptx/seed_kernels.ptx", dir);
+  snprintf(csv, sizeof csv, "%s/h200-seed-counters.csv", dir);
   char *cutext = wm_read_file(cu, NULL, &e);
   if (!cutext) return wm_err_print(&e);
   LaunchSpec *ls = NULL;

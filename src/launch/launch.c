@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "emu/emu.h"
 
@@ -508,6 +509,24 @@ int launch_parse_file(const char *path, const char *text, LaunchSpec **out, int 
   *out = v;
   *n = cnt;
   return 0;
+}
+
+int launch_cu_of_ptx(const char *ptx, char *cu, size_t cap) {
+  size_t n = strlen(ptx);
+  if (n < 4 || strcmp(ptx + n - 4, ".ptx")) return -1;
+  const char *slash = strrchr(ptx, '/');
+  const char *base = slash ? slash + 1 : ptx;
+  int stem = (int)(n - 4 - (size_t)(base - ptx)), dir = (int)(base - ptx);
+  if ((size_t)snprintf(cu, cap, "%.*s%.*s.cu", dir, ptx, stem, base) < cap && access(cu, R_OK) == 0) return 0;
+  /* the folder above, named without "..": lab/ptx/ -> lab/, ptx/ -> "" */
+  int up = dir - 1; /* the slash ending dir, if any */
+  while (up > 0 && ptx[up - 1] != '/') up--;
+  const char *last = ptx + (up < 0 ? 0 : up);
+  int plain = dir > 0 && !(up == 0 && ptx[0] == '/') && strncmp(last, "./", 2) && strncmp(last, "../", 3);
+  if ((size_t)snprintf(cu, cap, plain ? "%.*s%.*s.cu" : "%.*s../%.*s.cu", plain ? up : dir, ptx, stem, base) < cap &&
+      access(cu, R_OK) == 0)
+    return 0;
+  return -1;
 }
 
 /* ---- binding ----------------------------------------------------------- */

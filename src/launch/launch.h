@@ -50,6 +50,13 @@ int launch_parse_arg(const char *s, ArgSpec *a, WmErr *e);
  * (caller frees); *n may be 0.  Errors are located (file:line:col). */
 int launch_parse_file(const char *path, const char *text, LaunchSpec **out, int *n, WmErr *e);
 
+/* The .cu that X.ptx was compiled from, for its //@ lines (nvcc drops
+ * comments): X.cu beside it, else X.cu in the folder above, where committed
+ * PTX lives in a ptx/ folder of its own (lab/ptx/X.ptx -> lab/X.cu).  Writes
+ * the path into cu (cap bytes) and returns 0 when one is readable, -1 when
+ * neither is (or `ptx` does not end in .ptx). */
+int launch_cu_of_ptx(const char *ptx, char *cu, size_t cap);
+
 /* Checks the args against the kernel's .param list (count and sizes),
  * allocates and initializes the buffers in g (default init `dflt` where an
  * ARG names none; rand uses `seed`) and writes the parameter buffer

@@ -1,21 +1,28 @@
-/* cache.c - L1 per SM, the shared L2 and DRAM, driven by block traces.
+/* cache.c - the set-associative arrays: an L1 data cache per SM and the L2
+ * all SMs share, and what a warp's request does to them (cache_request).
+ * replay.c decides which requests come, in which order and on which SM;
+ * misses and write-backs go to DRAM (dram.c).
  *
  * Notes (the rules were fitted to the H200 counters of the ground truth;
  * docs/accuracy.md shows how well):
- * - Lines of 128 bytes, four 32-byte sectors, LRU within a set.  A miss
- *   fetches only the sectors asked for.
+ * - Lines of 128 bytes, four 32-byte sectors, LRU within a set; sets are
+ *   picked by a hash of the line address.  A miss fetches only the sectors
+ *   asked for.
  * - L1 (sm_70+): global loads allocate (unless they bypass L1); global
- *   stores write through to L2 without allocating and update a sector
- *   already present; local loads and stores allocate (local stores also
- *   write through: the measured L2 writes of local_heap equal its local
- *   store sectors); atomics go to L2 and drop the sector from L1.
+ *   stores write through to L2 without allocating (no data is modelled, so
+ *   a sector already present stays as it is); local loads and stores
+ *   allocate (local stores also write through: the measured L2 writes of
+ *   local_heap equal its local store sectors); atomics go to L2 and drop
+ *   the sector from L1.  The L1s are not kept coherent with each other.
+ * - L1 sends L2 one request per 128-byte line a request misses in (with
+ *   a mask of its sectors): the L2 request counters.
  * - Store merging: L1 combines a store sector with one it sent moments
  *   before (f3_plain's three stores to the same 12 sectors reach L2 once;
  *   inc_case#2's a[0] stores of successive warps mostly merge), but not
  *   for requests spread over many lines (tr_naive's warps writing the same
  *   32 sectors 4 bytes each all reach L2).  Modelled as a FIFO of the last
  *   merge_sectors store sectors, used by requests of at most merge_lines
- *   lines.
+ *   lines, and of the warp's own last store request.
  * - L2: write-back, allocates on writes; a sector only partly written is
  *   kept as dirty bytes, and read from DRAM (32 bytes) when it is evicted
  *   or read: strided copies read DRAM for the sectors they half write.  A
@@ -23,29 +30,18 @@
  *   measured: stride_copy#16 reads 3x the bytes it asks for, 2x for the
  *   loads plus 1x for the fills).  Nothing is written back at kernel end:
  *   Nsight Compute's dram__bytes_write covers the kernel only.
- * - DRAM: an address maps to (channel, bank, row) with `interleave` bytes
- *   per channel; each bank keeps its last row open (open-page policy).
+ * - Ignored: timing (hits and misses are counted, not delayed), MSHRs and
+ *   outstanding misses, the L2's slices and its two partitions (except the
+ *   capacity they cost: cache_l2_effective), prefetching beyond
+ *   fetch_bytes, and the real replacement policies (LRU stands in).
  */
+#include "mem/cache.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem/cache.h"
 #include "util/diag.h"
-
-void trace_push(MemTrace *t, uint64_t sector, uint32_t bytes, unsigned warp, unsigned kind,
-                int first) {
-  if (t->n == t->cap) {
-    t->cap = t->cap ? t->cap * 2 : 1024;
-    t->r = wm_xrealloc(t->r, t->cap * sizeof *t->r);
-  }
-  t->r[t->n++] = (TraceRec){sector, bytes, (uint16_t)warp, (uint8_t)kind, (uint8_t)first};
-}
-
-void trace_free(MemTrace *t) {
-  free(t->r);
-  memset(t, 0, sizeof *t);
-}
 
 /* Hopper's L2 is two partitions, and an SM reaching data homed in the far
  * partition keeps a copy in its near one; with accesses from every SM most
@@ -53,6 +49,8 @@ void trace_free(MemTrace *t) {
  * (Measured: about 20-30 MB of dirty data stays in the 60 MiB L2 at the end
  * of the large streaming launches.) */
 uint64_t cache_l2_effective(uint64_t l2_bytes) { return l2_bytes / 2; }
+
+/* ---- one set-associative array ------------------------------------------ */
 
 static void level_init(CacheLevel *lv, uint64_t bytes, int ways) {
   uint64_t lines = bytes / 128;
@@ -64,6 +62,12 @@ static void level_init(CacheLevel *lv, uint64_t bytes, int ways) {
   lv->tags = wm_xcalloc((size_t)lv->sets * lv->ways, sizeof *lv->tags);
   lv->lru = wm_xcalloc((size_t)lv->sets * lv->ways, sizeof *lv->lru);
   lv->clock = 0;
+}
+
+static void level_free(CacheLevel *lv) {
+  free(lv->line);
+  free(lv->tags);
+  free(lv->lru);
 }
 
 /* The set of line ln: hashed, as real caches do, so that power-of-two
@@ -106,16 +110,14 @@ static CacheLine *level_lookup(CacheLevel *lv, uint64_t ln, CacheLine **victim) 
   return NULL;
 }
 
+/* ---- setup ---------------------------------------------------------------- */
+
 void cache_init(CacheSys *c, const CacheConfig *cfg) {
   memset(c, 0, sizeof *c);
   c->cfg = *cfg;
   if (c->cfg.sms < 1) c->cfg.sms = 1;
   if (c->cfg.blocks_per_sm < 1) c->cfg.blocks_per_sm = 1;
   if (c->cfg.group < 1 || c->cfg.blocks_per_sm % c->cfg.group) c->cfg.group = 1;
-  if (c->cfg.channels < 1) c->cfg.channels = 1;
-  if (c->cfg.banks < 1) c->cfg.banks = 1;
-  if (!c->cfg.interleave) c->cfg.interleave = 256;
-  if (!c->cfg.row_bytes) c->cfg.row_bytes = 1024;
   if (c->cfg.fetch_bytes < 32) c->cfg.fetch_bytes = 32;
   c->l1 = wm_xcalloc((size_t)c->cfg.sms, sizeof *c->l1);
   if (c->cfg.l1_bytes)
@@ -127,49 +129,33 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   }
   if (c->cfg.partial_sectors)
     c->partial = wm_xmalloc((size_t)c->cfg.partial_sectors * sizeof *c->partial);
-  size_t nb = (size_t)c->cfg.channels * (size_t)c->cfg.banks;
-  c->open_row = wm_xmalloc(nb * sizeof *c->open_row);
-  for (size_t i = 0; i < nb; i++) c->open_row[i] = -1;
+  dram_init(&c->dram, c->cfg.channels, c->cfg.banks, c->cfg.row_bytes, c->cfg.interleave);
 }
 
 void cache_free(CacheSys *c) {
   if (c->l1)
-    for (int s = 0; s < c->cfg.sms; s++) {
-      free(c->l1[s].line);
-      free(c->l1[s].tags);
-      free(c->l1[s].lru);
-    }
+    for (int s = 0; s < c->cfg.sms; s++) level_free(&c->l1[s]);
   free(c->l1);
-  free(c->l2.line);
-  free(c->l2.tags);
-  free(c->l2.lru);
+  level_free(&c->l2);
   free(c->merge);
   free(c->merge_pos);
-  free(c->open_row);
   free(c->partial);
+  dram_free(&c->dram);
   free(c->sorted);
   free(c->stores);
   free(c->streams);
   memset(c, 0, sizeof *c);
 }
 
-/* --- DRAM --- */
-
-static void dram_access(CacheSys *c, uint64_t addr, unsigned bytes, int write) {
-  const CacheConfig *k = &c->cfg;
-  uint64_t unit = addr / k->interleave;
-  uint64_t ch = unit % (uint64_t)k->channels;
-  unit /= (uint64_t)k->channels;
-  uint64_t bank = unit % (uint64_t)k->banks;
-  unit /= (uint64_t)k->banks;
-  int64_t row = (int64_t)(unit / (k->row_bytes / k->interleave ? k->row_bytes / k->interleave : 1));
-  int64_t *open = &c->open_row[ch * (uint64_t)k->banks + bank];
-  c->metric[*open == row ? WM_M_ROW_HIT : WM_M_ROW_MISS]++;
-  *open = row;
-  c->metric[write ? WM_M_DRAM_WR : WM_M_DRAM_RD] += bytes;
+void cache_add_metrics(const CacheSys *c, uint64_t *m) {
+  static const int keep[] = {WM_M_L1_HIT, WM_M_L1_MISS, WM_M_L2_RD,  WM_M_L2_WR,    WM_M_L2_ATOM, WM_M_L2_RDREQ, WM_M_L2_WRREQ, WM_M_RAW, WM_M_L1_LINES,
+                             WM_M_L2_HIT, WM_M_L2_MISS, WM_M_DRAM_USED};
+  for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) m[keep[i]] += c->metric[keep[i]];
+  dram_add_metrics(&c->dram, m);
+  if (c->hot_writes > m[WM_M_HOT]) m[WM_M_HOT] = c->hot_writes;
 }
 
-/* --- L2 --- */
+/* ---- L2 ----------------------------------------------------------------- */
 
 static void l2_evict(CacheSys *c, CacheLine *v) {
   if (!v->tag) return;
@@ -177,10 +163,10 @@ static void l2_evict(CacheSys *c, CacheLine *v) {
   for (unsigned s = 0; s < 4; s++) {
     if (!(v->dirty >> s & 1)) continue;
     if (!(v->valid >> s & 1)) { /* fill a partial write first */
-      dram_access(c, base + 32 * s, 32, 0);
+      dram_access(&c->dram, base + 32 * s, 32, 0);
       c->metric[WM_M_DRAM_USED] += 32;
     }
-    dram_access(c, base + 32 * s, 32, 1);
+    dram_access(&c->dram, base + 32 * s, 32, 1);
   }
   level_fill(&c->l2, v, 0);
 }
@@ -203,7 +189,7 @@ static CacheLine *l2_line(CacheSys *c, uint64_t ln) {
 static void l2_fill(CacheSys *c, CacheLine *x, unsigned s) {
   uint64_t base = (x->tag - 1) * 128;
   if (x->dirty >> s & 1) { /* merge the written bytes into the sector */
-    dram_access(c, base + 32 * s, 32, 0);
+    dram_access(&c->dram, base + 32 * s, 32, 0);
     c->metric[WM_M_DRAM_USED] += 32;
     x->valid |= (uint8_t)(1u << s);
     x->written[s] = 0;
@@ -212,7 +198,7 @@ static void l2_fill(CacheSys *c, CacheLine *x, unsigned s) {
   unsigned n = (unsigned)c->cfg.fetch_bytes / 32;
   if (n > 4) n = 4;
   unsigned first = s / n * n;
-  dram_access(c, base + 32 * first, 32 * n, 0);
+  dram_access(&c->dram, base + 32 * first, 32 * n, 0);
   for (unsigned i = first; i < first + n; i++)
     if (!(x->dirty >> i & 1) && !(x->valid >> i & 1) && i != s) {
       x->valid |= (uint8_t)(1u << i);
@@ -255,7 +241,7 @@ static void partial_push(CacheSys *c, uint64_t sector) {
     unsigned s = old & 3;
     if (x && (x->dirty >> s & 1) && !(x->valid >> s & 1)) {
       uint64_t base = (x->tag - 1) * 128;
-      dram_access(c, base + 32 * s, 32, 0);
+      dram_access(&c->dram, base + 32 * s, 32, 0);
       c->metric[WM_M_DRAM_USED] += 32;
       x->valid |= (uint8_t)(1u << s);
       x->written[s] = 0;
@@ -304,7 +290,7 @@ static void l2_atomic(CacheSys *c, uint64_t sector) {
   x->dirty |= (uint8_t)(1u << s);
 }
 
-/* --- L1 --- */
+/* ---- L1 ----------------------------------------------------------------- */
 
 /* 1 if sector s of line ln is present in this L1 (and touches it). */
 static int l1_hit(CacheLevel *lv, uint64_t sector) {
@@ -345,6 +331,8 @@ static int merged_store(CacheSys *c, int sm, uint64_t sector) {
   return 0;
 }
 
+/* ---- one request ---------------------------------------------------------- */
+
 /* Lines touched by the request starting at r[0] (records up to the next
  * `first`); *end gets the index after it. */
 static unsigned request_lines(const TraceRec *r, size_t n, size_t i, size_t *end) {
@@ -362,27 +350,6 @@ static unsigned request_lines(const TraceRec *r, size_t n, size_t i, size_t *end
   return nl;
 }
 
-/* The SM block b runs on, and its slot among the SM's resident blocks:
- * waves of sms * blocks_per_sm blocks, dealt `group` at a time to SM 0,
- * 1, ... in turn. */
-static void place(const CacheConfig *k, uint64_t b, uint64_t *sm, uint64_t *slot) {
-  uint64_t g = (uint64_t)k->group, sms = (uint64_t)k->sms;
-  uint64_t p = b % (sms * (uint64_t)k->blocks_per_sm);
-  *sm = p / g % sms;
-  *slot = p / (g * sms) * g + p % g;
-}
-
-/* Where local memory of (block, warp) lives: each resident warp slot of an
- * SM has its own window, reused by the blocks that follow on that slot. */
-static uint64_t local_base(const CacheSys *c, uint64_t block, unsigned warp) {
-  const CacheConfig *k = &c->cfg;
-  uint64_t sm, slot;
-  place(k, block, &sm, &slot);
-  uint64_t hw_warp = (sm * (uint64_t)k->blocks_per_sm + slot) * (uint64_t)k->warps_per_block + warp;
-  uint64_t window = ((uint64_t)k->local_bytes * 32 + 127) / 128 * 128;
-  return 0x100000000000ull + hw_warp * window; /* far from global buffers */
-}
-
 /* L1 sends L2 one request per 128-byte line (with a mask of its sectors):
  * a request's sectors come sorted by lane, so a new line starts a new L2
  * request unless it equals the previous one. */
@@ -391,66 +358,28 @@ static void count_request(CacheSys *c, int metric, uint64_t sector, uint64_t *la
   *last_line = sector >> 2;
 }
 
-/* A sector some warp of the replayed group stores, and which warp. */
-typedef struct GroupStore {
-  uint64_t sector;
-  uint64_t warp;  /* block * 65536 + warp */
-} GroupStore;
-
-static int store_cmp(const void *a, const void *b) {
-  const GroupStore *x = a, *y = b;
-  if (x->sector != y->sector) return x->sector < y->sector ? -1 : 1;
-  return x->warp < y->warp ? -1 : x->warp > y->warp;
-}
-
-/* 1 if a warp other than `warp` of the group stores `sector`: a load of it
- * then waits for that store to reach L2 (measured: inc_case#3, where each
- * block's warps read and write a[blockStart], takes 1.7x inc_case#1). */
-static int stored_by_other(const CacheSys *c, uint64_t sector, uint64_t warp) {
-  size_t lo = 0, hi = c->nstores;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (c->stores[mid].sector < sector) lo = mid + 1;
-    else hi = mid;
-  }
-  for (size_t i = lo; i < c->nstores && c->stores[i].sector == sector; i++)
-    if (c->stores[i].warp != warp) return 1;
-  return 0;
-}
-
-/* The sectors of a warp's last store request: the warp's next store to
- * one of them merges with it in L1 (f3_plain's x, y and z stores). */
-typedef struct LastStore {
-  uint64_t sec[32];
-  int n;
-} LastStore;
-
-static int in_last_store(const LastStore *ls, uint64_t sector) {
+static int in_last_store(const CacheLastStore *ls, uint64_t sector) {
   for (int i = 0; i < ls->n; i++)
     if (ls->sec[i] == sector) return 1;
   return 0;
 }
 
-/* Replays one request: the records r[0..n) (one `first` at r[0]) of a warp
- * of `block` on SM sm; `last` is that warp's last store request. */
-static void replay_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_t n,
-                           LastStore *last) {
+void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last) {
   CacheLevel *l1 = &c->l1[sm];
   size_t end;
   unsigned lines = request_lines(r, n, 0, &end);
   int merge_ok = r[0].kind == TR_ST && lines <= (unsigned)c->cfg.merge_lines; /* local stores: local_heap shows none merged */
   c->metric[WM_M_L1_LINES] += lines;
   uint64_t last_rd = UINT64_MAX, last_wr = UINT64_MAX; /* line of the last L2 request */
-  LastStore now = {.n = 0};
+  CacheLastStore now = {.n = 0};
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];
     uint64_t sec = x->sector;
     switch (x->kind) {
     case TR_LOCAL_LD:
-      sec += local_base(c, block, x->warp) / 32;
+      sec += local;
       /* fall through */
     case TR_LD:
-      if (i == 0 && c->nstores && stored_by_other(c, sec, block * 65536 + x->warp)) c->metric[WM_M_RAW]++;
       if (l1_hit(l1, sec)) {
         c->metric[WM_M_L1_HIT]++;
         break;
@@ -468,7 +397,7 @@ static void replay_request(CacheSys *c, int sm, uint64_t block, const TraceRec *
       l2_read(c, sec);
       break;
     case TR_LOCAL_ST:
-      sec += local_base(c, block, x->warp) / 32;
+      sec += local;
       l1_allocate(l1, sec);
       /* fall through */
     case TR_ST: {
@@ -486,93 +415,4 @@ static void replay_request(CacheSys *c, int sm, uint64_t block, const TraceRec *
     }
   }
   if (r[0].kind == TR_ST || r[0].kind == TR_LOCAL_ST) *last = now;
-}
-
-/* One warp's requests within a block's trace: the records of warp w, in
- * order, gathered into `sorted` by a counting sort. */
-typedef struct Stream {
-  const TraceRec *r;
-  size_t n, pos;
-  uint64_t block;
-  int sm;
-  LastStore last;
-} Stream;
-
-void cache_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb) {
-  size_t total = 0;
-  int maxw = 0;
-  for (int b = 0; b < nb; b++) {
-    total += t[b]->n;
-    for (size_t i = 0; i < t[b]->n; i++)
-      if (t[b]->r[i].warp >= maxw) maxw = t[b]->r[i].warp + 1;
-  }
-  c->blocks += (uint64_t)nb;
-  if (!total) return;
-  if ((size_t)c->sorted_cap < total) {
-    c->sorted_cap = total;
-    c->sorted = wm_xrealloc(c->sorted, total * sizeof *c->sorted);
-  }
-  size_t nstreams = (size_t)nb * (size_t)maxw;
-  if (c->streams_cap < nstreams) {
-    c->streams_cap = nstreams;
-    free(c->streams);
-    c->streams = wm_xmalloc(nstreams * sizeof *c->streams);
-  }
-  Stream *st = c->streams;
-  memset(st, 0, nstreams * sizeof *st);
-  size_t at = 0;
-  for (int b = 0; b < nb; b++) {
-    uint64_t sm, slot;
-    place(&c->cfg, first + (uint64_t)b, &sm, &slot);
-    Stream *bs = &st[(size_t)b * (size_t)maxw];
-    for (size_t i = 0; i < t[b]->n; i++) bs[t[b]->r[i].warp].n++;
-    for (int w = 0; w < maxw; w++) {
-      bs[w].r = c->sorted + at;
-      bs[w].block = first + (uint64_t)b;
-      bs[w].sm = (int)sm;
-      at += bs[w].n;
-      bs[w].n = 0;
-    }
-    for (size_t i = 0; i < t[b]->n; i++) {
-      Stream *x = &bs[t[b]->r[i].warp];
-      ((TraceRec *)x->r)[x->n++] = t[b]->r[i];
-    }
-  }
-  c->nstores = 0;
-  for (int b = 0; b < nb; b++)
-    for (size_t i = 0; i < t[b]->n; i++) {
-      const TraceRec *x = &t[b]->r[i];
-      if (x->kind != TR_ST) continue;
-      if (c->nstores == c->stores_cap) {
-        c->stores_cap = c->stores_cap ? 2 * c->stores_cap : 1024;
-        c->stores = wm_xrealloc(c->stores, c->stores_cap * sizeof *c->stores);
-      }
-      c->stores[c->nstores++] = (GroupStore){x->sector, (first + (uint64_t)b) * 65536 + x->warp};
-    }
-  if (c->nstores) qsort(c->stores, c->nstores, sizeof *c->stores, store_cmp);
-  /* round-robin over the warps of the co-resident blocks, a request each:
-   * they share the SM's L1 at the same time */
-  for (size_t left = nstreams;;) {
-    left = 0;
-    for (size_t s = 0; s < nstreams; s++) {
-      Stream *x = &st[s];
-      if (x->pos >= x->n) continue;
-      size_t e = x->pos + 1;
-      while (e < x->n && !x->r[e].first) e++;
-      replay_request(c, x->sm, x->block, x->r + x->pos, e - x->pos, &x->last);
-      x->pos = e;
-      left++;
-    }
-    if (!left) break;
-  }
-}
-
-int cache_group(const CacheSys *c) { return c->cfg.group; }
-
-void cache_add_metrics(const CacheSys *c, uint64_t *m) {
-  static const int keep[] = {WM_M_L1_HIT, WM_M_L1_MISS, WM_M_L2_RD,  WM_M_L2_WR,    WM_M_L2_ATOM, WM_M_L2_RDREQ, WM_M_L2_WRREQ, WM_M_RAW, WM_M_L1_LINES,
-                             WM_M_L2_HIT, WM_M_L2_MISS, WM_M_DRAM_RD, WM_M_DRAM_WR, WM_M_DRAM_USED,
-                             WM_M_ROW_HIT, WM_M_ROW_MISS};
-  for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) m[keep[i]] += c->metric[keep[i]];
-  if (c->hot_writes > m[WM_M_HOT]) m[WM_M_HOT] = c->hot_writes;
 }

@@ -1,13 +1,6 @@
-/* cache.h - what happens beyond L1TEX's tag stage: a data cache per SM, the
- * L2 all SMs share, and DRAM with channels, banks and open rows.
- *
- * The emulator runs blocks on several host threads, but caches depend on
- * order.  So each block's global and local sectors are recorded in a trace
- * (MemTrace, filled by mem.c), and the traces are replayed here in launch
- * order, a group of consecutive blocks that share an SM at a time, their
- * warps' requests interleaved: blocks are dealt to the SMs in turn, `group`
- * at a time, each SM holding blocks_per_sm, so co-resident blocks share its
- * L1.  The result does not depend on the number of host threads.
+/* cache.h - what happens beyond L1TEX's tag stage: a data cache per SM and
+ * the L2 all SMs share (cache.c), in front of DRAM (dram.h), driven by the
+ * blocks' traces (replay.h).  CacheSys is the whole of it.
  *
  * Layout follows Dinero IV: CacheConfig is what was chosen (from the preset
  * and the occupancy), CacheSys holds the derived state, and the counters
@@ -19,35 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem/dram.h"
 #include "mem/metrics.h"
-
-/* One sector a request touched. */
-typedef enum {
-  TR_LD,       /* global load, cached in L1 */
-  TR_LD_NC,    /* global load that bypasses L1 (ld.cg, or no L1 caching) */
-  TR_ST,       /* global store: written through to L2 */
-  TR_ATOM,     /* global atomic or reduction: performed at L2 */
-  TR_LOCAL_LD, /* local: `sector` is the sector within the warp's local
-                  window (the interleaved address / 32) */
-  TR_LOCAL_ST
-} TraceKind;
-
-typedef struct TraceRec {
-  uint64_t sector;  /* byte address / 32 */
-  uint32_t bytes;   /* bytes of the sector written (bit i: byte i) */
-  uint16_t warp;    /* warp within the block */
-  uint8_t kind;     /* TraceKind */
-  uint8_t first;    /* first sector of its request */
-} TraceRec;
-
-typedef struct MemTrace {
-  TraceRec *r;
-  size_t n, cap;
-} MemTrace;
-
-void trace_push(MemTrace *t, uint64_t sector, uint32_t bytes, unsigned warp, unsigned kind,
-                int first);
-void trace_free(MemTrace *t);
+#include "mem/replay.h"
 
 typedef struct CacheConfig {
   int sms;               /* SMs blocks are spread over */
@@ -86,6 +53,7 @@ typedef struct CacheLine {
   uint32_t writes;     /* L2: writes the line received */
 } CacheLine;
 
+/* One set-associative array of 128-byte lines (an L1, or the L2). */
 typedef struct CacheLevel {
   CacheLine *line;     /* [sets * ways] */
   uint64_t *tags;      /* [sets * ways] line[i].tag, apart for fast lookups */
@@ -95,15 +63,18 @@ typedef struct CacheLevel {
 } CacheLevel;
 
 typedef struct CacheSys {
-  CacheConfig cfg;
-  /* derived state */
+  CacheConfig cfg;     /* as given; cache_init makes sms, blocks_per_sm,
+                          group and fetch_bytes valid (DRAM's: dram) */
+  /* derived state: the caches (cache.c) */
   CacheLevel *l1;      /* [sms] */
   CacheLevel l2;
   uint64_t *merge;     /* [sms * merge_sectors] recent store sectors */
   uint32_t *merge_pos; /* [sms] */
-  int64_t *open_row;   /* [channels * banks]; -1: closed */
   uint64_t *partial;   /* [partial_sectors] ring of partly written sectors */
   size_t partial_pos, partial_n;
+  /* DRAM: its configuration, state and counters (dram.c) */
+  Dram dram;
+  /* the replay's scratch, reused from group to group (replay.c) */
   TraceRec *sorted;    /* a group's records, by warp */
   size_t sorted_cap;
   struct Stream *streams;    /* the group's warps being replayed */
@@ -111,28 +82,38 @@ typedef struct CacheSys {
   struct GroupStore *stores; /* the group's store sectors, sorted */
   size_t nstores, stores_cap;
   /* statistics */
-  uint64_t metric[WM_M_COUNT];
+  uint64_t metric[WM_M_COUNT]; /* the caches' and the replay's (DRAM's
+                                  are in dram) */
   uint64_t blocks;
   uint64_t hot_writes; /* most store sectors one L2 line was sent, counting
                           those L1 merged: a line every warp writes (a[0])
                           serializes the warps at its L2 slice */
 } CacheSys;
 
+/* Sets up the caches and DRAM for cfg, empty; free with cache_free(). */
 void cache_init(CacheSys *c, const CacheConfig *cfg);
 void cache_free(CacheSys *c);
-
-/* Replays the traces of blocks first .. first+nb-1, which run on the same
- * SM at the same time (a group, see cache_group()), interleaving their
- * warps' requests.  Groups must come in launch order. */
-void cache_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb);
-
-/* Consecutive blocks that share an SM and are replayed together. */
-int cache_group(const CacheSys *c);
 
 /* Adds the cache and DRAM counters to m. */
 void cache_add_metrics(const CacheSys *c, uint64_t *m);
 
 /* The L2 capacity the model uses for a preset's `l2_bytes`: see cache.c. */
 uint64_t cache_l2_effective(uint64_t l2_bytes);
+
+/* ---- one request (replay.c decides which, when and on which SM) ------- */
+
+/* The sectors of a warp's last store request: the warp's next store to
+ * one of them merges with it in L1 (f3_plain's x, y and z stores). */
+typedef struct CacheLastStore {
+  uint64_t sec[32];
+  int n;
+} CacheLastStore;
+
+/* One warp's request through the L1 of SM sm and on to L2 and DRAM: the
+ * records r[0..n), r[0] its first, all of one kind and one warp (as mem.c
+ * records them).  `local` (sectors) is added to the sector of local
+ * records: the warp's local window.  `last` is the warp's last store
+ * request; a store request replaces it. */
+void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last);
 
 #endif

@@ -54,7 +54,7 @@ typedef struct MemConfig {
   const struct Arch *arch; /* the preset (arch/arch.h); NULL: h200 */
   uint8_t loads;       /* MemLoads: --loads ca|cg (-Xptxas -dlcm), Fermi+ */
   uint8_t bank_bytes;  /* --bank-mode 4|8 (Kepler); 0: the preset's */
-  int caches;          /* model L1, L2 and DRAM (mem/cache.c) */
+  int caches;          /* model L1, L2 and DRAM (mem/replay.c) */
 } MemConfig;
 
 /* Shared-memory bank rules, by generation (smem.c, smem_legacy.c). */
@@ -120,7 +120,7 @@ typedef struct MemModel {
   MemGen gen;          /* the generation's rules */
   MemMemo *memo;       /* [nline] */
   MemTrace *trace;     /* if set, global and local sectors are recorded here
-                          for the cache model (mem/cache.h) */
+                          for the cache model (mem/replay.h) */
   /* statistics */
   uint64_t metric[WM_M_COUNT];
   LineStat *line;      /* [nline], indexed by instruction */

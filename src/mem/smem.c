@@ -12,7 +12,7 @@
  * - Packed uniform loads: a load of 8 or 16 bytes whose active lanes pair up
  *   with equal addresses (lane n and n^1 for every active pair, or n and n^2)
  *   is served in groups twice as large (16-byte: halves, 8-byte: whole warp).
- *   Evidence: mm_s in tests/data/h200-seed-counters.csv, whose As[ty][k..k+3]
+ *   Evidence: mm_s in groundtruth/h200-seed-counters.csv, whose As[ty][k..k+3]
  *   reads ptxas fuses into LDS.128 (20 shared loads per tile: 4 of those and
  *   16 broadcast Bs[k][tx]); lanes 0-15 share one address, lanes 16-31
  *   another; measured 6295295 wavefronts / 262144 tiles = 24.01 = 16 * 1 +
@@ -33,7 +33,7 @@
  * - Stores: groups as for loads, no packing; several lanes storing to one
  *   word cost one pass.
  * - Ignores extra wavefronts that other L1 traffic adds to the counter (up to
- *   +10% in the measured kernels; see tests/data/GROUND-TRUTH-README.md).
+ *   +10% in the measured kernels; see groundtruth/README.md).
  */
 #include "mem/mem.h"
 

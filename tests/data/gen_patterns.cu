@@ -2,7 +2,7 @@
 // is simulated on several GPU generations (--arch gt200|fermi|kepler|h200,
 // --loads ca|cg, --bank-mode 4|8).  PTX beside this file:
 //   nvcc -ptx -arch=sm_90 -O3 -lineinfo gen_patterns.cu
-// Each '//@' line is one launch (grammar of lab/seed_kernels.cu).
+// Each '//@' line is one launch (grammar: src/launch/launch.h).
 
 // ---- global loads: seed 004's caching and non-caching load cases ---------
 // Lane l of warp w reads in[w * 2048 + ((l * a + b) & 31) * s + off]: a odd

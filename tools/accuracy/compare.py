@@ -4,7 +4,7 @@ predicted vs measured kernel time (docs/accuracy.md).
 
     python3 tools/accuracy/compare.py MEASURED.csv SIMULATED.csv [SIMULATED2.csv ...]
 
-MEASURED.csv: a ground-truth file (tests/data/h200-*-counters.csv);
+MEASURED.csv: a ground-truth file (groundtruth/h200-*-counters.csv);
 SIMULATED*.csv: `warpmem sim FILE --format csv` of the same //@ launches
 (later files override earlier ones for the same launch).  See
 tools/accuracy/run.sh for the commands behind docs/accuracy.md.

@@ -7,18 +7,18 @@ cd "$(dirname "$0")/../.."
 wm=${1:-build}/warpmem
 d=$(mktemp -d)
 # the seed launches, whole
-$wm sim tests/data/seed_kernels.ptx --init zero --format csv > "$d/seed.csv"
+$wm sim groundtruth/ptx/seed_kernels.ptx --init zero --format csv > "$d/seed.csv"
 # the large launches: every 8th wave of blocks (their blocks touch data of
 # their own), except mm_g and mm_s, whose blocks share A and B through L2
-cp tests/data/seed_kernels.ptx "$d/seed_launches_large.ptx"
-cp tests/data/seed_launches_large.cu "$d/seed_launches_large.cu"
+cp groundtruth/ptx/seed_kernels.ptx "$d/seed_launches_large.ptx"
+cp groundtruth/seed_launches_large.cu "$d/seed_launches_large.cu"
 $wm sim "$d/seed_launches_large.ptx" --init zero --format csv --sample 8 > "$d/large.csv"
 for k in mm_g mm_s; do
-  $wm sim tests/data/seed_kernels.ptx --init zero --format csv --kernel $k --grid 64,64 --block 16,16 \
+  $wm sim groundtruth/ptx/seed_kernels.ptx --init zero --format csv --kernel $k --grid 64,64 --block 16,16 \
     --arg buf:f32:1048576 --arg buf:f32:1048576 --arg buf:f32:1048576 --arg i32:1024 > "$d/$k.csv"
 done
 echo "## seed launches (h200-seed-counters.csv)"; echo
-python3 tools/accuracy/compare.py tests/data/h200-seed-counters.csv "$d/seed.csv"
+python3 tools/accuracy/compare.py groundtruth/h200-seed-counters.csv "$d/seed.csv"
 echo; echo "## large launches (h200-large-counters.csv)"; echo
-python3 tools/accuracy/compare.py tests/data/h200-large-counters.csv "$d/large.csv" "$d/mm_g.csv" "$d/mm_s.csv"
+python3 tools/accuracy/compare.py groundtruth/h200-large-counters.csv "$d/large.csv" "$d/mm_g.csv" "$d/mm_s.csv"
 rm -rf "$d"

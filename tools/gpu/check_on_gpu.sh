@@ -41,15 +41,15 @@ echo "test_gpu exit status $rc"
   echo "== warpmem gpu bandwidth (1 GiB)"; $W gpu bandwidth
   echo "== warpmem gpu sgemm --n 4096"; $W gpu sgemm --n 4096
   echo "== seed sizes, outputs checked against the emulator"
-  $W gpu run lab/seed_kernels.cu --only copy_k --only tr_naive --check
-  echo "== large sizes (tests/data/seed_launches_large.cu, as in h200-large-times.md)"
-  $W gpu run tests/data/seed_launches_large.cu --only copy_k --only tr_naive --only tr_smem_pad
+  $W gpu run groundtruth/seed_kernels.cu --only copy_k --only tr_naive --check
+  echo "== large sizes (groundtruth/seed_launches_large.cu, as in h200-large-times.md)"
+  $W gpu run groundtruth/seed_launches_large.cu --only copy_k --only tr_naive --only tr_smem_pad
 } 2>&1 | tee "$out/runs.txt"
 
 {
   echo '{"bandwidth":'; $W gpu bandwidth --format json
   echo ',"sgemm4096":'; $W gpu sgemm --n 4096 --format json
-  echo ',"large":'; $W gpu run tests/data/seed_launches_large.cu --only copy_k --only tr_naive --only tr_smem_pad --format json
+  echo ',"large":'; $W gpu run groundtruth/seed_launches_large.cu --only copy_k --only tr_naive --only tr_smem_pad --format json
   echo '}'
 } > "$out/runs.json" 2> "$out/runs.json.err"
 nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv,noheader >> "$out/env.txt"

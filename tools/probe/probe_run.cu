@@ -1,7 +1,8 @@
 // probe_run: launches every //@ line of a kernels file once, buffers
 // zero-filled, so that Nsight Compute can measure each launch:
-//   nvcc -O3 -arch=sm_90 -lineinfo -o probe_run probe_run.cu
-//   ncu --metrics ... --csv --page raw ./probe_run probe_kernels.cu
+//   nvcc -O3 -arch=sm_90 -lineinfo -I ../../groundtruth -o probe_run probe_run.cu
+//   ncu --metrics ... --csv --page raw ./probe_run ../../groundtruth/probe_kernels.cu
+// (run_on_gpu.sh does both; the kernels are groundtruth/probe_kernels.cu)
 // Kernels are looked up by name in the table below.
 #include <cstdint>
 #include <cstdio>

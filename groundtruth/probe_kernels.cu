@@ -1,6 +1,6 @@
 // Probe kernels: memory patterns the seed kernels do not cover, measured with
-// Nsight Compute to check the model's rules (tools/probe/README.md).
-// Each //@ line is one launch, in the grammar of lab/seed_kernels.cu.
+// Nsight Compute (tools/probe/run_on_gpu.sh) to check the model's rules (README.md beside this file).
+// Each //@ line is one launch, in the grammar of seed_kernels.cu.
 
 // shared memory, 8-byte words: lane t reads s[((t >> sh) * stride) % 1024]
 //@ sh64#consecutive grid=1 block=32 args=buf:f64:32,i32:1,i32:0

@@ -1,0 +1,62 @@
+/* dram.c - DRAM: which channel, bank and row an address falls in, and
+ * whether that row is already open.
+ *
+ * Notes:
+ * - Mapping: `interleave` bytes go to one channel, the next `interleave`
+ *   bytes to the next channel, and so on; consecutive units of one channel
+ *   go to its banks in turn, and a bank's units form rows of `row_bytes`.
+ *   No address hashing (real controllers XOR address bits so that strides
+ *   spread over banks).
+ * - Open-page policy: each bank keeps the last row it opened; an access to
+ *   it is a row hit, any other a row miss that opens the new row.  Accesses
+ *   are served in the order the L2 makes them: no scheduler reordering
+ *   (FR-FCFS), no refresh, bank groups, read/write turnaround or timing.
+ * - Bytes count what the L2 moves (fills of 32 or fetch_bytes, 32-byte
+ *   write-backs); row hits and misses are reported (WM_M_ROW_*), the time
+ *   model uses bytes only.
+ */
+#include "mem/dram.h"
+
+#include <stdlib.h>
+
+#include "mem/metrics.h"
+#include "util/diag.h"
+
+void dram_init(Dram *d, int channels, int banks, uint32_t row_bytes, uint32_t interleave) {
+  d->channels = channels < 1 ? 1u : (uint32_t)channels;
+  d->banks = banks < 1 ? 1u : (uint32_t)banks;
+  d->interleave = interleave ? interleave : 256;
+  d->row_bytes = row_bytes ? row_bytes : 1024;
+  d->units_per_row = d->row_bytes / d->interleave ? d->row_bytes / d->interleave : 1;
+  size_t nb = (size_t)d->channels * (size_t)d->banks;
+  d->open_row = wm_xmalloc(nb * sizeof *d->open_row);
+  for (size_t i = 0; i < nb; i++) d->open_row[i] = -1;
+  d->rd_bytes = d->wr_bytes = d->row_hits = d->row_misses = 0;
+}
+
+void dram_free(Dram *d) {
+  free(d->open_row);
+  d->open_row = NULL;
+}
+
+void dram_access(Dram *d, uint64_t addr, unsigned bytes, int write) {
+  uint64_t unit = addr / d->interleave;
+  uint64_t ch = unit % (uint64_t)d->channels;
+  unit /= (uint64_t)d->channels;
+  uint64_t bank = unit % (uint64_t)d->banks;
+  unit /= (uint64_t)d->banks;
+  int64_t row = (int64_t)(unit / d->units_per_row);
+  int64_t *open = &d->open_row[ch * (uint64_t)d->banks + bank];
+  if (*open == row) d->row_hits++;
+  else d->row_misses++;
+  *open = row;
+  if (write) d->wr_bytes += bytes;
+  else d->rd_bytes += bytes;
+}
+
+void dram_add_metrics(const Dram *d, uint64_t *m) {
+  m[WM_M_DRAM_RD] += d->rd_bytes;
+  m[WM_M_DRAM_WR] += d->wr_bytes;
+  m[WM_M_ROW_HIT] += d->row_hits;
+  m[WM_M_ROW_MISS] += d->row_misses;
+}

@@ -1,1 +1,0 @@
-../../tools/probe/probe_kernels.cu
