@@ -1,5 +1,5 @@
-/* test_cache.c - the L1 / L2 / DRAM model (src/mem/cache.c) from first
- * principles.
+/* test_cache.c - the L1 / L2 / DRAM model (src/mem/cache.c, dram.c, replay.c) from
+ * first principles.
  *
  * Every test builds block traces by hand (a request is a run of records
  * whose first has first=1), replays them on a small configuration chosen so
@@ -60,7 +60,7 @@ static void req(MemTrace *t, unsigned w, unsigned kind, uint32_t bytes, const ui
 static void run1(CacheSys *c, uint64_t block, MemTrace *t)
 {
   const MemTrace *p[1] = {t};
-  cache_blocks(c, block, p, 1);
+  replay_blocks(c, block, p, 1);
   trace_free(t);
 }
 
@@ -663,7 +663,7 @@ static void test_placement(void **state)
   CacheConfig k = small_cfg(32);
   k.sms = 2;
   cache_init(&c, &k);
-  assert_int_equal(cache_group(&c), 1);
+  assert_int_equal(replay_group(&c), 1);
   LD(&t0, 0, 0);
   run1(&c, 0, &t0);
   LD(&t1, 0, 0);
@@ -680,11 +680,11 @@ static void test_placement(void **state)
   k.blocks_per_sm = 2;
   k.group = 2;
   cache_init(&c, &k);
-  assert_int_equal(cache_group(&c), 2);
+  assert_int_equal(replay_group(&c), 2);
   LD(&t0, 0, 0);
   LD(&t1, 0, 0);
   const MemTrace *p[2] = {&t0, &t1};
-  cache_blocks(&c, 0, p, 2);
+  replay_blocks(&c, 0, p, 2);
   trace_free(&t0);
   trace_free(&t1);
   counters(&c, m);
@@ -693,7 +693,7 @@ static void test_placement(void **state)
   /* blocks 2 and 3 go to SM 1: its L1 is cold */
   LD(&t0, 0, 0);
   LD(&t1, 0, 0);
-  cache_blocks(&c, 2, p, 2);
+  replay_blocks(&c, 2, p, 2);
   trace_free(&t0);
   trace_free(&t1);
   counters(&c, m);
@@ -729,7 +729,7 @@ static void test_placement(void **state)
   k.channels = 0;
   k.banks = 0;
   cache_init(&c, &k);
-  assert_int_equal(cache_group(&c), 1);
+  assert_int_equal(replay_group(&c), 1);
   assert_int_equal(c.cfg.sms, 1);
   LD(&t0, 0, 0);
   LD(&t0, 0, 8);  /* byte 256: with 2 channels another channel (a miss);
@@ -821,7 +821,7 @@ static void test_raw(void **state)
   ST(&t0, 0, ALL, 8);
   LD(&t1, 0, 8);
   const MemTrace *p[2] = {&t0, &t1};
-  cache_blocks(&c, 0, p, 2);
+  replay_blocks(&c, 0, p, 2);
   trace_free(&t0);
   trace_free(&t1);
   counters(&c, m);

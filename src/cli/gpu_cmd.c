@@ -172,26 +172,9 @@ static int do_sgemm(Gpu *g, const GpuCmd *c) {
   return 0;
 }
 
-/* //@ launches of FILE, or of the .cu beside a .ptx (nvcc drops comments). */
+/* //@ launches of FILE, or of a .ptx's .cu (launch_read_file). */
 static int read_launches(const char *path, LaunchSpec **ls, int *n, WmErr *e) {
-  char *text = wm_read_file(path, NULL, e);
-  if (!text) return -1;
-  int rc = launch_parse_file(path, text, ls, n, e);
-  free(text);
-  if (rc) return -1;
-  size_t len = strlen(path);
-  if (*n == 0 && len > 4 && !strcmp(path + len - 4, ".ptx")) {
-    char cu[4096];
-    snprintf(cu, sizeof cu, "%.*s.cu", (int)(len - 4), path);
-    if (access(cu, R_OK) == 0) {
-      free(*ls);
-      text = wm_read_file(cu, NULL, e);
-      if (!text) return -1;
-      rc = launch_parse_file(cu, text, ls, n, e);
-      free(text);
-      if (rc) return -1;
-    }
-  }
+  if (launch_read_file(path, ls, n, e)) return -1;
   if (*n == 0) return wm_err(e, WM_EUSAGE, "%s has no '//@' launch lines", path);
   return 0;
 }

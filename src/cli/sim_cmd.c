@@ -90,26 +90,9 @@ static int collect_launches(const char *path, const PtxModule *mod, const SimOpt
     *n = 1;
     return 0;
   }
-  char *text = wm_read_file(path, NULL, e);
-  if (!text) return -1;
   LaunchSpec *all = NULL;
   int nall = 0;
-  int rc = launch_parse_file(path, text, &all, &nall, e);
-  free(text);
-  if (rc) return -1;
-  char cu[4096];
-  if (nall == 0 && launch_cu_of_ptx(path, cu, sizeof cu) == 0) {
-    /* nvcc drops comments: the launches of X.ptx are in its X.cu (beside it, or
-     * above its ptx/ folder), if it is there */
-    char *cutext = wm_read_file(cu, NULL, NULL);
-    if (cutext) {
-      free(all);
-      all = NULL;
-      rc = launch_parse_file(cu, cutext, &all, &nall, e);
-      free(cutext);
-      if (rc) return -1;
-    }
-  }
+  if (launch_read_file(path, &all, &nall, e)) return -1;
   if (nall == 0) {
     free(all);
     return wm_err(e, WM_EUSAGE,

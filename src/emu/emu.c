@@ -408,7 +408,7 @@ typedef struct Ring {
   uint8_t ready[EMU_RING];
   uint64_t head;          /* next block to replay */
   uint64_t nblocks;
-  int group;              /* blocks replayed together (cache_group) */
+  int group;              /* blocks replayed together (replay_group) */
   const EmuLaunch *l;
   int draining, abort;
   CacheSys *cache;
@@ -443,7 +443,7 @@ static int ring_put(Ring *g, uint64_t i, MemTrace *t) {
       const MemTrace *x[EMU_RING];
       for (int j = 0; j < n; j++) x[j] = &g->slot[(g->head + (uint64_t)j) % EMU_RING];
       pthread_mutex_unlock(&g->mu);
-      cache_blocks(g->cache, block_of(g->l, g->head), x, n);
+      replay_blocks(g->cache, block_of(g->l, g->head), x, n);
       pthread_mutex_lock(&g->mu);
       for (int j = 0; j < n; j++) {
         g->slot[g->head % EMU_RING].n = 0;
@@ -550,7 +550,7 @@ static Ring *ring_new(EmuLaunch *l, uint64_t nblocks) {
   ring->cache = l->cache;
   ring->nblocks = nblocks;
   ring->l = l;
-  ring->group = cache_group(l->cache);
+  ring->group = replay_group(l->cache);
   if (ring->group < 1 || ring->group > EMU_RING / 2) ring->group = 1;
   return ring;
 }

@@ -529,6 +529,25 @@ int launch_cu_of_ptx(const char *ptx, char *cu, size_t cap) {
   return -1;
 }
 
+int launch_read_file(const char *path, LaunchSpec **out, int *n, WmErr *e) {
+  *out = NULL;
+  *n = 0;
+  char *text = wm_read_file(path, NULL, e);
+  if (!text) return -1;
+  int rc = launch_parse_file(path, text, out, n, e);
+  free(text);
+  if (rc) return -1;
+  char cu[4096];
+  if (*n > 0 || launch_cu_of_ptx(path, cu, sizeof cu)) return 0;
+  text = wm_read_file(cu, NULL, e);
+  if (!text) return -1;
+  free(*out);
+  *out = NULL;
+  rc = launch_parse_file(cu, text, out, n, e);
+  free(text);
+  return rc;
+}
+
 /* ---- binding ----------------------------------------------------------- */
 
 static void store_le(uint8_t *p, uint64_t v, unsigned bytes) {

@@ -57,6 +57,11 @@ int launch_parse_file(const char *path, const char *text, LaunchSpec **out, int 
  * neither is (or `ptx` does not end in .ptx). */
 int launch_cu_of_ptx(const char *ptx, char *cu, size_t cap);
 
+/* The //@ launches of `path`, or, for a .ptx that has none (nvcc drops
+ * comments), of its .cu (launch_cu_of_ptx).  *out is malloc'd (caller
+ * frees); *n may be 0. */
+int launch_read_file(const char *path, LaunchSpec **out, int *n, WmErr *e);
+
 /* Checks the args against the kernel's .param list (count and sizes),
  * allocates and initializes the buffers in g (default init `dflt` where an
  * ARG names none; rand uses `seed`) and writes the parameter buffer

@@ -72,7 +72,7 @@ static uint64_t local_base(const CacheSys *c, uint64_t block, unsigned warp) {
   return 0x100000000000ull + hw_warp * window; /* far from global buffers */
 }
 
-int cache_group(const CacheSys *c) { return c->cfg.group; }
+int replay_group(const CacheSys *c) { return c->cfg.group; }
 
 /* ---- one request ---------------------------------------------------------- */
 
@@ -127,7 +127,7 @@ typedef struct Stream {
   CacheLastStore last;
 } Stream;
 
-void cache_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb) {
+void replay_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb) {
   size_t total = 0;
   int maxw = 0;
   for (int b = 0; b < nb; b++) {

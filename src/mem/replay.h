@@ -48,11 +48,11 @@ void trace_free(MemTrace *t);
 struct CacheSys;
 
 /* Replays the traces of blocks first .. first+nb-1, which run on the same
- * SM at the same time (a group, see cache_group()), interleaving their
+ * SM at the same time (a group, see replay_group()), interleaving their
  * warps' requests.  Groups must come in launch order. */
-void cache_blocks(struct CacheSys *c, uint64_t first, const MemTrace *const *t, int nb);
+void replay_blocks(struct CacheSys *c, uint64_t first, const MemTrace *const *t, int nb);
 
 /* Consecutive blocks that share an SM and are replayed together. */
-int cache_group(const struct CacheSys *c);
+int replay_group(const struct CacheSys *c);
 
 #endif
