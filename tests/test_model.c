@@ -289,7 +289,7 @@ static void test_cache_config(void **state)
   assert_int_equal(k.l1_ways, 4);
   /* the model gives each line half the 60 MiB (both partitions hold it) */
   assert_int_equal(k.l2_bytes, 30 * MIB);
-  assert_int_equal(k.l2_bytes, cache_l2_effective((uint64_t)a->l2_bytes));
+  assert_int_equal(k.l2_bytes, (uint64_t)a->l2_bytes * (uint64_t)a->l2_model_pct / 100);
   assert_int_equal(k.fetch_bytes, 64);     /* Hopper: a sector pair */
   assert_int_equal(k.merge_sectors, 16);
   assert_int_equal(k.merge_lines, 16);

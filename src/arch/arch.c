@@ -96,6 +96,13 @@ static const Arch presets[] = {
     .dram_latency_ns = 340,      /* approximate: ~440 shader clocks, Wong et al.,
                                     "Demystifying GPU Microarchitecture through
                                     Microbenchmarking", ISPASS 2010 */
+    .dram_interleave = 256,      /* assumed: not published */
+    .l1_ways = 4,                /* assumed: not published */
+    .l2_model_pct = 50,          /* as h200: not fitted here */
+    .block_group = 4,            /* as h200: not fitted here */
+    .merge_sectors = 0,          /* no store merging before sm_70 (none modeled) */
+    .merge_lines = 16,
+    .partial_bytes = 0,          /* not modeled before sm_70 */
     .launch_ns = 5000,           /* approximate: 3-7 us, Volkov & Demmel,
                                     "Benchmarking GPUs to tune dense linear
                                     algebra", SC08 */
@@ -154,6 +161,13 @@ static const Arch presets[] = {
     .burst_bytes = 32,           /* [JEDEC] GDDR5 burst of 8 x 32 bits */
     .fetch_bytes = 32,           /* L2 sector */
     .dram_latency_ns = 520,      /* [SEED4]: 400-800 cycles; 600 at 1.15 GHz */
+    .dram_interleave = 256,      /* assumed: not published */
+    .l1_ways = 4,                /* assumed: not published */
+    .l2_model_pct = 50,          /* as h200: not fitted here */
+    .block_group = 4,            /* as h200: not fitted here */
+    .merge_sectors = 0,          /* no store merging before sm_70 (none modeled) */
+    .merge_lines = 16,
+    .partial_bytes = 0,          /* not modeled before sm_70 */
     .launch_ns = 5000,           /* approximate, as gt200 */
     .block_ns = 50,              /* assumed: not published */
     .dram_eff = 0.75,            /* approximate: ECC on (the C2050 default) costs ~20% of peak */
@@ -209,6 +223,13 @@ static const Arch presets[] = {
     .dram_latency_ns = 300,      /* approximate: ~300 cycles, Mei & Chu,
                                     "Dissecting GPU Memory Hierarchy through
                                     Microbenchmarking", TPDS 2017 */
+    .dram_interleave = 256,      /* assumed: not published */
+    .l1_ways = 4,                /* assumed: not published */
+    .l2_model_pct = 50,          /* as h200: not fitted here */
+    .block_group = 4,            /* as h200: not fitted here */
+    .merge_sectors = 0,          /* no store merging before sm_70 (none modeled) */
+    .merge_lines = 16,
+    .partial_bytes = 0,          /* not modeled before sm_70 */
     .launch_ns = 4000,           /* approximate */
     .block_ns = 40,              /* assumed: not published */
     .dram_eff = 0.80,            /* approximate: published STREAM-like copies on GTX 680 */
@@ -260,6 +281,13 @@ static const Arch presets[] = {
     .dram_latency_ns = 400,      /* approximate: Jia et al., "Dissecting the
                                     NVIDIA Volta GPU Architecture via
                                     Microbenchmarking", 2018 */
+    .dram_interleave = 256,      /* assumed: not published */
+    .l1_ways = 4,                /* assumed: not published */
+    .l2_model_pct = 50,          /* as h200: not fitted here */
+    .block_group = 4,            /* as h200: not fitted here */
+    .merge_sectors = 16,         /* [GT] fitted on h200: L1 store merging (sm_70+) */
+    .merge_lines = 16,
+    .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */
     .launch_ns = 3000,           /* approximate */
     .block_ns = 30,              /* assumed: not published */
     .dram_eff = 0.88,            /* approximate: BabelStream reaches ~790 of 900 GB/s */
@@ -309,6 +337,13 @@ static const Arch presets[] = {
     .burst_bytes = 32,
     .fetch_bytes = 32,
     .dram_latency_ns = 480,      /* approximate: published microbenchmarks */
+    .dram_interleave = 256,      /* assumed: not published */
+    .l1_ways = 4,                /* assumed: not published */
+    .l2_model_pct = 50,          /* as h200: not fitted here */
+    .block_group = 4,            /* as h200: not fitted here */
+    .merge_sectors = 16,         /* [GT] fitted on h200: L1 store merging (sm_70+) */
+    .merge_lines = 16,
+    .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */
     .launch_ns = 2500,           /* approximate */
     .block_ns = 25,              /* assumed: not published */
     .dram_eff = 0.88,            /* approximate: BabelStream reaches ~1370 of 1555 GB/s */
@@ -361,6 +396,13 @@ static const Arch presets[] = {
     .fetch_bytes = 64,           /* as h200: a sector pair per read miss */
     /* TIME-MODEL: hopper throughputs and latencies, as h200's where fitted */
     .dram_latency_ns = 782,      /* as h200 (fitted there) */
+    .dram_interleave = 256,      /* assumed: not published */
+    .l1_ways = 4,                /* assumed: not published */
+    .l2_model_pct = 50,          /* as h200 (same partitioned L2) */
+    .block_group = 4,            /* as h200 */
+    .merge_sectors = 16,         /* [GT] fitted on h200: L1 store merging (sm_70+) */
+    .merge_lines = 16,
+    .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */
     .launch_ns = 2500,           /* as h200: the shortest kernels of [GT] last
                                     ~2 us (h200-seed-counters.csv) */
     .block_ns = 79.4,            /* as h200 (fitted there) */
@@ -418,6 +460,16 @@ static const Arch presets[] = {
      * shows the fit and what each constant explains. */
     .dram_latency_ns = 782,      /* [GT] fitted: copy_k, inc1#256 (Little's law:
                                     64 warps x 128 B in flight per SM) */
+    .dram_interleave = 256,      /* assumed: not published */
+    .l1_ways = 4,                /* assumed: not published */
+    .l2_model_pct = 50,          /* [GT] fitted: the two partitions keep a far line twice;
+                                    20-30 MB stay dirty at the end of large streams */
+    .block_group = 4,            /* [GT] fitted: mm_s's L2 reads (1.35 M measured; 2.10 M
+                                    if no two consecutive blocks shared an SM, 1.18 M if
+                                    all eight did) */
+    .merge_sectors = 16,         /* [GT] fitted on h200: L1 store merging (sm_70+) */
+    .merge_lines = 16,
+    .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */
     .launch_ns = 2500,           /* [GT] fitted: the shortest kernels */
     .block_ns = 79.4,            /* [GT] fitted: inc1#32/64/128 start one block
                                     per 79.4 ns per SM */

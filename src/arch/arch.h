@@ -79,6 +79,17 @@ typedef struct Arch {
   int row_bytes;             /* row (page) size per bank */
   int burst_bytes;           /* bytes per access (burst length * width) */
   int fetch_bytes;           /* smallest L2 fill from DRAM */
+  int dram_interleave;       /* bytes mapped to one channel before the next */
+
+  /* How the cache model treats this GPU (src/model/model.c, src/mem/). */
+  int l1_ways;               /* L1 associativity */
+  int l2_model_pct;          /* share of l2_bytes an LRU model of the L2
+                                holds (Hopper keeps far lines twice) */
+  int block_group;           /* consecutive blocks placed on one SM together */
+  int merge_sectors;         /* L1 store merging window, sectors (0: none) */
+  int merge_lines;           /* ...for requests of at most this many lines */
+  int partial_bytes;         /* partly written L2 sectors kept before the
+                                oldest is completed from DRAM (0: unlimited) */
 
   /* Time model (src/model/model.c): throughputs and latencies. */
   double dram_latency_ns;

@@ -80,6 +80,13 @@ typedef enum { F_STR, F_INT, F_DBL, F_BYTES, F_CC, F_COAL, F_BOOL, F_CARVE } Fie
   X(row_bytes, F_BYTES, "DRAM row (page) per bank")                                           \
   X(burst_bytes, F_BYTES, "bytes per DRAM burst")                                             \
   X(fetch_bytes, F_BYTES, "smallest L2 fill from DRAM")                                       \
+  X(dram_interleave, F_BYTES, "bytes mapped to one DRAM channel before the next")                \
+  X(l1_ways, F_INT, "L1 associativity (cache model)")                                          \
+  X(l2_model_pct, F_INT, "share of the L2 an LRU model of it holds, % (cache model)")          \
+  X(block_group, F_INT, "consecutive blocks placed on one SM together (cache model)")          \
+  X(merge_sectors, F_INT, "L1 store merging window, sectors (cache model; 0: none)")           \
+  X(merge_lines, F_INT, "store merging: requests of at most this many lines (cache model)")    \
+  X(partial_bytes, F_BYTES, "partly written L2 sectors kept before filling from DRAM (cache model)") \
   X(dram_latency_ns, F_DBL, "DRAM latency, ns (time model)")                                  \
   X(launch_ns, F_DBL, "kernel launch overhead, ns (time model)")                              \
   X(block_ns, F_DBL, "per-SM cost of launching a block, ns (time model)")                     \

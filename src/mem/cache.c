@@ -32,7 +32,8 @@
  *   Nsight Compute's dram__bytes_write covers the kernel only.
  * - Ignored: timing (hits and misses are counted, not delayed), MSHRs and
  *   outstanding misses, the L2's slices and its two partitions (except the
- *   capacity they cost: cache_l2_effective), prefetching beyond
+ *   capacity they cost: CacheConfig.l2_bytes is the preset's l2_model_pct of
+ *   its L2), prefetching beyond
  *   fetch_bytes, and the real replacement policies (LRU stands in).
  */
 #include "mem/cache.h"
@@ -43,12 +44,6 @@
 
 #include "util/diag.h"
 
-/* Hopper's L2 is two partitions, and an SM reaching data homed in the far
- * partition keeps a copy in its near one; with accesses from every SM most
- * lines live twice, so the model gives each line half the capacity.
- * (Measured: about 20-30 MB of dirty data stays in the 60 MiB L2 at the end
- * of the large streaming launches.) */
-uint64_t cache_l2_effective(uint64_t l2_bytes) { return l2_bytes / 2; }
 
 /* ---- one set-associative array ------------------------------------------ */
 

@@ -97,8 +97,6 @@ void cache_free(CacheSys *c);
 /* Adds the cache and DRAM counters to m. */
 void cache_add_metrics(const CacheSys *c, uint64_t *m);
 
-/* The L2 capacity the model uses for a preset's `l2_bytes`: see cache.c. */
-uint64_t cache_l2_effective(uint64_t l2_bytes);
 
 /* ---- one request (replay.c decides which, when and on which SM) ------- */
 

@@ -43,11 +43,9 @@ void model_cache_config(const Arch *a, int blocks_per_sm, uint32_t threads, uint
   if (blocks_per_sm < 1) blocks_per_sm = 1;
   out->sms = a->sms;
   out->blocks_per_sm = blocks_per_sm;
-  /* Blocks reach an SM four consecutive at a time (or as many as divide
-   * its resident blocks): fitted to the L2 reads of mm_s, whose co-resident
-   * blocks share rows of A in L1 (1.35 M measured; 2.10 M if no two
-   * consecutive blocks shared an SM, 1.18 M if all eight did). */
-  out->group = 4;
+  /* Blocks reach an SM block_group consecutive at a time, or as many as
+   * divide its resident blocks. */
+  out->group = a->block_group > 0 ? a->block_group : 1;
   while (blocks_per_sm % out->group) out->group /= 2;
   out->warps_per_block = (int)((threads + 31) / 32);
   out->local_bytes = local_bytes;
@@ -59,17 +57,17 @@ void model_cache_config(const Arch *a, int blocks_per_sm, uint32_t threads, uint
     out->l1_bytes = (uint32_t)a->l1_bytes;
   }
   if (!a->l1_caches_loads && a->cc < 70) out->l1_bytes = 0; /* global loads bypass L1 */
-  out->l1_ways = 4;  /* assumption: not published */
-  out->l2_bytes = cache_l2_effective((uint64_t)a->l2_bytes);
+  out->l1_ways = a->l1_ways;
+  out->l2_bytes = (uint64_t)a->l2_bytes * (uint64_t)a->l2_model_pct / 100;
   out->l2_ways = a->l2_ways ? a->l2_ways : 16;
   out->fetch_bytes = a->fetch_bytes ? a->fetch_bytes : 32;
-  out->merge_sectors = a->cc >= 70 ? 16 : 0;
-  out->merge_lines = 16;
-  out->partial_sectors = a->cc >= 70 ? (7u << 20) / 32 : 0; /* ~7 MiB: see cache.c */
+  out->merge_sectors = a->merge_sectors;
+  out->merge_lines = a->merge_lines;
+  out->partial_sectors = (uint32_t)a->partial_bytes / 32;
   out->channels = a->channels;
   out->banks = a->dram_banks;
   out->row_bytes = (uint32_t)a->row_bytes;
-  out->interleave = 256;
+  out->interleave = (uint32_t)a->dram_interleave;
 }
 
 static double ratio(double num, double den) { return den > 0 ? num / den : 0; }
