@@ -72,11 +72,12 @@ static int check_operands(const PtxModule *m, const PtxInstr *in, const EmuInstr
   for (int i = 0; i < need; i++)
     if (i >= x->ns || (x->s[i] == EMU_NOSLOT && !(is_red && i == 1))) /* bar.red's count is optional */
       return unsupported(m, in, "an operand is missing", e);
-  int mem = x->op == PTX_OP_LD || x->op == PTX_OP_LDU || x->op == PTX_OP_ST || x->op == PTX_OP_ATOM ||
-            x->op == PTX_OP_RED;
-  if (mem && !has_addr) return unsupported(m, in, "the address operand is missing", e);
-  int needs_dst = !(ptx_op[x->op].flags & OPF_NODST) && x->op != PTX_OP_SETP && x->op != PTX_OP_SHFL &&
-                  x->op != PTX_OP_MATCH && x->op != PTX_OP_LD && x->op != PTX_OP_LDU && x->op != PTX_OP_ATOM;
+  PtxShape shape = ptx_op[x->op].shape;
+  if ((ptx_op[x->op].flags & OPF_MEM) && !has_addr) return unsupported(m, in, "the address operand is missing", e);
+  /* forms whose destinations may all be sinks ('_'): p|q, d|p, vectors, atom's old value */
+  int sinks = shape == PTX_SH_SETP || shape == PTX_SH_SHFL || shape == PTX_SH_MATCH || shape == PTX_SH_LD ||
+              shape == PTX_SH_ATOM;
+  int needs_dst = !(ptx_op[x->op].flags & OPF_NODST) && !sinks;
   if (needs_dst && (x->nd == 0 || x->d[0] == EMU_NOSLOT))
     return unsupported(m, in, "the destination is missing", e);
   return 0;
@@ -93,20 +94,19 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
   const PtxOperand *o = in->opd;
   int flags = ptx_op[in->op].flags;
 
-  switch (in->op) {
-  case PTX_OP_SETP:
-  case PTX_OP_SHFL:
-  case PTX_OP_MATCH:
+  switch (ptx_op[in->op].shape) {
+  case PTX_SH_SETP: /* two destinations: p|q, d|p */
+  case PTX_SH_SHFL:
+  case PTX_SH_MATCH:
     x->d[0] = o[0].kind == PTX_O_REG ? o[0].reg[0] : EMU_NOSLOT;
     x->d[1] = o[1].kind == PTX_O_REG ? o[1].reg[0] : EMU_NOSLOT;
     x->nd = 2;
     first_src = 2;
     break;
-  case PTX_OP_BRA:
+  case PTX_SH_BRA:
     x->target = (uint32_t)o[0].imm;
     return 0;
-  case PTX_OP_BAR:
-  case PTX_OP_BARRIER:
+  case PTX_SH_BAR:
     if (in->sub >= PTX_SUB_RED_POPC && in->sub <= PTX_SUB_RED_OR) { /* bar.red d, a[, b], c */
       x->d[0] = o[0].kind == PTX_O_REG ? o[0].reg[0] : EMU_NOSLOT;
       x->nd = 1;
