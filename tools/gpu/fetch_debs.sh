@@ -8,6 +8,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$root/.gpu-debs"
+[ -d "$root/.git" ] && mkdir -p "$root/.git/info"
 grep -qx '/.gpu-debs/' "$root/.git/info/exclude" 2>/dev/null || echo '/.gpu-debs/' >> "$root/.git/info/exclude"
 cd "$root/.gpu-debs"
 apt-get download libjansson4 libjansson-dev libcmocka0 libcmocka-dev pkgconf pkgconf-bin libpkgconf3
