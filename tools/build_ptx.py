@@ -99,11 +99,28 @@ FILE_LINE = re.compile(r'^(\s*\.file\s+\d+\s+)"([^"]*)"(.*)$')
 B8_LINE = re.compile(r"^\s*\.b8\s+[0-9][0-9,\s]*$")
 
 
+LOC_LINE = re.compile(r"^(\s*\.loc\s+)(\d+)\s+\d+\s+\d+(.*)$")
+
+
+def host_files(text):
+    """The .file numbers of the host compiler's own headers (<cmath> and the
+    like under /usr/include): their line numbers depend on the host's
+    compiler, not on nvcc or the .cu."""
+    host = set()
+    for line in text.split("\n"):
+        m = FILE_LINE.match(line)
+        if m and m.group(2).startswith("/usr/include/"):
+            host.add(m.group(1).split()[-1])
+    return host
+
+
 def normalise(text):
-    """The PTX as lines, less what depends on the checkout's location: .file
-    paths cut to their file name, module ids blanked (also inside runs of .b8
-    byte lines, shown decoded)."""
+    """The PTX as lines, less what depends on the checkout's location or on
+    the host compiler: .file paths cut to their file name, module ids
+    blanked (also inside runs of .b8 byte lines, shown decoded), and the
+    positions of .loc lines inside the host's own headers."""
     out, run = [], []
+    host = host_files(text)
 
     def flush():
         if run:
@@ -119,6 +136,9 @@ def normalise(text):
         m = FILE_LINE.match(line)
         if m:
             line = f'{m.group(1)}"{os.path.basename(m.group(2))}"{m.group(3)}'
+        m = LOC_LINE.match(line)
+        if m and m.group(2) in host:
+            line = f"{m.group(1)}{m.group(2)} (a host header's line){m.group(3)}"
         out.append(MODULE_ID.sub(rb"\1xxxxxxxx_", line.encode()).decode())
     flush()
     return out
