@@ -31,14 +31,12 @@ int main(int argc, char **argv) {
   }
   WmErr e = {0};
   PtxModule *mod = ptx_load(ptx, arch_ptx_target(), &e);
-  char *text = mod ? wm_read_file(cu, NULL, &e) : NULL;
   LaunchSpec *ls = NULL;
   int n = 0;
-  if (!text || launch_parse_file(cu, text, &ls, &n, &e)) {
+  if (!mod || launch_read_file(cu, &ls, &n, &e)) {
     fprintf(stderr, "bench_sim: %s\n", e.msg);
     return 1;
   }
-  free(text);
   SimOptions o;
   sim_options_init(&o);
   o.init = INIT_ZERO;

@@ -65,9 +65,8 @@ static int parse_format(const char *s, ReportFormat *f) {
   return i < 0 ? -1 : 0;
 }
 
-
 /* The launches to run: //@ lines of the file (for a .ptx, of its .cu if
- * any: launch_cu_of_ptx), filtered by --kernel, or one built from the options. */
+ * any: launch_read_file), filtered by --kernel, or one built from the options. */
 static int collect_launches(const char *path, const PtxModule *mod, const SimOptions *o,
                             LaunchSpec **out, int *n, WmErr *e) {
   *out = NULL;

@@ -48,9 +48,8 @@ static void sreg_block_values(Block *b, uint64_t *R) {
   v[PTX_SR_CTAID_X] = b->ctaid[0], v[PTX_SR_CTAID_Y] = b->ctaid[1], v[PTX_SR_CTAID_Z] = b->ctaid[2];
   v[PTX_SR_NCTAID_X] = l->grid[0], v[PTX_SR_NCTAID_Y] = l->grid[1], v[PTX_SR_NCTAID_Z] = l->grid[2];
   v[PTX_SR_NWARPID] = 64;
-  uint64_t sms = (uint64_t)(l->arch ? l->arch : arch_default())->sms;
-  v[PTX_SR_NSMID] = sms;
-  v[PTX_SR_SMID] = ((uint64_t)b->ctaid[0] + (uint64_t)b->ctaid[1] * l->grid[0]) % sms;
+  v[PTX_SR_NSMID] = b->sms;
+  v[PTX_SR_SMID] = ((uint64_t)b->ctaid[0] + (uint64_t)b->ctaid[1] * l->grid[0]) % b->sms;
   v[PTX_SR_GRIDID] = 1;
   v[PTX_SR_DYN_SMEM] = l->smem_dynamic;
   v[PTX_SR_TOTAL_SMEM] = b->shared_size;
@@ -287,11 +286,11 @@ static int deadlock(Block *b) {
     if (wp->state != W_WAIT) continue;
     if (first < 0) first = (int)w;
     const PtxInstr *in = &b->p->k->code[wp->bar_pc];
-    const char *cu = ptx_cu_file(b->m, in), *base = strrchr(cu, '/');
     uint32_t pending = 0;
     for (int s = 0; s < wp->sp; s++) pending |= wp->stack[s].mask;
-    char src[300] = "";
-    if (in->cu_line) snprintf(src, sizeof src, "%s:%u, ", base ? base + 1 : cu, in->cu_line);
+    char cu[300], src[310] = "";
+    emu_cu_where(b->m, in, cu, sizeof cu);
+    if (cu[0]) snprintf(src, sizeof src, "%s, ", cu);
     n += (size_t)snprintf(list + n, sizeof list - n, "\n  warp %u waits at barrier %d (%sPTX line %u)%s", w,
                           wp->bar_id, src, in->ptx_line,
                           (pending & ~wp->exited) != (wp->exists & ~wp->exited)
@@ -299,11 +298,11 @@ static int deadlock(Block *b) {
   }
   uint32_t live = b->nthreads - b->exited_threads;
   const PtxInstr *in = &b->p->k->code[b->warps[first].bar_pc];
-  const char *cu = ptx_cu_file(b->m, in), *base = strrchr(cu, '/');
-  char ptxw[512];
+  char cu[300], ptxw[512];
+  emu_cu_where(b->m, in, cu, sizeof cu);
   emu_ptx_where(b->m, in->ptx_line, ptxw, sizeof ptxw);
   char at[1024];
-  if (in->cu_line) snprintf(at, sizeof at, "%s:%u (%s)", base ? base + 1 : cu, in->cu_line, ptxw);
+  if (cu[0]) snprintf(at, sizeof at, "%s (%s)", cu, ptxw);
   else snprintf(at, sizeof at, "%s", ptxw);
   return wm_err(b->e, WM_EDEADLOCK,
                 "barrier deadlock in kernel %s, block (%u,%u,%u): the barrier at %s can never complete: "
@@ -348,9 +347,8 @@ static int run_block(Block *b) {
 
 /* --- launch --- */
 
-static int check_launch(const EmuLaunch *l, const PtxKernel *k, uint32_t shared, WmErr *e) {
+static int check_launch(const EmuLaunch *l, const Arch *a, const PtxKernel *k, uint32_t shared, WmErr *e) {
   const uint32_t *g = l->grid, *bl = l->block;
-  const Arch *a = l->arch ? l->arch : arch_default();
   ArchLimits lim = arch_limits(a);
   uint64_t threads = (uint64_t)bl[0] * bl[1] * bl[2];
   if (!g[0] || !g[1] || !g[2] || !bl[0] || !bl[1] || !bl[2])
@@ -486,7 +484,8 @@ int emu_threads(void) {
   return (int)n;
 }
 
-static void block_setup(Block *b, EmuLaunch *l, const EmuProgram *prog, uint32_t shared, WmErr *e) {
+static void block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared,
+                        WmErr *e) {
   MemModel *mm = b->mm;
   memset(b, 0, sizeof *b);
   b->mm = mm;
@@ -494,6 +493,7 @@ static void block_setup(Block *b, EmuLaunch *l, const EmuProgram *prog, uint32_t
   b->p = prog;
   b->m = l->mod;
   b->e = e;
+  b->sms = (uint32_t)arch->sms;
   b->nthreads = l->block[0] * l->block[1] * l->block[2];
   b->nwarps = (b->nthreads + 31) / 32;
   b->shared_size = shared;
@@ -581,7 +581,8 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   uint32_t align = k->shared_extern_align ? k->shared_extern_align : 1;
   uint32_t shared = l->smem_dynamic ? (k->shared_static + align - 1) / align * align + l->smem_dynamic
                                     : k->shared_static;
-  if (check_launch(l, k, shared, e)) return -1;
+  const Arch *arch = l->arch ? l->arch : arch_default();
+  if (check_launch(l, arch, k, shared, e)) return -1;
 
   /* module .global variables live in a buffer of their own */
   uint64_t gbase = 0;
@@ -623,7 +624,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
       w->ring = ring;
       w->mm.trace = &w->trace;
     }
-    block_setup(&w->b, l, &prog, shared, &w->err);
+    block_setup(&w->b, l, arch, &prog, shared, &w->err);
   }
   run_workers(ws, nw);
   /* the fault of the lowest block wins: every lower block has run */

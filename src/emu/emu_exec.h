@@ -49,6 +49,7 @@ typedef struct Block {
   const PtxModule *m;
   uint32_t ctaid[3];
   uint32_t nthreads, nwarps;
+  uint32_t sms;       /* the preset's SM count (%nsmid) */
   Warp *warps;
   uint8_t *shared;
   uint32_t shared_size;
@@ -172,6 +173,9 @@ int emu_fault(Block *b, const EmuInstr *x, int warp, int lane, int code, const c
   __attribute__((format(printf, 6, 7)));
 /* "PTX file.ptx:LINE", or "PTX line LINE" for PTX nvcc made from a .cu. */
 void emu_ptx_where(const PtxModule *m, uint32_t line, char *buf, size_t n);
+/* "kernel.cu:LINE" of the instruction (the file's name only), or "" when
+ * the PTX has no line information for it. */
+void emu_cu_where(const PtxModule *m, const PtxInstr *in, char *buf, size_t n);
 /* x's type is one its function does not run: an EUNSUP fault. */
 int emu_unsupported_type(Block *b, const EmuInstr *x, int warp, uint32_t mask);
 

@@ -5,15 +5,20 @@
 #include <string.h>
 
 #include "emu/emu_exec.h"
+#include "util/sys.h"
 
 /* "PTX file.ptx:LINE", or "PTX line LINE" for PTX that nvcc made from a .cu
  * (there is no file to open). */
 void emu_ptx_where(const PtxModule *m, uint32_t line, char *buf, size_t n) {
-  size_t len = strlen(m->path);
-  if (len > 3 && !strcmp(m->path + len - 3, ".cu")) snprintf(buf, n, "PTX line %u", line);
+  if (wm_ends_with(m->path, ".cu")) snprintf(buf, n, "PTX line %u", line);
   else snprintf(buf, n, "PTX %s:%u", m->path, line);
 }
 
+void emu_cu_where(const PtxModule *m, const PtxInstr *in, char *buf, size_t n) {
+  const char *cu = ptx_cu_file(m, in), *base = strrchr(cu, '/');
+  if (in->cu_line) snprintf(buf, n, "%s:%u", base ? base + 1 : cu, in->cu_line);
+  else if (n) buf[0] = '\0';
+}
 
 int emu_fault(Block *b, const EmuInstr *x, int warp, int lane, int code, const char *fmt, ...) {
   if (b->failed) return -1;
@@ -29,10 +34,9 @@ int emu_fault(Block *b, const EmuInstr *x, int warp, int lane, int code, const c
   thread_of(b, warp, lane, t);
   if (in) {
     ptx_instr_text(b->m, in, text, sizeof text);
-    const char *cu = ptx_cu_file(b->m, in);
-    const char *base = strrchr(cu, '/');
-    if (in->cu_line)
-      snprintf(where, sizeof where, "%s:%u, ", base ? base + 1 : cu, in->cu_line);
+    char cu[400];
+    emu_cu_where(b->m, in, cu, sizeof cu);
+    if (cu[0]) snprintf(where, sizeof where, "%s, ", cu);
     char ptxw[512];
     emu_ptx_where(b->m, in->ptx_line, ptxw, sizeof ptxw);
     wm_err(b->e, code,

@@ -12,6 +12,7 @@
  *   any of them, and results.json is keyed by them).
  */
 #include "lab/lab_catalogue.h"
+#include "util/sys.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -380,7 +381,7 @@ static void add_file(LabCatalogue *c, const char *path) {
   size_t n = strlen(path), cap = n + 9;
   const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
   int dir = (int)(base - path), stem = (int)(n - (size_t)dir);
-  if (stem > 3 && !strcmp(path + n - 3, ".cu")) stem -= 3;
+  if (stem > 3 && wm_ends_with(path, ".cu")) stem -= 3;
   f->ptx = wm_xmalloc(cap);
   snprintf(f->ptx, cap, "%.*sptx/%.*s.ptx", dir, path, stem, base);
 }
@@ -419,8 +420,7 @@ int lab_catalogue_load(LabCatalogue *c, const char *dir, WmErr *e) {
   char **names = NULL;
   int n = 0;
   for (struct dirent *de; (de = readdir(d));) {
-    size_t len = strlen(de->d_name);
-    if (len > 3 && !strcmp(de->d_name + len - 3, ".cu")) {
+    if (strlen(de->d_name) > 3 && wm_ends_with(de->d_name, ".cu")) {
       names = wm_xrealloc(names, sizeof *names * (size_t)(n + 1));
       names[n++] = wm_xstrdup(de->d_name);
     }

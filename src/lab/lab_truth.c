@@ -167,13 +167,9 @@ int lab_groundtruth(const LabOptions *lo) {
   snprintf(cu, sizeof cu, "%s/seed_kernels.cu", dir);
   snprintf(ptx, sizeof ptx, "%s/ptx/seed_kernels.ptx", dir);
   snprintf(csv, sizeof csv, "%s/h200-seed-counters.csv", dir);
-  char *cutext = wm_read_file(cu, NULL, &e);
-  if (!cutext) return wm_err_print(&e);
   LaunchSpec *ls = NULL;
   int n = 0;
-  int rc = launch_parse_file(cu, cutext, &ls, &n, &e);
-  free(cutext);
-  if (rc) return wm_err_print(&e);
+  if (launch_read_file(cu, &ls, &n, &e)) return wm_err_print(&e);
   if (lo->list) {
     for (int i = 0; i < n; i++)
       if (wanted(lo, &ls[i]))

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "emu/emu.h"
+#include "util/sys.h"
 
 #define MAX_BUF_BYTES (1ull << 40) /* sanity bound on one buffer */
 
@@ -513,7 +514,7 @@ int launch_parse_file(const char *path, const char *text, LaunchSpec **out, int 
 
 int launch_cu_of_ptx(const char *ptx, char *cu, size_t cap) {
   size_t n = strlen(ptx);
-  if (n < 4 || strcmp(ptx + n - 4, ".ptx")) return -1;
+  if (!wm_ends_with(ptx, ".ptx")) return -1;
   const char *slash = strrchr(ptx, '/');
   const char *base = slash ? slash + 1 : ptx;
   int stem = (int)(n - 4 - (size_t)(base - ptx)), dir = (int)(base - ptx);

@@ -356,54 +356,56 @@ static void mnemonic(Parser *P, PtxInstr *in, InstrCtx *x) {
   for (int i = used; i < nc; i++) modifier(P, in, x, c[i]);
 }
 
+/* Fails with "'MNEMONIC'" and what is wrong with it (" needs ...", ": ..."). */
+static _Noreturn void bad_form(Parser *P, const PtxTok *mn, const char *what) {
+  char buf[128];
+  pp_fail(P, mn, "'%s'%s", pp_tok_str(mn, buf, sizeof buf), what);
+}
+
 /* What the opcode's row says it must have: a type (or two), a comparison,
  * its operation, .sync, a state space. */
 static void required_modifiers(Parser *P, PtxInstr *in, const InstrCtx *x) {
   const PtxTok *mn = x->mn;
   uint32_t mods = ptx_op[in->op].mods;
-  char buf[128];
-  pp_tok_str(mn, buf, sizeof buf);
-  if (!(mods & M_NOTYPE) && x->ntypes == 0) pp_fail(P, mn, "'%s' needs a type (.u32, .f32, ...)", buf);
-  if ((mods & M_TYPE2) && x->ntypes != 2) pp_fail(P, mn, "'%s' needs two types", buf);
-  if ((mods & M_CMP) && !in->cmp) pp_fail(P, mn, "'%s' needs a comparison (.eq, .lt, ...)", buf);
-  if ((mods & M_NEED_SUB) && !in->sub) pp_fail(P, mn, "'%s' needs an operation modifier", buf);
-  if ((mods & M_NEED_SYNC) && !x->has_sync) pp_fail(P, mn, "'%s' needs .sync", buf);
-  if ((mods & M_NEED_SPACE) && in->space == PTX_S_NONE) pp_fail(P, mn, "'%s' needs a state space", buf);
+  if (!(mods & M_NOTYPE) && x->ntypes == 0) bad_form(P, mn, " needs a type (.u32, .f32, ...)");
+  if ((mods & M_TYPE2) && x->ntypes != 2) bad_form(P, mn, " needs two types");
+  if ((mods & M_CMP) && !in->cmp) bad_form(P, mn, " needs a comparison (.eq, .lt, ...)");
+  if ((mods & M_NEED_SUB) && !in->sub) bad_form(P, mn, " needs an operation modifier");
+  if ((mods & M_NEED_SYNC) && !x->has_sync) bad_form(P, mn, " needs .sync");
+  if ((mods & M_NEED_SPACE) && in->space == PTX_S_NONE) bad_form(P, mn, " needs a state space");
   if ((mods & M_SPACE) && in->space == PTX_S_NONE) in->space = PTX_S_GENERIC;
   if (in->type == PTX_T_PRED && !(ptx_op[in->op].flags & OPF_PRED) && !x->has_red)
-    pp_fail(P, mn, "'%s': .pred is not a valid type here", buf);
+    bad_form(P, mn, ": .pred is not a valid type here");
 }
 
 /* The rules of single opcodes that no column of the table expresses. */
 static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   const PtxTok *mn = x->mn;
   int op = in->op;
-  char buf[128];
-  pp_tok_str(mn, buf, sizeof buf);
   if (op == PTX_OP_SHF) {
-    if (!x->shf_dir || !x->shf_mode) pp_fail(P, mn, "'%s' needs .l or .r and .wrap or .clamp", buf);
+    if (!x->shf_dir || !x->shf_mode) bad_form(P, mn, " needs .l or .r and .wrap or .clamp");
     in->sub = x->shf_dir == 'l' ? (x->shf_mode == 'w' ? PTX_SUB_SHF_L_WRAP : PTX_SUB_SHF_L_CLAMP)
                                 : (x->shf_mode == 'w' ? PTX_SUB_SHF_R_WRAP : PTX_SUB_SHF_R_CLAMP);
-    if (in->type != PTX_T_B32) pp_fail(P, mn, "'%s': shf is .b32", buf);
+    if (in->type != PTX_T_B32) bad_form(P, mn, ": shf is .b32");
   }
   if (op == PTX_OP_BFIND && in->type != PTX_T_U32 && in->type != PTX_T_U64 && in->type != PTX_T_S32 &&
       in->type != PTX_T_S64)
-    pp_fail(P, mn, "'%s': bfind is .u32, .u64, .s32 or .s64", buf);
+    bad_form(P, mn, ": bfind is .u32, .u64, .s32 or .s64");
   if (x->has_red) {
-    if (!pp_is_bar_red(in)) pp_fail(P, mn, "'%s' needs .popc, .and or .or", buf);
+    if (!pp_is_bar_red(in)) bad_form(P, mn, " needs .popc, .and or .or");
     if (in->type != (in->sub == PTX_SUB_RED_POPC ? PTX_T_U32 : PTX_T_PRED) || x->ntypes != 1)
-      pp_fail(P, mn, "'%s': bar.red.popc is .u32, bar.red.and/.or are .pred", buf);
+      bad_form(P, mn, ": bar.red.popc is .u32, bar.red.and/.or are .pred");
   }
   if ((op == PTX_OP_ATOM || op == PTX_OP_RED) && in->space != PTX_S_GENERIC && in->space != PTX_S_GLOBAL &&
       in->space != PTX_S_SHARED)
-    pp_fail(P, mn, "'%s': atomics work on .global or .shared", buf);
+    bad_form(P, mn, ": atomics work on .global or .shared");
   if ((op == PTX_OP_MUL || op == PTX_OP_MAD) && !ptx_type_is_float((PtxType)in->type) && !in->sub)
     in->sub = PTX_SUB_LO;
   if ((op == PTX_OP_MUL || op == PTX_OP_MAD) && ptx_type_is_float((PtxType)in->type) && in->sub)
-    pp_fail(P, mn, "'%s': .lo/.hi/.wide are for integer types", buf);
+    bad_form(P, mn, ": .lo/.hi/.wide are for integer types");
   if (in->sub == PTX_SUB_WIDE) in->type2 = in->type;
   if (op == PTX_OP_VOTE && in->type != (in->sub == PTX_SUB_BALLOT ? PTX_T_B32 : PTX_T_PRED))
-    pp_fail(P, mn, "'%s': vote.ballot is .b32, vote.all/any/uni are .pred", buf);
+    bad_form(P, mn, ": vote.ballot is .b32, vote.all/any/uni are .pred");
 }
 
 /* operands := [operand ['|' operand] {',' operand}] ';' -- as written, into
