@@ -16,7 +16,7 @@ static const char *usage_isa =
   "kernel is refused with its file:line:column.\n";
 
 /* The modifier words of an opcode's groups, "; "-separated. */
-static void modifier_words(unsigned mods, char *buf, size_t n) {
+static void modifier_words(uint64_t mods, char *buf, size_t n) {
   size_t used = 0;
   buf[0] = '\0';
   for (int i = 0; i < ptx_nmods; i++) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emu/emu_exec.h"
+#include "util/half.h"
 
 static double round_to(unsigned rnd, double v) {
   switch (rnd) {
@@ -42,64 +43,16 @@ int emu_fe_mode(unsigned rnd) {
   }
 }
 
-/* f16 <-> f32 (cvt only) */
-static float half_to_float(uint16_t h) {
-  uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  if (e == 0) return (s ? -1.0f : 1.0f) * ldexpf((float)m, -24);
-  if (e == 31) return F32(s | 0x7f800000u | (m << 13));
-  return F32(s | ((e + 112) << 23) | (m << 13));
-}
-static uint16_t float_to_half(float f) {
-  uint32_t u = (uint32_t)B32(f), s = (u >> 16) & 0x8000;
-  float a = fabsf(f);
-  if (isnan(f)) return (uint16_t)(s | 0x7e00);
-  if (a >= 65520.0f) return (uint16_t)(s | 0x7c00);
-  if (a < ldexpf(1.0f, -14)) return (uint16_t)(s | (uint32_t)nearbyintf(a * ldexpf(1.0f, 24)));
-  int e;
-  float fr = frexpf(a, &e); /* a = fr * 2^e, fr in [0.5,1) */
-  uint32_t m = (uint32_t)nearbyintf((fr * 2.0f - 1.0f) * 1024.0f);
-  uint32_t ee = (uint32_t)(e - 1 + 15);
-  if (m == 1024) m = 0, ee++;
-  if (ee >= 31) return (uint16_t)(s | 0x7c00);
-  return (uint16_t)(s | (ee << 10) | m);
-}
-
-/* The next half toward +infinity (up) or -infinity. */
-static uint16_t half_step(uint16_t h, int up) {
-  if ((h & 0x7fff) == 0) return up ? 0x0001 : 0x8001;
-  return (uint16_t)((h & 0x8000) ? (up ? h - 1 : h + 1) : (up ? h + 1 : h - 1));
-}
-
-/* v rounded to f16 in mode rnd: float_to_half's nearest result (computed in
- * the default mode, at most one step off after the rounding to float) moved
- * to the neighbour the mode asks for, so .rz/.rm/.rp and ties of a double
- * come out right. */
-static uint16_t double_to_half(double v, unsigned rnd) {
-  uint16_t sign = signbit(v) ? 0x8000 : 0;
-  if (isnan(v)) return (uint16_t)(sign | 0x7e00);
-  uint16_t h = float_to_half((float)v);
-  double hv = half_to_float(h);
+/* The IEEE direction of a PTX float rounding modifier (none: nearest). */
+static WmRound wm_round_of(unsigned rnd) {
   switch (rnd) {
-  case PTX_RND_RZ:
-    if (fabs(hv) > fabs(v)) h = half_step(h, v < 0);
-    break;
-  case PTX_RND_RM:
-    if (hv > v) h = half_step(h, 0);
-    break;
-  case PTX_RND_RP:
-    if (hv < v) h = half_step(h, 1);
-    break;
-  default: /* nearest, ties to even; from 65520 on, infinity */
-    if (fabs(v) >= 65520.0) return (uint16_t)(sign | 0x7c00);
-    if (isinf(hv)) return (uint16_t)(sign | 0x7bff);
-    if (hv != v) {
-      uint16_t n = half_step(h, hv < v);
-      double dh = fabs(hv - v), dn = fabs((double)half_to_float(n) - v);
-      if (dn < dh || (dn == dh && !(n & 1))) h = n;
-    }
+  case PTX_RND_RZ: return WM_RND_ZERO;
+  case PTX_RND_RM: return WM_RND_DOWN;
+  case PTX_RND_RP: return WM_RND_UP;
+  default: return WM_RND_NEAREST;
   }
-  return h;
 }
+static uint16_t double_to_half(double v, unsigned rnd) { return wm_f16_from(v, wm_round_of(rnd)); }
 
 int emu_exec_cvt(EMU_EXEC_ARGS) {
   const uint64_t *a = SRC(0);
@@ -114,7 +67,7 @@ int emu_exec_cvt(EMU_EXEC_ARGS) {
     int l = __builtin_ctz(m);
     uint64_t v = a[l], out;
     if (sc == C_F) {
-      double f = st == PTX_T_F16 ? half_to_float((uint16_t)v) : ss == 4 ? (double)F32(v) : F64(v);
+      double f = st == PTX_T_F16 ? wm_f16_value((uint16_t)v) : ss == 4 ? (double)F32(v) : F64(v);
       if (ftz && ss == 4) f = ftz32((float)f);
       if (dc == C_F) {
         if (x->rnd >= PTX_RND_RNI && x->rnd <= PTX_RND_RPI) f = round_to(x->rnd, f);

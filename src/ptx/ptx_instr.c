@@ -30,7 +30,7 @@ static _Noreturn void bad_mod(Parser *P, const InstrCtx *x, Comp c) {
 
 /* One modifier (the part between dots) of the mnemonic. */
 static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
-  uint32_t mods = ptx_op[in->op].mods;
+  uint64_t mods = ptx_op[in->op].mods;
   int t = pp_type_of(c.p, c.len), i;
   if (mods & M_ANY) return; /* fence.*: no effect on a sequential emulator */
   if (t >= 0) {
@@ -366,7 +366,7 @@ static _Noreturn void bad_form(Parser *P, const PtxTok *mn, const char *what) {
  * its operation, .sync, a state space. */
 static void required_modifiers(Parser *P, PtxInstr *in, const InstrCtx *x) {
   const PtxTok *mn = x->mn;
-  uint32_t mods = ptx_op[in->op].mods;
+  uint64_t mods = ptx_op[in->op].mods;
   if (!(mods & M_NOTYPE) && x->ntypes == 0) bad_form(P, mn, " needs a type (.u32, .f32, ...)");
   if ((mods & M_TYPE2) && x->ntypes != 2) bad_form(P, mn, " needs two types");
   if ((mods & M_CMP) && !in->cmp) bad_form(P, mn, " needs a comparison (.eq, .lt, ...)");

@@ -24,6 +24,8 @@
 #ifndef WM_PTX_OPS_H
 #define WM_PTX_OPS_H
 
+#include <stdint.h>
+
 /* flags */
 #define OPF_MEM     0x01 /* reads or writes a state space through an address */
 #define OPF_BRANCH  0x02 /* may change the pc */
@@ -68,8 +70,10 @@
   X(M_NEED_SYNC, 28, "(needs .sync)")                                                                                 \
   X(M_NEED_SPACE, 29, "(needs a state space)")
 
-enum {
-#define X(name, bit, words) name = 1u << bit,
+/* Up to 64 groups: the bits of a uint64_t (an enum that wide is a GNU C
+ * and C23 feature; gcc and clang accept it). */
+enum PtxModBits {
+#define X(name, bit, words) name = 1ull << bit,
   PTX_MODS(X)
 #undef X
 };
@@ -223,7 +227,7 @@ typedef enum {
 typedef struct PtxOpInfo {
   const char *name;     /* the mnemonic */
   unsigned flags;       /* OPF_* */
-  unsigned mods;        /* M_* */
+  uint64_t mods;        /* M_* */
   PtxShape shape;
   const char *imm;      /* immediate types by position */
   const char *exec;     /* the emulator's function, "simt" for the core */
@@ -236,7 +240,7 @@ extern const char *const ptx_shape_form[PTX_SH_COUNT]; /* "d, a, b" */
 extern const signed char ptx_shape_nsrc[PTX_SH_COUNT];
 /* The modifier groups: bit (M_*) and their words, for docs. */
 typedef struct PtxModInfo {
-  unsigned bit;
+  uint64_t bit;
   const char *words;
 } PtxModInfo;
 extern const PtxModInfo ptx_mods[];

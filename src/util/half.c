@@ -1,0 +1,57 @@
+/* half.c - rounding to narrow floating-point formats (half.h). */
+#include "util/half.h"
+
+#include <math.h>
+
+const WmFloatFmt wm_fmt_f16 = {5, 10};
+const WmFloatFmt wm_fmt_bf16 = {8, 7};
+const WmFloatFmt wm_fmt_tf32 = {8, 10};
+
+/* The integer n (>= 0, with fraction frac of a unit above floor) rounded in
+ * direction r for a value of sign neg. */
+static double round_magnitude(double n, int neg, WmRound r) {
+  double lo = floor(n), frac = n - lo;
+  if (frac == 0.0) return lo;
+  switch (r) {
+  case WM_RND_ZERO: return lo;
+  case WM_RND_DOWN: return neg ? lo + 1 : lo;
+  case WM_RND_UP: return neg ? lo : lo + 1;
+  default:
+    if (frac > 0.5) return lo + 1;
+    if (frac < 0.5) return lo;
+    return fmod(lo, 2.0) == 0.0 ? lo : lo + 1; /* ties to even */
+  }
+}
+
+uint32_t wm_to_narrow(WmFloatFmt f, double v, WmRound r) {
+  uint32_t sign = signbit(v) ? 1u << (f.ebits + f.mbits) : 0;
+  uint32_t inf = ((1u << f.ebits) - 1) << f.mbits;
+  if (isnan(v)) return sign | inf | (1u << (f.mbits - 1));
+  int neg = sign != 0, bias = (1 << (f.ebits - 1)) - 1, emin = 1 - bias;
+  double a = fabs(v);
+  if (isinf(v)) return sign | inf;
+  if (a == 0.0) return sign;
+  int e;
+  frexp(a, &e);
+  e -= 1; /* a = 1.x * 2^e */
+  if (e < emin) e = emin;
+  /* n: a in units of the quantum at its exponent (exact: a power of two) */
+  double n = round_magnitude(ldexp(a, f.mbits - e), neg, r);
+  if (n >= ldexp(1.0, f.mbits + 1)) n /= 2, e += 1; /* rounded up to the next binade */
+  if (e > bias) { /* overflow */
+    int to_inf = r == WM_RND_NEAREST || (r == WM_RND_UP && !neg) || (r == WM_RND_DOWN && neg);
+    return sign | (to_inf ? inf : inf - 1);
+  }
+  uint32_t m = (uint32_t)n;
+  if (m < (1u << f.mbits)) return sign | m; /* subnormal (e == emin) */
+  return sign | ((uint32_t)(e + bias) << f.mbits) | (m - (1u << f.mbits));
+}
+
+double wm_from_narrow(WmFloatFmt f, uint32_t bits) {
+  int bias = (1 << (f.ebits - 1)) - 1;
+  uint32_t m = bits & ((1u << f.mbits) - 1), ex = (bits >> f.mbits) & ((1u << f.ebits) - 1);
+  double s = (bits >> (f.ebits + f.mbits)) & 1 ? -1.0 : 1.0;
+  if (ex == (1u << f.ebits) - 1) return m ? NAN : s * INFINITY;
+  if (ex == 0) return s * ldexp((double)m, 1 - bias - f.mbits);
+  return s * ldexp((double)(m | (1u << f.mbits)), (int)ex - bias - f.mbits);
+}
