@@ -39,55 +39,16 @@ static const PtxModule *module(int which) {
   return modules[which];
 }
 
-/* Runs kernel `name` of module `which` on GRID and BLOCK ("X[,Y[,Z]]") with
- * `smem` dynamic shared bytes and the NULL-terminated arg specs; fails the
- * test if the launch fails.  The buffers stay in run->gmem (sim_run_free). */
-static void launch(SimRun *run, int which, const char *name, const char *grid, const char *block,
-                   uint32_t smem, ...) {
-  const PtxModule *m = module(which);
-  LaunchSpec *ls = calloc(1, sizeof *ls);
-  assert_non_null(ls);
-  WmErr e = {0};
-  snprintf(ls->name, sizeof ls->name, "%s", name);
-  snprintf(ls->label, sizeof ls->label, "%s", name);
-  if (launch_parse_dim(grid, ls->grid, &e) || launch_parse_dim(block, ls->block, &e))
-    fail_msg("%s: %s", name, e.msg);
-  ls->smem = smem;
+static void launch(SimRun *run, int which, const char *name, const char *grid, const char *block, uint32_t smem,
+                   ...) {
   va_list ap;
   va_start(ap, smem);
-  for (const char *s; (s = va_arg(ap, const char *)) != NULL;) {
-    assert_true(ls->nargs < LAUNCH_MAX_ARGS);
-    if (launch_parse_arg(s, &ls->args[ls->nargs++], &e)) fail_msg("%s: %s", name, e.msg);
-  }
+  tu_launchv(run, module(which), name, grid, block, smem, ap);
   va_end(ap);
-  SimOptions o;
-  sim_options_init(&o);
-  o.keep_buffers = 1;
-  o.init = INIT_RAND;
-  o.seed = 12345;
-  if (sim_run_launch(m, ls, &o, run, &e)) fail_msg("%s: %s", name, e.msg);
-  assert_int_equal(run->have_gmem, 1);
-  free(ls);
 }
 #define LAUNCH(run, which, name, grid, block, smem, ...) \
   launch(run, which, name, grid, block, smem, __VA_ARGS__, (const char *)NULL)
-
-/* The host copy of kernel argument `argno` (a buffer), checked to hold
- * `count` elements of `elem` bytes. */
-static void *arg_buf(SimRun *run, int argno, size_t elem, size_t count) {
-  char prefix[32];
-  snprintf(prefix, sizeof prefix, "arg%d (", argno);
-  for (int i = 0; i < run->gmem.n; i++) {
-    GBuf *b = &run->gmem.buf[i];
-    if (!strncmp(b->name, prefix, strlen(prefix))) {
-      assert_true(b->size >= elem * count);
-      return b->data;
-    }
-  }
-  fail_msg("no buffer for argument %d", argno);
-  return NULL;
-}
-#define ARG(run, argno, T, count) ((T *)arg_buf(run, argno, sizeof(T), count))
+#define ARG(run, argno, T, count) ((T *)tu_arg_buf(run, argno, sizeof(T), count))
 
 /* --- comparisons: the first difference fails with its index -------------- */
 

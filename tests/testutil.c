@@ -7,6 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
+#include "launch/launch.h"
+#include "ptx/ptx.h"
+#include "sim/sim.h"
 #include "util/csv.h"
 #include "util/diag.h"
 
@@ -46,6 +50,65 @@ const char *tu_lab(const char *name) {
   static char path[4096];
   snprintf(path, sizeof path, "%s%s%s", WM_LAB, *name ? "/" : "", name);
   return path;
+}
+
+const char *tu_corpus(const char *name) {
+  static char path[4096];
+  snprintf(path, sizeof path, "%s/tests/corpus/ptx/%s", WM_SOURCE_DIR, name);
+  return path;
+}
+
+PtxModule *tu_load(const char *path) {
+  WmErr e = {0};
+  PtxModule *m = ptx_load(path, arch_ptx_target(), &e);
+  if (!m) fail_msg("%s: %s", path, e.msg);
+  return m;
+}
+
+void tu_launchv(SimRun *run, const PtxModule *m, const char *name, const char *grid, const char *block,
+                uint32_t smem, va_list ap) {
+  LaunchSpec *ls = calloc(1, sizeof *ls);
+  assert_non_null(ls);
+  WmErr e = {0};
+  snprintf(ls->name, sizeof ls->name, "%s", name);
+  snprintf(ls->label, sizeof ls->label, "%s", name);
+  if (launch_parse_dim(grid, ls->grid, &e) || launch_parse_dim(block, ls->block, &e))
+    fail_msg("%s: %s", name, e.msg);
+  ls->smem = smem;
+  for (const char *s; (s = va_arg(ap, const char *)) != NULL;) {
+    assert_true(ls->nargs < LAUNCH_MAX_ARGS);
+    if (launch_parse_arg(s, &ls->args[ls->nargs++], &e)) fail_msg("%s: %s", name, e.msg);
+  }
+  SimOptions o;
+  sim_options_init(&o);
+  o.keep_buffers = 1;
+  o.init = INIT_RAND;
+  o.seed = 12345;
+  if (sim_run_launch(m, ls, &o, run, &e)) fail_msg("%s: %s", name, e.msg);
+  assert_int_equal(run->have_gmem, 1);
+  free(ls);
+}
+
+void tu_launch(SimRun *run, const PtxModule *m, const char *name, const char *grid, const char *block,
+               uint32_t smem, ...) {
+  va_list ap;
+  va_start(ap, smem);
+  tu_launchv(run, m, name, grid, block, smem, ap);
+  va_end(ap);
+}
+
+void *tu_arg_buf(SimRun *run, int argno, size_t elem, size_t count) {
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, "arg%d (", argno);
+  for (int i = 0; i < run->gmem.n; i++) {
+    GBuf *b = &run->gmem.buf[i];
+    if (!strncmp(b->name, prefix, strlen(prefix))) {
+      assert_true(b->size >= elem * count);
+      return b->data;
+    }
+  }
+  fail_msg("no buffer for argument %d", argno);
+  return NULL;
 }
 
 char *tu_temp_file(const char *suffix, const char *text) {

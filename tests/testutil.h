@@ -25,6 +25,26 @@ const char *tu_truth(const char *name);
  * buffer, valid until the next call). */
 const char *tu_lab(const char *name);
 
+/* Path of a compiled corpus kernel, tests/corpus/ptx/NAME (static buffer). */
+const char *tu_corpus(const char *name);
+
+/* Runs kernel `name` of module m on GRID and BLOCK ("X[,Y[,Z]]") with `smem`
+ * dynamic shared bytes and the arg specs that follow (launch_parse_arg's
+ * forms, NULL-terminated), random inputs (seed 12345) and the memory model
+ * on; fails the test if the launch fails.  The buffers stay in run->gmem
+ * (free with sim_run_free). */
+struct SimRun;
+struct PtxModule;
+void tu_launch(struct SimRun *run, const struct PtxModule *m, const char *name, const char *grid,
+               const char *block, uint32_t smem, ...);
+void tu_launchv(struct SimRun *run, const struct PtxModule *m, const char *name, const char *grid,
+                const char *block, uint32_t smem, va_list ap);
+/* The host copy of kernel argument `argno` (a buffer) after a tu_launch,
+ * checked to hold `count` elements of `elem` bytes. */
+void *tu_arg_buf(struct SimRun *run, int argno, size_t elem, size_t count);
+/* Loads a module (fails the test on an error). */
+struct PtxModule *tu_load(const char *path);
+
 /* Writes text to a fresh temporary file with the given suffix (".ptx");
  * returns its path (malloc'd; caller frees and unlinks). */
 char *tu_temp_file(const char *suffix, const char *text);

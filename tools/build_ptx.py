@@ -11,6 +11,8 @@ from one source:
     groundtruth/X_kernels.cu   -> groundtruth/ptx/X_kernels.ptx
                                   the PTX measured on the H200 (groundtruth/README.md)
     tests/data/X.cu            -> tests/data/X.ptx        test fixtures
+    tests/corpus/X.cu          -> tests/corpus/ptx/X.ptx  real-code-style kernels,
+                                  one per feature (tests/corpus/README.md)
 
 Usage (from anywhere):
     python3 tools/build_ptx.py             regenerate lab/ptx and tests/data
@@ -48,6 +50,7 @@ SETS = [
     ("lab", lambda name: True, "lab/ptx"),
     ("groundtruth", lambda name: name.endswith("_kernels.cu"), "groundtruth/ptx"),
     ("tests/data", lambda name: True, "tests/data"),
+    ("tests/corpus", lambda name: True, "tests/corpus/ptx"),
 ]
 
 
