@@ -31,6 +31,7 @@ typedef struct EmuInstr {
   uint16_t flags;
   uint8_t nd;           /* destination slots used in d[] */
   uint8_t guard_neg;
+  uint8_t aux;          /* PtxInstr.aux (textures and surfaces) */
   uint32_t guard;       /* predicate slot or EMU_NOSLOT */
   uint32_t d[4];        /* destinations (vector elements); EMU_NOSLOT = sink */
   uint32_t s[6];        /* sources: a, b, c, ... (vector sources of st in s[0..3]) */

@@ -76,7 +76,9 @@ static int check_operands(const PtxModule *m, const PtxInstr *in, const EmuInstr
   if ((ptx_op[x->op].flags & OPF_MEM) && !has_addr) return unsupported(m, in, "the address operand is missing", e);
   /* forms whose destinations may all be sinks ('_'): p|q, d|p, vectors, atom's old value */
   int sinks = shape == PTX_SH_SETP || shape == PTX_SH_SHFL || shape == PTX_SH_MATCH || shape == PTX_SH_LD ||
-              shape == PTX_SH_ATOM;
+              shape == PTX_SH_ATOM || shape == PTX_SH_TEX || shape == PTX_SH_SULD;
+  int texlike = shape == PTX_SH_TEX || shape == PTX_SH_SULD || shape == PTX_SH_SUST || shape == PTX_SH_TXQ;
+  if (texlike && x->abase == EMU_NOSLOT) return unsupported(m, in, "the texture or surface handle is missing", e);
   int needs_dst = !(ptx_op[x->op].flags & OPF_NODST) && !sinks;
   if (needs_dst && (x->nd == 0 || x->d[0] == EMU_NOSLOT))
     return unsupported(m, in, "the destination is missing", e);
@@ -106,6 +108,18 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
   case PTX_SH_BRA:
     x->target = (uint32_t)o[0].imm;
     return 0;
+  case PTX_SH_SUST: /* the values go to d[]: 3 coordinates and 4 values do not fit s[] */
+    if (o[2].kind == PTX_O_VEC) {
+      x->nd = o[2].n;
+      for (int i = 0; i < o[2].n; i++) x->d[i] = o[2].reg[i] == PTX_NOREG ? EMU_NOSLOT : o[2].reg[i];
+    } else {
+      x->nd = 1;
+      x->d[0] = o[2].reg[0];
+    }
+    for (int i = 0; i < x->nd; i++)
+      if (x->d[i] == EMU_NOSLOT) return unsupported(m, in, "a value to store is '_'", e);
+    first_src = 0;
+    break;
   case PTX_SH_BAR:
     if (in->sub >= PTX_SUB_RED_POPC && in->sub <= PTX_SUB_RED_OR) { /* bar.red d, a[, b], c */
       x->d[0] = o[0].kind == PTX_O_REG ? o[0].reg[0] : EMU_NOSLOT;
@@ -130,7 +144,8 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
   }
 
   int ns = 0, has_addr = 0;
-  for (int i = first_src; i < in->nopd; i++) {
+  int nopd = ptx_op[in->op].shape == PTX_SH_SUST ? 2 : in->nopd;
+  for (int i = first_src; i < nopd; i++) {
     const PtxOperand *a = &o[i];
     if (a->kind == PTX_O_ADDR) {
       has_addr = 1;
@@ -323,6 +338,7 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
     x->cmp = in->cmp;
     x->sub = in->sub;
     x->rnd = in->rnd;
+    x->aux = in->aux;
     x->host_rnd = (ptx_op[in->op].flags & OPF_FROUND) && in->rnd >= PTX_RND_RZ && in->rnd <= PTX_RND_RP &&
                   ptx_type_is_float((PtxType)in->type);
     x->flags = in->flags;
@@ -344,6 +360,9 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
       if (x->s[j] < k->nregs) read[x->s[j]] = 1;
     if (x->abase < k->nregs) read[x->abase] = 1;
     if (x->guard < k->nregs) read[x->guard] = 1;
+    if (x->op == PTX_OP_SUST) /* its values are in d[] */
+      for (int j = 0; j < x->nd; j++)
+        if (x->d[j] < k->nregs) read[x->d[j]] = 1;
   }
   for (int i = 0; i < k->ncode; i++) {
     EmuInstr *x = &p->code[i];

@@ -13,7 +13,22 @@ void gmem_init(GlobalMem *g, uint64_t limit) {
 void gmem_free(GlobalMem *g) {
   for (int i = 0; i < g->n; i++) free(g->buf[i].data);
   free(g->buf);
+  free(g->tex);
   memset(g, 0, sizeof *g);
+}
+
+uint64_t gmem_add_tex(GlobalMem *g, const GTex *t) {
+  if (g->ntex == g->tex_cap) {
+    g->tex_cap = g->tex_cap ? g->tex_cap * 2 : 8;
+    g->tex = wm_xrealloc(g->tex, (size_t)g->tex_cap * sizeof *g->tex);
+  }
+  g->tex[g->ntex] = *t;
+  return GTEX_HANDLE0 + (uint64_t)g->ntex++;
+}
+
+const GTex *gmem_tex(const GlobalMem *g, uint64_t handle) {
+  uint64_t i = handle - GTEX_HANDLE0;
+  return handle >= GTEX_HANDLE0 && i < (uint64_t)g->ntex ? &g->tex[i] : NULL;
 }
 
 int gmem_alloc(GlobalMem *g, uint64_t size, const char *name, uint8_t type,

@@ -26,9 +26,39 @@ typedef struct GBuf {
   uint64_t count;  /* elements */
 } GBuf;
 
+/* A texture or surface object (cudaTextureObject_t, cudaSurfaceObject_t):
+ * what the kernel's 64-bit handle names.  Its texels live in a buffer of
+ * the GlobalMem, in the layout gtex_offset() gives (emu_tex.c). */
+typedef enum { GTEX_POINT, GTEX_LINEAR } GTexFilter;
+typedef enum { GTEX_CLAMP, GTEX_WRAP, GTEX_MIRROR, GTEX_BORDER } GTexAddr;
+
+typedef struct GTex {
+  uint8_t surface;   /* 1: a surface object (suld/sust), 0: a texture */
+  uint8_t dims;      /* 1, 2 or 3 */
+  uint8_t layered;   /* 1: an array of 1D or 2D layers (tex.a1d/.a2d) */
+  uint8_t type;      /* PtxType of one channel: F32 S32 U32 F16 U8 U16 S8 S16 */
+  uint8_t nchan;     /* channels per texel: 1, 2 or 4 */
+  uint8_t texel;     /* bytes per texel */
+  uint8_t filter;    /* GTexFilter */
+  uint8_t amode;     /* GTexAddr, every dimension */
+  uint8_t norm;      /* normalized coordinates */
+  uint8_t normfloat; /* 8/16-bit integers read as floats in [0,1] ([-1,1]) */
+  uint32_t w, h, d;  /* width, height, depth (1 where absent) */
+  uint32_t layers;   /* layered: how many (0 otherwise) */
+  int buf;           /* the buffer of its texels (index into GlobalMem.buf
+                        at creation; buffers are never removed) */
+  uint64_t addr;     /* that buffer's device address */
+} GTex;
+
+/* Handles are small integers, as the CUDA runtime hands out: texture
+ * object i of a run is GTEX_HANDLE0 + i (0 is never a valid object). */
+#define GTEX_HANDLE0 1ull
+
 typedef struct GlobalMem {
   GBuf *buf;       /* sorted by addr */
   int n, cap;
+  GTex *tex;       /* texture and surface objects, by handle */
+  int ntex, tex_cap;
   uint64_t next;   /* next free address */
   uint64_t total;  /* bytes allocated */
   uint64_t limit;  /* most bytes allowed */
@@ -41,6 +71,21 @@ void gmem_free(GlobalMem *g);
  * message naming `name` and the limit). */
 int gmem_alloc(GlobalMem *g, uint64_t size, const char *name, uint8_t type,
                uint64_t count, WmErr *e);
+
+/* Adds a texture or surface object (t->buf and t->addr set) and returns
+ * its handle. */
+uint64_t gmem_add_tex(GlobalMem *g, const GTex *t);
+
+/* The object a handle names, or NULL. */
+const GTex *gmem_tex(const GlobalMem *g, uint64_t handle);
+
+/* Bytes a texture's texels take in the layout of gtex_offset(). */
+uint64_t gtex_storage_bytes(const GTex *t);
+
+/* Where texel (x, y, z) lies in the texture's buffer, in bytes (z is the
+ * slice of a 3D texture or the layer of a layered one): see emu_tex.c for
+ * the tiled layout assumed. */
+uint64_t gtex_offset(const GTex *t, uint32_t x, uint32_t y, uint32_t z);
 
 /* The buffer holding [addr, addr+len), or NULL. */
 GBuf *gmem_find(GlobalMem *g, uint64_t addr, uint64_t len);

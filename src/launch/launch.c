@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "emu/emu.h"
+#include "launch/launch_int.h"
 #include "util/sys.h"
 
 #define MAX_BUF_BYTES (1ull << 40) /* sanity bound on one buffer */
@@ -188,6 +189,15 @@ static int parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr
   return 0;
 }
 
+int lc_parse_uint(const char *s, size_t n, uint64_t *v) {
+  int hex;
+  return parse_uint(s, n, v, &hex);
+}
+
+int lc_parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr *e) {
+  return parse_value(s, n, t, bits, e);
+}
+
 /* ---- dimensions and arguments ------------------------------------------ */
 
 /* Grammar: DIM := N[,N[,N]], each 1..2^31-1.  *bad: offset of the bad part. */
@@ -245,6 +255,8 @@ static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e)
   memcpy(a->text, s, tn);
   a->text[tn] = '\0';
   if (n == 0) return wm_err(e, WM_EUSAGE, "empty argument: expected TYPE:VALUE or buf:TYPE:COUNT[:INIT]");
+  if ((n >= 4 && !memcmp(s, "tex:", 4)) || (n >= 5 && !memcmp(s, "surf:", 5)))
+    return lc_parse_tex(s, n, a, bad, e);
 
   /* split into at most 4 fields at ':' (a float constant has none) */
   size_t fs[5], fe[5];
@@ -562,6 +574,8 @@ static uint64_t splitmix64(uint64_t *s) {
   return z ^ (z >> 31);
 }
 
+static uint64_t rand_bits(uint8_t t, uint64_t *state);
+
 /* The bits of integer i (iota) or of a random draw in type t. */
 static uint64_t iota_bits(uint8_t t, uint64_t i) {
   if (t == PTX_T_F32) {
@@ -578,6 +592,10 @@ static uint64_t iota_bits(uint8_t t, uint64_t i) {
   }
   return i & width_mask(type_bytes(t));
 }
+
+uint64_t lc_iota_bits(uint8_t t, uint64_t i) { return iota_bits(t, i); }
+
+uint64_t lc_rand_bits(uint8_t t, uint64_t *state) { return rand_bits(t, state); }
 
 static uint64_t rand_bits(uint8_t t, uint64_t *state) {
   uint64_t x = splitmix64(state);
@@ -615,6 +633,8 @@ static inline void store_elem(uint8_t *p, uint64_t v, unsigned es) {
 #endif
 }
 
+uint64_t lc_rand_seed(uint64_t seed, int argno) { return seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(argno + 1)); }
+
 static void fill(GBuf *b, const ArgSpec *a, uint8_t init, uint64_t seed, int argno) {
   unsigned es = type_bytes(a->type);
   uint8_t *d = b->data;
@@ -628,7 +648,7 @@ static void fill(GBuf *b, const ArgSpec *a, uint8_t init, uint64_t seed, int arg
     for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, a->bits, es);
     break;
   default: { /* INIT_RAND */
-    uint64_t st = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(argno + 1));
+    uint64_t st = lc_rand_seed(seed, argno);
     for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, rand_bits(a->type, &st), es);
     break;
   }
@@ -666,14 +686,14 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
   for (int i = 0; i < l->nargs; i++) {
     const ArgSpec *a = &l->args[i];
     const PtxParam *p = &k->params[i];
-    unsigned need = a->kind == ARG_BUF ? 8 : type_bytes(a->type);
+    unsigned need = a->kind != ARG_SCALAR ? 8 : type_bytes(a->type);
     if (p->offset > k->param_size || p->size > k->param_size - p->offset)
       return wm_err(e, WM_EARGS, "kernel %s: parameter %s lies outside the parameter buffer",
                     k->name, p->name ? p->name : "?");
     if (p->size != need) {
-      if (a->kind == ARG_BUF)
+      if (a->kind != ARG_SCALAR)
         return wm_err(e, WM_EARGS,
-                      "kernel %s, arg%d '%s': a buffer is passed as an 8-byte address, but "
+                      "kernel %s, arg%d '%s': a buffer or texture is passed as 8 bytes, but "
                       "parameter %s is .%s (%u bytes)",
                       k->plain_name ? k->plain_name : k->name, i, a->text,
                       p->name ? p->name : "?", param_type_name(p->type), p->size);
@@ -693,6 +713,12 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
     }
     char name[160];
     snprintf(name, sizeof name, "arg%d (%s)", i, a->text);
+    if (a->kind == ARG_TEX) {
+      uint64_t handle;
+      if (lc_create_tex(g, a, name, i, dflt, seed, &handle, e)) return -1;
+      store_le(params + p->offset, handle, 8);
+      continue;
+    }
     int bi = gmem_alloc(g, a->count * type_bytes(a->type), name, a->type, a->count, e);
     if (bi < 0) return -1;
     uint8_t init = a->init == INIT_DEFAULT ? (uint8_t)dflt : a->init;

@@ -2,9 +2,13 @@
  *
  * Grammar (the ground truth's, extended with INIT):
  *   //@ NAME[#VARIANT] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=ARG,ARG,...
- *   ARG  := TYPE:VALUE | buf:TYPE:COUNT[:INIT]
+ *   ARG  := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | tex:CHAN:DIMS{:OPT} | surf:CHAN:DIMS{:OPT}
  *   TYPE := i8 u8 i16 u16 i32 u32 i64 u64 f32 f64
  *   INIT := zero | iota | rand | CONSTANT       (rand, seeded, is the default)
+ *   CHAN := CTYPE[x1|x2|x4]    CTYPE := f32 f16 i32 s32 u32 i16 s16 u16 i8 s8 u8
+ *   DIMS := W[xH[xD]]          (layered: the last one counts the layers)
+ *   OPT  := point | linear | clamp | wrap | mirror | border | norm | elem | normfloat
+ *         | layered | INIT     (textures only but layered and INIT; see launch_tex.c)
  */
 #ifndef WM_LAUNCH_H
 #define WM_LAUNCH_H
@@ -15,7 +19,7 @@
 #include "ptx/ptx.h"
 #include "util/diag.h"
 
-typedef enum { ARG_SCALAR, ARG_BUF } ArgKind;
+typedef enum { ARG_SCALAR, ARG_BUF, ARG_TEX } ArgKind; /* ARG_TEX: tex: and surf: */
 typedef enum { INIT_DEFAULT, INIT_RAND, INIT_ZERO, INIT_IOTA, INIT_CONST } InitKind;
 
 typedef struct ArgSpec {
@@ -26,6 +30,8 @@ typedef struct ArgSpec {
   uint64_t bits;     /* scalar: the value's bytes (little-endian) in its type;
                         INIT_CONST: the constant's bits in the element type */
   char text[96];     /* the spec as written, for messages */
+  GTex tex;          /* ARG_TEX: the object to create (buf and addr unset);
+                        count is its channels (texels * channels) */
 } ArgSpec;
 
 #define LAUNCH_MAX_ARGS 64

@@ -144,7 +144,7 @@ void cache_free(CacheSys *c) {
 
 void cache_add_metrics(const CacheSys *c, uint64_t *m) {
   static const int keep[] = {WM_M_L1_HIT, WM_M_L1_MISS, WM_M_L2_RD,  WM_M_L2_WR,    WM_M_L2_ATOM, WM_M_L2_RDREQ, WM_M_L2_WRREQ, WM_M_RAW, WM_M_L1_LINES,
-                             WM_M_L2_HIT, WM_M_L2_MISS, WM_M_DRAM_USED};
+                             WM_M_L2_HIT, WM_M_L2_MISS, WM_M_DRAM_USED, WM_M_TEX_HIT, WM_M_TEX_MISS};
   for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) m[keep[i]] += c->metric[keep[i]];
   dram_add_metrics(&c->dram, m);
   if (c->hot_writes > m[WM_M_HOT]) m[WM_M_HOT] = c->hot_writes;
@@ -375,11 +375,14 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       sec += local;
       /* fall through */
     case TR_LD:
+    case TR_TEX:
       if (l1_hit(l1, sec)) {
         c->metric[WM_M_L1_HIT]++;
+        if (x->kind == TR_TEX) c->metric[WM_M_TEX_HIT]++;
         break;
       }
       c->metric[WM_M_L1_MISS]++;
+      if (x->kind == TR_TEX) c->metric[WM_M_TEX_MISS]++;
       c->metric[WM_M_L2_RD]++;
       count_request(c, WM_M_L2_RDREQ, sec, &last_rd);
       l2_read(c, sec);

@@ -47,6 +47,23 @@ typedef struct MemReq {
                       DEFAULT without one */
 } MemReq;
 
+/* A texture fetch or surface access of a warp (mem/texture.c): every texel
+ * address it reads or writes, in the object's storage (device addresses:
+ * the texels' tiled layout is the emulator's, emu_tex.c). */
+typedef enum { MEM_TEX_FETCH, MEM_SURF_LD, MEM_SURF_ST } MemTexOp;
+
+typedef struct MemTexReq {
+  uint8_t op;            /* MemTexOp */
+  uint8_t size;          /* bytes each texel address covers (1..16) */
+  uint32_t n;            /* addresses: a lane's point fetch is one, a
+                            bilinear fetch four, a trilinear one eight;
+                            border texels have none */
+  const uint64_t *addr;  /* [n] */
+  uint32_t lanes;        /* active lanes (for --lines) */
+  int instr;             /* index of the instruction in the kernel's code */
+  uint16_t warp;         /* warp within the block (for the cache trace) */
+} MemTexReq;
+
 struct Arch;
 
 typedef struct MemConfig {
@@ -146,6 +163,9 @@ void mem_merge(MemModel *dst, const MemModel *src);
 
 /* Counts one warp-level memory instruction. */
 void mem_access(MemModel *mm, const MemReq *r);
+
+/* Counts one warp-level texture or surface instruction. */
+void mem_texture(MemModel *mm, const MemTexReq *r);
 
 /* The models, exposed for unit tests and reuse. */
 

@@ -33,8 +33,8 @@
   X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
   X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)") \
   /* caches and DRAM (mem/cache.c, mem/dram.c) */                                            \
-  X(L1_HIT,   "l1tex__t_sectors_lookup_hit.sum",                   "global/local sectors that hit in L1") \
-  X(L1_MISS,  "l1tex__t_sectors_lookup_miss.sum",                  "global/local sectors that missed in L1") \
+  X(L1_HIT,   "l1tex__t_sectors_lookup_hit.sum",                   "global/local/texture sectors that hit in L1") \
+  X(L1_MISS,  "l1tex__t_sectors_lookup_miss.sum",                  "global/local/texture sectors that missed in L1") \
   X(L2_RD,    "lts__t_sectors_srcunit_tex_op_read.sum",            "L2 sectors read by L1 (misses and uncached loads)") \
   X(L2_WR,    "lts__t_sectors_srcunit_tex_op_write.sum",           "L2 sectors written by L1 (stores write through)") \
   X(L2_ATOM,  "lts__t_sectors_srcunit_tex_op_atom.sum",            "L2 sectors of atomics and reductions") \
@@ -54,7 +54,20 @@
   /* generations before sector-based L1 (mem/coalesce.c) */                                 \
   X(G_TRANS,  "warpmem__global_transactions",                      "global memory transactions (segments or lines of the generation)") \
   X(G_MOVED,  "warpmem__global_bytes_moved",                       "bytes the transactions move") \
-  X(G_USED,   "warpmem__global_bytes_requested",                   "bytes the active lanes asked for")
+  X(G_USED,   "warpmem__global_bytes_requested",                   "bytes the active lanes asked for") \
+  /* textures and surfaces (mem/texture.c; hits and misses: mem/cache.c) */                  \
+  X(TEX_INST, "smsp__inst_executed_op_texture.sum",                "texture warp instructions (tex, tld4)") \
+  X(TEXIN_REQ,"l1tex__texin_requests_mem_texture.sum",             "texture requests entering L1TEX's TEXIN stage (one per warp instruction here)") \
+  X(TEX_REQ,  "l1tex__t_requests_pipe_tex_mem_texture.sum",        "texture requests to the tag stage (one per warp instruction)") \
+  X(TEX_SEC,  "l1tex__t_sectors_pipe_tex_mem_texture.sum",         "32-byte sectors of the texels fetched (every texel a filter reads)") \
+  X(TEX_HIT,  "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum",  "texture sectors that hit in L1") \
+  X(TEX_MISS, "l1tex__t_sectors_pipe_tex_mem_texture_lookup_miss.sum", "texture sectors that missed in L1") \
+  X(SULD_INST,"smsp__inst_executed_op_surface_ld.sum",             "surface load warp instructions (suld)") \
+  X(SUST_INST,"smsp__inst_executed_op_surface_st.sum",             "surface store warp instructions (sust)") \
+  X(SULD_REQ, "l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum",  "surface load requests") \
+  X(SULD_SEC, "l1tex__t_sectors_pipe_tex_mem_surface_op_ld.sum",   "sectors touched by surface loads") \
+  X(SUST_REQ, "l1tex__t_requests_pipe_tex_mem_surface_op_st.sum",  "surface store requests") \
+  X(SUST_SEC, "l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum",   "sectors touched by surface stores")
 
 typedef enum {
 #define X(e, name, desc) WM_M_##e,

@@ -24,7 +24,9 @@ typedef enum {
   TR_ATOM,     /* global atomic or reduction: performed at L2 */
   TR_LOCAL_LD, /* local: `sector` is the sector within the warp's local
                   window (the interleaved address / 32) */
-  TR_LOCAL_ST
+  TR_LOCAL_ST,
+  TR_TEX       /* texture fetch: a load through L1 counted under the
+                  texture pipe's hits and misses */
 } TraceKind;
 
 typedef struct TraceRec {

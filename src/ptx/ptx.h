@@ -101,8 +101,20 @@ enum {
   /* bfind.shiftamt */
   PTX_SUB_SHIFTAMT,
   /* bar.red / barrier.red: the reduction */
-  PTX_SUB_RED_POPC, PTX_SUB_RED_AND, PTX_SUB_RED_OR
+  PTX_SUB_RED_POPC, PTX_SUB_RED_AND, PTX_SUB_RED_OR,
+  /* tex, tld4, suld, sust: the geometry (PtxInstr.aux says the rest) */
+  PTX_SUB_TEX_1D, PTX_SUB_TEX_2D, PTX_SUB_TEX_3D, PTX_SUB_TEX_A1D, PTX_SUB_TEX_A2D,
+  /* txq: the attribute queried */
+  PTX_SUB_TXQ_WIDTH, PTX_SUB_TXQ_HEIGHT, PTX_SUB_TXQ_DEPTH, PTX_SUB_TXQ_CHTYPE, PTX_SUB_TXQ_CHORDER,
+  PTX_SUB_TXQ_NORM, PTX_SUB_TXQ_FILTER, PTX_SUB_TXQ_ADDR0, PTX_SUB_TXQ_ADDR1, PTX_SUB_TXQ_ADDR2,
+  PTX_SUB_TXQ_ARRAY, PTX_SUB_TXQ_MIPS, PTX_SUB_TXQ_SAMPLES
 };
+
+/* PtxInstr.aux of texture and surface instructions: tex: PTX_TEX_LEVEL or
+ * PTX_TEX_GRAD (0: neither); tld4: the channel, 0..3 for .r .g .b .a;
+ * suld/sust: PTX_SU_TRAP/CLAMP/ZERO, plus PTX_SU_P for sust.p. */
+enum { PTX_TEX_LEVEL = 1, PTX_TEX_GRAD = 2 };
+enum { PTX_SU_TRAP = 0, PTX_SU_CLAMP = 1, PTX_SU_ZERO = 2, PTX_SU_P = 4 };
 
 /* Rounding (PtxInstr.rnd): for cvt, float arithmetic, div, sqrt, rcp. */
 typedef enum {
@@ -169,6 +181,7 @@ typedef struct PtxInstr {
   uint8_t cmp;      /* setp/set: PtxCmp */
   uint8_t sub;      /* PTX_SUB_* variant */
   uint8_t rnd;      /* PtxRnd */
+  uint8_t aux;      /* texture and surface instructions: see PTX_TEX_* */
   uint8_t nopd;     /* operands in opd[] */
   uint16_t flags;   /* PTX_IF_* */
   uint32_t guard;   /* @%p guard register, PTX_NOREG if none */

@@ -18,6 +18,10 @@ static const char *const rnd_names[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "r
 static const char *const atom_names[] = {"add", "min", "max", "inc", "dec", "exch", "cas", "and", "or", "xor"};
 static const char *const testp_names[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal"};
 static const char *const cache_names[] = {"ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc"};
+static const char *const geom_names[] = {"1d", "2d", "3d", "a1d", "a2d"};
+static const char *const txq_names[] = {"width", "height", "depth", "channel_data_type", "channel_order",
+                                        "normalized_coords", "filter_mode", "addr_mode_0", "addr_mode_1",
+                                        "addr_mode_2", "array_size", "num_mipmap_levels", "num_samples"};
 static const uint16_t cache_flags[] = {PTX_IF_CA, PTX_IF_CG, PTX_IF_CS, PTX_IF_LU,
                                        PTX_IF_CV, PTX_IF_WB, PTX_IF_WT, PTX_IF_NC};
 
@@ -26,6 +30,39 @@ static _Noreturn void bad_mod(Parser *P, const InstrCtx *x, Comp c) {
   char buf[128];
   pp_unsup(P, x->mn, "unsupported instruction '%s' (kernel %s): unknown or unsupported modifier '.%.*s'",
         pp_tok_str(x->mn, buf, sizeof buf), P->k->name, (int)c.len, c.p);
+}
+
+/* A modifier of tex, tld4, txq, suld or sust (PtxInstr.sub and .aux). */
+static void texture_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
+  uint64_t mods = ptx_op[in->op].mods;
+  int i;
+  char buf[128];
+  if ((mods & M_TEXGEOM) && (i = find_word(c, geom_names, 5)) >= 0) {
+    if (in->sub) bad_mod(P, x, c);
+    in->sub = (uint8_t)(PTX_SUB_TEX_1D + i);
+  } else if ((mods & M_TEXGEOM) && (IS(c, "cube") || IS(c, "acube") || IS(c, "2dms") || IS(c, "a2dms"))) {
+    pp_unsup(P, x->mn, "unsupported instruction '%s' (kernel %s): .%.*s textures are not supported (1d, 2d, 3d, "
+             "a1d and a2d are)", pp_tok_str(x->mn, buf, sizeof buf), P->k->name, (int)c.len, c.p);
+  } else if ((mods & M_TEXMIP) && (IS(c, "level") || IS(c, "grad"))) {
+    if (in->aux) bad_mod(P, x, c);
+    in->aux = IS(c, "level") ? PTX_TEX_LEVEL : PTX_TEX_GRAD;
+  } else if ((mods & M_TLD4) && c.len == 1 && strchr("rgba", c.p[0]) && !x->tld4) {
+    x->tld4 = 1;
+    in->aux = (uint8_t)(strchr("rgba", c.p[0]) - "rgba");
+  } else if ((mods & M_SUCLAMP) && (IS(c, "trap") || IS(c, "clamp") || IS(c, "zero"))) {
+    if (x->suclamp) bad_mod(P, x, c);
+    x->suclamp = 1;
+    in->aux |= IS(c, "trap") ? PTX_SU_TRAP : IS(c, "clamp") ? PTX_SU_CLAMP : PTX_SU_ZERO;
+  } else if ((mods & M_SUFMT) && (IS(c, "b") || IS(c, "p"))) {
+    if (x->sufmt) bad_mod(P, x, c);
+    x->sufmt = c.p[0];
+    if (IS(c, "p")) in->aux |= PTX_SU_P;
+  } else if ((mods & M_TXQ) && (i = find_word(c, txq_names, 13)) >= 0) {
+    if (in->sub) bad_mod(P, x, c);
+    in->sub = (uint8_t)(PTX_SUB_TXQ_WIDTH + i);
+  } else {
+    bad_mod(P, x, c);
+  }
 }
 
 /* One modifier (the part between dots) of the mnemonic. */
@@ -125,6 +162,8 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     in->sub = PTX_SUB_TO;
   } else if ((mods & M_LEVEL) && (IS(c, "cta") || IS(c, "gl") || IS(c, "sys"))) {
     /* membar level: no effect */
+  } else if (mods & (M_TEXGEOM | M_TEXMIP | M_TLD4 | M_SUCLAMP | M_SUFMT | M_TXQ)) {
+    texture_modifier(P, in, x, c);
   } else {
     bad_mod(P, x, c);
   }
@@ -137,8 +176,10 @@ static void reg_operand(Parser *P, const PtxTok *t, Opd *o) {
   o->o.reg[0] = pp_reg_slot(P, t, &o->rtype);
 }
 
-/* address := '[' (reg [('+'|'-') ['-'] number] | symbol [('+'|'-') ['-'] number] | number) ']' */
-static void address(Parser *P, Opd *o) {
+static void vector(Parser *P, PtxOperand *o, int any);
+
+/* address := '[' (reg [',' vector] (textures and surfaces) | reg [('+'|'-') ['-'] number] | symbol [('+'|'-') ['-'] number] | number) ']' */
+static void address(Parser *P, Opd *o, int tex) {
   pp_next(P); /* [ */
   const PtxTok *t = pp_peek(P);
   char buf[128];
@@ -178,20 +219,26 @@ static void address(Parser *P, Opd *o) {
     base = neg ? base - off : base + off;
   }
   o->o.imm = (int64_t)base;
+  if (tex && pp_is_punct(pp_peek(P), ',')) {
+    pp_next(P);
+    if (!pp_is_punct(pp_peek(P), '{')) pp_fail_expected(P, "a vector of coordinates {...}");
+    vector(P, &o->coord, 1);
+  }
   pp_expect(P, ']');
 }
 
-/* vector := '{' (reg | '_') {',' (reg | '_')} '}' */
-static void vector(Parser *P, Opd *o) {
+/* vector := '{' (reg | '_') {',' (reg | '_')} '}' (of 2 or 4; textures and
+ * surfaces, `any`, also take 1 and 3) */
+static void vector(Parser *P, PtxOperand *o, int any) {
   const PtxTok *lb = pp_next(P);
-  o->o.kind = PTX_O_VEC;
+  o->kind = PTX_O_VEC;
   int n = 0;
   do {
     const PtxTok *t = pp_peek(P);
     if (n == 4) pp_fail(P, t, "vector operand with more than 4 elements");
     if (pp_is(t, "_")) {
       pp_next(P);
-      o->o.reg[n++] = PTX_NOREG;
+      o->reg[n++] = PTX_NOREG;
       continue;
     }
     if (t->kind != TK_WORD) pp_fail_expected(P, "a register");
@@ -199,26 +246,26 @@ static void vector(Parser *P, Opd *o) {
     char buf[128];
     if (pp_sreg_of(t) >= 0) pp_fail(P, t, "special register in a vector operand");
     uint8_t type;
-    o->o.reg[n++] = pp_reg_slot(P, t, &type);
+    o->reg[n++] = pp_reg_slot(P, t, &type);
     if (type == PTX_T_PRED) pp_fail(P, t, "predicate register '%s' in a vector operand", pp_tok_str(t, buf, sizeof buf));
   } while (pp_accept(P, ","));
   pp_expect(P, '}');
-  if (n != 2 && n != 4) pp_fail(P, lb, "vector operand with %d elements (2 or 4 expected)", n);
-  o->o.n = (uint8_t)n;
+  if (n != 2 && n != 4 && !any) pp_fail(P, lb, "vector operand with %d elements (2 or 4 expected)", n);
+  o->n = (uint8_t)n;
 }
 
 /* operand := ['!'] reg | sreg | ['-'] number | address | vector | symbol [('+'|'-') number] */
-static void operand(Parser *P, Opd *o, int is_bra) {
+static void operand(Parser *P, Opd *o, int is_bra, int tex) {
   const PtxTok *t = pp_peek(P);
   char buf[128];
   memset(o, 0, sizeof *o);
   o->tok = t;
   if (pp_is_punct(t, '[')) {
-    address(P, o);
+    address(P, o, tex);
     return;
   }
   if (pp_is_punct(t, '{')) {
-    vector(P, o);
+    vector(P, &o->o, tex);
     return;
   }
   if (pp_is_punct(t, '!')) {
@@ -378,10 +425,44 @@ static void required_modifiers(Parser *P, PtxInstr *in, const InstrCtx *x) {
     bad_form(P, mn, ": .pred is not a valid type here");
 }
 
+/* The forms of tex, tld4, suld, sust and txq (PTX ISA, "Texture
+ * instructions" and "Surface instructions"). */
+static void texture_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
+  const PtxTok *mn = x->mn;
+  int op = in->op, t = in->type, t2 = in->type2;
+  int geom = in->sub >= PTX_SUB_TEX_1D && in->sub <= PTX_SUB_TEX_A2D;
+  if (op == PTX_OP_TXQ) {
+    if (t != PTX_T_B32) bad_form(P, mn, ": txq is .b32");
+    return;
+  }
+  if (!geom) bad_form(P, mn, " needs a geometry (.1d, .2d, .3d, .a1d or .a2d)");
+  if (op == PTX_OP_TEX || op == PTX_OP_TLD4) {
+    if (in->vec != 4) bad_form(P, mn, " needs .v4");
+    if (t != PTX_T_F32 && t != PTX_T_S32 && t != PTX_T_U32)
+      bad_form(P, mn, ": the result is .f32, .s32 or .u32 (.f16 results are not supported)");
+    if (t2 != PTX_T_F32 && t2 != PTX_T_S32) bad_form(P, mn, ": the coordinates are .f32 or .s32");
+    if (op == PTX_OP_TLD4 && ((in->sub != PTX_SUB_TEX_2D && in->sub != PTX_SUB_TEX_A2D) || t2 != PTX_T_F32))
+      bad_form(P, mn, ": tld4 is .2d or .a2d with .f32 coordinates");
+    if (op == PTX_OP_TLD4 && !x->tld4) bad_form(P, mn, " needs its channel (.r, .g, .b or .a)");
+    if (op == PTX_OP_TEX && in->aux && t2 != PTX_T_F32) bad_form(P, mn, ": .level and .grad take .f32 coordinates");
+    return;
+  }
+  if (!x->sufmt) bad_form(P, mn, " needs .b (or .p for sust)");
+  if (op == PTX_OP_SULD && x->sufmt == 'p') bad_form(P, mn, ": suld.p is not a PTX instruction (suld.b is)");
+  if (in->aux & PTX_SU_P) {
+    if (t != PTX_T_B32 && t != PTX_T_U32 && t != PTX_T_S32 && t != PTX_T_F32)
+      bad_form(P, mn, ": sust.p stores .b32, .u32, .s32 or .f32");
+  } else if (t != PTX_T_B8 && t != PTX_T_B16 && t != PTX_T_B32 && t != PTX_T_B64) {
+    bad_form(P, mn, ": surface data is .b8, .b16, .b32 or .b64");
+  }
+}
+
 /* The rules of single opcodes that no column of the table expresses. */
 static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   const PtxTok *mn = x->mn;
   int op = in->op;
+  if (op == PTX_OP_TEX || op == PTX_OP_TLD4 || op == PTX_OP_SULD || op == PTX_OP_SUST || op == PTX_OP_TXQ)
+    texture_rules(P, in, x);
   if (op == PTX_OP_SHF) {
     if (!x->shf_dir || !x->shf_mode) bad_form(P, mn, " needs .l or .r and .wrap or .clamp");
     in->sub = x->shf_dir == 'l' ? (x->shf_mode == 'w' ? PTX_SUB_SHF_L_WRAP : PTX_SUB_SHF_L_CLAMP)
@@ -412,14 +493,16 @@ static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
  * raw[]; returns how many. */
 static int operands(Parser *P, const PtxInstr *in, Opd *raw) {
   int n = 0;
+  int tex = in->op == PTX_OP_TEX || in->op == PTX_OP_TLD4 || in->op == PTX_OP_SULD || in->op == PTX_OP_SUST ||
+            in->op == PTX_OP_TXQ;
   if (!pp_is_punct(pp_peek(P), ';')) {
     for (;;) {
       if (n == 8) pp_fail(P, pp_peek(P), "too many operands");
-      operand(P, &raw[n], in->op == PTX_OP_BRA);
+      operand(P, &raw[n], in->op == PTX_OP_BRA, tex);
       n++;
       if (n == 1 && pp_is_punct(pp_peek(P), '|')) {
         pp_next(P);
-        operand(P, &raw[n], 0);
+        operand(P, &raw[n], 0, tex);
         raw[n++].pipe = 1;
       }
       if (!pp_accept(P, ",")) break;

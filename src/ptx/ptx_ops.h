@@ -68,7 +68,14 @@
   X(M_SHIFTAMT, 26, ".shiftamt")                                                                                      \
   X(M_NEED_SUB, 27, "(needs its operation)")                                                                          \
   X(M_NEED_SYNC, 28, "(needs .sync)")                                                                                 \
-  X(M_NEED_SPACE, 29, "(needs a state space)")
+  X(M_NEED_SPACE, 29, "(needs a state space)")                                                                     \
+  X(M_TEXGEOM, 50, ".1d .2d .3d .a1d .a2d (.cube refused)")                                                           \
+  X(M_TEXMIP, 51, ".level .grad (tex: the lod or gradients)")                                                        \
+  X(M_TLD4, 52, ".r .g .b .a (tld4: the channel gathered)")                                                          \
+  X(M_SUCLAMP, 53, ".trap .clamp .zero (surface: out-of-range coordinates)")                                         \
+  X(M_SUFMT, 54, ".b .p (surface: raw bytes or formatted)")                                                          \
+  X(M_TXQ, 55, ".width .height .depth .channel_data_type .channel_order .normalized_coords .filter_mode "            \
+               ".addr_mode_0/1/2 .array_size .num_mipmap_levels .num_samples")
 
 /* Up to 64 groups: the bits of a uint64_t (an enum that wide is a GNU C
  * and C23 feature; gcc and clang accept it). */
@@ -108,7 +115,11 @@ enum PtxModBits {
   X(SH_VOTE, 1, "d, a[, mask]")                                                  \
   X(SH_MATCH, 2, "d[|p], a, mask")                                               \
   X(SH_REDUX, 2, "d, a, mask")                                                   \
-  X(SH_DST, 0, "d")
+  X(SH_DST, 0, "d")                                                              \
+  X(SH_TEX, 1, "{d,d,d,d}, [h, {c...}][, lod | , {dPdx}, {dPdy}]")                 \
+  X(SH_SULD, 1, "{d...}, [h, {c...}]")                                            \
+  X(SH_SUST, 1, "[h, {c...}], {b...}")                                            \
+  X(SH_TXQ, 0, "d, [h]")
 
 typedef enum {
 #define X(e, nsrc, form) PTX_##e,
@@ -123,6 +134,16 @@ typedef enum {
   X(LD, "ld", OPF_MEM, M_VEC | M_SPACE | M_CACHE | M_SEM, SH_LD, "", ld,                                     \
     "d = [a] (also .v2/.v4, .nc/.ca/.cg/.cs, .volatile)")                                                    \
   X(LDU, "ldu", OPF_MEM, M_VEC | M_SPACE | M_CACHE, SH_LD, "", ld, "d = [a], uniform across the warp")       \
+  /* textures and surfaces (emu_tex.c; h is a texture or surface object) */                                 \
+  X(TEX, "tex", 0, M_TEXGEOM | M_TEXMIP | M_VEC | M_TYPE2, SH_TEX, "", tex,                                   \
+    "d = texels of h at coordinates c, filtered (point/linear), addressed (clamp/wrap/mirror/border)")      \
+  X(TLD4, "tld4", 0, M_TEXGEOM | M_TLD4 | M_VEC | M_TYPE2 | M_NEED_SUB, SH_TEX, "", tld4,                     \
+    "d = one channel of the 4 texels bilinear filtering of h at c would use")                                \
+  X(TXQ, "txq", 0, M_TXQ | M_NEED_SUB, SH_TXQ, "", txq, "d = an attribute of texture or surface h")          \
+  X(SULD, "suld", 0, M_TEXGEOM | M_SUFMT | M_SUCLAMP | M_VEC, SH_SULD, "", suld,                              \
+    "d = the bytes of surface h at byte x, row y, slice z (.trap/.clamp/.zero out of range)")                \
+  X(SUST, "sust", OPF_NODST, M_TEXGEOM | M_SUFMT | M_SUCLAMP | M_VEC, SH_SUST, "", sust,                      \
+    "surface h at byte x, row y, slice z = b (.b raw, .p formatted from f32/u32/s32)")                      \
   X(ST, "st", OPF_MEM | OPF_NODST, M_VEC | M_SPACE | M_CACHE | M_SEM, SH_ST, "", st, "[a] = b (also .v2/.v4)") \
   X(MOV, "mov", OPF_PRED, 0, SH_MOV, "", mov, "d = a (register, immediate, special register, symbol address)") \
   X(CVTA, "cvta", 0, M_SPACE | M_TO | M_NEED_SPACE, SH_CVTA, "", cvta,                                       \

@@ -135,6 +135,10 @@ void pp_var_decl(Parser *P, int is_extern) {
     } else if (pp_dir_type(t) >= 0) {
       pp_next(P);
       type = pp_dir_type(t);
+    } else if (pp_is(t, ".texref") || pp_is(t, ".surfref") || pp_is(t, ".samplerref")) {
+      pp_unsup(P, t, "legacy texture references ('%s' variables) were removed in CUDA 12 and are not supported: "
+               "pass a cudaTextureObject_t or cudaSurfaceObject_t kernel argument instead",
+               pp_tok_str(t, buf, sizeof buf));
     } else if (t->kind == TK_WORD && t->p[0] == '.') {
       pp_unsup(P, t, "unsupported variable attribute '%s'", pp_tok_str(t, buf, sizeof buf));
     } else {

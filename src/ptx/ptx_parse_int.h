@@ -143,6 +143,7 @@ typedef struct InstrCtx {
   int ntypes, has_sync;
   int has_red;        /* bar.red / barrier.red */
   char shf_dir, shf_mode; /* shf: 'l'/'r', 'w'/'c' */
+  char tld4, suclamp, sufmt; /* tld4's channel, suld/sust's .trap/.clamp/.zero and .b/.p were given */
 } InstrCtx;
 
 /* An operand as parsed, before it is checked against its position. */
@@ -153,6 +154,8 @@ typedef struct Opd {
   uint8_t pipe;      /* written after '|' */
   Num num;           /* IMM: as written */
   const Sym *sym;    /* ADDR/SYM naming a variable */
+  PtxOperand coord;  /* ADDR of a texture or surface: [h, {c...}]'s vector
+                        (kind NONE when the address has none) */
 } Opd;
 
 /* tables (ptx_parse_base.c) */

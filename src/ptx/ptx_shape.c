@@ -68,6 +68,16 @@
  *   an implicit ret located at that '}', so every LABEL target and every
  *   fall-through pc is < ncode.
  *
+ *   tex/tld4  opd[0]=VEC d (4), opd[1]=ADDR (reg[0] = the texture object's
+ *           register), opd[2]=VEC coordinates trimmed to those the geometry
+ *           reads (1d: x; 2d: x y; 3d: x y z; a1d: layer x; a2d: layer x y),
+ *           opd[3]=lod (tex.level); sub = PTX_SUB_TEX_*; type = d's type,
+ *           type2 = the coordinates'; aux = PTX_TEX_LEVEL/GRAD, tld4: channel.
+ *   suld    opd[0]=d (VEC of vec, or REG), opd[1]=ADDR, opd[2]=VEC coords (x in
+ *           bytes); aux = PTX_SU_TRAP/CLAMP/ZERO.
+ *   sust    opd[0]=ADDR, opd[1]=VEC coords, opd[2]=the values (VEC or REG);
+ *           aux as suld, | PTX_SU_P for sust.p.
+ *   txq     opd[0]=d, opd[1]=ADDR; sub = PTX_SUB_TXQ_*.
  *   .loc    cu_file/cu_line = the outermost call site of inlined code (the
  *           kernel's line, following chains of inlined_at), cu_file_inner/
  *           cu_line_inner = the .loc's own position (see loc() in ptx_decl.c).  A position
@@ -392,6 +402,105 @@ static int shape_redux(Shape *s) {
   return keep_all(s);
 }
 
+/* ---- textures and surfaces ---- */
+
+/* Coordinates each geometry reads (1d .. a2d; the layer of a1d/a2d first):
+ * 3d and a2d vectors are written with 4 elements, the last one unused. */
+static const uint8_t geom_coords[] = {1, 2, 3, 2, 3};
+static const uint8_t geom_written[] = {1, 2, 4, 2, 4};
+
+/* [h, {c...}]: the handle must be a register (texture and surface objects
+ * are 64-bit values; the .texref globals they replaced are gone since CUDA
+ * 12), the coordinates a vector as long as the geometry asks.  Stores the
+ * address and the coordinates (trimmed to those read) at out[0..1]. */
+static void texture_address(Shape *s, const Opd *a, Opd *out, int coords) {
+  char buf[128];
+  check(s->P, a, K_ADDR, -1, "a texture or surface [handle, {coordinates}]");
+  if (a->o.reg[0] == PTX_NOREG || a->o.imm != 0) {
+    if (a->sym)
+      pp_unsup(s->P, a->tok, "unsupported instruction '%s' (kernel %s): '%.*s' is a variable, not a texture "
+               "object; legacy texture and surface references (.texref, .surfref) were removed in CUDA 12: "
+               "pass a cudaTextureObject_t or cudaSurfaceObject_t argument instead",
+               pp_tok_str(s->x->mn, buf, sizeof buf), s->P->k->name, (int)a->sym->len, a->sym->name);
+    pp_fail(s->P, a->tok, "expected [handle, {...}] with the texture or surface object in a .u64 register");
+  }
+  out[0] = *a;
+  out[0].o.n = 0;
+  if (!coords) {
+    if (a->coord.kind != PTX_O_NONE) pp_fail(s->P, a->tok, "txq takes [handle] without coordinates");
+    return;
+  }
+  int g = s->in->sub - PTX_SUB_TEX_1D;
+  if (a->coord.kind != PTX_O_VEC) pp_fail(s->P, a->tok, "expected coordinates: [handle, {...}]");
+  if (a->coord.n != geom_written[g])
+    pp_fail(s->P, a->tok, "a .%s access takes %d coordinate%s in braces, found %d",
+            (const char *[]){"1d", "2d", "3d", "a1d", "a2d"}[g], geom_written[g], geom_written[g] > 1 ? "s" : "",
+            a->coord.n);
+  for (int i = 0; i < geom_coords[g]; i++)
+    if (a->coord.reg[i] == PTX_NOREG) pp_fail(s->P, a->tok, "a coordinate cannot be '_'");
+  memset(&out[1], 0, sizeof out[1]);
+  out[1].o = a->coord;
+  out[1].o.n = geom_coords[g];
+  out[1].tok = a->tok;
+}
+
+/* A texture or surface's data operand: {r...} of vec elements (a single
+ * register also for one). */
+static void texel_vector(Shape *s, const Opd *o, int n, const char *what) {
+  check(s->P, o, K_VEC | K_REG, 0, what);
+  if (o->o.kind == PTX_O_VEC && o->o.n != n)
+    pp_fail(s->P, o->tok, "vector operand has %d elements, instruction has %d", o->o.n, n);
+  if (o->o.kind == PTX_O_REG && n != 1)
+    pp_fail(s->P, o->tok, "expected a vector of %d registers", n);
+}
+
+/* tex d, [h, c][, lod] | tex.grad d, [h, c], dPdx, dPdy | tld4 d, [h, c]:
+ * opd[0]=d, opd[1]=ADDR (the handle), opd[2]=VEC coordinates (as many as
+ * the geometry reads), opd[3]=lod (tex.level only; gradients are checked
+ * and dropped: warpmem's textures have one level). */
+static int shape_tex(Shape *s) {
+  int mip = s->in->op == PTX_OP_TEX ? s->in->aux : 0;
+  int want = mip == PTX_TEX_LEVEL ? 3 : mip == PTX_TEX_GRAD ? 4 : 2;
+  check_count(s->P, s->x, s->n, want, want);
+  texel_vector(s, &s->r[0], 4, "a destination vector {d, d, d, d}");
+  s->out[0] = s->r[0];
+  texture_address(s, &s->r[1], &s->out[1], 1);
+  if (mip == PTX_TEX_LEVEL) {
+    check(s->P, &s->r[2], K_REG | K_IMM, 0, "a level of detail");
+    s->out[3] = s->r[2];
+    return 4;
+  }
+  for (int i = 2; i < want; i++) check(s->P, &s->r[i], K_VEC | K_REG, 0, "a gradient vector");
+  return 3;
+}
+
+/* suld d, [h, c]: opd[0]=d, opd[1]=ADDR, opd[2]=VEC coordinates */
+static int shape_suld(Shape *s) {
+  check_count(s->P, s->x, s->n, 2, 2);
+  texel_vector(s, &s->r[0], s->in->vec, "a destination vector");
+  s->out[0] = s->r[0];
+  texture_address(s, &s->r[1], &s->out[1], 1);
+  return 3;
+}
+
+/* sust [h, c], b: opd[0]=ADDR, opd[1]=VEC coordinates, opd[2]=b */
+static int shape_sust(Shape *s) {
+  check_count(s->P, s->x, s->n, 2, 2);
+  texture_address(s, &s->r[0], &s->out[0], 1);
+  texel_vector(s, &s->r[1], s->in->vec, "a vector of values");
+  s->out[2] = s->r[1];
+  return 3;
+}
+
+/* txq d, [h]: opd[0]=d, opd[1]=ADDR */
+static int shape_txq(Shape *s) {
+  check_count(s->P, s->x, s->n, 2, 2);
+  check(s->P, &s->r[0], K_REG, 0, "a destination register");
+  s->out[0] = s->r[0];
+  texture_address(s, &s->r[1], &s->out[1], 0);
+  return 2;
+}
+
 static int (*const shapes[PTX_SH_COUNT])(Shape *) = {
   [PTX_SH_D1] = shape_d1,       [PTX_SH_D2] = shape_d2,     [PTX_SH_D3] = shape_d3,
   [PTX_SH_D4] = shape_d4,       [PTX_SH_LOP3] = shape_lop3, [PTX_SH_CVT] = shape_cvt,
@@ -401,7 +510,8 @@ static int (*const shapes[PTX_SH_COUNT])(Shape *) = {
   [PTX_SH_BRA] = shape_bra,     [PTX_SH_NONE] = shape_none, [PTX_SH_BAR] = shape_bar,
   [PTX_SH_ONE] = shape_one,     [PTX_SH_ATOM] = shape_atom, [PTX_SH_RED] = shape_red,
   [PTX_SH_SHFL] = shape_shfl,   [PTX_SH_VOTE] = shape_vote, [PTX_SH_MATCH] = shape_match,
-  [PTX_SH_REDUX] = shape_redux, [PTX_SH_DST] = shape_dst,
+  [PTX_SH_REDUX] = shape_redux, [PTX_SH_DST] = shape_dst,   [PTX_SH_TEX] = shape_tex,
+  [PTX_SH_SULD] = shape_suld,   [PTX_SH_SUST] = shape_sust, [PTX_SH_TXQ] = shape_txq,
 };
 
 /* '|' and '!' are only legal in a few places. */

@@ -1,0 +1,229 @@
+/* launch_tex.c - texture and surface objects as kernel arguments: the
+ * tex: and surf: specs, and the objects they make (the texels in a buffer
+ * of the GlobalMem, laid out as gtex_offset() says; the handle in the
+ * kernel's .u64 parameter, as cudaTextureObject_t is passed).
+ *
+ * Grammar (launch.h):
+ *   tex:CHAN:DIMS{:OPT}   surf:CHAN:DIMS{:OPT}
+ *   CHAN := CTYPE[x1|x2|x4]   (f32x4: four f32 channels, as float4)
+ *   DIMS := W[xH[xD]]         each 1..65536
+ *   OPT  := point | linear    filter (point by default)
+ *         | clamp | wrap | mirror | border   address mode (clamp by default)
+ *         | norm              normalized coordinates
+ *         | elem | normfloat  read mode of 8/16-bit integers (elem by default)
+ *         | layered           the last dimension counts layers (a1d, a2d)
+ *         | zero | iota | rand | CONSTANT   contents, as for buffers
+ *
+ * Notes:
+ * - Refused as cudaCreateTextureObject would refuse or ignore them: linear
+ *   filtering of integers read as elements, normfloat of 32-bit channels
+ *   or floats, wrap and mirror without normalized coordinates (CUDA treats
+ *   them as clamp), sampling options on a surface.
+ * - Contents: channel k of texel (x, y, z) is element
+ *   ((z * H + y) * W + x) * channels + k of what iota, rand or CONSTANT
+ *   would put in a buffer of the channel type (f16: the f32 value rounded).
+ */
+#include <string.h>
+
+#include "launch/launch_int.h"
+#include "util/bits.h"
+#include "util/half.h"
+
+static const struct {
+  const char *name;
+  uint8_t type;
+} chan_types[] = {
+  {"f32", PTX_T_F32}, {"f16", PTX_T_F16}, {"i32", PTX_T_S32}, {"s32", PTX_T_S32}, {"u32", PTX_T_U32},
+  {"i16", PTX_T_S16}, {"s16", PTX_T_S16}, {"u16", PTX_T_U16}, {"i8", PTX_T_S8},   {"s8", PTX_T_S8},
+  {"u8", PTX_T_U8},
+};
+#define CHAN_LIST "f32 f16 i32 s32 u32 i16 s16 u16 i8 s8 u8, with x1 x2 or x4"
+
+static int word(const char *s, size_t n, const char *w) { return strlen(w) == n && !memcmp(s, w, n); }
+
+/* CHAN := CTYPE[xN] */
+static int parse_chan(const char *s, size_t n, GTex *t) {
+  size_t tn = n;
+  t->nchan = 1;
+  if (n >= 2 && s[n - 2] == 'x' && (s[n - 1] == '1' || s[n - 1] == '2' || s[n - 1] == '4')) {
+    t->nchan = (uint8_t)(s[n - 1] - '0');
+    tn = n - 2;
+  }
+  for (size_t i = 0; i < sizeof chan_types / sizeof chan_types[0]; i++)
+    if (word(s, tn, chan_types[i].name)) {
+      t->type = chan_types[i].type;
+      t->texel = (uint8_t)(ptx_type_size((PtxType)t->type) * t->nchan);
+      return 0;
+    }
+  return -1;
+}
+
+/* DIMS := W[xH[xD]]; returns the offset of a bad part, or -1 when good. */
+static long parse_dims(const char *s, size_t n, uint32_t d[3], int *nd) {
+  size_t i = 0;
+  *nd = 0;
+  d[0] = d[1] = d[2] = 1;
+  for (;;) {
+    size_t j = i;
+    while (j < n && s[j] != 'x') j++;
+    uint64_t v;
+    if (*nd == 3 || lc_parse_uint(s + i, j - i, &v) || v == 0 || v > 65536) return (long)i;
+    d[(*nd)++] = (uint32_t)v;
+    if (j == n) return -1;
+    i = j + 1;
+  }
+}
+
+/* One OPT; `seen` holds the groups already given (filter, address, norm,
+ * read mode, layered, init). */
+static int parse_opt(const char *s, size_t n, ArgSpec *a, unsigned *seen, WmErr *e) {
+  static const char *const filters[] = {"point", "linear"};
+  static const char *const modes[] = {"clamp", "wrap", "mirror", "border"};
+  GTex *t = &a->tex;
+  unsigned group;
+  if (word(s, n, "point") || word(s, n, "linear")) {
+    group = 1, t->filter = word(s, n, filters[1]) ? GTEX_LINEAR : GTEX_POINT;
+  } else if (word(s, n, modes[0]) || word(s, n, modes[1]) || word(s, n, modes[2]) || word(s, n, modes[3])) {
+    group = 2;
+    for (uint8_t k = 0; k < 4; k++)
+      if (word(s, n, modes[k])) t->amode = k == 0 ? GTEX_CLAMP : k == 1 ? GTEX_WRAP : k == 2 ? GTEX_MIRROR : GTEX_BORDER;
+  } else if (word(s, n, "norm")) {
+    group = 4, t->norm = 1;
+  } else if (word(s, n, "elem") || word(s, n, "normfloat")) {
+    group = 8, t->normfloat = word(s, n, "normfloat");
+  } else if (word(s, n, "layered")) {
+    group = 16, t->layered = 1;
+  } else {
+    group = 32;
+    if (word(s, n, "zero")) a->init = INIT_ZERO;
+    else if (word(s, n, "iota")) a->init = INIT_IOTA;
+    else if (word(s, n, "rand")) a->init = INIT_RAND;
+    else {
+      WmErr sub = {0};
+      int bad = t->type == PTX_T_F16 ? lc_parse_value(s, n, PTX_T_F32, &a->bits, &sub)
+                                      : lc_parse_value(s, n, t->type, &a->bits, &sub);
+      if (bad)
+        return wm_err(e, WM_EUSAGE, "unknown option '%.*s' (point linear clamp wrap mirror border norm elem "
+                      "normfloat layered, or zero iota rand or a constant: %s)", (int)n, s, sub.msg);
+      if (t->type == PTX_T_F16) a->bits = wm_f16_from((double)wm_f32((uint32_t)a->bits), WM_RND_NEAREST);
+      a->init = INIT_CONST;
+    }
+  }
+  if (*seen & group) return wm_err(e, WM_EUSAGE, "'%.*s' contradicts or repeats an earlier option", (int)n, s);
+  if (a->tex.surface && (group & 15))
+    return wm_err(e, WM_EUSAGE, "'%.*s' is a sampling option; a surface has none", (int)n, s);
+  *seen |= group;
+  return 0;
+}
+
+/* The combinations CUDA refuses or ignores. */
+static int check_tex(const ArgSpec *a, WmErr *e) {
+  const GTex *t = &a->tex;
+  int small = t->type == PTX_T_U8 || t->type == PTX_T_S8 || t->type == PTX_T_U16 || t->type == PTX_T_S16;
+  if (t->normfloat && !small)
+    return wm_err(e, WM_EUSAGE, "normfloat reads 8- and 16-bit integers as floats; this texture's channels are %s",
+                  ptx_type_name((PtxType)t->type));
+  if (t->filter == GTEX_LINEAR && t->type != PTX_T_F32 && t->type != PTX_T_F16 && !t->normfloat)
+    return wm_err(e, WM_EUSAGE, "linear filtering needs float texels: f32, f16, or 8/16-bit integers with normfloat");
+  if ((t->amode == GTEX_WRAP || t->amode == GTEX_MIRROR) && !t->norm)
+    return wm_err(e, WM_EUSAGE, "wrap and mirror work on normalized coordinates only: add :norm");
+  return 0;
+}
+
+int lc_parse_tex(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
+  size_t fs[16], fe[16];
+  int nf = 0;
+  for (size_t i = 0;;) {
+    size_t j = i;
+    while (j < n && s[j] != ':') j++;
+    if (nf == 16) {
+      *bad = i;
+      return wm_err(e, WM_EUSAGE, "argument '%.*s': too many ':' fields", (int)n, s);
+    }
+    fs[nf] = i, fe[nf++] = j;
+    if (j == n) break;
+    i = j + 1;
+  }
+#define F(k) (s + fs[k]), (fe[k] - fs[k])
+  a->kind = ARG_TEX;
+  a->tex.surface = s[0] == 's';
+  a->init = INIT_DEFAULT;
+  const char *what = a->tex.surface ? "surf" : "tex";
+  if (nf < 3) {
+    *bad = n;
+    return wm_err(e, WM_EUSAGE, "argument '%.*s': expected %s:CHANNELS:WxH[xD][:OPTION...]", (int)n, s, what);
+  }
+  *bad = fs[1];
+  if (parse_chan(F(1), &a->tex))
+    return wm_err(e, WM_EUSAGE, "argument '%.*s': unknown channel format '%.*s' (" CHAN_LIST ")", (int)n, s,
+                  (int)(fe[1] - fs[1]), s + fs[1]);
+  uint32_t d[3];
+  int nd;
+  long at = parse_dims(F(2), d, &nd);
+  if (at >= 0) {
+    *bad = fs[2] + (size_t)at;
+    return wm_err(e, WM_EUSAGE, "argument '%.*s': size '%.*s': expected W, WxH or WxHxD, each 1..65536", (int)n, s,
+                  (int)(fe[2] - fs[2]), s + fs[2]);
+  }
+  unsigned seen = 0;
+  for (int k = 3; k < nf; k++) {
+    *bad = fs[k];
+    WmErr sub = {0};
+    if (parse_opt(F(k), a, &seen, &sub)) return wm_err(e, WM_EUSAGE, "argument '%.*s': %s", (int)n, s, sub.msg);
+  }
+  *bad = fs[2];
+  GTex *t = &a->tex;
+  if (t->layered && nd == 1)
+    return wm_err(e, WM_EUSAGE, "argument '%.*s': a layered object is WxL (1D) or WxHxL (2D)", (int)n, s);
+  t->dims = (uint8_t)(nd - t->layered);
+  t->w = d[0];
+  t->h = t->dims >= 2 ? d[1] : 1;
+  t->d = t->dims == 3 ? d[2] : 1;
+  t->layers = t->layered ? d[nd - 1] : 0;
+  *bad = fs[3 < nf ? 3 : 2];
+  WmErr sub = {0};
+  if (check_tex(a, &sub)) return wm_err(e, WM_EUSAGE, "argument '%.*s': %s", (int)n, s, sub.msg);
+  a->type = t->type;
+  a->count = (uint64_t)t->w * t->h * t->d * (t->layered ? t->layers : 1) * t->nchan;
+  if (gtex_storage_bytes(t) > (1ull << 40))
+    return wm_err(e, WM_EUSAGE, "argument '%.*s': too large (at most 1 TiB)", (int)n, s);
+#undef F
+  return 0;
+}
+
+/* The bits of element i of the contents, in the channel type. */
+static uint64_t element(const ArgSpec *a, uint8_t init, uint64_t i, uint64_t *state) {
+  uint8_t t = a->tex.type;
+  if (init == INIT_CONST) return a->bits;
+  if (t == PTX_T_F16) {
+    double v = init == INIT_IOTA ? (double)i : (double)wm_f32((uint32_t)lc_rand_bits(PTX_T_F32, state));
+    return wm_f16_from(v, WM_RND_NEAREST);
+  }
+  return init == INIT_IOTA ? lc_iota_bits(t, i) : lc_rand_bits(t, state);
+}
+
+int lc_create_tex(GlobalMem *g, const ArgSpec *a, const char *name, int argno, InitKind dflt, uint64_t seed,
+                  uint64_t *handle, WmErr *e) {
+  GTex t = a->tex;
+  int bi = gmem_alloc(g, gtex_storage_bytes(&t), name, t.type, a->count, e);
+  if (bi < 0) return -1;
+  uint8_t init = a->init == INIT_DEFAULT ? (uint8_t)dflt : a->init;
+  if (init == INIT_DEFAULT) init = INIT_RAND;
+  uint8_t *data = g->buf[bi].data;
+  unsigned cs = ptx_type_size((PtxType)t.type);
+  uint64_t st = lc_rand_seed(seed, argno), i = 0;
+  uint32_t nz = t.layered ? t.layers : t.d;
+  for (uint32_t z = 0; z < nz; z++)
+    for (uint32_t y = 0; y < (t.dims == 1 ? 1 : t.h); y++)
+      for (uint32_t x = 0; x < t.w; x++) {
+        uint64_t off = t.dims == 1 ? gtex_offset(&t, x, z, 0) : gtex_offset(&t, x, y, z);
+        for (unsigned c = 0; c < t.nchan; c++, i++) {
+          uint64_t v = init == INIT_ZERO ? 0 : element(a, init, i, &st);
+          memcpy(data + off + c * cs, &v, cs); /* little-endian host */
+        }
+      }
+  t.buf = bi;
+  t.addr = g->buf[bi].addr;
+  *handle = gmem_add_tex(g, &t);
+  return 0;
+}

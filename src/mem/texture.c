@@ -1,0 +1,69 @@
+/* texture.c - what L1TEX's texture pipe does with a warp's texture fetch or
+ * surface access: requests, sectors and the sectors the caches see.
+ *
+ * Notes:
+ * - A warp instruction is one request; its sectors are the distinct 32-byte
+ *   sectors of every texel a lane's filter reads (1 for point sampling, 4
+ *   bilinear, 8 trilinear), in the object's tiled storage (emu_tex.c), so a
+ *   warp reading a 2D-local footprint touches few sectors.
+ * - Texture sectors go to the L1/L2 model as loads (TR_TEX, counted under
+ *   the texture pipe's hits and misses too); surface loads as global loads,
+ *   surface stores as global stores (written through to L2).
+ * - l1tex__texin_requests_mem_texture counts one request per warp
+ *   instruction here.  On hardware TEXIN may take several for quads of a
+ *   warp with a large footprint: not modelled.
+ */
+#include <stdio.h>
+
+#include "mem/mem.h"
+
+/* The distinct sectors of r's addresses and the bytes written in each;
+ * returns how many (at most r->n). */
+static unsigned distinct_sectors(const MemTexReq *r, uint64_t *sec, uint32_t *bytes) {
+  unsigned n = 0;
+  uint32_t span = r->size >= 32 ? 0xffffffffu : (1u << r->size) - 1;
+  for (uint32_t i = 0; i < r->n; i++) {
+    uint64_t s = r->addr[i] >> 5;
+    uint32_t b = span << (r->addr[i] & 31);
+    unsigned k = 0;
+    if (n && sec[n - 1] == s) k = n - 1; /* neighbours usually share one */
+    else
+      while (k < n && sec[k] != s) k++;
+    if (k == n) sec[n] = s, bytes[n++] = 0;
+    bytes[k] |= b;
+  }
+  return n;
+}
+
+void mem_texture(MemModel *mm, const MemTexReq *r) {
+  static const uint8_t inst[] = {WM_M_TEX_INST, WM_M_SULD_INST, WM_M_SUST_INST};
+  static const uint8_t req[] = {WM_M_TEX_REQ, WM_M_SULD_REQ, WM_M_SUST_REQ};
+  static const uint8_t secm[] = {WM_M_TEX_SEC, WM_M_SULD_SEC, WM_M_SUST_SEC};
+  static const uint8_t trace[] = {TR_TEX, TR_LD, TR_ST};
+  uint64_t sec[256];
+  uint32_t bytes[256];
+  if (r->op > MEM_SURF_ST || r->n > 256) return;
+  unsigned ns = distinct_sectors(r, sec, bytes);
+  mm->metric[inst[r->op]]++;
+  mm->metric[req[r->op]]++;
+  mm->metric[secm[r->op]] += ns;
+  if (r->op == MEM_TEX_FETCH) mm->metric[WM_M_TEXIN_REQ]++;
+  if (mm->trace)
+    for (unsigned i = 0; i < ns; i++) trace_push(mm->trace, sec[i], bytes[i], r->warp, trace[r->op], i == 0);
+  LineStat *ls = (unsigned)r->instr < (unsigned)mm->nline ? &mm->line[r->instr] : NULL;
+  if (!ls) return;
+  unsigned ideal = (r->n * r->size + 31) / 32;
+  if (ideal > ns) ideal = ns; /* texels shared between lanes are fetched once */
+  unsigned lanes = 0;
+  for (uint32_t m = r->lanes; m; m &= m - 1) lanes++;
+  ls->execs++;
+  ls->requests++;
+  ls->units += ns;
+  ls->ideal += ideal;
+  ls->unit_kind = MEM_UNIT_SECTORS;
+  if (ns > ls->worst) {
+    ls->worst = ns;
+    snprintf(ls->why, sizeof ls->why, "%u lanes %s %u texels of %u bytes in %u sectors of the tiled storage",
+             lanes, r->op == MEM_SURF_ST ? "write" : "read", r->n, r->size, ns);
+  }
+}

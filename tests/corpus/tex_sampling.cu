@@ -1,0 +1,64 @@
+// Textures and surfaces as real CUDA code uses them: texture objects
+// (cudaTextureObject_t) sampled with tex1D/tex2D/tex3D, a gather, and a
+// surface read-modify-write.  Checked by tests/test_corpus_tex.c against
+// the CUDA programming guide's texture-fetching formulas.
+#include <cuda_runtime.h>
+
+// 5-point stencil: point sampling, clamp to the edge (unnormalized
+// coordinates: texel centres are at +0.5).
+//@ stencil5 grid=8,16 block=32,8 args=tex:f32:256x128:point:clamp,buf:f32:32768:zero,i32:256,i32:128
+__global__ void stencil5(cudaTextureObject_t img, float *out, int w, int h) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  float fx = x + 0.5f, fy = y + 0.5f;
+  float c = tex2D<float>(img, fx, fy);
+  float n = tex2D<float>(img, fx, fy - 1.0f) + tex2D<float>(img, fx, fy + 1.0f) +
+            tex2D<float>(img, fx - 1.0f, fy) + tex2D<float>(img, fx + 1.0f, fy);
+  out[y * w + x] = 0.5f * c + 0.125f * n;
+}
+
+// Bilinear resize: linear filtering, normalized coordinates.  T is float
+// for one channel, float4 for RGBA8 read as normalized floats.
+template <typename T>
+__global__ void resize(cudaTextureObject_t src, T *dst, int ow, int oh) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < ow && y < oh) dst[y * ow + x] = tex2D<T>(src, (x + 0.5f) / ow, (y + 0.5f) / oh);
+}
+template __global__ void resize<float>(cudaTextureObject_t, float *, int, int);
+template __global__ void resize<float4>(cudaTextureObject_t, float4 *, int, int);
+//@ _Z6resizeIfEvyPT_ii grid=4,3 block=32,32 args=tex:f32:64x48:linear:clamp:norm,buf:f32:7500:zero,i32:100,i32:75
+//@ _Z6resizeI6float4EvyPT_ii grid=4,3 block=32,32 args=tex:u8x4:64x48:linear:clamp:norm:normfloat,buf:f32:30000:zero,i32:100,i32:75
+
+// Lookup table with wrap: a 1D texture indexed by normalized coordinates
+// that leave [0, 1), linearly interpolated.
+//@ lut1d grid=16 block=256 args=tex:f32:256:linear:wrap:norm,buf:f32:4096:rand,buf:f32:4096:zero,i32:4096
+__global__ void lut1d(cudaTextureObject_t lut, const float *__restrict__ in, float *__restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = tex1D<float>(lut, 3.0f * in[i] - 1.0f);
+}
+
+// Volume fetch: trilinear filtering with a zero border around the volume.
+//@ volume3d grid=1,8,16 block=32,4 args=tex:f32:32x32x16:linear:border,buf:f32:16384:zero
+__global__ void volume3d(cudaTextureObject_t vol, float *out) {
+  int x = threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y, z = blockIdx.z;
+  float v = tex3D<float>(vol, x + 0.25f, y + 0.75f, z * 1.1f - 0.3f);
+  out[(z * 32 + y) * 32 + x] = v;
+}
+
+// Gather: the green channel of the 2x2 footprint of each sample (tld4.g).
+//@ gather_g grid=2,8 block=32,4 args=tex:f32x2:64x32:point:clamp,buf:f32:8192:zero
+__global__ void gather_g(cudaTextureObject_t t, float4 *out) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  out[y * 64 + x] = tex2Dgather<float4>(t, x + 0.3f, y + 0.8f, 1);
+}
+
+// Surface read-modify-write: x is in bytes for surf2Dread/surf2Dwrite.
+//@ surf_rmw grid=4,16 block=32,4 args=surf:f32:128x64:iota,f32:2,f32:1
+__global__ void surf_rmw(cudaSurfaceObject_t s, float a, float b) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  float v;
+  surf2Dread(&v, s, x * 4, y);
+  surf2Dwrite(a * v + b, s, x * 4, y);
+}
