@@ -1085,7 +1085,9 @@ static void test_error_register_kind(void **state) {
 
 static void test_error_unsupported(void **state) {
   expect_unsupported("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];\n",
-                     "t.ptx:11:3: unsupported instruction 'tex.2d.v4.f32.f32' (kernel k)\n"
+                     "t.ptx:11:3: unsupported instruction 'tex.2d.v4.f32.f32' (kernel k): 'tex0' is not a texture "
+                     "object in a register; legacy texture and surface references (.texref, .surfref) were "
+                     "removed in CUDA 12: pass a cudaTextureObject_t or cudaSurfaceObject_t argument instead\n"
                      "    tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];\n"
                      "    ^");
   expect_unsupported("  call.uni (retval0), vprintf, (param0, param1);\n",

@@ -189,15 +189,6 @@ static int parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr
   return 0;
 }
 
-int lc_parse_uint(const char *s, size_t n, uint64_t *v) {
-  int hex;
-  return parse_uint(s, n, v, &hex);
-}
-
-int lc_parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr *e) {
-  return parse_value(s, n, t, bits, e);
-}
-
 /* ---- dimensions and arguments ------------------------------------------ */
 
 /* Grammar: DIM := N[,N[,N]], each 1..2^31-1.  *bad: offset of the bad part. */
@@ -574,8 +565,6 @@ static uint64_t splitmix64(uint64_t *s) {
   return z ^ (z >> 31);
 }
 
-static uint64_t rand_bits(uint8_t t, uint64_t *state);
-
 /* The bits of integer i (iota) or of a random draw in type t. */
 static uint64_t iota_bits(uint8_t t, uint64_t i) {
   if (t == PTX_T_F32) {
@@ -592,10 +581,6 @@ static uint64_t iota_bits(uint8_t t, uint64_t i) {
   }
   return i & width_mask(type_bytes(t));
 }
-
-uint64_t lc_iota_bits(uint8_t t, uint64_t i) { return iota_bits(t, i); }
-
-uint64_t lc_rand_bits(uint8_t t, uint64_t *state) { return rand_bits(t, state); }
 
 static uint64_t rand_bits(uint8_t t, uint64_t *state) {
   uint64_t x = splitmix64(state);
@@ -633,8 +618,6 @@ static inline void store_elem(uint8_t *p, uint64_t v, unsigned es) {
 #endif
 }
 
-uint64_t lc_rand_seed(uint64_t seed, int argno) { return seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(argno + 1)); }
-
 static void fill(GBuf *b, const ArgSpec *a, uint8_t init, uint64_t seed, int argno) {
   unsigned es = type_bytes(a->type);
   uint8_t *d = b->data;
@@ -648,7 +631,7 @@ static void fill(GBuf *b, const ArgSpec *a, uint8_t init, uint64_t seed, int arg
     for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, a->bits, es);
     break;
   default: { /* INIT_RAND */
-    uint64_t st = lc_rand_seed(seed, argno);
+    uint64_t st = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(argno + 1));
     for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, rand_bits(a->type, &st), es);
     break;
   }
@@ -693,7 +676,7 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
     if (p->size != need) {
       if (a->kind != ARG_SCALAR)
         return wm_err(e, WM_EARGS,
-                      "kernel %s, arg%d '%s': a buffer or texture is passed as 8 bytes, but "
+                      "kernel %s, arg%d '%s': a buffer is passed as an 8-byte address (a texture as an 8-byte handle), but "
                       "parameter %s is .%s (%u bytes)",
                       k->plain_name ? k->plain_name : k->name, i, a->text,
                       p->name ? p->name : "?", param_type_name(p->type), p->size);

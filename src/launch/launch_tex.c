@@ -21,8 +21,14 @@
  *   them as clamp), sampling options on a surface.
  * - Contents: channel k of texel (x, y, z) is element
  *   ((z * H + y) * W + x) * channels + k of what iota, rand or CONSTANT
- *   would put in a buffer of the channel type (f16: the f32 value rounded).
+ *   would put in a buffer of the channel type (f16: the f32 value rounded),
+ *   drawn the same way as launch.c draws a buffer's (splitmix64 seeded by
+ *   the seed and the argument number; floats in [0, 1), integers in
+ *   [0, 1024), [0, 128) for s8 and [0, 256) for u8).
  */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "launch/launch_int.h"
@@ -40,6 +46,46 @@ static const struct {
 #define CHAN_LIST "f32 f16 i32 s32 u32 i16 s16 u16 i8 s8 u8, with x1 x2 or x4"
 
 static int word(const char *s, size_t n, const char *w) { return strlen(w) == n && !memcmp(s, w, n); }
+
+/* A decimal number filling s[0..n); -1 if it is not one. */
+static int decimal(const char *s, size_t n, uint64_t *v) {
+  *v = 0;
+  if (n == 0 || n > 9) return -1;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    *v = *v * 10 + (uint64_t)(s[i] - '0');
+  }
+  return 0;
+}
+
+static int is_signed(uint8_t t) { return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32; }
+
+/* A CONSTANT of channel type t (decimal or 0x-hex integers, strtod's
+ * floats) as the channel's bits; -1 if it is not one or out of range. */
+static int constant(const char *s, size_t n, uint8_t t, uint64_t *bits) {
+  char buf[64];
+  if (n == 0 || n >= sizeof buf) return -1;
+  memcpy(buf, s, n);
+  buf[n] = '\0';
+  char *end;
+  errno = 0;
+  if (t == PTX_T_F32 || t == PTX_T_F16) {
+    double d = strtod(buf, &end);
+    if (*end || errno == ERANGE || (isfinite(d) && fabs(d) > 3.4028234663852886e38)) return -1;
+    *bits = t == PTX_T_F16 ? wm_f16_from(d, WM_RND_NEAREST) : wm_f32_bits((float)d);
+    return 0;
+  }
+  unsigned bytes = ptx_type_size((PtxType)t);
+  uint64_t mask = bytes >= 8 ? UINT64_MAX : (1ull << (8 * bytes)) - 1;
+  int hex = n > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
+  long long v = strtoll(buf, &end, 0);
+  if (*end || errno == ERANGE) return -1;
+  long long lo = is_signed(t) && !hex ? -(long long)(mask >> 1) - 1 : 0;
+  long long hi = is_signed(t) && !hex ? (long long)(mask >> 1) : (long long)mask;
+  if (v < lo || v > hi) return -1;
+  *bits = (uint64_t)v & mask;
+  return 0;
+}
 
 /* CHAN := CTYPE[xN] */
 static int parse_chan(const char *s, size_t n, GTex *t) {
@@ -67,7 +113,7 @@ static long parse_dims(const char *s, size_t n, uint32_t d[3], int *nd) {
     size_t j = i;
     while (j < n && s[j] != 'x') j++;
     uint64_t v;
-    if (*nd == 3 || lc_parse_uint(s + i, j - i, &v) || v == 0 || v > 65536) return (long)i;
+    if (*nd == 3 || decimal(s + i, j - i, &v) || v == 0 || v > 65536) return (long)i;
     d[(*nd)++] = (uint32_t)v;
     if (j == n) return -1;
     i = j + 1;
@@ -98,16 +144,11 @@ static int parse_opt(const char *s, size_t n, ArgSpec *a, unsigned *seen, WmErr 
     if (word(s, n, "zero")) a->init = INIT_ZERO;
     else if (word(s, n, "iota")) a->init = INIT_IOTA;
     else if (word(s, n, "rand")) a->init = INIT_RAND;
-    else {
-      WmErr sub = {0};
-      int bad = t->type == PTX_T_F16 ? lc_parse_value(s, n, PTX_T_F32, &a->bits, &sub)
-                                      : lc_parse_value(s, n, t->type, &a->bits, &sub);
-      if (bad)
-        return wm_err(e, WM_EUSAGE, "unknown option '%.*s' (point linear clamp wrap mirror border norm elem "
-                      "normfloat layered, or zero iota rand or a constant: %s)", (int)n, s, sub.msg);
-      if (t->type == PTX_T_F16) a->bits = wm_f16_from((double)wm_f32((uint32_t)a->bits), WM_RND_NEAREST);
-      a->init = INIT_CONST;
-    }
+    else if (constant(s, n, t->type, &a->bits) == 0) a->init = INIT_CONST;
+    else
+      return wm_err(e, WM_EUSAGE, "unknown option '%.*s' (point linear clamp wrap mirror border norm elem "
+                    "normfloat layered, or zero iota rand or a %s constant in range)", (int)n, s,
+                    ptx_type_name((PtxType)t->type));
   }
   if (*seen & group) return wm_err(e, WM_EUSAGE, "'%.*s' contradicts or repeats an earlier option", (int)n, s);
   if (a->tex.surface && (group & 15))
@@ -191,15 +232,28 @@ int lc_parse_tex(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
   return 0;
 }
 
+static uint64_t splitmix64(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 /* The bits of element i of the contents, in the channel type. */
 static uint64_t element(const ArgSpec *a, uint8_t init, uint64_t i, uint64_t *state) {
   uint8_t t = a->tex.type;
   if (init == INIT_CONST) return a->bits;
-  if (t == PTX_T_F16) {
-    double v = init == INIT_IOTA ? (double)i : (double)wm_f32((uint32_t)lc_rand_bits(PTX_T_F32, state));
-    return wm_f16_from(v, WM_RND_NEAREST);
+  if (init == INIT_IOTA) {
+    if (t == PTX_T_F32) return wm_f32_bits((float)i);
+    if (t == PTX_T_F16) return wm_f16_from((double)i, WM_RND_NEAREST);
+    unsigned bytes = ptx_type_size((PtxType)t);
+    return i & (bytes >= 8 ? UINT64_MAX : (1ull << (8 * bytes)) - 1);
   }
-  return init == INIT_IOTA ? lc_iota_bits(t, i) : lc_rand_bits(t, state);
+  uint64_t x = splitmix64(state);
+  float f = (float)(x >> 40) * (1.0f / 16777216.0f); /* 24 bits: [0, 1) exactly */
+  if (t == PTX_T_F32) return wm_f32_bits(f);
+  if (t == PTX_T_F16) return wm_f16_from((double)f, WM_RND_NEAREST);
+  return (x >> 32) % (t == PTX_T_S8 ? 128 : t == PTX_T_U8 ? 256 : 1024);
 }
 
 int lc_create_tex(GlobalMem *g, const ArgSpec *a, const char *name, int argno, InitKind dflt, uint64_t seed,
@@ -211,7 +265,7 @@ int lc_create_tex(GlobalMem *g, const ArgSpec *a, const char *name, int argno, I
   if (init == INIT_DEFAULT) init = INIT_RAND;
   uint8_t *data = g->buf[bi].data;
   unsigned cs = ptx_type_size((PtxType)t.type);
-  uint64_t st = lc_rand_seed(seed, argno), i = 0;
+  uint64_t st = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(argno + 1)), i = 0; /* as launch.c's */
   uint32_t nz = t.layered ? t.layers : t.d;
   for (uint32_t z = 0; z < nz; z++)
     for (uint32_t y = 0; y < (t.dims == 1 ? 1 : t.h); y++)

@@ -32,7 +32,8 @@ static _Noreturn void bad_mod(Parser *P, const InstrCtx *x, Comp c) {
         pp_tok_str(x->mn, buf, sizeof buf), P->k->name, (int)c.len, c.p);
 }
 
-/* A modifier of tex, tld4, txq, suld or sust (PtxInstr.sub and .aux). */
+/* A modifier of tex, tld4, txq, suld or sust (PtxInstr.sub and .aux);
+ * anything else is a bad modifier. */
 static void texture_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   uint64_t mods = ptx_op[in->op].mods;
   int i;
@@ -162,10 +163,8 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     in->sub = PTX_SUB_TO;
   } else if ((mods & M_LEVEL) && (IS(c, "cta") || IS(c, "gl") || IS(c, "sys"))) {
     /* membar level: no effect */
-  } else if (mods & (M_TEXGEOM | M_TEXMIP | M_TLD4 | M_SUCLAMP | M_SUFMT | M_TXQ)) {
-    texture_modifier(P, in, x, c);
   } else {
-    bad_mod(P, x, c);
+    texture_modifier(P, in, x, c); /* or bad_mod() */
   }
 }
 
@@ -202,10 +201,11 @@ static void address(Parser *P, Opd *o, int tex) {
         pp_fail(P, t, "floating-point register '%s' used as an address", pp_tok_str(t, buf, sizeof buf));
     } else {
       const Sym *s = pp_find_sym(P, t);
-      if (!s) pp_fail(P, t, "undeclared identifier '%s'", pp_tok_str(t, buf, sizeof buf));
+      if (!s && !tex) pp_fail(P, t, "undeclared identifier '%s'", pp_tok_str(t, buf, sizeof buf));
+      o->ref = t; /* textures: texture_address() refuses a name */
       o->sym = s;
-      o->o.space = s->space;
-      base = s->offset;
+      o->o.space = s ? s->space : PTX_S_NONE;
+      base = s ? s->offset : 0;
     }
   } else {
     pp_fail(P, t, "bad address");

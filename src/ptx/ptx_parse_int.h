@@ -154,6 +154,8 @@ typedef struct Opd {
   uint8_t pipe;      /* written after '|' */
   Num num;           /* IMM: as written */
   const Sym *sym;    /* ADDR/SYM naming a variable */
+  const PtxTok *ref; /* ADDR of a texture or surface naming something
+                        undeclared (a legacy .texref) */
   PtxOperand coord;  /* ADDR of a texture or surface: [h, {c...}]'s vector
                         (kind NONE when the address has none) */
 } Opd;
