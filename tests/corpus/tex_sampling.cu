@@ -62,3 +62,47 @@ __global__ void surf_rmw(cudaSurfaceObject_t s, float a, float b) {
   surf2Dread(&v, s, x * 4, y);
   surf2Dwrite(a * v + b, s, x * 4, y);
 }
+
+// Probes for the tests: one fetch per thread at coordinates that step by
+// (dx, dy) from (x0, y0), so a test can sweep the filter's weights and the
+// address modes.
+//@ fetch1d grid=16 block=256 args=tex:f32:2:linear:clamp:iota,buf:f32:4096:zero,f32:0.5,f32:0.000244140625
+__global__ void fetch1d(cudaTextureObject_t t, float *out, float x0, float dx) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = tex1D<float>(t, x0 + dx * i);
+}
+
+//@ fetch2d grid=2,8 block=32,4 args=tex:f32x4:16x8:linear:mirror:norm,buf:f32:8192:zero,f32:-1.3,f32:0.05,f32:-0.7,f32:0.06
+__global__ void fetch2d(cudaTextureObject_t t, float4 *out, float x0, float dx, float y0, float dy) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  out[y * gridDim.x * blockDim.x + x] = tex2D<float4>(t, x0 + dx * x, y0 + dy * y);
+}
+
+// tex1Dfetch: integer coordinates, no filtering.
+//@ fetch1d_int grid=1 block=64 args=tex:i32:40:border:iota,buf:i32:64:zero,i32:-8
+__global__ void fetch1d_int(cudaTextureObject_t t, int *out, int x0) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = tex1Dfetch<int>(t, x0 + i);
+}
+
+// A layered 2D texture: one layer per block in z.
+//@ fetch_layered grid=1,1,3 block=16,8 args=tex:f32:16x8x3:point:layered:iota,buf:f32:384:zero
+__global__ void fetch_layered(cudaTextureObject_t t, float *out) {
+  int x = threadIdx.x, y = threadIdx.y, l = blockIdx.z;
+  out[(l * 8 + y) * 16 + x] = tex2DLayered<float>(t, x + 0.5f, y + 0.5f, l);
+}
+
+// Surfaces out of range: .zero reads 0 and drops the store, .trap faults.
+//@ surf_zero grid=1 block=64 args=surf:u32:48:iota
+__global__ void surf_zero(cudaSurfaceObject_t s) {
+  int i = threadIdx.x;
+  unsigned v = surf1Dread<unsigned>(s, i * 4, cudaBoundaryModeZero);
+  surf1Dwrite(v + 1000u, s, i * 4, cudaBoundaryModeZero);
+}
+// (no //@ line: it faults on purpose; tests/test_corpus_tex.c runs it)
+__global__ void surf_trap(cudaSurfaceObject_t s) {
+  int i = threadIdx.x;
+  unsigned v;
+  surf1Dread(&v, s, i * 4);
+  surf1Dwrite(v + 1u, s, i * 4);
+}
