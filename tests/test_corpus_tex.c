@@ -1,0 +1,486 @@
+/* test_corpus_tex.c - textures and surfaces (tests/corpus/tex_sampling.cu):
+ * every kernel's output against a CPU reference written here from the CUDA
+ * C++ Programming Guide's "Texture Fetching" appendix (point sampling,
+ * linear filtering with 9-bit fixed-point weights, the address modes), the
+ * tex:/surf: spec parser's errors, and the texture counters against first
+ * principles. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "launch/launch.h"
+#include "sim/sim.h"
+#include "testutil.h"
+#include "util/bits.h"
+
+static PtxModule *mod;
+
+static int setup(void **state) {
+  (void)state;
+  mod = tu_load(tu_corpus("tex_sampling.ptx"));
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  ptx_module_free(mod);
+  return 0;
+}
+
+/* ---- the reference ----------------------------------------------------- */
+
+/* Texture argument argno of a run: its object and texels. */
+typedef struct Ref {
+  const GTex *t;
+  const uint8_t *data;
+} Ref;
+
+static Ref ref_of(SimRun *run, int argno) {
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, "arg%d (", argno);
+  for (int i = 0; i < run->gmem.ntex; i++) {
+    const GTex *t = &run->gmem.tex[i];
+    if (!strncmp(run->gmem.buf[t->buf].name, prefix, strlen(prefix))) return (Ref){t, run->gmem.buf[t->buf].data};
+  }
+  fail_msg("no texture for argument %d", argno);
+  return (Ref){0};
+}
+
+/* Channel c of texel (x, y, z) as a float (z: slice or layer; y: the layer
+ * of a 1D layered object); a texel outside (border) reads 0. */
+static float chan(const Ref *r, int x, int y, int z, int c) {
+  const GTex *t = r->t;
+  if (x < 0 || y < 0 || z < 0) return 0.0f;
+  if (c >= t->nchan) return c == 3 ? 1.0f : 0.0f;
+  uint64_t off = (t->dims == 1 ? gtex_offset(t, (uint32_t)x, (uint32_t)y, 0)
+                               : gtex_offset(t, (uint32_t)x, (uint32_t)y, (uint32_t)z));
+  const uint8_t *p = r->data + off;
+  switch (t->type) {
+  case PTX_T_U8: return t->normfloat ? p[c] / 255.0f : (float)p[c];
+  case PTX_T_S32: {
+    int32_t v;
+    memcpy(&v, p + 4 * c, 4);
+    return (float)v;
+  }
+  default: {
+    float f;
+    memcpy(&f, p + 4 * c, 4);
+    return f;
+  }
+  }
+}
+
+/* The guide's address modes on a texel index: clamp, border (-1), wrap,
+ * mirror. */
+static int addr(int mode, int i, int n) {
+  switch (mode) {
+  case GTEX_BORDER: return i < 0 || i >= n ? -1 : i;
+  case GTEX_WRAP: return ((i % n) + n) % n;
+  case GTEX_MIRROR: {
+    int m = ((i % (2 * n)) + 2 * n) % (2 * n);
+    return m < n ? m : 2 * n - 1 - m;
+  }
+  default: return i < 0 ? 0 : i >= n ? n - 1 : i;
+  }
+}
+
+/* The guide's linear filtering in one dimension: xB = x - 0.5, i =
+ * floor(xB), alpha = frac(xB) in 9-bit fixed point (8 fractional bits;
+ * rounded to nearest, the rounding warpmem assumes). */
+static void taps(const GTex *t, float u, int n, int i[2], float *alpha) {
+  float xb = (t->norm ? u * (float)n : u) - 0.5f;
+  float fl = floorf(xb);
+  *alpha = floorf((xb - fl) * 256.0f + 0.5f) / 256.0f;
+  i[0] = addr(t->amode, (int)fl, n);
+  i[1] = addr(t->amode, (int)fl + 1, n);
+}
+
+/* tex(x, y) = (1-a)(1-b)T[i,j] + a(1-b)T[i+1,j] + (1-a)b T[i,j+1] + ab T[i+1,j+1] */
+static float bilinear(const Ref *r, float u, float v, int c, int layer) {
+  int i[2], j[2];
+  float a, b;
+  taps(r->t, u, (int)r->t->w, i, &a);
+  taps(r->t, v, (int)r->t->h, j, &b);
+  float t00 = chan(r, i[0], j[0], layer, c), t10 = chan(r, i[1], j[0], layer, c);
+  float t01 = chan(r, i[0], j[1], layer, c), t11 = chan(r, i[1], j[1], layer, c);
+  return (1 - a) * (1 - b) * t00 + a * (1 - b) * t10 + (1 - a) * b * t01 + a * b * t11;
+}
+
+/* The 3D one, the eight corners in the guide's order (x fastest). */
+static float trilinear(const Ref *r, float u, float v, float w) {
+  int i[2], j[2], k[2];
+  float a, b, g;
+  taps(r->t, u, (int)r->t->w, i, &a);
+  taps(r->t, v, (int)r->t->h, j, &b);
+  taps(r->t, w, (int)r->t->d, k, &g);
+  float sum = 0.0f;
+  for (int n = 0; n < 8; n++) {
+    int hx = n & 1, hy = (n >> 1) & 1, hz = n >> 2;
+    int x = i[hx], y = j[hy], z = k[hz];
+    float wt = (hx ? a : 1 - a) * (hy ? b : 1 - b) * (hz ? g : 1 - g);
+    float tx = x < 0 || y < 0 || z < 0 ? 0.0f : chan(r, x, y, z, 0);
+    sum = n == 0 ? wt * tx : sum + wt * tx;
+  }
+  return sum;
+}
+
+/* Point sampling with clamp, unnormalized: T[clamp(floor(x))]. */
+static float point2d(const Ref *r, float x, float y) {
+  return chan(r, addr(GTEX_CLAMP, (int)floorf(x), (int)r->t->w), addr(GTEX_CLAMP, (int)floorf(y), (int)r->t->h), 0, 0);
+}
+
+static void expect_exact(const float *got, const float *want, size_t n, const char *what) {
+  for (size_t i = 0; i < n; i++)
+    if (wm_f32_bits(got[i]) != wm_f32_bits(want[i]))
+      fail_msg("%s[%zu]: %.9g (0x%08x), want %.9g (0x%08x)", what, i, got[i], wm_f32_bits(got[i]), want[i],
+               wm_f32_bits(want[i]));
+}
+
+/* ---- the corpus kernels ------------------------------------------------ */
+
+static void test_stencil5(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "stencil5", "8,16", "32,8", 0, "tex:f32:256x128:point:clamp", "buf:f32:32768:zero",
+            "i32:256", "i32:128", NULL);
+  Ref r = ref_of(&run, 0);
+  float *want = malloc(32768 * sizeof *want);
+  for (int y = 0; y < 128; y++)
+    for (int x = 0; x < 256; x++) {
+      float fx = x + 0.5f, fy = y + 0.5f;
+      float n = point2d(&r, fx, fy - 1.0f) + point2d(&r, fx, fy + 1.0f);
+      n = n + point2d(&r, fx - 1.0f, fy);
+      n = n + point2d(&r, fx + 1.0f, fy);
+      want[y * 256 + x] = fmaf(point2d(&r, fx, fy), 0.5f, n * 0.125f); /* nvcc's fma */
+    }
+  expect_exact(tu_arg_buf(&run, 1, 4, 32768), want, 32768, "stencil5");
+  free(want);
+  sim_run_free(&run);
+}
+
+static void test_resize(void **state) {
+  (void)state;
+  for (int rgba = 0; rgba < 2; rgba++) {
+    SimRun run;
+    if (rgba)
+      tu_launch(&run, mod, "_Z6resizeI6float4EvyPT_ii", "4,3", "32,32", 0, "tex:u8x4:64x48:linear:clamp:norm:normfloat",
+                "buf:f32:30000:zero", "i32:100", "i32:75", NULL);
+    else
+      tu_launch(&run, mod, "_Z6resizeIfEvyPT_ii", "4,3", "32,32", 0, "tex:f32:64x48:linear:clamp:norm",
+                "buf:f32:7500:zero", "i32:100", "i32:75", NULL);
+    Ref r = ref_of(&run, 0);
+    int nc = rgba ? 4 : 1;
+    float *want = malloc(7500 * 4 * sizeof *want);
+    for (int y = 0; y < 75; y++)
+      for (int x = 0; x < 100; x++)
+        for (int c = 0; c < nc; c++)
+          want[(y * 100 + x) * nc + c] = bilinear(&r, (x + 0.5f) / 100.0f, (y + 0.5f) / 75.0f, c, 0);
+    expect_exact(tu_arg_buf(&run, 1, 4, (size_t)7500 * nc), want, (size_t)7500 * nc, rgba ? "resize rgba8" : "resize");
+    free(want);
+    sim_run_free(&run);
+  }
+}
+
+static void test_lut1d_wrap(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "lut1d", "16", "256", 0, "tex:f32:256:linear:wrap:norm", "buf:f32:4096:rand",
+            "buf:f32:4096:zero", "i32:4096", NULL);
+  Ref r = ref_of(&run, 0);
+  const float *in = tu_arg_buf(&run, 1, 4, 4096);
+  float want[4096];
+  int wrapped = 0;
+  for (int i = 0; i < 4096; i++) {
+    float u = fmaf(in[i], 3.0f, -1.0f);
+    int k[2];
+    float a;
+    taps(r.t, u, 256, k, &a);
+    want[i] = (1 - a) * chan(&r, k[0], 0, 0, 0) + a * chan(&r, k[1], 0, 0, 0);
+    wrapped += u < 0.0f || u >= 1.0f;
+  }
+  assert_true(wrapped > 1000); /* the inputs do leave [0, 1) */
+  expect_exact(tu_arg_buf(&run, 2, 4, 4096), want, 4096, "lut1d");
+  sim_run_free(&run);
+}
+
+static void test_volume3d_border(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "volume3d", "1,8,16", "32,4", 0, "tex:f32:32x32x16:linear:border", "buf:f32:16384:zero", NULL);
+  Ref r = ref_of(&run, 0);
+  float *want = malloc(16384 * sizeof *want);
+  for (int z = 0; z < 16; z++)
+    for (int y = 0; y < 32; y++)
+      for (int x = 0; x < 32; x++)
+        want[(z * 32 + y) * 32 + x] = trilinear(&r, x + 0.25f, y + 0.75f, fmaf((float)z, 1.1f, -0.3f));
+  const float *got = tu_arg_buf(&run, 1, 4, 16384);
+  expect_exact(got, want, 16384, "volume3d");
+  assert_true(got[0] < chan(&r, 0, 0, 0, 0) + 1.0f); /* the border pulls the z = 0 face down */
+  free(want);
+  sim_run_free(&run);
+}
+
+/* tld4.g: channel 1 of (i, j+1), (i+1, j+1), (i+1, j), (i, j) -- counter-
+ * clockwise from the lower left (PTX ISA), the bilinear footprint. */
+static void test_gather(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "gather_g", "2,8", "32,4", 0, "tex:f32x2:64x32:point:clamp", "buf:f32:8192:zero", NULL);
+  Ref r = ref_of(&run, 0);
+  float *want = malloc(8192 * sizeof *want);
+  for (int y = 0; y < 32; y++)
+    for (int x = 0; x < 64; x++) {
+      int i[2], j[2];
+      float a, b;
+      taps(r.t, x + 0.3f, 64, i, &a);
+      taps(r.t, y + 0.8f, 32, j, &b);
+      float *o = want + (y * 64 + x) * 4;
+      o[0] = chan(&r, i[0], j[1], 0, 1), o[1] = chan(&r, i[1], j[1], 0, 1);
+      o[2] = chan(&r, i[1], j[0], 0, 1), o[3] = chan(&r, i[0], j[0], 0, 1);
+    }
+  expect_exact(tu_arg_buf(&run, 1, 4, 8192), want, 8192, "gather");
+  free(want);
+  sim_run_free(&run);
+}
+
+static void test_surface_rmw(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "surf_rmw", "4,16", "32,4", 0, "surf:f32:128x64:iota", "f32:2", "f32:1", NULL);
+  Ref r = ref_of(&run, 0);
+  for (int y = 0; y < 64; y++)
+    for (int x = 0; x < 128; x++) {
+      float want = fmaf(2.0f, (float)(y * 128 + x), 1.0f); /* iota, then a * v + b */
+      if (chan(&r, x, y, 0, 0) != want) fail_msg("surface (%d, %d): %g, want %g", x, y, chan(&r, x, y, 0, 0), want);
+    }
+  /* 32 lanes x 4 bytes of one row: 128 bytes in two GOBs, 4 sectors each */
+  assert_int_equal(run.mm.metric[WM_M_SULD_REQ], 256);
+  assert_int_equal(run.mm.metric[WM_M_SULD_SEC], 256 * 8);
+  assert_int_equal(run.mm.metric[WM_M_SUST_SEC], 256 * 8);
+  assert_int_equal(run.mm.metric[WM_M_SUST_INST], 256);
+  sim_run_free(&run);
+}
+
+/* ---- the filter, the address modes, integer fetches, layers ------------- */
+
+/* Texels 0 and 1, sampled at x in [0.5, 1.5): the result is alpha itself,
+ * which must be frac(x - 0.5) rounded to 1/256 -- and is not the exact
+ * fraction for most x. */
+static void test_nine_bit_weights(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "fetch1d", "16", "256", 0, "tex:f32:2:linear:clamp:iota", "buf:f32:4096:zero", "f32:0.5",
+            "f32:0.000244140625", NULL);
+  const float *got = tu_arg_buf(&run, 1, 4, 4096);
+  int inexact = 0;
+  for (int i = 0; i < 4096; i++) {
+    float x = fmaf(0.000244140625f, (float)i, 0.5f), frac = x - 0.5f;
+    float want = floorf(frac * 256.0f + 0.5f) / 256.0f;
+    if (got[i] != want) fail_msg("x = %.9g: %.9g, want %.9g", x, got[i], want);
+    inexact += got[i] != frac;
+  }
+  assert_int_equal(inexact, 4096 - 256); /* 9-bit weights: exact only at multiples of 1/256 */
+  assert_true(got[4095] == 1.0f); /* 1.0 is representable (the ninth bit) */
+  sim_run_free(&run);
+}
+
+static void test_mirror_normalized_rgba(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "fetch2d", "2,8", "32,4", 0, "tex:f32x4:16x8:linear:mirror:norm", "buf:f32:8192:zero",
+            "f32:-1.3", "f32:0.05", "f32:-0.7", "f32:0.06", NULL);
+  Ref r = ref_of(&run, 0);
+  float *want = malloc(8192 * sizeof *want);
+  for (int y = 0; y < 32; y++)
+    for (int x = 0; x < 64; x++)
+      for (int c = 0; c < 4; c++)
+        want[(y * 64 + x) * 4 + c] = bilinear(&r, fmaf(0.05f, (float)x, -1.3f), fmaf(0.06f, (float)y, -0.7f), c, 0);
+  expect_exact(tu_arg_buf(&run, 1, 4, 8192), want, 8192, "mirror");
+  free(want);
+  sim_run_free(&run);
+}
+
+static void test_integer_fetch_border(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "fetch1d_int", "1", "64", 0, "tex:i32:40:border:iota", "buf:i32:64:zero", "i32:-8", NULL);
+  const int32_t *got = tu_arg_buf(&run, 1, 4, 64);
+  for (int i = 0; i < 64; i++) {
+    int x = i - 8;
+    assert_int_equal(got[i], x >= 0 && x < 40 ? x : 0); /* iota inside, the zero border outside */
+  }
+  sim_run_free(&run);
+}
+
+static void test_layered(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "fetch_layered", "1,1,3", "16,8", 0, "tex:f32:16x8x3:point:layered:iota", "buf:f32:384:zero",
+            NULL);
+  const float *got = tu_arg_buf(&run, 1, 4, 384);
+  for (int i = 0; i < 384; i++) assert_true(got[i] == (float)i); /* layer-major iota read back in order */
+  sim_run_free(&run);
+}
+
+/* Out of range: .zero reads 0 and drops the store; .trap is a fault that
+ * names the instruction and the thread. */
+static void test_surface_bounds(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "surf_zero", "1", "64", 0, "surf:u32:48:iota", NULL);
+  Ref r = ref_of(&run, 0);
+  for (int x = 0; x < 48; x++) {
+    uint32_t v;
+    memcpy(&v, r.data + gtex_offset(r.t, (uint32_t)x, 0, 0), 4);
+    assert_int_equal(v, 1000u + (uint32_t)x);
+  }
+  sim_run_free(&run);
+
+  LaunchSpec *ls = calloc(1, sizeof *ls);
+  WmErr e = {0};
+  snprintf(ls->name, sizeof ls->name, "surf_trap");
+  snprintf(ls->label, sizeof ls->label, "surf_trap");
+  ls->grid[0] = ls->grid[1] = ls->grid[2] = 1;
+  ls->block[0] = 64, ls->block[1] = ls->block[2] = 1;
+  ls->nargs = 1;
+  assert_int_equal(launch_parse_arg("surf:u32:48:iota", &ls->args[0], &e), 0);
+  SimOptions o;
+  sim_options_init(&o);
+  assert_int_equal(sim_run_launch(mod, ls, &o, &run, &e), -1);
+  assert_int_equal(e.code, WM_EFAULT);
+  if (!strstr(e.msg, "out-of-range surface load") || !strstr(e.msg, "suld.b.1d.b32.trap") ||
+      !strstr(e.msg, "thread (48,0,0)"))
+    fail_msg("fault message: %s", e.msg);
+  free(ls);
+}
+
+/* ---- counters from first principles ------------------------------------- */
+
+/* One warp reading 32 consecutive f32 texels of one row: 128 bytes across
+ * two 64-byte GOB columns, each row's 64 bytes in four 16-byte pieces of
+ * four different sectors (the swizzle gtex_offset documents): 8 sectors.
+ * An 8x4 block of texels: 32 bytes x 4 rows = 2 pieces x 2 row pairs = 4. */
+static void test_counters_first_principles(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "fetch2d", "1,1", "32,1", 0, "tex:f32:256x64:point:clamp", "buf:f32:128:zero", "f32:0.5",
+            "f32:1", "f32:8.5", "f32:1", NULL);
+  assert_int_equal(run.mm.metric[WM_M_TEX_INST], 1);
+  assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 1);
+  assert_int_equal(run.mm.metric[WM_M_TEX_SEC], 8);
+  assert_int_equal(run.mm.metric[WM_M_TEX_HIT] + run.mm.metric[WM_M_TEX_MISS], 8);
+  assert_int_equal(run.mm.metric[WM_M_TEX_MISS], 8); /* a cold L1 */
+  sim_run_free(&run);
+
+  tu_launch(&run, mod, "fetch2d", "1,1", "8,4", 0, "tex:f32:256x64:point:clamp", "buf:f32:128:zero", "f32:0.5",
+            "f32:1", "f32:0.5", "f32:1", NULL);
+  assert_int_equal(run.mm.metric[WM_M_TEX_SEC], 4);
+  sim_run_free(&run);
+
+  /* linear filtering a quarter texel past the centres of that block: each
+   * lane reads texels (x, y) to (x+1, y+1), so 9x5 texels, bytes 0..35 of
+   * rows 0..4 -> 16-byte pieces {0, 1, 2} x row pairs {0, 1, 2}: 9 sectors */
+  tu_launch(&run, mod, "fetch2d", "1,1", "8,4", 0, "tex:f32:256x64:linear:clamp", "buf:f32:128:zero", "f32:0.75",
+            "f32:1", "f32:0.75", "f32:1", NULL);
+  assert_int_equal(run.mm.metric[WM_M_TEX_SEC], 9);
+  sim_run_free(&run);
+
+  /* the stencil: 1024 warps x 5 fetches, each warp a row of 32 texels */
+  tu_launch(&run, mod, "stencil5", "8,16", "32,8", 0, "tex:f32:256x128:point:clamp", "buf:f32:32768:zero", "i32:256",
+            "i32:128", NULL);
+  assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 5 * 1024);
+  assert_int_equal(run.mm.metric[WM_M_TEXIN_REQ], 5 * 1024);
+  sim_run_free(&run);
+}
+
+/* The tiled layout is a bijection onto the storage. */
+static void test_layout(void **state) {
+  (void)state;
+  GTex t = {.dims = 2, .type = PTX_T_F32, .nchan = 1, .texel = 4, .w = 40, .h = 20, .d = 1};
+  uint64_t bytes = gtex_storage_bytes(&t);
+  assert_int_equal(bytes, 3 * 3 * 512); /* 160 bytes -> 3 GOBs across, 20 rows -> 3 down */
+  uint8_t *seen = calloc(bytes / 4, 1);
+  for (uint32_t y = 0; y < 20; y++)
+    for (uint32_t x = 0; x < 40; x++) {
+      uint64_t o = gtex_offset(&t, x, y, 0);
+      assert_true(o % 4 == 0 && o < bytes);
+      assert_int_equal(seen[o / 4], 0);
+      seen[o / 4] = 1;
+    }
+  free(seen);
+  /* x = 4 is byte 16: the second 16-byte piece, in sector 1; row 1 is the
+   * second half of that sector */
+  assert_int_equal(gtex_offset(&t, 4, 1, 0), 32 + 16);
+  /* row 8 starts the second GOB row: after 3 GOBs of 512 bytes */
+  assert_int_equal(gtex_offset(&t, 0, 8, 0), 3 * 512);
+}
+
+/* ---- spec errors -------------------------------------------------------- */
+
+static void spec_bad(const char *spec, const char *word) {
+  ArgSpec a;
+  WmErr e = {0};
+  if (launch_parse_arg(spec, &a, &e) == 0) fail_msg("accepted %s", spec);
+  if (!strstr(e.msg, word)) fail_msg("%s: want '%s' in: %s", spec, word, e.msg);
+}
+
+static void test_spec_errors(void **state) {
+  (void)state;
+  spec_bad("tex:f64:16", "unknown channel format");
+  spec_bad("tex:f32x3:16", "unknown channel format");
+  spec_bad("tex:f32:16x0", "each 1..65536");
+  spec_bad("tex:f32:16x16x16x2", "expected W, WxH or WxHxD");
+  spec_bad("tex:f32:16:wrap", "normalized coordinates only");
+  spec_bad("tex:u8:16:linear", "linear filtering needs float texels");
+  spec_bad("tex:f32:16:normfloat", "normfloat reads 8- and 16-bit");
+  spec_bad("tex:f32:16:point:linear", "contradicts or repeats");
+  spec_bad("tex:f32:16:bogus", "unknown option 'bogus'");
+  spec_bad("tex:u8:16:300", "unknown option '300'");
+  spec_bad("surf:f32:16:linear", "a surface has none");
+  spec_bad("tex:f32:16:layered", "a layered object is WxL");
+  spec_bad("tex:f32", "expected tex:CHANNELS");
+  ArgSpec a;
+  WmErr e = {0};
+  assert_int_equal(launch_parse_arg("tex:u8x4:640x480:linear:wrap:norm:normfloat:7", &a, &e), 0);
+  assert_int_equal(a.kind, ARG_TEX);
+  assert_int_equal(a.tex.nchan, 4);
+  assert_int_equal(a.tex.w, 640);
+  assert_int_equal(a.tex.h, 480);
+  assert_int_equal(a.tex.amode, GTEX_WRAP);
+  assert_int_equal(a.init, INIT_CONST);
+  assert_int_equal(a.bits, 7);
+}
+
+/* A located error for a //@ line with a bad texture spec. */
+static void test_spec_error_located(void **state) {
+  (void)state;
+  const char *text = "//@ k grid=1 block=32 args=tex:f32:64x64:mirror\n";
+  LaunchSpec *ls;
+  int n;
+  WmErr e = {0};
+  assert_int_equal(launch_parse_file("x.cu", text, &ls, &n, &e), -1);
+  if (!strstr(e.msg, "x.cu:1:") || !strstr(e.msg, "add :norm") || !strstr(e.msg, "^"))
+    fail_msg("message: %s", e.msg);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_stencil5),
+    cmocka_unit_test(test_resize),
+    cmocka_unit_test(test_lut1d_wrap),
+    cmocka_unit_test(test_volume3d_border),
+    cmocka_unit_test(test_gather),
+    cmocka_unit_test(test_surface_rmw),
+    cmocka_unit_test(test_nine_bit_weights),
+    cmocka_unit_test(test_mirror_normalized_rgba),
+    cmocka_unit_test(test_integer_fetch_border),
+    cmocka_unit_test(test_layered),
+    cmocka_unit_test(test_surface_bounds),
+    cmocka_unit_test(test_counters_first_principles),
+    cmocka_unit_test(test_layout),
+    cmocka_unit_test(test_spec_errors),
+    cmocka_unit_test(test_spec_error_located),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
