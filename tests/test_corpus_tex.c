@@ -440,6 +440,7 @@ static void test_spec_errors(void **state) {
   spec_bad("surf:f32:16:linear", "a surface has none");
   spec_bad("tex:f32:16:layered", "a layered object is WxL");
   spec_bad("tex:f32", "expected tex:CHANNELS");
+  spec_bad("tex:f32:64x64:mipmaps", "mipmapped textures are not supported");
   ArgSpec a;
   WmErr e = {0};
   assert_int_equal(launch_parse_arg("tex:u8x4:640x480:linear:wrap:norm:normfloat:7", &a, &e), 0);

@@ -89,6 +89,9 @@ int gpu_params_for_device(const PtxKernel *k, const LaunchSpec *l, const GlobalM
   if (l->nargs != k->nparams)
     return wm_err(e, WM_EARGS, "kernel %s: %d arguments for %d parameters", k->name, l->nargs, k->nparams);
   for (int i = 0; i < l->nargs; i++) {
+    if (l->args[i].kind == ARG_TEX)
+      return wm_err(e, WM_EUNSUP, "kernel %s, arg%d '%s': the GPU runner does not create texture or surface "
+                    "objects (simulate it with warpmem sim)", k->name, i, l->args[i].text);
     if (l->args[i].kind != ARG_BUF) continue;
     const PtxParam *p = &k->params[i];
     if (p->size != 8 || p->offset + 8 > k->param_size)

@@ -137,6 +137,9 @@ static int parse_opt(const char *s, size_t n, ArgSpec *a, unsigned *seen, WmErr 
     group = 4, t->norm = 1;
   } else if (word(s, n, "elem") || word(s, n, "normfloat")) {
     group = 8, t->normfloat = word(s, n, "normfloat");
+  } else if (n >= 3 && (!memcmp(s, "mip", 3) || !memcmp(s, "lod", 3))) {
+    return wm_err(e, WM_EUSAGE, "'%.*s': mipmapped textures are not supported (a texture has one level, which "
+                  "tex.level and tex.grad read)", (int)n, s);
   } else if (word(s, n, "layered")) {
     group = 16, t->layered = 1;
   } else {
