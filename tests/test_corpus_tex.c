@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "launch/launch.h"
 #include "sim/sim.h"
@@ -416,6 +417,128 @@ static void test_layout(void **state) {
   assert_int_equal(gtex_offset(&t, 0, 8, 0), 3 * 512);
 }
 
+/* ---- instructions nvcc emits rarely: txq, tex.level/.grad, .a1d, sust.p,
+ * suld.clamp (written as PTX) ---------------------------------------------- */
+
+static const char *const probe_ptx =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry q(.param .u64 t, .param .u64 s, .param .u64 out) {\n"
+  "  .reg .b32 %r<20>;\n  .reg .b64 %rd<5>;\n  .reg .f32 %f<20>;\n"
+  "  ld.param.u64 %rd1, [t];\n  ld.param.u64 %rd2, [s];\n  ld.param.u64 %rd3, [out];\n"
+  "  cvta.to.global.u64 %rd3, %rd3;\n"
+  "  txq.width.b32 %r1, [%rd1];\n  st.global.u32 [%rd3], %r1;\n"
+  "  txq.height.b32 %r1, [%rd1];\n  st.global.u32 [%rd3+4], %r1;\n"
+  "  txq.array_size.b32 %r1, [%rd1];\n  st.global.u32 [%rd3+8], %r1;\n"
+  "  txq.normalized_coords.b32 %r1, [%rd1];\n  st.global.u32 [%rd3+12], %r1;\n"
+  "  txq.filter_mode.b32 %r1, [%rd1];\n  st.global.u32 [%rd3+16], %r1;\n"
+  "  txq.channel_data_type.b32 %r1, [%rd1];\n  st.global.u32 [%rd3+20], %r1;\n"
+  "  txq.addr_mode_0.b32 %r1, [%rd1];\n  st.global.u32 [%rd3+24], %r1;\n"
+  "  mov.f32 %f1, 0f3F000000;\n  mov.u32 %r8, 1;\n"
+  "  tex.level.a1d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd1, {%r8, %f1}], 0f40000000;\n"
+  "  st.global.f32 [%rd3+32], %f2;\n  st.global.f32 [%rd3+48], %f5;\n"
+  "  tex.grad.a1d.v4.f32.f32 {%f6, %f7, %f8, %f9}, [%rd1, {%r8, %f1}], {%f1}, {%f1};\n"
+  "  st.global.f32 [%rd3+36], %f6;\n"
+  "  mov.f32 %f10, 0f3FC00000;\n  mov.u32 %r9, 28;\n  mov.u32 %r11, 400;\n"
+  "  sust.p.1d.v2.f32.trap [%rd2, {%r9}], {%f10, %f10};\n"
+  "  suld.b.1d.b32.clamp {%r10}, [%rd2, {%r11}];\n  st.global.u32 [%rd3+40], %r10;\n"
+  "  suld.b.1d.b32.zero {%r12}, [%rd2, {%r11}];\n  st.global.u32 [%rd3+44], %r12;\n"
+  "  ret;\n}\n";
+
+static void test_txq_level_grad_sust_p(void **state) {
+  (void)state;
+  char *path = tu_temp_file(".ptx", probe_ptx);
+  PtxModule *m = tu_load(path);
+  SimRun run;
+  tu_launch(&run, m, "q", "1", "1", 0, "tex:f32:8x2:point:layered:norm:iota", "surf:f16x2:8:zero",
+            "buf:u32:16:zero", NULL);
+  const uint32_t *o = tu_arg_buf(&run, 2, 4, 16);
+  assert_int_equal(o[0], 8);      /* width */
+  assert_int_equal(o[1], 1);      /* height of a 1D texture */
+  assert_int_equal(o[2], 2);      /* layers */
+  assert_int_equal(o[3], 1);      /* normalized coordinates */
+  assert_int_equal(o[4], 0);      /* point filtering */
+  assert_int_equal(o[5], 0x10DE); /* OpenCL's CL_FLOAT, as the PTX ISA defines txq's answer */
+  assert_int_equal(o[6], 1);      /* cudaAddressModeClamp */
+  float f;
+  memcpy(&f, &o[8], 4);
+  assert_true(f == 12.0f);        /* layer 1, u = 0.5 of 8 texels: texel 4, element 8 + 4 */
+  memcpy(&f, &o[12], 4);
+  assert_true(f == 1.0f);         /* the missing fourth channel */
+  memcpy(&f, &o[9], 4);
+  assert_true(f == 12.0f);        /* tex.grad reads level 0 as well */
+  assert_int_equal(o[10], 0x3E003E00u); /* sust.p wrote 1.5 as two f16; .clamp read the last texel */
+  assert_int_equal(o[11], 0);     /* .zero: out of range reads 0 */
+  sim_run_free(&run);
+  ptx_module_free(m);
+  unlink(path);
+  free(path);
+}
+
+/* What warpmem says of a kernel whose body is `body`: the module's error or
+ * the kernel's refusal (malloc'd). */
+static char *verdict(const char *body) {
+  char text[2048];
+  snprintf(text, sizeof text,
+           ".version 8.0\n.target sm_90\n.address_size 64\n%s"
+           ".visible .entry k(.param .u64 t) {\n  .reg .b32 %%r<9>;\n  .reg .b64 %%rd<3>;\n"
+           "  .reg .f32 %%f<9>;\n  ld.param.u64 %%rd1, [t];\n%s  ret;\n}\n",
+           strstr(body, ".texref") ? body : "", strstr(body, ".texref") ? "" : body);
+  WmErr e = {0};
+  PtxModule *m = ptx_parse("t.ptx", strdup(text), &e);
+  if (!m) return strdup(e.msg);
+  const PtxKernel *k = ptx_find_kernel(m, "k", &e);
+  char *msg = strdup(k ? "accepted" : e.msg);
+  ptx_module_free(m);
+  return msg;
+}
+
+static void expect_verdict(const char *body, const char *word) {
+  char *msg = verdict(body);
+  if (!strstr(msg, word)) fail_msg("%s: want '%s' in: %s", body, word, msg);
+  if (!strstr(msg, "t.ptx:") || !strstr(msg, "^")) fail_msg("not located: %s", msg);
+  free(msg);
+}
+
+static void test_refusals(void **state) {
+  (void)state;
+  expect_verdict(".global .texref tex0;\n", "removed in CUDA 12");
+  expect_verdict("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];\n", "removed in CUDA 12");
+  expect_verdict("  tex.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];\n", "needs a geometry");
+  expect_verdict("  tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}];\n",
+                 ".cube textures are not supported");
+  expect_verdict("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];\n", "takes 2 coordinates");
+  expect_verdict("  tld4.r.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];\n", "tld4 is .2d or .a2d");
+  expect_verdict("  suld.b.2d.b32.trap {%r1}, [%rd1, {%r2}];\n", "takes 2 coordinates");
+  expect_verdict("  suld.b.2d.f32.trap {%f1}, [%rd1, {%r2, %r3}];\n", "surface data is .b8");
+  expect_verdict("  sust.b.1d.v2.b32.trap [%rd1, {%r2}], {%r3};\n", "has 1 elements, instruction has 2");
+  char *ok = verdict("  tex.3d.v4.s32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%f5, %f6, %f7, %f7}];\n");
+  assert_string_equal(ok, "accepted");
+  free(ok);
+}
+
+/* A handle that names no object, or the wrong kind, is a located fault. */
+static void test_bad_handle(void **state) {
+  (void)state;
+  LaunchSpec *ls = calloc(1, sizeof *ls);
+  WmErr e = {0};
+  snprintf(ls->name, sizeof ls->name, "surf_zero");
+  snprintf(ls->label, sizeof ls->label, "surf_zero");
+  ls->grid[0] = ls->grid[1] = ls->grid[2] = 1;
+  ls->block[0] = 32, ls->block[1] = ls->block[2] = 1;
+  ls->nargs = 1;
+  assert_int_equal(launch_parse_arg("tex:u32:48", &ls->args[0], &e), 0);
+  SimOptions o;
+  sim_options_init(&o);
+  SimRun run;
+  assert_int_equal(sim_run_launch(mod, ls, &o, &run, &e), -1);
+  if (!strstr(e.msg, "is not a surface object (it is a texture") || !strstr(e.msg, "suld.b.1d.b32.zero"))
+    fail_msg("message: %s", e.msg);
+  assert_int_equal(launch_parse_arg("u64:77", &ls->args[0], &e), 0);
+  assert_int_equal(sim_run_launch(mod, ls, &o, &run, &e), -1);
+  if (!strstr(e.msg, "handle 0x4d is not a surface object")) fail_msg("message: %s", e.msg);
+  free(ls);
+}
+
 /* ---- spec errors -------------------------------------------------------- */
 
 static void spec_bad(const char *spec, const char *word) {
@@ -480,6 +603,9 @@ int main(void) {
     cmocka_unit_test(test_surface_bounds),
     cmocka_unit_test(test_counters_first_principles),
     cmocka_unit_test(test_layout),
+    cmocka_unit_test(test_txq_level_grad_sust_p),
+    cmocka_unit_test(test_refusals),
+    cmocka_unit_test(test_bad_handle),
     cmocka_unit_test(test_spec_errors),
     cmocka_unit_test(test_spec_error_located),
   };
