@@ -260,6 +260,8 @@ static void test_surface_rmw(void **state) {
   assert_int_equal(run.mm.metric[WM_M_SULD_SEC], 256 * 8);
   assert_int_equal(run.mm.metric[WM_M_SUST_SEC], 256 * 8);
   assert_int_equal(run.mm.metric[WM_M_SUST_INST], 256);
+  assert_int_equal(run.mm.metric[WM_M_TEXIN_REQ], 512); /* both go through TEXIN */
+  assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 0);
   sim_run_free(&run);
 }
 

@@ -239,8 +239,8 @@ static int64_t tap_offset(const GTex *t, const Coord *c, const int32_t idx[3]) {
   return (int64_t)gtex_offset(t, (uint32_t)idx[0], (uint32_t)idx[1], t->dims == 3 ? (uint32_t)idx[2] : c->layer);
 }
 
-/* The taps of a point or linear fetch (linear: `gather` keeps the 2D
- * footprint without weights, for tld4). */
+/* The taps of a point or linear fetch; a linear one's corner k has bit d
+ * set for the second texel of dimension d (tld4 picks its four from them). */
 static void lane_taps(const GTex *t, const Coord *c, int linear, Taps *tp) {
   const int32_t size[3] = {(int32_t)t->w, (int32_t)t->h, (int32_t)t->d};
   int32_t idx[3] = {0, 0, 0};
@@ -272,13 +272,22 @@ static void lane_taps(const GTex *t, const Coord *c, int linear, Taps *tp) {
 /* ---- the instructions -------------------------------------------------------- */
 
 /* Hands a warp's texel addresses to the memory model. */
-static void model_texels(Block *b, const EmuInstr *x, uint32_t mask, const GTex *t, const uint64_t *addr,
-                         uint32_t n, unsigned size, int op) {
+static void model_texels(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *addr, uint32_t n,
+                         unsigned size, int op) {
   if (!b->mm) return;
   MemTexReq r = {.op = (uint8_t)op, .size = (uint8_t)size, .n = n, .addr = addr, .lanes = mask,
                  .instr = (int)(x - b->p->code), .warp = b->cur_warp};
-  (void)t;
   mem_texture(b->mm, &r);
+}
+
+static const char *const geom_name[] = {"1d", "2d", "3d", "a1d", "a2d"};
+
+/* The instruction's geometry (.1d ... .a2d) is the object's, or a fault. */
+static int check_geometry(Block *b, const EmuInstr *x, int warp, uint32_t mask, const GTex *t) {
+  int g = x->sub - PTX_SUB_TEX_1D, layered = g >= 3, dims = layered ? g - 2 : g + 1;
+  if (t->dims == dims && t->layered == layered) return 0;
+  return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "a .%s access to a %s%uD %s", geom_name[g],
+                   t->layered ? "layered " : "", t->dims, t->surface ? "surface" : "texture");
 }
 
 /* An integer result in its register: .s32 sign-extended. */
@@ -300,12 +309,7 @@ static int check_result(Block *b, const EmuInstr *x, int warp, uint32_t mask, co
 
 int emu_exec_tex(EMU_EXEC_ARGS) {
   const GTex *t = warp_object(b, x, warp, mask, R, 0);
-  if (!t || check_result(b, x, warp, mask, t)) return -1;
-  if (x->sub == PTX_SUB_TEX_A1D || x->sub == PTX_SUB_TEX_A2D ? !t->layered || t->dims != x->sub - PTX_SUB_TEX_A1D + 1
-                                                             : t->layered || t->dims != x->sub - PTX_SUB_TEX_1D + 1)
-    return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "a .%s fetch from a %s%uD texture",
-                     (const char *[]){"1d", "2d", "3d", "a1d", "a2d"}[x->sub - PTX_SUB_TEX_1D],
-                     t->layered ? "layered " : "", t->dims);
+  if (!t || check_result(b, x, warp, mask, t) || check_geometry(b, x, warp, mask, t)) return -1;
   const uint8_t *data = b->l->gmem->buf[t->buf].data;
   int linear = t->filter == GTEX_LINEAR && x->type2 == PTX_T_F32;
   int isf = x->type == PTX_T_F32;
@@ -328,7 +332,7 @@ int emu_exec_tex(EMU_EXEC_ARGS) {
     for (int ch = 0; ch < 4; ch++)
       if (x->d[ch] != EMU_NOSLOT) R[(size_t)x->d[ch] * 32 + l] = isf ? B32(acc[ch]) : result_int(x, u[ch]);
   }
-  model_texels(b, x, mask, t, addr, na, t->texel, MEM_TEX_FETCH);
+  model_texels(b, x, mask, addr, na, t->texel, MEM_TEX_FETCH);
   return 0;
 }
 
@@ -336,10 +340,7 @@ int emu_exec_tex(EMU_EXEC_ARGS) {
  * left (PTX ISA): (i, j+1), (i+1, j+1), (i+1, j), (i, j). */
 int emu_exec_tld4(EMU_EXEC_ARGS) {
   const GTex *t = warp_object(b, x, warp, mask, R, 0);
-  if (!t || check_result(b, x, warp, mask, t)) return -1;
-  if (t->dims != 2 || t->layered != (x->sub == PTX_SUB_TEX_A2D))
-    return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "tld4 needs a %s2D texture",
-                     x->sub == PTX_SUB_TEX_A2D ? "layered " : "");
+  if (!t || check_result(b, x, warp, mask, t) || check_geometry(b, x, warp, mask, t)) return -1;
   static const int corner[4] = {2, 3, 1, 0}; /* lane_taps' corner numbers: bit 0 = x+1, bit 1 = y+1 */
   const uint8_t *data = b->l->gmem->buf[t->buf].data;
   int isf = x->type == PTX_T_F32;
@@ -361,7 +362,7 @@ int emu_exec_tld4(EMU_EXEC_ARGS) {
         R[(size_t)x->d[k] * 32 + l] = isf ? B32(f[x->aux]) : result_int(x, u[x->aux]);
     }
   }
-  model_texels(b, x, mask, t, addr, na, t->texel, MEM_TEX_FETCH);
+  model_texels(b, x, mask, addr, na, t->texel, MEM_TEX_FETCH);
   return 0;
 }
 
@@ -447,12 +448,7 @@ static int64_t surface_offset(Block *b, const EmuInstr *x, int warp, int l, cons
 static const GTex *surface_for(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *R,
                                unsigned size) {
   const GTex *t = warp_object(b, x, warp, mask, R, 1);
-  if (!t) return NULL;
-  int g = x->sub - PTX_SUB_TEX_1D;
-  int dims = g >= 3 ? g - 2 : g + 1, layered = g >= 3;
-  if (t->dims != dims || t->layered != layered)
-    return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "a .%s access to a %s%uD surface",
-                     (const char *[]){"1d", "2d", "3d", "a1d", "a2d"}[g], t->layered ? "layered " : "", t->dims), NULL;
+  if (!t || check_geometry(b, x, warp, mask, t)) return NULL;
   if (size > t->texel)
     return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT,
                      "a %u-byte surface access to a surface of %u-byte texels", size, t->texel), NULL;
@@ -477,7 +473,7 @@ int emu_exec_suld(EMU_EXEC_ARGS) {
       if (x->d[v] != EMU_NOSLOT) R[(size_t)x->d[v] * 32 + l] = val;
     }
   }
-  model_texels(b, x, mask, t, addr, na, size, MEM_SURF_LD);
+  model_texels(b, x, mask, addr, na, size, MEM_SURF_LD);
   return 0;
 }
 
@@ -523,6 +519,6 @@ int emu_exec_sust(EMU_EXEC_ARGS) {
       }
     }
   }
-  model_texels(b, x, mask, t, addr, na, size, MEM_SURF_ST);
+  model_texels(b, x, mask, addr, na, size, MEM_SURF_ST);
   return 0;
 }

@@ -9,9 +9,9 @@
  * - Texture sectors go to the L1/L2 model as loads (TR_TEX, counted under
  *   the texture pipe's hits and misses too); surface loads as global loads,
  *   surface stores as global stores (written through to L2).
- * - l1tex__texin_requests_mem_texture counts one request per warp
- *   instruction here.  On hardware TEXIN may take several for quads of a
- *   warp with a large footprint: not modelled.
+ * - l1tex__texin_requests counts one request per texture or surface warp
+ *   instruction here.  On hardware TEXIN may take several for the quads of
+ *   a warp with a large footprint: not modelled.
  */
 #include <stdio.h>
 
@@ -47,7 +47,7 @@ void mem_texture(MemModel *mm, const MemTexReq *r) {
   mm->metric[inst[r->op]]++;
   mm->metric[req[r->op]]++;
   mm->metric[secm[r->op]] += ns;
-  if (r->op == MEM_TEX_FETCH) mm->metric[WM_M_TEXIN_REQ]++;
+  mm->metric[WM_M_TEXIN_REQ]++;
   if (mm->trace)
     for (unsigned i = 0; i < ns; i++) trace_push(mm->trace, sec[i], bytes[i], r->warp, trace[r->op], i == 0);
   LineStat *ls = (unsigned)r->instr < (unsigned)mm->nline ? &mm->line[r->instr] : NULL;
