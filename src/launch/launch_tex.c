@@ -19,6 +19,9 @@
  *   filtering of integers read as elements, normfloat of 32-bit channels
  *   or floats, wrap and mirror without normalized coordinates (CUDA treats
  *   them as clamp), sampling options on a surface.
+ * - Every object is a CUDA array (block-linear storage).  tex1Dfetch on
+ *   linear memory reads 0 out of range whatever the address mode: give such
+ *   a texture :border.
  * - Contents: channel k of texel (x, y, z) is element
  *   ((z * H + y) * W + x) * channels + k of what iota, rand or CONSTANT
  *   would put in a buffer of the channel type (f16: the f32 value rounded),
