@@ -261,6 +261,10 @@ static void test_surface_rmw(void **state) {
   assert_int_equal(run.mm.metric[WM_M_SUST_SEC], 256 * 8);
   assert_int_equal(run.mm.metric[WM_M_SUST_INST], 256);
   assert_int_equal(run.mm.metric[WM_M_TEXIN_REQ], 512); /* both go through TEXIN */
+  /* a sector holds 16 bytes of rows 2j and 2j+1, which two warps of one
+   * block read: one misses (a cold L1), the other hits */
+  assert_int_equal(run.mm.metric[WM_M_SULD_MISS], 256 * 4);
+  assert_int_equal(run.mm.metric[WM_M_SULD_HIT], 256 * 4);
   assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 0);
   sim_run_free(&run);
 }

@@ -144,7 +144,8 @@ void cache_free(CacheSys *c) {
 
 void cache_add_metrics(const CacheSys *c, uint64_t *m) {
   static const int keep[] = {WM_M_L1_HIT, WM_M_L1_MISS, WM_M_L2_RD,  WM_M_L2_WR,    WM_M_L2_ATOM, WM_M_L2_RDREQ, WM_M_L2_WRREQ, WM_M_RAW, WM_M_L1_LINES,
-                             WM_M_L2_HIT, WM_M_L2_MISS, WM_M_DRAM_USED, WM_M_TEX_HIT, WM_M_TEX_MISS};
+                             WM_M_L2_HIT, WM_M_L2_MISS, WM_M_DRAM_USED, WM_M_TEX_HIT, WM_M_TEX_MISS,
+                             WM_M_SULD_HIT, WM_M_SULD_MISS};
   for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) m[keep[i]] += c->metric[keep[i]];
   dram_add_metrics(&c->dram, m);
   if (c->hot_writes > m[WM_M_HOT]) m[WM_M_HOT] = c->hot_writes;
@@ -376,18 +377,23 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       /* fall through */
     case TR_LD:
     case TR_TEX:
+    case TR_SULD: {
+      static const int8_t hit[] = {[TR_TEX] = WM_M_TEX_HIT, [TR_SULD] = WM_M_SULD_HIT},
+                          miss[] = {[TR_TEX] = WM_M_TEX_MISS, [TR_SULD] = WM_M_SULD_MISS};
+      int tex = x->kind == TR_TEX || x->kind == TR_SULD;
       if (l1_hit(l1, sec)) {
         c->metric[WM_M_L1_HIT]++;
-        if (x->kind == TR_TEX) c->metric[WM_M_TEX_HIT]++;
+        if (tex) c->metric[hit[x->kind]]++;
         break;
       }
       c->metric[WM_M_L1_MISS]++;
-      if (x->kind == TR_TEX) c->metric[WM_M_TEX_MISS]++;
+      if (tex) c->metric[miss[x->kind]]++;
       c->metric[WM_M_L2_RD]++;
       count_request(c, WM_M_L2_RDREQ, sec, &last_rd);
       l2_read(c, sec);
       l1_allocate(l1, sec);
       break;
+    }
     case TR_LD_NC:
       c->metric[WM_M_L1_MISS]++;
       c->metric[WM_M_L2_RD]++;

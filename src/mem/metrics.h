@@ -66,6 +66,8 @@
   X(SUST_INST,"smsp__inst_executed_op_surface_st.sum",             "surface store warp instructions (sust)") \
   X(SULD_REQ, "l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum",  "surface load requests") \
   X(SULD_SEC, "l1tex__t_sectors_pipe_tex_mem_surface_op_ld.sum",   "sectors touched by surface loads") \
+  X(SULD_HIT, "l1tex__t_sectors_pipe_tex_mem_surface_op_ld_lookup_hit.sum",  "surface load sectors that hit in L1") \
+  X(SULD_MISS,"l1tex__t_sectors_pipe_tex_mem_surface_op_ld_lookup_miss.sum", "surface load sectors that missed in L1") \
   X(SUST_REQ, "l1tex__t_requests_pipe_tex_mem_surface_op_st.sum",  "surface store requests") \
   X(SUST_SEC, "l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum",   "sectors touched by surface stores")
 

@@ -25,8 +25,9 @@ typedef enum {
   TR_LOCAL_LD, /* local: `sector` is the sector within the warp's local
                   window (the interleaved address / 32) */
   TR_LOCAL_ST,
-  TR_TEX       /* texture fetch: a load through L1 counted under the
+  TR_TEX,      /* texture fetch: a load through L1 counted under the
                   texture pipe's hits and misses */
+  TR_SULD      /* surface load: the same, under the surface's */
 } TraceKind;
 
 typedef struct TraceRec {

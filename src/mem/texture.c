@@ -7,8 +7,8 @@
  *   bilinear, 8 trilinear), in the object's tiled storage (emu_tex.c), so a
  *   warp reading a 2D-local footprint touches few sectors.
  * - Texture sectors go to the L1/L2 model as loads (TR_TEX, counted under
- *   the texture pipe's hits and misses too); surface loads as global loads,
- *   surface stores as global stores (written through to L2).
+ *   the texture pipe's hits and misses too), surface loads as loads too
+ *   (TR_SULD), surface stores as global stores (written through to L2).
  * - l1tex__texin_requests counts one request per texture or surface warp
  *   instruction here.  On hardware TEXIN may take several for the quads of
  *   a warp with a large footprint: not modelled.
@@ -39,7 +39,7 @@ void mem_texture(MemModel *mm, const MemTexReq *r) {
   static const uint8_t inst[] = {WM_M_TEX_INST, WM_M_SULD_INST, WM_M_SUST_INST};
   static const uint8_t req[] = {WM_M_TEX_REQ, WM_M_SULD_REQ, WM_M_SUST_REQ};
   static const uint8_t secm[] = {WM_M_TEX_SEC, WM_M_SULD_SEC, WM_M_SUST_SEC};
-  static const uint8_t trace[] = {TR_TEX, TR_LD, TR_ST};
+  static const uint8_t trace[] = {TR_TEX, TR_SULD, TR_ST};
   uint64_t sec[256];
   uint32_t bytes[256];
   if (r->op > MEM_SURF_ST || r->n > 256) return;
