@@ -33,6 +33,11 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   uint64_t mods = ptx_op[in->op].mods;
   int t = pp_type_of(c.p, c.len), i;
   if (mods & M_ANY) return; /* fence.*: no effect on a sequential emulator */
+  if (mods & M_MMA_MISC) {
+    int taken = pp_mma_modifier(P, in, x, c);
+    if (taken == 0) bad_mod(P, x, c);
+    if (taken > 0) return;
+  }
   if (t >= 0) {
     if (x->ntypes == 0) in->type = (uint8_t)t;
     else if (x->ntypes == 1 && (mods & M_TYPE2)) in->type2 = (uint8_t)t;
@@ -181,17 +186,20 @@ static void address(Parser *P, Opd *o) {
   pp_expect(P, ']');
 }
 
-/* vector := '{' (reg | '_') {',' (reg | '_')} '}' */
-static void vector(Parser *P, Opd *o) {
+/* vector := '{' (reg | '_') {',' (reg | '_')} '}'.  A tensor-core
+ * fragment (`frag`) has 1 to 8 registers, those of more than 4 in the
+ * kernel's vregs. */
+static void vector(Parser *P, Opd *o, int frag) {
   const PtxTok *lb = pp_next(P);
   o->o.kind = PTX_O_VEC;
-  int n = 0;
+  int n = 0, max = frag ? 8 : 4;
+  uint32_t regs[8];
   do {
     const PtxTok *t = pp_peek(P);
-    if (n == 4) pp_fail(P, t, "vector operand with more than 4 elements");
+    if (n == max) pp_fail(P, t, "vector operand with more than %d elements", max);
     if (pp_is(t, "_")) {
       pp_next(P);
-      o->o.reg[n++] = PTX_NOREG;
+      regs[n++] = PTX_NOREG;
       continue;
     }
     if (t->kind != TK_WORD) pp_fail_expected(P, "a register");
@@ -199,16 +207,28 @@ static void vector(Parser *P, Opd *o) {
     char buf[128];
     if (pp_sreg_of(t) >= 0) pp_fail(P, t, "special register in a vector operand");
     uint8_t type;
-    o->o.reg[n++] = pp_reg_slot(P, t, &type);
+    regs[n++] = pp_reg_slot(P, t, &type);
     if (type == PTX_T_PRED) pp_fail(P, t, "predicate register '%s' in a vector operand", pp_tok_str(t, buf, sizeof buf));
   } while (pp_accept(P, ","));
   pp_expect(P, '}');
-  if (n != 2 && n != 4) pp_fail(P, lb, "vector operand with %d elements (2 or 4 expected)", n);
+  if (!frag && n != 2 && n != 4) pp_fail(P, lb, "vector operand with %d elements (2 or 4 expected)", n);
   o->o.n = (uint8_t)n;
+  for (int i = 0; i < n && i < 4; i++) o->o.reg[i] = regs[i];
+  if (n > 4) {
+    PtxKernel *k = P->k;
+    while (k->nvregs + (uint32_t)n > k->capvregs) {
+      k->capvregs = k->capvregs ? 2 * k->capvregs : 64;
+      k->vregs = wm_xrealloc(k->vregs, k->capvregs * sizeof *k->vregs);
+    }
+    o->o.imm = k->nvregs;
+    memcpy(k->vregs + k->nvregs, regs, (size_t)n * sizeof *regs);
+    k->nvregs += (uint32_t)n;
+  }
 }
 
 /* operand := ['!'] reg | sreg | ['-'] number | address | vector | symbol [('+'|'-') number] */
-static void operand(Parser *P, Opd *o, int is_bra) {
+static void operand(Parser *P, Opd *o, const PtxInstr *in) {
+  int is_bra = in->op == PTX_OP_BRA;
   const PtxTok *t = pp_peek(P);
   char buf[128];
   memset(o, 0, sizeof *o);
@@ -218,7 +238,7 @@ static void operand(Parser *P, Opd *o, int is_bra) {
     return;
   }
   if (pp_is_punct(t, '{')) {
-    vector(P, o);
+    vector(P, o, (ptx_op[in->op].mods & M_MMA_MISC) != 0);
     return;
   }
   if (pp_is_punct(t, '!')) {
@@ -276,17 +296,19 @@ static void operand(Parser *P, Opd *o, int is_bra) {
   o->o.imm = (int64_t)v;
 }
 
-/* The opcode named by the mnemonic's components (c[0] or c[0].c[1]). */
+/* The opcode named by the mnemonic's components: c[0].c[1] for the rows
+ * whose name has a dot (bar.warp, wmma.load), else c[0]. */
 static int find_op(Comp *c, int nc, int *used) {
-  *used = 1;
-  if (nc > 1 && IS(c[0], "bar") && IS(c[1], "warp")) {
-    *used = 2;
-    return PTX_OP_BARWARP;
-  }
-  for (int op = 0; op < PTX_OP_COUNT; op++)
-    if (op != PTX_OP_BARWARP && strlen(ptx_op_name[op]) == c[0].len &&
-        memcmp(ptx_op_name[op], c[0].p, c[0].len) == 0)
-      return op;
+  for (int two = nc > 1; two >= 0; two--)
+    for (int op = 0; op < PTX_OP_COUNT; op++) {
+      const char *name = ptx_op_name[op], *dot = strchr(name, '.');
+      size_t n0 = dot ? (size_t)(dot - name) : strlen(name);
+      if (!dot == !two && n0 == c[0].len && memcmp(name, c[0].p, n0) == 0 &&
+          (!two || (strlen(dot + 1) == c[1].len && memcmp(dot + 1, c[1].p, c[1].len) == 0))) {
+        *used = two ? 2 : 1;
+        return op;
+      }
+    }
   return -1;
 }
 
@@ -406,6 +428,7 @@ static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   if (in->sub == PTX_SUB_WIDE) in->type2 = in->type;
   if (op == PTX_OP_VOTE && in->type != (in->sub == PTX_SUB_BALLOT ? PTX_T_B32 : PTX_T_PRED))
     bad_form(P, mn, ": vote.ballot is .b32, vote.all/any/uni are .pred");
+  if (ptx_op[op].mods & M_MMA_MISC) pp_mma_rules(P, in, x);
 }
 
 /* operands := [operand ['|' operand] {',' operand}] ';' -- as written, into
@@ -415,11 +438,11 @@ static int operands(Parser *P, const PtxInstr *in, Opd *raw) {
   if (!pp_is_punct(pp_peek(P), ';')) {
     for (;;) {
       if (n == 8) pp_fail(P, pp_peek(P), "too many operands");
-      operand(P, &raw[n], in->op == PTX_OP_BRA);
+      operand(P, &raw[n], in);
       n++;
       if (n == 1 && pp_is_punct(pp_peek(P), '|')) {
         pp_next(P);
-        operand(P, &raw[n], 0);
+        operand(P, &raw[n], in);
         raw[n++].pipe = 1;
       }
       if (!pp_accept(P, ",")) break;
