@@ -29,6 +29,17 @@ extern "C" __global__ void wmma_gemm_global(const half *A, const half *B, float 
   wmma::store_matrix_sync(C + warp_m * 16 * N + warp_n * 16, acc, N, wmma::mem_row_major);
 }
 
+// float -> the element type, rounding to nearest even: __float2half_rn for
+// half; for bf16 the bit-level rounding that code predating cuda_bf16.h's
+// intrinsics uses (finite inputs).
+template <typename T> __device__ __forceinline__ T to_elem(float f);
+template <> __device__ __forceinline__ half to_elem<half>(float f) { return __float2half_rn(f); }
+template <> __device__ __forceinline__ __nv_bfloat16 to_elem<__nv_bfloat16>(float f) {
+  unsigned u = __float_as_uint(f);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return __ushort_as_bfloat16((unsigned short)(u >> 16));
+}
+
 // The block stages 16 x 16 tiles of A and B in shared memory, converted from
 // float to TIn (half or bf16) on the way, then the warps load their
 // fragments from there.  Tiles are padded by 8 elements per row so that
@@ -46,9 +57,9 @@ __device__ void wmma_gemm_shared(const float *A, const float *B, float *C, int M
   wmma::fill_fragment(acc, 0.0f);
   for (int k = 0; k < K; k += 16) {
     for (int i = threadIdx.x; i < 256; i += blockDim.x)
-      As[(i / 16) * LD + i % 16] = TIn(A[(tile_m * 16 + i / 16) * K + k + i % 16]);
+      As[(i / 16) * LD + i % 16] = to_elem<TIn>(A[(tile_m * 16 + i / 16) * K + k + i % 16]);
     for (int i = threadIdx.x % 32; i < 256; i += 32) // B column n is row n of Bs (col-major B)
-      Bs[warp][(i / 16) * LD + i % 16] = TIn(B[(tile_n * 16 + i / 16) * K + k + i % 16]);
+      Bs[warp][(i / 16) * LD + i % 16] = to_elem<TIn>(B[(tile_n * 16 + i / 16) * K + k + i % 16]);
     __syncthreads();
     wmma::load_matrix_sync(a, As, LD);
     wmma::load_matrix_sync(b, Bs[warp], LD);
