@@ -33,11 +33,6 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   uint64_t mods = ptx_op[in->op].mods;
   int t = pp_type_of(c.p, c.len), i;
   if (mods & M_ANY) return; /* fence.*: no effect on a sequential emulator */
-  if (mods & M_MMA_MISC) {
-    int taken = pp_mma_modifier(P, in, x, c);
-    if (taken == 0) bad_mod(P, x, c);
-    if (taken > 0) return;
-  }
   if (t >= 0) {
     if (x->ntypes == 0) in->type = (uint8_t)t;
     else if (x->ntypes == 1 && (mods & M_TYPE2)) in->type2 = (uint8_t)t;
@@ -375,7 +370,11 @@ static void mnemonic(Parser *P, PtxInstr *in, InstrCtx *x) {
   if (op < 0 && IS(c[0], "call")) call(P, mn);
   if (op < 0) pp_unsup(P, mn, "unsupported instruction '%s' (kernel %s)", pp_tok_str(mn, buf, sizeof buf), P->k->name);
   in->op = (uint16_t)op;
-  for (int i = used; i < nc; i++) modifier(P, in, x, c[i]);
+  for (int i = used; i < nc; i++) {
+    int taken = ptx_op[op].mods & M_MMA_MISC ? pp_mma_modifier(P, in, x, c[i]) : -1; /* tensor cores' words */
+    if (taken == 0) bad_mod(P, x, c[i]);
+    if (taken < 0) modifier(P, in, x, c[i]);
+  }
 }
 
 /* Fails with "'MNEMONIC'" and what is wrong with it (" needs ...", ": ..."). */
