@@ -291,6 +291,148 @@ static void test_mma_s8(void **state) {
   sim_run_free(&run);
 }
 
+/* --- each mma.sync shape against the PTX ISA's fragment figures ---------- */
+
+/* Where element i of lane l's fragment lies, (row, col), transcribed from
+ * the PTX ISA's figures for mma.sync (g = groupID = l / 4, t =
+ * threadID_in_group = l % 4); element i is the i-th value of the
+ * fragment's registers, low half first. */
+typedef void (*Pos)(int l, int i, int *r, int *c);
+#define G (l / 4)
+#define T (l % 4)
+/* C and D of the m16n8 shapes: c0, c1 row g; c2, c3 row g + 8; col 2t + (i & 1) */
+static void c_16x8(int l, int i, int *r, int *c) { *r = G + 8 * (i >= 2), *c = 2 * T + (i & 1); }
+/* m16n8k16 .f16/.bf16 A: a0 a1 a4 a5 row g, a2 a3 a6 a7 row g + 8; col 2t + (i & 1), + 8 for a4..a7 */
+static void a_16816(int l, int i, int *r, int *c) { *r = G + 8 * (i / 2 % 2), *c = 2 * T + (i & 1) + 8 * (i >= 4); }
+/* m16n8k16 B: b0 b1 rows 2t + (i & 1), b2 b3 those + 8; col g */
+static void b_16816(int l, int i, int *r, int *c) { *r = 2 * T + (i & 1) + 8 * (i >= 2), *c = G; }
+/* m16n8k8 .f16 A: a0 a1 row g, a2 a3 row g + 8; col 2t + (i & 1); B: row 2t + i, col g */
+static void a_1688(int l, int i, int *r, int *c) { c_16x8(l, i, r, c); }
+static void b_1688(int l, int i, int *r, int *c) { *r = 2 * T + i, *c = G; }
+/* m16n8k4 .tf32 A: a0 row g, a1 row g + 8, col t; B: row t, col g */
+static void a_1684(int l, int i, int *r, int *c) { *r = G + 8 * i, *c = T; }
+static void b_1684(int l, int i, int *r, int *c) { (void)i, *r = T, *c = G; }
+/* m8n8k4 .f64 A: row g, col t; B: row t, col g; C: row g, col 2t + i */
+static void a_884(int l, int i, int *r, int *c) { (void)i, *r = G, *c = T; }
+static void b_884(int l, int i, int *r, int *c) { (void)i, *r = T, *c = G; }
+static void c_884(int l, int i, int *r, int *c) { *r = G, *c = 2 * T + i; }
+/* m16n8k16 .f64 (sm_90) A: row g + 8 (i % 2), col t + 4 (i / 2); B: row t + 4 i, col g */
+static void a_16816_f64(int l, int i, int *r, int *c) { *r = G + 8 * (i % 2), *c = T + 4 * (i / 2); }
+static void b_16816_f64(int l, int i, int *r, int *c) { *r = T + 4 * i, *c = G; }
+/* m16n8k16 .u8/.s8 A: a0..a3 row g, a4..a7 row g + 8, col 4t + i % 4; B: row 4t + i, col g */
+static void a_16816_i8(int l, int i, int *r, int *c) { *r = G + 8 * (i / 4), *c = 4 * T + i % 4; }
+static void b_16816_i8(int l, int i, int *r, int *c) { *r = 4 * T + i, *c = G; }
+#undef G
+#undef T
+
+/* A fragment given as values [element][lane], placed into rows x cols by
+ * pos; every element of the matrix must be placed exactly once. */
+static void place(const char *what, const double *e, int n, Pos pos, int rows, int cols, double *mat) {
+  int seen[512] = {0};
+  for (int i = 0; i < n; i++)
+    for (int l = 0; l < 32; l++) {
+      int r, c;
+      pos(l, i, &r, &c);
+      assert_true(r >= 0 && r < rows && c >= 0 && c < cols);
+      mat[r * cols + c] = e[i * 32 + l];
+      seen[r * cols + c]++;
+    }
+  for (int i = 0; i < rows * cols; i++)
+    if (seen[i] != 1) fail_msg("%s: element (%d, %d) placed %d times", what, i / cols, i % cols, seen[i]);
+}
+
+typedef struct MmaCase {
+  const char *kernel;
+  int m, n, k, na, nb, nc;
+  Pos pa, pb, pc;
+  Rounding ra, rb, rc; /* how the kernel rounds A, B, C from the float inputs */
+  double unit;         /* the accumulation's unit roundoff (0: exact) */
+  double dround;       /* D's own rounding, relative (f16 D: 2^-11) */
+} MmaCase;
+
+/* Runs one 1-warp kernel of mma_shapes.cu and checks D = A B + C. */
+static void mma_case(const MmaCase *mc, const char *ta, const char *tb, const char *tc, const char *td) {
+  static PtxModule *mod;
+  if (!mod) mod = tu_load(tu_corpus("mma_shapes.ptx"));
+  char sa[48], sb[48], sc[48], sd[48];
+  snprintf(sa, sizeof sa, "buf:%s:%d:rand", ta, mc->na * 32);
+  snprintf(sb, sizeof sb, "buf:%s:%d:rand", tb, mc->nb * 32);
+  snprintf(sc, sizeof sc, "buf:%s:%d:rand", tc, mc->nc * 32);
+  snprintf(sd, sizeof sd, "buf:%s:%d:zero", td, mc->nc * 32);
+  SimRun run = {0};
+  tu_launch(&run, mod, mc->kernel, "1", "32", 0, sa, sb, sc, sd, NULL);
+  double e[4][256], A[512], B[512], C[512], D[512];
+  const char *types[4] = {ta, tb, tc, td};
+  int counts[4] = {mc->na, mc->nb, mc->nc, mc->nc};
+  Rounding rnd[4] = {mc->ra, mc->rb, mc->rc, R_NONE};
+  for (int o = 0; o < 4; o++)
+    for (int i = 0; i < counts[o] * 32; i++) {
+      const void *buf = tu_arg_buf(&run, o, 1, 1);
+      if (!strcmp(types[o], "f32")) e[o][i] = rounded(((const float *)buf)[i], rnd[o]);
+      else if (!strcmp(types[o], "f64")) e[o][i] = ((const double *)buf)[i];
+      else if (!strcmp(types[o], "i32")) e[o][i] = ((const int32_t *)buf)[i];
+      else e[o][i] = ((const uint8_t *)buf)[i]; /* u8 */
+    }
+  if (!strcmp(mc->kernel, "mma_u8s8")) /* B is s8: the same bytes, signed */
+    for (int i = 0; i < mc->nb * 32; i++) e[1][i] = (int8_t)(uint8_t)e[1][i];
+  place(mc->kernel, e[0], mc->na, mc->pa, mc->m, mc->k, A);
+  place(mc->kernel, e[1], mc->nb, mc->pb, mc->k, mc->n, B);
+  place(mc->kernel, e[2], mc->nc, mc->pc, mc->m, mc->n, C);
+  place(mc->kernel, e[3], mc->nc, mc->pc, mc->m, mc->n, D);
+  for (int i = 0; i < mc->m; i++)
+    for (int j = 0; j < mc->n; j++) {
+      double sum = C[i * mc->n + j], mag = fabs(sum);
+      for (int k = 0; k < mc->k; k++) {
+        double p = A[i * mc->k + k] * B[k * mc->n + j];
+        sum += p;
+        mag += fabs(p);
+      }
+      double got = D[i * mc->n + j], bound = (mc->k + 2) * mc->unit * mag + mc->dround * fabs(sum);
+      if (!(fabs(got - sum) <= bound))
+        fail_msg("%s: D[%d][%d] = %.17g, expected %.17g within %.3g", mc->kernel, i, j, got, sum, bound);
+    }
+  sim_run_free(&run);
+}
+
+static void test_mma_shapes(void **state) {
+  (void)state;
+  /* f16 D: the f32 sum rounded once to f16, half an f16 ulp: 2^-11 relative */
+  MmaCase f16acc = {"mma_f16_acc16", 16, 8, 16, 8, 4, 4, a_16816, b_16816, c_16x8,
+                    R_F16, R_F16, R_F16, U32, 1.0 / 2048};
+  mma_case(&f16acc, "f32", "f32", "f32", "f32");
+  MmaCase bf16 = {"mma_bf16", 16, 8, 16, 8, 4, 4, a_16816, b_16816, c_16x8, R_BF16, R_BF16, R_NONE, U32, 0};
+  mma_case(&bf16, "f32", "f32", "f32", "f32");
+  MmaCase k8 = {"mma_f16_k8", 16, 8, 8, 4, 2, 4, a_1688, b_1688, c_16x8, R_F16, R_F16, R_NONE, U32, 0};
+  mma_case(&k8, "f32", "f32", "f32", "f32");
+  MmaCase tf32 = {"mma_tf32_k4", 16, 8, 4, 2, 1, 4, a_1684, b_1684, c_16x8, R_TF32, R_TF32, R_NONE, U32, 0};
+  mma_case(&tf32, "f32", "f32", "f32", "f32");
+  MmaCase f64 = {"mma_f64_k4", 8, 8, 4, 1, 1, 2, a_884, b_884, c_884, R_NONE, R_NONE, R_NONE, U64, 0};
+  mma_case(&f64, "f64", "f64", "f64", "f64");
+  MmaCase f64k16 = {"mma_f64_k16", 16, 8, 16, 8, 4, 4, a_16816_f64, b_16816_f64, c_16x8,
+                    R_NONE, R_NONE, R_NONE, U64, 0};
+  mma_case(&f64k16, "f64", "f64", "f64", "f64");
+  MmaCase i8 = {"mma_u8s8", 16, 8, 16, 8, 4, 4, a_16816_i8, b_16816_i8, c_16x8, R_NONE, R_NONE, R_NONE, 0, 0};
+  mma_case(&i8, "u8", "u8", "i32", "i32");
+}
+
+/* movmatrix.trans: lane 4r + c/2 holds element (r, c) of the 8x8 matrix
+ * (half c % 2 of its register); afterwards it holds element (c, r). */
+static void test_movmatrix(void **state) {
+  (void)state;
+  PtxModule *mod = tu_load(tu_corpus("mma_shapes.ptx"));
+  SimRun run = {0};
+  tu_launch(&run, mod, "movmatrix_trans", "1", "32", 0, "buf:u32:32:rand", "buf:u32:32:zero", NULL);
+  const uint32_t *in = ARG(&run, 0, uint32_t, 32), *out = ARG(&run, 1, uint32_t, 32);
+  for (int r = 0; r < 8; r++)
+    for (int c = 0; c < 8; c++) {
+      uint32_t want = in[4 * r + c / 2] >> (16 * (c % 2)) & 0xffff;
+      uint32_t got = out[4 * c + r / 2] >> (16 * (r % 2)) & 0xffff;
+      if (got != want) fail_msg("movmatrix: (%d, %d) = 0x%x, expected 0x%x", c, r, got, want);
+    }
+  sim_run_free(&run);
+  ptx_module_free(mod);
+}
+
 /* --- the bank rule itself (mem_smem_matrix_cost) ------------------------- */
 
 static void test_matrix_banks(void **state) {
@@ -359,6 +501,7 @@ int main(void) {
     cmocka_unit_test(test_mma_ldmatrix_plain), cmocka_unit_test(test_mma_ldmatrix_swizzled),
     cmocka_unit_test(test_mma_ldmatrix_trans), cmocka_unit_test(test_stmatrix_transpose),
     cmocka_unit_test(test_mma_tf32),          cmocka_unit_test(test_mma_s8),
+    cmocka_unit_test(test_mma_shapes),        cmocka_unit_test(test_movmatrix),
     cmocka_unit_test(test_matrix_banks),      cmocka_unit_test(test_refusals),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
