@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "testutil.h"
@@ -493,6 +494,39 @@ static void test_refusals(void **state) {
   ptx_module_free(m);
 }
 
+/* A tensor-core instruction in a divergent branch, and ldmatrix rows
+ * outside shared memory: located faults, not crashes. */
+static void test_faults(void **state) {
+  (void)state;
+  static const char *const bodies[2] = {
+    "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 16;\nmov.u32 %r2, 0;\n"
+    "@%p1 ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r3}, [%r2];",
+    "ld.param.u64 %rd1, [p];\nldmatrix.sync.aligned.m8n8.x1.b16 {%r3}, [%rd1];"};
+  static const char *const want[2] = {"needs all 32 lanes", "not in shared memory"};
+  for (int i = 0; i < 2; i++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+             ".reg .b32 %%r<9>;\n.reg .b64 %%rd<3>;\n.reg .pred %%p<3>;\n.shared .align 16 .b8 s[256];\n%s\nret;\n}\n",
+             bodies[i]);
+    char *path = tu_temp_file(".ptx", text);
+    PtxModule *m = tu_load(path);
+    char out[64];
+    snprintf(out, sizeof out, "--kernel k --grid 1 --block 32 --arg buf:u32:64");
+    char args[600], *err = NULL;
+    snprintf(args, sizeof args, "sim %s %s", path, out);
+    int rc = tu_run_cli(args, NULL, &err);
+    assert_int_not_equal(rc, 0);
+    assert_non_null(err);
+    if (!strstr(err, want[i]) || !strstr(err, ".ptx:"))
+      fail_msg("case %d: expected a located '%s', got: %s", i, want[i], err);
+    free(err);
+    ptx_module_free(m);
+    unlink(path);
+    free(path);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_wmma_global_f16),   cmocka_unit_test(test_wmma_shared_f16),
@@ -503,6 +537,7 @@ int main(void) {
     cmocka_unit_test(test_mma_tf32),          cmocka_unit_test(test_mma_s8),
     cmocka_unit_test(test_mma_shapes),        cmocka_unit_test(test_movmatrix),
     cmocka_unit_test(test_matrix_banks),      cmocka_unit_test(test_refusals),
+    cmocka_unit_test(test_faults),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   if (wmma_mod) ptx_module_free(wmma_mod);

@@ -380,6 +380,12 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
     if (x->abase < k->nregs) read[x->abase] = 1;
     if (x->guard < k->nregs) read[x->guard] = 1;
   }
+  for (uint32_t t = 0; t < p->ntensor; t++) { /* their sources are in the side table */
+    if (p->tensor[t].stride < k->nregs) read[p->tensor[t].stride] = 1;
+    for (int f = 0; f < 4; f++)
+      for (int j = 0; j < p->tensor[t].n[f]; j++)
+        if (p->tensor[t].r[f][j] < k->nregs) read[p->tensor[t].r[f][j]] = 1;
+  }
   for (int i = 0; i < k->ncode; i++) {
     EmuInstr *x = &p->code[i];
     /* RED has no exchange or compare-and-swap */
