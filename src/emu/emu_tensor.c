@@ -15,8 +15,8 @@
  *    shapes; the PTX ISA's figures for each shape are this rule.
  *  - wmma's layout is unspecified by PTX.  We use the same rule over the
  *    whole wmma matrix: an m16n16k16 fragment is the m16n8k16 fragments of
- *    its tiles side by side, which is how sm_80+ runs wmma (as m16n8k16
- *    mma.sync, per the SASS ptxas emits: HMMA.16816 pairs), so each lane's
+ *    its tiles side by side, which is how sm_80+ runs wmma (ptxas lowers
+ *    an f16 m16n16k16 wmma.mma to two m16n8k16 HMMAs), so each lane's
  *    wmma.load addresses -- and the sectors and wavefronts counted -- are
  *    those of real m16n8k16 fragments.  wmma's f16 A and B fragments have
  *    8 registers whatever the shape; the registers past the distinct

@@ -170,6 +170,7 @@ static void mma_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   if (!mma_types_ok(wmma, m->shape, m))
     bad(P, x, "this combination of shape and types is not supported (f16, bf16, tf32, f64, s8/u8 forms)");
   if ((m->layout & PTX_MMA_SAT) && m->dtype != T(S32)) bad(P, x, ".satfinite is for integer forms");
+  if (in->rnd && (in->rnd != PTX_RND_RN || m->dtype != T(F64))) bad(P, x, "only f64 forms take a rounding (.rn)");
 }
 
 /* wmma.load.{a,b,c} and wmma.store.d: one layout, one type. */
