@@ -110,6 +110,25 @@ static void test_wmma_global_f16(void **state) {
   sim_run_free(&run);
 }
 
+/* m32n8k16 (A row-major) and m8n32k16 (A column-major: element (m, k) at
+ * A[k * M + m], so the A fragment's halves are not adjacent and move one by
+ * one); 32 x 32 x 32, halves from u16 bit patterns. */
+static void test_wmma_other_shapes(void **state) {
+  (void)state;
+  static const char *const kernels[2] = {"wmma_m32n8k16", "wmma_m8n32k16_acol"};
+  static const char *const grids[2] = {"1,1", "1,4"}, *const blocks[2] = {"128", "32"};
+  for (int i = 0; i < 2; i++) {
+    SimRun run = {0};
+    tu_launch(&run, wmma_module(), kernels[i], grids[i], blocks[i], 0, "buf:u16:1024:rand", "buf:u16:1024:rand",
+              "buf:f32:1024:zero", "i32:32", "i32:32", "i32:32", NULL);
+    double *a = half_inputs(&run, 0, 1024), *b = half_inputs(&run, 1, 1024);
+    expect_gemm(kernels[i], ARG(&run, 2, float, 1024), NULL, 32, 32, 32, a, i ? col_major : row_major, b,
+                col_major, U32); /* M = K: col_major's leading dimension K is M */
+    free(a), free(b);
+    sim_run_free(&run);
+  }
+}
+
 static void wmma_shared(const char *kernel, Rounding r) {
   SimRun run = {0};
   tu_launch(&run, wmma_module(), kernel, "2,4", "64", 0, "buf:f32:4096:rand", "buf:f32:4096:rand",
@@ -532,6 +551,7 @@ int main(void) {
     cmocka_unit_test(test_wmma_global_f16),   cmocka_unit_test(test_wmma_shared_f16),
     cmocka_unit_test(test_wmma_shared_bf16),  cmocka_unit_test(test_wmma_tf32),
     cmocka_unit_test(test_wmma_s8),           cmocka_unit_test(test_wmma_f64),
+    cmocka_unit_test(test_wmma_other_shapes),
     cmocka_unit_test(test_mma_ldmatrix_plain), cmocka_unit_test(test_mma_ldmatrix_swizzled),
     cmocka_unit_test(test_mma_ldmatrix_trans), cmocka_unit_test(test_stmatrix_transpose),
     cmocka_unit_test(test_mma_tf32),          cmocka_unit_test(test_mma_s8),

@@ -8,6 +8,7 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <mma.h>
+#include <type_traits>
 
 using namespace nvcuda;
 
@@ -129,4 +130,33 @@ extern "C" __global__ void wmma_gemm_f64(const double *A, const double *B, doubl
     wmma::mma_sync(acc, a, b, acc);
   }
   wmma::store_matrix_sync(C + warp_m * 8 * N + warp_n * 8, acc, N, wmma::mem_row_major);
+}
+
+// The other two half shapes, one warp per WM x WN tile of C, B column-major;
+// A row-major, or column-major (A[k * M + m]) to exercise .col fragments.
+template <int WM, int WN, typename LayoutA>
+__device__ void wmma_gemm_tile(const half *A, const half *B, float *C, int M, int N, int K) {
+  int tile_n = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, tile_m = blockIdx.y;
+  wmma::fragment<wmma::matrix_a, WM, WN, 16, half, LayoutA> a;
+  wmma::fragment<wmma::matrix_b, WM, WN, 16, half, wmma::col_major> b;
+  wmma::fragment<wmma::accumulator, WM, WN, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  constexpr bool a_col = std::is_same<LayoutA, wmma::col_major>::value;
+  for (int k = 0; k < K; k += 16) {
+    if (a_col) wmma::load_matrix_sync(a, A + k * M + tile_m * WM, M);
+    else wmma::load_matrix_sync(a, A + tile_m * WM * K + k, K);
+    wmma::load_matrix_sync(b, B + tile_n * WN * K + k, K);
+    wmma::mma_sync(acc, a, b, acc);
+  }
+  wmma::store_matrix_sync(C + tile_m * WM * N + tile_n * WN, acc, N, wmma::mem_row_major);
+}
+
+//@ wmma_m32n8k16 grid=1,1 block=128 args=buf:u16:1024:rand,buf:u16:1024:rand,buf:f32:1024:zero,i32:32,i32:32,i32:32
+extern "C" __global__ void wmma_m32n8k16(const half *A, const half *B, float *C, int M, int N, int K) {
+  wmma_gemm_tile<32, 8, wmma::row_major>(A, B, C, M, N, K);
+}
+
+//@ wmma_m8n32k16_acol grid=1,4 block=32 args=buf:u16:1024:rand,buf:u16:1024:rand,buf:f32:1024:zero,i32:32,i32:32,i32:32
+extern "C" __global__ void wmma_m8n32k16_acol(const half *A, const half *B, float *C, int M, int N, int K) {
+  wmma_gemm_tile<8, 32, wmma::col_major>(A, B, C, M, N, K);
 }
