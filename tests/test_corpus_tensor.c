@@ -284,6 +284,28 @@ static void test_stmatrix_transpose(void **state) {
   sim_run_free(&run);
 }
 
+static void test_matrix_moves(void **state) {
+  (void)state;
+  SimRun run = {0};
+  tu_launch(&run, mma_module(), "matrix_moves", "1", "32", 0, "buf:u16:128:rand", "buf:u16:128:zero",
+            "buf:u16:64:zero", NULL);
+  const uint16_t *in = ARG(&run, 0, uint16_t, 128), *copy = ARG(&run, 1, uint16_t, 128);
+  const uint16_t *trans = ARG(&run, 2, uint16_t, 64);
+  assert_memory_equal(copy, in, 128 * sizeof *in);
+  for (int r = 0; r < 8; r++)
+    for (int c = 0; c < 8; c++)
+      if (trans[c * 8 + r] != in[r * 8 + c])
+        fail_msg("x1.trans: Out2[%d][%d] = %u, expected In[%d][%d] = %u", c, r, trans[c * 8 + r], r, c, in[r * 8 + c]);
+  /* x2 + x1 = 3 matrices each way; rows 16 bytes apart cover the 8 bank
+   * groups once: 3 wavefronts, no conflicts */
+  assert_int_equal(run.mm.metric[WM_M_LDSM_INST], 2);
+  assert_int_equal(run.mm.metric[WM_M_LDSM_WF], 3);
+  assert_int_equal(run.mm.metric[WM_M_STSM_INST], 2);
+  assert_int_equal(run.mm.metric[WM_M_STSM_WF], 3);
+  assert_int_equal(run.mm.metric[WM_M_LDSM_BC] + run.mm.metric[WM_M_STSM_BC], 0);
+  sim_run_free(&run);
+}
+
 static void test_mma_tf32(void **state) {
   (void)state;
   SimRun run = {0};
@@ -554,7 +576,7 @@ int main(void) {
     cmocka_unit_test(test_wmma_other_shapes),
     cmocka_unit_test(test_mma_ldmatrix_plain), cmocka_unit_test(test_mma_ldmatrix_swizzled),
     cmocka_unit_test(test_mma_ldmatrix_trans), cmocka_unit_test(test_stmatrix_transpose),
-    cmocka_unit_test(test_mma_tf32),          cmocka_unit_test(test_mma_s8),
+    cmocka_unit_test(test_matrix_moves),      cmocka_unit_test(test_mma_tf32),          cmocka_unit_test(test_mma_s8),
     cmocka_unit_test(test_mma_shapes),        cmocka_unit_test(test_movmatrix),
     cmocka_unit_test(test_matrix_banks),      cmocka_unit_test(test_refusals),
     cmocka_unit_test(test_faults),

@@ -183,3 +183,26 @@ extern "C" __global__ void mma_s8(const int8_t *A, const int8_t *Bt, int *C, int
   }
   for (int i = 0; i < 4; i++) C[(m0 + g + i / 2 * 8) * N + n0 + 2 * t + i % 2] = d[i];
 }
+
+// The smaller forms: a 16 x 8 tile of b16 copied with ldmatrix.x2 and
+// stmatrix.x2, and its top 8 x 8 block transposed with ldmatrix.x1.trans
+// then written with stmatrix.x1.  Rows are 16 bytes apart (dense 8-wide
+// tile).  Out1[16 x 8] = In, Out2[8 x 8] = In[0:8]^T.
+//@ matrix_moves grid=1 block=32 args=buf:u16:128:rand,buf:u16:128:zero,buf:u16:64:zero
+extern "C" __global__ void matrix_moves(const unsigned short *In, unsigned short *Out1, unsigned short *Out2) {
+  __shared__ __align__(128) unsigned short src[128], copy[128], trans[64];
+  int lane = threadIdx.x;
+  for (int i = lane; i < 128; i += 32) src[i] = In[i];
+  __syncwarp();
+  uint32_t r0, r1, t;
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
+               : "=r"(r0), "=r"(r1) : "r"(smem_addr(&src[lane % 16 * 8])));
+  asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};\n"
+               :: "r"(smem_addr(&copy[lane % 16 * 8])), "r"(r0), "r"(r1));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];\n"
+               : "=r"(t) : "r"(smem_addr(&src[lane % 8 * 8])));
+  asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};\n" :: "r"(smem_addr(&trans[lane % 8 * 8])), "r"(t));
+  __syncwarp();
+  for (int i = lane; i < 128; i += 32) Out1[i] = copy[i];
+  for (int i = lane; i < 64; i += 32) Out2[i] = trans[i];
+}
