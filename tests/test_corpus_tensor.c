@@ -13,6 +13,7 @@
  * exact, and so are the transposes.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,6 +365,9 @@ static void b_16816_f64(int l, int i, int *r, int *c) { *r = T + 4 * i, *c = G; 
 /* m16n8k16 .u8/.s8 A: a0..a3 row g, a4..a7 row g + 8, col 4t + i % 4; B: row 4t + i, col g */
 static void a_16816_i8(int l, int i, int *r, int *c) { *r = G + 8 * (i / 4), *c = 4 * T + i % 4; }
 static void b_16816_i8(int l, int i, int *r, int *c) { *r = 4 * T + i, *c = G; }
+/* m8n8k16 .s8/.u8 A: row g, col 4t + i; B: row 4t + i, col g; C as m8n8k4's */
+static void a_8816(int l, int i, int *r, int *c) { *r = G, *c = 4 * T + i; }
+static void b_8816(int l, int i, int *r, int *c) { *r = 4 * T + i, *c = G; }
 #undef G
 #undef T
 
@@ -390,6 +394,7 @@ typedef struct MmaCase {
   Rounding ra, rb, rc; /* how the kernel rounds A, B, C from the float inputs */
   double unit;         /* the accumulation's unit roundoff (0: exact) */
   double dround;       /* D's own rounding, relative (f16 D: 2^-11) */
+  int s8[2];           /* A, B: bytes read as s8 (else u8) */
 } MmaCase;
 
 /* Runs one 1-warp kernel of mma_shapes.cu and checks D = A B + C. */
@@ -415,8 +420,9 @@ static void mma_case(const MmaCase *mc, const char *ta, const char *tb, const ch
       else if (!strcmp(types[o], "i32")) e[o][i] = ((const int32_t *)buf)[i];
       else e[o][i] = ((const uint8_t *)buf)[i]; /* u8 */
     }
-  if (!strcmp(mc->kernel, "mma_u8s8")) /* B is s8: the same bytes, signed */
-    for (int i = 0; i < mc->nb * 32; i++) e[1][i] = (int8_t)(uint8_t)e[1][i];
+  for (int o = 0; o < 2; o++) /* s8 operands: the same random bytes, signed */
+    if (mc->s8[o])
+      for (int i = 0; i < counts[o] * 32; i++) e[o][i] = (int8_t)(uint8_t)e[o][i];
   place(mc->kernel, e[0], mc->na, mc->pa, mc->m, mc->k, A);
   place(mc->kernel, e[1], mc->nb, mc->pb, mc->k, mc->n, B);
   place(mc->kernel, e[2], mc->nc, mc->pc, mc->m, mc->n, C);
@@ -440,21 +446,53 @@ static void test_mma_shapes(void **state) {
   (void)state;
   /* f16 D: the f32 sum rounded once to f16, half an f16 ulp: 2^-11 relative */
   MmaCase f16acc = {"mma_f16_acc16", 16, 8, 16, 8, 4, 4, a_16816, b_16816, c_16x8,
-                    R_F16, R_F16, R_F16, U32, 1.0 / 2048};
+                    R_F16, R_F16, R_F16, U32, 1.0 / 2048, {0, 0}};
   mma_case(&f16acc, "f32", "f32", "f32", "f32");
-  MmaCase bf16 = {"mma_bf16", 16, 8, 16, 8, 4, 4, a_16816, b_16816, c_16x8, R_BF16, R_BF16, R_NONE, U32, 0};
+  MmaCase bf16 = {"mma_bf16", 16, 8, 16, 8, 4, 4, a_16816, b_16816, c_16x8, R_BF16, R_BF16, R_NONE, U32, 0, {0, 0}};
   mma_case(&bf16, "f32", "f32", "f32", "f32");
-  MmaCase k8 = {"mma_f16_k8", 16, 8, 8, 4, 2, 4, a_1688, b_1688, c_16x8, R_F16, R_F16, R_NONE, U32, 0};
+  MmaCase k8 = {"mma_f16_k8", 16, 8, 8, 4, 2, 4, a_1688, b_1688, c_16x8, R_F16, R_F16, R_NONE, U32, 0, {0, 0}};
   mma_case(&k8, "f32", "f32", "f32", "f32");
-  MmaCase tf32 = {"mma_tf32_k4", 16, 8, 4, 2, 1, 4, a_1684, b_1684, c_16x8, R_TF32, R_TF32, R_NONE, U32, 0};
+  MmaCase tf32 = {"mma_tf32_k4", 16, 8, 4, 2, 1, 4, a_1684, b_1684, c_16x8, R_TF32, R_TF32, R_NONE, U32, 0, {0, 0}};
   mma_case(&tf32, "f32", "f32", "f32", "f32");
-  MmaCase f64 = {"mma_f64_k4", 8, 8, 4, 1, 1, 2, a_884, b_884, c_884, R_NONE, R_NONE, R_NONE, U64, 0};
+  MmaCase f64 = {"mma_f64_k4", 8, 8, 4, 1, 1, 2, a_884, b_884, c_884, R_NONE, R_NONE, R_NONE, U64, 0, {0, 0}};
   mma_case(&f64, "f64", "f64", "f64", "f64");
   MmaCase f64k16 = {"mma_f64_k16", 16, 8, 16, 8, 4, 4, a_16816_f64, b_16816_f64, c_16x8,
-                    R_NONE, R_NONE, R_NONE, U64, 0};
+                    R_NONE, R_NONE, R_NONE, U64, 0, {0, 0}};
   mma_case(&f64k16, "f64", "f64", "f64", "f64");
-  MmaCase i8 = {"mma_u8s8", 16, 8, 16, 8, 4, 4, a_16816_i8, b_16816_i8, c_16x8, R_NONE, R_NONE, R_NONE, 0, 0};
+  MmaCase i8 = {"mma_u8s8", 16, 8, 16, 8, 4, 4, a_16816_i8, b_16816_i8, c_16x8, R_NONE, R_NONE, R_NONE, 0, 0, {0, 1}};
   mma_case(&i8, "u8", "u8", "i32", "i32");
+  MmaCase k16 = {"mma_s8_m8n8k16", 8, 8, 16, 4, 4, 2, a_8816, b_8816, c_884, R_NONE, R_NONE, R_NONE, 0, 0, {1, 1}};
+  mma_case(&k16, "u8", "u8", "i32", "i32");
+}
+
+/* .satfinite: every A and B byte 127, C = INT32_MAX - 10, so D = C + 16 *
+ * 127 * 127 overflows: clamped to INT32_MAX with .satfinite, wrapped
+ * (two's complement) without. */
+static void test_mma_satfinite(void **state) {
+  (void)state;
+  for (int sat = 0; sat < 2; sat++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+             ".reg .b32 %%r<9>;\n.reg .b64 %%rd<4>;\n"
+             "mov.b32 %%r1, 0x7f7f7f7f;\nmov.b32 %%r2, 2147483637;\n"
+             "mma.sync.aligned.m8n8k16.row.col%s.s32.s8.s8.s32 {%%r3, %%r4}, {%%r1}, {%%r1}, {%%r2, %%r2};\n"
+             "ld.param.u64 %%rd1, [p];\nmov.u32 %%r5, %%tid.x;\nmul.wide.u32 %%rd2, %%r5, 4;\n"
+             "add.u64 %%rd3, %%rd1, %%rd2;\nst.global.u32 [%%rd3], %%r3;\nret;\n}\n",
+             sat ? ".satfinite" : "");
+    char *path = tu_temp_file(".ptx", text);
+    PtxModule *m = tu_load(path);
+    SimRun run = {0};
+    tu_launch(&run, m, "k", "1", "32", 0, "buf:i32:32:zero", NULL);
+    const int32_t *d = ARG(&run, 0, int32_t, 32);
+    int32_t want = sat ? INT32_MAX : (int32_t)(uint32_t)(2147483637u + 16u * 127u * 127u);
+    for (int l = 0; l < 32; l++)
+      if (d[l] != want) fail_msg("satfinite=%d: lane %d got %d, expected %d", sat, l, d[l], want);
+    sim_run_free(&run);
+    ptx_module_free(m);
+    unlink(path);
+    free(path);
+  }
 }
 
 /* movmatrix.trans: lane 4r + c/2 holds element (r, c) of the 8x8 matrix
@@ -578,6 +616,7 @@ int main(void) {
     cmocka_unit_test(test_mma_ldmatrix_trans), cmocka_unit_test(test_stmatrix_transpose),
     cmocka_unit_test(test_matrix_moves),      cmocka_unit_test(test_mma_tf32),          cmocka_unit_test(test_mma_s8),
     cmocka_unit_test(test_mma_shapes),        cmocka_unit_test(test_movmatrix),
+    cmocka_unit_test(test_mma_satfinite),
     cmocka_unit_test(test_matrix_banks),      cmocka_unit_test(test_refusals),
     cmocka_unit_test(test_faults),
   };

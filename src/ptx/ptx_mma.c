@@ -16,12 +16,12 @@ const PtxMmaDims ptx_mma_dims[PTX_MMA_COUNT] = {
   [PTX_MMA_M8N8] = {8, 8, 0},      [PTX_MMA_M8N8K4] = {8, 8, 4},     [PTX_MMA_M16N8K4] = {16, 8, 4},
   [PTX_MMA_M16N8K8] = {16, 8, 8},  [PTX_MMA_M16N8K16] = {16, 8, 16}, [PTX_MMA_M16N8K32] = {16, 8, 32},
   [PTX_MMA_M16N16K16] = {16, 16, 16}, [PTX_MMA_M32N8K16] = {32, 8, 16}, [PTX_MMA_M8N32K16] = {8, 32, 16},
-  [PTX_MMA_M16N16K8] = {16, 16, 8},
+  [PTX_MMA_M16N16K8] = {16, 16, 8}, [PTX_MMA_M8N8K16] = {8, 8, 16},
 };
 
 const char *const ptx_mma_shape_name[PTX_MMA_COUNT] = {
   "", "m8n8", "m8n8k4", "m16n8k4", "m16n8k8", "m16n8k16", "m16n8k32", "m16n16k16", "m32n8k16", "m8n32k16",
-  "m16n16k8",
+  "m16n16k8", "m8n8k16",
 };
 
 unsigned ptx_mma_elem_size(unsigned t) {
@@ -146,7 +146,8 @@ static int mma_types_ok(int wmma, unsigned s, const PtxMma *m) {
                  : s == PTX_MMA_M8N8K4 || s == PTX_MMA_M16N8K4 || s == PTX_MMA_M16N8K8 || s == PTX_MMA_M16N8K16) &&
            d == T(F64) && c == T(F64);
   if (a == T(S8) || a == T(U8))
-    return (wmma ? w16 : s == PTX_MMA_M16N8K16 || s == PTX_MMA_M16N8K32) && d == T(S32) && c == T(S32);
+    return (wmma ? w16 : s == PTX_MMA_M8N8K16 || s == PTX_MMA_M16N8K16 || s == PTX_MMA_M16N8K32) && d == T(S32) &&
+           c == T(S32);
   return 0;
 }
 
@@ -178,7 +179,7 @@ static void wmma_mem_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   PtxMma *m = &in->mma;
   unsigned s = m->shape;
   if (!s || ptx_mma_dims[s].k == 0 || s == PTX_MMA_M16N8K4 || s == PTX_MMA_M16N8K8 || s == PTX_MMA_M16N8K16 ||
-      s == PTX_MMA_M16N8K32)
+      s == PTX_MMA_M16N8K32 || s == PTX_MMA_M8N8K16)
     bad(P, x, "needs a wmma shape (.m16n16k16, .m32n8k16, .m8n32k16, .m16n16k8, .m8n8k4)");
   if (x->nlayouts != 1) bad(P, x, "needs one layout (.row or .col)");
   if (x->ntypes != 1) bad(P, x, "needs one type");

@@ -116,3 +116,12 @@ extern "C" __global__ void movmatrix_trans(const uint32_t *in, uint32_t *out) {
   asm volatile("movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;\n" : "=r"(r) : "r"(in[l]));
   out[l] = r;
 }
+
+// m8n8k16, s8 (sm_75's integer shape), .satfinite.
+//@ mma_s8_m8n8k16 grid=1 block=32 args=buf:u8:128:rand,buf:u8:128:rand,buf:i32:64:rand,buf:i32:64:zero
+extern "C" __global__ void mma_s8_m8n8k16(const uint8_t *a, const uint8_t *b, const int *c, int *d) {
+  int l = threadIdx.x;
+  asm volatile("mma.sync.aligned.m8n8k16.row.col.satfinite.s32.s8.s8.s32 {%0, %1}, {%2}, {%3}, {%4, %5};\n"
+               : "=r"(E(d, 0)), "=r"(E(d, 1))
+               : "r"(pack_8(a, l, 0)), "r"(pack_8(b, l, 0)), "r"(E(c, 0)), "r"(E(c, 1)));
+}
