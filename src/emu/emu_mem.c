@@ -44,7 +44,9 @@ static uint8_t *global_ptr(Block *b, const EmuInstr *x, int warp, int lane, uint
 
 static const char *op_word(const EmuInstr *x) {
   switch (x->op) {
-  case PTX_OP_ST: return "store";
+  case PTX_OP_ST:
+  case PTX_OP_STMATRIX:
+  case PTX_OP_WMMA_STORE: return "store";
   case PTX_OP_ATOM: return "atomic";
   case PTX_OP_RED: return "reduction";
   default: return "load";
