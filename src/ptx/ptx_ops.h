@@ -68,8 +68,8 @@
   X(M_SHIFTAMT, 26, ".shiftamt")                                                                                      \
   X(M_NEED_SUB, 27, "(needs its operation)")                                                                          \
   X(M_NEED_SYNC, 28, "(needs .sync)")                                                                                 \
-  X(M_NEED_SPACE, 29, "(needs a state space)")                                                                      \
-  X(M_MMA_SHAPE, 44, ".m8n8 .m8n8k4 .m8n8k16 .m16n8k4 .m16n8k8 .m16n8k16 .m16n8k32 .m16n16k16 .m32n8k16 .m8n32k16 .m16n16k8") \
+  X(M_NEED_SPACE, 29, "(needs a state space)")                                                                        \
+  X(M_MMA_SHAPE, 44, ".m8n8 .m8n8k4 .m8n8k16 .m16n8k{4,8,16,32} .m16n16k16 .m32n8k16 .m8n32k16 .m16n16k8")            \
   X(M_MMA_LAYOUT, 45, ".row .col (A then B); .trans")                                                                 \
   X(M_MMA_NUM, 46, ".x1 .x2 .x4")                                                                                     \
   X(M_MMA_FRAG, 47, ".a .b .c .d (the wmma fragment)")                                                                \
