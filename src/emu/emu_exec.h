@@ -8,6 +8,7 @@
  *   emu_cmp.c    comparison and selection
  *   emu_cvt.c    mov, cvt, cvta
  *   emu_warp.c   shfl, vote, match, redux, activemask
+ *   emu_tensor.c ldmatrix, stmatrix, movmatrix, mma, wmma
  *   emu_fault.c  located runtime faults
  * Each instruction runs as emu_exec_EXEC (EXEC from its row of ptx_ops.h)
  * over all active lanes of one warp.
@@ -163,6 +164,25 @@ PTX_OPS(X)
 
 /* The host rounding mode (fenv.h) of a PTX rounding modifier. */
 int emu_fe_mode(unsigned rnd);
+
+/* --- memory (emu_mem.c), for instructions that compute their lanes'
+ * addresses themselves (the tensor-core loads and stores) --- */
+
+/* Where each active lane's access goes. */
+typedef struct EmuWhere {
+  uint8_t *ptr[32];    /* on the host */
+  uint64_t off[32];    /* the address in its space */
+  uint8_t spaces[32];  /* each lane's space, when not uniform */
+  int uniform;         /* the one space of all lanes, or 0 */
+} EmuWhere;
+
+/* Resolves addr[l] (in x's state space, or generic) for the lanes of mask,
+ * `size` bytes each, checked for bounds and alignment.  Returns 0, or -1
+ * after a located fault. */
+int emu_mem_locate(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *addr, unsigned size,
+                   int store, EmuWhere *w);
+/* Hands the access to the memory model as one warp request of x's kind. */
+void emu_mem_model(Block *b, const EmuInstr *x, uint32_t mask, const EmuWhere *w, unsigned size, unsigned elem);
 
 /* --- faults (emu_fault.c) --- */
 

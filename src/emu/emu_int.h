@@ -39,7 +39,8 @@ typedef struct EmuInstr {
   uint8_t s_neg[6];     /* predicate source written !%p */
   uint32_t abase;       /* address base slot or EMU_NOSLOT */
   int64_t aoff;         /* address offset */
-  uint32_t target;      /* branch target pc */
+  uint32_t target;      /* branch target pc; tensor-core instructions:
+                           their EmuTensor in EmuProgram.tensor */
   uint32_t rpc;         /* branch: reconvergence pc (ncode = kernel exit) */
   uint8_t fuse;         /* EmuFuse: how the memory model counts this load */
   uint8_t host_rnd;     /* float .rz/.rm/.rp: runs in that host rounding mode */
@@ -52,6 +53,20 @@ typedef struct EmuInstr {
  * address is 16-byte aligned) and nothing for the other three. */
 typedef enum { FUSE_NONE, FUSE_LEAD4, FUSE_MEMBER } EmuFuse;
 
+/* A tensor-core instruction's register lists, which EmuInstr's d[]/s[]
+ * cannot hold (wmma fragments have 8), kept aside so that every other
+ * instruction stays small. */
+typedef struct EmuTensor {
+  PtxMma m;             /* shape, layouts, types (ptx.h) */
+  uint8_t n[4];         /* registers in r[i] */
+  uint32_t r[4][8];     /* slots: mma d, a, b, c; ldmatrix/wmma.load the
+                           destination and stmatrix/wmma.store the source in
+                           r[0]; movmatrix d in r[0], a in r[1]; EMU_NOSLOT
+                           for '_' */
+  uint32_t stride;      /* wmma.load/store: slot of the stride operand, or
+                           EMU_NOSLOT (the matrix is dense) */
+} EmuTensor;
+
 typedef struct EmuProgram {
   const PtxKernel *k;
   EmuInstr *code;       /* [ncode] */
@@ -62,6 +77,8 @@ typedef struct EmuProgram {
   uint32_t const_base;  /* first constant slot */
   uint64_t *consts;     /* [nconst] values of the constant slots */
   uint32_t nconst;
+  EmuTensor *tensor;    /* [ntensor] */
+  uint32_t ntensor;
 } EmuProgram;
 
 /* Builds the program; returns -1 with a located error for PTX the emulator

@@ -44,7 +44,9 @@ static uint8_t *global_ptr(Block *b, const EmuInstr *x, int warp, int lane, uint
 
 static const char *op_word(const EmuInstr *x) {
   switch (x->op) {
-  case PTX_OP_ST: return "store";
+  case PTX_OP_ST:
+  case PTX_OP_STMATRIX:
+  case PTX_OP_WMMA_STORE: return "store";
   case PTX_OP_ATOM: return "atomic";
   case PTX_OP_RED: return "reduction";
   default: return "load";
@@ -54,11 +56,11 @@ static const char *op_word(const EmuInstr *x) {
 /* The fast path of resolve(): every lane aligned and inside the buffer the
  * last access hit (or inside shared memory).  Returns 1 with ptr[] and
  * off[] filled, or 0: the checked path decides. */
-static inline int resolve_fast(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *base, unsigned size,
-                               uint8_t **ptr, uint64_t *off) {
+static inline int resolve_fast(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *base, uint64_t aoff,
+                               unsigned size, uint8_t **ptr, uint64_t *off) {
   /* fast path: every lane aligned and inside the buffer the last access
    * hit (or inside shared memory); anything else takes the checked path */
-  uint64_t lo = UINT64_MAX, hi = 0, bits = 0, aoff = (uint64_t)x->aoff;
+  uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
   uint64_t wrap = x->space == PTX_S_SHARED ? 0xffffffffull : UINT64_MAX;
   LANES(mask, {
     uint64_t a = (base[l] + aoff) & wrap;
@@ -89,16 +91,16 @@ static inline int resolve_fast(Block *b, const EmuInstr *x, uint32_t mask, const
   return 0;
 }
 
-/* Resolves every active lane's address to a space and a host pointer:
+/* Resolves every active lane's address base[l] + aoff (base NULL: aoff
+ * for all) to a space and a host pointer:
  * off[l] gets its address in that space, ptr[l] where it is on the host.
  * Returns -1 after a fault, the space (> 0) when all lanes are in the
  * instruction's own space, or 0 when spaces[l] says each lane's (generic
  * addresses are mapped by the windows). */
-static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *R,
-                   unsigned size, uint8_t **ptr, uint64_t *off, uint8_t *spaces) {
-  const uint64_t *base = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
-  int store = x->op != PTX_OP_LD && x->op != PTX_OP_LDU;
-  if (base && (x->space == PTX_S_GLOBAL || x->space == PTX_S_SHARED) && resolve_fast(b, x, mask, base, size, ptr, off))
+static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *base, uint64_t aoff,
+                   int store, unsigned size, uint8_t **ptr, uint64_t *off, uint8_t *spaces) {
+  if (base && (x->space == PTX_S_GLOBAL || x->space == PTX_S_SHARED) &&
+      resolve_fast(b, x, mask, base, aoff, size, ptr, off))
     return x->space;
   int first = -1; /* without a base register every lane has one address */
   for (uint32_t m = mask; m; m &= m - 1) {
@@ -107,7 +109,7 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
       ptr[l] = ptr[first], off[l] = off[first], spaces[l] = spaces[first];
       continue;
     }
-    uint64_t a = (base ? base[l] : 0) + (uint64_t)x->aoff;
+    uint64_t a = (base ? base[l] : 0) + aoff;
     unsigned sp = x->space;
     if (sp == PTX_S_SHARED || sp == PTX_S_LOCAL) a &= 0xffffffffull;
     if (sp == PTX_S_GENERIC) {
@@ -181,7 +183,9 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
                   const uint8_t *spaces, int uniform, unsigned size, unsigned elem) {
   static const uint8_t kind[PTX_OP_COUNT] = {[PTX_OP_LD] = MEM_LD, [PTX_OP_LDU] = MEM_LD,
                                              [PTX_OP_ST] = MEM_ST, [PTX_OP_ATOM] = MEM_ATOM,
-                                             [PTX_OP_RED] = MEM_RED};
+                                             [PTX_OP_RED] = MEM_RED, [PTX_OP_LDMATRIX] = MEM_LDSM,
+                                             [PTX_OP_STMATRIX] = MEM_STSM, [PTX_OP_WMMA_LOAD] = MEM_LD,
+                                             [PTX_OP_WMMA_STORE] = MEM_ST};
   MemReq r = {.op = kind[x->op], .size = (uint8_t)size, .elem = (uint8_t)elem, .addr = off,
               .instr = (int)(x - b->p->code), .warp = b->cur_warp, .cache = cache_op(x->flags)};
   if (uniform) { /* all lanes in one space */
@@ -224,19 +228,24 @@ static void model_fused4(Block *b, const EmuInstr *x, uint32_t mask, const uint6
   }
 }
 
-/* Where each active lane's access goes: resolve()'s answer for ld, st and
- * the atomics. */
-typedef struct Where {
-  uint8_t *ptr[32];    /* on the host */
-  uint64_t off[32];    /* the address in its space */
-  uint8_t spaces[32];  /* each lane's space, when not uniform */
-  int uniform;         /* the one space of all lanes, or 0 */
-} Where;
+typedef EmuWhere Where;
 
 static int locate(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *R, unsigned size,
                   Where *w) {
-  w->uniform = resolve(b, x, warp, mask, R, size, w->ptr, w->off, w->spaces);
+  const uint64_t *base = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
+  int store = x->op != PTX_OP_LD && x->op != PTX_OP_LDU;
+  w->uniform = resolve(b, x, warp, mask, base, (uint64_t)x->aoff, store, size, w->ptr, w->off, w->spaces);
   return w->uniform < 0 ? -1 : 0;
+}
+
+int emu_mem_locate(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *addr, unsigned size,
+                   int store, EmuWhere *w) {
+  w->uniform = resolve(b, x, warp, mask, addr, 0, store, size, w->ptr, w->off, w->spaces);
+  return w->uniform < 0 ? -1 : 0;
+}
+
+void emu_mem_model(Block *b, const EmuInstr *x, uint32_t mask, const EmuWhere *w, unsigned size, unsigned elem) {
+  model(b, x, mask, w->off, w->spaces, w->uniform, size, elem);
 }
 
 int emu_exec_ld(EMU_EXEC_ARGS) {

@@ -85,6 +85,39 @@ static int check_operands(const PtxModule *m, const PtxInstr *in, const EmuInstr
   return 0;
 }
 
+/* A tensor-core instruction: its fragments' slots into a new EmuTensor
+ * (the parser checked their sizes), the address into abase/aoff. */
+static int decode_tensor(EmuProgram *p, Consts *c, const PtxModule *m, const PtxInstr *in, EmuInstr *x,
+                         uint64_t gbase, WmErr *e) {
+  p->tensor = wm_xrealloc(p->tensor, (p->ntensor + 1) * sizeof *p->tensor);
+  EmuTensor *t = &p->tensor[p->ntensor];
+  memset(t, 0, sizeof *t);
+  t->m = in->mma;
+  t->stride = EMU_NOSLOT;
+  x->target = p->ntensor++;
+  int nfrag = 0, has_addr = 0;
+  for (int i = 0; i < in->nopd; i++) {
+    const PtxOperand *o = &in->opd[i];
+    if (o->kind == PTX_O_ADDR) {
+      has_addr = 1;
+      x->abase = o->reg[0] == PTX_NOREG ? EMU_NOSLOT : o->reg[0];
+      x->aoff = o->reg[0] == PTX_NOREG && o->space == PTX_S_GLOBAL ? (int64_t)gbase + o->imm : o->imm;
+    } else if (nfrag < 4 && !((ptx_op[in->op].flags & OPF_MEM) && i == 2)) { /* opd[2] of a load or store: the stride */
+      int n = o->kind == PTX_O_VEC ? o->n : 1;
+      t->n[nfrag] = (uint8_t)n;
+      for (int j = 0; j < n; j++) {
+        uint32_t r = o->kind == PTX_O_VEC ? ptx_vec_reg(p->k, o, j) : o->reg[0];
+        t->r[nfrag][j] = r == PTX_NOREG ? EMU_NOSLOT : r;
+      }
+      nfrag++;
+    } else {
+      t->stride = src_slot(p, c, o, gbase);
+    }
+  }
+  if ((ptx_op[in->op].flags & OPF_MEM) && !has_addr) return unsupported(m, in, "the address operand is missing", e);
+  return 0;
+}
+
 /* Fills x's slots from in's operands, following the operand conventions of
  * ptx_shape.c. */
 static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const PtxInstr *in,
@@ -95,6 +128,7 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
   x->abase = EMU_NOSLOT;
   const PtxOperand *o = in->opd;
   int flags = ptx_op[in->op].flags;
+  if (ptx_op[in->op].mods & M_MMA_MISC) return decode_tensor(p, c, m, in, x, gbase, e);
 
   switch (ptx_op[in->op].shape) {
   case PTX_SH_SETP: /* two destinations: p|q, d|p */
@@ -290,6 +324,7 @@ static int writes_slot(const EmuInstr *x, uint32_t slot) {
  * anything that may write shared memory. */
 static int fusion_barrier(const EmuInstr *x, const char *leader, int i) {
   if (leader[i] || x->op == PTX_OP_BRA || (ptx_op[x->op].flags & (OPF_EXIT | OPF_BARRIER))) return 1;
+  if (ptx_op[x->op].mods & M_MMA_MISC) return 1; /* stores, and writes registers outside d[] */
   if ((x->op == PTX_OP_ST || x->op == PTX_OP_ATOM || x->op == PTX_OP_RED) &&
       (x->space == PTX_S_SHARED || x->space == PTX_S_GENERIC))
     return 1;
@@ -364,6 +399,12 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
       for (int j = 0; j < x->nd; j++)
         if (x->d[j] < k->nregs) read[x->d[j]] = 1;
   }
+  for (uint32_t t = 0; t < p->ntensor; t++) { /* their sources are in the side table */
+    if (p->tensor[t].stride < k->nregs) read[p->tensor[t].stride] = 1;
+    for (int f = 0; f < 4; f++)
+      for (int j = 0; j < p->tensor[t].n[f]; j++)
+        if (p->tensor[t].r[f][j] < k->nregs) read[p->tensor[t].r[f][j]] = 1;
+  }
   for (int i = 0; i < k->ncode; i++) {
     EmuInstr *x = &p->code[i];
     /* RED has no exchange or compare-and-swap */
@@ -385,6 +426,7 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
 
 void emu_program_free(EmuProgram *p) {
   free(p->code);
+  free(p->tensor);
   free(p->consts);
   memset(p, 0, sizeof *p);
 }

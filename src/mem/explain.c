@@ -348,11 +348,43 @@ static void explain_banks(char *buf, size_t n, const MemGen *g, const MemReq *r,
              fmt_bytes(wd, sizeof wd, uabs64(p.stride)));
 }
 
+/* ldmatrix/stmatrix: how many matrices, and the worst matrix's busiest
+ * bank group (16-byte rows in the same (addr / 16) % 8 conflict). */
+static void explain_matrices(char *buf, size_t n, const MemReq *r, unsigned units, unsigned ideal)
+{
+  unsigned worst = 0, stride = 0;
+  for (unsigned i = 0; i < 4; i++) {
+    uint32_t gm = r->mask & (0xffu << (8 * i));
+    if (!gm)
+      continue;
+    unsigned c = mem_smem_matrix_cost(r->addr, gm, NULL);
+    if (c > worst) {
+      worst = c;
+      unsigned l0 = (unsigned)__builtin_ctz(gm), l1 = l0 + 1;
+      stride = (gm >> l1 & 1) ? (unsigned)(r->addr[l1] - r->addr[l0]) : 0;
+    }
+  }
+  const char *what = r->op == MEM_STSM ? "stmatrix" : "ldmatrix";
+  if (units <= ideal)
+    snprintf(buf, n, "%s of %u matri%s: conflict-free, one wavefront per 8x8 matrix", what, ideal,
+             ideal == 1 ? "x" : "ces");
+  else if (stride)
+    snprintf(buf, n, "%s of %u matri%s: %u wavefronts where %u would do: rows %u B apart share a bank group "
+             "(%u-way; pad or swizzle the rows)", what, ideal, ideal == 1 ? "x" : "ces", units, ideal, stride, worst);
+  else
+    snprintf(buf, n, "%s of %u matri%s: %u wavefronts where %u would do: %u rows of a matrix in one bank group",
+             what, ideal, ideal == 1 ? "x" : "ces", units, ideal, worst);
+}
+
 void mem_explain(char *buf, size_t n, const MemGen *g, const MemReq *r, unsigned units,
                  unsigned ideal)
 {
   if (!n)
     return;
+  if (r->op == MEM_LDSM || r->op == MEM_STSM) {
+    explain_matrices(buf, n, r, units, ideal);
+    return;
+  }
   switch (r->space) {
   case PTX_S_GLOBAL:
     if (g && g->coal != COAL_SECTOR)

@@ -200,9 +200,26 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
   }
 }
 
+/* ldmatrix and stmatrix: per 8x8 matrix (smem.c), under Nsight Compute's
+ * "Shared Load Matrix" / "Shared Store Matrix" counters, not op_ld/op_st. */
+static void matrix_access(MemModel *mm, const MemReq *r, LineStat *ls)
+{
+  unsigned ideal, wf = mem_smem_matrix_cost(r->addr, r->mask, &ideal);
+  int st = r->op == MEM_STSM;
+  mm->metric[st ? WM_M_STSM_INST : WM_M_LDSM_INST]++;
+  mm->metric[st ? WM_M_STSM_WF : WM_M_LDSM_WF] += wf;
+  mm->metric[st ? WM_M_STSM_BC : WM_M_LDSM_BC] += wf - ideal;
+  if (ls)
+    line_units(ls, &mm->gen, r, wf, ideal, MEM_UNIT_WAVEFRONTS);
+}
+
 static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
 {
   unsigned ideal;
+  if (r->op == MEM_LDSM || r->op == MEM_STSM) {
+    matrix_access(mm, r, ls);
+    return;
+  }
   unsigned wf = mm->gen.banks == MEM_BANKS_SM70
                     ? mem_smem_cost(r->addr, r->mask, r->size, r->op, &ideal)
                     : mem_smem_cost_gen(&mm->gen, r->addr, r->mask, r->size, r->op, &ideal);

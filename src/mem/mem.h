@@ -19,7 +19,9 @@
 #include "mem/cache.h"
 #include "mem/metrics.h"
 
-typedef enum { MEM_LD, MEM_ST, MEM_ATOM, MEM_RED } MemOpKind;
+/* LDSM/STSM: ldmatrix and stmatrix, shared only; addr[] holds the rows'
+ * addresses (lanes 8i..8i+7 those of matrix i), size is 16. */
+typedef enum { MEM_LD, MEM_ST, MEM_ATOM, MEM_RED, MEM_LDSM, MEM_STSM } MemOpKind;
 
 /* Where a global load may be cached: --loads (the default for loads
  * without a cache operator, as -Xptxas -dlcm sets it) and MemReq.cache (the
@@ -212,6 +214,11 @@ unsigned mem_atomic_sectors(const uint64_t *addr, uint32_t mask, unsigned size);
  * mem_smem_wavefronts() is mem_smem_cost() for a load. */
 unsigned mem_smem_cost(const uint64_t *addr, uint32_t mask, unsigned size,
                        unsigned op, unsigned *ideal);
+
+/* Wavefronts of an ldmatrix/stmatrix: the lanes of mask give 16-byte rows,
+ * lanes 8i..8i+7 the 8 rows of matrix i; *ideal (may be NULL) gets the
+ * conflict-free count, one per matrix (smem.c). */
+unsigned mem_smem_matrix_cost(const uint64_t *addr, uint32_t mask, unsigned *ideal);
 
 /* How many lanes mem_smem_cost() serves together (32, 16 or 8). */
 unsigned mem_smem_group_lanes(const uint64_t *addr, uint32_t mask,

@@ -27,6 +27,12 @@
   X(SATOM_WF, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum","shared atomic wavefronts") \
   X(SLD_BC,   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared load wavefronts beyond the ideal") \
   X(SST_BC,   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared store wavefronts beyond the ideal") \
+  X(LDSM_INST,"smsp__inst_executed_op_ldsm.sum",                  "ldmatrix warp instructions (Shared Load Matrix)") \
+  X(LDSM_WF,  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "ldmatrix wavefronts: one per 8x8 matrix without conflicts (mem/smem.c)") \
+  X(LDSM_BC,  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", "ldmatrix wavefronts beyond one per matrix") \
+  X(STSM_INST,"smsp__inst_executed_op_stsm.sum",                  "stmatrix warp instructions (Shared Store Matrix, sm_90)") \
+  X(STSM_WF,  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum", "stmatrix wavefronts") \
+  X(STSM_BC,  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum", "stmatrix wavefronts beyond one per matrix") \
   X(GLD_INST, "smsp__inst_executed_op_global_ld.sum",              "global load warp instructions") \
   X(GST_INST, "smsp__inst_executed_op_global_st.sum",              "global store warp instructions") \
   X(GRED_INST,"smsp__inst_executed_op_global_red.sum",             "global reduction warp instructions (Nsight Compute has no counter for atom)") \

@@ -156,3 +156,45 @@ unsigned mem_smem_wavefronts(const uint64_t *addr, uint32_t mask, unsigned size)
 {
   return mem_smem_cost(addr, mask, size, MEM_LD, 0);
 }
+
+/* ldmatrix and stmatrix (sm_75+).  Each 8x8 matrix of b16 is 8 rows of 16
+ * bytes, row r of matrix i at the address lane 8i + r gives.  A wavefront
+ * moves 128 bytes through the 32 banks, so one matrix (8 rows x 16 bytes)
+ * fits in one wavefront exactly when its rows cover all 32 banks: a
+ * 16-byte-aligned row occupies the 4 banks of bank group (addr / 16) % 8,
+ * and the matrix costs as many wavefronts as its busiest bank group has
+ * distinct rows (rows at the same address are read once).  Matrices are
+ * served one after the other, so the ideal is one wavefront per matrix and
+ * l1tex__data_bank_conflicts_..._op_ldsm is the excess.  Example: a
+ * row-major tile of 64 halves per row puts the 8 rows of a matrix 128 bytes
+ * apart, all in one bank group: 8 wavefronts per matrix, 7 conflicts; a
+ * padded (72 halves) or XOR-swizzled tile spreads them over the 8 groups: 1.
+ * Basis: the PTX ISA's fragment definition and the 128-byte shared-memory
+ * return path above; the Nsight Compute measurements are in
+ * docs/results/ when taken. */
+unsigned mem_smem_matrix_cost(const uint64_t *addr, uint32_t mask, unsigned *ideal)
+{
+  unsigned total = 0, mats = 0;
+  for (unsigned i = 0; i < 4; i++) {
+    uint32_t gm = mask & (0xffu << (8 * i));
+    if (!gm)
+      continue;
+    mats++;
+    uint64_t row[8];
+    unsigned n = 0, cnt[8] = {0}, worst = 0;
+    for (uint32_t m = gm; m; m &= m - 1) {
+      uint64_t a = addr[__builtin_ctz(m)] >> 4, k = 0;
+      while (k < n && row[k] != a)
+        k++;
+      if (k < n)
+        continue; /* the same row twice: read once */
+      row[n++] = a;
+      unsigned c = ++cnt[a & 7];
+      worst = c > worst ? c : worst;
+    }
+    total += worst;
+  }
+  if (ideal)
+    *ideal = mats;
+  return total;
+}

@@ -91,6 +91,7 @@ void ptx_module_free(PtxModule *m) {
     for (int j = 0; j < k->nparams; j++) free(k->params[j].name);
     free(k->params);
     free(k->code);
+    free(k->vregs);
     for (uint32_t r = 0; r < k->nregs; r++) free(k->reg_names[r]);
     free(k->reg_names);
     free(k->unsupported);

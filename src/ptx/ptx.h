@@ -168,6 +168,29 @@ typedef struct PtxOperand {
 
 #define PTX_MAX_OPD 6
 
+/* Tensor-core instructions (ldmatrix, stmatrix, movmatrix, mma, wmma.*):
+ * what their modifiers say (ptx_mma.c).  Their vector operands hold up to 8
+ * registers: a vector of more than 4 keeps them in PtxKernel.vregs from
+ * index imm (ptx_vec_reg reads either form). */
+typedef enum {
+  PTX_MMA_NONE, PTX_MMA_M8N8, PTX_MMA_M8N8K4, PTX_MMA_M16N8K4, PTX_MMA_M16N8K8, PTX_MMA_M16N8K16,
+  PTX_MMA_M16N8K32, PTX_MMA_M16N16K16, PTX_MMA_M32N8K16, PTX_MMA_M8N32K16, PTX_MMA_M16N16K8, PTX_MMA_M8N8K16,
+  PTX_MMA_COUNT
+} PtxMmaShape;
+#define PTX_MMA_TF32 PTX_T_COUNT /* an element type of A and B that PtxType lacks */
+#define PTX_MMA_ACOL 1           /* layout: A (wmma.load/store: the matrix) is column-major */
+#define PTX_MMA_BCOL 2           /* layout: B is column-major */
+#define PTX_MMA_TRANS 4          /* layout: ldmatrix/stmatrix/movmatrix .trans */
+#define PTX_MMA_SAT 8            /* layout: .satfinite */
+typedef struct PtxMma {
+  uint8_t shape;    /* PtxMmaShape */
+  uint8_t layout;   /* PTX_MMA_* bits */
+  uint8_t num;      /* ldmatrix/stmatrix: matrices (.x1 .x2 .x4) */
+  uint8_t frag;     /* wmma.load/store: 'a', 'b', 'c' or 'd' */
+  uint8_t dtype, atype, btype, ctype; /* PtxType or PTX_MMA_TF32; ldmatrix,
+                       wmma.load/store: the one type in dtype */
+} PtxMma;
+
 typedef struct PtxInstr {
   uint16_t op;      /* PtxOp */
   uint8_t type;     /* PtxType: the main type (last type suffix for most
@@ -199,6 +222,7 @@ typedef struct PtxInstr {
    * __ldg, a shuffle, ...).  Not inlined: the same as cu_file/cu_line. */
   uint16_t cu_file_inner;
   uint32_t cu_line_inner;
+  PtxMma mma;         /* tensor-core instructions only */
 } PtxInstr;
 
 typedef struct PtxParam {
@@ -233,6 +257,9 @@ typedef struct PtxKernel {
   uint32_t line;            /* PTX line of the .entry */
   int regs;                 /* registers per thread from ptxas -v
                                (ptx_registers), 0: unknown */
+  uint32_t *vregs;          /* registers of vector operands longer than 4
+                               (tensor-core fragments), see PtxMma */
+  uint32_t nvregs, capvregs;
   char *unsupported;        /* NULL, or the located message (file:line:col,
                                the line, a caret) of the first construct in
                                this kernel that warpmem does not run (call,
@@ -297,6 +324,23 @@ PtxModule *ptx_load(const char *path, const char *arch, WmErr *e);
 int ptx_registers(PtxModule *m, int cc, const char *const *entries, int nentries);
 
 void ptx_module_free(PtxModule *m);
+
+/* Register i of vector operand o of an instruction of kernel k. */
+static inline uint32_t ptx_vec_reg(const PtxKernel *k, const PtxOperand *o, int i) {
+  return o->n > 4 ? k->vregs[o->imm + i] : o->reg[i];
+}
+
+/* Tensor-core fragments (ptx_mma.c). */
+typedef struct PtxMmaDims {
+  uint8_t m, n, k;
+} PtxMmaDims;
+extern const PtxMmaDims ptx_mma_dims[PTX_MMA_COUNT];
+extern const char *const ptx_mma_shape_name[PTX_MMA_COUNT]; /* "m16n8k16" */
+/* Bytes of an element of type t (PTX_MMA_TF32: 4). */
+unsigned ptx_mma_elem_size(unsigned t);
+/* The registers fragment `which` ('d', 'a', 'b', 'c') of instruction in
+ * takes, as the PTX ISA gives them (wmma's f16 A and B: 8). */
+int ptx_mma_regs(const PtxInstr *in, char which);
 
 /* Finds an entry by PTX name or, failing that, by plain C++ name.  Returns
  * NULL (and a message listing the module's kernels in e, WM_EUSAGE) if none

@@ -175,7 +175,7 @@ static void reg_operand(Parser *P, const PtxTok *t, Opd *o) {
   o->o.reg[0] = pp_reg_slot(P, t, &o->rtype);
 }
 
-static void vector(Parser *P, PtxOperand *o, int any);
+static void vector(Parser *P, PtxOperand *o, int frag, int any);
 
 /* address := '[' (reg [',' vector] (textures and surfaces) | reg [('+'|'-') ['-'] number] | symbol [('+'|'-') ['-'] number] | number) ']' */
 static void address(Parser *P, Opd *o, int tex) {
@@ -222,23 +222,26 @@ static void address(Parser *P, Opd *o, int tex) {
   if (tex && pp_is_punct(pp_peek(P), ',')) {
     pp_next(P);
     if (!pp_is_punct(pp_peek(P), '{')) pp_fail_expected(P, "a vector of coordinates {...}");
-    vector(P, &o->coord, 1);
+    vector(P, &o->coord, 0, 1);
   }
   pp_expect(P, ']');
 }
 
-/* vector := '{' (reg | '_') {',' (reg | '_')} '}' (of 2 or 4; textures and
- * surfaces, `any`, also take 1 and 3) */
-static void vector(Parser *P, PtxOperand *o, int any) {
+/* vector := '{' (reg | '_') {',' (reg | '_')} '}' (of 2 or 4).  Texture
+ * and surface operands (`any`) also take 1 and 3; a tensor-core fragment
+ * (`frag`) has 1 to 8 registers, those of more than 4 in the kernel's
+ * vregs. */
+static void vector(Parser *P, PtxOperand *o, int frag, int any) {
   const PtxTok *lb = pp_next(P);
   o->kind = PTX_O_VEC;
-  int n = 0;
+  int n = 0, max = frag ? 8 : 4;
+  uint32_t regs[8];
   do {
     const PtxTok *t = pp_peek(P);
-    if (n == 4) pp_fail(P, t, "vector operand with more than 4 elements");
+    if (n == max) pp_fail(P, t, "vector operand with more than %d elements", max);
     if (pp_is(t, "_")) {
       pp_next(P);
-      o->reg[n++] = PTX_NOREG;
+      regs[n++] = PTX_NOREG;
       continue;
     }
     if (t->kind != TK_WORD) pp_fail_expected(P, "a register");
@@ -246,16 +249,27 @@ static void vector(Parser *P, PtxOperand *o, int any) {
     char buf[128];
     if (pp_sreg_of(t) >= 0) pp_fail(P, t, "special register in a vector operand");
     uint8_t type;
-    o->reg[n++] = pp_reg_slot(P, t, &type);
+    regs[n++] = pp_reg_slot(P, t, &type);
     if (type == PTX_T_PRED) pp_fail(P, t, "predicate register '%s' in a vector operand", pp_tok_str(t, buf, sizeof buf));
   } while (pp_accept(P, ","));
   pp_expect(P, '}');
-  if (n != 2 && n != 4 && !any) pp_fail(P, lb, "vector operand with %d elements (2 or 4 expected)", n);
+  if (!frag && !any && n != 2 && n != 4) pp_fail(P, lb, "vector operand with %d elements (2 or 4 expected)", n);
   o->n = (uint8_t)n;
+  for (int i = 0; i < n && i < 4; i++) o->reg[i] = regs[i];
+  if (n > 4) {
+    PtxKernel *k = P->k;
+    while (k->nvregs + (uint32_t)n > k->capvregs) {
+      k->capvregs = k->capvregs ? 2 * k->capvregs : 64;
+      k->vregs = wm_xrealloc(k->vregs, k->capvregs * sizeof *k->vregs);
+    }
+    o->imm = k->nvregs;
+    memcpy(k->vregs + k->nvregs, regs, (size_t)n * sizeof *regs);
+    k->nvregs += (uint32_t)n;
+  }
 }
 
 /* operand := ['!'] reg | sreg | ['-'] number | address | vector | symbol [('+'|'-') number] */
-static void operand(Parser *P, Opd *o, int is_bra, int tex) {
+static void operand(Parser *P, Opd *o, const PtxInstr *in, int is_bra, int tex) {
   const PtxTok *t = pp_peek(P);
   char buf[128];
   memset(o, 0, sizeof *o);
@@ -265,7 +279,7 @@ static void operand(Parser *P, Opd *o, int is_bra, int tex) {
     return;
   }
   if (pp_is_punct(t, '{')) {
-    vector(P, &o->o, tex);
+    vector(P, &o->o, (ptx_op[in->op].mods & M_MMA_MISC) != 0, tex);
     return;
   }
   if (pp_is_punct(t, '!')) {
@@ -323,17 +337,19 @@ static void operand(Parser *P, Opd *o, int is_bra, int tex) {
   o->o.imm = (int64_t)v;
 }
 
-/* The opcode named by the mnemonic's components (c[0] or c[0].c[1]). */
+/* The opcode named by the mnemonic's components: c[0].c[1] for the rows
+ * whose name has a dot (bar.warp, wmma.load), else c[0]. */
 static int find_op(Comp *c, int nc, int *used) {
-  *used = 1;
-  if (nc > 1 && IS(c[0], "bar") && IS(c[1], "warp")) {
-    *used = 2;
-    return PTX_OP_BARWARP;
-  }
-  for (int op = 0; op < PTX_OP_COUNT; op++)
-    if (op != PTX_OP_BARWARP && strlen(ptx_op_name[op]) == c[0].len &&
-        memcmp(ptx_op_name[op], c[0].p, c[0].len) == 0)
-      return op;
+  for (int two = nc > 1; two >= 0; two--)
+    for (int op = 0; op < PTX_OP_COUNT; op++) {
+      const char *name = ptx_op_name[op], *dot = strchr(name, '.');
+      size_t n0 = dot ? (size_t)(dot - name) : strlen(name);
+      if (!dot == !two && n0 == c[0].len && memcmp(name, c[0].p, n0) == 0 &&
+          (!two || (strlen(dot + 1) == c[1].len && memcmp(dot + 1, c[1].p, c[1].len) == 0))) {
+        *used = two ? 2 : 1;
+        return op;
+      }
+    }
   return -1;
 }
 
@@ -400,7 +416,11 @@ static void mnemonic(Parser *P, PtxInstr *in, InstrCtx *x) {
   if (op < 0 && IS(c[0], "call")) call(P, mn);
   if (op < 0) pp_unsup(P, mn, "unsupported instruction '%s' (kernel %s)", pp_tok_str(mn, buf, sizeof buf), P->k->name);
   in->op = (uint16_t)op;
-  for (int i = used; i < nc; i++) modifier(P, in, x, c[i]);
+  for (int i = used; i < nc; i++) {
+    int taken = ptx_op[op].mods & M_MMA_MISC ? pp_mma_modifier(P, in, x, c[i]) : -1; /* tensor cores' words */
+    if (taken == 0) bad_mod(P, x, c[i]);
+    if (taken < 0) modifier(P, in, x, c[i]);
+  }
 }
 
 /* Fails with "'MNEMONIC'" and what is wrong with it (" needs ...", ": ..."). */
@@ -487,6 +507,7 @@ static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   if (in->sub == PTX_SUB_WIDE) in->type2 = in->type;
   if (op == PTX_OP_VOTE && in->type != (in->sub == PTX_SUB_BALLOT ? PTX_T_B32 : PTX_T_PRED))
     bad_form(P, mn, ": vote.ballot is .b32, vote.all/any/uni are .pred");
+  if (ptx_op[op].mods & M_MMA_MISC) pp_mma_rules(P, in, x);
 }
 
 /* operands := [operand ['|' operand] {',' operand}] ';' -- as written, into
@@ -498,11 +519,11 @@ static int operands(Parser *P, const PtxInstr *in, Opd *raw) {
   if (!pp_is_punct(pp_peek(P), ';')) {
     for (;;) {
       if (n == 8) pp_fail(P, pp_peek(P), "too many operands");
-      operand(P, &raw[n], in->op == PTX_OP_BRA, tex);
+      operand(P, &raw[n], in, in->op == PTX_OP_BRA, tex);
       n++;
       if (n == 1 && pp_is_punct(pp_peek(P), '|')) {
         pp_next(P);
-        operand(P, &raw[n], 0, tex);
+        operand(P, &raw[n], in, 0, tex);
         raw[n++].pipe = 1;
       }
       if (!pp_accept(P, ",")) break;

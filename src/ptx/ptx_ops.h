@@ -69,6 +69,11 @@
   X(M_NEED_SUB, 27, "(needs its operation)")                                                                          \
   X(M_NEED_SYNC, 28, "(needs .sync)")                                                                                 \
   X(M_NEED_SPACE, 29, "(needs a state space)")                                                                     \
+  X(M_MMA_SHAPE, 44, ".m8n8 .m8n8k4 .m8n8k16 .m16n8k{4,8,16,32} .m16n16k16 .m32n8k16 .m8n32k16 .m16n16k8")            \
+  X(M_MMA_LAYOUT, 45, ".row .col (A then B); .trans")                                                                 \
+  X(M_MMA_NUM, 46, ".x1 .x2 .x4")                                                                                     \
+  X(M_MMA_FRAG, 47, ".a .b .c .d (the wmma fragment)")                                                                \
+  X(M_MMA_MISC, 48, ".aligned .satfinite; up to four types (d, a, b, c) including .tf32") \
   X(M_TEXGEOM, 50, ".1d .2d .3d .a1d .a2d (.cube refused)")                                                           \
   X(M_TEXMIP, 51, ".level .grad (tex: the lod or gradients)")                                                        \
   X(M_TLD4, 52, ".r .g .b .a (tld4: the channel gathered)")                                                          \
@@ -119,7 +124,11 @@ enum PtxModBits {
   X(SH_TEX, 1, "{d,d,d,d}, [h, {c...}][, lod | , {dPdx}, {dPdy}]")                 \
   X(SH_SULD, 1, "{d...}, [h, {c...}]")                                            \
   X(SH_SUST, 1, "[h, {c...}], {b...}")                                            \
-  X(SH_TXQ, 0, "d, [h]")
+  X(SH_TXQ, 0, "d, [h]") \
+  X(SH_MMA, 0, "{d..}, {a..}, {b..}, {c..} (register lists of the fragments)")   \
+  X(SH_MLOAD, 0, "{d..}, [a][, stride]")                                         \
+  X(SH_MSTORE, 0, "[a], {b..}[, stride]")                                        \
+  X(SH_MMOV, 0, "d, a")
 
 typedef enum {
 #define X(e, nsrc, form) PTX_##e,
@@ -129,6 +138,8 @@ typedef enum {
 } PtxShape;
 
 #define ARITH (M_FLOAT | M_SAT)
+#define MMA_MODS (M_SYNC | M_NEED_SYNC | M_NOTYPE | M_MMA_SHAPE | M_MMA_LAYOUT | M_MMA_MISC)
+#define MMA_MEM (MMA_MODS | M_SPACE)
 #define PTX_OPS(X)                                                                                           \
   /* data movement */                                                                                        \
   X(LD, "ld", OPF_MEM, M_VEC | M_SPACE | M_CACHE | M_SEM, SH_LD, "", ld,                                     \
@@ -235,7 +246,22 @@ typedef enum {
   X(MATCH, "match", OPF_WARP, M_MATCH | M_SYNC | M_NEED_SUB | M_NEED_SYNC, SH_MATCH, "bbtb", match,          \
     "d = lanes of mask whose a equals mine (.any/.all)")                                                     \
   X(REDUX, "redux", OPF_WARP, M_ATOMOP | M_SYNC | M_NEED_SUB | M_NEED_SYNC, SH_REDUX, "btb", redux,          \
-    "d = add/min/max/and/or/xor of a over mask b")
+    "d = add/min/max/and/or/xor of a over mask b")                                                           \
+  /* tensor cores (ptx_mma.c: modifiers and fragments; emu_tensor.c: semantics) */                           \
+  X(LDMATRIX, "ldmatrix", OPF_MEM | OPF_WARP, MMA_MEM | M_MMA_NUM, SH_MLOAD, "", ldmatrix,                  \
+    "d[i] = row (lane/4) of 8x8 b16 matrix i whose rows lanes 8i..8i+7 address (.trans: column)")           \
+  X(STMATRIX, "stmatrix", OPF_MEM | OPF_WARP | OPF_NODST, MMA_MEM | M_MMA_NUM, SH_MSTORE, "", stmatrix,     \
+    "8x8 b16 matrix i (rows addressed by lanes 8i..8i+7) = the lanes' b[i] (.trans: transposed)")            \
+  X(MOVMATRIX, "movmatrix", OPF_WARP, MMA_MEM, SH_MMOV, "", movmatrix,                                       \
+    "d = the warp's 8x8 b16 matrix in a, transposed (.trans)")                                              \
+  X(MMA, "mma", OPF_WARP, MMA_MODS | M_RND, SH_MMA, "", mma,                                                 \
+    "D = A * B + C on the warp's fragments (PTX ISA layouts; f16, bf16, tf32, f64, s8/u8)")                  \
+  X(WMMA_LOAD, "wmma.load", OPF_MEM | OPF_WARP, MMA_MODS | M_MMA_FRAG | M_SPACE, SH_MLOAD, "u", wmma_load,   \
+    "fragment a/b/c = the matrix at [a] (row or col major, leading dimension stride)")                       \
+  X(WMMA_STORE, "wmma.store", OPF_MEM | OPF_WARP | OPF_NODST, MMA_MODS | M_MMA_FRAG | M_SPACE, SH_MSTORE,   \
+    "u", wmma_store, "the matrix at [a] = fragment d")                                                       \
+  X(WMMA_MMA, "wmma.mma", OPF_WARP, MMA_MODS | M_RND, SH_MMA, "", wmma_mma,                                  \
+    "D = A * B + C on wmma fragments")
 
 typedef enum {
 #define X(e, name, flags, mods, shape, imm, exec, sem) PTX_OP_##e,

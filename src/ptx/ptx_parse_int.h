@@ -7,6 +7,7 @@
  *                table in ptx_ops.h), operands
  *   ptx_shape.c  each operand form's rule (PtxShape), and the conventions
  *                of PtxInstr.opd the emulator relies on
+ *   ptx_mma.c    the tensor-core instructions' modifiers and fragments
  * Functions shared between them carry the pp_ prefix.  Errors leave the
  * parser by longjmp (pp_fail, pp_unsup); see ptx_parse.c.
  */
@@ -144,6 +145,8 @@ typedef struct InstrCtx {
   int has_red;        /* bar.red / barrier.red */
   char shf_dir, shf_mode; /* shf: 'l'/'r', 'w'/'c' */
   char tld4, suclamp, sufmt; /* tld4's channel, suld/sust's .trap/.clamp/.zero and .b/.p were given */
+  uint8_t mtypes[4];  /* tensor-core instructions: their types in order */
+  int nlayouts;       /* and how many .row/.col they named */
 } InstrCtx;
 
 /* An operand as parsed, before it is checked against its position. */
@@ -222,5 +225,10 @@ void pp_instruction(Parser *P);
 int pp_is_bar_red(const PtxInstr *in);
 int pp_shape(Parser *P, PtxInstr *in, const InstrCtx *x, Opd *r, int n, Opd *out);
 PtxType pp_opd_type(const PtxInstr *in, int i);
+
+/* tensor-core instructions (ptx_mma.c): one modifier word (1: taken, 0:
+ * given twice, -1: not one of theirs), then the checks of the whole form */
+int pp_mma_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c);
+void pp_mma_rules(Parser *P, PtxInstr *in, const InstrCtx *x);
 
 #endif

@@ -78,6 +78,12 @@
  *   sust    opd[0]=ADDR, opd[1]=VEC coords, opd[2]=the values (VEC or REG);
  *           aux as suld, | PTX_SU_P for sust.p.
  *   txq     opd[0]=d, opd[1]=ADDR; sub = PTX_SUB_TXQ_*.
+ *   tensor  ldmatrix/wmma.load: opd[0]=d (VEC, or REG for one register),
+ *           opd[1]=ADDR, opd[2]=stride (wmma; absent: the matrix's width);
+ *           stmatrix/wmma.store: opd[0]=ADDR, opd[1]=VEC, opd[2]=stride;
+ *           mma/wmma.mma: opd[0..3] = d, a, b, c; the fragment sizes are
+ *           ptx_mma_regs(); a VEC of more than 4 registers keeps them in
+ *           PtxKernel.vregs (ptx_vec_reg); PtxInstr.mma says the rest.
  *   .loc    cu_file/cu_line = the outermost call site of inlined code (the
  *           kernel's line, following chains of inlined_at), cu_file_inner/
  *           cu_line_inner = the .loc's own position (see loc() in ptx_decl.c).  A position
@@ -501,6 +507,52 @@ static int shape_txq(Shape *s) {
   return 2;
 }
 
+/* A tensor-core fragment: a vector (or, for one register, a register) of
+ * exactly the registers fragment `which` takes (ptx_mma_regs); sources
+ * have no '_'. */
+static void check_fragment(Shape *s, const Opd *o, char which, int is_src) {
+  int want = ptx_mma_regs(s->in, which), n = o->o.kind == PTX_O_VEC ? o->o.n : 1;
+  check(s->P, o, K_VEC | K_REG, 0, "a vector of registers {...}");
+  if (n != want)
+    pp_fail(s->P, o->tok, "fragment %c of this %s has %d register%s, found %d", which, ptx_op[s->in->op].name, want,
+            want == 1 ? "" : "s", n);
+  for (int i = 0; is_src && o->o.kind == PTX_O_VEC && i < n; i++)
+    if (ptx_vec_reg(s->P->k, &o->o, i) == PTX_NOREG) pp_fail(s->P, o->tok, "'_' in a source fragment");
+}
+
+static int shape_mma(Shape *s) {
+  check_count(s->P, s->x, s->n, 4, 4);
+  for (int i = 0; i < 4; i++) check_fragment(s, &s->r[i], "dabc"[i], i > 0);
+  return keep_all(s);
+}
+
+/* ldmatrix d, [a]; wmma.load d, [a][, stride] */
+static int shape_mload(Shape *s) {
+  int wmma = s->in->op == PTX_OP_WMMA_LOAD;
+  check_count(s->P, s->x, s->n, 2, wmma ? 3 : 2);
+  check_fragment(s, &s->r[0], wmma ? (char)s->in->mma.frag : 'd', 0);
+  check(s->P, &s->r[1], K_ADDR, -1, "an address [...]");
+  if (s->n > 2) check(s->P, &s->r[2], K_REG | K_IMM, 0, "a stride");
+  return keep_all(s);
+}
+
+/* stmatrix [a], b; wmma.store [a], b[, stride] */
+static int shape_mstore(Shape *s) {
+  int wmma = s->in->op == PTX_OP_WMMA_STORE;
+  check_count(s->P, s->x, s->n, 2, wmma ? 3 : 2);
+  check(s->P, &s->r[0], K_ADDR, -1, "an address [...]");
+  check_fragment(s, &s->r[1], 'd', 1);
+  if (s->n > 2) check(s->P, &s->r[2], K_REG | K_IMM, 0, "a stride");
+  return keep_all(s);
+}
+
+static int shape_mmov(Shape *s) {
+  check_count(s->P, s->x, s->n, 2, 2);
+  check(s->P, &s->r[0], K_REG, 0, "a destination register");
+  check(s->P, &s->r[1], K_REG, 0, "a source register");
+  return keep_all(s);
+}
+
 static int (*const shapes[PTX_SH_COUNT])(Shape *) = {
   [PTX_SH_D1] = shape_d1,       [PTX_SH_D2] = shape_d2,     [PTX_SH_D3] = shape_d3,
   [PTX_SH_D4] = shape_d4,       [PTX_SH_LOP3] = shape_lop3, [PTX_SH_CVT] = shape_cvt,
@@ -512,6 +564,8 @@ static int (*const shapes[PTX_SH_COUNT])(Shape *) = {
   [PTX_SH_SHFL] = shape_shfl,   [PTX_SH_VOTE] = shape_vote, [PTX_SH_MATCH] = shape_match,
   [PTX_SH_REDUX] = shape_redux, [PTX_SH_DST] = shape_dst,   [PTX_SH_TEX] = shape_tex,
   [PTX_SH_SULD] = shape_suld,   [PTX_SH_SUST] = shape_sust, [PTX_SH_TXQ] = shape_txq,
+  [PTX_SH_MMA] = shape_mma,     [PTX_SH_MLOAD] = shape_mload, [PTX_SH_MSTORE] = shape_mstore,
+  [PTX_SH_MMOV] = shape_mmov,
 };
 
 /* '|' and '!' are only legal in a few places. */

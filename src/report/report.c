@@ -292,6 +292,8 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
     {"shared load", WM_M_SLD_WF, WM_M_SLD_INST, WM_M_SLD_BC},
     {"shared store", WM_M_SST_WF, WM_M_SST_INST, WM_M_SST_BC},
     {"shared atomic", WM_M_SATOM_WF, WM_M_SATOM_INST, -1},
+    {"ldmatrix", WM_M_LDSM_WF, WM_M_LDSM_INST, WM_M_LDSM_BC},
+    {"stmatrix", WM_M_STSM_WF, WM_M_STSM_INST, WM_M_STSM_BC},
   };
   int any = 0;
   for (size_t i = 0; i < sizeof sec / sizeof sec[0]; i++) any |= metric(r, sec[i].den) != 0;
