@@ -1107,10 +1107,10 @@ static void test_error_unsupported(void **state) {
                      "t.ptx:11:8: unsupported instruction 'cp.async.ca.shared.global' (kernel k)\n"
                      "    @%p1 cp.async.ca.shared.global [%r1], [%rd1], 16;\n"
                      "         ^");
-  expect_unsupported("  min.NaN.f32 %f1, %f2, %f3;\n",
-                     "t.ptx:11:3: unsupported instruction 'min.NaN.f32' (kernel k): unknown or unsupported "
-                     "modifier '.NaN'\n"
-                     "    min.NaN.f32 %f1, %f2, %f3;\n"
+  expect_unsupported("  min.relu.s32 %r1, %r2, %r3;\n",
+                     "t.ptx:11:3: unsupported instruction 'min.relu.s32' (kernel k): unknown or unsupported "
+                     "modifier '.relu'\n"
+                     "    min.relu.s32 %r1, %r2, %r3;\n"
                      "    ^");
   expect_unsupported("  mov.u32 %r1, %envreg3;\n",
                      "t.ptx:11:16: unsupported special register '%envreg3'\n"

@@ -326,10 +326,13 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
     x->host_rnd = (ptx_op[in->op].flags & OPF_FROUND) && in->rnd >= PTX_RND_RZ && in->rnd <= PTX_RND_RP &&
                   ptx_type_is_float((PtxType)in->type);
     x->flags = in->flags;
+    x->fmod = in->fmod;
     x->guard = in->guard == PTX_NOREG ? EMU_NOSLOT : in->guard;
     x->guard_neg = in->guard_neg;
     x->rpc = (uint32_t)k->ncode;
-    if (decode_operands(p, &c, m, in, x, gbase, e)) {
+    char why[200];
+    if (decode_operands(p, &c, m, in, x, gbase, e) ||
+        (emu_half_select(x, why, sizeof why) < 0 && unsupported(m, in, why, e))) {
       free(c.v);
       emu_program_free(p);
       return -1;

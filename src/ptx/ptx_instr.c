@@ -28,7 +28,8 @@ static _Noreturn void bad_mod(Parser *P, const InstrCtx *x, Comp c) {
         pp_tok_str(x->mn, buf, sizeof buf), P->k->name, (int)c.len, c.p);
 }
 
-/* One modifier (the part between dots) of the mnemonic. */
+/* One modifier (the part between dots) of the mnemonic.  Long because it
+ * is one flat chain over the words of every modifier group. */
 static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   uint64_t mods = ptx_op[in->op].mods;
   int t = pp_type_of(c.p, c.len), i;
@@ -63,6 +64,17 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     in->rnd = PTX_RND_APPROX;
   } else if ((mods & M_APPROX) && IS(c, "full")) {
     in->rnd = PTX_RND_FULL;
+  } else if ((mods & M_RELU) && IS(c, "relu")) {
+    in->fmod |= PTX_FM_RELU;
+  } else if ((mods & M_NANMODE) && (IS(c, "NaN") || IS(c, "xorsign") || IS(c, "abs"))) {
+    in->fmod |= IS(c, "NaN") ? PTX_FM_NAN : IS(c, "xorsign") ? PTX_FM_XORSIGN : PTX_FM_ABS;
+  } else if ((mods & M_OOB) && IS(c, "oob")) {
+    in->fmod |= PTX_FM_OOB;
+  } else if ((mods & M_SATFINITE) && IS(c, "satfinite")) {
+    in->fmod |= PTX_FM_SATFINITE;
+  } else if ((mods & M_SATFINITE) && IS(c, "rna")) {
+    if (in->rnd != PTX_RND_NONE) bad_mod(P, x, c);
+    in->rnd = PTX_RND_RNA;
   } else if ((mods & M_FTZ) && IS(c, "ftz")) {
     in->flags |= PTX_IF_FTZ;
   } else if ((mods & M_SAT) && IS(c, "sat")) {
@@ -404,6 +416,8 @@ static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   if ((op == PTX_OP_MUL || op == PTX_OP_MAD) && ptx_type_is_float((PtxType)in->type) && in->sub)
     bad_form(P, mn, ": .lo/.hi/.wide are for integer types");
   if (in->sub == PTX_SUB_WIDE) in->type2 = in->type;
+  if ((in->fmod & (PTX_FM_XORSIGN | PTX_FM_ABS)) && (in->fmod & (PTX_FM_XORSIGN | PTX_FM_ABS)) != (PTX_FM_XORSIGN | PTX_FM_ABS))
+    bad_form(P, mn, ": .xorsign and .abs go together (.xorsign.abs)");
   if (op == PTX_OP_VOTE && in->type != (in->sub == PTX_SUB_BALLOT ? PTX_T_B32 : PTX_T_PRED))
     bad_form(P, mn, ": vote.ballot is .b32, vote.all/any/uni are .pred");
 }

@@ -172,8 +172,10 @@ static int shape_lop3(Shape *s) {
 }
 
 static int shape_cvt(Shape *s) {
-  int packed = s->in->type == PTX_T_F16X2 || s->in->type == PTX_T_BF16X2;
-  return dst_and_sources(s, packed ? 2 : 1);
+  /* a pair made from two .f32 values: d, a, b */
+  unsigned t = s->in->type;
+  int pair = t == PTX_T_F16X2 || t == PTX_T_BF16X2 || t == PTX_T_E4M3X2 || t == PTX_T_E5M2X2;
+  return dst_and_sources(s, pair && s->in->type2 == PTX_T_F32 ? 2 : 1);
 }
 
 static int shape_dst(Shape *s) {

@@ -3,9 +3,11 @@
 
 #include <math.h>
 
-const WmFloatFmt wm_fmt_f16 = {5, 10};
-const WmFloatFmt wm_fmt_bf16 = {8, 7};
-const WmFloatFmt wm_fmt_tf32 = {8, 10};
+const WmFloatFmt wm_fmt_f16 = {5, 10, 0};
+const WmFloatFmt wm_fmt_bf16 = {8, 7, 0};
+const WmFloatFmt wm_fmt_tf32 = {8, 10, 0};
+const WmFloatFmt wm_fmt_e4m3 = {4, 3, 1};
+const WmFloatFmt wm_fmt_e5m2 = {5, 2, 0};
 
 /* The integer n (>= 0, with fraction frac of a unit above floor) rounded in
  * direction r for a value of sign neg. */
@@ -16,6 +18,7 @@ static double round_magnitude(double n, int neg, WmRound r) {
   case WM_RND_ZERO: return lo;
   case WM_RND_DOWN: return neg ? lo + 1 : lo;
   case WM_RND_UP: return neg ? lo : lo + 1;
+  case WM_RND_AWAY: return frac >= 0.5 ? lo + 1 : lo;
   default:
     if (frac > 0.5) return lo + 1;
     if (frac < 0.5) return lo;
@@ -25,11 +28,13 @@ static double round_magnitude(double n, int neg, WmRound r) {
 
 uint32_t wm_to_narrow(WmFloatFmt f, double v, WmRound r) {
   uint32_t sign = signbit(v) ? 1u << (f.ebits + f.mbits) : 0;
-  uint32_t inf = ((1u << f.ebits) - 1) << f.mbits;
-  if (isnan(v)) return sign | inf | (1u << (f.mbits - 1));
+  uint32_t inf = ((1u << f.ebits) - 1) << f.mbits, ones = (1u << f.mbits) - 1;
+  uint32_t nan = f.finite ? inf | ones : inf | (1u << (f.mbits - 1));
+  if (isnan(v)) return sign | nan;
   int neg = sign != 0, bias = (1 << (f.ebits - 1)) - 1, emin = 1 - bias;
+  int emax = f.finite ? bias + 1 : bias; /* a finite format's top binade holds numbers */
   double a = fabs(v);
-  if (isinf(v)) return sign | inf;
+  if (isinf(v)) return sign | (f.finite ? nan : inf);
   if (a == 0.0) return sign;
   int e;
   frexp(a, &e);
@@ -38,20 +43,22 @@ uint32_t wm_to_narrow(WmFloatFmt f, double v, WmRound r) {
   /* n: a in units of the quantum at its exponent (exact: a power of two) */
   double n = round_magnitude(ldexp(a, f.mbits - e), neg, r);
   if (n >= ldexp(1.0, f.mbits + 1)) n /= 2, e += 1; /* rounded up to the next binade */
-  if (e > bias) { /* overflow */
-    int to_inf = r == WM_RND_NEAREST || (r == WM_RND_UP && !neg) || (r == WM_RND_DOWN && neg);
-    return sign | (to_inf ? inf : inf - 1);
-  }
   uint32_t m = (uint32_t)n;
+  if (e > emax || (f.finite && e == emax && (m & ones) == ones)) { /* overflow */
+    int to_inf = r == WM_RND_NEAREST || r == WM_RND_AWAY || (r == WM_RND_UP && !neg) || (r == WM_RND_DOWN && neg);
+    uint32_t max = f.finite ? inf | (ones - 1) : inf - 1;
+    return sign | (to_inf ? (f.finite ? nan : inf) : max);
+  }
   if (m < (1u << f.mbits)) return sign | m; /* subnormal (e == emin) */
   return sign | ((uint32_t)(e + bias) << f.mbits) | (m - (1u << f.mbits));
 }
 
 double wm_from_narrow(WmFloatFmt f, uint32_t bits) {
   int bias = (1 << (f.ebits - 1)) - 1;
-  uint32_t m = bits & ((1u << f.mbits) - 1), ex = (bits >> f.mbits) & ((1u << f.ebits) - 1);
+  uint32_t ones = (1u << f.mbits) - 1, m = bits & ones, ex = (bits >> f.mbits) & ((1u << f.ebits) - 1);
   double s = (bits >> (f.ebits + f.mbits)) & 1 ? -1.0 : 1.0;
-  if (ex == (1u << f.ebits) - 1) return m ? NAN : s * INFINITY;
+  if (ex == (1u << f.ebits) - 1 && f.finite && m == ones) return NAN;
+  if (ex == (1u << f.ebits) - 1 && !f.finite) return m ? NAN : s * INFINITY;
   if (ex == 0) return s * ldexp((double)m, 1 - bias - f.mbits);
   return s * ldexp((double)(m | (1u << f.mbits)), (int)ex - bias - f.mbits);
 }
