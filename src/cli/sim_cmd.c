@@ -29,7 +29,7 @@ static const char *usage_sim =
   "name or the plain C++ name of a mangled one.\n"
   "\n"
   "SPEC: TYPE:VALUE (a scalar) or buf:TYPE:COUNT[:INIT] (a device buffer)\n"
-  "  TYPE  i8 u8 i16 u16 i32 u32 i64 u64 f32 f64\n"
+  "  TYPE  i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16\n"
   "  INIT  zero, iota, rand (seeded; floats in [0,1), integers in [0,1024)) or a constant\n"
   "\n"
   "  --arch NAME      GPU to model: gt200, fermi, kepler, volta, ampere, hopper\n"
