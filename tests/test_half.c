@@ -217,11 +217,47 @@ static void test_random_directions(void **state) {
   check_random(8, 7, wm_fmt_bf16, 1e38);
 }
 
+/* The bit-arithmetic nearest-even routines agree with the general one on
+ * every finite f16/bf16 midpoint neighbourhood and on random doubles of
+ * every magnitude, including specials. */
+static void test_fast_nearest(void **state) {
+  (void)state;
+  const double special[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 65504, 65519.99, 65520, -65520, 1e300,
+                            ldexp(1, -25), ldexp(1, -25) * (1 + 1e-15), ldexp(3, -25), ldexp(1, -160), 1e-320,
+                            0x1.fffffep127, ldexp(2.0 - ldexp(1, -8), 127), ldexp(1, -134), ldexp(3, -134)};
+  for (size_t i = 0; i < sizeof special / sizeof *special; i++) {
+    assert_int_equal(wm_f16_rn(special[i]), F16(special[i], RN));
+    assert_int_equal(wm_bf16_rn(special[i]), BF16(special[i], RN));
+  }
+  for (uint32_t h = 0; h < 0x10000; h++) { /* every value, and just around each midpoint */
+    double v = wm_from_narrow(wm_fmt_f16, h), w = wm_from_narrow(wm_fmt_f16, h + 1);
+    if (isfinite(v) && isfinite(w) && (h & 0x7fff) != 0x7fff) {
+      double mid = (v + w) / 2;
+      const double probe[] = {v, mid, nextafter(mid, -INFINITY), nextafter(mid, INFINITY)};
+      for (int k = 0; k < 4; k++)
+        if (wm_f16_rn(probe[k]) != F16(probe[k], RN)) fail_msg("f16 near 0x%04x: %a", h, probe[k]);
+    }
+    v = wm_from_narrow(wm_fmt_bf16, h), w = wm_from_narrow(wm_fmt_bf16, h + 1);
+    if (isfinite(v) && isfinite(w) && (h & 0x7fff) != 0x7fff) {
+      double mid = (v + w) / 2;
+      const double probe[] = {v, mid, nextafter(mid, -INFINITY), nextafter(mid, INFINITY)};
+      for (int k = 0; k < 4; k++)
+        if (wm_bf16_rn(probe[k]) != BF16(probe[k], RN)) fail_msg("bf16 near 0x%04x: %a", h, probe[k]);
+    }
+  }
+  srand(11);
+  for (int k = 0; k < 200000; k++) {
+    double v = ldexp((double)rand() / RAND_MAX - 0.5, rand() % 400 - 200);
+    if (wm_f16_rn(v) != F16(v, RN)) fail_msg("f16 %a: 0x%x, general 0x%x", v, wm_f16_rn(v), F16(v, RN));
+    if (wm_bf16_rn(v) != BF16(v, RN)) fail_msg("bf16 %a: 0x%x, general 0x%x", v, wm_bf16_rn(v), BF16(v, RN));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_f16_largest),  cmocka_unit_test(test_bf16_largest), cmocka_unit_test(test_f16_subnormals),
     cmocka_unit_test(test_ties),         cmocka_unit_test(test_nan),          cmocka_unit_test(test_fp8),
-    cmocka_unit_test(test_roundtrip),    cmocka_unit_test(test_random_directions),
+    cmocka_unit_test(test_roundtrip),    cmocka_unit_test(test_random_directions), cmocka_unit_test(test_fast_nearest),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

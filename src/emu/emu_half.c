@@ -121,7 +121,7 @@ static uint32_t h_round(const HCtx *c, double v) {
   if (isnan(v)) return c->sat ? 0 : CANON_NAN;
   if (c->relu && v < 0) v = 0.0;
   if (c->sat) v = v <= 0 ? 0.0 : v > 1 ? 1.0 : v;
-  uint32_t r = wm_to_narrow(c->f, v, c->dir);
+  uint32_t r = c->dir != WM_RND_NEAREST ? wm_to_narrow(c->f, v, c->dir) : c->bf ? wm_bf16_rn(v) : wm_f16_rn(v);
   return h_flush(c, r);
 }
 

@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "util/bits.h"
+
 const WmFloatFmt wm_fmt_f16 = {5, 10, 0};
 const WmFloatFmt wm_fmt_bf16 = {8, 7, 0};
 const WmFloatFmt wm_fmt_tf32 = {8, 10, 0};
@@ -61,4 +63,38 @@ double wm_from_narrow(WmFloatFmt f, uint32_t bits) {
   if (ex == (1u << f.ebits) - 1 && !f.finite) return m ? NAN : s * INFINITY;
   if (ex == 0) return s * ldexp((double)m, 1 - bias - f.mbits);
   return s * ldexp((double)(m | (1u << f.mbits)), (int)ex - bias - f.mbits);
+}
+
+/* v rounded to odd in a float: truncated toward zero, its last bit set if
+ * that lost anything (values past FLT_MAX become FLT_MAX, which is odd). */
+static uint32_t float_odd_bits(double v) {
+  float f = (float)v;
+  if ((double)f == v || isnan(v)) return (uint32_t)wm_f32_bits(f);
+  if (fabs((double)f) > fabs(v)) f = nextafterf(f, 0.0f);
+  return (uint32_t)wm_f32_bits(f) | 1u;
+}
+
+uint16_t wm_f16_rn(double v) {
+  uint32_t x = float_odd_bits(v), sign = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;
+  if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);     /* NaN */
+  if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);    /* >= 65520, the tie above 65504: inf */
+  if (a >= 0x38800000u) {                                    /* >= 2^-14: normal */
+    uint32_t r = a - (112u << 23);                           /* exponent rebiased from 127 to 15 */
+    r += 0xfffu + ((r >> 13) & 1u);                          /* 23 -> 10 mantissa bits, ties to even */
+    return (uint16_t)(sign | (r >> 13));
+  }
+  uint32_t e = a >> 23;
+  if (e < 102) return (uint16_t)sign;                        /* below 2^-25: zero */
+  /* subnormal: the value in units of 2^-24 is m * 2^(e - 126) */
+  uint32_t m = (a & 0x7fffffu) | 0x800000u, shift = 126 - e, n = m >> shift;
+  uint32_t rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+  if (rem > half || (rem == half && (n & 1u))) n++;
+  return (uint16_t)(sign | n);
+}
+
+uint16_t wm_bf16_rn(double v) {
+  uint32_t x = float_odd_bits(v);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)(((x >> 16) & 0x8000u) | 0x7fc0u); /* NaN */
+  x += 0x7fffu + ((x >> 16) & 1u); /* ties to even; a carry out of the top is infinity */
+  return (uint16_t)(x >> 16);
 }

@@ -32,6 +32,12 @@ typedef enum { WM_RND_NEAREST, WM_RND_ZERO, WM_RND_DOWN, WM_RND_UP, WM_RND_AWAY 
  * all ones in a finite format); overflow gives infinity (NaN in a finite
  * format) or the largest finite value as the direction says. */
 uint32_t wm_to_narrow(WmFloatFmt f, double v, WmRound r);
+/* wm_to_narrow(f16 or bf16, v, WM_RND_NEAREST) by bit arithmetic, for
+ * the emulator's inner loops: v rounded to odd in a float (24 bits, so the
+ * second rounding is exact: Boldo and Melquiond 2008), then the float
+ * rounded to nearest even by integer arithmetic on its bits. */
+uint16_t wm_f16_rn(double v);
+uint16_t wm_bf16_rn(double v);
 /* The value of bits in the format (exact). */
 double wm_from_narrow(WmFloatFmt f, uint32_t bits);
 
