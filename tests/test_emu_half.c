@@ -234,6 +234,16 @@ static void test_ex2_tanh(void **state) {
         0x4000, 0x4c003800, 0x4000, 0x0000, 0x3c00, 0xbf803f80);
 }
 
+/* {0, %h}: <cuda_bf16.h>'s bf16 -> f32 widening packs a constant and a
+ * register (the low element first); '_' and constants mix with registers */
+static void test_vector_constant(void **state) {
+  (void)state;
+  CHECK(H("%h1", "0x3fc0") " mov.b32 %f1, {0, %h1};\n" S32(0, "%f1")   /* 1.5f */
+        " mov.b32 %r1, {%h1, 0};\n" S32(8, "%r1")
+        " mov.b64 %rd3, {%r1, 7};\n" S64(16, "%rd3"),
+        0x3fc00000, 0x00003fc0, 0x0000000700003fc0ull);
+}
+
 /* Atomics: all 32 lanes add to one word of lane 0's slots, which must end
  * as 32 times the operand; exactly, since the sums stay small integers. */
 static void test_atomics(void **state) {
@@ -280,7 +290,7 @@ int main(void) {
     cmocka_unit_test(test_add_f16), cmocka_unit_test(test_pairs),   cmocka_unit_test(test_fma_once),
     cmocka_unit_test(test_minmax),  cmocka_unit_test(test_setp_set), cmocka_unit_test(test_cvt),
     cmocka_unit_test(test_cvt_fp8), cmocka_unit_test(test_ex2_tanh), cmocka_unit_test(test_atomics),
-    cmocka_unit_test(test_refused),
+    cmocka_unit_test(test_refused), cmocka_unit_test(test_vector_constant),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

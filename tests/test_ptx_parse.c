@@ -1083,6 +1083,20 @@ static void test_error_register_kind(void **state) {
                "                        ^");
 }
 
+/* A constant in a destination vector is an error; in a source one it is
+ * kept in vimm/imm (two different constants: unsupported). */
+static void test_vector_constants(void **state) {
+  (void)state;
+  expect_error("  mov.b32 {%r1, 0}, %r2;\n", WM_EPARSE,
+               "t.ptx:11:11: a constant in a destination vector\n"
+               "    mov.b32 {%r1, 0}, %r2;\n"
+               "            ^");
+  expect_unsupported("  mov.b64 %rd1, {1, 2};\n",
+                     "t.ptx:11:21: different constants in one vector operand are not supported\n"
+                     "    mov.b64 %rd1, {1, 2};\n"
+                     "                        ^");
+}
+
 static void test_error_unsupported(void **state) {
   expect_unsupported("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];\n",
                      "t.ptx:11:3: unsupported instruction 'tex.2d.v4.f32.f32' (kernel k)\n"
@@ -1472,7 +1486,7 @@ int main(void) {
     cmocka_unit_test(test_error_bad_operand),
     cmocka_unit_test(test_error_operand_count),
     cmocka_unit_test(test_error_register_kind),
-    cmocka_unit_test(test_error_unsupported),
+    cmocka_unit_test(test_error_unsupported), cmocka_unit_test(test_vector_constants),
     cmocka_unit_test(test_unsupported_deferred),
     cmocka_unit_test(test_loc_inlined),
     cmocka_unit_test(test_error_lexical),

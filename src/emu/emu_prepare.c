@@ -139,7 +139,8 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
       continue;
     }
     if (a->kind == PTX_O_VEC) {
-      for (int j = 0; j < a->n && ns < 6; j++) x->s[ns++] = a->reg[j];
+      for (int j = 0; j < a->n && ns < 6; j++)
+        x->s[ns++] = a->vimm >> j & 1 ? const_slot(p, c, (uint64_t)a->imm) : a->reg[j];
       continue;
     }
     if (ns >= 6) return unsupported(m, in, "too many operands", e);

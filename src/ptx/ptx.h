@@ -162,6 +162,9 @@ typedef struct PtxOperand {
   uint8_t n;        /* VEC: number of elements (2 or 4) */
   uint8_t sreg;     /* SREG: PtxSreg */
   uint8_t space;    /* ADDR/SYM: PtxSpace of the symbol, or PTX_S_NONE */
+  uint8_t vimm;     /* VEC: bit i set: element i is the constant imm, not a
+                       register (a source such as {0, %rs1}: the bf16 -> f32
+                       idiom of <cuda_bf16.h>) */
   uint32_t reg[4];
   int64_t imm;
 } PtxOperand;

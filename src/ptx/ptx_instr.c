@@ -193,7 +193,8 @@ static void address(Parser *P, Opd *o) {
   pp_expect(P, ']');
 }
 
-/* vector := '{' (reg | '_') {',' (reg | '_')} '}' */
+/* vector := '{' (reg | '_' | integer) {',' (reg | '_' | integer)} '}'
+ * (the integers of one vector all equal: they share PtxOperand.imm) */
 static void vector(Parser *P, Opd *o) {
   const PtxTok *lb = pp_next(P);
   o->o.kind = PTX_O_VEC;
@@ -203,6 +204,16 @@ static void vector(Parser *P, Opd *o) {
     if (n == 4) pp_fail(P, t, "vector operand with more than 4 elements");
     if (pp_is(t, "_")) {
       pp_next(P);
+      o->o.reg[n++] = PTX_NOREG;
+      continue;
+    }
+    if (t->kind == TK_NUM || pp_is_punct(t, '-')) {
+      Num v = pp_signed_number(P);
+      if (v.kind != NUM_INT) pp_unsup(P, t, "a float constant in a vector operand is not supported");
+      int64_t iv = (int64_t)(v.neg ? 0 - v.bits : v.bits);
+      if (o->o.vimm && iv != o->o.imm) pp_unsup(P, t, "different constants in one vector operand are not supported");
+      o->o.vimm |= (uint8_t)(1u << n);
+      o->o.imm = iv;
       o->o.reg[n++] = PTX_NOREG;
       continue;
     }

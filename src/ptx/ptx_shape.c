@@ -185,6 +185,11 @@ static int shape_dst(Shape *s) {
   return 1;
 }
 
+/* A destination vector holds registers (or '_'), never constants. */
+static void check_dst_vector(Shape *s, const Opd *o) {
+  if (o->o.kind == PTX_O_VEC && o->o.vimm) pp_fail(s->P, o->tok, "a constant in a destination vector");
+}
+
 /* A vector operand's length must be the instruction's .vN. */
 static void check_vector(Shape *s, const Opd *o) {
   if (s->in->vec > 1 && o->o.n != s->in->vec)
@@ -196,6 +201,7 @@ static int shape_ld(Shape *s) {
   check(s->P, &s->r[0], s->in->vec > 1 ? K_VEC : K_REG, 0, "a destination register");
   check(s->P, &s->r[1], K_ADDR, -1, "an address [...]");
   check_vector(s, &s->r[0]);
+  check_dst_vector(s, &s->r[0]);
   return keep_all(s);
 }
 
@@ -218,6 +224,7 @@ static int shape_mov(Shape *s) {
   check_count(s->P, s->x, s->n, 2, 2);
   check(s->P, &s->r[0], K_REG | K_VEC, vp, "a destination register");
   check(s->P, &s->r[1], K_VAL | K_SYM | K_VEC, vp, "a source operand");
+  check_dst_vector(s, &s->r[0]);
   return keep_all(s);
 }
 
