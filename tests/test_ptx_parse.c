@@ -1094,7 +1094,7 @@ static void test_vector_constants(void **state) {
   expect_unsupported("  mov.b64 %rd1, {1, 2};\n",
                      "t.ptx:11:21: different constants in one vector operand are not supported\n"
                      "    mov.b64 %rd1, {1, 2};\n"
-                     "                        ^");
+                     "                      ^");
 }
 
 static void test_error_unsupported(void **state) {
