@@ -14,7 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <math.h>
+
+#include "cli/cli.h"
 #include "testutil.h"
+#include "util/half.h"
 
 #define NSLOT 32
 
@@ -285,12 +289,100 @@ static void test_refused(void **state) {
   free(err);
 }
 
+/* --- the intrinsics of <cuda_fp16.h>/<cuda_bf16.h> (tests/data/half_intrinsics.cu) ---
+ * Every result the PTX ISA defines is checked bit for bit against the
+ * operation in double rounded once (util/half.h), in the kernel's order;
+ * the header functions built on f32 approximations (hsqrt, hrcp, hexp2,
+ * hlog2, __hdiv, htanh) within one unit in the last place. */
+
+typedef struct Ref {
+  WmFloatFmt f;
+  uint32_t one; /* 1.0 */
+} Ref;
+
+static uint32_t R(const Ref *r, double v) { return wm_to_narrow(r->f, v, WM_RND_NEAREST); }
+static double V(const Ref *r, uint32_t h) { return wm_from_narrow(r->f, h); }
+/* .sat's range is [+0, 1] (so -0 becomes +0, as CUDA documents for __saturatef) */
+static double clamp01(double v) { return v <= 0 ? 0 : v > 1 ? 1 : v; }
+static double relu(double v) { return v < 0 ? 0 : v; }
+
+static void expect_near(const Ref *r, const char *what, int i, uint16_t got, double exact) {
+  if (!isfinite(exact)) return;
+  double ulp = ldexp(1.0, (int)floor(log2(fabs(exact))) - r->f.mbits);
+  if (!(fabs(V(r, got) - exact) <= ulp)) fail_msg("%s[%d] = %a, exact %a", what, i, V(r, got), exact);
+}
+
+static void check_intrinsics(const char *kernel, const char *type, const Ref *r) {
+  SimRun run;
+  static PtxModule *m;
+  if (!m) m = tu_load(tu_data("half_intrinsics.ptx"));
+  char a[64], b[64], out[64], approx[64];
+  snprintf(a, sizeof a, "buf:%s:256:rand", type);
+  snprintf(b, sizeof b, "buf:%s:256:rand", type);
+  snprintf(out, sizeof out, "buf:%s:5632:zero", type);
+  snprintf(approx, sizeof approx, "buf:%s:1536:zero", type);
+  tu_launch(&run, m, kernel, "2", "128", 0, a, b, "buf:f32:256:rand", out, "buf:u32:2304:zero",
+            "buf:i32:1024:zero", approx, "i32:256", NULL);
+  const uint16_t *in_a = tu_arg_buf(&run, 0, 2, 256), *in_b = tu_arg_buf(&run, 1, 2, 256);
+  const float *fin = tu_arg_buf(&run, 2, 4, 256);
+  const uint16_t *o = tu_arg_buf(&run, 3, 2, 5632), *ap = tu_arg_buf(&run, 6, 2, 1536);
+  const uint32_t *pr = tu_arg_buf(&run, 4, 4, 2304);
+  const int32_t *in = tu_arg_buf(&run, 5, 4, 1024);
+  const int n = 256;
+  for (int i = 0; i < n; i++) {
+    uint32_t xb = R(r, V(r, R(r, V(r, in_a[i]) * 16)) - 8), yb = R(r, V(r, R(r, V(r, in_b[i]) * 4)) - 1);
+    double x = V(r, xb), y = V(r, yb);
+    float f = fmaf(fin[i], 70000.0f, -35000.0f);
+    const uint32_t want[22] = {
+      R(r, x + y), R(r, x - y), R(r, x * y), R(r, x * y + x), R(r, relu(x * y + y)), xb ^ 0x8000u,
+      xb & 0x7fffu, x > y ? xb : yb, x < y ? xb : yb, R(r, clamp01(x + y)), R(r, clamp01(x * y)),
+      wm_to_narrow(r->f, f, WM_RND_ZERO), wm_to_narrow(r->f, f, WM_RND_DOWN), wm_to_narrow(r->f, f, WM_RND_UP),
+      R(r, f), R(r, (double)(int)f), R(r, floor(x)), R(r, ceil(x)), R(r, trunc(x)), R(r, nearbyint(x)),
+      R(r, (double)f * 1.0000001), R(r, y - x)};
+    for (int k = 0; k < 22; k++)
+      if (o[k * n + i] != want[k])
+        fail_msg("%s op %d, thread %d (x %a, y %a, f %a): 0x%04x, expected 0x%04x", kernel, k, i, x, y, (double)f,
+                 o[k * n + i], want[k]);
+    const uint32_t lo[9] = {R(r, x + y), R(r, x * y), R(r, x * y + x), x > y ? xb : yb, x < y ? xb : yb,
+                            xb & 0x7fffu, x < y ? r->one : 0, R(r, relu(x * y + y)), R(r, x - y)};
+    const uint32_t hi[9] = {R(r, y + x), R(r, y * x), R(r, y * x + y), y > x ? yb : xb, y < x ? yb : xb,
+                            yb & 0x7fffu, y < x ? r->one : 0, R(r, relu(y * x + x)), R(r, y - x)};
+    for (int k = 0; k < 9; k++)
+      if (pr[k * n + i] != (hi[k] << 16 | lo[k]))
+        fail_msg("%s pair op %d, thread %d: 0x%08x, expected 0x%08x", kernel, k, i, pr[k * n + i],
+                 hi[k] << 16 | lo[k]);
+    const int32_t wi[4] = {(int32_t)nearbyint(x), x < y, !(x < y), 1};
+    for (int k = 0; k < 4; k++)
+      if (in[k * n + i] != wi[k]) fail_msg("%s int op %d, thread %d: %d, expected %d", kernel, k, i, in[k * n + i], wi[k]);
+    expect_near(r, "hsqrt", i, ap[0 * n + i], sqrt(fabs(x)));
+    if (y != 0) expect_near(r, "hrcp", i, ap[1 * n + i], 1 / y);
+    expect_near(r, "hexp2", i, ap[2 * n + i], exp2(y));
+    if (x != 0) expect_near(r, "hlog2", i, ap[3 * n + i], log2(fabs(x)));
+    if (y != 0) expect_near(r, "hdiv", i, ap[4 * n + i], x / y);
+    expect_near(r, "htanh", i, ap[5 * n + i], tanh(y));
+  }
+  sim_run_free(&run);
+}
+
+static void test_intrinsics_f16(void **state) {
+  (void)state;
+  const Ref r = {wm_fmt_f16, 0x3c00};
+  check_intrinsics("half_ops", "f16", &r);
+}
+
+static void test_intrinsics_bf16(void **state) {
+  (void)state;
+  const Ref r = {wm_fmt_bf16, 0x3f80};
+  check_intrinsics("bf16_ops", "bf16", &r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_add_f16), cmocka_unit_test(test_pairs),   cmocka_unit_test(test_fma_once),
     cmocka_unit_test(test_minmax),  cmocka_unit_test(test_setp_set), cmocka_unit_test(test_cvt),
     cmocka_unit_test(test_cvt_fp8), cmocka_unit_test(test_ex2_tanh), cmocka_unit_test(test_atomics),
-    cmocka_unit_test(test_refused), cmocka_unit_test(test_vector_constant),
+    cmocka_unit_test(test_refused), cmocka_unit_test(test_vector_constant), cmocka_unit_test(test_intrinsics_f16),
+    cmocka_unit_test(test_intrinsics_bf16),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
