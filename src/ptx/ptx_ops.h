@@ -92,7 +92,7 @@ enum PtxModBits {
   X(SH_D3, 3, "d, a, b, c")                                                      \
   X(SH_D4, 4, "d, a, b, c, e")                                                   \
   X(SH_LOP3, 4, "d, a, b, c, lut (a constant)")                                  \
-  X(SH_CVT, 1, "d, a (two sources for .f16x2/.bf16x2)")                          \
+  X(SH_CVT, 1, "d, a (d, a, b: a pair from two .f32)")                           \
   X(SH_LD, 0, "d, [a]")                                                          \
   X(SH_ST, -1, "[a], b")                                                          \
   X(SH_ADDR, 0, "[a]")                                                           \
