@@ -287,6 +287,15 @@ static void test_refused(void **state) {
   assert_int_not_equal(rc, 0);
   if (!err || !strstr(err, "no half-precision form of sqrt.f16x2")) fail_msg("unexpected message:\n%s", err);
   free(err);
+  rc = run_body(" mov.f32 %f1, 0f3F800000;\n cvt.rna.f16.f32 %h1, %f1;\n", out, &err);
+  assert_int_not_equal(rc, 0);
+  if (!err || !strstr(err, ".rna is for cvt.rna.tf32.f32 only")) fail_msg("unexpected message:\n%s", err);
+  free(err);
+  rc = run_body(" mov.f32 %f1, 0f3F800000;\n max.NaN.f64 %fd1, %fd2, %fd3;\n", out, &err);
+  assert_int_not_equal(rc, 0);
+  if (!err || !strstr(err, "max.NaN and .xorsign.abs are for .f32 and the half types"))
+    fail_msg("unexpected message:\n%s", err);
+  free(err);
 }
 
 /* --- the intrinsics of <cuda_fp16.h>/<cuda_bf16.h> (tests/data/half_intrinsics.cu) ---

@@ -461,6 +461,10 @@ static int cvt_supported(unsigned dt, unsigned st) {
 int emu_half_select(EmuInstr *x, char *why, size_t n) {
   unsigned t = x->type, t2 = x->type2, op = x->op;
   const char *name = ptx_op_name[op];
+  if (x->rnd == PTX_RND_RNA && !(op == PTX_OP_CVT && t == PTX_T_TF32)) {
+    snprintf(why, n, ".rna is for cvt.rna.tf32.f32 only");
+    return -1;
+  }
   if (!is_narrow(t) && !is_narrow(t2)) {
     if (x->fmod && !(op == PTX_OP_MIN || op == PTX_OP_MAX) ) {
       snprintf(why, n, ".relu, .oob and .satfinite are supported for half types only");
