@@ -317,6 +317,10 @@ static double relu(double v) { return v < 0 ? 0 : v; }
 
 static void expect_near(const Ref *r, const char *what, int i, uint16_t got, double exact) {
   if (!isfinite(exact)) return;
+  if (exact == 0) {
+    if (V(r, got) != 0) fail_msg("%s[%d] = %a, exact 0", what, i, V(r, got));
+    return;
+  }
   double ulp = ldexp(1.0, (int)floor(log2(fabs(exact))) - r->f.mbits);
   if (!(fabs(V(r, got) - exact) <= ulp)) fail_msg("%s[%d] = %a, exact %a", what, i, V(r, got), exact);
 }
