@@ -132,7 +132,7 @@ static void test_fma_once(void **state) {
         " fma.rn.relu.f16 %h6, %h3, %h3, %h3;\n" S16(32, "%h6")  /* 2 */
         " fma.rn.sat.f16 %h6, %h3, %h3, %h3;\n" S16(40, "%h6")   /* 2: sat 1 */
         H("%h10", "0x7fff")
-        " fma.rn.oob.f16 %h6, %h10, %h3, %h3;\n" S16(48, "%h6")  /* out-of-bounds operand: 0 */
+        " fma.rn.oob.f16 %h6, %h10, %h3, %h3;\n" S16(48, "%h6")  /* a NaN multiplicand (OOB): 0 */
         " fma.rn.f16 %h6, %h10, %h3, %h3;\n" S16(56, "%h6"),     /* without .oob: NaN */
         0x0010, 0x0000, 0x71c1, 0x0000, 0x4000, 0x3c00, 0x0000, 0x7fff);
 }

@@ -36,8 +36,10 @@
  *    results to zero of the same sign.
  *  - .approx (ex2, tanh) are computed in double and rounded to nearest:
  *    within half an ulp, inside the PTX ISA's bounds for them.
- *  - .oob (fma): an operand holding the out-of-bounds NaN 0x7fff makes the
- *    result +0.
+ *  - .oob (fma): a NaN multiplicand makes the result +0.  The ISA names a
+ *    special "OOB NaN" (what TMA fills out-of-bounds elements with) without
+ *    its bits here; any NaN in a or b is what CUTLASS's own fallback for
+ *    fma.rn.oob.relu (guarded_multiply_add_relu0) tests, so we do the same.
  *  - min/max: -0 is below +0; a NaN operand gives the other one (both NaN:
  *    NaN); .NaN gives NaN if either is; .xorsign.abs orders the magnitudes
  *    and gives the result the XOR of the operands' signs.
@@ -177,7 +179,7 @@ static int h_mul(EMU_EXEC_ARGS) {
 }
 
 static uint32_t fma1(const HCtx *c, int oob, uint32_t a, uint32_t b, uint32_t cc) {
-  if (oob && (a == CANON_NAN || b == CANON_NAN || cc == CANON_NAN)) return 0;
+  if (oob && (h_isnan(c, a) || h_isnan(c, b))) return 0;
   return h_round(c, add_odd(h_value(c, a) * h_value(c, b), h_value(c, cc)));
 }
 
