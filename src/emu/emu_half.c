@@ -30,7 +30,8 @@
  *        2008); here p = 53 and q <= 11.  fma is then exact product +
  *        add_odd: one rounding, as PTX requires.
  *      Integer sources wider than 53 bits are narrowed to odd the same way.
- *  - NaN results are the canonical NaN 0x7fff of PTX's half formats; .sat
+ *  - NaN results: the ISA leaves them unspecified except for .relu and
+ *    .NaN (canonical); warpmem always writes the canonical 0x7fff.  .sat
  *    makes NaN +0 and clamps to [0, 1]; .relu makes negative results +0 and
  *    keeps NaN; .ftz (f16 only in PTX) flushes subnormal operands and
  *    results to zero of the same sign.
