@@ -427,7 +427,8 @@ static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   if ((op == PTX_OP_MUL || op == PTX_OP_MAD) && ptx_type_is_float((PtxType)in->type) && in->sub)
     bad_form(P, mn, ": .lo/.hi/.wide are for integer types");
   if (in->sub == PTX_SUB_WIDE) in->type2 = in->type;
-  if ((in->fmod & (PTX_FM_XORSIGN | PTX_FM_ABS)) && (in->fmod & (PTX_FM_XORSIGN | PTX_FM_ABS)) != (PTX_FM_XORSIGN | PTX_FM_ABS))
+  unsigned xa = in->fmod & (PTX_FM_XORSIGN | PTX_FM_ABS);
+  if (xa && xa != (PTX_FM_XORSIGN | PTX_FM_ABS))
     bad_form(P, mn, ": .xorsign and .abs go together (.xorsign.abs)");
   if (op == PTX_OP_VOTE && in->type != (in->sub == PTX_SUB_BALLOT ? PTX_T_B32 : PTX_T_PRED))
     bad_form(P, mn, ": vote.ballot is .b32, vote.all/any/uni are .pred");
