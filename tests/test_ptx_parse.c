@@ -1091,6 +1091,10 @@ static void test_vector_constants(void **state) {
                "t.ptx:11:11: a constant in a destination vector\n"
                "    mov.b32 {%r1, 0}, %r2;\n"
                "            ^");
+  expect_error("  min.xorsign.f16 %rs1, %rs2, %rs3;\n", WM_EPARSE,
+               "t.ptx:11:3: 'min.xorsign.f16': .xorsign and .abs go together (.xorsign.abs)\n"
+               "    min.xorsign.f16 %rs1, %rs2, %rs3;\n"
+               "    ^");
   expect_unsupported("  mov.b64 %rd1, {1, 2};\n",
                      "t.ptx:11:21: different constants in one vector operand are not supported\n"
                      "    mov.b64 %rd1, {1, 2};\n"
