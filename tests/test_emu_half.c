@@ -206,10 +206,13 @@ static void test_cvt(void **state) {
         " mov.b32 %f6, 0x3f801000;\n cvt.rna.tf32.f32 %r4, %f6;\n" S32(128, "%r4")   /* tie: away */
         " cvt.rn.tf32.f32 %r4, %f6;\n" S32(136, "%r4")                               /* tie: even */
         " mov.b32 %f6, 0x3f803000;\n cvt.rna.tf32.f32 %r4, %f6;\n" S32(144, "%r4")
-        " mov.f32 %f7, 0f7FC00000;\n cvt.rn.relu.f16.f32 %h1, %f7;\n" S16(152, "%h1"), /* NaN stays */
+        " mov.f32 %f7, 0f7FC00000;\n cvt.rn.relu.f16.f32 %h1, %f7;\n" S16(152, "%h1") /* NaN stays */
+        " cvt.rn.relu.bf16x2.f32 %r5, %f3, %f2;\n" S32(160, "%r5")      /* {hi relu(-2) = 0, lo 2} */
+        " mov.f32 %f8, 0f49742400;\n mov.f32 %f9, 0fC9742400;\n"         /* 1e6, -1e6 */
+        " cvt.rn.satfinite.f16x2.f32 %r5, %f8, %f9;\n" S32(168, "%r5"),
         0x3c004000, 0x3f80c000, 0x0000, 0x7bff, 0xfbff, 0x3fc00000, 0x33800000, 0x40effc0000000000ull,
         0xfffffffe, 0xfffffffe, 0xfffffffd, 0x6800, 0x6802, 0x5f01, 0x3c08, 0x3f80, 0x3f802000, 0x3f800000,
-        0x3f804000, 0x7fff);
+        0x3f804000, 0x7fff, 0x00004000, 0x7bfffbff);
 }
 
 /* fp8 (OCP): e4m3 1.0 = 0x38, largest 448 = 0x7e; e5m2 -1.0 = 0xbc,
