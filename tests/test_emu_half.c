@@ -392,13 +392,49 @@ static void test_intrinsics_bf16(void **state) {
   check_intrinsics("bf16_ops", "bf16", &r);
 }
 
+/* fp8 (tests/data/half_intrinsics.cu fp8_ops): each conversion is the
+ * value rounded once to e4m3 or e5m2, out-of-range values saturated to the
+ * largest finite one (.satfinite); widening back to f16 is exact. */
+static uint32_t fp8_sat(WmFloatFmt f, double v) {
+  uint32_t r = wm_to_narrow(f, v, WM_RND_NEAREST), sign = r & 0x80u, mag = r & 0x7fu;
+  uint32_t top = f.finite ? 0x7fu : 0x7cu, max = f.finite ? 0x7eu : 0x7bu; /* overflow's bits, largest */
+  return mag == top ? sign | max : r;
+}
+
+static void test_intrinsics_fp8(void **state) {
+  (void)state;
+  SimRun run;
+  PtxModule *m = tu_load(tu_data("half_intrinsics.ptx"));
+  tu_launch(&run, m, "fp8_ops", "1", "64", 0, "buf:f32:64:rand", "buf:u8:64:zero", "buf:u8:64:zero",
+            "buf:f16:128:zero", "i32:64", NULL);
+  const float *x = tu_arg_buf(&run, 0, 4, 64);
+  const uint8_t *q4 = tu_arg_buf(&run, 1, 1, 64), *q5 = tu_arg_buf(&run, 2, 1, 64);
+  const uint16_t *back = tu_arg_buf(&run, 3, 2, 128);
+  int saturated = 0;
+  for (int i = 0; i < 64; i++) {
+    float v = fmaf(x[i], 1200.0f, -600.0f), w = v * 200.0f;
+    uint32_t w4 = fp8_sat(wm_fmt_e4m3, v), w5 = fp8_sat(wm_fmt_e5m2, w), wlo = w4;
+    uint32_t whi = fp8_sat(wm_fmt_e4m3, -0.5f * v);
+    saturated += (w4 & 0x7f) == 0x7e;
+    if (q4[i] != w4) fail_msg("e4m3(%a) = 0x%02x, expected 0x%02x", (double)v, q4[i], w4);
+    if (q5[i] != w5) fail_msg("e5m2(%a) = 0x%02x, expected 0x%02x", (double)w, q5[i], w5);
+    uint16_t blo = (uint16_t)wm_to_narrow(wm_fmt_f16, wm_from_narrow(wm_fmt_e4m3, wlo), WM_RND_NEAREST);
+    uint16_t bhi = (uint16_t)wm_to_narrow(wm_fmt_f16, wm_from_narrow(wm_fmt_e4m3, whi), WM_RND_NEAREST);
+    if (back[2 * i] != blo || back[2 * i + 1] != bhi)
+      fail_msg("back[%d] = {0x%04x, 0x%04x}, expected {0x%04x, 0x%04x}", i, back[2 * i], back[2 * i + 1], blo, bhi);
+  }
+  assert_true(saturated > 0); /* the range does reach past 448 */
+  sim_run_free(&run);
+  ptx_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_add_f16), cmocka_unit_test(test_pairs),   cmocka_unit_test(test_fma_once),
     cmocka_unit_test(test_minmax),  cmocka_unit_test(test_setp_set), cmocka_unit_test(test_cvt),
     cmocka_unit_test(test_cvt_fp8), cmocka_unit_test(test_ex2_tanh), cmocka_unit_test(test_atomics),
     cmocka_unit_test(test_refused), cmocka_unit_test(test_vector_constant), cmocka_unit_test(test_intrinsics_f16),
-    cmocka_unit_test(test_intrinsics_bf16),
+    cmocka_unit_test(test_intrinsics_bf16), cmocka_unit_test(test_intrinsics_fp8),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

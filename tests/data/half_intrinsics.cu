@@ -1,9 +1,10 @@
-// half_intrinsics.cu - the <cuda_fp16.h> and <cuda_bf16.h> intrinsics one
-// by one, for tests/test_emu_half.c (test_intrinsics_*): each thread
+// half_intrinsics.cu - the <cuda_fp16.h>, <cuda_bf16.h> and <cuda_fp8.h>
+// intrinsics one by one, for tests/test_emu_half.c (test_intrinsics_*): each thread
 // applies every operation to its inputs x in [-8, 8), y in [-1, 3) and
 // f in [-35000, 35000) and writes result k of thread i at [k * n + i].
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 template <typename H, typename H2> struct Ops;
 
@@ -71,4 +72,19 @@ __global__ void half_ops(const __half *a, const __half *b, const float *fin, __h
 __global__ void bf16_ops(const __nv_bfloat16 *a, const __nv_bfloat16 *b, const float *fin, __nv_bfloat16 *out,
                          unsigned *pairs, int *ints, __nv_bfloat16 *approx, int n) {
   all_ops<__nv_bfloat16, __nv_bfloat162>(a, b, fin, out, pairs, ints, approx, n);
+}
+
+// fp8: v in [-600, 600) past e4m3's largest (448) on both sides, 200 v past
+// e5m2's (57344); the conversions saturate (.satfinite).  A pair of e4m3
+// widened back to __half2.
+//@ fp8_ops grid=1 block=64 args=buf:f32:64:rand,buf:u8:64:zero,buf:u8:64:zero,buf:f16:128:zero,i32:64
+__global__ void fp8_ops(const float *x, __nv_fp8_e4m3 *q4, __nv_fp8_e5m2 *q5, __half *back, int n) {
+  int i = threadIdx.x;
+  if (i >= n) return;
+  float v = x[i] * 1200.0f - 600.0f;
+  q4[i] = __nv_fp8_e4m3(v);
+  q5[i] = __nv_fp8_e5m2(v * 200.0f);
+  __half2 h = static_cast<__half2>(__nv_fp8x2_e4m3(make_float2(v, -0.5f * v)));
+  back[2 * i] = __low2half(h);
+  back[2 * i + 1] = __high2half(h);
 }
