@@ -350,7 +350,10 @@ static uint32_t narrow_round(const EmuInstr *x, const NarrowFmt *nf, double v) {
   if (x->flags & PTX_IF_SAT) v = nan ? 0.0 : v <= 0 ? 0.0 : v > 1 ? 1.0 : v;
   if (nan && !(x->flags & PTX_IF_SAT)) /* canonical NaNs: f32's for tf32, all ones for fp8 */
     return nf->bits == 16 ? CANON_NAN : nf->bits == 19 ? 0x7fffffffu : 0x7fu;
-  uint32_t r = wm_to_narrow(nf->f, v, wm_round_of(x->rnd));
+  WmRound dir = wm_round_of(x->rnd);
+  uint32_t r = nf->bits != 16 || dir != WM_RND_NEAREST ? wm_to_narrow(nf->f, v, dir)
+             : nf->f.ebits == 5                        ? wm_f16_rn(v)
+                                                       : wm_bf16_rn(v);
   if (fm & PTX_FM_SATFINITE) { /* infinities and overflow: the largest finite value */
     uint32_t sign = 1u << (nf->f.ebits + nf->f.mbits), inf = ((1u << nf->f.ebits) - 1) << nf->f.mbits;
     uint32_t ones = (1u << nf->f.mbits) - 1, mag = r & (sign - 1);
