@@ -10,7 +10,7 @@
  * tests/data's. */
 static const char *const modules[] = {
   "ptx/seed_kernels.ptx", "ptx/probe_kernels.ptx", "parse_coverage.ptx", "parse_more.ptx",
-  "emu_semantics.ptx", "emu_funnel.ptx", "bad_kernels.ptx", "gen_patterns.ptx", NULL,
+  "emu_semantics.ptx", "emu_funnel.ptx", "bad_kernels.ptx", "gen_patterns.ptx", "half_intrinsics.ptx", NULL,
 };
 
 static const char *module_path(const char *name) { return strchr(name, '/') ? tu_truth(name) : tu_data(name); }
@@ -68,10 +68,55 @@ static void test_reconverges_after_if_else(void **state) {
   ptx_module_free(m);
 }
 
+/* A half type chooses its function when the kernel is prepared: the
+ * arithmetic of f16/bf16 gets one, moves and f32 keep the row's; a half
+ * form PTX lacks is refused at its line and column. */
+static void test_half_chosen_at_prepare(void **state) {
+  (void)state;
+  static const char ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 k_p)\n{\n"
+    " .reg .b16 %h<4>;\n .reg .b32 %r<4>;\n .reg .f32 %f<4>;\n"
+    " mov.b16 %h1, 0x3c00;\n"            /* 0: bits only */
+    " add.rn.f16 %h2, %h1, %h1;\n"        /* 1 */
+    " fma.rn.bf16x2 %r1, %r2, %r2, %r2;\n" /* 2 */
+    " add.f32 %f1, %f2, %f2;\n"           /* 3 */
+    " cvt.f32.f16 %f3, %h2;\n"            /* 4 */
+    " ret;\n}\n";
+  WmErr e = {0};
+  PtxModule *m = ptx_parse("h.ptx", strdup(ptx), &e);
+  if (!m) fail_msg("%s", e.msg);
+  EmuProgram p;
+  assert_int_equal(emu_prepare(&p, m, &m->kernels[0], 0, &e), 0);
+  assert_int_equal(p.code[0].half, 0);
+  assert_int_not_equal(p.code[1].half, 0);
+  assert_int_not_equal(p.code[2].half, 0);
+  assert_int_not_equal(p.code[1].half, p.code[2].half); /* add and fma differ */
+  assert_int_equal(p.code[3].half, 0);
+  assert_int_not_equal(p.code[4].half, 0);
+  emu_program_free(&p);
+  ptx_module_free(m);
+
+  static const char bad[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 k_p)\n{\n"
+    " .reg .b16 %h<4>;\n"
+    " rcp.approx.f16 %h1, %h2;\n"
+    " ret;\n}\n";
+  m = ptx_parse("b.ptx", strdup(bad), &e);
+  if (!m) fail_msg("%s", e.msg);
+  assert_int_not_equal(emu_prepare(&p, m, &m->kernels[0], 0, &e), 0);
+  assert_int_equal(e.code, WM_EUNSUP);
+  if (!strstr(e.msg, "b.ptx:7:2: cannot emulate 'rcp.approx.f16 %h1, %h2': no half-precision form of rcp.f16"))
+    fail_msg("unexpected message: %s", e.msg);
+  ptx_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_prepare_every_kernel),
     cmocka_unit_test(test_reconverges_after_if_else),
+    cmocka_unit_test(test_half_chosen_at_prepare),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

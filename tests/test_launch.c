@@ -267,6 +267,16 @@ static void test_parse_scalars(void **state) {
   arg_ok("f64:0d3FF0000000000000", ARG_SCALAR, PTX_T_F64, 0x3ff0000000000000ull);
   arg_ok("f64:1e308", ARG_SCALAR, PTX_T_F64, 0x7fe1ccf385ebc8a0ull);
 
+  /* halves round to nearest even: 1 + 2^-11 is a tie, to 1.0 (0x3c00) */
+  arg_ok("f16:1.5", ARG_SCALAR, PTX_T_F16, 0x3e00);
+  arg_ok("f16:1.00048828125", ARG_SCALAR, PTX_T_F16, 0x3c00);
+  arg_ok("f16:65504", ARG_SCALAR, PTX_T_F16, 0x7bff);
+  arg_ok("bf16:-2", ARG_SCALAR, PTX_T_BF16, 0xc000);
+  arg_ok("bf16:1e38", ARG_SCALAR, PTX_T_BF16, 0x7e96); /* 2^126 * 1.1755: mantissa 0.1755 * 128 = 22.46 -> 22 */
+  arg_bad("f16:65520", "out of range for f16");
+  arg_bad("bf16:1e39", "out of range for bf16");
+  arg_bad("f16:0f3F800000", "not a f16 number");
+
   arg_bad("i8:-129", "out of range for i8 (-128..127)");
   arg_bad("i8:128", "out of range for i8");
   arg_bad("u8:256", "out of range for u8 (0..255)");

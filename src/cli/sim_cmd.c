@@ -29,7 +29,7 @@ static const char *usage_sim =
   "name or the plain C++ name of a mangled one.\n"
   "\n"
   "SPEC: TYPE:VALUE (a scalar) or buf:TYPE:COUNT[:INIT] (a device buffer)\n"
-  "  TYPE  i8 u8 i16 u16 i32 u32 i64 u64 f32 f64\n"
+  "  TYPE  i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16\n"
   "  INIT  zero, iota, rand (seeded; floats in [0,1), integers in [0,1024)) or a constant\n"
   "  or tex:CHAN:W[xH[xD]][:OPT...] (a texture object), surf:CHAN:W[xH[xD]][:OPT...] (a surface)\n"
   "  CHAN  f32 f16 i32 u32 i16 u16 i8 u8 (s8 s16 s32 too), with x2 or x4 for 2 or 4 channels\n"

@@ -232,7 +232,9 @@ static int run_warp(Block *b, int wi) {
       }
       break;
     default:
-      rc = x->host_rnd ? exec_rounded(b, x, wi, eff, R) : exec_fn[x->op](b, x, wi, eff, R);
+      rc = x->half       ? emu_half_fns[x->half](b, x, wi, eff, R)
+           : x->host_rnd ? exec_rounded(b, x, wi, eff, R)
+                         : exec_fn[x->op](b, x, wi, eff, R);
     }
     if (rc) break;
   advance:

@@ -7,8 +7,8 @@
  *    flagged OPF_FROUND); .approx functions use the C library.
  *  - .ftz flushes f32 subnormal inputs and results; .sat clamps f32 to
  *    [0, 1] (NaN to 0) and s32 add/sub/mad.hi to the s32 range.
- *  - 16-bit floats (f16, bf16 and their x2 pairs) are refused with a
- *    located fault.
+ *  - 16-bit floats (f16, bf16 and their x2 pairs) never reach these
+ *    functions: emu_half_select sends them to emu_half.c.
  *  - 32-bit integers take straight loops; other sizes a general one that
  *    reads each operand at the instruction's size.
  */
@@ -202,9 +202,20 @@ int emu_exec_div(EMU_EXEC_ARGS) {
   return 0;
 }
 
+/* min/max.f32 with .NaN (a NaN operand gives the canonical NaN) or
+ * .xorsign.abs (the magnitudes ordered, the XOR of the signs on the result) */
+static inline float fminmax_mod(float a, float b, unsigned fmod, int is_max) {
+  if ((fmod & PTX_FM_NAN) && (isnan(a) || isnan(b))) return F32(0x7fffffffu);
+  int neg = signbit(a) != signbit(b), xs = (fmod & PTX_FM_XORSIGN) != 0;
+  if (xs) a = fabsf(a), b = fabsf(b);
+  float r = is_max ? fmaxf(a, b) : fminf(a, b);
+  return xs && !isnan(r) ? copysignf(r, neg ? -1.0f : 1.0f) : r;
+}
+
 int emu_exec_min(EMU_EXEC_ARGS) {
   OPERANDS;
-  if (IS_F32) F32_LANES(fminf(FA, FB));
+  if (IS_F32 && x->fmod) F32_LANES(fminmax_mod(FA, FB, x->fmod, 0));
+  else if (IS_F32) F32_LANES(fminf(FA, FB));
   else if (IS_F64) F64_LANES(fmin(DA, DB));
   else if (c == C_F) return emu_unsupported_type(b, x, warp, mask);
   else if (IS_I32 && c == C_S) LANES(mask, d[l] = (uint32_t)((int32_t)a[l] < (int32_t)s1[l] ? a[l] : s1[l]));
@@ -215,7 +226,8 @@ int emu_exec_min(EMU_EXEC_ARGS) {
 
 int emu_exec_max(EMU_EXEC_ARGS) {
   OPERANDS;
-  if (IS_F32) F32_LANES(fmaxf(FA, FB));
+  if (IS_F32 && x->fmod) F32_LANES(fminmax_mod(FA, FB, x->fmod, 1));
+  else if (IS_F32) F32_LANES(fmaxf(FA, FB));
   else if (IS_F64) F64_LANES(fmax(DA, DB));
   else if (c == C_F) return emu_unsupported_type(b, x, warp, mask);
   else if (IS_I32 && c == C_S) LANES(mask, d[l] = (uint32_t)((int32_t)a[l] > (int32_t)s1[l] ? a[l] : s1[l]));

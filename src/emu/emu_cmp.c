@@ -1,6 +1,7 @@
 /* emu_cmp.c - comparison and selection: setp, set, selp, slct, testp.
  * Float comparisons follow IEEE: ordered ones are false on NaN, the
- * unordered forms (.equ, .ltu, ...) true. */
+ * unordered forms (.equ, .ltu, ...) true (emu_cmp_float); half types
+ * compare in emu_half.c. */
 #include <math.h>
 
 #include "emu/emu_exec.h"
@@ -21,27 +22,6 @@ static inline int cmp_int(unsigned cmp, int64_t a, int64_t b, uint64_t ua, uint6
   }
 }
 
-static inline int cmp_float(unsigned cmp, double a, double b) {
-  int un = isnan(a) || isnan(b);
-  switch (cmp) {
-  case PTX_CMP_EQ: return !un && a == b;
-  case PTX_CMP_NE: return !un && a != b;
-  case PTX_CMP_LT: return !un && a < b;
-  case PTX_CMP_LE: return !un && a <= b;
-  case PTX_CMP_GT: return !un && a > b;
-  case PTX_CMP_GE: return !un && a >= b;
-  case PTX_CMP_EQU: return un || a == b;
-  case PTX_CMP_NEU: return un || a != b;
-  case PTX_CMP_LTU: return un || a < b;
-  case PTX_CMP_LEU: return un || a <= b;
-  case PTX_CMP_GTU: return un || a > b;
-  case PTX_CMP_GEU: return un || a >= b;
-  case PTX_CMP_NUM: return !un;
-  case PTX_CMP_NAN: return un;
-  default: return 0;
-  }
-}
-
 static inline int compare(const EmuInstr *x, uint64_t a, uint64_t b) {
   unsigned size = ptx_type_size((PtxType)x->type);
   switch (tclass(x->type)) {
@@ -49,9 +29,9 @@ static inline int compare(const EmuInstr *x, uint64_t a, uint64_t b) {
     if (size == 4) {
       float fa = F32(a), fb = F32(b);
       if (x->flags & PTX_IF_FTZ) fa = ftz32(fa), fb = ftz32(fb);
-      return cmp_float(x->cmp, fa, fb);
+      return emu_cmp_float(x->cmp, fa, fb);
     }
-    return cmp_float(x->cmp, F64(a), F64(b));
+    return emu_cmp_float(x->cmp, F64(a), F64(b));
   case C_S: return cmp_int(x->cmp, sext(a, size), sext(b, size), zext(a, size), zext(b, size));
   default: {
     /* unsigned and bit types: lt/le/gt/ge compare as unsigned */
@@ -159,11 +139,13 @@ int emu_exec_set(EMU_EXEC_ARGS) {
   const uint64_t *a = SRC(0), *bb = SRC(1);
   const uint64_t *c = x->ns > 2 ? SRC(2) : NULL;
   uint64_t *d = DST(0);
-  int f = x->type == PTX_T_F32;
+  /* true: 1.0 in a float dtype (f16 and bf16 too), else all ones */
+  uint64_t one = x->type == PTX_T_F32 ? B32(1.0f) : x->type == PTX_T_F16 ? 0x3c00u
+               : x->type == PTX_T_BF16 ? 0x3f80u : zext(~0ull, ptx_type_size((PtxType)x->type));
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
     int v = boolop(x->sub, compare(&cx, a[l], bb[l]), c ? (int)(c[l] & 1) ^ x->s_neg[2] : 1);
-    d[l] = f ? (v ? B32(1.0f) : 0) : (v ? 0xffffffffull : 0);
+    d[l] = v ? one : 0;
   }
   return 0;
 }

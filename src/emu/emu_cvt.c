@@ -1,15 +1,14 @@
 /* emu_cvt.c - moving and converting values: mov (with vector packing),
- * cvt between every integer and float type with PTX's rounding and
- * saturation, cvta between a state space and the generic address windows
- * (emu_int.h). */
+ * cvt between the integer, f32 and f64 types with PTX's rounding and
+ * saturation (the half types convert in emu_half.c), cvta between a state
+ * space and the generic address windows (emu_int.h). */
 #include <fenv.h>
 #include <math.h>
 #include <string.h>
 
 #include "emu/emu_exec.h"
-#include "util/half.h"
 
-static double round_to(unsigned rnd, double v) {
+double emu_round_int(unsigned rnd, double v) {
   switch (rnd) {
   case PTX_RND_RNI: return nearbyint(v); /* default mode: to nearest even */
   case PTX_RND_RZI: return trunc(v);
@@ -19,10 +18,9 @@ static double round_to(unsigned rnd, double v) {
   }
 }
 
-/* float -> integer of `size` bytes: PTX saturates and maps NaN to 0. */
-static uint64_t f2i(double v, unsigned rnd, int sign, unsigned size) {
+uint64_t emu_cvt_f2i(double v, unsigned rnd, int sign, unsigned size) {
   if (isnan(v)) return 0;
-  v = round_to(rnd ? rnd : PTX_RND_RZI, v);
+  v = emu_round_int(rnd ? rnd : PTX_RND_RZI, v);
   if (sign) {
     double lo = -ldexp(1.0, (int)size * 8 - 1), hi = ldexp(1.0, (int)size * 8 - 1);
     if (v < lo) return (uint64_t)(int64_t)lo;
@@ -43,17 +41,8 @@ int emu_fe_mode(unsigned rnd) {
   }
 }
 
-/* The IEEE direction of a PTX float rounding modifier (none: nearest). */
-static WmRound wm_round_of(unsigned rnd) {
-  switch (rnd) {
-  case PTX_RND_RZ: return WM_RND_ZERO;
-  case PTX_RND_RM: return WM_RND_DOWN;
-  case PTX_RND_RP: return WM_RND_UP;
-  default: return WM_RND_NEAREST;
-  }
-}
-static uint16_t double_to_half(double v, unsigned rnd) { return wm_f16_from(v, wm_round_of(rnd)); }
-
+/* f16, bf16, their pairs and the narrow formats convert in emu_half.c:
+ * emu_half_select routes every cvt that names one there. */
 int emu_exec_cvt(EMU_EXEC_ARGS) {
   const uint64_t *a = SRC(0);
   uint64_t *d = DST(0);
@@ -61,31 +50,28 @@ int emu_exec_cvt(EMU_EXEC_ARGS) {
   Class dc = tclass(dt), sc = tclass(st);
   int ftz = x->flags & PTX_IF_FTZ, sat = x->flags & PTX_IF_SAT;
   int old_mode = fegetround();
-  /* f16 results round in double_to_half, in the default mode */
-  if (dc == C_F && dt != PTX_T_F16 && x->rnd >= PTX_RND_RN && x->rnd <= PTX_RND_RP) fesetround(emu_fe_mode(x->rnd));
+  if (dc == C_F && x->rnd >= PTX_RND_RN && x->rnd <= PTX_RND_RP) fesetround(emu_fe_mode(x->rnd));
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
     uint64_t v = a[l], out;
     if (sc == C_F) {
-      double f = st == PTX_T_F16 ? wm_f16_value((uint16_t)v) : ss == 4 ? (double)F32(v) : F64(v);
+      double f = ss == 4 ? (double)F32(v) : F64(v);
       if (ftz && ss == 4) f = ftz32((float)f);
       if (dc == C_F) {
-        if (x->rnd >= PTX_RND_RNI && x->rnd <= PTX_RND_RPI) f = round_to(x->rnd, f);
-        if (dt == PTX_T_F16) out = double_to_half(f, x->rnd);
-        else if (ds == 4) {
+        if (x->rnd >= PTX_RND_RNI && x->rnd <= PTX_RND_RPI) f = emu_round_int(x->rnd, f);
+        if (ds == 4) {
           volatile float r = (float)f; /* rounded in the current mode */
           float rf = ftz ? ftz32(r) : r;
           out = B32(sat ? satf(rf) : rf);
         } else out = B64(sat ? (isnan(f) ? 0.0 : f < 0 ? 0.0 : f > 1 ? 1.0 : f) : f);
       } else {
-        out = zext(f2i(f, x->rnd, dc == C_S, ds), ds);
+        out = zext(emu_cvt_f2i(f, x->rnd, dc == C_S, ds), ds);
       }
     } else {
       int64_t iv = sc == C_S ? sext(v, ss) : (int64_t)zext(v, ss);
       uint64_t uv = zext(v, ss);
       if (dc == C_F) {
-        if (dt == PTX_T_F16) out = double_to_half(sc == C_S ? (double)iv : (double)uv, x->rnd);
-        else if (ds == 4) {
+        if (ds == 4) {
           volatile float r = sc == C_S ? (float)iv : (float)uv;
           out = B32(sat ? satf(r) : r);
         } else {

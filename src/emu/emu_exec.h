@@ -7,6 +7,7 @@
  *   emu_bits.c   bit manipulation
  *   emu_cmp.c    comparison and selection
  *   emu_cvt.c    mov, cvt, cvta
+ *   emu_half.c   f16, bf16 and their pairs: arithmetic, comparison, cvt
  *   emu_warp.c   shfl, vote, match, redux, activemask
  *   emu_tensor.c ldmatrix, stmatrix, movmatrix, mma, wmma
  *   emu_fault.c  located runtime faults
@@ -109,6 +110,29 @@ static inline uint32_t popc32(uint32_t v) {
   return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
+/* a CMP b for floats: ordered comparisons are false on NaN, the unordered
+ * forms (.equ, .ltu, ...) true. */
+static inline int emu_cmp_float(unsigned cmp, double a, double b) {
+  int un = isnan(a) || isnan(b);
+  switch (cmp) {
+  case PTX_CMP_EQ: return !un && a == b;
+  case PTX_CMP_NE: return !un && a != b;
+  case PTX_CMP_LT: return !un && a < b;
+  case PTX_CMP_LE: return !un && a <= b;
+  case PTX_CMP_GT: return !un && a > b;
+  case PTX_CMP_GE: return !un && a >= b;
+  case PTX_CMP_EQU: return un || a == b;
+  case PTX_CMP_NEU: return un || a != b;
+  case PTX_CMP_LTU: return un || a < b;
+  case PTX_CMP_LEU: return un || a <= b;
+  case PTX_CMP_GTU: return un || a > b;
+  case PTX_CMP_GEU: return un || a >= b;
+  case PTX_CMP_NUM: return !un;
+  case PTX_CMP_NAN: return un;
+  default: return 0;
+  }
+}
+
 typedef enum { C_U, C_S, C_F, C_P } Class;
 static inline Class tclass(unsigned t) {
   if (t == PTX_T_PRED) return C_P;
@@ -164,6 +188,18 @@ PTX_OPS(X)
 
 /* The host rounding mode (fenv.h) of a PTX rounding modifier. */
 int emu_fe_mode(unsigned rnd);
+/* v rounded to an integer as .rni/.rzi/.rmi/.rpi say (others: v). */
+double emu_round_int(unsigned rnd, double v);
+/* float -> integer of `size` bytes (.rzi unless rnd says otherwise): PTX
+ * saturates and maps NaN to 0. */
+uint64_t emu_cvt_f2i(double v, unsigned rnd, int sign, unsigned size);
+
+/* The half-precision functions chosen at prepare time (emu_half.c),
+ * indexed by EmuInstr.half. */
+extern EmuExecFn *const emu_half_fns[];
+/* The value an atomic add/min/max of a half type (f16, bf16, their pairs)
+ * stores, given the old one and the operand. */
+uint32_t emu_half_atomic(const EmuInstr *x, uint32_t old, uint32_t b);
 
 /* --- memory (emu_mem.c), for instructions that compute their lanes'
  * addresses themselves (the tensor-core loads and stores) --- */

@@ -9,6 +9,7 @@
 #ifndef WM_EMU_INT_H
 #define WM_EMU_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "emu/emu.h"
@@ -44,6 +45,9 @@ typedef struct EmuInstr {
   uint32_t rpc;         /* branch: reconvergence pc (ncode = kernel exit) */
   uint8_t fuse;         /* EmuFuse: how the memory model counts this load */
   uint8_t host_rnd;     /* float .rz/.rm/.rp: runs in that host rounding mode */
+  uint8_t fmod;         /* PTX_FM_*: .relu, .NaN, .xorsign.abs, .oob, .satfinite */
+  uint8_t half;         /* a half type's function (emu_half_fns[half], chosen at
+                           prepare time), 0: the row's exec */
 } EmuInstr;
 
 /* ptxas fuses four scalar 4-byte shared loads of one thread from
@@ -86,5 +90,11 @@ typedef struct EmuProgram {
 int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t global_vars_base,
                 WmErr *e);
 void emu_program_free(EmuProgram *p);
+
+/* Chooses the half-precision function of x (emu_half.c) when one of its
+ * types is f16, bf16, their pairs, or a narrow format of cvt: returns 1
+ * with x->half set, 0 when x has no such type (or only moves its bits),
+ * -1 with the reason in why[n] for a form the emulator does not run. */
+int emu_half_select(EmuInstr *x, char *why, size_t n);
 
 #endif

@@ -298,6 +298,9 @@ int emu_exec_st(EMU_EXEC_ARGS) {
 /* The value an atomic operation stores, given the old one. */
 static uint64_t atomic_value(const EmuInstr *x, unsigned size, uint64_t old, uint64_t bv, uint64_t cv) {
   Class c = tclass(x->type);
+  int half = c == C_F && x->type != PTX_T_F32 && x->type != PTX_T_F64; /* f16, bf16, their pairs */
+  if (half && (x->sub == PTX_SUB_AADD || x->sub == PTX_SUB_AMIN || x->sub == PTX_SUB_AMAX))
+    return emu_half_atomic(x, (uint32_t)old, (uint32_t)bv);
   switch (x->sub) {
   case PTX_SUB_AADD:
     if (c == C_F) return size == 4 ? B32(F32(old) + F32(bv)) : B64(F64(old) + F64(bv));
@@ -335,6 +338,13 @@ static uint64_t atomic_apply(const EmuInstr *x, uint8_t *p, uint64_t bv, uint64_
   if (size == 8) {
     uint64_t *w = (uint64_t *)(void *)p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(w, &old, atomic_value(x, 8, old, bv, cv), 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+    }
+    return old;
+  }
+  if (size == 2) { /* atom.cas.b16, the f16 and bf16 atomics */
+    uint16_t *w = (uint16_t *)(void *)p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(w, &old, (uint16_t)atomic_value(x, 2, old, bv, cv), 0, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED)) {
     }
     return old;

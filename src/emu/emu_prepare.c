@@ -188,7 +188,8 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
       continue;
     }
     if (a->kind == PTX_O_VEC) {
-      for (int j = 0; j < a->n && ns < 6; j++) x->s[ns++] = a->reg[j];
+      for (int j = 0; j < a->n && ns < 6; j++)
+        x->s[ns++] = a->vimm >> j & 1 ? const_slot(p, c, (uint64_t)a->imm) : a->reg[j];
       continue;
     }
     if (ns >= 6) return unsupported(m, in, "too many operands", e);
@@ -377,10 +378,13 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
     x->host_rnd = (ptx_op[in->op].flags & OPF_FROUND) && in->rnd >= PTX_RND_RZ && in->rnd <= PTX_RND_RP &&
                   ptx_type_is_float((PtxType)in->type);
     x->flags = in->flags;
+    x->fmod = in->fmod;
     x->guard = in->guard == PTX_NOREG ? EMU_NOSLOT : in->guard;
     x->guard_neg = in->guard_neg;
     x->rpc = (uint32_t)k->ncode;
-    if (decode_operands(p, &c, m, in, x, gbase, e)) {
+    char why[200];
+    if (decode_operands(p, &c, m, in, x, gbase, e) ||
+        (emu_half_select(x, why, sizeof why) < 0 && unsupported(m, in, why, e))) {
       free(c.v);
       emu_program_free(p);
       return -1;

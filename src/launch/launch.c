@@ -11,7 +11,8 @@
  *   limit (GlobalMem.limit, --mem-limit) is gmem_alloc's to enforce.
  * - rand is reproducible: splitmix64 seeded by (seed, argument number), so
  *   the same seed gives the same data and different arguments get different
- *   data.  Floats are uniform in [0, 1); integers uniform in [0, 1024) (in
+ *   data.  Floats are uniform in [0, 1) (f16 and bf16 on their 11- and 8-bit
+ *   grids, so exactly); integers uniform in [0, 1024) (in
  *   [0, 128) for i8 and [0, 256) for u8) so that kernels which use the data
  *   as indices or trip counts stay in bounds and finish quickly.
  * - iota stores element i converted to the type (wrapping for narrow
@@ -36,6 +37,7 @@
 
 #include "emu/emu.h"
 #include "launch/launch_int.h"
+#include "util/half.h"
 #include "util/sys.h"
 
 #define MAX_BUF_BYTES (1ull << 40) /* sanity bound on one buffer */
@@ -49,10 +51,10 @@ static const struct {
 } arg_types[] = {
   {"i8", PTX_T_S8, 1},   {"u8", PTX_T_U8, 1},   {"i16", PTX_T_S16, 2}, {"u16", PTX_T_U16, 2},
   {"i32", PTX_T_S32, 4}, {"u32", PTX_T_U32, 4}, {"i64", PTX_T_S64, 8}, {"u64", PTX_T_U64, 8},
-  {"f32", PTX_T_F32, 4}, {"f64", PTX_T_F64, 8},
+  {"f32", PTX_T_F32, 4}, {"f64", PTX_T_F64, 8}, {"f16", PTX_T_F16, 2}, {"bf16", PTX_T_BF16, 2},
 };
 #define NTYPES (sizeof arg_types / sizeof arg_types[0])
-#define TYPE_LIST "i8 u8 i16 u16 i32 u32 i64 u64 f32 f64"
+#define TYPE_LIST "i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16"
 
 static int type_index(uint8_t t) {
   for (size_t i = 0; i < NTYPES; i++)
@@ -71,11 +73,18 @@ static unsigned type_bytes(uint8_t t) {
   return i < 0 ? 0 : arg_types[i].size;
 }
 
+static int type_half(uint8_t t) { return t == PTX_T_F16 || t == PTX_T_BF16; }
+
+/* A double rounded to f16 or bf16 (to nearest even). */
+static uint64_t half_bits(uint8_t t, double d) {
+  return wm_to_narrow(t == PTX_T_F16 ? wm_fmt_f16 : wm_fmt_bf16, d, WM_RND_NEAREST);
+}
+
 static int type_signed(uint8_t t) {
   return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
 }
 
-static int type_float(uint8_t t) { return t == PTX_T_F32 || t == PTX_T_F64; }
+static int type_float(uint8_t t) { return t == PTX_T_F32 || t == PTX_T_F64 || type_half(t); }
 
 /* The PTX spelling of a .param type, for messages ("u64", "b8"). */
 static const char *param_type_name(uint8_t t) {
@@ -139,7 +148,7 @@ static int parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr
   if (type_float(t)) {
     /* PTX bit forms: 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX */
     size_t nhex = t == PTX_T_F32 ? 8 : 16;
-    if (n == nhex + 2 && s[0] == '0' && (s[1] == (t == PTX_T_F32 ? 'f' : 'd') ||
+    if (!type_half(t) && n == nhex + 2 && s[0] == '0' && (s[1] == (t == PTX_T_F32 ? 'f' : 'd') ||
                                          s[1] == (t == PTX_T_F32 ? 'F' : 'D')) &&
         is_hex_digits(s + 2, nhex)) {
       uint64_t x = 0;
@@ -154,11 +163,15 @@ static int parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr
     double d = strtod(buf, &end);
     int bad = end == buf || *end || isspace((unsigned char)buf[0]);
     int range = (errno == ERANGE && isinf(d)) ||
-                (t == PTX_T_F32 && isfinite(d) && fabs(d) > (double)FLT_MAX);
+                (t == PTX_T_F32 && isfinite(d) && fabs(d) > (double)FLT_MAX) ||
+                (type_half(t) && isfinite(d) && isinf(wm_from_narrow(t == PTX_T_F16 ? wm_fmt_f16 : wm_fmt_bf16,
+                                                                    (uint32_t)half_bits(t, d))));
     free(buf);
     if (bad) return wm_err(e, WM_EUSAGE, "'%.*s' is not a %s number", (int)n, s, tn);
     if (range) return wm_err(e, WM_EUSAGE, "%.*s is out of range for %s", (int)n, s, tn);
-    if (t == PTX_T_F32) {
+    if (type_half(t)) {
+      *bits = half_bits(t, d);
+    } else if (t == PTX_T_F32) {
       float f = (float)d;
       uint32_t u;
       memcpy(&u, &f, 4);
@@ -567,6 +580,7 @@ static uint64_t splitmix64(uint64_t *s) {
 
 /* The bits of integer i (iota) or of a random draw in type t. */
 static uint64_t iota_bits(uint8_t t, uint64_t i) {
+  if (type_half(t)) return half_bits(t, (double)i);
   if (t == PTX_T_F32) {
     float f = (float)i;
     uint32_t u;
@@ -584,6 +598,8 @@ static uint64_t iota_bits(uint8_t t, uint64_t i) {
 
 static uint64_t rand_bits(uint8_t t, uint64_t *state) {
   uint64_t x = splitmix64(state);
+  if (t == PTX_T_F16) return half_bits(t, (double)(x >> 53) / 2048.0); /* 11 bits: [0, 1) exactly */
+  if (t == PTX_T_BF16) return half_bits(t, (double)(x >> 56) / 256.0);  /* 8 bits */
   if (t == PTX_T_F32) {
     float f = (float)(x >> 40) * (1.0f / 16777216.0f); /* 24 bits: [0, 1) exactly */
     uint32_t u;
@@ -830,7 +846,7 @@ int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, W
   }
   uint8_t t;
   if (lookup_type(eq + 1, (size_t)(colon - eq - 1), &t))
-    return wm_err(e, WM_EUSAGE, "--const '%s': unknown type '%.*s' (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)",
+    return wm_err(e, WM_EUSAGE, "--const '%s': unknown type '%.*s' (" TYPE_LIST ")",
                   spec, (int)(colon - eq - 1), eq + 1);
   unsigned es = type_bytes(t);
   uint64_t at = v->offset;

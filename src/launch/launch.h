@@ -3,7 +3,7 @@
  * Grammar (the ground truth's, extended with INIT):
  *   //@ NAME[#VARIANT] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=ARG,ARG,...
  *   ARG  := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | tex:CHAN:DIMS{:OPT} | surf:CHAN:DIMS{:OPT}
- *   TYPE := i8 u8 i16 u16 i32 u32 i64 u64 f32 f64
+ *   TYPE := i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16
  *   INIT := zero | iota | rand | CONSTANT       (rand, seeded, is the default)
  *   CHAN := CTYPE[x1|x2|x4]    CTYPE := f32 f16 i32 s32 u32 i16 s16 u16 i8 s8 u8
  *   DIMS := W[xH[xD]]          (layered: the last one counts the layers)

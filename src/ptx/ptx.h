@@ -26,6 +26,8 @@ typedef enum {
   PTX_T_U8, PTX_T_U16, PTX_T_U32, PTX_T_U64,
   PTX_T_S8, PTX_T_S16, PTX_T_S32, PTX_T_S64,
   PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2, PTX_T_F32, PTX_T_F64,
+  /* formats only cvt names (their values live in .b16/.b32 registers) */
+  PTX_T_TF32, PTX_T_E4M3X2, PTX_T_E5M2X2,
   PTX_T_COUNT
 } PtxType;
 
@@ -121,7 +123,8 @@ typedef enum {
   PTX_RND_NONE,
   PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP,      /* float rounding */
   PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI,  /* round to integer */
-  PTX_RND_APPROX, PTX_RND_FULL                        /* approximate forms */
+  PTX_RND_APPROX, PTX_RND_FULL,                       /* approximate forms */
+  PTX_RND_RNA                                         /* cvt.rna: nearest, ties away */
 } PtxRnd;
 
 /* PtxInstr.flags */
@@ -139,6 +142,15 @@ typedef enum {
 #define PTX_IF_WT       0x0800
 #define PTX_IF_CC       0x1000 /* .cc / carry variants (addc, subc: unsupported) */
 #define PTX_IF_NEG_C    0x2000 /* setp: the c predicate operand was written !%p */
+
+/* PtxInstr.fmod: the modifiers of half-precision arithmetic and of the
+ * narrow conversions (M_RELU, M_NANMODE, M_OOB, M_SATFINITE). */
+#define PTX_FM_RELU      0x01 /* .relu: negative results become +0 */
+#define PTX_FM_NAN       0x02 /* min/max .NaN: a NaN operand gives NaN */
+#define PTX_FM_XORSIGN   0x04 /* min/max .xorsign.abs (both words) */
+#define PTX_FM_ABS       0x08
+#define PTX_FM_OOB       0x10 /* fma .oob: an out-of-bounds operand gives 0 */
+#define PTX_FM_SATFINITE 0x20 /* cvt .satfinite: no infinities */
 
 /* Operand kinds. */
 typedef enum {
@@ -162,6 +174,9 @@ typedef struct PtxOperand {
   uint8_t n;        /* VEC: number of elements (2 or 4) */
   uint8_t sreg;     /* SREG: PtxSreg */
   uint8_t space;    /* ADDR/SYM: PtxSpace of the symbol, or PTX_S_NONE */
+  uint8_t vimm;     /* VEC: bit i set: element i is the constant imm, not a
+                       register (a source such as {0, %rs1}: the bf16 -> f32
+                       idiom of <cuda_bf16.h>) */
   uint32_t reg[4];
   int64_t imm;
 } PtxOperand;
@@ -177,7 +192,7 @@ typedef enum {
   PTX_MMA_M16N8K32, PTX_MMA_M16N16K16, PTX_MMA_M32N8K16, PTX_MMA_M8N32K16, PTX_MMA_M16N16K8, PTX_MMA_M8N8K16,
   PTX_MMA_COUNT
 } PtxMmaShape;
-#define PTX_MMA_TF32 PTX_T_COUNT /* an element type of A and B that PtxType lacks */
+#define PTX_MMA_TF32 PTX_T_TF32 /* the element type of tf32 A and B */
 #define PTX_MMA_ACOL 1           /* layout: A (wmma.load/store: the matrix) is column-major */
 #define PTX_MMA_BCOL 2           /* layout: B is column-major */
 #define PTX_MMA_TRANS 4          /* layout: ldmatrix/stmatrix/movmatrix .trans */
@@ -207,6 +222,7 @@ typedef struct PtxInstr {
   uint8_t aux;      /* texture and surface instructions: see PTX_TEX_* */
   uint8_t nopd;     /* operands in opd[] */
   uint16_t flags;   /* PTX_IF_* */
+  uint8_t fmod;     /* PTX_FM_* */
   uint32_t guard;   /* @%p guard register, PTX_NOREG if none */
   uint8_t guard_neg;/* @!%p */
   PtxOperand opd[PTX_MAX_OPD]; /* destination(s) first, as written */

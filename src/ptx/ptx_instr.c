@@ -66,7 +66,8 @@ static void texture_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   }
 }
 
-/* One modifier (the part between dots) of the mnemonic. */
+/* One modifier (the part between dots) of the mnemonic.  Long because it
+ * is one flat chain over the words of every modifier group. */
 static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   uint64_t mods = ptx_op[in->op].mods;
   int t = pp_type_of(c.p, c.len), i;
@@ -101,6 +102,17 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     in->rnd = PTX_RND_APPROX;
   } else if ((mods & M_APPROX) && IS(c, "full")) {
     in->rnd = PTX_RND_FULL;
+  } else if ((mods & M_RELU) && IS(c, "relu")) {
+    in->fmod |= PTX_FM_RELU;
+  } else if ((mods & M_NANMODE) && (IS(c, "NaN") || IS(c, "xorsign") || IS(c, "abs"))) {
+    in->fmod |= IS(c, "NaN") ? PTX_FM_NAN : IS(c, "xorsign") ? PTX_FM_XORSIGN : PTX_FM_ABS;
+  } else if ((mods & M_OOB) && IS(c, "oob")) {
+    in->fmod |= PTX_FM_OOB;
+  } else if ((mods & M_SATFINITE) && IS(c, "satfinite")) {
+    in->fmod |= PTX_FM_SATFINITE;
+  } else if ((mods & M_SATFINITE) && IS(c, "rna")) {
+    if (in->rnd != PTX_RND_NONE) bad_mod(P, x, c);
+    in->rnd = PTX_RND_RNA;
   } else if ((mods & M_FTZ) && IS(c, "ftz")) {
     in->flags |= PTX_IF_FTZ;
   } else if ((mods & M_SAT) && IS(c, "sat")) {
@@ -227,10 +239,11 @@ static void address(Parser *P, Opd *o, int tex) {
   pp_expect(P, ']');
 }
 
-/* vector := '{' (reg | '_') {',' (reg | '_')} '}' (of 2 or 4).  Texture
- * and surface operands (`any`) also take 1 and 3; a tensor-core fragment
- * (`frag`) has 1 to 8 registers, those of more than 4 in the kernel's
- * vregs. */
+/* vector := '{' (reg | '_' | integer) {',' (reg | '_' | integer)} '}' (of
+ * 2 or 4; the integers of one vector all equal: they share PtxOperand.imm).
+ * Texture and surface operands (`any`) also take 1 and 3; a tensor-core
+ * fragment (`frag`) has 1 to 8 registers, those of more than 4 in the
+ * kernel's vregs (PtxOperand.imm: where). */
 static void vector(Parser *P, PtxOperand *o, int frag, int any) {
   const PtxTok *lb = pp_next(P);
   o->kind = PTX_O_VEC;
@@ -241,6 +254,17 @@ static void vector(Parser *P, PtxOperand *o, int frag, int any) {
     if (n == max) pp_fail(P, t, "vector operand with more than %d elements", max);
     if (pp_is(t, "_")) {
       pp_next(P);
+      regs[n++] = PTX_NOREG;
+      continue;
+    }
+    if (t->kind == TK_NUM || pp_is_punct(t, '-')) {
+      Num v = pp_signed_number(P);
+      if (v.kind != NUM_INT) pp_unsup(P, t, "a float constant in a vector operand is not supported");
+      int64_t iv = (int64_t)(v.neg ? 0 - v.bits : v.bits);
+      if (o->vimm && iv != o->imm) pp_unsup(P, t, "different constants in one vector operand are not supported");
+      if (frag || any) pp_unsup(P, t, "a constant in a fragment or texture vector is not supported");
+      o->vimm |= (uint8_t)(1u << n);
+      o->imm = iv;
       regs[n++] = PTX_NOREG;
       continue;
     }
@@ -505,6 +529,9 @@ static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   if ((op == PTX_OP_MUL || op == PTX_OP_MAD) && ptx_type_is_float((PtxType)in->type) && in->sub)
     bad_form(P, mn, ": .lo/.hi/.wide are for integer types");
   if (in->sub == PTX_SUB_WIDE) in->type2 = in->type;
+  unsigned xa = in->fmod & (PTX_FM_XORSIGN | PTX_FM_ABS);
+  if (xa && xa != (PTX_FM_XORSIGN | PTX_FM_ABS))
+    bad_form(P, mn, ": .xorsign and .abs go together (.xorsign.abs)");
   if (op == PTX_OP_VOTE && in->type != (in->sub == PTX_SUB_BALLOT ? PTX_T_B32 : PTX_T_PRED))
     bad_form(P, mn, ": vote.ballot is .b32, vote.all/any/uni are .pred");
   if (ptx_op[op].mods & M_MMA_MISC) pp_mma_rules(P, in, x);

@@ -69,6 +69,10 @@
   X(M_NEED_SUB, 27, "(needs its operation)")                                                                          \
   X(M_NEED_SYNC, 28, "(needs .sync)")                                                                                 \
   X(M_NEED_SPACE, 29, "(needs a state space)")                                                                     \
+  X(M_RELU, 34, ".relu")                                                                                              \
+  X(M_NANMODE, 35, ".NaN .xorsign.abs")                                                                               \
+  X(M_OOB, 36, ".oob")                                                                                                \
+  X(M_SATFINITE, 37, ".satfinite .rna") \
   X(M_MMA_SHAPE, 44, ".m8n8 .m8n8k4 .m8n8k16 .m16n8k{4,8,16,32} .m16n16k16 .m32n8k16 .m8n32k16 .m16n16k8")            \
   X(M_MMA_LAYOUT, 45, ".row .col (A then B); .trans")                                                                 \
   X(M_MMA_NUM, 46, ".x1 .x2 .x4")                                                                                     \
@@ -100,7 +104,7 @@ enum PtxModBits {
   X(SH_D3, 3, "d, a, b, c")                                                      \
   X(SH_D4, 4, "d, a, b, c, e")                                                   \
   X(SH_LOP3, 4, "d, a, b, c, lut (a constant)")                                  \
-  X(SH_CVT, 1, "d, a (two sources for .f16x2/.bf16x2)")                          \
+  X(SH_CVT, 1, "d, a (d, a, b: a pair from two .f32)")                           \
   X(SH_LD, 0, "d, [a]")                                                          \
   X(SH_ST, -1, "[a], b")                                                          \
   X(SH_ADDR, 0, "[a]")                                                           \
@@ -159,8 +163,8 @@ typedef enum {
   X(MOV, "mov", OPF_PRED, 0, SH_MOV, "", mov, "d = a (register, immediate, special register, symbol address)") \
   X(CVTA, "cvta", 0, M_SPACE | M_TO | M_NEED_SPACE, SH_CVTA, "", cvta,                                       \
     "d = a converted between a state space and generic")                                                     \
-  X(CVT, "cvt", 0, M_RND | M_IRND | M_FTZ | M_SAT | M_TYPE2, SH_CVT, "t2", cvt,                               \
-    "d = (type) a with rounding/saturation")                                                                 \
+  X(CVT, "cvt", 0, M_RND | M_IRND | M_FTZ | M_SAT | M_TYPE2 | M_RELU | M_SATFINITE, SH_CVT, "t22", cvt,      \
+    "d = (type) a with rounding/saturation; .f16x2/.bf16x2/.e4m3x2/.e5m2x2 from .f32: d = {a, b}, a high")   \
   /* integer and floating-point arithmetic */                                                                \
   X(ADD, "add", OPF_FROUND, ARITH | M_CC, SH_D2, "", add, "d = a + b")                                       \
   X(SUB, "sub", OPF_FROUND, ARITH | M_CC, SH_D2, "", sub, "d = a - b")                                       \
@@ -169,11 +173,12 @@ typedef enum {
     "d = a * b + c (.lo, .hi, .wide for integers)")                                                          \
   X(MUL24, "mul24", 0, M_MULMODE, SH_D2, "", mul24, "d = a[23:0] * b[23:0] (.lo, .hi)")                       \
   X(MAD24, "mad24", 0, M_MULMODE | M_SAT, SH_D3, "", mul24, "d = a[23:0] * b[23:0] + c")                      \
-  X(FMA, "fma", OPF_FROUND, ARITH, SH_D3, "", mad, "d = a * b + c, rounded once")                            \
+  X(FMA, "fma", OPF_FROUND, ARITH | M_RELU | M_OOB, SH_D3, "", mad,                                          \
+    "d = a * b + c, rounded once (halves: .relu, .oob)")                                                     \
   X(DIV, "div", OPF_FROUND, M_FLOAT, SH_D2, "", div, "d = a / b (integer division by zero is a fault)")      \
   X(REM, "rem", 0, 0, SH_D2, "", div, "d = a % b (by zero is a fault)")                                      \
-  X(MIN, "min", 0, M_FTZ, SH_D2, "", min, "d = min(a, b)")                                                   \
-  X(MAX, "max", 0, M_FTZ, SH_D2, "", max, "d = max(a, b)")                                                   \
+  X(MIN, "min", 0, M_FTZ | M_NANMODE, SH_D2, "", min, "d = min(a, b) (floats: .NaN, .xorsign.abs)")          \
+  X(MAX, "max", 0, M_FTZ | M_NANMODE, SH_D2, "", max, "d = max(a, b) (floats: .NaN, .xorsign.abs)")          \
   X(ABS, "abs", 0, M_FTZ, SH_D1, "", abs, "d = |a|")                                                         \
   X(NEG, "neg", 0, M_FTZ, SH_D1, "", neg, "d = -a")                                                          \
   X(SAD, "sad", 0, 0, SH_D3, "", sad, "d = |a - b| + c")                                                     \

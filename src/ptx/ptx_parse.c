@@ -489,7 +489,7 @@ static const PtxTok *body(Parser *P) {
       continue;
     }
     if (t->kind != TK_WORD) pp_fail(P, t, "expected a statement, found '%s'", pp_tok_str(t, buf, sizeof buf));
-    if (pp_is(t, ".reg")) {
+    if (pp_is(t, ".reg") || (t->len > 5 && memcmp(t->p, ".reg.", 5) == 0)) {
       pp_reg_decl(P);
     } else if (pp_is(t, ".shared") || pp_is(t, ".local") || pp_is(t, ".global") || pp_is(t, ".const")) {
       pp_var_decl(P, 0);

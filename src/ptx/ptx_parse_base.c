@@ -427,14 +427,21 @@ void pp_leave_scope(Parser *P) {
   P->depth--;
 }
 
-/* reg-decl := .reg [.vN] type name ['<' count '>'] {',' name ['<' count '>']} ';' */
+/* reg-decl := (.reg [.vN] type | .reg.type) name ['<' count '>'] {',' name ['<' count '>']} ';'
+ * (.reg.b16 in one word: the inline asm of <cuda_fp16.h> writes it so) */
 void pp_reg_decl(Parser *P) {
-  pp_next(P); /* .reg */
-  const PtxTok *tt = pp_peek(P);
-  if (pp_is(tt, ".v2") || pp_is(tt, ".v4")) pp_unsup(P, tt, "vector registers (.reg .v2/.v4) are not supported");
-  int type = pp_dir_type(tt);
-  if (type < 0) pp_fail_expected(P, "a register type");
-  pp_next(P);
+  const PtxTok *rt = pp_next(P); /* .reg */
+  int type;
+  if (rt->len > 5) {
+    type = pp_type_of(rt->p + 5, rt->len - 5);
+    if (type < 0) pp_fail(P, rt, "expected a register type after '.reg.'");
+  } else {
+    const PtxTok *tt = pp_peek(P);
+    if (pp_is(tt, ".v2") || pp_is(tt, ".v4")) pp_unsup(P, tt, "vector registers (.reg .v2/.v4) are not supported");
+    type = pp_dir_type(tt);
+    if (type < 0) pp_fail_expected(P, "a register type");
+    pp_next(P);
+  }
   do {
     const PtxTok *name = pp_expect_word(P, "a register name");
     char buf[128];

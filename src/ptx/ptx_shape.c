@@ -188,8 +188,10 @@ static int shape_lop3(Shape *s) {
 }
 
 static int shape_cvt(Shape *s) {
-  int packed = s->in->type == PTX_T_F16X2 || s->in->type == PTX_T_BF16X2;
-  return dst_and_sources(s, packed ? 2 : 1);
+  /* a pair made from two .f32 values: d, a, b */
+  unsigned t = s->in->type;
+  int pair = t == PTX_T_F16X2 || t == PTX_T_BF16X2 || t == PTX_T_E4M3X2 || t == PTX_T_E5M2X2;
+  return dst_and_sources(s, pair && s->in->type2 == PTX_T_F32 ? 2 : 1);
 }
 
 static int shape_dst(Shape *s) {
@@ -197,6 +199,11 @@ static int shape_dst(Shape *s) {
   check(s->P, &s->r[0], K_REG, 0, "a destination register");
   s->out[0] = s->r[0];
   return 1;
+}
+
+/* A destination vector holds registers (or '_'), never constants. */
+static void check_dst_vector(Shape *s, const Opd *o) {
+  if (o->o.kind == PTX_O_VEC && o->o.vimm) pp_fail(s->P, o->tok, "a constant in a destination vector");
 }
 
 /* A vector operand's length must be the instruction's .vN. */
@@ -210,6 +217,7 @@ static int shape_ld(Shape *s) {
   check(s->P, &s->r[0], s->in->vec > 1 ? K_VEC : K_REG, 0, "a destination register");
   check(s->P, &s->r[1], K_ADDR, -1, "an address [...]");
   check_vector(s, &s->r[0]);
+  check_dst_vector(s, &s->r[0]);
   return keep_all(s);
 }
 
@@ -232,6 +240,7 @@ static int shape_mov(Shape *s) {
   check_count(s->P, s->x, s->n, 2, 2);
   check(s->P, &s->r[0], K_REG | K_VEC, vp, "a destination register");
   check(s->P, &s->r[1], K_VAL | K_SYM | K_VEC, vp, "a source operand");
+  check_dst_vector(s, &s->r[0]);
   return keep_all(s);
 }
 
