@@ -19,7 +19,9 @@
 #include "mem/cache.h"
 #include "mem/metrics.h"
 
-typedef enum { MEM_LD, MEM_ST, MEM_ATOM, MEM_RED } MemOpKind;
+/* MEM_LDGSTS: cp.async, given twice: its global reads (space GLOBAL, the
+ * lanes that read) and its shared writes (space SHARED, all lanes). */
+typedef enum { MEM_LD, MEM_ST, MEM_ATOM, MEM_RED, MEM_LDGSTS } MemOpKind;
 
 /* Where a global load may be cached: --loads (the default for loads
  * without a cache operator, as -Xptxas -dlcm sets it) and MemReq.cache (the

@@ -101,7 +101,11 @@ enum {
   /* bfind.shiftamt */
   PTX_SUB_SHIFTAMT,
   /* bar.red / barrier.red: the reduction */
-  PTX_SUB_RED_POPC, PTX_SUB_RED_AND, PTX_SUB_RED_OR
+  PTX_SUB_RED_POPC, PTX_SUB_RED_AND, PTX_SUB_RED_OR,
+  /* cp.async: what its fourth operand is (src-size, or the ignore-src
+   * predicate); mbarrier ops and cp.async.mbarrier.arrive: the variant */
+  PTX_SUB_ASYNC_SRCSIZE, PTX_SUB_ASYNC_IGNORE,
+  PTX_SUB_MB_EXPECT_TX, PTX_SUB_MB_NOCOMPLETE, PTX_SUB_MB_PARITY, PTX_SUB_MB_NOINC
 };
 
 /* Rounding (PtxInstr.rnd): for cvt, float arithmetic, div, sqrt, rcp. */

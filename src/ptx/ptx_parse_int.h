@@ -143,6 +143,9 @@ typedef struct InstrCtx {
   int ntypes, has_sync;
   int has_red;        /* bar.red / barrier.red */
   char shf_dir, shf_mode; /* shf: 'l'/'r', 'w'/'c' */
+  uint8_t async_global;   /* cp.async: .global (the source space) seen */
+  uint8_t async_hint;     /* cp.async: .L2::cache_hint (a policy operand) */
+  uint8_t async_mbar;     /* cp.async.bulk: .mbarrier::complete_tx::bytes */
 } InstrCtx;
 
 /* An operand as parsed, before it is checked against its position. */
