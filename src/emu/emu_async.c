@@ -166,10 +166,10 @@ static int pending_read(Block *b, const EmuInstr *x, int warp, int lane, uint64_
              "__pipeline_wait_prior, cuda::pipeline consumer_wait)");
   else if (done_for_thread(a, c))
     snprintf(why, sizeof why, "its thread waited for it, but no barrier (__syncthreads) since has made it "
-             "visible to other threads");
+             "visible to this thread");
   else
-    snprintf(why, sizeof why, "its thread has not waited for it (cp.async.wait_group / wait_all) and no "
-             "barrier followed");
+    snprintf(why, sizeof why, "its thread has not waited for it (cp.async.wait_group / wait_all; a barrier "
+             "alone does not complete a cp.async)");
   return emu_fault(b, x, warp, lane, WM_EFAULT,
                    "read of shared memory before its cp.async completed: shared offset 0x%" PRIx64
                    " was copied by thread (%u,%u,%u) at %s; %s",
