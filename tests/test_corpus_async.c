@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "testutil.h"
@@ -243,6 +244,220 @@ static void test_barrier_deadlock(void **state) {
   assert_non_null(strstr(msg, "warp 1 waits on the mbarrier"));
 }
 
+
+/* --- the forms one at a time, in small PTX kernels ------------------------ */
+
+#define PTX_HEAD ".version 8.0\n.target sm_90\n.address_size 64\n"
+
+static PtxModule *load_text(const char *text) {
+  char *path = tu_temp_file(".ptx", text);
+  PtxModule *m = tu_load(path);
+  unlink(path);
+  free(path);
+  return m;
+}
+
+/* mbarrier arithmetic, one warp: arrive returns the state before each
+ * lane's arrival (lanes in order), arrive_drop lowers the expected count of
+ * later phases, expect_tx holds a phase open until complete_tx. */
+static void test_mbarrier_phases(void **state) {
+  (void)state;
+  PtxModule *m = load_text(PTX_HEAD
+    ".visible .entry mb(.param .u64 out)\n{\n"
+    "  .reg .pred %p<8>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n"
+    "  .shared .align 8 .b64 bar;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd5, %r1, 4;\n  add.s64 %rd1, %rd1, %rd5;\n"
+    "  setp.eq.u32 %p1, %r1, 0;\n"
+    "  @%p1 mbarrier.init.shared.b64 [bar], 40;\n"
+    "  bar.sync 0;\n"
+    "  mbarrier.arrive.shared.b64 %rd2, [bar];\n"          /* 32 of 40 arrive */
+    "  mbarrier.pending_count.b64 %r2, %rd2;\n"            /* 40 - lane */
+    "  st.global.u32 [%rd1], %r2;\n"
+    "  mbarrier.test_wait.parity.shared.b64 %p2, [bar], 1;\n" /* phase 1 (before 0) is complete */
+    "  selp.u32 %r3, 1, 0, %p2;\n  st.global.u32 [%rd1+128], %r3;\n"
+    "  @%p1 mbarrier.arrive_drop.shared.b64 %rd3, [bar], 8;\n" /* completes phase 0; 32 expected from now */
+    "  mbarrier.test_wait.shared.b64 %p3, [bar], %rd2;\n"  /* true now */
+    "  selp.u32 %r4, 1, 0, %p3;\n  st.global.u32 [%rd1+256], %r4;\n"
+    "  @%p1 mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 64;\n"
+    "  mbarrier.arrive.release.cta.shared::cta.b64 %rd4, [bar];\n" /* 32 of 32, tx 64 pending */
+    "  mbarrier.pending_count.b64 %r5, %rd4;\n"            /* 32 - lane */
+    "  st.global.u32 [%rd1+384], %r5;\n"
+    "  @%p1 mbarrier.complete_tx.shared::cta.b64 [bar], 64;\n" /* completes phase 1 */
+    "  mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p4, [bar], 1;\n"
+    "  selp.u32 %r6, 1, 0, %p4;\n  st.global.u32 [%rd1+512], %r6;\n"
+    "  @%p1 mbarrier.inval.shared.b64 [bar];\n"
+    "  ret;\n}\n");
+  SimRun run;
+  tu_launch(&run, m, "mb", "1", "32", 0, "buf:u32:160:zero", (const char *)NULL);
+  const uint32_t *out = ARG(&run, 0, uint32_t, 160);
+  for (int l = 0; l < 32; l++) {
+    assert_int_equal(out[l], 40 - l);
+    assert_int_equal(out[32 + l], 1);
+    assert_int_equal(out[64 + l], 1);
+    assert_int_equal(out[96 + l], 32 - l);
+    assert_int_equal(out[128 + l], 1);
+  }
+  sim_run_free(&run);
+  ptx_module_free(m);
+}
+
+/* try_wait blocks the warp: warp 0 waits for a value warp 1 stores and
+ * announces with an arrival (warps run in order, so warp 0 gets there
+ * first; had the wait not blocked, it would read 0). */
+static void test_try_wait_blocks(void **state) {
+  (void)state;
+  PtxModule *m = load_text(PTX_HEAD
+    ".visible .entry wt(.param .u64 out)\n{\n"
+    "  .reg .pred %p<8>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n"
+    "  .shared .align 8 .b64 bar;\n  .shared .align 4 .b32 val;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.eq.u32 %p1, %r1, 0;\n"
+    "  @%p1 mbarrier.init.shared.b64 [bar], 1;\n"
+    "  bar.sync 0;\n"
+    "  setp.lt.u32 %p2, %r1, 32;\n"
+    "  @%p2 bra WAIT;\n"
+    "  setp.eq.u32 %p3, %r1, 32;\n"
+    "  @!%p3 bra DONE;\n"
+    "  st.shared.u32 [val], 1234;\n"
+    "  mbarrier.arrive.shared.b64 _, [bar];\n"
+    "  bra.uni DONE;\n"
+    "WAIT:\n"
+    "  mbarrier.try_wait.parity.shared.b64 %p4, [bar], 0;\n"
+    "  @!%p4 bra WAIT;\n"
+    "  ld.shared.u32 %r2, [val];\n"
+    "  mul.wide.u32 %rd5, %r1, 4;\n  add.s64 %rd6, %rd1, %rd5;\n"
+    "  st.global.u32 [%rd6], %r2;\n"
+    "DONE:\n"
+    "  ret;\n}\n");
+  SimRun run;
+  tu_launch(&run, m, "wt", "1", "64", 0, "buf:u32:32:zero", (const char *)NULL);
+  const uint32_t *out = ARG(&run, 0, uint32_t, 32);
+  for (int l = 0; l < 32; l++) assert_int_equal(out[l], 1234);
+  sim_run_free(&run);
+  ptx_module_free(m);
+}
+
+/* cp.async per thread: its own copy may be read after its wait_group; the
+ * ignore-src predicate and src-size zero-fill; .noinc mbarrier tracking
+ * makes the copies visible to every waiter. */
+static void test_cp_async_forms(void **state) {
+  (void)state;
+  PtxModule *m = load_text(PTX_HEAD
+    ".visible .entry cp(.param .u64 in, .param .u64 out)\n{\n"
+    "  .reg .pred %p<8>;\n  .reg .b32 %r<20>;\n  .reg .b64 %rd<12>;\n"
+    "  .shared .align 16 .b8 s[768];\n  .shared .align 8 .b64 bar;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd3, %r1, 8;\n  add.s64 %rd4, %rd1, %rd3;\n"          /* in + 8 * tid */
+    "  mov.u32 %r2, s;\n  shl.b32 %r3, %r1, 3;\n  add.s32 %r4, %r2, %r3;\n" /* s + 8 * tid */
+    "  and.b32 %r5, %r1, 1;\n  setp.eq.u32 %p1, %r5, 1;\n"
+    /* group 1: 8 bytes, 4 of them read (src-size 4): the high word is 0 */
+    "  cp.async.ca.shared.global [%r4], [%rd4], 8, 4;\n"
+    "  cp.async.commit_group;\n"
+    /* group 2: 4 bytes at s + 256 + 4 * tid, zeros for odd threads (ignore-src) */
+    "  shl.b32 %r6, %r1, 2;\n  add.s32 %r7, %r2, %r6;\n"
+    "  cp.async.ca.shared::cta.global.L2::128B [%r7+256], [%rd4], 4, %p1;\n"
+    "  cp.async.commit_group;\n"
+    "  cp.async.wait_group 1;\n"                                         /* group 1 only */
+    "  ld.shared.v2.u32 {%r8, %r9}, [%r4];\n"                            /* its own: fine */
+    "  cp.async.wait_all;\n"
+    "  ld.shared.u32 %r10, [%r7+256];\n"
+    "  mul.wide.u32 %rd5, %r1, 12;\n  add.s64 %rd6, %rd2, %rd5;\n"
+    "  st.global.u32 [%rd6], %r8;\n  st.global.u32 [%rd6+4], %r9;\n  st.global.u32 [%rd6+8], %r10;\n"
+    /* 16 bytes at s + 384 + 16 * tid from in + 16 * tid, tracked by an
+     * mbarrier (.noinc: the copies' completion is the arrival) */
+    "  setp.eq.u32 %p2, %r1, 0;\n"
+    "  @%p2 mbarrier.init.shared.b64 [bar], 32;\n"
+    "  bar.sync 0;\n"
+    "  mul.wide.u32 %rd7, %r1, 16;\n  add.s64 %rd8, %rd1, %rd7;\n"
+    "  shl.b32 %r11, %r1, 4;\n  add.s32 %r12, %r2, %r11;\n"
+    "  cp.async.cg.shared.global.L2::cache_hint [%r12+256], [%rd8], 16, %rd1;\n"
+    "  cp.async.mbarrier.arrive.noinc.shared.b64 [bar];\n"
+    "WAIT:\n"
+    "  mbarrier.test_wait.parity.shared.b64 %p3, [bar], 0;\n"
+    "  @!%p3 bra WAIT;\n"
+    "  xor.b32 %r13, %r1, 1;\n  shl.b32 %r14, %r13, 4;\n  add.s32 %r15, %r2, %r14;\n"
+    "  ld.shared.u32 %r16, [%r15+256];\n"                                /* a neighbour's copy */
+    "  st.global.u32 [%rd6+384], %r16;\n"
+    "  ret;\n}\n");
+  SimRun run;
+  tu_launch(&run, m, "cp", "1", "32", 0, "buf:u32:128", "buf:u32:256:zero", (const char *)NULL);
+  const uint32_t *in = ARG(&run, 0, uint32_t, 128), *out = ARG(&run, 1, uint32_t, 256);
+  for (int t = 0; t < 32; t++) {
+    assert_int_equal(out[3 * t], in[2 * t]);                 /* the 4 bytes read */
+    assert_int_equal(out[3 * t + 1], 0);                     /* past src-size: zero */
+    assert_int_equal(out[3 * t + 2], t % 2 ? 0 : in[2 * t]); /* ignore-src on odd threads */
+    assert_int_equal(out[3 * t + 96], in[4 * (t ^ 1)]);      /* the neighbour's 16 bytes */
+  }
+  /* LDGSTS: three cp.async instructions; the ignore-src one reads for the 16
+   * even lanes only.  Sectors: 32 lanes 8 bytes apart = 256 bytes = 8; 16
+   * lanes 16 apart, 4 bytes each = 8; 32 x 16 contiguous bytes = 16. */
+  assert_int_equal(M(&run, LDGSTS_INST), 3);
+  assert_int_equal(M(&run, LDGSTS_REQ), 3);
+  assert_int_equal(M(&run, LDGSTS_SEC), 8 + 8 + 16);
+  assert_int_equal(M(&run, LDGSTS_SEC_CG), 16);
+  sim_run_free(&run);
+  ptx_module_free(m);
+}
+
+/* A thread's wait_group completes its copies for itself only: a neighbour
+ * reading them without a barrier is told so. */
+static void test_wait_without_barrier(void **state) {
+  (void)state;
+  PtxModule *m = load_text(PTX_HEAD
+    ".visible .entry nb(.param .u64 in, .param .u64 out)\n{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n  .shared .align 4 .b8 s[132];\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd1, %rd3;\n"
+    "  mov.u32 %r2, s;\n  shl.b32 %r3, %r1, 2;\n  add.s32 %r4, %r2, %r3;\n"
+    "  cp.async.ca.shared.global [%r4], [%rd4], 4;\n"
+    "  cp.async.wait_all;\n"
+    "  ld.shared.u32 %r5, [%r4+4];\n"
+    "  add.s64 %rd5, %rd2, %rd3;\n  st.global.u32 [%rd5], %r5;\n"
+    "  ret;\n}\n");
+  static const char *const args[] = {"buf:u32:33", "buf:u32:32:zero", NULL};
+  int code;
+  const char *msg = launch_fails(m, "nb", "1", "32", args, &code);
+  assert_int_equal(code, WM_EFAULT);
+  /* thread 0 reads s[1], which thread 1 copied and waited for */
+  assert_non_null(strstr(msg, "read of shared memory before its cp.async completed: shared offset 0x4 was "
+                              "copied by thread (1,0,0)"));
+  assert_non_null(strstr(msg, "its thread waited for it, but no barrier (__syncthreads) since has made it "
+                              "visible to this thread"));
+  assert_non_null(strstr(msg, "thread (0,0,0)"));
+  ptx_module_free(m);
+}
+
+/* Forms the parser refuses, located. */
+static void test_bad_forms(void **state) {
+  (void)state;
+  static const struct { const char *line, *want; } bad[] = {
+    {"cp.async.cg.shared.global [%r1], [%rd1], 8;", "cp.async.cg copies 16 bytes"},
+    {"cp.async.ca.shared.global [%r1], [%rd1], 12;", "cp.async copies 4, 8 or 16 bytes"},
+    {"cp.async.shared.global [%r1], [%rd1], 16;", "needs .ca or .cg"},
+    {"cp.async.ca.global [%r1], [%rd1], 16;", "needs .shared and .global"},
+    {"mbarrier.init.shared.b32 [%r1], 4;", "mbarrier objects are .b64"},
+    {"mbarrier.arrive.expect_tx.shared.b64 %rd1, [%r1];", "takes 3 operands, found 2"},
+    {"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1];",
+     "TMA copies with a tensor map are not supported yet"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char text[1024];
+    snprintf(text, sizeof text, PTX_HEAD ".visible .entry k()\n{\n  .reg .b32 %%r<4>;\n  .reg .b64 %%rd<4>;\n"
+             "  %s\n  ret;\n}\n", bad[i].line);
+    WmErr e = {0};
+    PtxModule *m = ptx_parse("t.ptx", strdup(text), &e);
+    const char *msg = m ? m->kernels[0].unsupported : e.msg;
+    if (!msg || !strstr(msg, bad[i].want)) fail_msg("%s: got '%s', want '%s'", bad[i].line, msg ? msg : "", bad[i].want);
+    if (!strstr(msg, "t.ptx:8:")) fail_msg("%s", msg); /* located: line, column, caret */
+    assert_non_null(strchr(msg, '^'));
+    if (m) ptx_module_free(m);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_gemm_double_buffered),
@@ -252,6 +467,11 @@ int main(void) {
     cmocka_unit_test(test_cg_memcpy_async),
     cmocka_unit_test(test_read_before_wait),
     cmocka_unit_test(test_barrier_deadlock),
+    cmocka_unit_test(test_mbarrier_phases),
+    cmocka_unit_test(test_try_wait_blocks),
+    cmocka_unit_test(test_cp_async_forms),
+    cmocka_unit_test(test_wait_without_barrier),
+    cmocka_unit_test(test_bad_forms),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   if (mod) ptx_module_free(mod);

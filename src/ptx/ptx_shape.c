@@ -458,13 +458,11 @@ static int shape_mbar_init(Shape *s) {
 
 /* mbarrier.arrive{_drop} d|_, [a][, b] */
 static int shape_mbar_arrive(Shape *s) {
-  char buf[128];
   int need = s->in->sub == PTX_SUB_MB_EXPECT_TX || s->in->sub == PTX_SUB_MB_NOCOMPLETE;
   check_count(s->P, s->x, s->n, 2 + need, 3);
   check(s->P, &s->r[0], K_REG | K_NONE, 0, "a state register or '_'");
   check(s->P, &s->r[1], K_ADDR, -1, "the mbarrier's address [...]");
   if (s->n == 3) check(s->P, &s->r[2], K_REG | K_IMM, 0, "a count");
-  if (need && s->n != 3) pp_fail(s->P, s->x->mn, "'%s' needs a count", pp_tok_str(s->x->mn, buf, sizeof buf));
   s->out[0] = s->r[0], s->out[1] = s->r[1];
   s->out[2] = s->n == 3 ? s->r[2] : none;
   return 3;
