@@ -102,6 +102,9 @@ static void test_gemm_double_buffered(void **state) {
   assert_int_equal(M(&run, LDGSTS_SEC), 128 * 16);
   assert_int_equal(M(&run, LDGSTS_SEC_CG), 128 * 16);
   assert_int_equal(M(&run, LDGSTS_SEC_CA), 0);
+  /* .cg bypasses L1: every sector is a lookup miss */
+  assert_int_equal(M(&run, LDGSTS_MISS), 128 * 16);
+  assert_int_equal(M(&run, LDGSTS_HIT), 0);
   /* The shared side: 4 tile rows of 32 floats, 512 contiguous bytes at 16
    * per lane: 4 wavefronts of 128 bytes, no conflicts. */
   assert_int_equal(M(&run, LDGSTS_WF), 128 * 4);
@@ -188,6 +191,9 @@ static void test_block_pipeline(void **state) {
   assert_int_equal(M(&run, LDGSTS_REQ), 128);
   assert_int_equal(M(&run, LDGSTS_SEC), 512);
   assert_int_equal(M(&run, LDGSTS_SEC_CA), 512);
+  /* each input sector is read once: all misses, through L1 */
+  assert_int_equal(M(&run, LDGSTS_MISS), 512);
+  assert_int_equal(M(&run, LDGSTS_HIT), 0);
   /* 128 bytes written by 32 lanes: one wavefront each */
   assert_int_equal(M(&run, LDGSTS_WF), 128);
   sim_run_free(&run);
@@ -336,6 +342,9 @@ static void test_try_wait_blocks(void **state) {
   tu_launch(&run, m, "wt", "1", "64", 0, "buf:u32:32:zero", (const char *)NULL);
   const uint32_t *out = ARG(&run, 0, uint32_t, 32);
   for (int l = 0; l < 32; l++) assert_int_equal(out[l], 1234);
+  /* the warp waited instead of spinning: a spin would run the two-instruction
+   * loop for a whole scheduling slice (100000 instructions) */
+  assert_true(M(&run, INST) < 100);
   sim_run_free(&run);
   ptx_module_free(m);
 }
@@ -399,6 +408,10 @@ static void test_cp_async_forms(void **state) {
   assert_int_equal(M(&run, LDGSTS_REQ), 3);
   assert_int_equal(M(&run, LDGSTS_SEC), 8 + 8 + 16);
   assert_int_equal(M(&run, LDGSTS_SEC_CG), 16);
+  /* the .ca copies allocate in L1: the second reads the first's 8 sectors
+   * again (hits); the .cg copy's 16 sectors bypass L1 (misses) */
+  assert_int_equal(M(&run, LDGSTS_HIT), 8);
+  assert_int_equal(M(&run, LDGSTS_MISS), 8 + 16);
   sim_run_free(&run);
   ptx_module_free(m);
 }

@@ -233,7 +233,9 @@ static int run_warp(Block *b, int wi) {
       break;
     default:
       rc = x->host_rnd ? exec_rounded(b, x, wi, eff, R) : exec_fn[x->op](b, x, wi, eff, R);
-      if (rc > 0) { /* it waits before the instruction (mbarrier) */
+      if (rc > 0) { /* it waits before the instruction (mbarrier): not executed yet */
+        winstr--;
+        tinstr -= mask == FULL ? 32u : (uint64_t)popc32(mask);
         rc = 0;
         goto out;
       }

@@ -10,6 +10,9 @@
  *     each with its own sectors (measured: local_heap, see tests/test_mem.c);
  *   shared ld/st/atom: one instruction, its wavefronts (smem.c) and, for
  *     ld/st, the wavefronts beyond the conflict-free ideal;
+ *   cp.async (MEM_LDGSTS, given twice): the global side as a load of the
+ *     lanes that read (op_ldgsts requests and sectors, split by .ca/.cg),
+ *     the shared side as a store (op_ldgsts wavefronts and conflicts);
  *   const and param: nothing in the L1 counters (the constant cache serves
  *     them), but their lines are still counted for --lines.
  * - Other generations (mm->gen, gen.c): global requests also count the
@@ -245,7 +248,7 @@ static void ldgsts_access(MemModel *mm, const MemReq *r, LineStat *ls)
   }
   int cg = r->cache == MEM_LOADS_CG;
   if (mm->trace)
-    trace_request(mm->trace, r, r->addr, r->size, cg ? TR_LD_NC : TR_LD);
+    trace_request(mm->trace, r, r->addr, r->size, cg ? TR_LDGSTS_NC : TR_LDGSTS);
   unsigned sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
   mm->metric[WM_M_LDGSTS_REQ]++;
   mm->metric[WM_M_LDGSTS_SEC] += sec;

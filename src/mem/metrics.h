@@ -38,6 +38,8 @@
   X(LDGSTS_SEC_CG,"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", "cp.async.cg sectors (bypass L1)") \
   X(LDGSTS_WF,  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "shared wavefronts cp.async writes") \
   X(LDGSTS_BC,  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "cp.async shared wavefronts beyond the ideal") \
+  X(LDGSTS_HIT, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_lookup_hit.sum", "cp.async sectors that hit in L1 (cache replay)") \
+  X(LDGSTS_MISS,"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_lookup_miss.sum", "cp.async sectors that missed in L1 (.cg: all)") \
   X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
   X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)") \
   /* caches and DRAM (mem/cache.c, mem/dram.c) */                                            \

@@ -24,7 +24,9 @@ typedef enum {
   TR_ATOM,     /* global atomic or reduction: performed at L2 */
   TR_LOCAL_LD, /* local: `sector` is the sector within the warp's local
                   window (the interleaved address / 32) */
-  TR_LOCAL_ST
+  TR_LOCAL_ST,
+  TR_LDGSTS,   /* cp.async.ca: a load cached in L1, also counted as LDGSTS */
+  TR_LDGSTS_NC /* cp.async.cg: a load that bypasses L1, the same */
 } TraceKind;
 
 typedef struct TraceRec {
