@@ -287,7 +287,8 @@ static void test_mbarrier_phases(void **state) {
     "  mbarrier.test_wait.shared.b64 %p3, [bar], %rd2;\n"  /* true now */
     "  selp.u32 %r4, 1, 0, %p3;\n  st.global.u32 [%rd1+256], %r4;\n"
     "  @%p1 mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 64;\n"
-    "  mbarrier.arrive.release.cta.shared::cta.b64 %rd4, [bar];\n" /* 32 of 32, tx 64 pending */
+    "  cvta.shared.u64 %rd7, bar;\n"
+    "  mbarrier.arrive.release.cta.b64 %rd4, [%rd7];\n" /* generic: 32 of 32, tx 64 pending */
     "  mbarrier.pending_count.b64 %r5, %rd4;\n"            /* 32 - lane */
     "  st.global.u32 [%rd1+384], %r5;\n"
     "  @%p1 mbarrier.complete_tx.shared::cta.b64 [bar], 64;\n" /* completes phase 1 */

@@ -64,6 +64,8 @@ struct EmuAsync {
 
 /* --- the block's state --- */
 
+/* The rows of ptx_ops.h's "asynchronous copies and mbarriers" section are
+ * consecutive, from CPASYNC to MBAR_PENDING. */
 int emu_async_used(const EmuProgram *p) {
   for (int i = 0; i < p->ncode; i++)
     if (p->code[i].op >= PTX_OP_CPASYNC && p->code[i].op <= PTX_OP_MBAR_PENDING) return 1;
