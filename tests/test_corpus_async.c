@@ -213,6 +213,17 @@ static void test_cg_memcpy_async(void **state) {
   sim_run_free(&run);
 }
 
+static void test_bulk_store(void **state) {
+  (void)state;
+  SimRun run;
+  LAUNCH(&run, "bulk_store", "2", "256", "buf:f32:512", "buf:f32:512:zero");
+  const float *in = ARG(&run, 0, float, 512), *out = ARG(&run, 1, float, 512);
+  for (int i = 0; i < 512; i++)
+    if (out[i] != 2.0f * in[i]) fail_msg("out[%d] = %g, expected %g", i, out[i], 2.0f * in[i]);
+  assert_int_equal(M(&run, LDGSTS_INST), 0); /* the TMA unit's, not LSU's */
+  sim_run_free(&run);
+}
+
 /* The wrong kernels: located errors, not data. */
 static void test_read_before_wait(void **state) {
   (void)state;
@@ -445,6 +456,26 @@ static void test_wait_without_barrier(void **state) {
   ptx_module_free(m);
 }
 
+/* The bulk group and prefetch forms run (nothing to count: the TMA unit's). */
+static void test_bulk_forms(void **state) {
+  (void)state;
+  PtxModule *m = load_text(PTX_HEAD
+    ".visible .entry pf(.param .u64 p)\n{\n  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  cp.async.bulk.prefetch.L2.global [%rd2], 1024;\n"
+    "  cp.async.bulk.commit_group;\n"
+    "  cp.async.bulk.wait_group.read 0;\n"
+    "  cp.async.bulk.wait_group 1;\n"
+    "  ret;\n}\n");
+  SimRun run;
+  tu_launch(&run, m, "pf", "1", "32", 0, "buf:f32:256", (const char *)NULL);
+  assert_int_equal(M(&run, GLD_REQ), 0);
+  assert_int_equal(M(&run, LDGSTS_INST), 0);
+  assert_int_equal(M(&run, INST), 32 / 32 * 7); /* one warp, 7 instructions */
+  sim_run_free(&run);
+  ptx_module_free(m);
+}
+
 /* Forms the parser refuses, located. */
 static void test_bad_forms(void **state) {
   (void)state;
@@ -454,6 +485,8 @@ static void test_bad_forms(void **state) {
     {"cp.async.shared.global [%r1], [%rd1], 16;", "needs .ca or .cg"},
     {"cp.async.ca.global [%r1], [%rd1], 16;", "needs .shared and .global"},
     {"mbarrier.init.shared.b32 [%r1], 4;", "mbarrier objects are .b64"},
+    {"cp.async.bulk.global.shared::cta [%rd1], [%r1], 16;", "needs .bulk_group"},
+    {"cp.async.bulk.shared::cluster.global [%r1], [%rd1], 16, [%r2];", "needs .mbarrier::complete_tx::bytes"},
     {"mbarrier.arrive.expect_tx.shared.b64 %rd1, [%r1];", "takes 3 operands, found 2"},
     {"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1];",
      "TMA copies with a tensor map are not supported yet"},
@@ -479,12 +512,14 @@ int main(void) {
     cmocka_unit_test(test_barrier_bulk_copy),
     cmocka_unit_test(test_block_pipeline),
     cmocka_unit_test(test_cg_memcpy_async),
+    cmocka_unit_test(test_bulk_store),
     cmocka_unit_test(test_read_before_wait),
     cmocka_unit_test(test_barrier_deadlock),
     cmocka_unit_test(test_mbarrier_phases),
     cmocka_unit_test(test_try_wait_blocks),
     cmocka_unit_test(test_cp_async_forms),
     cmocka_unit_test(test_wait_without_barrier),
+    cmocka_unit_test(test_bulk_forms),
     cmocka_unit_test(test_bad_forms),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);

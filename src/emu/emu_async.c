@@ -34,7 +34,9 @@
  *  - Counted as the hardware counts LDGSTS: the global side as a load of
  *    cp-size bytes per lane (lanes with a zero source size read nothing),
  *    the shared side as a store of cp-size bytes per lane; .cg bypasses L1.
- *    cp.async.bulk goes through the TMA unit, not LSU: not counted.
+ *    cp.async.bulk goes through the TMA unit, not LSU: not counted.  Its
+ *    shared-to-global form is done at issue too; reads and writes of its
+ *    source before cp.async.bulk.wait_group.read are not checked.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -500,10 +502,36 @@ int emu_exec_cp_async(EMU_EXEC_ARGS) {
   return 0;
 }
 
+/* cp.async.bulk.global.shared::cta.bulk_group [d], [a], size: shared to
+ * global, done at issue (its groups' commit and wait are no-ops). */
+static int bulk_store(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R) {
+  const uint64_t *dbase = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t dst = (dbase ? dbase[l] : 0) + (uint64_t)x->aoff;
+    uint64_t src = (SRC(0)[l] + SRC(1)[l]) & 0xffffffffu;
+    uint32_t size = (uint32_t)SRC(2)[l];
+    if (size % 16 || size == 0)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk size %u is not a non-zero multiple of 16", size);
+    if (src % 16 || src + size > b->shared_size || dst % 16)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk of %u bytes from shared offset 0x%" PRIx64
+                       " to 0x%" PRIx64 ": %s", size, src, dst,
+                       src + size > b->shared_size ? "out of bounds of the block's shared memory"
+                                                   : "addresses must be multiples of 16");
+    GBuf *g = gmem_find(b->l->gmem, dst, size);
+    if (!g)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds global write of %u bytes at 0x%" PRIx64
+                       " by cp.async.bulk: no buffer holds them", size, dst);
+    memcpy(g->data + (dst - g->addr), b->shared + src, size);
+  }
+  return 0;
+}
+
 /* cp.async.bulk [d], [a], size, [mbar]: the copy, then complete_tx(size)
  * on the mbarrier (now: the copy is done). */
 int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
   EmuAsync *a = b->async;
+  if (x->sub == PTX_SUB_BULK_STORE) return bulk_store(b, x, warp, mask, R);
   const uint64_t *dbase = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);

@@ -105,7 +105,9 @@ enum {
   /* cp.async: what its fourth operand is (src-size, or the ignore-src
    * predicate); mbarrier ops and cp.async.mbarrier.arrive: the variant */
   PTX_SUB_ASYNC_SRCSIZE, PTX_SUB_ASYNC_IGNORE,
-  PTX_SUB_MB_EXPECT_TX, PTX_SUB_MB_NOCOMPLETE, PTX_SUB_MB_PARITY, PTX_SUB_MB_NOINC
+  PTX_SUB_MB_EXPECT_TX, PTX_SUB_MB_NOCOMPLETE, PTX_SUB_MB_PARITY, PTX_SUB_MB_NOINC,
+  /* cp.async.bulk from shared to global (.bulk_group) */
+  PTX_SUB_BULK_STORE
 };
 
 /* Rounding (PtxInstr.rnd): for cvt, float arithmetic, div, sqrt, rcp. */

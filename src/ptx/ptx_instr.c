@@ -38,13 +38,19 @@ static int async_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     if (in->space != PTX_S_NONE) bad_mod(P, x, c);
     in->space = PTX_S_SHARED;
   } else if (ptx_op[op].mods & M_ASYNC) {
-    if (IS(c, "global") && !x->async_global) x->async_global = 1;
+    if (IS(c, "global") && !x->async_global) {
+      x->async_global = 1;
+      if (op == PTX_OP_CPASYNC_BULK && in->space == PTX_S_NONE) in->sub = PTX_SUB_BULK_STORE; /* global first: the destination */
+    }
+    else if (op == PTX_OP_CPASYNC_BULK_WAIT && IS(c, "read") && !x->async_mbar) x->async_mbar = 1;
+    else if (op == PTX_OP_CPASYNC_BULK_PREFETCH && IS(c, "L2")) return 1;
+    else if (op == PTX_OP_CPASYNC_BULK && IS(c, "bulk_group") && !x->async_mbar) x->async_mbar = 2;
     else if (op == PTX_OP_CPASYNC && (IS(c, "ca") || IS(c, "cg")) && !(in->flags & (PTX_IF_CA | PTX_IF_CG)))
       in->flags |= IS(c, "ca") ? PTX_IF_CA : PTX_IF_CG;
     else if (IS(c, "L2::cache_hint")) x->async_hint = 1;
     else if (IS(c, "L2::64B") || IS(c, "L2::128B") || IS(c, "L2::256B")) return 1; /* prefetch: no effect here */
     else if (op == PTX_OP_CPASYNC_BULK && IS(c, "mbarrier::complete_tx::bytes")) x->async_mbar = 1;
-    else if (op == PTX_OP_CPASYNC_BULK && IS(c, "tensor"))
+    else if ((op == PTX_OP_CPASYNC_BULK || op == PTX_OP_CPASYNC_BULK_PREFETCH) && IS(c, "tensor"))
       pp_unsup(P, x->mn, "unsupported instruction 'cp.async.bulk.tensor' (kernel %s): TMA copies with a tensor "
                "map are not supported yet (cp.async.bulk without .tensor and cp.async are)", P->k->name);
     else return 0;
@@ -431,10 +437,19 @@ static void required_modifiers(Parser *P, PtxInstr *in, const InstrCtx *x) {
 static void async_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   const PtxTok *mn = x->mn;
   int op = in->op;
+  if (op == PTX_OP_CPASYNC_BULK_WAIT) return;
+  if (op == PTX_OP_CPASYNC_BULK_PREFETCH) {
+    if (!x->async_global) bad_form(P, mn, " needs .L2 and .global");
+    in->space = PTX_S_GLOBAL;
+    return;
+  }
   if (ptx_op[op].mods & M_ASYNC) {
-    if (in->space != PTX_S_SHARED || !x->async_global) bad_form(P, mn, " needs .shared and .global (global to shared)");
+    int store = in->sub == PTX_SUB_BULK_STORE;
+    if (in->space != PTX_S_SHARED || !x->async_global)
+      bad_form(P, mn, store ? " needs .global and .shared::cta" : " needs .shared and .global (global to shared)");
     if (op == PTX_OP_CPASYNC && !(in->flags & (PTX_IF_CA | PTX_IF_CG))) bad_form(P, mn, " needs .ca or .cg");
-    if (op == PTX_OP_CPASYNC_BULK && !x->async_mbar) bad_form(P, mn, " needs .mbarrier::complete_tx::bytes");
+    if (op == PTX_OP_CPASYNC_BULK && x->async_mbar != (store ? 2 : 1))
+      bad_form(P, mn, store ? " needs .bulk_group" : " needs .mbarrier::complete_tx::bytes");
     return;
   }
   if (in->space == PTX_S_NONE) in->space = PTX_S_GENERIC;

@@ -70,7 +70,7 @@
   X(M_NEED_SYNC, 28, "(needs .sync)")                                                                                 \
   X(M_NEED_SPACE, 29, "(needs a state space)")                                                                      \
   X(M_ASYNC, 38, "cp.async: .ca .cg .shared{::cta,::cluster} .global .L2::cache_hint .L2::64B/128B/256B; bulk: "    \
-                 ".mbarrier::complete_tx::bytes")                                                                  \
+                 ".mbarrier::complete_tx::bytes .bulk_group, .read, .L2")                                                                  \
   X(M_MBAR, 39, "mbarrier: .shared{::cta,::cluster} .noinc .expect_tx .noComplete .parity; .acquire .release "        \
                 ".relaxed; .cta .cluster")
 
@@ -114,7 +114,7 @@ enum PtxModBits {
   X(SH_REDUX, 2, "d, a, mask")                                                   \
   X(SH_DST, 0, "d")                                                              \
   X(SH_CPASYNC, 3, "[d], [a], size[, src-size | ignore-src][, policy]")          \
-  X(SH_BULK, 5, "[d], [a], size, [mbar][, policy]")                              \
+  X(SH_BULK, 3, "[d], [a], size, [mbar][, policy] | [d], [a], size[, policy]")                              \
   X(SH_MBAR_INIT, 1, "[a], b")                                                   \
   X(SH_MBAR_ARRIVE, 0, "d|_, [a][, b]")                                          \
   X(SH_MBAR_WAIT, 1, "p, [a], b[, hint]")
@@ -223,7 +223,14 @@ typedef enum {
   X(CPASYNC_MBAR, "cp.async.mbarrier.arrive", OPF_NODST, M_MBAR, SH_ADDR, "", cp_async_mbar,                \
     "arrive-on mbarrier [a] once this thread's cp.async complete (.noinc: counts as an arrival)")           \
   X(CPASYNC_BULK, "cp.async.bulk", OPF_MEM | OPF_NODST, M_ASYNC | M_NOTYPE, SH_BULK, "uuuuub", cp_async_bulk, \
-    "[d] = [a], size bytes (a multiple of 16) global to shared, then complete_tx(size) on mbarrier [mbar]") \
+    "[d] = [a], size bytes (a multiple of 16): global to shared, then complete_tx(size) on mbarrier [mbar]; " \
+    "or shared to global (.bulk_group)")                                                                    \
+  X(CPASYNC_BULK_COMMIT, "cp.async.bulk.commit_group", OPF_NODST, M_NOTYPE, SH_NONE, "", nop,                \
+    "closes this thread's bulk async-group (its copies are done at issue)")                                 \
+  X(CPASYNC_BULK_WAIT, "cp.async.bulk.wait_group", OPF_NODST, M_ASYNC | M_NOTYPE, SH_ONE, "u", nop,          \
+    "waits for bulk async-groups (.read: their reads): done at issue")                                      \
+  X(CPASYNC_BULK_PREFETCH, "cp.async.bulk.prefetch", OPF_NODST, M_ASYNC | M_NOTYPE, SH_MBAR_INIT, "uu", nop,  \
+    "prefetch.L2.global [a], b bytes into L2: no effect on counters")                                      \
   X(MBAR_INIT, "mbarrier.init", OPF_NODST, M_MBAR, SH_MBAR_INIT, "bu", mbar_init,                            \
     "mbarrier [a]: phase 0, b arrivals expected, tx-count 0")                                               \
   X(MBAR_INVAL, "mbarrier.inval", OPF_NODST, M_MBAR, SH_ADDR, "", mbar_inval, "mbarrier [a] invalidated")    \

@@ -74,7 +74,9 @@
  *           opd[4]=cache policy (with .L2::cache_hint) or NONE; space =
  *           SHARED; nopd = 5.
  *   cp.async.bulk  opd[0]=ADDR dst, opd[1]=ADDR src, opd[2]=size, opd[3]=ADDR
- *           mbarrier, opd[4]=cache policy or NONE; nopd = 5.
+ *           mbarrier (NONE for the shared-to-global .bulk_group form, sub
+ *           BULK_STORE), opd[4]=cache policy or NONE; nopd = 5; space =
+ *           SHARED.  cp.async.bulk.prefetch.L2.global [a], size: space GLOBAL.
  *   mbarrier.init/expect_tx/complete_tx  opd[0]=ADDR, opd[1]=count.
  *   mbarrier.arrive/arrive_drop  opd[0]=state (NONE for '_'), opd[1]=ADDR,
  *           opd[2]=count or tx-count (NONE if absent); sub = MB_EXPECT_TX,
@@ -436,15 +438,16 @@ static int shape_cpasync(Shape *s) {
 /* cp.async.bulk [d], [a], size, [mbar][, policy] */
 static int shape_bulk(Shape *s) {
   Opd *r = s->r;
-  int hint = s->x->async_hint;
-  check_count(s->P, s->x, s->n, 4 + hint, 4 + hint);
-  check(s->P, &r[0], K_ADDR, -1, "a shared-memory address [...]");
-  check(s->P, &r[1], K_ADDR, -1, "a global address [...]");
+  int hint = s->x->async_hint, store = s->in->sub == PTX_SUB_BULK_STORE, mbar = !store;
+  check_count(s->P, s->x, s->n, 3 + mbar + hint, 3 + mbar + hint);
+  check(s->P, &r[0], K_ADDR, -1, store ? "a global address [...]" : "a shared-memory address [...]");
+  check(s->P, &r[1], K_ADDR, -1, store ? "a shared-memory address [...]" : "a global address [...]");
   check(s->P, &r[2], K_REG | K_IMM, 0, "the copy size");
-  check(s->P, &r[3], K_ADDR, -1, "the mbarrier's address [...]");
-  for (int i = 0; i < 4; i++) s->out[i] = r[i];
-  s->out[4] = hint ? r[4] : none;
-  if (hint) check(s->P, &r[4], K_REG, 0, "a cache policy register");
+  if (mbar) check(s->P, &r[3], K_ADDR, -1, "the mbarrier's address [...]");
+  for (int i = 0; i < 3; i++) s->out[i] = r[i];
+  s->out[3] = mbar ? r[3] : none;
+  s->out[4] = hint ? r[3 + mbar] : none;
+  if (hint) check(s->P, &r[3 + mbar], K_REG, 0, "a cache policy register");
   return 5;
 }
 

@@ -4,7 +4,7 @@
 // cuda::barrier (the bulk copy on sm_90), a block-scoped cuda::pipeline of
 // producers and consumers, cooperative_groups::memcpy_async, and two wrong
 // kernels: one reads its tile before waiting, one waits on a barrier that
-// can never complete.  Outputs: tests/test_corpus_async.c.
+// can never complete; and Hopper's bulk copy from shared to global memory.  Outputs: tests/test_corpus_async.c.
 #include <cooperative_groups.h>
 #include <cooperative_groups/memcpy_async.h>
 #include <cuda/barrier>
@@ -18,6 +18,7 @@ namespace cg = cooperative_groups;
 //@ barrier_sum grid=4 block=256 args=buf:f32:8192,buf:f32:1024:zero,i32:8
 //@ pipeline_sum grid=2 block=128 args=buf:f32:4096,buf:f32:256:zero,i32:16
 //@ cg_reverse grid=3 block=128 args=buf:f32:768,buf:f32:768:zero
+//@ bulk_store grid=2 block=256 args=buf:f32:512,buf:f32:512:zero
 // early_read and barrier_deadlock fail by design (a located error each), so
 // they have no //@ line: tests/test_corpus_async.c launches them.
 
@@ -160,4 +161,19 @@ __global__ void barrier_deadlock(const float *__restrict__ in, float *__restrict
   cuda::memcpy_async(block, buf, in, cuda::aligned_size_t<16>(sizeof(float) * 64), bar);
   bar.arrive_and_wait();
   out[threadIdx.x] = buf[63 - threadIdx.x];
+}
+
+// out = 2 * in, staged in shared memory and written back by one thread with
+// Hopper's bulk copy (shared to global, a bulk async-group).
+__global__ void bulk_store(const float *__restrict__ in, float *__restrict__ out) {
+  namespace cde = cuda::device::experimental;
+  __shared__ alignas(128) float buf[256];
+  buf[threadIdx.x] = 2.0f * in[blockIdx.x * 256 + threadIdx.x];
+  cde::fence_proxy_async_shared_cta(); // the writes above, visible to the async proxy
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cde::cp_async_bulk_shared_to_global(out + blockIdx.x * 256, buf, sizeof(buf));
+    cde::cp_async_bulk_commit_group();
+    cde::cp_async_bulk_wait_group_read<0>();
+  }
 }
