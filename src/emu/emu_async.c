@@ -413,18 +413,24 @@ int emu_exec_cp_async_wait(EMU_EXEC_ARGS) {
  * against the expected ones and the plain form first adds to them. */
 int emu_exec_cp_async_mbar(EMU_EXEC_ARGS) {
   EmuAsync *a = b->async;
+  uint32_t at[32];
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
     int64_t off = mbar_of(b, x, warp, l, R);
     if (off < 0) return -1;
-    uint32_t t = (uint32_t)warp * 32 + (uint32_t)l;
-    for (uint32_t i = 0; i < a->ncopy; i++) {
-      AsyncCopy *c = &a->copy[i];
-      if (c->thread == t && !c->mbar && !done_for_thread(a, c)) c->mbar = (uint32_t)off + 1;
-    }
-    uint64_t v = mb_load(b, (uint32_t)off);
-    if (!(v & MB_VALID)) return not_initialized(b, x, warp, l, (uint32_t)off);
-    if (x->sub == PTX_SUB_MB_NOINC && mb_arrive(b, x, warp, l, (uint32_t)off, 1, 0, 0, NULL)) return -1;
+    at[l] = (uint32_t)off;
+  }
+  for (uint32_t i = 0; i < a->ncopy; i++) { /* one pass for the warp's lanes */
+    AsyncCopy *c = &a->copy[i];
+    uint32_t l = c->thread - (uint32_t)warp * 32;
+    if (l < 32 && (mask >> l & 1) && !c->mbar && !done_for_thread(a, c)) c->mbar = at[l] + 1;
+  }
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint32_t off = at[l];
+    uint64_t v = mb_load(b, off);
+    if (!(v & MB_VALID)) return not_initialized(b, x, warp, l, off);
+    if (x->sub == PTX_SUB_MB_NOINC && mb_arrive(b, x, warp, l, off, 1, 0, 0, NULL)) return -1;
   }
   return 0;
 }
