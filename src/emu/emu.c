@@ -235,6 +235,12 @@ static int run_warp(Block *b, int wi) {
       rc = x->half       ? emu_half_fns[x->half](b, x, wi, eff, R)
            : x->host_rnd ? exec_rounded(b, x, wi, eff, R)
                          : exec_fn[x->op](b, x, wi, eff, R);
+      if (rc > 0) { /* it waits before the instruction (mbarrier): not executed yet */
+        winstr--;
+        tinstr -= mask == FULL ? 32u : (uint64_t)popc32(mask);
+        rc = 0;
+        goto out;
+      }
     }
     if (rc) break;
   advance:
@@ -276,6 +282,7 @@ static int release_barriers(Block *b) {
     b->bar_any[id] = 0;
     released = 1;
   }
+  if (released) emu_async_barrier(b);
   return released;
 }
 
@@ -290,11 +297,13 @@ static int deadlock(Block *b) {
     const PtxInstr *in = &b->p->k->code[wp->bar_pc];
     uint32_t pending = 0;
     for (int s = 0; s < wp->sp; s++) pending |= wp->stack[s].mask;
-    char cu[300], src[310] = "";
+    char cu[300], src[310] = "", what[200];
     emu_cu_where(b->m, in, cu, sizeof cu);
     if (cu[0]) snprintf(src, sizeof src, "%s, ", cu);
-    n += (size_t)snprintf(list + n, sizeof list - n, "\n  warp %u waits at barrier %d (%sPTX line %u)%s", w,
-                          wp->bar_id, src, in->ptx_line,
+    if (wp->mbar_wait) snprintf(what, sizeof what, "on the mbarrier at shared offset 0x%x", wp->mbar_wait - 1);
+    else snprintf(what, sizeof what, "at barrier %d", wp->bar_id);
+    n += (size_t)snprintf(list + n, sizeof list - n, "\n  warp %u waits %s (%sPTX line %u)%s", w,
+                          what, src, in->ptx_line,
                           (pending & ~wp->exited) != (wp->exists & ~wp->exited)
                               ? ": some of its lanes are on another path and cannot arrive" : "");
   }
@@ -306,6 +315,14 @@ static int deadlock(Block *b) {
   char at[1024];
   if (cu[0]) snprintf(at, sizeof at, "%s (%s)", cu, ptxw);
   else snprintf(at, sizeof at, "%s", ptxw);
+  if (b->warps[first].mbar_wait) {
+    char mb[300];
+    emu_async_describe(b, b->warps[first].mbar_wait - 1, mb, sizeof mb);
+    return wm_err(b->e, WM_EDEADLOCK,
+                  "mbarrier deadlock in kernel %s, block (%u,%u,%u): the mbarrier wait at %s can never complete: "
+                  "%s, and no thread that could arrive can run%s",
+                  b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], at, mb, list);
+  }
   return wm_err(b->e, WM_EDEADLOCK,
                 "barrier deadlock in kernel %s, block (%u,%u,%u): the barrier at %s can never complete: "
                 "%u of %u live threads arrived%s",
@@ -322,9 +339,11 @@ static int run_block(Block *b) {
     wp->state = W_READY;
     wp->sp = 1;
     wp->stack[0] = (SimtEntry){0, (uint32_t)b->p->ncode, wp->exists};
+    wp->mbar_wait = 0;
     sreg_block_values(b, wp->R);
   }
   b->sregs_ready = 1;
+  if (b->async) emu_async_reset(b->async);
   memset(b->bar_arrived, 0, sizeof b->bar_arrived);
   memset(b->bar_expected, 0, sizeof b->bar_expected);
   memset(b->bar_popc, 0, sizeof b->bar_popc);
@@ -503,6 +522,7 @@ static void block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgr
   b->local_size = l->kernel->local_size;
   b->local = wm_xcalloc((size_t)b->nwarps * 32 * (b->local_size ? b->local_size : 1), 1);
   b->warps = wm_xcalloc(b->nwarps, sizeof *b->warps);
+  if (emu_async_used(prog)) b->async = emu_async_new(shared, b->nwarps * 32);
   b->regs = wm_xcalloc((size_t)b->nwarps * prog->nslots * 32, sizeof(uint64_t));
   for (uint32_t w = 0; w < b->nwarps; w++) {
     b->warps[w].R = b->regs + (size_t)w * prog->nslots * 32;
@@ -513,6 +533,7 @@ static void block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgr
 
 static void block_teardown(Block *b) {
   for (uint32_t w = 0; w < b->nwarps; w++) free(b->warps[w].stack);
+  emu_async_free(b->async);
   free(b->regs);
   free(b->warps);
   free(b->local);

@@ -10,6 +10,7 @@
  *   emu_half.c   f16, bf16 and their pairs: arithmetic, comparison, cvt
  *   emu_warp.c   shfl, vote, match, redux, activemask
  *   emu_tensor.c ldmatrix, stmatrix, movmatrix, mma, wmma
+ *   emu_async.c  cp.async, cp.async.bulk, their groups, mbarriers
  *   emu_fault.c  located runtime faults
  * Each instruction runs as emu_exec_EXEC (EXEC from its row of ptx_ops.h)
  * over all active lanes of one warp.
@@ -43,7 +44,12 @@ typedef struct Warp {
   uint32_t red_dst;   /* bar.red: slot that gets the block-wide result */
   uint32_t red_mask;  /* bar.red: lanes that get it */
   uint8_t red_kind;   /* bar.red: PTX_SUB_RED_*, 0 if none */
+  uint32_t mbar_wait; /* shared offset + 1 of the mbarrier whose phase it
+                         waits for (test_wait/try_wait), 0 if none */
 } Warp;
+
+/* Pending asynchronous copies of a block (emu_async.c). */
+typedef struct EmuAsync EmuAsync;
 
 typedef struct Block {
   EmuLaunch *l;
@@ -68,6 +74,8 @@ typedef struct Block {
   GBuf *last_buf;     /* the buffer the last global access hit */
   MemModel *mm;       /* this worker's statistics, or NULL */
   uint16_t cur_warp;  /* the warp running now (for the cache trace) */
+  EmuAsync *async;    /* pending cp.async copies; NULL unless the kernel
+                         uses cp.async or mbarriers */
   WmErr *e;
   int failed;
 } Block;
@@ -179,7 +187,8 @@ static inline void thread_of(const Block *b, int warp, int lane, uint32_t t[3]) 
 
 /* Every instruction's function: block b, its warp `warp`, the active lanes
  * `mask` (guard applied, never 0), the warp's registers R.  Returns 0, or
- * -1 after a fault (emu_fault). */
+ * -1 after a fault (emu_fault), or 1 when the warp must wait before the
+ * instruction (it set the warp's state to W_WAIT; mbarrier waits). */
 #define EMU_EXEC_ARGS Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R
 typedef int EmuExecFn(EMU_EXEC_ARGS);
 #define X(e, name, flags, mods, shape, imm, exec, sem) EmuExecFn emu_exec_##exec;
@@ -219,6 +228,24 @@ int emu_mem_locate(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
                    int store, EmuWhere *w);
 /* Hands the access to the memory model as one warp request of x's kind. */
 void emu_mem_model(Block *b, const EmuInstr *x, uint32_t mask, const EmuWhere *w, unsigned size, unsigned elem);
+
+/* --- asynchronous copies (emu_async.c) --- */
+
+/* Whether the program uses cp.async or mbarriers (then blocks keep an
+ * EmuAsync: emu_async_new, reset per block, emu_async_free). */
+int emu_async_used(const EmuProgram *p);
+EmuAsync *emu_async_new(uint32_t shared_size, uint32_t nthreads);
+void emu_async_reset(EmuAsync *a);
+void emu_async_free(EmuAsync *a);
+/* A block barrier completed: copies their threads waited for become
+ * visible to all. */
+void emu_async_barrier(Block *b);
+/* Fails (a located fault, -1) if a lane reads shared bytes whose cp.async
+ * has not completed for it; the lanes' addresses as emu_mem.c resolves them. */
+int emu_async_check_read(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *off,
+                         const uint8_t *spaces, int uniform, unsigned size);
+/* "the mbarrier at shared offset 0x.. (phase parity .., ...)" for messages. */
+void emu_async_describe(const Block *b, uint32_t off, char *buf, size_t n);
 
 /* --- faults (emu_fault.c) --- */
 

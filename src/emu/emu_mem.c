@@ -252,6 +252,9 @@ int emu_exec_ld(EMU_EXEC_ARGS) {
   unsigned elem = ptx_type_size((PtxType)x->type), size = elem * x->vec;
   Where at;
   if (locate(b, x, warp, mask, R, size, &at)) return -1;
+  if (b->async && (at.uniform == PTX_S_SHARED || at.uniform == 0) &&
+      emu_async_check_read(b, x, warp, mask, at.off, at.spaces, at.uniform, size))
+    return -1;
   int sign = ptx_type_is_signed((PtxType)x->type);
   for (unsigned v = 0; v < x->vec; v++) {
     if (x->d[v] == EMU_NOSLOT) continue;

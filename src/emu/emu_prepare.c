@@ -76,7 +76,8 @@ static int check_operands(const PtxModule *m, const PtxInstr *in, const EmuInstr
   if ((ptx_op[x->op].flags & OPF_MEM) && !has_addr) return unsupported(m, in, "the address operand is missing", e);
   /* forms whose destinations may all be sinks ('_'): p|q, d|p, vectors, atom's old value */
   int sinks = shape == PTX_SH_SETP || shape == PTX_SH_SHFL || shape == PTX_SH_MATCH || shape == PTX_SH_LD ||
-              shape == PTX_SH_ATOM || shape == PTX_SH_TEX || shape == PTX_SH_SULD;
+              shape == PTX_SH_ATOM || shape == PTX_SH_TEX || shape == PTX_SH_SULD ||
+              shape == PTX_SH_MBAR_ARRIVE;
   int texlike = shape == PTX_SH_TEX || shape == PTX_SH_SULD || shape == PTX_SH_SUST || shape == PTX_SH_TXQ;
   if (texlike && x->abase == EMU_NOSLOT) return unsupported(m, in, "the texture or surface handle is missing", e);
   int needs_dst = !(ptx_op[x->op].flags & OPF_NODST) && !sinks;
@@ -172,6 +173,8 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
     } else if (o[0].kind == PTX_O_REG) {
       x->d[0] = o[0].reg[0];
       x->nd = 1;
+    } else if (o[0].kind == PTX_O_NONE && ptx_op[in->op].shape == PTX_SH_MBAR_ARRIVE) {
+      x->nd = 1; /* mbarrier.arrive _, [a]: no state wanted */
     } else if (in->nopd > 0) {
       return unsupported(m, in, "the destination is not a register", e);
     }
@@ -181,10 +184,19 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
   int nopd = ptx_op[in->op].shape == PTX_SH_SUST ? 2 : in->nopd;
   for (int i = first_src; i < nopd; i++) {
     const PtxOperand *a = &o[i];
+    int64_t aoff = a->reg[0] == PTX_NOREG && a->space == PTX_S_GLOBAL ? (int64_t)gbase + a->imm : a->imm;
+    if (a->kind == PTX_O_ADDR && has_addr) {
+      /* a second address (cp.async's source, the bulk copy's mbarrier):
+       * two sources, its base register (or 0) and its offset */
+      if (ns + 2 > 6) return unsupported(m, in, "too many operands", e);
+      x->s[ns++] = a->reg[0] == PTX_NOREG ? const_slot(p, c, 0) : a->reg[0];
+      x->s[ns++] = const_slot(p, c, (uint64_t)aoff);
+      continue;
+    }
     if (a->kind == PTX_O_ADDR) {
       has_addr = 1;
       x->abase = a->reg[0] == PTX_NOREG ? EMU_NOSLOT : a->reg[0];
-      x->aoff = a->reg[0] == PTX_NOREG && a->space == PTX_S_GLOBAL ? (int64_t)gbase + a->imm : a->imm;
+      x->aoff = aoff;
       continue;
     }
     if (a->kind == PTX_O_VEC) {
@@ -329,6 +341,7 @@ static int fusion_barrier(const EmuInstr *x, const char *leader, int i) {
   if ((x->op == PTX_OP_ST || x->op == PTX_OP_ATOM || x->op == PTX_OP_RED) &&
       (x->space == PTX_S_SHARED || x->space == PTX_S_GENERIC))
     return 1;
+  if (x->op == PTX_OP_CPASYNC || x->op == PTX_OP_CPASYNC_BULK) return 1;
   return 0;
 }
 

@@ -145,7 +145,8 @@ void cache_free(CacheSys *c) {
 void cache_add_metrics(const CacheSys *c, uint64_t *m) {
   static const int keep[] = {WM_M_L1_HIT, WM_M_L1_MISS, WM_M_L2_RD,  WM_M_L2_WR,    WM_M_L2_ATOM, WM_M_L2_RDREQ, WM_M_L2_WRREQ, WM_M_RAW, WM_M_L1_LINES,
                              WM_M_L2_HIT, WM_M_L2_MISS, WM_M_DRAM_USED, WM_M_TEX_HIT, WM_M_TEX_MISS,
-                             WM_M_SULD_HIT, WM_M_SULD_MISS};
+                             WM_M_SULD_HIT, WM_M_SULD_MISS, WM_M_LDGSTS_HIT,
+                             WM_M_LDGSTS_MISS};
   for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) m[keep[i]] += c->metric[keep[i]];
   dram_add_metrics(&c->dram, m);
   if (c->hot_writes > m[WM_M_HOT]) m[WM_M_HOT] = c->hot_writes;
@@ -371,7 +372,10 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];
     uint64_t sec = x->sector;
-    switch (x->kind) {
+    /* cp.async reads as a load does, and is counted apart as well */
+    int ldgsts = x->kind == TR_LDGSTS || x->kind == TR_LDGSTS_NC;
+    unsigned kind = !ldgsts ? x->kind : x->kind == TR_LDGSTS ? TR_LD : TR_LD_NC;
+    switch (kind) {
     case TR_LOCAL_LD:
       sec += local;
       /* fall through */
@@ -384,10 +388,12 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       if (l1_hit(l1, sec)) {
         c->metric[WM_M_L1_HIT]++;
         if (tex) c->metric[hit[x->kind]]++;
+        c->metric[WM_M_LDGSTS_HIT] += (uint64_t)ldgsts;
         break;
       }
       c->metric[WM_M_L1_MISS]++;
       if (tex) c->metric[miss[x->kind]]++;
+      c->metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       c->metric[WM_M_L2_RD]++;
       count_request(c, WM_M_L2_RDREQ, sec, &last_rd);
       l2_read(c, sec);
@@ -396,6 +402,7 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
     }
     case TR_LD_NC:
       c->metric[WM_M_L1_MISS]++;
+      c->metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       c->metric[WM_M_L2_RD]++;
       count_request(c, WM_M_L2_RDREQ, sec, &last_rd);
       l2_read(c, sec);

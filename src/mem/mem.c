@@ -10,6 +10,9 @@
  *     each with its own sectors (measured: local_heap, see tests/test_mem.c);
  *   shared ld/st/atom: one instruction, its wavefronts (smem.c) and, for
  *     ld/st, the wavefronts beyond the conflict-free ideal;
+ *   cp.async (MEM_LDGSTS, given twice): the global side as a load of the
+ *     lanes that read (op_ldgsts requests and sectors, split by .ca/.cg),
+ *     the shared side as a store (op_ldgsts wavefronts and conflicts);
  *   const and param: nothing in the L1 counters (the constant cache serves
  *     them), but their lines are still counted for --lines.
  * - Other generations (mm->gen, gen.c): global requests also count the
@@ -244,9 +247,42 @@ static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
                mm->gen.banks == MEM_BANKS_SM70 ? MEM_UNIT_WAVEFRONTS : MEM_UNIT_SMEM_TRANS);
 }
 
+/* cp.async (LDGSTS): the global side is counted as a load of the lanes
+ * that read (sectors as for ld, .ca through L1, .cg around it), the shared
+ * side as a store of every lane's bytes (its wavefronts and conflicts);
+ * --lines shows the global side. */
+static void ldgsts_access(MemModel *mm, const MemReq *r, LineStat *ls)
+{
+  unsigned ideal, distinct;
+  if (r->space == PTX_S_SHARED) {
+    unsigned wf = mm->gen.banks == MEM_BANKS_SM70
+                      ? mem_smem_cost(r->addr, r->mask, r->size, MEM_ST, &ideal)
+                      : mem_smem_cost_gen(&mm->gen, r->addr, r->mask, r->size, MEM_ST, &ideal);
+    mm->metric[WM_M_LDGSTS_INST]++;
+    mm->metric[WM_M_LDGSTS_WF] += wf;
+    mm->metric[WM_M_LDGSTS_BC] += wf - ideal;
+    return;
+  }
+  int cg = r->cache == MEM_LOADS_CG;
+  if (mm->trace)
+    trace_request(mm->trace, r, r->addr, r->size, cg ? TR_LDGSTS_NC : TR_LDGSTS);
+  unsigned sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
+  mm->metric[WM_M_LDGSTS_REQ]++;
+  mm->metric[WM_M_LDGSTS_SEC] += sec;
+  mm->metric[cg ? WM_M_LDGSTS_SEC_CG : WM_M_LDGSTS_SEC_CA] += sec;
+  if (ls) {
+    ls->execs++;
+    line_units(ls, &mm->gen, r, sec, (distinct * r->size + 31) / 32, MEM_UNIT_SECTORS);
+  }
+}
+
 void mem_access(MemModel *mm, const MemReq *r)
 {
   LineStat *ls = (unsigned)r->instr < (unsigned)mm->nline ? &mm->line[r->instr] : NULL;
+  if (r->op == MEM_LDGSTS) {
+    ldgsts_access(mm, r, ls);
+    return;
+  }
   if (ls)
     ls->execs++;
   switch (r->space) {

@@ -20,8 +20,10 @@
 #include "mem/metrics.h"
 
 /* LDSM/STSM: ldmatrix and stmatrix, shared only; addr[] holds the rows'
- * addresses (lanes 8i..8i+7 those of matrix i), size is 16. */
-typedef enum { MEM_LD, MEM_ST, MEM_ATOM, MEM_RED, MEM_LDSM, MEM_STSM } MemOpKind;
+ * addresses (lanes 8i..8i+7 those of matrix i), size is 16.
+ * MEM_LDGSTS: cp.async, given twice: its global reads (space GLOBAL, the
+ * lanes that read) and its shared writes (space SHARED, all lanes). */
+typedef enum { MEM_LD, MEM_ST, MEM_ATOM, MEM_RED, MEM_LDSM, MEM_STSM, MEM_LDGSTS } MemOpKind;
 
 /* Where a global load may be cached: --loads (the default for loads
  * without a cache operator, as -Xptxas -dlcm sets it) and MemReq.cache (the

@@ -36,6 +36,16 @@
   X(GLD_INST, "smsp__inst_executed_op_global_ld.sum",              "global load warp instructions") \
   X(GST_INST, "smsp__inst_executed_op_global_st.sum",              "global store warp instructions") \
   X(GRED_INST,"smsp__inst_executed_op_global_red.sum",             "global reduction warp instructions (Nsight Compute has no counter for atom)") \
+  /* cp.async (LDGSTS): global reads and shared writes of one instruction */                   \
+  X(LDGSTS_INST,"smsp__inst_executed_op_ldgsts.sum",               "cp.async warp instructions (LDGSTS)") \
+  X(LDGSTS_REQ, "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum", "cp.async global requests (warp instructions with a lane that reads)") \
+  X(LDGSTS_SEC, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum",  "sectors cp.async reads from global memory") \
+  X(LDGSTS_SEC_CA,"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", "cp.async.ca sectors (allocate in L1)") \
+  X(LDGSTS_SEC_CG,"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", "cp.async.cg sectors (bypass L1)") \
+  X(LDGSTS_WF,  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "shared wavefronts cp.async writes") \
+  X(LDGSTS_BC,  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "cp.async shared wavefronts beyond the ideal") \
+  X(LDGSTS_HIT, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_lookup_hit.sum", "cp.async sectors that hit in L1 (cache replay)") \
+  X(LDGSTS_MISS,"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_lookup_miss.sum", "cp.async sectors that missed in L1 (.cg: all)") \
   X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
   X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)") \
   /* caches and DRAM (mem/cache.c, mem/dram.c) */                                            \

@@ -27,7 +27,9 @@ typedef enum {
   TR_LOCAL_ST,
   TR_TEX,      /* texture fetch: a load through L1 counted under the
                   texture pipe's hits and misses */
-  TR_SULD      /* surface load: the same, under the surface's */
+  TR_SULD,     /* surface load: the same, under the surface's */
+  TR_LDGSTS,   /* cp.async.ca: a load cached in L1, also counted as LDGSTS */
+  TR_LDGSTS_NC /* cp.async.cg: a load that bypasses L1, the same */
 } TraceKind;
 
 typedef struct TraceRec {

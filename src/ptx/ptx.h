@@ -109,7 +109,13 @@ enum {
   /* txq: the attribute queried */
   PTX_SUB_TXQ_WIDTH, PTX_SUB_TXQ_HEIGHT, PTX_SUB_TXQ_DEPTH, PTX_SUB_TXQ_CHTYPE, PTX_SUB_TXQ_CHORDER,
   PTX_SUB_TXQ_NORM, PTX_SUB_TXQ_FILTER, PTX_SUB_TXQ_ADDR0, PTX_SUB_TXQ_ADDR1, PTX_SUB_TXQ_ADDR2,
-  PTX_SUB_TXQ_ARRAY, PTX_SUB_TXQ_MIPS, PTX_SUB_TXQ_SAMPLES
+  PTX_SUB_TXQ_ARRAY, PTX_SUB_TXQ_MIPS, PTX_SUB_TXQ_SAMPLES,
+  /* cp.async: what its fourth operand is (src-size, or the ignore-src
+   * predicate); mbarrier ops and cp.async.mbarrier.arrive: the variant */
+  PTX_SUB_ASYNC_SRCSIZE, PTX_SUB_ASYNC_IGNORE,
+  PTX_SUB_MB_EXPECT_TX, PTX_SUB_MB_NOCOMPLETE, PTX_SUB_MB_PARITY, PTX_SUB_MB_NOINC,
+  /* cp.async.bulk from shared to global (.bulk_group) */
+  PTX_SUB_BULK_STORE
 };
 
 /* PtxInstr.aux of texture and surface instructions: tex: PTX_TEX_LEVEL or

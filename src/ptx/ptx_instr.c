@@ -66,12 +66,54 @@ static void texture_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   }
 }
 
-/* One modifier (the part between dots) of the mnemonic.  Long because it
- * is one flat chain over the words of every modifier group. */
+/* The modifiers of cp.async, cp.async.bulk, cp.async.mbarrier.arrive and
+ * mbarrier.*: returns 1 if c is one of theirs (see PTX_MODS). */
+static int async_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
+  int op = in->op, wait = op == PTX_OP_MBAR_TEST_WAIT || op == PTX_OP_MBAR_TRY_WAIT;
+  int arrive = op == PTX_OP_MBAR_ARRIVE || op == PTX_OP_MBAR_ARRIVE_DROP;
+  if (IS(c, "shared") || IS(c, "shared::cta") || IS(c, "shared::cluster")) {
+    /* a cluster of one CTA: its shared::cluster window is the CTA's own */
+    if (in->space != PTX_S_NONE) bad_mod(P, x, c);
+    in->space = PTX_S_SHARED;
+  } else if (ptx_op[op].mods & M_ASYNC) {
+    if (IS(c, "global") && !x->async_global) {
+      x->async_global = 1;
+      if (op == PTX_OP_CPASYNC_BULK && in->space == PTX_S_NONE) in->sub = PTX_SUB_BULK_STORE; /* global first: the destination */
+    }
+    else if (op == PTX_OP_CPASYNC_BULK_WAIT && IS(c, "read") && !x->async_mbar) x->async_mbar = 1;
+    else if (op == PTX_OP_CPASYNC_BULK_PREFETCH && IS(c, "L2")) return 1;
+    else if (op == PTX_OP_CPASYNC_BULK && IS(c, "bulk_group") && !x->async_mbar) x->async_mbar = 2;
+    else if (op == PTX_OP_CPASYNC && (IS(c, "ca") || IS(c, "cg")) && !(in->flags & (PTX_IF_CA | PTX_IF_CG)))
+      in->flags |= IS(c, "ca") ? PTX_IF_CA : PTX_IF_CG;
+    else if (IS(c, "L2::cache_hint")) x->async_hint = 1;
+    else if (IS(c, "L2::64B") || IS(c, "L2::128B") || IS(c, "L2::256B")) return 1; /* prefetch: no effect here */
+    else if (op == PTX_OP_CPASYNC_BULK && IS(c, "mbarrier::complete_tx::bytes")) x->async_mbar = 1;
+    else if ((op == PTX_OP_CPASYNC_BULK || op == PTX_OP_CPASYNC_BULK_PREFETCH) && IS(c, "tensor"))
+      pp_unsup(P, x->mn, "unsupported instruction 'cp.async.bulk.tensor' (kernel %s): TMA copies with a tensor "
+               "map are not supported yet (cp.async.bulk without .tensor and cp.async are)", P->k->name);
+    else return 0;
+  } else if (IS(c, "noinc") && op == PTX_OP_CPASYNC_MBAR && !in->sub) {
+    in->sub = PTX_SUB_MB_NOINC;
+  } else if ((IS(c, "expect_tx") || IS(c, "noComplete")) && arrive && !in->sub) {
+    in->sub = IS(c, "expect_tx") ? PTX_SUB_MB_EXPECT_TX : PTX_SUB_MB_NOCOMPLETE;
+  } else if (IS(c, "parity") && wait && !in->sub) {
+    in->sub = PTX_SUB_MB_PARITY;
+  } else if (IS(c, "acquire") || IS(c, "release") || IS(c, "relaxed") || IS(c, "cta") || IS(c, "cluster")) {
+    /* orderings and scopes: a sequential emulator is coherent at all */
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+/* One modifier (the part between dots) of the mnemonic.  fence.* takes
+ * any (no effect on a sequential emulator); cp.async's and mbarrier's own
+ * words are async_modifier()'s.  Long because it is one flat chain over the
+ * words of every other modifier group. */
 static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   uint64_t mods = ptx_op[in->op].mods;
   int t = pp_type_of(c.p, c.len), i;
-  if (mods & M_ANY) return; /* fence.*: no effect on a sequential emulator */
+  if ((mods & M_ANY) || ((mods & (M_ASYNC | M_MBAR)) && async_modifier(P, in, x, c))) return;
   if (t >= 0) {
     if (x->ntypes == 0) in->type = (uint8_t)t;
     else if (x->ntypes == 1 && (mods & M_TYPE2)) in->type2 = (uint8_t)t;
@@ -292,8 +334,9 @@ static void vector(Parser *P, PtxOperand *o, int frag, int any) {
   }
 }
 
-/* operand := ['!'] reg | sreg | ['-'] number | address | vector | symbol [('+'|'-') number] */
-static void operand(Parser *P, Opd *o, const PtxInstr *in, int is_bra, int tex) {
+/* operand := ['!'] reg | sreg | ['-'] number | address | vector | symbol [('+'|'-') number]
+ *            | '_' (where sink is set: mbarrier.arrive's state) */
+static void operand(Parser *P, Opd *o, const PtxInstr *in, int is_bra, int tex, int sink) {
   const PtxTok *t = pp_peek(P);
   char buf[128];
   memset(o, 0, sizeof *o);
@@ -332,6 +375,10 @@ static void operand(Parser *P, Opd *o, const PtxInstr *in, int is_bra, int tex) 
     o->o.sreg = (uint8_t)sr;
     return;
   }
+  if (pp_is(t, "_") && sink) {
+    o->o.kind = PTX_O_NONE;
+    return;
+  }
   if (pp_is(t, "_")) pp_fail(P, t, "'_' is only allowed inside a vector operand");
   uint32_t idx;
   if (t->p[0] == '%' || pp_find_reg(P, t, &idx)) {
@@ -361,20 +408,25 @@ static void operand(Parser *P, Opd *o, const PtxInstr *in, int is_bra, int tex) 
   o->o.imm = (int64_t)v;
 }
 
-/* The opcode named by the mnemonic's components: c[0].c[1] for the rows
- * whose name has a dot (bar.warp, wmma.load), else c[0]. */
+/* The opcode named by the mnemonic's components: the longest name of the
+ * table that its first components spell ("bar.warp", "cp.async.wait_group"
+ * before "cp.async"); *used gets how many components it takes. */
 static int find_op(Comp *c, int nc, int *used) {
-  for (int two = nc > 1; two >= 0; two--)
-    for (int op = 0; op < PTX_OP_COUNT; op++) {
-      const char *name = ptx_op_name[op], *dot = strchr(name, '.');
-      size_t n0 = dot ? (size_t)(dot - name) : strlen(name);
-      if (!dot == !two && n0 == c[0].len && memcmp(name, c[0].p, n0) == 0 &&
-          (!two || (strlen(dot + 1) == c[1].len && memcmp(dot + 1, c[1].p, c[1].len) == 0))) {
-        *used = two ? 2 : 1;
-        return op;
-      }
+  int best = -1;
+  *used = 1;
+  for (int op = 0; op < PTX_OP_COUNT; op++) {
+    const char *name = ptx_op_name[op];
+    int k = 0;
+    size_t at = 0, len = strlen(name);
+    while (k < nc && at + c[k].len <= len && memcmp(name + at, c[k].p, c[k].len) == 0) {
+      at += c[k].len;
+      k++;
+      if (at == len || name[at] != '.') break;
+      at++;
     }
-  return -1;
+    if (at == len && (best < 0 || k > *used)) best = op, *used = k;
+  }
+  return best;
 }
 
 /* call := call{.uni} [(ret), ] target [, (args)] [, prototype] ';' -- not run:
@@ -501,6 +553,31 @@ static void texture_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   }
 }
 
+/* cp.async copies global to shared; mbarriers are .b64 (generic
+ * addresses without a space). */
+static void async_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
+  const PtxTok *mn = x->mn;
+  int op = in->op;
+  if (op == PTX_OP_CPASYNC_BULK_WAIT) return;
+  if (op == PTX_OP_CPASYNC_BULK_PREFETCH) {
+    if (!x->async_global) bad_form(P, mn, " needs .L2 and .global");
+    in->space = PTX_S_GLOBAL;
+    return;
+  }
+  if (ptx_op[op].mods & M_ASYNC) {
+    int store = in->sub == PTX_SUB_BULK_STORE;
+    if (in->space != PTX_S_SHARED || !x->async_global)
+      bad_form(P, mn, store ? " needs .global and .shared::cta" : " needs .shared and .global (global to shared)");
+    if (op == PTX_OP_CPASYNC && !(in->flags & (PTX_IF_CA | PTX_IF_CG))) bad_form(P, mn, " needs .ca or .cg");
+    if (op == PTX_OP_CPASYNC_BULK && x->async_mbar != (store ? 2 : 1))
+      bad_form(P, mn, store ? " needs .bulk_group" : " needs .mbarrier::complete_tx::bytes");
+    return;
+  }
+  if (in->space == PTX_S_NONE) in->space = PTX_S_GENERIC;
+  if (op != PTX_OP_CPASYNC_MBAR && in->type != PTX_T_B64) bad_form(P, mn, ": mbarrier objects are .b64");
+  if (op == PTX_OP_CPASYNC_MBAR && in->type != PTX_T_B64) bad_form(P, mn, " needs .b64");
+}
+
 /* The rules of single opcodes that no column of the table expresses. */
 static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   const PtxTok *mn = x->mn;
@@ -535,6 +612,7 @@ static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   if (op == PTX_OP_VOTE && in->type != (in->sub == PTX_SUB_BALLOT ? PTX_T_B32 : PTX_T_PRED))
     bad_form(P, mn, ": vote.ballot is .b32, vote.all/any/uni are .pred");
   if (ptx_op[op].mods & M_MMA_MISC) pp_mma_rules(P, in, x);
+  if (ptx_op[op].mods & (M_ASYNC | M_MBAR)) async_rules(P, in, x);
 }
 
 /* operands := [operand ['|' operand] {',' operand}] ';' -- as written, into
@@ -546,11 +624,12 @@ static int operands(Parser *P, const PtxInstr *in, Opd *raw) {
   if (!pp_is_punct(pp_peek(P), ';')) {
     for (;;) {
       if (n == 8) pp_fail(P, pp_peek(P), "too many operands");
-      operand(P, &raw[n], in, in->op == PTX_OP_BRA, tex);
+      int sink = n == 0 && (in->op == PTX_OP_MBAR_ARRIVE || in->op == PTX_OP_MBAR_ARRIVE_DROP);
+      operand(P, &raw[n], in, in->op == PTX_OP_BRA, tex, sink);
       n++;
       if (n == 1 && pp_is_punct(pp_peek(P), '|')) {
         pp_next(P);
-        operand(P, &raw[n], in, 0, tex);
+        operand(P, &raw[n], in, 0, tex, 0);
         raw[n++].pipe = 1;
       }
       if (!pp_accept(P, ",")) break;

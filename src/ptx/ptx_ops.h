@@ -73,6 +73,10 @@
   X(M_NANMODE, 35, ".NaN .xorsign.abs")                                                                               \
   X(M_OOB, 36, ".oob")                                                                                                \
   X(M_SATFINITE, 37, ".satfinite .rna") \
+  X(M_ASYNC, 38, "cp.async: .ca .cg .shared{::cta,::cluster} .global .L2::cache_hint .L2::64B/128B/256B; bulk: "    \
+                 ".mbarrier::complete_tx::bytes .bulk_group, .read, .L2")                                                                  \
+  X(M_MBAR, 39, "mbarrier: .shared{::cta,::cluster} .noinc .expect_tx .noComplete .parity; .acquire .release "        \
+                ".relaxed; .cta .cluster") \
   X(M_MMA_SHAPE, 44, ".m8n8 .m8n8k4 .m8n8k16 .m16n8k{4,8,16,32} .m16n16k16 .m32n8k16 .m8n32k16 .m16n16k8")            \
   X(M_MMA_LAYOUT, 45, ".row .col (A then B); .trans")                                                                 \
   X(M_MMA_NUM, 46, ".x1 .x2 .x4")                                                                                     \
@@ -132,7 +136,12 @@ enum PtxModBits {
   X(SH_MMA, 0, "{d..}, {a..}, {b..}, {c..} (register lists of the fragments)")   \
   X(SH_MLOAD, 0, "{d..}, [a][, stride]")                                         \
   X(SH_MSTORE, 0, "[a], {b..}[, stride]")                                        \
-  X(SH_MMOV, 0, "d, a")
+  X(SH_MMOV, 0, "d, a") \
+  X(SH_CPASYNC, 3, "[d], [a], size[, src-size | ignore-src][, policy]")          \
+  X(SH_BULK, 3, "[d], [a], size, [mbar][, policy] | [d], [a], size[, policy]")                              \
+  X(SH_MBAR_INIT, 1, "[a], b")                                                   \
+  X(SH_MBAR_ARRIVE, 0, "d|_, [a][, b]")                                          \
+  X(SH_MBAR_WAIT, 1, "p, [a], b[, hint]")
 
 typedef enum {
 #define X(e, nsrc, form) PTX_##e,
@@ -238,6 +247,44 @@ typedef enum {
     "bar.warp.sync mask: warp already in lockstep")                                                          \
   X(NANOSLEEP, "nanosleep", OPF_NODST, 0, SH_ONE, "u", nop, "no effect")                                     \
   X(PREFETCH, "prefetch", OPF_NODST, M_SPACE | M_CACHE | M_NOTYPE, SH_ADDR, "", nop, "no effect on counters") \
+  /* asynchronous copies and mbarriers (emu_async.c) */                                                    \
+  X(CPASYNC, "cp.async", OPF_MEM | OPF_NODST, M_ASYNC | M_NOTYPE, SH_CPASYNC, "uuuuub", cp_async,            \
+    "[d] = [a], size 4/8/16 bytes global to shared (LDGSTS); bytes past src-size, or all with ignore-src, "   \
+    "are zeros; complete at wait_group/wait_all or an mbarrier")                                            \
+  X(CPASYNC_COMMIT, "cp.async.commit_group", OPF_NODST, M_NOTYPE, SH_NONE, "", cp_async_commit,             \
+    "closes this thread's group of cp.async")                                                               \
+  X(CPASYNC_WAIT, "cp.async.wait_group", OPF_NODST, M_NOTYPE, SH_ONE, "u", cp_async_wait,                   \
+    "completes this thread's groups but the newest a")                                                      \
+  X(CPASYNC_WAITALL, "cp.async.wait_all", OPF_NODST, M_NOTYPE, SH_NONE, "", cp_async_wait,                  \
+    "completes all of this thread's cp.async")                                                              \
+  X(CPASYNC_MBAR, "cp.async.mbarrier.arrive", OPF_NODST, M_MBAR, SH_ADDR, "", cp_async_mbar,                \
+    "arrive-on mbarrier [a] once this thread's cp.async complete (.noinc: counts as an arrival)")           \
+  X(CPASYNC_BULK, "cp.async.bulk", OPF_MEM | OPF_NODST, M_ASYNC | M_NOTYPE, SH_BULK, "uuuuub", cp_async_bulk, \
+    "[d] = [a], size bytes (a multiple of 16): global to shared, then complete_tx(size) on mbarrier [mbar]; " \
+    "or shared to global (.bulk_group)")                                                                    \
+  X(CPASYNC_BULK_COMMIT, "cp.async.bulk.commit_group", OPF_NODST, M_NOTYPE, SH_NONE, "", nop,                \
+    "closes this thread's bulk async-group (its copies are done at issue)")                                 \
+  X(CPASYNC_BULK_WAIT, "cp.async.bulk.wait_group", OPF_NODST, M_ASYNC | M_NOTYPE, SH_ONE, "u", nop,          \
+    "waits for bulk async-groups (.read: their reads): done at issue")                                      \
+  X(CPASYNC_BULK_PREFETCH, "cp.async.bulk.prefetch", OPF_NODST, M_ASYNC | M_NOTYPE, SH_MBAR_INIT, "uu", nop,  \
+    "prefetch.L2.global [a], b bytes into L2: no effect on counters")                                      \
+  X(MBAR_INIT, "mbarrier.init", OPF_NODST, M_MBAR, SH_MBAR_INIT, "bu", mbar_init,                            \
+    "mbarrier [a]: phase 0, b arrivals expected, tx-count 0")                                               \
+  X(MBAR_INVAL, "mbarrier.inval", OPF_NODST, M_MBAR, SH_ADDR, "", mbar_inval, "mbarrier [a] invalidated")    \
+  X(MBAR_ARRIVE, "mbarrier.arrive", 0, M_MBAR, SH_MBAR_ARRIVE, "ttu", mbar_arrive,                          \
+    "d = phase token; b (default 1) arrivals on [a] (.expect_tx: tx-count += b, one arrival)")              \
+  X(MBAR_ARRIVE_DROP, "mbarrier.arrive_drop", 0, M_MBAR, SH_MBAR_ARRIVE, "ttu", mbar_arrive,                \
+    "as arrive, and b fewer arrivals expected from the next phase on")                                      \
+  X(MBAR_EXPECT_TX, "mbarrier.expect_tx", OPF_NODST, M_MBAR, SH_MBAR_INIT, "bu", mbar_tx,                   \
+    "tx-count of [a] += b")                                                                                 \
+  X(MBAR_COMPLETE_TX, "mbarrier.complete_tx", OPF_NODST, M_MBAR, SH_MBAR_INIT, "bu", mbar_tx,               \
+    "tx-count of [a] -= b (may complete the phase)")                                                        \
+  X(MBAR_TEST_WAIT, "mbarrier.test_wait", 0, M_MBAR, SH_MBAR_WAIT, "ptu", mbar_wait,                        \
+    "p = phase of token b (.parity: of parity b) complete; false is delayed until true (the warp waits)")   \
+  X(MBAR_TRY_WAIT, "mbarrier.try_wait", 0, M_MBAR, SH_MBAR_WAIT, "ptu", mbar_wait,                          \
+    "as test_wait: the warp waits until the phase completes")                                               \
+  X(MBAR_PENDING, "mbarrier.pending_count", 0, M_MBAR, SH_D1, "t", mbar_pending,                            \
+    "d = arrivals pending in phase token a")                                                                \
   /* atomics and warp-level */                                                                               \
   X(ATOM, "atom", OPF_MEM, M_SPACE | M_SEM | M_ATOMOP | M_NEED_SUB, SH_ATOM, "", atom,                       \
     "d = [a]; [a] = OP([a], b[, c]) atomically")                                                             \

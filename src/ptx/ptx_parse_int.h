@@ -147,6 +147,9 @@ typedef struct InstrCtx {
   char tld4, suclamp, sufmt; /* tld4's channel, suld/sust's .trap/.clamp/.zero and .b/.p were given */
   uint8_t mtypes[4];  /* tensor-core instructions: their types in order */
   int nlayouts;       /* and how many .row/.col they named */
+  uint8_t async_global;   /* cp.async: .global (the source space) seen */
+  uint8_t async_hint;     /* cp.async: .L2::cache_hint (a policy operand) */
+  uint8_t async_mbar;     /* cp.async.bulk: .mbarrier::complete_tx::bytes */
 } InstrCtx;
 
 /* An operand as parsed, before it is checked against its position. */

@@ -84,6 +84,22 @@
  *           mma/wmma.mma: opd[0..3] = d, a, b, c; the fragment sizes are
  *           ptx_mma_regs(); a VEC of more than 4 registers keeps them in
  *           PtxKernel.vregs (ptx_vec_reg); PtxInstr.mma says the rest.
+ *   cp.async  opd[0]=ADDR dst (shared), opd[1]=ADDR src (global), opd[2]=size
+ *           (IMM 4, 8 or 16; 16 for .cg), opd[3]=src-size (sub ASYNC_SRCSIZE)
+ *           or the ignore-src predicate (sub ASYNC_IGNORE) or NONE,
+ *           opd[4]=cache policy (with .L2::cache_hint) or NONE; space =
+ *           SHARED; nopd = 5.
+ *   cp.async.bulk  opd[0]=ADDR dst, opd[1]=ADDR src, opd[2]=size, opd[3]=ADDR
+ *           mbarrier (NONE for the shared-to-global .bulk_group form, sub
+ *           BULK_STORE), opd[4]=cache policy or NONE; nopd = 5; space =
+ *           SHARED.  cp.async.bulk.prefetch.L2.global [a], size: space GLOBAL.
+ *   mbarrier.init/expect_tx/complete_tx  opd[0]=ADDR, opd[1]=count.
+ *   mbarrier.arrive/arrive_drop  opd[0]=state (NONE for '_'), opd[1]=ADDR,
+ *           opd[2]=count or tx-count (NONE if absent); sub = MB_EXPECT_TX,
+ *           MB_NOCOMPLETE or NONE; nopd = 3.
+ *   mbarrier.test_wait/try_wait  opd[0]=p, opd[1]=ADDR, opd[2]=state or
+ *           parity (sub MB_PARITY), opd[3]=suspend-time hint or NONE; nopd = 4.
+ *   mbarrier ops and cp.async.mbarrier.arrive without a space: GENERIC.
  *   .loc    cu_file/cu_line = the outermost call site of inlined code (the
  *           kernel's line, following chains of inlined_at), cu_file_inner/
  *           cu_line_inner = the .loc's own position (see loc() in ptx_decl.c).  A position
@@ -562,6 +578,82 @@ static int shape_mmov(Shape *s) {
   return keep_all(s);
 }
 
+/* cp.async [d], [a], size[, src-size | ignore-src][, policy] */
+static int shape_cpasync(Shape *s) {
+  Opd *r = s->r;
+  int hint = s->x->async_hint, n = s->n;
+  check_count(s->P, s->x, n, 3 + hint, 4 + hint);
+  check(s->P, &r[0], K_ADDR, -1, "a shared-memory address [...]");
+  check(s->P, &r[1], K_ADDR, -1, "a global address [...]");
+  check(s->P, &r[2], K_IMM, -1, "the copy size (4, 8 or 16)");
+  int64_t size = (int64_t)r[2].num.bits;
+  if (r[2].num.kind != NUM_INT || r[2].num.neg || (size != 4 && size != 8 && size != 16))
+    pp_fail(s->P, r[2].tok, "cp.async copies 4, 8 or 16 bytes");
+  if ((s->in->flags & PTX_IF_CG) && size != 16) pp_fail(s->P, r[2].tok, "cp.async.cg copies 16 bytes");
+  s->out[0] = r[0], s->out[1] = r[1], s->out[2] = r[2];
+  s->out[3] = s->out[4] = none;
+  if (n == 4 + hint) {
+    check(s->P, &r[3], K_REG | K_IMM, -1, "a source size or an ignore-src predicate");
+    int pred = r[3].o.kind == PTX_O_REG && r[3].rtype == PTX_T_PRED;
+    s->in->sub = pred ? PTX_SUB_ASYNC_IGNORE : PTX_SUB_ASYNC_SRCSIZE;
+    s->out[3] = r[3];
+  }
+  if (hint) {
+    check(s->P, &r[n - 1], K_REG, 0, "a cache policy register");
+    s->out[4] = r[n - 1];
+  }
+  return 5;
+}
+
+/* cp.async.bulk [d], [a], size, [mbar][, policy] */
+static int shape_bulk(Shape *s) {
+  Opd *r = s->r;
+  int hint = s->x->async_hint, store = s->in->sub == PTX_SUB_BULK_STORE, mbar = !store;
+  check_count(s->P, s->x, s->n, 3 + mbar + hint, 3 + mbar + hint);
+  check(s->P, &r[0], K_ADDR, -1, store ? "a global address [...]" : "a shared-memory address [...]");
+  check(s->P, &r[1], K_ADDR, -1, store ? "a shared-memory address [...]" : "a global address [...]");
+  check(s->P, &r[2], K_REG | K_IMM, 0, "the copy size");
+  if (mbar) check(s->P, &r[3], K_ADDR, -1, "the mbarrier's address [...]");
+  for (int i = 0; i < 3; i++) s->out[i] = r[i];
+  s->out[3] = mbar ? r[3] : none;
+  s->out[4] = hint ? r[3 + mbar] : none;
+  if (hint) check(s->P, &r[3 + mbar], K_REG, 0, "a cache policy register");
+  return 5;
+}
+
+/* mbarrier.init/expect_tx/complete_tx [a], b */
+static int shape_mbar_init(Shape *s) {
+  check_count(s->P, s->x, s->n, 2, 2);
+  check(s->P, &s->r[0], K_ADDR, -1, "the mbarrier's address [...]");
+  check(s->P, &s->r[1], K_REG | K_IMM, 0, "a count");
+  return keep_all(s);
+}
+
+/* mbarrier.arrive{_drop} d|_, [a][, b] */
+static int shape_mbar_arrive(Shape *s) {
+  int need = s->in->sub == PTX_SUB_MB_EXPECT_TX || s->in->sub == PTX_SUB_MB_NOCOMPLETE;
+  check_count(s->P, s->x, s->n, 2 + need, 3);
+  check(s->P, &s->r[0], K_REG | K_NONE, 0, "a state register or '_'");
+  check(s->P, &s->r[1], K_ADDR, -1, "the mbarrier's address [...]");
+  if (s->n == 3) check(s->P, &s->r[2], K_REG | K_IMM, 0, "a count");
+  s->out[0] = s->r[0], s->out[1] = s->r[1];
+  s->out[2] = s->n == 3 ? s->r[2] : none;
+  return 3;
+}
+
+/* mbarrier.test_wait/try_wait p, [a], state|parity[, hint] */
+static int shape_mbar_wait(Shape *s) {
+  int try = s->in->op == PTX_OP_MBAR_TRY_WAIT;
+  check_count(s->P, s->x, s->n, 3, 3 + try);
+  check(s->P, &s->r[0], K_REG, 1, "a destination predicate");
+  check(s->P, &s->r[1], K_ADDR, -1, "the mbarrier's address [...]");
+  check(s->P, &s->r[2], K_REG | K_IMM, 0, s->in->sub == PTX_SUB_MB_PARITY ? "a phase parity" : "a phase state");
+  if (s->n == 4) check(s->P, &s->r[3], K_REG | K_IMM, 0, "a suspend-time hint");
+  s->out[0] = s->r[0], s->out[1] = s->r[1], s->out[2] = s->r[2];
+  s->out[3] = s->n == 4 ? s->r[3] : none;
+  return 4;
+}
+
 static int (*const shapes[PTX_SH_COUNT])(Shape *) = {
   [PTX_SH_D1] = shape_d1,       [PTX_SH_D2] = shape_d2,     [PTX_SH_D3] = shape_d3,
   [PTX_SH_D4] = shape_d4,       [PTX_SH_LOP3] = shape_lop3, [PTX_SH_CVT] = shape_cvt,
@@ -575,6 +667,8 @@ static int (*const shapes[PTX_SH_COUNT])(Shape *) = {
   [PTX_SH_SULD] = shape_suld,   [PTX_SH_SUST] = shape_sust, [PTX_SH_TXQ] = shape_txq,
   [PTX_SH_MMA] = shape_mma,     [PTX_SH_MLOAD] = shape_mload, [PTX_SH_MSTORE] = shape_mstore,
   [PTX_SH_MMOV] = shape_mmov,
+  [PTX_SH_CPASYNC] = shape_cpasync, [PTX_SH_BULK] = shape_bulk, [PTX_SH_MBAR_INIT] = shape_mbar_init,
+  [PTX_SH_MBAR_ARRIVE] = shape_mbar_arrive, [PTX_SH_MBAR_WAIT] = shape_mbar_wait,
 };
 
 /* '|' and '!' are only legal in a few places. */

@@ -287,6 +287,7 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
     {"global load", WM_M_GLD_SEC, WM_M_GLD_REQ},    {"global store", WM_M_GST_SEC, WM_M_GST_REQ},
     {"global atomic", WM_M_GATOM_SEC, WM_M_GATOM_REQ}, {"global red", WM_M_GRED_SEC, WM_M_GRED_REQ},
     {"local load", WM_M_LLD_SEC, WM_M_LLD_REQ},     {"local store", WM_M_LST_SEC, WM_M_LST_REQ},
+    {"LDGSTS global", WM_M_LDGSTS_SEC, WM_M_LDGSTS_REQ},
   };
   static const struct { const char *what; int num, den, bc; } wf[] = {
     {"shared load", WM_M_SLD_WF, WM_M_SLD_INST, WM_M_SLD_BC},
@@ -294,6 +295,7 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
     {"shared atomic", WM_M_SATOM_WF, WM_M_SATOM_INST, -1},
     {"ldmatrix", WM_M_LDSM_WF, WM_M_LDSM_INST, WM_M_LDSM_BC},
     {"stmatrix", WM_M_STSM_WF, WM_M_STSM_INST, WM_M_STSM_BC},
+    {"LDGSTS shared", WM_M_LDGSTS_WF, WM_M_LDGSTS_INST, WM_M_LDGSTS_BC},
   };
   int any = 0;
   for (size_t i = 0; i < sizeof sec / sizeof sec[0]; i++) any |= metric(r, sec[i].den) != 0;

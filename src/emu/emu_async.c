@@ -1,0 +1,559 @@
+/* emu_async.c - asynchronous copies (cp.async, cp.async.bulk) and the
+ * mbarriers that order them.
+ *
+ * Notes:
+ *  - The data moves when the copy is issued (the emulator is sequential);
+ *    what is modelled is when the copy *completes* for whom, so that a read
+ *    of a destination byte before then is a located error instead of the
+ *    right data by luck.  A copy's bytes are pending in a per-block shadow
+ *    of shared memory (one entry per 4-byte word, kept only when the kernel
+ *    uses cp.async) until:
+ *      - for the issuing thread: its cp.async.wait_group/wait_all covers
+ *        the copy's group, or the mbarrier tracking the copy completes its
+ *        phase;
+ *      - for every thread: a block barrier after the issuing thread's wait,
+ *        or that mbarrier phase completing (the waiters observe it).
+ *    Reads are checked in ld (shared, or generic resolving to shared);
+ *    shared atomics and other readers (ldmatrix) are not checked yet.
+ *  - cp.async groups per thread: the open group is committed + 1;
+ *    wait_group N completes all but the newest N committed groups;
+ *    wait_all is commit_group then wait_group 0 (the PTX ISA's words).
+ *  - mbarriers live in their 8 bytes of shared memory, packed as the
+ *    PTX ISA describes the object: pending arrivals (bits 0-19), expected
+ *    arrivals (20-39), tx-count (40-60, signed), initialized (61), phase
+ *    parity (63).  A phase completes when pending arrivals and tx-count are
+ *    both 0; pending then goes back to expected and the parity flips.
+ *    The state token of arrive is the object before the arrival.
+ *  - cp.async.mbarrier.arrive: the copies complete at issue, so its
+ *    arrive-on happens at once (without .noinc the pending count is raised
+ *    first, so the arrival only balances it).  The thread's pending copies
+ *    become tracked by the mbarrier.
+ *  - A test_wait/try_wait that would return false makes the warp wait
+ *    before it until the phase completes, then returns true: a schedule the
+ *    GPU may produce, and the one that keeps spin loops finite.  If nothing
+ *    can complete the phase, the block reports a deadlock naming the
+ *    mbarrier.  As for bar.sync, a warp waits as a whole.
+ *  - Counted as the hardware counts LDGSTS: the global side as a load of
+ *    cp-size bytes per lane (lanes with a zero source size read nothing),
+ *    the shared side as a store of cp-size bytes per lane; .cg bypasses L1.
+ *    cp.async.bulk goes through the TMA unit, not LSU: not counted.  Its
+ *    shared-to-global form is done at issue too; reads and writes of its
+ *    source before cp.async.bulk.wait_group.read are not checked.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu_exec.h"
+
+/* One copy of one thread, pending until it settles. */
+typedef struct AsyncCopy {
+  uint32_t lo, hi;    /* shared words [lo, hi) it wrote */
+  uint32_t thread;    /* linear thread index in the block */
+  uint32_t group;     /* the thread's group (cp.async), 0 for a bulk copy */
+  uint32_t mbar;      /* shared offset + 1 of the mbarrier that tracks it, or 0 */
+  uint32_t pc;        /* the copying instruction */
+} AsyncCopy;
+
+struct EmuAsync {
+  uint32_t *word;     /* [shared words]: 1 + index in copy[] of the newest
+                         pending copy of that word; 0: settled */
+  uint32_t nwords;
+  AsyncCopy *copy;
+  uint32_t ncopy, cap;
+  uint32_t *committed, *completed; /* [threads]: groups committed, completed */
+  uint32_t nthreads;
+};
+
+/* --- the block's state --- */
+
+/* The rows of ptx_ops.h's "asynchronous copies and mbarriers" section are
+ * consecutive, from CPASYNC to MBAR_PENDING. */
+int emu_async_used(const EmuProgram *p) {
+  for (int i = 0; i < p->ncode; i++)
+    if (p->code[i].op >= PTX_OP_CPASYNC && p->code[i].op <= PTX_OP_MBAR_PENDING) return 1;
+  return 0;
+}
+
+EmuAsync *emu_async_new(uint32_t shared_size, uint32_t nthreads) {
+  EmuAsync *a = wm_xcalloc(1, sizeof *a);
+  a->nwords = (shared_size + 3) / 4;
+  a->word = wm_xcalloc(a->nwords + 1, sizeof *a->word);
+  a->committed = wm_xcalloc(nthreads, sizeof *a->committed);
+  a->completed = wm_xcalloc(nthreads, sizeof *a->completed);
+  a->nthreads = nthreads;
+  return a;
+}
+
+void emu_async_free(EmuAsync *a) {
+  if (!a) return;
+  free(a->word);
+  free(a->copy);
+  free(a->committed);
+  free(a->completed);
+  free(a);
+}
+
+/* Clears what the last block left (its pending copies and groups). */
+void emu_async_reset(EmuAsync *a) {
+  for (uint32_t i = 0; i < a->ncopy; i++)
+    for (uint32_t w = a->copy[i].lo; w < a->copy[i].hi; w++) a->word[w] = 0;
+  a->ncopy = 0;
+  memset(a->committed, 0, a->nthreads * sizeof *a->committed);
+  memset(a->completed, 0, a->nthreads * sizeof *a->completed);
+}
+
+static void add_copy(EmuAsync *a, AsyncCopy c) {
+  if (a->ncopy == a->cap) {
+    a->cap = a->cap ? a->cap * 2 : 256;
+    a->copy = wm_xrealloc(a->copy, a->cap * sizeof *a->copy);
+  }
+  a->copy[a->ncopy++] = c;
+  for (uint32_t w = c.lo; w < c.hi; w++) a->word[w] = a->ncopy;
+}
+
+static int done_for_thread(const EmuAsync *a, const AsyncCopy *c) {
+  return c->group && c->group <= a->completed[c->thread];
+}
+
+/* Drops the copies `settled` says are visible to all, keeping the order of
+ * the others (and the shadow pointing at them). */
+static void settle(EmuAsync *a, int (*settled)(const EmuAsync *, const AsyncCopy *, uint32_t), uint32_t arg) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < a->ncopy; i++) {
+    AsyncCopy *c = &a->copy[i];
+    int gone = settled(a, c, arg);
+    for (uint32_t w = c->lo; w < c->hi; w++)
+      if (a->word[w] == i + 1) a->word[w] = gone ? 0 : n + 1;
+    if (!gone) a->copy[n++] = *c;
+  }
+  a->ncopy = n;
+}
+
+static int waited(const EmuAsync *a, const AsyncCopy *c, uint32_t unused) {
+  (void)unused;
+  return done_for_thread(a, c);
+}
+
+static int tracked_by(const EmuAsync *a, const AsyncCopy *c, uint32_t mbar) {
+  (void)a;
+  return c->mbar == mbar;
+}
+
+/* A block barrier completed: the copies their threads waited for are now
+ * visible to all. */
+void emu_async_barrier(Block *b) {
+  if (b->async && b->async->ncopy) settle(b->async, waited, 0);
+}
+
+/* --- reads of pending bytes --- */
+
+static void copy_where(const Block *b, const AsyncCopy *c, char *buf, size_t n) {
+  const PtxInstr *in = &b->p->k->code[c->pc];
+  char cu[300], ptxw[400];
+  emu_cu_where(b->m, in, cu, sizeof cu);
+  emu_ptx_where(b->m, in->ptx_line, ptxw, sizeof ptxw);
+  if (cu[0]) snprintf(buf, n, "%s (%s)", cu, ptxw);
+  else snprintf(buf, n, "%s", ptxw);
+}
+
+static int pending_read(Block *b, const EmuInstr *x, int warp, int lane, uint64_t off, const AsyncCopy *c) {
+  const EmuAsync *a = b->async;
+  uint32_t me = (uint32_t)warp * 32 + (uint32_t)lane, t[3];
+  thread_of(b, (int)(c->thread / 32), (int)(c->thread % 32), t);
+  char where[800], why[400];
+  copy_where(b, c, where, sizeof where);
+  if (c->mbar)
+    snprintf(why, sizeof why, "the mbarrier tracking it (shared offset 0x%x) has not completed its phase",
+             c->mbar - 1);
+  else if (c->thread == me)
+    snprintf(why, sizeof why, "this thread has not waited for it (cp.async.wait_group / wait_all, "
+             "__pipeline_wait_prior, cuda::pipeline consumer_wait)");
+  else if (done_for_thread(a, c))
+    snprintf(why, sizeof why, "its thread waited for it, but no barrier (__syncthreads) since has made it "
+             "visible to this thread");
+  else
+    snprintf(why, sizeof why, "its thread has not waited for it (cp.async.wait_group / wait_all; a barrier "
+             "alone does not complete a cp.async)");
+  return emu_fault(b, x, warp, lane, WM_EFAULT,
+                   "read of shared memory before its cp.async completed: shared offset 0x%" PRIx64
+                   " was copied by thread (%u,%u,%u) at %s; %s",
+                   off, t[0], t[1], t[2], where, why);
+}
+
+int emu_async_check_read(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *off,
+                         const uint8_t *spaces, int uniform, unsigned size) {
+  const EmuAsync *a = b->async;
+  if (!a->ncopy) return 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    if ((uniform ? uniform : spaces[l]) != PTX_S_SHARED) continue;
+    uint32_t me = (uint32_t)warp * 32 + (uint32_t)l;
+    for (uint64_t w = off[l] / 4; w <= (off[l] + size - 1) / 4 && w < a->nwords; w++) {
+      if (!a->word[w]) continue;
+      const AsyncCopy *c = &a->copy[a->word[w] - 1];
+      if (c->thread == me && done_for_thread(a, c)) continue;
+      return pending_read(b, x, warp, l, w * 4 > off[l] ? w * 4 : off[l], c);
+    }
+  }
+  return 0;
+}
+
+/* --- mbarriers --- */
+
+#define MB_VALID (1ull << 61)
+#define MB_PHASE (1ull << 63)
+#define MB_MAX 0xfffffu /* counts are 20 bits */
+
+static uint32_t mb_pending(uint64_t v) { return (uint32_t)(v & MB_MAX); }
+static uint32_t mb_expected(uint64_t v) { return (uint32_t)(v >> 20 & MB_MAX); }
+static int32_t mb_tx(uint64_t v) {
+  int32_t t = (int32_t)(v >> 40 & 0x1fffff);
+  return t & 0x100000 ? t - 0x200000 : t;
+}
+static uint64_t mb_pack(uint32_t pending, uint32_t expected, int32_t tx, uint64_t phase) {
+  return (uint64_t)pending | (uint64_t)expected << 20 | (uint64_t)((uint32_t)tx & 0x1fffff) << 40 | MB_VALID |
+         (phase & MB_PHASE);
+}
+
+static uint64_t mb_load(const Block *b, uint32_t off) {
+  uint64_t v;
+  memcpy(&v, b->shared + off, 8);
+  return v;
+}
+static void mb_store(Block *b, uint32_t off, uint64_t v) { memcpy(b->shared + off, &v, 8); }
+
+/* The shared offset of an mbarrier at base[lane] + aoff in the instruction's
+ * space (generic addresses must fall in the shared window), or -1 after a
+ * fault. */
+static int64_t mbar_offset(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a) {
+  if (x->space == PTX_S_GENERIC) {
+    if (a - EMU_SHARED_WIN >= EMU_WIN_SIZE)
+      return emu_fault(b, x, warp, lane, WM_EFAULT,
+                       "mbarrier object at generic address 0x%" PRIx64 " is not in shared memory", a);
+    a -= EMU_SHARED_WIN;
+  }
+  a &= 0xffffffffu;
+  if (a % 8 || a + 8 > b->shared_size)
+    return emu_fault(b, x, warp, lane, WM_EFAULT,
+                     "mbarrier object at shared offset 0x%" PRIx64 " is %s (the block has %u bytes of shared memory)",
+                     a, a % 8 ? "not 8-byte aligned" : "out of bounds", b->shared_size);
+  return (int64_t)a;
+}
+
+static int64_t mbar_of(Block *b, const EmuInstr *x, int warp, int lane, const uint64_t *R) {
+  uint64_t base = x->abase == EMU_NOSLOT ? 0 : R[(size_t)x->abase * 32 + (size_t)lane];
+  return mbar_offset(b, x, warp, lane, base + (uint64_t)x->aoff);
+}
+
+static int not_initialized(Block *b, const EmuInstr *x, int warp, int lane, uint32_t off) {
+  return emu_fault(b, x, warp, lane, WM_EFAULT,
+                   "mbarrier at shared offset 0x%x is used before mbarrier.init (or after mbarrier.inval)", off);
+}
+
+void emu_async_describe(const Block *b, uint32_t off, char *buf, size_t n) {
+  uint64_t v = mb_load(b, off);
+  snprintf(buf, n, "the mbarrier at shared offset 0x%x (phase parity %u: %u of %u arrivals pending, tx-count %d)",
+           off, (unsigned)(v >> 63), mb_pending(v), mb_expected(v), mb_tx(v));
+}
+
+/* The phase of the mbarrier at off completed: its waiters may go on, and
+ * the copies it tracks are visible. */
+static void phase_complete(Block *b, uint32_t off) {
+  uint64_t v = mb_load(b, off);
+  mb_store(b, off, mb_pack(mb_expected(v), mb_expected(v), 0, v ^ MB_PHASE));
+  for (uint32_t w = 0; w < b->nwarps; w++) {
+    Warp *wp = &b->warps[w];
+    if (wp->state == W_WAIT && wp->mbar_wait == off + 1) {
+      wp->state = W_READY;
+      wp->mbar_wait = 0;
+    }
+  }
+  if (b->async && b->async->ncopy) settle(b->async, tracked_by, off + 1);
+}
+
+/* count arrivals (dropping them from later phases with drop) and tx more
+ * bytes expected, on the mbarrier at off; *state gets the object before. */
+static int mb_arrive(Block *b, const EmuInstr *x, int warp, int lane, uint32_t off, uint32_t count, int drop,
+                     int64_t tx, uint64_t *state) {
+  uint64_t v = mb_load(b, off);
+  if (!(v & MB_VALID)) return not_initialized(b, x, warp, lane, off);
+  if (state) *state = v;
+  uint32_t pending = mb_pending(v), expected = mb_expected(v);
+  int64_t t = mb_tx(v) + tx;
+  if (t > (int64_t)MB_MAX || t < -(int64_t)MB_MAX)
+    return emu_fault(b, x, warp, lane, WM_EFAULT, "mbarrier at shared offset 0x%x: tx-count %" PRId64
+                     " is out of range (the PTX ISA allows +-(2^20-1))", off, t);
+  if (count > pending || (drop && count > expected))
+    return emu_fault(b, x, warp, lane, WM_EFAULT, "%u arrivals on the mbarrier at shared offset 0x%x, which "
+                     "has only %u of %u pending in this phase", count, off, pending, expected);
+  pending -= count;
+  if (drop) expected -= count;
+  mb_store(b, off, mb_pack(pending, expected, (int32_t)t, v));
+  if (pending == 0 && t == 0) {
+    if (x->sub == PTX_SUB_MB_NOCOMPLETE)
+      return emu_fault(b, x, warp, lane, WM_EFAULT, "mbarrier.arrive.noComplete completed the phase of the "
+                       "mbarrier at shared offset 0x%x (undefined in the PTX ISA)", off);
+    phase_complete(b, off);
+  }
+  return 0;
+}
+
+int emu_exec_mbar_init(EMU_EXEC_ARGS) {
+  const uint64_t *cnt = SRC(0);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    int64_t off = mbar_of(b, x, warp, l, R);
+    if (off < 0) return -1;
+    uint32_t c = (uint32_t)cnt[l];
+    if (c == 0 || c > MB_MAX)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "mbarrier.init count %u is out of range (1 to 2^20-1)", c);
+    mb_store(b, (uint32_t)off, mb_pack(c, c, 0, 0));
+  }
+  return 0;
+}
+
+int emu_exec_mbar_inval(EMU_EXEC_ARGS) {
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int64_t off = mbar_of(b, x, warp, __builtin_ctz(m), R);
+    if (off < 0) return -1;
+    mb_store(b, (uint32_t)off, 0);
+  }
+  return 0;
+}
+
+/* mbarrier.arrive, arrive_drop (.expect_tx: one arrival, b bytes expected) */
+int emu_exec_mbar_arrive(EMU_EXEC_ARGS) {
+  const uint64_t *cnt = x->s[0] != EMU_NOSLOT ? SRC(0) : NULL;
+  uint64_t *d = x->d[0] != EMU_NOSLOT ? DST(0) : NULL;
+  int expect = x->sub == PTX_SUB_MB_EXPECT_TX, drop = x->op == PTX_OP_MBAR_ARRIVE_DROP;
+  for (uint32_t m = mask; m; m &= m - 1) { /* lanes in order: an arrival may complete the phase */
+    int l = __builtin_ctz(m);
+    int64_t off = mbar_of(b, x, warp, l, R);
+    if (off < 0) return -1;
+    uint32_t c = cnt && !expect ? (uint32_t)cnt[l] : 1;
+    int64_t tx = expect ? (int64_t)(uint32_t)cnt[l] : 0;
+    if (c == 0 || c > MB_MAX)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "mbarrier arrival count %u is out of range (1 to 2^20-1)", c);
+    uint64_t state = 0;
+    if (mb_arrive(b, x, warp, l, (uint32_t)off, c, drop, tx, &state)) return -1;
+    if (d) d[l] = state;
+  }
+  return 0;
+}
+
+/* mbarrier.expect_tx / complete_tx [a], b */
+int emu_exec_mbar_tx(EMU_EXEC_ARGS) {
+  const uint64_t *n = SRC(0);
+  int sign = x->op == PTX_OP_MBAR_COMPLETE_TX ? -1 : 1;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    int64_t off = mbar_of(b, x, warp, l, R);
+    if (off < 0) return -1;
+    if (mb_arrive(b, x, warp, l, (uint32_t)off, 0, 0, sign * (int64_t)(uint32_t)n[l], NULL)) return -1;
+  }
+  return 0;
+}
+
+/* test_wait / try_wait: p = the phase of token b (or of parity b) is
+ * complete; if it is not for some lane, the warp waits before the
+ * instruction (returns 1) until the phase completes. */
+int emu_exec_mbar_wait(EMU_EXEC_ARGS) {
+  const uint64_t *s = SRC(0);
+  uint64_t *d = x->d[0] != EMU_NOSLOT ? DST(0) : NULL;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    int64_t off = mbar_of(b, x, warp, l, R);
+    if (off < 0) return -1;
+    uint64_t v = mb_load(b, (uint32_t)off);
+    if (!(v & MB_VALID)) return not_initialized(b, x, warp, l, (uint32_t)off);
+    unsigned want = x->sub == PTX_SUB_MB_PARITY ? (unsigned)(s[l] & 1) : (unsigned)(s[l] >> 63);
+    if ((unsigned)(v >> 63) != want) continue;
+    Warp *w = &b->warps[warp];
+    w->state = W_WAIT;
+    w->bar_id = -1;
+    w->mbar_wait = (uint32_t)off + 1;
+    w->bar_pc = (uint32_t)(x - b->p->code);
+    return 1;
+  }
+  if (d) LANES(mask, d[l] = 1);
+  return 0;
+}
+
+int emu_exec_mbar_pending(EMU_EXEC_ARGS) {
+  const uint64_t *s = SRC(0);
+  uint64_t *d = DST(0);
+  LANES(mask, d[l] = mb_pending(s[l]));
+  return 0;
+}
+
+/* --- cp.async groups --- */
+
+int emu_exec_cp_async_commit(EMU_EXEC_ARGS) {
+  (void)R;
+  EmuAsync *a = b->async;
+  LANES(mask, a->committed[warp * 32 + l]++);
+  return 0;
+}
+
+/* wait_group N: all but the newest N committed groups; wait_all: all. */
+int emu_exec_cp_async_wait(EMU_EXEC_ARGS) {
+  EmuAsync *a = b->async;
+  uint32_t keep = x->op == PTX_OP_CPASYNC_WAIT ? (uint32_t)SRC(0)[__builtin_ctz(mask)] : 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    uint32_t t = (uint32_t)warp * 32 + (uint32_t)__builtin_ctz(m);
+    if (x->op == PTX_OP_CPASYNC_WAITALL) a->committed[t]++;
+    uint32_t upto = a->committed[t] > keep ? a->committed[t] - keep : 0;
+    if (upto > a->completed[t]) a->completed[t] = upto;
+  }
+  return 0;
+}
+
+/* cp.async.mbarrier.arrive{.noinc} [a]: the mbarrier tracks this thread's
+ * pending copies; their completion (now) is an arrival that .noinc counts
+ * against the expected ones and the plain form first adds to them. */
+int emu_exec_cp_async_mbar(EMU_EXEC_ARGS) {
+  EmuAsync *a = b->async;
+  uint32_t at[32];
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    int64_t off = mbar_of(b, x, warp, l, R);
+    if (off < 0) return -1;
+    at[l] = (uint32_t)off;
+  }
+  for (uint32_t i = 0; i < a->ncopy; i++) { /* one pass for the warp's lanes */
+    AsyncCopy *c = &a->copy[i];
+    uint32_t l = c->thread - (uint32_t)warp * 32;
+    if (l < 32 && (mask >> l & 1) && !c->mbar && !done_for_thread(a, c)) c->mbar = at[l] + 1;
+  }
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint32_t off = at[l];
+    uint64_t v = mb_load(b, off);
+    if (!(v & MB_VALID)) return not_initialized(b, x, warp, l, off);
+    if (x->sub == PTX_SUB_MB_NOINC && mb_arrive(b, x, warp, l, off, 1, 0, 0, NULL)) return -1;
+  }
+  return 0;
+}
+
+/* --- the copies --- */
+
+/* Counts one cp.async as LDGSTS: its global reads (lanes in `reads`) and
+ * its shared writes (all lanes of mask). */
+static void model_ldgsts(Block *b, const EmuInstr *x, uint32_t mask, uint32_t reads, const uint64_t *src,
+                         const uint64_t *dst, unsigned size) {
+  MemReq r = {.space = PTX_S_GLOBAL, .op = MEM_LDGSTS, .size = (uint8_t)size, .elem = (uint8_t)size,
+              .mask = reads, .addr = src, .instr = (int)(x - b->p->code), .warp = b->cur_warp,
+              .cache = x->flags & PTX_IF_CG ? MEM_LOADS_CG : MEM_LOADS_CA};
+  if (reads) mem_access(b->mm, &r);
+  r.space = PTX_S_SHARED;
+  r.mask = mask;
+  r.addr = dst;
+  mem_access(b->mm, &r);
+}
+
+/* The bytes lane l reads of a cp.async of `size`: src-size, none with a
+ * true ignore-src, else all; -1 after a fault. */
+static int source_bytes(Block *b, const EmuInstr *x, int warp, int l, const uint64_t *R, unsigned size) {
+  if (x->sub == PTX_SUB_ASYNC_IGNORE) {
+    uint64_t p = SRC(3)[l] & 1;
+    return (p ^ x->s_neg[3]) ? 0 : (int)size;
+  }
+  if (x->sub != PTX_SUB_ASYNC_SRCSIZE) return (int)size;
+  uint32_t n = (uint32_t)SRC(3)[l];
+  if (n > size)
+    return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async source size %u is larger than the copy size %u", n, size);
+  return (int)n;
+}
+
+/* Checks and copies lane l's bytes: n from global src, zeros to `size`. */
+static int copy_lane(Block *b, const EmuInstr *x, int warp, int l, uint64_t dst, uint64_t src, unsigned n,
+                     unsigned size, unsigned align) {
+  if (dst % align || dst + size > b->shared_size)
+    return emu_fault(b, x, warp, l, WM_EFAULT, "%s destination of %u bytes at shared offset 0x%" PRIx64 ": %s",
+                     ptx_op_name[x->op], size, dst,
+                     dst % align ? "misaligned" : "out of bounds of the block's shared memory");
+  if (src % align)
+    return emu_fault(b, x, warp, l, WM_EFAULT, "misaligned %s source at 0x%" PRIx64 " (must be a multiple of %u)",
+                     ptx_op_name[x->op], src, align);
+  if (n) {
+    GBuf *g = gmem_find(b->l->gmem, src, n);
+    if (!g)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds global read of %u bytes at 0x%" PRIx64
+                       " by %s: no buffer holds them", n, src, ptx_op_name[x->op]);
+    memcpy(b->shared + dst, g->data + (src - g->addr), n);
+  }
+  memset(b->shared + dst + n, 0, size - n);
+  return 0;
+}
+
+int emu_exec_cp_async(EMU_EXEC_ARGS) {
+  EmuAsync *a = b->async;
+  const uint64_t *dbase = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
+  const uint64_t *sbase = SRC(0), *soff = SRC(1);
+  unsigned size = (unsigned)SRC(2)[__builtin_ctz(mask)];
+  uint64_t dst[32], src[32];
+  uint32_t reads = 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    dst[l] = ((dbase ? dbase[l] : 0) + (uint64_t)x->aoff) & 0xffffffffu;
+    src[l] = sbase[l] + soff[l];
+    int n = source_bytes(b, x, warp, l, R, size);
+    if (n < 0 || copy_lane(b, x, warp, l, dst[l], src[l], (unsigned)n, size, size)) return -1;
+    if (n) reads |= 1u << l;
+    uint32_t t = (uint32_t)warp * 32 + (uint32_t)l;
+    add_copy(a, (AsyncCopy){(uint32_t)(dst[l] / 4), (uint32_t)((dst[l] + size + 3) / 4), t,
+                            a->committed[t] + 1, 0, (uint32_t)(x - b->p->code)});
+  }
+  if (b->mm) model_ldgsts(b, x, mask, reads, src, dst, size);
+  return 0;
+}
+
+/* cp.async.bulk.global.shared::cta.bulk_group [d], [a], size: shared to
+ * global, done at issue (its groups' commit and wait are no-ops). */
+static int bulk_store(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R) {
+  const uint64_t *dbase = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t dst = (dbase ? dbase[l] : 0) + (uint64_t)x->aoff;
+    uint64_t src = (SRC(0)[l] + SRC(1)[l]) & 0xffffffffu;
+    uint32_t size = (uint32_t)SRC(2)[l];
+    if (size % 16 || size == 0)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk size %u is not a non-zero multiple of 16", size);
+    if (src % 16 || src + size > b->shared_size || dst % 16)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk of %u bytes from shared offset 0x%" PRIx64
+                       " to 0x%" PRIx64 ": %s", size, src, dst,
+                       src + size > b->shared_size ? "out of bounds of the block's shared memory"
+                                                   : "addresses must be multiples of 16");
+    GBuf *g = gmem_find(b->l->gmem, dst, size);
+    if (!g)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds global write of %u bytes at 0x%" PRIx64
+                       " by cp.async.bulk: no buffer holds them", size, dst);
+    memcpy(g->data + (dst - g->addr), b->shared + src, size);
+  }
+  return 0;
+}
+
+/* cp.async.bulk [d], [a], size, [mbar]: the copy, then complete_tx(size)
+ * on the mbarrier (now: the copy is done). */
+int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
+  EmuAsync *a = b->async;
+  if (x->sub == PTX_SUB_BULK_STORE) return bulk_store(b, x, warp, mask, R);
+  const uint64_t *dbase = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t dst = ((dbase ? dbase[l] : 0) + (uint64_t)x->aoff) & 0xffffffffu;
+    uint64_t src = SRC(0)[l] + SRC(1)[l];
+    uint32_t size = (uint32_t)SRC(2)[l];
+    if (size % 16 || size == 0)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk size %u is not a non-zero multiple of 16", size);
+    int64_t off = mbar_offset(b, x, warp, l, SRC(3)[l] + SRC(4)[l]);
+    if (off < 0 || copy_lane(b, x, warp, l, dst, src, size, size, 16)) return -1;
+    uint32_t t = (uint32_t)warp * 32 + (uint32_t)l;
+    add_copy(a, (AsyncCopy){(uint32_t)(dst / 4), (uint32_t)((dst + size + 3) / 4), t, 0, (uint32_t)off + 1,
+                            (uint32_t)(x - b->p->code)});
+    if (mb_arrive(b, x, warp, l, (uint32_t)off, 0, 0, -(int64_t)size, NULL)) return -1;
+  }
+  return 0;
+}
