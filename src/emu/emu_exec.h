@@ -8,6 +8,9 @@
  *   emu_cmp.c    comparison and selection
  *   emu_cvt.c    mov, cvt, cvta
  *   emu_warp.c   shfl, vote, match, redux, activemask
+ *   emu_ctrl.c   call and ret's frames, and the built-in device functions:
+ *                printf (vprintf), assert (__assertfail)
+ *   emu_printf.c printf's formatting
  *   emu_fault.c  located runtime faults
  * Each instruction runs as emu_exec_EXEC (EXEC from its row of ptx_ops.h)
  * over all active lanes of one warp.
@@ -29,6 +32,20 @@ typedef struct SimtEntry {
 
 enum { W_READY, W_WAIT, W_DONE };
 
+/* The rpc of a call's entry on the SIMT stack: never reached, the entry
+ * ends when all its lanes have returned (or exited). */
+#define EMU_NORPC 0xffffffffu
+
+/* A device function's invocation by some lanes of a warp (emu_ctrl.c). */
+typedef struct Frame {
+  int base;          /* index of the call's entry on the SIMT stack */
+  uint32_t mask;     /* the lanes that called */
+  uint32_t call;     /* PtxKernel.calls index */
+  int fn;            /* the callee: PtxKernel.fn index */
+  uint32_t fp;       /* the frame's offset in each lane's local memory */
+  size_t saved;      /* the caller's registers in Warp.save, or SIZE_MAX */
+} Frame;
+
 typedef struct Warp {
   int state;
   uint32_t exists;    /* lanes that are threads of the block */
@@ -41,7 +58,20 @@ typedef struct Warp {
   uint32_t red_dst;   /* bar.red: slot that gets the block-wide result */
   uint32_t red_mask;  /* bar.red: lanes that get it */
   uint8_t red_kind;   /* bar.red: PTX_SUB_RED_*, 0 if none */
+  Frame *frames;      /* device-function calls in progress, innermost last */
+  int nframes, capframes;
+  uint32_t stack_top; /* local memory used by the frames (from Block.stack_base) */
+  uint64_t *save;     /* registers saved across recursive calls */
+  size_t nsave, capsave;
 } Warp;
+
+/* printf's output: each block's text is kept apart and written in block
+ * order at the end of the launch, so that it does not depend on the host
+ * threads. */
+typedef struct PrintChunk {
+  uint64_t block;     /* the j-th block run */
+  size_t off, len;    /* in Block.out */
+} PrintChunk;
 
 typedef struct Block {
   EmuLaunch *l;
@@ -68,7 +98,19 @@ typedef struct Block {
   uint16_t cur_warp;  /* the warp running now (for the cache trace) */
   WmErr *e;
   int failed;
+  uint32_t max_warps; /* the preset's warps per SM (%nwarpid) */
+  uint32_t stack_base;/* where the call stack starts in local memory */
+  char *out;          /* printf's text of the blocks this worker ran */
+  size_t nout, capout;
+  uint64_t dropped;   /* printf bytes beyond EMU_PRINTF_FIFO */
+  PrintChunk *chunks;
+  size_t nchunks, capchunks;
 } Block;
+
+/* CUDA's default printf FIFO (cudaLimitPrintfFifoSize) and stack
+ * (cudaLimitStackSize) */
+#define EMU_PRINTF_FIFO (1u << 20)
+#define EMU_STACK_DEFAULT 1024u
 
 /* --- value helpers --- */
 
@@ -163,6 +205,25 @@ PTX_OPS(X)
 
 /* The host rounding mode (fenv.h) of a PTX rounding modifier. */
 int emu_fe_mode(unsigned rnd);
+
+/* --- control (emu_ctrl.c) --- */
+
+/* call: pushes a frame for the lanes eff (grouped by target for a call
+ * through a pointer), or runs a built-in.  Returns 1 when the warp just
+ * goes on with the next instruction, 0 when the SIMT stack changed, -1
+ * after a fault. */
+int emu_call(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t eff);
+/* The innermost frame's lanes have all returned or exited: copies its
+ * return values to the caller, restores what the call saved, pops it. */
+void emu_frame_return(Block *b, Warp *w);
+/* Writes printf's text (emu_printf.c): formats one lane's vprintf(fmt,
+ * args) into the block's output.  Returns the number of arguments, or -1
+ * after a fault. */
+int emu_vprintf(Block *b, const EmuInstr *x, int warp, int lane, uint64_t fmt, uint64_t args);
+/* A host pointer to n bytes at generic address a as lane `lane` of warp
+ * `warp` sees it, and in *avail the bytes readable from there; NULL if a
+ * is in no buffer or window. */
+const uint8_t *emu_device_ptr(Block *b, int warp, int lane, uint64_t a, size_t n, size_t *avail);
 
 /* --- faults (emu_fault.c) --- */
 

@@ -103,7 +103,8 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
   int first = -1; /* without a base register every lane has one address */
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
-    if (first >= 0 && spaces[first] != PTX_S_LOCAL) {
+    if (first >= 0 && spaces[first] != PTX_S_LOCAL &&
+        !(spaces[first] == PTX_S_PARAM && (uint64_t)x->aoff >= PTX_PARAM_FRAME)) { /* per-thread spaces */
       ptr[l] = ptr[first], off[l] = off[first], spaces[l] = spaces[first];
       continue;
     }
@@ -146,6 +147,16 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
       break;
     }
     case PTX_S_PARAM:
+      if (a >= PTX_PARAM_FRAME) { /* a call's .param: in the thread's frame (ptx.h) */
+        a -= PTX_PARAM_FRAME;
+        if (a + size > b->local_size)
+          return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds .param %s of %u bytes at frame offset %" PRIu64,
+                           op_word(x), size, a);
+        p = b->local + ((size_t)warp * 32 + (size_t)l) * b->local_size + a;
+        ptr[l] = p, off[l] = a, spaces[l] = PTX_S_PARAM;
+        if (!base) first = l;
+        continue;
+      }
       if (a + size > b->p->k->param_size)
         return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds parameter load at offset %" PRIu64
                      ": the kernel has %u bytes of parameters", a, b->p->k->param_size);

@@ -84,8 +84,8 @@ const char *ptx_space_name(PtxSpace s) {
 
 void ptx_module_free(PtxModule *m) {
   if (!m) return;
-  for (int i = 0; i < m->nkernels; i++) {
-    PtxKernel *k = &m->kernels[i];
+  for (int i = 0; i < m->nkernels + m->nfuncs; i++) {
+    PtxKernel *k = i < m->nkernels ? &m->kernels[i] : &m->funcs[i - m->nkernels];
     if (k->plain_name != k->name) free(k->plain_name);
     free(k->name);
     for (int j = 0; j < k->nparams; j++) free(k->params[j].name);
@@ -94,12 +94,19 @@ void ptx_module_free(PtxModule *m) {
     for (uint32_t r = 0; r < k->nregs; r++) free(k->reg_names[r]);
     free(k->reg_names);
     free(k->unsupported);
+    for (int j = 0; j < k->ncalls; j++) free(k->calls[j].off), free(k->calls[j].size);
+    free(k->calls);
+    free(k->fn);
+    free(k->fn_of);
+    free(k->reach);
   }
   free(m->kernels);
+  free(m->funcs);
   for (int i = 0; i < m->nfiles; i++) free(m->files[i]);
   free(m->files);
   for (int i = 0; i < m->nvars; i++) free(m->vars[i].name);
   free(m->vars);
+  free(m->relocs);
   free(m->const_init);
   free(m->global_init);
   free(m->path);

@@ -54,9 +54,16 @@ typedef struct Sym {
   uint32_t len;
   uint8_t space;     /* PtxSpace */
   uint8_t ext;       /* .extern .shared x[]: dynamic shared */
+  uint8_t frame;     /* 0: offset is absolute; SYM_FRAME: a device function's
+                        parameter or .local variable, offset in its frame;
+                        SYM_ARG: a call sequence's .param, offset in the
+                        caller's argument area (placed at the body's end) */
   uint32_t align;
   uint64_t offset;   /* in its space (ext: 0, fixed up per kernel) */
+  uint32_t size;     /* bytes (call arguments) */
 } Sym;
+
+enum { SYM_FRAME = 1, SYM_ARG = 2 };
 
 /* A .reg declaration: one name (count 0) or name<count>. */
 typedef struct RegDecl {
@@ -82,12 +89,15 @@ typedef struct Parser {
   int ntoks, pos;
   PtxModule *m;
   Map msyms;                /* module variables -> Sym* */
-  Map funcs;                /* .func names -> 1 */
+  Map funcs;                /* .func names -> index in PtxModule.funcs + 1 */
+  int capfuncs;
   Sym **syms;               /* every Sym, for freeing */
   int nsyms, capsyms;
   uint32_t mshared;         /* bytes of module-scope static shared */
   uint64_t gcap, ccap;      /* capacity of global_init, const_init */
-  int capvars, capkernels;
+  int capvars, capkernels, caprelocs;
+  uint8_t init_space;       /* the variable being initialized: its space */
+  uint64_t init_at;         /* and offset in its segment */
 
   /* the kernel being parsed */
   PtxKernel *k;
@@ -109,7 +119,11 @@ typedef struct Parser {
 
   /* While an instruction is parsed, an unsupported construct marks the
    * kernel and longjmps here instead of failing the module. */
-  const PtxTok *call_param; /* the kernel's first .param in its body */
+  uint32_t arg_cur, arg_max;/* call arguments: bytes in use, most ever */
+  int *afix;                /* (instr, opd) pairs that name a SYM_ARG */
+  int nafix, capafix;
+  int capcalls;
+  uint32_t arg_at[66];      /* arg_cur when each nested block was entered */
   int defer;
   int instr_end;            /* token index of the instruction's ';' */
   jmp_buf ijb;
@@ -211,6 +225,21 @@ char *pp_demangle(const char *s);
 void pp_var_decl(Parser *P, int is_extern);
 
 void pp_module(Parser *P);
+void pp_param(Parser *P);
+void pp_start(Parser *P, PtxKernel *k);
+void pp_end_kernel(Parser *P, const PtxTok *close);
+const PtxTok *pp_body(Parser *P);
+void pp_perf_directive(Parser *P);
+
+/* device functions and calls (ptx_call.c) */
+void pp_func(Parser *P);
+int pp_call_operands(Parser *P, PtxInstr *in, struct Opd *fin);
+int pp_func_index(Parser *P, const PtxTok *name, int declare);
+int pp_sreg_alias(const PtxTok *t, int *sreg, uint64_t *imm);
+void pp_body_param(Parser *P);
+
+/* linking the functions each kernel reaches into its code (ptx_link.c) */
+void pp_link(PtxModule *m);
 
 /* instructions (ptx_instr.c) and their operand forms (ptx_shape.c) */
 void pp_instruction(Parser *P);

@@ -1,0 +1,261 @@
+/* ptx_call.c - device functions and the calls between them: .func
+ * declarations and bodies, the .param variables of call sequences, and the
+ * operands of call.
+ *
+ * nvcc wraps every call in a block that declares its arguments:
+ *
+ *   { .param .b32 param0;  st.param.b32 [param0+0], %r4;
+ *     .param .b32 retval0;
+ *     call.uni (retval0), _Z3fibi, (param0);
+ *     ld.param.b32 %r5, [retval0+0]; }
+ *
+ * Those .param variables are the caller's call arguments (SYM_ARG): each
+ * block's start at the same offset of the caller's argument area, which
+ * follows its .local variables in its frame.  A function's own parameters
+ * (return values first) are at the start of its frame (SYM_FRAME), its
+ * .local variables after them; the emulator copies the arguments into the
+ * callee's frame at the call and the return values back at the return.
+ * In a function, frame variables are addressed through its frame register
+ * (PtxKernel.fp_slot): [param0] becomes [%frame + offset], and
+ * mov %rd, __local_depot3 becomes add.u64 %rd, %frame, offset.
+ */
+#include "ptx/ptx_parse_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The CUDA runtime's device functions that warpmem runs itself. */
+static int builtin_of(const PtxTok *name) {
+  if (pp_is(name, "vprintf")) return PTX_CALL_VPRINTF;
+  if (pp_is(name, "__assertfail")) return PTX_CALL_ASSERTFAIL;
+  if (pp_is(name, "malloc")) return PTX_CALL_MALLOC;
+  if (pp_is(name, "free")) return PTX_CALL_FREE;
+  return 0;
+}
+
+/* The index in PtxModule.funcs of the function `name`, declared now if
+ * `declare` and unknown; -1 if unknown. */
+int pp_func_index(Parser *P, const PtxTok *name, int declare) {
+  PtxModule *m = P->m;
+  intptr_t v = pp_map_get(&P->funcs, name->p, name->len);
+  if (v) return (int)v - 1;
+  if (!declare) return -1;
+  GROW(m->funcs, m->nfuncs, P->capfuncs);
+  PtxKernel *f = &m->funcs[m->nfuncs];
+  memset(f, 0, sizeof *f);
+  f->name = pp_tok_dup(name);
+  f->plain_name = pp_demangle(f->name);
+  if (!f->plain_name) f->plain_name = f->name;
+  f->is_func = 1;
+  f->builtin = builtin_of(name);
+  f->line = name->line;
+  pp_map_put(&P->funcs, name->p, name->len, m->nfuncs + 1);
+  return m->nfuncs++;
+}
+
+/* Skips a balanced '(' ... ')' if one comes next. */
+static void skip_parens(Parser *P) {
+  if (!pp_is_punct(pp_peek(P), '(')) return;
+  int depth = 0;
+  do {
+    const PtxTok *t = pp_next(P);
+    if (t->kind == TK_EOF) pp_fail(P, t, "unbalanced '(' in a .func declaration");
+    if (pp_is_punct(t, '(')) depth++;
+    if (pp_is_punct(t, ')')) depth--;
+  } while (depth > 0);
+}
+
+/* params := '(' [param {',' param}] ')' */
+static void params(Parser *P) {
+  pp_expect(P, '(');
+  if (!pp_is_punct(pp_peek(P), ')')) {
+    do pp_param(P);
+    while (pp_accept(P, ","));
+  }
+  pp_expect(P, ')');
+}
+
+/* The function's frame register: a register of its own that the emulator
+ * sets at each call to the frame's offset in local memory. */
+static void frame_register(Parser *P, PtxKernel *f) {
+  f->reg_names = wm_xrealloc(f->reg_names, 16 * sizeof *f->reg_names);
+  P->capnames = 16;
+  f->reg_names[0] = wm_xstrdup("%frame");
+  f->fp_slot = 0;
+  f->nregs = 1;
+}
+
+/* func := .func {attribute} ['(' params ')'] name ['(' params ')'] {directive} (';' | body)
+ * A declaration only names the function (nvcc declares every function,
+ * vprintf included, before its first use); a definition is parsed as a
+ * kernel is, with its parameters in its frame. */
+void pp_func(Parser *P) {
+  const PtxTok *ft = pp_next(P);
+  char buf[128];
+  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') { /* .attribute(...) */
+    pp_next(P);
+    skip_parens(P);
+  }
+  int start = P->pos;
+  skip_parens(P);
+  const PtxTok *name = pp_expect_word(P, "a function name");
+  if (name->p[0] == '.' || name->p[0] == '%') pp_fail(P, name, "bad function name '%s'", pp_tok_str(name, buf, sizeof buf));
+  int fi = pp_func_index(P, name, 1);
+  skip_parens(P);
+  while (pp_peek(P)->kind != TK_EOF && !pp_is_punct(pp_peek(P), ';') && !pp_is_punct(pp_peek(P), '{')) pp_next(P);
+  if (pp_is_punct(pp_peek(P), ';')) {
+    pp_next(P);
+    return;
+  }
+  PtxKernel *f = &P->m->funcs[fi];
+  if (f->has_body) pp_fail(P, name, "function '%s' defined twice", pp_tok_str(name, buf, sizeof buf));
+  P->pos = start;
+  pp_start(P, f);
+  f->has_body = 1;
+  f->builtin = 0; /* a module's own malloc is its own */
+  f->line = ft->line;
+  frame_register(P, f);
+  if (pp_is_punct(pp_peek(P), '(')) {
+    params(P);
+    f->nret = (uint16_t)f->nparams;
+  }
+  pp_next(P); /* the name */
+  if (pp_is_punct(pp_peek(P), '(')) params(P);
+  P->local_cur = (uint32_t)pp_align_up(f->param_size, 16);
+  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') pp_perf_directive(P);
+  pp_end_kernel(P, pp_body(P));
+}
+
+/* body-param := .param {.align N | type} name ['[' N ']'] ';'
+ * A call argument or return value in the caller's argument area; each
+ * call sequence's block declares its own (pp_body restores the area's top
+ * at the block's end). */
+void pp_body_param(Parser *P) {
+  const PtxTok *t = pp_next(P);
+  char buf[128];
+  uint32_t align = 0;
+  int type = -1;
+  for (;;) {
+    const PtxTok *a = pp_peek(P);
+    if (pp_is(a, ".align")) {
+      pp_next(P);
+      const PtxTok *at = pp_peek(P);
+      uint64_t v = pp_int_number(P, "an alignment");
+      if (v == 0 || v > 256 || (v & (v - 1))) pp_fail(P, at, "bad alignment %llu", (unsigned long long)v);
+      align = (uint32_t)v;
+    } else if (pp_dir_type(a) >= 0) {
+      pp_next(P);
+      type = pp_dir_type(a);
+    } else if (a->kind == TK_WORD && a->p[0] == '.') {
+      pp_unsup(P, a, "unsupported .param attribute '%s'", pp_tok_str(a, buf, sizeof buf));
+    } else {
+      break;
+    }
+  }
+  if (type < 0 || type == PTX_T_PRED) pp_fail(P, t, "a .param needs a type");
+  const PtxTok *name = pp_expect_word(P, "a parameter name");
+  if (name->p[0] == '%' || name->p[0] == '.') pp_fail(P, name, "bad parameter name '%s'", pp_tok_str(name, buf, sizeof buf));
+  uint64_t count = 1;
+  if (pp_accept(P, "[")) {
+    const PtxTok *nt = pp_peek(P);
+    count = pp_int_number(P, "an array size");
+    if (count == 0 || count > 65536) pp_fail(P, nt, "bad parameter array size");
+    pp_expect(P, ']');
+  }
+  uint32_t size = (uint32_t)(ptx_type_size((PtxType)type) * count);
+  if (!align) align = ptx_type_size((PtxType)type);
+  uint64_t off = pp_align_up(P->arg_cur, align);
+  if (off + size > 65536) pp_fail(P, name, "call arguments exceed 64 KiB");
+  P->arg_cur = (uint32_t)(off + size);
+  if (P->arg_cur > P->arg_max) P->arg_max = P->arg_cur;
+  Sym *s = pp_new_sym(P, name, PTX_S_PARAM);
+  s->align = align;
+  s->size = size;
+  s->offset = PTX_PARAM_FRAME + off;
+  s->frame = SYM_ARG;
+  pp_map_put(&P->ksyms, name->p, name->len, (intptr_t)s); /* each block redeclares param0 */
+  pp_expect(P, ';');
+}
+
+/* One argument or return value of a call: a call sequence's .param. */
+static void call_param(Parser *P, uint32_t *off, uint32_t *size) {
+  const PtxTok *t = pp_expect_word(P, "a .param variable");
+  char buf[128];
+  const Sym *s = pp_find_sym(P, t);
+  if (!s || s->frame != SYM_ARG)
+    pp_unsup(P, t, "call operand '%s' is not a .param variable of the call sequence (warpmem runs the "
+             "calls nvcc writes: arguments in .param variables)", pp_tok_str(t, buf, sizeof buf));
+  *off = (uint32_t)(s->offset - PTX_PARAM_FRAME);
+  *size = s->size;
+}
+
+/* A parenthesised list of call parameters; returns how many. */
+static int call_list(Parser *P, uint32_t *off, uint32_t *size, int max) {
+  int n = 0;
+  pp_expect(P, '(');
+  if (!pp_is_punct(pp_peek(P), ')')) {
+    do {
+      if (n == max) pp_unsup(P, pp_peek(P), "more than %d call arguments", max);
+      call_param(P, &off[n], &size[n]);
+      n++;
+    } while (pp_accept(P, ","));
+  }
+  pp_expect(P, ')');
+  return n;
+}
+
+/* call-operands := ['(' ret ')' ','] (function | register) [',' '(' args ')'] [',' prototype] ';'
+ * Records the call site in PtxKernel.calls; fin[0] is its index (IMM),
+ * fin[1] the function pointer of an indirect call.  Returns the operands. */
+int pp_call_operands(Parser *P, PtxInstr *in, Opd *fin) {
+  PtxKernel *k = P->k;
+  char buf[128];
+  uint32_t off[256], size[256];
+  int nret = 0, narg = 0;
+  if (pp_is_punct(pp_peek(P), '(')) {
+    nret = call_list(P, off, size, 8);
+    pp_expect(P, ',');
+  }
+  const PtxTok *t = pp_expect_word(P, "a function or a register");
+  PtxCall c;
+  memset(&c, 0, sizeof c);
+  c.reg = PTX_NOREG;
+  int nf = 1;
+  if (t->p[0] == '%') {
+    uint8_t type;
+    c.callee = PTX_CALL_INDIRECT;
+    c.reg = pp_reg_slot(P, t, &type);
+    if (ptx_type_size((PtxType)type) != 8) pp_fail(P, t, "a function pointer is a 64-bit register");
+    fin[1].o.kind = PTX_O_REG;
+    fin[1].o.reg[0] = c.reg;
+    fin[1].tok = t;
+    nf = 2;
+  } else {
+    c.callee = pp_func_index(P, t, 0);
+    if (c.callee < 0) pp_fail(P, t, "call of undeclared function '%s'", pp_tok_str(t, buf, sizeof buf));
+  }
+  if (pp_accept(P, ",")) {
+    if (pp_is_punct(pp_peek(P), '(')) {
+      narg = call_list(P, off + nret, size + nret, 256 - nret);
+      if (pp_accept(P, ",")) pp_expect_word(P, "a prototype");
+    } else {
+      pp_expect_word(P, "a prototype or '('");
+    }
+  }
+  if (!pp_is_punct(pp_peek(P), ';')) pp_fail_expected(P, "';'");
+  pp_next(P);
+  c.nret = (uint16_t)nret;
+  c.narg = (uint16_t)narg;
+  c.off = wm_xmalloc(sizeof *c.off * (size_t)(nret + narg + 1));
+  c.size = wm_xmalloc(sizeof *c.size * (size_t)(nret + narg + 1));
+  memcpy(c.off, off, sizeof *off * (size_t)(nret + narg));
+  memcpy(c.size, size, sizeof *size * (size_t)(nret + narg));
+  GROW(k->calls, k->ncalls, P->capcalls);
+  k->calls[k->ncalls] = c;
+  fin[0].o.kind = PTX_O_IMM;
+  fin[0].num.kind = NUM_INT;
+  fin[0].num.bits = (uint64_t)k->ncalls++;
+  fin[0].tok = t;
+  (void)in;
+  return nf;
+}
