@@ -209,23 +209,3 @@ static int run_builtin(Block *b, const EmuInstr *x, int wi, uint32_t eff, const 
   }
   return 0;
 }
-
-const uint8_t *emu_device_ptr(Block *b, int warp, int lane, uint64_t a, size_t n, size_t *avail) {
-  uint64_t lim;
-  const uint8_t *base;
-  if (a - EMU_SHARED_WIN < EMU_WIN_SIZE) {
-    a -= EMU_SHARED_WIN, base = b->shared, lim = b->shared_size;
-  } else if (a - EMU_LOCAL_WIN < EMU_WIN_SIZE) {
-    a -= EMU_LOCAL_WIN, base = lane_local(b, warp, lane), lim = b->local_size;
-  } else if (a - EMU_CONST_WIN < EMU_WIN_SIZE) {
-    a -= EMU_CONST_WIN, base = b->l->const_mem, lim = b->m->const_size;
-  } else {
-    const GBuf *g = gmem_find(b->l->gmem, a, n);
-    if (!g) return NULL;
-    *avail = (size_t)(g->addr + g->size - a);
-    return g->data + (a - g->addr);
-  }
-  if (!base || a + n > lim) return NULL;
-  *avail = (size_t)(lim - a);
-  return base + a;
-}

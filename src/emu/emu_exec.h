@@ -206,6 +206,11 @@ PTX_OPS(X)
 /* The host rounding mode (fenv.h) of a PTX rounding modifier. */
 int emu_fe_mode(unsigned rnd);
 
+/* A host pointer to n bytes at generic address a as lane `lane` of warp
+ * `warp` sees it, and in *avail the bytes readable from there; NULL if a
+ * is in no buffer or window (emu_mem.c). */
+const uint8_t *emu_device_ptr(Block *b, int warp, int lane, uint64_t a, size_t n, size_t *avail);
+
 /* --- control (emu_ctrl.c) --- */
 
 /* call: pushes a frame for the lanes eff (grouped by target for a call
@@ -220,10 +225,6 @@ void emu_frame_return(Block *b, Warp *w);
  * args) into the block's output.  Returns the number of arguments, or -1
  * after a fault. */
 int emu_vprintf(Block *b, const EmuInstr *x, int warp, int lane, uint64_t fmt, uint64_t args);
-/* A host pointer to n bytes at generic address a as lane `lane` of warp
- * `warp` sees it, and in *avail the bytes readable from there; NULL if a
- * is in no buffer or window. */
-const uint8_t *emu_device_ptr(Block *b, int warp, int lane, uint64_t a, size_t n, size_t *avail);
 
 /* --- faults (emu_fault.c) --- */
 

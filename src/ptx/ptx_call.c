@@ -1,6 +1,5 @@
-/* ptx_call.c - device functions and the calls between them: .func
- * declarations and bodies, the .param variables of call sequences, and the
- * operands of call.
+/* ptx_call.c - device functions and the calls between them: their names,
+ * the .param variables of call sequences, and the operands of call.
  *
  * nvcc wraps every call in a block that declares its arguments:
  *
@@ -9,7 +8,8 @@
  *     call.uni (retval0), _Z3fibi, (param0);
  *     ld.param.b32 %r5, [retval0+0]; }
  *
- * Those .param variables are the caller's call arguments (SYM_ARG): each
+ * (.func declarations and bodies are parsed in ptx_parse.c.)  Those .param
+ * variables are the caller's call arguments (SYM_ARG): each
  * block's start at the same offset of the caller's argument area, which
  * follows its .local variables in its frame.  A function's own parameters
  * (return values first) are at the start of its frame (SYM_FRAME), its
@@ -53,82 +53,9 @@ int pp_func_index(Parser *P, const PtxTok *name, int declare) {
   return m->nfuncs++;
 }
 
-/* Skips a balanced '(' ... ')' if one comes next. */
-static void skip_parens(Parser *P) {
-  if (!pp_is_punct(pp_peek(P), '(')) return;
-  int depth = 0;
-  do {
-    const PtxTok *t = pp_next(P);
-    if (t->kind == TK_EOF) pp_fail(P, t, "unbalanced '(' in a .func declaration");
-    if (pp_is_punct(t, '(')) depth++;
-    if (pp_is_punct(t, ')')) depth--;
-  } while (depth > 0);
-}
-
-/* params := '(' [param {',' param}] ')' */
-static void params(Parser *P) {
-  pp_expect(P, '(');
-  if (!pp_is_punct(pp_peek(P), ')')) {
-    do pp_param(P);
-    while (pp_accept(P, ","));
-  }
-  pp_expect(P, ')');
-}
-
-/* The function's frame register: a register of its own that the emulator
- * sets at each call to the frame's offset in local memory. */
-static void frame_register(Parser *P, PtxKernel *f) {
-  f->reg_names = wm_xrealloc(f->reg_names, 16 * sizeof *f->reg_names);
-  P->capnames = 16;
-  f->reg_names[0] = wm_xstrdup("%frame");
-  f->fp_slot = 0;
-  f->nregs = 1;
-}
-
-/* func := .func {attribute} ['(' params ')'] name ['(' params ')'] {directive} (';' | body)
- * A declaration only names the function (nvcc declares every function,
- * vprintf included, before its first use); a definition is parsed as a
- * kernel is, with its parameters in its frame. */
-void pp_func(Parser *P) {
-  const PtxTok *ft = pp_next(P);
-  char buf[128];
-  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') { /* .attribute(...) */
-    pp_next(P);
-    skip_parens(P);
-  }
-  int start = P->pos;
-  skip_parens(P);
-  const PtxTok *name = pp_expect_word(P, "a function name");
-  if (name->p[0] == '.' || name->p[0] == '%') pp_fail(P, name, "bad function name '%s'", pp_tok_str(name, buf, sizeof buf));
-  int fi = pp_func_index(P, name, 1);
-  skip_parens(P);
-  while (pp_peek(P)->kind != TK_EOF && !pp_is_punct(pp_peek(P), ';') && !pp_is_punct(pp_peek(P), '{')) pp_next(P);
-  if (pp_is_punct(pp_peek(P), ';')) {
-    pp_next(P);
-    return;
-  }
-  PtxKernel *f = &P->m->funcs[fi];
-  if (f->has_body) pp_fail(P, name, "function '%s' defined twice", pp_tok_str(name, buf, sizeof buf));
-  P->pos = start;
-  pp_start(P, f);
-  f->has_body = 1;
-  f->builtin = 0; /* a module's own malloc is its own */
-  f->line = ft->line;
-  frame_register(P, f);
-  if (pp_is_punct(pp_peek(P), '(')) {
-    params(P);
-    f->nret = (uint16_t)f->nparams;
-  }
-  pp_next(P); /* the name */
-  if (pp_is_punct(pp_peek(P), '(')) params(P);
-  P->local_cur = (uint32_t)pp_align_up(f->param_size, 16);
-  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') pp_perf_directive(P);
-  pp_end_kernel(P, pp_body(P));
-}
-
 /* body-param := .param {.align N | type} name ['[' N ']'] ';'
  * A call argument or return value in the caller's argument area; each
- * call sequence's block declares its own (pp_body restores the area's top
+ * call sequence's block declares its own (body() in ptx_parse.c restores the area's top
  * at the block's end). */
 void pp_body_param(Parser *P) {
   const PtxTok *t = pp_next(P);
@@ -183,8 +110,9 @@ static void call_param(Parser *P, uint32_t *off, uint32_t *size) {
   char buf[128];
   const Sym *s = pp_find_sym(P, t);
   if (!s || s->frame != SYM_ARG)
-    pp_unsup(P, t, "call operand '%s' is not a .param variable of the call sequence (warpmem runs the "
-             "calls nvcc writes: arguments in .param variables)", pp_tok_str(t, buf, sizeof buf));
+    pp_unsup(P, t, "unsupported call (kernel %s): operand '%s' is not a .param variable of the call "
+             "sequence; warpmem runs calls whose arguments and results are .param variables, as nvcc writes "
+             "them", P->k->name, pp_tok_str(t, buf, sizeof buf));
   *off = (uint32_t)(s->offset - PTX_PARAM_FRAME);
   *size = s->size;
 }

@@ -188,7 +188,7 @@ typedef enum {
   X(RET, "ret", OPF_EXIT | OPF_NODST, M_UNI | M_NOTYPE, SH_NONE, "", simt,                                   \
     "return from a device function (its frame is popped when all its lanes have returned); in a kernel, "    \
     "end the thread")                                                                                        \
-  X(CALL, "call", OPF_NODST, M_UNI | M_NOTYPE, SH_CALL, "", simt,                                            \
+  X(CALL, "call", OPF_BRANCH | OPF_NODST, M_UNI | M_NOTYPE, SH_CALL, "", simt,                                            \
     "call a device function: direct, through a function pointer (lanes grouped by target), recursive; "      \
     "vprintf, __assertfail, malloc and free built in")                                                       \
   X(EXIT, "exit", OPF_EXIT | OPF_NODST, M_NOTYPE, SH_NONE, "", simt, "end the thread")                       \

@@ -304,7 +304,7 @@ static void loc(Parser *P) {
 
 /* param := .param {.align N | type | .ptr | space} name ['[' N ']']
  * A device function's parameters are in its frame (SYM_FRAME). */
-void pp_param(Parser *P) {
+static void param(Parser *P) {
   PtxKernel *k = P->k;
   const PtxTok *pt = pp_peek(P);
   char buf[128];
@@ -407,7 +407,7 @@ static void frame_layout(Parser *P) {
 
 /* Resolves labels and finishes the kernel's layout.  `close` is the '}' of
  * the body (NULL for a declaration without one). */
-void pp_end_kernel(Parser *P, const PtxTok *close) {
+static void end_kernel(Parser *P, const PtxTok *close) {
   PtxKernel *k = P->k;
   char buf[128];
   int falls_off = k->ncode == 0 || !is_terminator(&k->code[k->ncode - 1]);
@@ -455,7 +455,7 @@ void pp_end_kernel(Parser *P, const PtxTok *close) {
 }
 
 /* perf := (.maxntid | .reqntid) N [',' N [',' N]] | .minnctapersm N | .maxnreg N | ... */
-void pp_perf_directive(Parser *P) {
+static void perf_directive(Parser *P) {
   PtxKernel *k = P->k;
   const PtxTok *t = pp_next(P);
   uint32_t *dims = pp_is(t, ".maxntid") ? k->maxntid : pp_is(t, ".reqntid") ? k->reqntid : NULL;
@@ -483,7 +483,7 @@ void pp_perf_directive(Parser *P) {
 /* body := '{' {statement} '}'
  * statement := '{' {statement} '}' | reg-decl | var-decl | .loc ... | .pragma ...;
  *            | label ':' | instruction */
-const PtxTok *pp_body(Parser *P) {
+static const PtxTok *body(Parser *P) {
   PtxKernel *k = P->k;
   char buf[128];
   pp_expect(P, '{');
@@ -542,7 +542,7 @@ const PtxTok *pp_body(Parser *P) {
 }
 
 /* The parser's state for a new kernel or function k. */
-void pp_start(Parser *P, PtxKernel *k) {
+static void start_kernel(Parser *P, PtxKernel *k) {
   P->k = k;
   P->capcode = P->capnames = P->capparams = P->capcalls = 0;
   P->shared_cur = P->mshared;
@@ -572,10 +572,10 @@ static void entry(Parser *P) {
   k->plain_name = pp_demangle(k->name);
   if (!k->plain_name) k->plain_name = k->name;
   k->line = et->line;
-  pp_start(P, k);
+  start_kernel(P, k);
   if (pp_accept(P, "(")) {
     if (!pp_is_punct(pp_peek(P), ')')) {
-      do pp_param(P);
+      do param(P);
       while (pp_accept(P, ","));
     }
     pp_expect(P, ')');
@@ -584,10 +584,10 @@ static void entry(Parser *P) {
   for (int i = 0; i < k->nparams; i++)
     if (k->params[i].align > maxalign) maxalign = k->params[i].align;
   k->param_size = (uint32_t)pp_align_up(k->param_size, maxalign);
-  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') pp_perf_directive(P);
+  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') perf_directive(P);
   if (pp_is_punct(pp_peek(P), ';')) { /* a declaration: nothing to run */
     pp_next(P);
-    pp_end_kernel(P, NULL);
+    end_kernel(P, NULL);
     m->nkernels--;
     for (int i = 0; i < k->nparams; i++) free(k->params[i].name);
     free(k->params);
@@ -595,7 +595,80 @@ static void entry(Parser *P) {
     free(k->name);
     return;
   }
-  pp_end_kernel(P, pp_body(P));
+  end_kernel(P, body(P));
+}
+
+/* Skips a balanced '(' ... ')' if one comes next. */
+static void skip_parens(Parser *P) {
+  if (!pp_is_punct(pp_peek(P), '(')) return;
+  int depth = 0;
+  do {
+    const PtxTok *t = pp_next(P);
+    if (t->kind == TK_EOF) pp_fail(P, t, "unbalanced '(' in a .func declaration");
+    if (pp_is_punct(t, '(')) depth++;
+    if (pp_is_punct(t, ')')) depth--;
+  } while (depth > 0);
+}
+
+/* params := '(' [param {',' param}] ')' */
+static void param_list(Parser *P) {
+  pp_expect(P, '(');
+  if (!pp_is_punct(pp_peek(P), ')')) {
+    do param(P);
+    while (pp_accept(P, ","));
+  }
+  pp_expect(P, ')');
+}
+
+/* The function's frame register: a register of its own that the emulator
+ * sets at each call to the frame's offset in local memory. */
+static void frame_register(Parser *P, PtxKernel *f) {
+  f->reg_names = wm_xrealloc(f->reg_names, 16 * sizeof *f->reg_names);
+  P->capnames = 16;
+  f->reg_names[0] = wm_xstrdup("%frame");
+  f->fp_slot = 0;
+  f->nregs = 1;
+}
+
+/* func := .func {attribute} ['(' params ')'] name ['(' params ')'] {directive} (';' | body)
+ * A declaration only names the function (nvcc declares every function,
+ * vprintf included, before its first use); a definition is parsed as a
+ * kernel is, with its parameters in its frame. */
+static void func(Parser *P) {
+  const PtxTok *ft = pp_next(P);
+  char buf[128];
+  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') { /* .attribute(...) */
+    pp_next(P);
+    skip_parens(P);
+  }
+  int start = P->pos;
+  skip_parens(P);
+  const PtxTok *name = pp_expect_word(P, "a function name");
+  if (name->p[0] == '.' || name->p[0] == '%') pp_fail(P, name, "bad function name '%s'", pp_tok_str(name, buf, sizeof buf));
+  int fi = pp_func_index(P, name, 1);
+  skip_parens(P);
+  while (pp_peek(P)->kind != TK_EOF && !pp_is_punct(pp_peek(P), ';') && !pp_is_punct(pp_peek(P), '{')) pp_next(P);
+  if (pp_is_punct(pp_peek(P), ';')) {
+    pp_next(P);
+    return;
+  }
+  PtxKernel *f = &P->m->funcs[fi];
+  if (f->has_body) pp_fail(P, name, "function '%s' defined twice", pp_tok_str(name, buf, sizeof buf));
+  P->pos = start;
+  start_kernel(P, f);
+  f->has_body = 1;
+  f->builtin = 0; /* a module's own malloc is its own */
+  f->line = ft->line;
+  frame_register(P, f);
+  if (pp_is_punct(pp_peek(P), '(')) {
+    param_list(P);
+    f->nret = (uint16_t)f->nparams;
+  }
+  pp_next(P); /* the name */
+  if (pp_is_punct(pp_peek(P), '(')) param_list(P);
+  P->local_cur = (uint32_t)pp_align_up(f->param_size, 16);
+  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') perf_directive(P);
+  end_kernel(P, body(P));
 }
 
 /* file := .file N "path" [',' N ',' N] */
@@ -695,7 +768,7 @@ void pp_module(Parser *P) {
         if (pp_is(pp_next(P), ".extern")) is_extern = 1;
       const PtxTok *d = pp_peek(P);
       if (pp_is(d, ".entry")) entry(P);
-      else if (pp_is(d, ".func")) pp_func(P);
+      else if (pp_is(d, ".func")) func(P);
       else if (pp_is(d, ".global") || pp_is(d, ".const") || pp_is(d, ".shared") || pp_is(d, ".local") || pp_is(d, ".param"))
         pp_var_decl(P, is_extern);
       else if (d->kind == TK_WORD && d->p[0] == '.')

@@ -225,14 +225,8 @@ char *pp_demangle(const char *s);
 void pp_var_decl(Parser *P, int is_extern);
 
 void pp_module(Parser *P);
-void pp_param(Parser *P);
-void pp_start(Parser *P, PtxKernel *k);
-void pp_end_kernel(Parser *P, const PtxTok *close);
-const PtxTok *pp_body(Parser *P);
-void pp_perf_directive(Parser *P);
 
 /* device functions and calls (ptx_call.c) */
-void pp_func(Parser *P);
 int pp_call_operands(Parser *P, PtxInstr *in, struct Opd *fin);
 int pp_func_index(Parser *P, const PtxTok *name, int declare);
 int pp_sreg_alias(const PtxTok *t, int *sreg, uint64_t *imm);
