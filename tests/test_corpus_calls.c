@@ -251,6 +251,58 @@ static void test_printf(void **state) {
   free(four);
 }
 
+/* One 101-byte line per thread ("%-100d\n"), 41 blocks of 256: 1,060,096
+ * bytes, more than CUDA's 1 MiB FIFO.  The first 10381 lines fit
+ * (1,048,481 bytes); the next does not, so it and the 114 after it are
+ * dropped (11,615 bytes), however many host threads run the blocks. */
+static const char *const flood_ptx =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);\n"
+  ".global .align 1 .b8 fmt[8] = {37, 45, 49, 48, 48, 100, 10, 0};\n"
+  ".visible .entry flood()\n{\n"
+  "  .local .align 8 .b8 __local_depot0[8];\n  .reg .b32 %r<5>;\n  .reg .b64 %rd<5>;\n"
+  "  mov.u64 %rd1, __local_depot0;\n  cvta.local.u64 %rd2, %rd1;\n"
+  "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %ntid.x;\n  mov.u32 %r3, %tid.x;\n"
+  "  mad.lo.s32 %r4, %r1, %r2, %r3;\n  st.local.u32 [%rd1], %r4;\n"
+  "  mov.u64 %rd3, fmt;\n  cvta.global.u64 %rd4, %rd3;\n"
+  "  { .param .b64 param0;\n  st.param.b64 [param0+0], %rd4;\n  .param .b64 param1;\n"
+  "  st.param.b64 [param1+0], %rd2;\n  .param .b32 retval0;\n"
+  "  call.uni (retval0), vprintf, (param0, param1);\n  }\n  ret;\n}\n";
+
+static char *flood_run(const char *path, const char *threads) {
+  char args[512], *out = NULL, *err = NULL;
+  setenv("WARPMEM_THREADS", threads, 1);
+  snprintf(args, sizeof args, "sim %s --kernel flood --grid 41 --block 256", path);
+  int rc = tu_run_cli(args, &out, &err);
+  unsetenv("WARPMEM_THREADS");
+  if (rc) fail_msg("warpmem %s: %s", args, err);
+  free(err);
+  char *report = strstr(out, "flood  grid=");
+  assert_non_null(report);
+  *report = '\0';
+  return out;
+}
+
+static void test_printf_fifo_full(void **state) {
+  (void)state;
+  char *path = tu_temp_file(".ptx", flood_ptx);
+  char *one = flood_run(path, "1"), *three = flood_run(path, "3");
+  const char *note = "warpmem: the printf buffer (1048576 bytes, cudaLimitPrintfFifoSize) is full: 11615 bytes "
+                     "of later output dropped\n";
+  size_t n = strlen(one);
+  assert_true(n > strlen(note));
+  assert_string_equal(one + n - strlen(note), note);
+  assert_int_equal(n - strlen(note), 10381 * 101);
+  char line[128];
+  snprintf(line, sizeof line, "%-100d\n", 10380); /* the last line kept */
+  assert_memory_equal(one + n - strlen(note) - 101, line, 101);
+  assert_string_equal(one, three);
+  free(one);
+  free(three);
+  unlink(path);
+  free(path);
+}
+
 /* assert() that fails: the GPU's message for the first failing thread
  * (data = iota, limit 100: thread 100 is block 1's thread 36). */
 static void test_assert(void **state) {
@@ -418,6 +470,7 @@ int main(void) {
     cmocka_unit_test(test_noinline_struct),
     cmocka_unit_test(test_function_pointers),
     cmocka_unit_test(test_printf),
+    cmocka_unit_test(test_printf_fifo_full),
     cmocka_unit_test(test_assert),
     cmocka_unit_test(test_simt_across_calls),
     cmocka_unit_test(test_identifiers_and_directives),

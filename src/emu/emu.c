@@ -36,7 +36,6 @@
 #include "emu/emu_exec.h"
 
 #define EMU_SLICE 100000
-#define EMU_STACK_MAX 1024
 
 /* --- control --- */
 
@@ -576,15 +575,8 @@ static void *run_blocks(void *arg) {
     b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
     b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
     if (b->shared_size) memset(b->shared, 0, b->shared_size);
-    size_t out_at = b->nout;
+    b->cur_block = j;
     int bad = run_block(b);
-    if (b->nout > out_at) { /* this block's printf text */
-      if (b->nchunks == b->capchunks) {
-        b->capchunks = b->capchunks ? 2 * b->capchunks : 16;
-        b->chunks = wm_xrealloc(b->chunks, b->capchunks * sizeof *b->chunks);
-      }
-      b->chunks[b->nchunks++] = (PrintChunk){j, out_at, b->nout - out_at};
-    }
     if (!bad && w->ring && ring_put(w->ring, j, &w->trace)) break;
     if (bad) {
       if (w->ring) ring_abort(w->ring);
@@ -631,13 +623,18 @@ static void run_workers(Worker *ws, int nw) {
   }
 }
 
+/* Block order, then the order a block's records were written (one worker
+ * runs a block, so its records' offsets grow). */
 static int chunk_order(const void *a, const void *b) {
   const PrintChunk *x = *(const PrintChunk *const *)a, *y = *(const PrintChunk *const *)b;
-  return x->block < y->block ? -1 : x->block > y->block;
+  if (x->block != y->block) return x->block < y->block ? -1 : 1;
+  return x->off < y->off ? -1 : x->off > y->off;
 }
 
 /* Writes the blocks' printf text in block order (up to the block that
- * faulted, if one did), at most CUDA's FIFO of it. */
+ * faulted, if one did), at most CUDA's FIFO of it: from the first record
+ * that does not fit on, nothing (so the text does not depend on how the
+ * blocks were shared among workers, each of which kept at most a FIFO). */
 static void write_printf(EmuLaunch *l, Worker *ws, int nw, uint64_t last) {
   size_t n = 0, k = 0;
   l->printf_bytes = l->printf_dropped = 0;
@@ -652,10 +649,12 @@ static void write_printf(EmuLaunch *l, Worker *ws, int nw, uint64_t last) {
     for (int t = 0; t < nw; t++)
       if (all[i] >= ws[t].b.chunks && all[i] < ws[t].b.chunks + ws[t].b.nchunks) text[i] = ws[t].b.out;
   FILE *out = l->printf_out ? l->printf_out : stdout;
+  int full = 0;
   for (size_t i = 0; i < n && all[i]->block <= last; i++) {
     size_t len = all[i]->len;
-    if (l->printf_bytes + len > EMU_PRINTF_FIFO) {
+    if (full || l->printf_bytes + len > EMU_PRINTF_FIFO) {
       l->printf_dropped += len;
+      full = 1;
       continue;
     }
     fwrite(text[i] + all[i]->off, 1, len, out);

@@ -116,7 +116,7 @@ int emu_call(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t eff) {
                      "stack overflow calling %s at call depth %d: the frames need more than the %u-byte stack "
                      "per thread (cudaLimitStackSize; warpmem --stack-size)",
                      f->plain_name, w->nframes + 1, b->local_size - b->stack_base);
-  if (w->sp + 2 > 1024 || w->nframes >= 1 << 20)
+  if (w->sp + 2 > EMU_STACK_MAX)
     return emu_fault(b, x, wi, __builtin_ctz(group), WM_ELIMIT, "calls and divergence nested too deeply");
   if (copy_arguments(b, x, wi, group, c, f, fp)) return -1;
   size_t saved = k->reach[fn * k->nfn + c->caller] ? save_registers(w, &k->fn[c->caller]) : SIZE_MAX;

@@ -32,6 +32,8 @@ typedef struct SimtEntry {
 
 enum { W_READY, W_WAIT, W_DONE };
 
+#define EMU_STACK_MAX 1024 /* SIMT stack entries per warp */
+
 /* The rpc of a call's entry on the SIMT stack: never reached, the entry
  * ends when all its lanes have returned (or exited). */
 #define EMU_NORPC 0xffffffffu
@@ -70,7 +72,7 @@ typedef struct Warp {
  * threads. */
 typedef struct PrintChunk {
   uint64_t block;     /* the j-th block run */
-  size_t off, len;    /* in Block.out */
+  size_t off, len;    /* one lane's printf text, in Block.out */
 } PrintChunk;
 
 typedef struct Block {
@@ -102,6 +104,8 @@ typedef struct Block {
   uint32_t stack_base;/* where the call stack starts in local memory */
   char *out;          /* printf's text of the blocks this worker ran */
   size_t nout, capout;
+  size_t nrec;        /* bytes of the record being written, after nout */
+  uint64_t cur_block; /* the j-th block run, for PrintChunk */
   uint64_t dropped;   /* printf bytes beyond EMU_PRINTF_FIFO */
   PrintChunk *chunks;
   size_t nchunks, capchunks;

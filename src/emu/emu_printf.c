@@ -8,8 +8,9 @@
  *  - The text goes to the block's buffer (Block.out); emu_run writes the
  *    blocks' text in block order at the end of the launch.  A block's text
  *    is in the GPU's order: warp by warp as they run, lanes in order.
- *  - CUDA's FIFO (1 MiB by default) keeps records, not text; here the limit
- *    is on the text, and what does not fit is counted as dropped.
+ *  - CUDA's FIFO (1 MiB by default) keeps records: here one lane's text is a
+ *    record, the limit is on the text, and from the first record that does
+ *    not fit on everything is dropped (and counted).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,16 +18,30 @@
 
 #include "emu/emu_exec.h"
 
+/* Appends to the record being written (committed by end_record). */
 static void out_bytes(Block *b, const char *s, size_t n) {
-  if (b->dropped || b->nout + n > EMU_PRINTF_FIFO) { /* beyond the FIFO: dropped, and so is everything after */
+  if (b->nout + b->nrec + n > b->capout) {
+    b->capout = (b->nout + b->nrec + n) * 2;
+    b->out = wm_xrealloc(b->out, b->capout);
+  }
+  memcpy(b->out + b->nout + b->nrec, s, n);
+  b->nrec += n;
+}
+
+/* Keeps the record, unless it does not fit in the FIFO: then it and every
+ * later one are dropped (a record at a time, as the GPU drops them). */
+static void end_record(Block *b) {
+  size_t n = b->nrec;
+  b->nrec = 0;
+  if (b->dropped || b->nout + n > EMU_PRINTF_FIFO) {
     b->dropped += n;
     return;
   }
-  if (b->nout + n > b->capout) {
-    b->capout = (b->nout + n) * 2;
-    b->out = wm_xrealloc(b->out, b->capout);
+  if (b->nchunks == b->capchunks) {
+    b->capchunks = b->capchunks ? 2 * b->capchunks : 64;
+    b->chunks = wm_xrealloc(b->chunks, b->capchunks * sizeof *b->chunks);
   }
-  memcpy(b->out + b->nout, s, n);
+  b->chunks[b->nchunks++] = (PrintChunk){b->cur_block, b->nout, n};
   b->nout += n;
 }
 
@@ -187,8 +202,12 @@ int emu_vprintf(Block *b, const EmuInstr *x, int warp, int lane, uint64_t fmt, u
     }
     Spec sp;
     i = j + 1 + parse_spec(s + j + 1, n - j - 1, &sp);
-    if (convert(b, x, warp, lane, &sp, &a, buf, sizeof buf)) return -1;
+    if (convert(b, x, warp, lane, &sp, &a, buf, sizeof buf)) {
+      b->nrec = 0;
+      return -1;
+    }
     out_bytes(b, buf, strlen(buf));
   }
+  end_record(b);
   return a.n;
 }

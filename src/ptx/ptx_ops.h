@@ -188,9 +188,9 @@ typedef enum {
   X(RET, "ret", OPF_EXIT | OPF_NODST, M_UNI | M_NOTYPE, SH_NONE, "", simt,                                   \
     "return from a device function (its frame is popped when all its lanes have returned); in a kernel, "    \
     "end the thread")                                                                                        \
-  X(CALL, "call", OPF_BRANCH | OPF_NODST, M_UNI | M_NOTYPE, SH_CALL, "", simt,                                            \
+  X(CALL, "call", OPF_BRANCH | OPF_NODST, M_UNI | M_NOTYPE, SH_CALL, "", simt,                              \
     "call a device function: direct, through a function pointer (lanes grouped by target), recursive; "      \
-    "vprintf, __assertfail, malloc and free built in")                                                       \
+    "printf (vprintf) and assert (__assertfail) built in; device malloc/free refused")                       \
   X(EXIT, "exit", OPF_EXIT | OPF_NODST, M_NOTYPE, SH_NONE, "", simt, "end the thread")                       \
   X(TRAP, "trap", OPF_EXIT | OPF_NODST, M_NOTYPE, SH_NONE, "", trap, "abort the kernel: a fault")            \
   X(BAR, "bar", OPF_BARRIER | OPF_NODST, M_BAR | M_NOTYPE, SH_BAR, "u", simt,                                \
