@@ -110,9 +110,9 @@ static void call_param(Parser *P, uint32_t *off, uint32_t *size) {
   char buf[128];
   const Sym *s = pp_find_sym(P, t);
   if (!s || s->frame != SYM_ARG)
-    pp_unsup(P, t, "unsupported call (kernel %s): operand '%s' is not a .param variable of the call "
+    pp_unsup(P, t, "unsupported call (%s %s): operand '%s' is not a .param variable of the call "
              "sequence; warpmem runs calls whose arguments and results are .param variables, as nvcc writes "
-             "them", P->k->name, pp_tok_str(t, buf, sizeof buf));
+             "them", pp_owner(P), P->k->name, pp_tok_str(t, buf, sizeof buf));
   *off = (uint32_t)(s->offset - PTX_PARAM_FRAME);
   *size = s->size;
 }

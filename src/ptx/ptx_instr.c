@@ -24,8 +24,8 @@ static const uint16_t cache_flags[] = {PTX_IF_CA, PTX_IF_CG, PTX_IF_CS, PTX_IF_L
 
 static _Noreturn void bad_mod(Parser *P, const InstrCtx *x, Comp c) {
   char buf[128];
-  pp_unsup(P, x->mn, "unsupported instruction '%s' (kernel %s): unknown or unsupported modifier '.%.*s'",
-        pp_tok_str(x->mn, buf, sizeof buf), P->k->name, (int)c.len, c.p);
+  pp_unsup(P, x->mn, "unsupported instruction '%s' (%s %s): unknown or unsupported modifier '.%.*s'",
+        pp_tok_str(x->mn, buf, sizeof buf), pp_owner(P), P->k->name, (int)c.len, c.p);
 }
 
 /* One modifier (the part between dots) of the mnemonic. */
@@ -331,7 +331,8 @@ static void mnemonic(Parser *P, PtxInstr *in, InstrCtx *x) {
     }
   }
   int used, op = find_op(c, nc, &used);
-  if (op < 0) pp_unsup(P, mn, "unsupported instruction '%s' (kernel %s)", pp_tok_str(mn, buf, sizeof buf), P->k->name);
+  if (op < 0) pp_unsup(P, mn, "unsupported instruction '%s' (%s %s)", pp_tok_str(mn, buf, sizeof buf), pp_owner(P),
+                       P->k->name);
   in->op = (uint16_t)op;
   for (int i = used; i < nc; i++) modifier(P, in, x, c[i]);
 }

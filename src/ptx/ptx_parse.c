@@ -528,7 +528,8 @@ static const PtxTok *body(Parser *P) {
     } else if (pp_is(t, ".callprototype")) {
       pp_skip_statement(P); /* the signature of an indirect call: not checked */
     } else if (t->p[0] == '.') {
-      pp_defer_statement(P, t, "unsupported directive '%s' (kernel %s)", pp_tok_str(t, buf, sizeof buf), k->name);
+      pp_defer_statement(P, t, "unsupported directive '%s' (%s %s)", pp_tok_str(t, buf, sizeof buf), pp_owner(P),
+                         k->name);
     } else if (pp_is_punct(pp_peek2(P), ':')) {
       pp_next(P);
       pp_next(P);

@@ -186,6 +186,9 @@ _Noreturn void pp_fail_expected(Parser *P, const char *what);
 void pp_mark_unsupported(Parser *P, const PtxTok *t, const char *msg);
 __attribute__((format(printf, 3, 4))) void pp_defer_statement(Parser *P, const PtxTok *t, const char *fmt, ...);
 
+/* "kernel" or "function": what is being parsed, for messages */
+static inline const char *pp_owner(const Parser *P) { return P->k && P->k->is_func ? "function" : "kernel"; }
+
 /* tokens (ptx_parse_base.c) */
 static inline const PtxTok *pp_peek(Parser *P) { return &P->toks[P->pos]; }
 static inline int pp_is(const PtxTok *t, const char *s) { return t->kind != TK_EOF && ptx_tok_is(t, s); }
