@@ -303,6 +303,34 @@ static void test_printf_fifo_full(void **state) {
   free(path);
 }
 
+/* printf("%s\n", (char *)0x1234): the string's address is in no buffer. */
+static void test_printf_bad_string(void **state) {
+  (void)state;
+  static const char *const ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);\n"
+    ".global .align 1 .b8 fmt[4] = {37, 115, 10, 0};\n"
+    ".visible .entry bad_string()\n{\n"
+    "  .local .align 8 .b8 __local_depot0[8];\n  .reg .b64 %rd<5>;\n"
+    "  mov.u64 %rd1, __local_depot0;\n  cvta.local.u64 %rd2, %rd1;\n"
+    "  st.local.u64 [%rd1], 4660;\n"
+    "  mov.u64 %rd3, fmt;\n  cvta.global.u64 %rd4, %rd3;\n"
+    "  { .param .b64 param0;\n  st.param.b64 [param0+0], %rd4;\n  .param .b64 param1;\n"
+    "  st.param.b64 [param1+0], %rd2;\n  .param .b32 retval0;\n"
+    "  call.uni (retval0), vprintf, (param0, param1);\n  }\n  ret;\n}\n";
+  char *path = tu_temp_file(".ptx", ptx), args[512], *out = NULL, *err = NULL;
+  snprintf(args, sizeof args, "sim %s --kernel bad_string --grid 1 --block 32", path);
+  assert_int_equal(tu_run_cli(args, &out, &err), 1);
+  expect_contains(err, "printf's %s argument 0x1234 is not a valid address");
+  expect_contains(err, "kernel bad_string, PTX ");
+  expect_contains(err, ":20: call.uni (retval0), vprintf, (param0, param1)");
+  expect_contains(err, "block (0,0,0), thread (0,0,0)");
+  free(out);
+  free(err);
+  unlink(path);
+  free(path);
+}
+
 /* assert() that fails: the GPU's message for the first failing thread
  * (data = iota, limit 100: thread 100 is block 1's thread 36). */
 static void test_assert(void **state) {
@@ -446,7 +474,10 @@ static void test_refused_calls(void **state) {
     "    call.uni (retval0), elsewhere, (param0);\n    ld.param.b32 %r1, [retval0+0]; }\n  ret;\n}\n"
     ".visible .entry heap(.param .u64 out)\n{\n  .reg .b64 %rd<2>;\n"
     "  { .param .b64 param0;\n    st.param.b64 [param0+0], 64;\n    .param .b64 retval0;\n"
-    "    call.uni (retval0), malloc, (param0);\n    ld.param.b64 %rd1, [retval0+0]; }\n  ret;\n}\n";
+    "    call.uni (retval0), malloc, (param0);\n    ld.param.b64 %rd1, [retval0+0]; }\n  ret;\n}\n"
+    ".func with_tex()\n{\n  .reg .b32 %r<4>;\n"
+    "  tex.1d.v4.s32.s32 {%r1, %r2, %r3, %r3}, [tex0, {%r1}];\n  ret;\n}\n"
+    ".visible .entry uses_tex()\n{\n  call.uni with_tex;\n  ret;\n}\n";
   char *path = tu_temp_file(".ptx", ptx);
   PtxModule *m = tu_load(path);
   WmErr e = {0};
@@ -457,6 +488,8 @@ static void test_refused_calls(void **state) {
   expect_contains(e.msg, "^");
   assert_null(ptx_find_kernel(m, "heap", &e));
   expect_contains(e.msg, "device malloc (kernel heap)");
+  assert_null(ptx_find_kernel(m, "uses_tex", &e)); /* through the function it calls */
+  expect_contains(e.msg, ":29:3: unsupported instruction 'tex.1d.v4.s32.s32' (function with_tex)");
   ptx_module_free(m);
   unlink(path);
   free(path);
@@ -471,6 +504,7 @@ int main(void) {
     cmocka_unit_test(test_function_pointers),
     cmocka_unit_test(test_printf),
     cmocka_unit_test(test_printf_fifo_full),
+    cmocka_unit_test(test_printf_bad_string),
     cmocka_unit_test(test_assert),
     cmocka_unit_test(test_simt_across_calls),
     cmocka_unit_test(test_identifiers_and_directives),
