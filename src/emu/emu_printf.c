@@ -20,6 +20,7 @@
 
 /* Appends to the record being written (committed by end_record). */
 static void out_bytes(Block *b, const char *s, size_t n) {
+  if (!n) return;
   if (b->nout + b->nrec + n > b->capout) {
     b->capout = (b->nout + b->nrec + n) * 2;
     b->out = wm_xrealloc(b->out, b->capout);
