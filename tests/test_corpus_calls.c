@@ -403,6 +403,36 @@ static void test_simt_across_calls(void **state) {
   free(path);
 }
 
+/* A device function and its kernel share the dynamic shared array (placed
+ * after the module's 8 bytes of static shared memory, 16-aligned). */
+static void test_function_dynamic_shared(void **state) {
+  (void)state;
+  static const char *const ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".shared .align 4 .b8 fixed[8];\n"
+    ".extern .shared .align 16 .b8 dyn[];\n"
+    ".func put(.param .b32 put_param_0)\n{\n  .reg .b32 %r<4>;\n"
+    "  ld.param.b32 %r1, [put_param_0];\n  shl.b32 %r2, %r1, 2;\n  mov.u32 %r3, dyn;\n"
+    "  add.s32 %r3, %r3, %r2;\n  mul.lo.s32 %r1, %r1, 7;\n  st.shared.u32 [%r3], %r1;\n  ret;\n}\n"
+    ".visible .entry dynk(.param .u64 out)\n{\n  .reg .b32 %r<5>;\n  .reg .b64 %rd<5>;\n"
+    "  mov.u32 %r1, %tid.x;\n  st.shared.u32 [fixed], 0;\n"
+    "  { .param .b32 param0;\n  st.param.b32 [param0+0], %r1;\n  call.uni put, (param0);\n  }\n"
+    "  bar.sync 0;\n  xor.b32 %r2, %r1, 1;\n  shl.b32 %r3, %r2, 2;\n  mov.u32 %r4, dyn;\n  add.s32 %r4, %r4, %r3;\n"
+    "  ld.shared.u32 %r2, [%r4];\n  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd2, %rd3;\n  st.global.u32 [%rd4], %r2;\n  ret;\n}\n";
+  char *path = tu_temp_file(".ptx", ptx);
+  PtxModule *m = tu_load(path);
+  SimRun run;
+  tu_launch(&run, m, "dynk", "1", "64", 256, "buf:i32:64:zero", NULL);
+  const int32_t *out = ARG(&run, 0, int32_t, 64);
+  for (int t = 0; t < 64; t++)
+    if (out[t] != (t ^ 1) * 7) fail_msg("out[%d] = %d, expected %d", t, out[t], (t ^ 1) * 7);
+  sim_run_free(&run);
+  ptx_module_free(m);
+  unlink(path);
+  free(path);
+}
+
 /* --- what nvcc 12/13 emit: identifiers, special registers, directives -------- */
 
 static const char *const ids_ptx =
@@ -507,6 +537,7 @@ int main(void) {
     cmocka_unit_test(test_printf_bad_string),
     cmocka_unit_test(test_assert),
     cmocka_unit_test(test_simt_across_calls),
+    cmocka_unit_test(test_function_dynamic_shared),
     cmocka_unit_test(test_identifiers_and_directives),
     cmocka_unit_test(test_refused_calls),
   };

@@ -112,6 +112,25 @@ static void relocate(PtxInstr *in, uint32_t slot_base, uint32_t start, uint32_t 
   if (in->op == PTX_OP_CALL) in->opd[0].imm += call_base;
 }
 
+/* Dynamic shared memory (.extern .shared x[]) follows the static part,
+ * aligned: a function that uses it placed it after the static shared
+ * memory declared before it, which must be where the kernel has it. */
+static int dynamic_shared(Link *L, const PtxKernel *f) {
+  PtxKernel *k = L->k;
+  if (!f->shared_extern_align) return 0;
+  uint32_t a = f->shared_extern_align > k->shared_extern_align ? f->shared_extern_align : k->shared_extern_align;
+  uint64_t fbase = pp_align_up(f->shared_static, f->shared_extern_align), kbase = pp_align_up(k->shared_static, a);
+  if (fbase != kbase || (k->shared_extern_align && pp_align_up(k->shared_static, k->shared_extern_align) != kbase)) {
+    refuse(L->m, k, &f->code[0],
+           "unsupported dynamic shared memory in device function %s (kernel %s): the kernel's static shared "
+           "memory differs from the function's, so they would place the dynamic array apart",
+           f->plain_name, k->name);
+    return -1;
+  }
+  k->shared_extern_align = a;
+  return 0;
+}
+
 /* Appends function fn[i]'s code, registers and call sites to the kernel. */
 static void append_fn(Link *L, int i) {
   PtxKernel *k = L->k;
@@ -175,6 +194,12 @@ static void link_kernel(PtxModule *m, PtxKernel *k) {
     free(L.fn_of);
     return;
   }
+  for (int i = 1; i < L.n; i++)
+    if (dynamic_shared(&L, L.fn[i].f)) {
+      free(L.fn);
+      free(L.fn_of);
+      return;
+    }
   for (int c = 0; c < k->ncalls; c++) k->calls[c].caller = 0;
   for (int i = 1; i < L.n; i++) append_fn(&L, i);
   for (int c = 0; c < k->ncalls; c++) {

@@ -183,6 +183,11 @@ void pp_var_decl(Parser *P, int is_extern) {
   if (!P->k && space == PTX_S_LOCAL) pp_unsup(P, st, "module-scope .local variables are not supported");
   if (space == PTX_S_PARAM) pp_unsup(P, st, ".param variables outside a kernel's parameter list are not supported");
   if (is_extern && space != PTX_S_SHARED) pp_unsup(P, st, ".extern .%s variables are not supported", ptx_space_name((PtxSpace)space));
+  if (P->k && P->k->is_func && space == PTX_S_SHARED) { /* nvcc declares them at module scope */
+    pp_defer_statement(P, st, ".shared variables declared inside a device function are not supported (function %s)",
+                       P->k->name);
+    return;
+  }
 
   do {
     const PtxTok *name = pp_expect_word(P, "a variable name");
