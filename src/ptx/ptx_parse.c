@@ -40,35 +40,6 @@ static void store_elem(Parser *P, const PtxTok *t, Num n, PtxType ty, uint8_t *d
   for (unsigned i = 0; i < size && i < 8; i++) dst[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* An address as an initializer: a function's (a table of function
- * pointers) or a .global variable's, written name or generic(name), plus an
- * offset (a table of strings). */
-static void address_init(Parser *P, uint8_t *buf, uint64_t nelem, PtxType ty, uint64_t *i) {
-  const PtxTok *t = pp_next(P);
-  char b[128];
-  int generic = pp_is(t, "generic") && pp_is_punct(pp_peek(P), '(');
-  const PtxTok *name = generic ? (pp_next(P), pp_expect_word(P, "a variable name")) : t;
-  int fi = pp_func_index(P, name, 0);
-  const Sym *s = fi < 0 ? (const Sym *)pp_map_get(&P->msyms, name->p, name->len) : NULL;
-  if (ptx_type_size(ty) != 8) pp_unsup(P, t, "addresses as initializers must be 64-bit");
-  if (fi < 0 && (!s || s->space != PTX_S_GLOBAL))
-    pp_unsup(P, name, "'%s' as an initializer: only functions and .global variables are supported",
-             pp_tok_str(name, b, sizeof b));
-  uint64_t v = fi >= 0 ? PTX_FUNC_ADDR_BASE + (uint64_t)fi * PTX_FUNC_ADDR_STEP : s->offset;
-  if (pp_accept(P, "+")) v += pp_int_number(P, "an offset");
-  if (generic) pp_expect(P, ')');
-  if (*i >= nelem) pp_fail(P, t, "too many initializers");
-  if (fi >= 0) {
-    P->m->funcs[fi].addr_taken = 1;
-  } else {
-    PtxModule *m = P->m;
-    GROW(m->relocs, m->nrelocs, P->caprelocs);
-    m->relocs[m->nrelocs++] = (PtxReloc){P->init_space, P->init_at + *i * 8};
-  }
-  for (unsigned k = 0; k < 8; k++) buf[*i * 8 + k] = (uint8_t)(v >> (8 * k));
-  (*i)++;
-}
-
 /* init := '{' init {',' init} '}' | signed-number | address */
 static void initializer(Parser *P, uint8_t *buf, uint64_t nelem, PtxType ty, uint64_t *i, int depth) {
   const PtxTok *t = pp_peek(P);
@@ -81,7 +52,7 @@ static void initializer(Parser *P, uint8_t *buf, uint64_t nelem, PtxType ty, uin
     return;
   }
   if (t->kind == TK_WORD) {
-    address_init(P, buf, nelem, ty, i);
+    pp_address_init(P, buf, nelem, ty, i);
     return;
   }
   Num n = pp_signed_number(P);

@@ -234,6 +234,7 @@ int pp_call_operands(Parser *P, PtxInstr *in, struct Opd *fin);
 int pp_func_index(Parser *P, const PtxTok *name, int declare);
 int pp_sreg_alias(const PtxTok *t, int *sreg, uint64_t *imm);
 void pp_body_param(Parser *P);
+void pp_address_init(Parser *P, uint8_t *buf, uint64_t nelem, PtxType ty, uint64_t *i);
 
 /* linking the functions each kernel reaches into its code (ptx_link.c) */
 void pp_link(PtxModule *m);
