@@ -94,6 +94,17 @@ typedef enum {
 } PtxSreg;
 extern const char *const ptx_sreg_name[PTX_SR_COUNT];
 
+/* Predefined identifiers and special registers whose value the parser
+ * knows: it reads them as the special register `sreg`, or (sreg < 0) as
+ * the constant `value` (ptx.c says why). */
+typedef struct PtxSregAlias {
+  const char *name;  /* as written: "WARP_SZ", "%clusterid.x" */
+  int sreg;          /* PtxSreg, or -1 */
+  uint64_t value;
+} PtxSregAlias;
+extern const PtxSregAlias ptx_sreg_alias[];
+extern const int ptx_nsreg_alias;
+
 /* Comparisons of setp/set (PtxInstr.cmp). */
 typedef enum {
   PTX_CMP_NONE,

@@ -335,38 +335,13 @@ int pp_sreg_of(const PtxTok *t) {
   return -1;
 }
 
-/* Predefined identifiers and special registers whose value the parser
- * knows: another special register's (*sreg) or a constant (*sreg = -1,
- * *imm).  A launch is a cluster of one block: %clusterid is %ctaid,
- * %cluster_ctaid 0.  Performance-monitor counters read 0, and so does the
- * shared memory the driver reserves (none is modelled).  Returns 1 if t is
- * one of them. */
+/* A predefined identifier or special register with a known value
+ * (ptx_sreg_alias): 1 with *sreg (or -1 and *imm), else 0. */
 int pp_sreg_alias(const PtxTok *t, int *sreg, uint64_t *imm) {
-  static const struct {
-    const char *name;
-    int sreg;
-    uint64_t value;
-  } alias[] = {
-    {"WARP_SZ", -1, 32},
-    {"%clusterid.x", PTX_SR_CTAID_X, 0}, {"%clusterid.y", PTX_SR_CTAID_Y, 0}, {"%clusterid.z", PTX_SR_CTAID_Z, 0},
-    {"%nclusterid.x", PTX_SR_NCTAID_X, 0}, {"%nclusterid.y", PTX_SR_NCTAID_Y, 0},
-    {"%nclusterid.z", PTX_SR_NCTAID_Z, 0},
-    {"%cluster_ctaid.x", -1, 0}, {"%cluster_ctaid.y", -1, 0}, {"%cluster_ctaid.z", -1, 0},
-    {"%cluster_nctaid.x", -1, 1}, {"%cluster_nctaid.y", -1, 1}, {"%cluster_nctaid.z", -1, 1},
-    {"%cluster_ctarank", -1, 0}, {"%cluster_nctarank", -1, 1}, {"%is_explicit_cluster", -1, 0},
-    {"%aggr_smem_size", PTX_SR_TOTAL_SMEM, 0},
-    {"%reserved_smem_offset_begin", -1, 0}, {"%reserved_smem_offset_end", -1, 0},
-    {"%reserved_smem_offset_cap", -1, 0}, {"%reserved_smem_offset_0", -1, 0},
-    {"%reserved_smem_offset_1", -1, 0}, {"%current_graph_exec", -1, 0},
-    {"%pm0", -1, 0}, {"%pm1", -1, 0}, {"%pm2", -1, 0}, {"%pm3", -1, 0},
-    {"%pm4", -1, 0}, {"%pm5", -1, 0}, {"%pm6", -1, 0}, {"%pm7", -1, 0},
-    {"%pm0_64", -1, 0}, {"%pm1_64", -1, 0}, {"%pm2_64", -1, 0}, {"%pm3_64", -1, 0},
-    {"%pm4_64", -1, 0}, {"%pm5_64", -1, 0}, {"%pm6_64", -1, 0}, {"%pm7_64", -1, 0},
-  };
-  for (size_t i = 0; i < sizeof alias / sizeof *alias; i++)
-    if (strlen(alias[i].name) == t->len && memcmp(alias[i].name, t->p, t->len) == 0) {
-      *sreg = alias[i].sreg;
-      *imm = alias[i].value;
+  for (int i = 0; i < ptx_nsreg_alias; i++)
+    if (strlen(ptx_sreg_alias[i].name) == t->len && memcmp(ptx_sreg_alias[i].name, t->p, t->len) == 0) {
+      *sreg = ptx_sreg_alias[i].sreg;
+      *imm = ptx_sreg_alias[i].value;
       return 1;
     }
   return 0;
