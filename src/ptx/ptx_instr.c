@@ -165,7 +165,7 @@ static void address(Parser *P, Opd *o) {
       o->sym = s;
       o->o.space = s->space;
       base = s->offset;
-      if (s->frame && P->k->is_func) o->o.reg[0] = P->k->fp_slot; /* in this call's frame */
+      if (s && s->frame && P->k->is_func) o->o.reg[0] = P->k->fp_slot; /* in this call's frame */
     }
   } else {
     pp_fail(P, t, "bad address");
