@@ -623,10 +623,16 @@ static void run_workers(Worker *ws, int nw) {
   }
 }
 
+/* A record of printf text and the buffer it is in. */
+typedef struct Record {
+  const PrintChunk *c;
+  const char *text;
+} Record;
+
 /* Block order, then the order a block's records were written (one worker
  * runs a block, so its records' offsets grow). */
-static int chunk_order(const void *a, const void *b) {
-  const PrintChunk *x = *(const PrintChunk *const *)a, *y = *(const PrintChunk *const *)b;
+static int record_order(const void *a, const void *b) {
+  const PrintChunk *x = ((const Record *)a)->c, *y = ((const Record *)b)->c;
   if (x->block != y->block) return x->block < y->block ? -1 : 1;
   return x->off < y->off ? -1 : x->off > y->off;
 }
@@ -640,31 +646,26 @@ static void write_printf(EmuLaunch *l, Worker *ws, int nw, uint64_t last) {
   l->printf_bytes = l->printf_dropped = 0;
   for (int t = 0; t < nw; t++) n += ws[t].b.nchunks, l->printf_dropped += ws[t].b.dropped;
   if (!n && !l->printf_dropped) return;
-  const PrintChunk **all = wm_xmalloc((n + 1) * sizeof *all);
-  const char **text = wm_xmalloc((n + 1) * sizeof *text);
+  Record *all = wm_xmalloc((n + 1) * sizeof *all);
   for (int t = 0; t < nw; t++)
-    for (size_t i = 0; i < ws[t].b.nchunks; i++) all[k++] = &ws[t].b.chunks[i];
-  qsort(all, n, sizeof *all, chunk_order);
-  for (size_t i = 0; i < n; i++) /* the worker whose buffer holds chunk i */
-    for (int t = 0; t < nw; t++)
-      if (all[i] >= ws[t].b.chunks && all[i] < ws[t].b.chunks + ws[t].b.nchunks) text[i] = ws[t].b.out;
+    for (size_t i = 0; i < ws[t].b.nchunks; i++) all[k++] = (Record){&ws[t].b.chunks[i], ws[t].b.out};
+  qsort(all, n, sizeof *all, record_order);
   FILE *out = l->printf_out ? l->printf_out : stdout;
   int full = 0;
-  for (size_t i = 0; i < n && all[i]->block <= last; i++) {
-    size_t len = all[i]->len;
+  for (size_t i = 0; i < n && all[i].c->block <= last; i++) {
+    size_t len = all[i].c->len;
     if (full || l->printf_bytes + len > EMU_PRINTF_FIFO) {
       l->printf_dropped += len;
       full = 1;
       continue;
     }
-    fwrite(text[i] + all[i]->off, 1, len, out);
+    fwrite(all[i].text + all[i].c->off, 1, len, out);
     l->printf_bytes += len;
   }
   if (l->printf_dropped)
     fprintf(out, "warpmem: the printf buffer (%u bytes, cudaLimitPrintfFifoSize) is full: %" PRIu64
             " bytes of later output dropped\n", EMU_PRINTF_FIFO, l->printf_dropped);
   fflush(out);
-  free(text);
   free(all);
 }
 
