@@ -209,9 +209,22 @@ static void check_unsupported(const char *line, const char *word) {
   free(text);
 }
 
+/* calls with registers as arguments (nvcc passes .param variables): the
+ * caret under the first such operand */
 static void test_ptx_unsupported_call(void **state) {
   (void)state;
-  check_unsupported("\tcall.uni (%r2), foo, (%r1);", "call");
+  char *text = ptx_with_line15("\tcall.uni (%r2), foo, (%r1);");
+  char *path = tu_temp_file(".ptx", text);
+  char args[4200];
+  snprintf(args, sizeof args, "sim '%s' --kernel k --grid 1 --block 32 --arg buf:i32:32", path);
+  char *err = run_fails(args, 1);
+  assert_int_equal(expect_caret(err, path, 12, "call"), '%');
+  expect_in(err, "unsupported call");
+  expect_in(err, "kernel k");
+  free(err);
+  unlink(path);
+  free(path);
+  free(text);
 }
 
 static void test_ptx_unsupported_tex(void **state) {

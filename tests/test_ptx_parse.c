@@ -1108,21 +1108,24 @@ static void test_error_unsupported(void **state) {
                      "removed in CUDA 12: pass a cudaTextureObject_t or cudaSurfaceObject_t argument instead\n"
                      "    tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];\n"
                      "    ^");
+  /* calls whose operands are not the call sequence's .param variables */
   expect_unsupported("  call.uni (retval0), vprintf, (param0, param1);\n",
-                     "t.ptx:11:3: unsupported instruction 'call.uni' (kernel k): printf (a call to vprintf) "
-                     "is not supported\n"
+                     "t.ptx:11:13: unsupported call (kernel k): operand 'retval0' is not a .param variable of "
+                     "the call sequence; warpmem runs calls whose arguments and results are .param variables, "
+                     "as nvcc writes them\n"
                      "    call.uni (retval0), vprintf, (param0, param1);\n"
-                     "    ^");
-  expect_unsupported("  call.uni helper, (%r1);\n",
-                     "t.ptx:11:3: unsupported instruction 'call.uni' (kernel k): a call to device function "
-                     "'helper'; warpmem runs kernels whose device functions are inlined (use __forceinline__)\n"
-                     "    call.uni helper, (%r1);\n"
-                     "    ^");
+                     "              ^");
   expect_unsupported("  call (%r2), %rd1, (%r1), proto;\n",
-                     "t.ptx:11:3: unsupported instruction 'call' (kernel k): indirect calls (function "
-                     "pointers, virtual functions) are not supported\n"
+                     "t.ptx:11:9: unsupported call (kernel k): operand '%r2' is not a .param variable of the "
+                     "call sequence; warpmem runs calls whose arguments and results are .param variables, as "
+                     "nvcc writes them\n"
                      "    call (%r2), %rd1, (%r1), proto;\n"
-                     "    ^");
+                     "          ^");
+  /* a function must be declared before it is called */
+  expect_error("  call.uni helper, (%r1);\n", WM_EPARSE,
+               "t.ptx:11:12: call of undeclared function 'helper'\n"
+               "    call.uni helper, (%r1);\n"
+               "             ^");
   expect_unsupported("  @%p1 cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1}], [%r1];\n",
                      "t.ptx:11:8: unsupported instruction 'cp.async.bulk.tensor' (kernel k): TMA copies with a tensor map are not "
                      "supported yet (cp.async.bulk without .tensor and cp.async are)\n"
@@ -1133,9 +1136,9 @@ static void test_error_unsupported(void **state) {
                      "modifier '.relu'\n"
                      "    min.relu.s32 %r1, %r2, %r3;\n"
                      "    ^");
-  expect_unsupported("  mov.u32 %r1, %envreg3;\n",
-                     "t.ptx:11:16: unsupported special register '%envreg3'\n"
-                     "    mov.u32 %r1, %envreg3;\n"
+  expect_unsupported("  mov.u32 %r1, %tid.w;\n",
+                     "t.ptx:11:16: unsupported special register '%tid.w'\n"
+                     "    mov.u32 %r1, %tid.w;\n"
                      "                 ^");
   /* found after the ';' (an immediate's type): still only the kernel */
   expect_unsupported("  add.f16 %r1, %r2, 0f3F800000;\n  ret;\n",
@@ -1158,23 +1161,33 @@ static void test_error_unsupported(void **state) {
                "t.ptx:11:56: expected ';'\n"
                "    tex.1d.v4.s32.s32 {%r2, %r3, %r3, %r3}, [tex0, {%r1}]\n"
                "                                                         ^");
-  /* a call sequence as nvcc writes it: the call marks the kernel, the
-   * block's .param and the st.param/ld.param around the call still parse */
-  expect_unsupported("  {\n  .param .b64 param0;\n  st.param.b64 [param0], %rd1;\n"
-                     "  .param .b32 retval0;\n  call.uni (retval0), _Z6helperi, (param0);\n"
-                     "  ld.param.b32 %r1, [retval0];\n  }\n"
-                     "  {\n  .param .b64 param0;\n  st.param.b64 [param0], %rd2;\n  }\n",
-                     "t.ptx:15:3: unsupported instruction 'call.uni' (kernel k): a call to device function "
-                     "'helper' (_Z6helperi); warpmem runs kernels whose device functions are inlined (use "
-                     "__forceinline__)\n"
-                     "    call.uni (retval0), _Z6helperi, (param0);\n"
-                     "    ^");
-  /* a .param without a call still marks it */
-  expect_unsupported("  {\n  .param .b64 param0;\n  st.param.b64 [param0], %rd1;\n  }\n",
-                     "t.ptx:12:3: call sequences (.param in a kernel body) are not supported (kernel k)\n"
-                     "    .param .b64 param0;\n"
-                     "    ^");
-  /* the address of a .func */
+  /* a call sequence as nvcc writes it, calling a function this module only
+   * declares: refused at the call, the kernel's other statements parse */
+  {
+    WmErr e;
+    PtxModule *m = parse_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".extern .func (.param .b32 func_retval0) _Z6helperi(.param .b64 p);\n"
+                              ".entry k()\n{\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
+                              "  {\n  .param .b64 param0;\n  st.param.b64 [param0], %rd1;\n"
+                              "  .param .b32 retval0;\n  call.uni (retval0), _Z6helperi, (param0);\n"
+                              "  ld.param.b32 %r1, [retval0];\n  }\n  ret;\n}\n", &e);
+    if (!m) fail_msg("%s", e.msg);
+    assert_null(ptx_find_kernel(m, "k", &e));
+    assert_string_equal(e.msg, "t.ptx:13:3: unsupported call of external device function 'helper' (kernel k): it "
+                               "is declared here but defined in another file; warpmem runs one PTX module, so "
+                               "compile the function into this file (or link with nvcc -dlink and give warpmem "
+                               "the linked PTX)\n"
+                               "    call.uni (retval0), _Z6helperi, (param0);\n"
+                               "    ^");
+    ptx_module_free(m);
+  }
+  /* a call sequence's .param without a call is harmless */
+  {
+    PtxModule *m = parse_kernel_ok("  {\n  .param .b64 param0;\n  st.param.b64 [param0], %rd1;\n  }\n");
+    assert_null(m->kernels[0].unsupported);
+    ptx_module_free(m);
+  }
+  /* the address of a .func and a call through it */
   {
     WmErr e;
     PtxModule *m = parse_text(".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -1183,11 +1196,12 @@ static void test_error_unsupported(void **state) {
                               "  prototype_0 : .callprototype ()_ (.param .b64 _);\n"
                               "  call %rd1, (), prototype_0;\n  ret;\n}\n", &e);
     if (!m) fail_msg("%s", e.msg);
-    assert_null(ptx_find_kernel(m, "k", &e));
-    assert_string_equal(e.msg, "t.ptx:11:17: the address of device function 'helper' (a function pointer) is "
-                               "not supported\n"
-                               "    mov.u64 %rd1, helper;\n"
-                               "  " "                ^");
+    const PtxKernel *k = ptx_find_kernel(m, "k", &e);
+    if (!k) fail_msg("%s", e.msg);
+    assert_int_equal(k->ncalls, 1);
+    assert_int_equal(k->calls[0].callee, PTX_CALL_INDIRECT);
+    assert_int_equal(k->nfn, 2); /* the kernel and helper, whose address is taken */
+    assert_string_equal(k->fn[1].f->name, "helper");
     ptx_module_free(m);
   }
   /* .branchtargets (brx.idx jump tables; nvcc 13 -O3 emits compare chains
@@ -1202,7 +1216,7 @@ static void test_error_unsupported(void **state) {
                "    .reg .v2 .f32 %v<2>;\n"
                "         ^");
 
-  /* a .func body is skipped: the kernels that do not call it run */
+  /* a .func nobody calls: the kernels run */
   WmErr e;
   PtxModule *m = parse_text(".version 8.0\n.target sm_90\n.address_size 64\n"
                             ".func (.param .b32 r) helper(.param .b32 a)\n{\n  { ret; }\n}\n"
@@ -1213,7 +1227,7 @@ static void test_error_unsupported(void **state) {
   ptx_module_free(m);
   assert_null(parse_text(".version 8.0\n.func helper()\n{\n  ret;\n", &e));
   assert_int_equal(e.code, WM_EPARSE);
-  assert_non_null(strstr(e.msg, "t.ptx:2:1: unterminated .func helper"));
+  assert_non_null(strstr(e.msg, "expected '}' at the end of function helper"));
   /* a .func declaration alone is harmless */
   m = parse_text(".version 8.0\n.target sm_90\n.address_size 64\n"
                  ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"

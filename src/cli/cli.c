@@ -116,6 +116,14 @@ int cli_common_option(int argc, char **argv, int *i, SimOptions *o) {
     o->regs = (int)n;
     return 1;
   }
+  if (!strcmp(a, "--stack-size")) {
+    const char *v = VALUE();
+    uint64_t n;
+    if (!v || cli_parse_size(v, &n) || n < 16 || n > (1u << 20))
+      return 2 + cli_usage_error("--stack-size takes bytes per thread, 16 to 1M, not '%s'", v ? v : "");
+    o->stack_size = (uint32_t)n;
+    return 1;
+  }
   if (!strcmp(a, "--carveout")) {
     const char *v = VALUE();
     if (!v || cli_parse_carveout(v, &o->carveout_pct))

@@ -64,6 +64,26 @@ static void print_op(int op, int md) {
     printf("%-11s %-26s %s\n%-11s %-26s modifiers: %s\n", o->name, form, o->sem, "", "", mods[0] ? mods : "none");
 }
 
+/* The special registers and predefined identifiers the parser knows. */
+static void print_sregs(void) {
+  printf("\n## Special registers and predefined identifiers\n\n"
+         "Read from the launch (the block, the thread, the preset; `%%envreg0..31` from the launch's table, 0 "
+         "unless a cooperative launch sets them; the clocks count warp instructions):");
+  for (int i = 0; i < PTX_SR_COUNT; i++) printf("%s `%%%s`", i ? "," : "", ptx_sreg_name[i]);
+  printf(".\n\nKnown to the parser (a launch is a cluster of one block; performance counters and reserved "
+         "shared memory read 0):\n\n| name | reads as |\n|---|---|\n");
+  for (int i = 0; i < ptx_nsreg_alias; i++) {
+    const PtxSregAlias *a = &ptx_sreg_alias[i];
+    if (a->sreg >= 0) printf("| `%s` | `%%%s` |\n", a->name, ptx_sreg_name[a->sreg]);
+    else printf("| `%s` | %llu |\n", a->name, (unsigned long long)a->value);
+  }
+  printf("\n## Directives\n\n`.version` `.target` `.address_size` `.file` `.loc` `.section` (debug information, "
+         "skipped) `.pragma` `.entry` `.func` (device functions, `call`) `.callprototype` `.alias` `.extern` "
+         "`.visible` `.weak` `.common` `.global` `.const` `.shared` `.local` `.param` `.reg` `.maxntid` `.reqntid` "
+         "(checked against the launch) `.minnctapersm` `.maxnctapersm` `.maxnreg` `.maxclusterrank` "
+         "`.reqnctapercluster` `.explicitcluster` `.noreturn` (accepted, no effect).\n");
+}
+
 int cli_isa_cmd(int argc, char **argv) {
   int md = 0;
   const char *only = NULL;
@@ -98,5 +118,6 @@ int cli_isa_cmd(int argc, char **argv) {
     found++;
   }
   if (!found) return cli_usage_error("'%s' is not an instruction warpmem runs (warpmem isa lists them)", only);
+  if (md && !only) print_sregs();
   return 0;
 }

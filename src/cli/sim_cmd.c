@@ -13,6 +13,7 @@
 static const char *usage_sim =
   "usage: warpmem sim FILE [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
   "                   [--smem BYTES] [--arg SPEC]... [--arch NAME] [--regs N]\n"
+  "                   [--stack-size BYTES]\n"
   "                   [--loads ca|cg] [--bank-mode 4|8] [--format text|json|csv]\n"
   "                   [--lines] [--dump DIR]\n"
   "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
@@ -43,6 +44,8 @@ static const char *usage_sim =
   "  --bank-mode 4|8  kepler's shared-memory bank mode (cudaDeviceSetSharedMemConfig)\n"
   "  --regs N         registers per thread for the occupancy (default: ptxas -v\n"
   "                   on the PTX; 32 if ptxas is missing)\n"
+  "  --stack-size B   call stack per thread for device functions (default 1K,\n"
+  "                   as cudaLimitStackSize)\n"
   "  --carveout PCT   preferred shared-memory carveout, percent (or max-l1,\n"
   "                   max-shared); default: the driver's choice\n"
   "  --format FMT     text (default), json or csv; metric names are Nsight Compute's\n"

@@ -36,7 +36,6 @@
 #include "emu/emu_exec.h"
 
 #define EMU_SLICE 100000
-#define EMU_STACK_MAX 1024
 
 /* --- control --- */
 
@@ -47,21 +46,33 @@ static void sreg_block_values(Block *b, uint64_t *R) {
   v[PTX_SR_NTID_X] = l->block[0], v[PTX_SR_NTID_Y] = l->block[1], v[PTX_SR_NTID_Z] = l->block[2];
   v[PTX_SR_CTAID_X] = b->ctaid[0], v[PTX_SR_CTAID_Y] = b->ctaid[1], v[PTX_SR_CTAID_Z] = b->ctaid[2];
   v[PTX_SR_NCTAID_X] = l->grid[0], v[PTX_SR_NCTAID_Y] = l->grid[1], v[PTX_SR_NCTAID_Z] = l->grid[2];
-  v[PTX_SR_NWARPID] = 64;
+  v[PTX_SR_NWARPID] = b->max_warps;
   v[PTX_SR_NSMID] = b->sms;
   v[PTX_SR_SMID] = ((uint64_t)b->ctaid[0] + (uint64_t)b->ctaid[1] * l->grid[0]) % b->sms;
   v[PTX_SR_GRIDID] = 1;
   v[PTX_SR_DYN_SMEM] = l->smem_dynamic;
   v[PTX_SR_TOTAL_SMEM] = b->shared_size;
-  v[PTX_SR_CLOCK] = v[PTX_SR_CLOCK64] = v[PTX_SR_GLOBALTIMER] = b->warp_instrs;
+  v[PTX_SR_CLOCK] = v[PTX_SR_CLOCK64] = v[PTX_SR_GLOBALTIMER] = v[PTX_SR_GLOBALTIMER_LO] = b->warp_instrs;
+  v[PTX_SR_GLOBALTIMER_HI] = v[PTX_SR_CLOCK_HI] = b->warp_instrs >> 32;
+  for (int i = 0; i < 32; i++) v[PTX_SR_ENVREG0 + i] = l->envreg[i];
   const uint64_t per_block = 1ull << PTX_SR_CTAID_X | 1ull << PTX_SR_CTAID_Y | 1ull << PTX_SR_CTAID_Z |
                              1ull << PTX_SR_SMID | 1ull << PTX_SR_CLOCK | 1ull << PTX_SR_CLOCK64 |
-                             1ull << PTX_SR_GLOBALTIMER;
+                             1ull << PTX_SR_GLOBALTIMER | 1ull << PTX_SR_GLOBALTIMER_LO |
+                             1ull << PTX_SR_GLOBALTIMER_HI | 1ull << PTX_SR_CLOCK_HI;
   static const int uniform[] = {PTX_SR_NTID_X, PTX_SR_NTID_Y, PTX_SR_NTID_Z, PTX_SR_CTAID_X,
                                 PTX_SR_CTAID_Y, PTX_SR_CTAID_Z, PTX_SR_NCTAID_X, PTX_SR_NCTAID_Y,
                                 PTX_SR_NCTAID_Z, PTX_SR_NWARPID, PTX_SR_NSMID, PTX_SR_SMID,
                                 PTX_SR_GRIDID, PTX_SR_DYN_SMEM, PTX_SR_TOTAL_SMEM, PTX_SR_CLOCK,
-                                PTX_SR_CLOCK64, PTX_SR_GLOBALTIMER};
+                                PTX_SR_CLOCK64, PTX_SR_GLOBALTIMER, PTX_SR_GLOBALTIMER_LO,
+                                PTX_SR_GLOBALTIMER_HI, PTX_SR_CLOCK_HI, PTX_SR_ENVREG0, PTX_SR_ENVREG1,
+                                PTX_SR_ENVREG2, PTX_SR_ENVREG3, PTX_SR_ENVREG4, PTX_SR_ENVREG5, PTX_SR_ENVREG6,
+                                PTX_SR_ENVREG7, PTX_SR_ENVREG8, PTX_SR_ENVREG9, PTX_SR_ENVREG10,
+                                PTX_SR_ENVREG11, PTX_SR_ENVREG12, PTX_SR_ENVREG13, PTX_SR_ENVREG14,
+                                PTX_SR_ENVREG15, PTX_SR_ENVREG16, PTX_SR_ENVREG17, PTX_SR_ENVREG18,
+                                PTX_SR_ENVREG19, PTX_SR_ENVREG20, PTX_SR_ENVREG21, PTX_SR_ENVREG22,
+                                PTX_SR_ENVREG23, PTX_SR_ENVREG24, PTX_SR_ENVREG25, PTX_SR_ENVREG26,
+                                PTX_SR_ENVREG27, PTX_SR_ENVREG28, PTX_SR_ENVREG29, PTX_SR_ENVREG30,
+                                PTX_SR_ENVREG31};
   for (size_t i = 0; i < sizeof uniform / sizeof *uniform; i++) {
     /* only the special registers the kernel reads; the launch-wide ones
      * (all but ctaid, smid and the clocks) once per warp */
@@ -97,13 +108,18 @@ static void warp_init_slots(Block *b, int w, uint64_t *R) {
   }
 }
 
-/* Removes exited lanes from the stack and pops finished entries. */
-static void pop_done(Warp *w) {
-  while (w->sp > 0) {
-    SimtEntry *t = &w->stack[w->sp - 1];
-    t->mask &= ~w->exited;
-    if (t->mask && t->pc != t->rpc) break;
-    w->sp--;
+/* Removes exited lanes from the stack and pops finished entries; a call
+ * whose entry is popped returns to its caller (emu_ctrl.c). */
+static void pop_done(Block *b, Warp *w) {
+  for (;;) {
+    while (w->sp > 0) {
+      SimtEntry *t = &w->stack[w->sp - 1];
+      t->mask &= ~w->exited;
+      if (t->mask && t->pc != t->rpc) break;
+      w->sp--;
+    }
+    if (!w->nframes || w->sp > w->frames[w->nframes - 1].base) break;
+    emu_frame_return(b, w);
   }
   if (w->sp == 0) w->state = W_DONE;
 }
@@ -207,17 +223,32 @@ static int run_warp(Block *b, int wi) {
         top->pc = rpc;
         if (next != rpc) w->stack[w->sp++] = (SimtEntry){next, rpc, mask & ~eff};
         if (x->target != rpc) w->stack[w->sp++] = (SimtEntry){x->target, rpc, eff};
-        pop_done(w);
+        pop_done(b, w);
         continue;
       }
       break;
     }
+    case PTX_OP_CALL:
+      rc = emu_call(b, w, wi, x, eff);
+      if (rc == 0) continue;
+      if (rc < 0) goto out;
+      rc = 0;
+      break;
     case PTX_OP_RET:
+      if (w->nframes) { /* from a device function: these lanes leave its frame */
+        for (int s = w->frames[w->nframes - 1].base; s < w->sp; s++) w->stack[s].mask &= ~eff;
+        if (eff == mask) {
+          pop_done(b, w);
+          continue;
+        }
+        break;
+      }
+      __attribute__((fallthrough)); /* a kernel's ret ends the thread */
     case PTX_OP_EXIT:
       w->exited |= eff;
       b->exited_threads += popc32(eff);
       if (eff == mask) {
-        pop_done(w);
+        pop_done(b, w);
         continue;
       }
       top->mask &= ~eff;
@@ -245,7 +276,7 @@ static int run_warp(Block *b, int wi) {
     if (rc) break;
   advance:
     top->pc = next;
-    if (next == top->rpc) pop_done(w);
+    if (next == top->rpc) pop_done(b, w);
   }
 out:
   b->warp_instrs += winstr;
@@ -340,6 +371,9 @@ static int run_block(Block *b) {
     wp->sp = 1;
     wp->stack[0] = (SimtEntry){0, (uint32_t)b->p->ncode, wp->exists};
     wp->mbar_wait = 0;
+    wp->nframes = 0;
+    wp->nsave = 0;
+    wp->stack_top = b->stack_base;
     sreg_block_values(b, wp->R);
   }
   b->sregs_ready = 1;
@@ -519,7 +553,14 @@ static void block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgr
   b->nwarps = (b->nthreads + 31) / 32;
   b->shared_size = shared;
   b->shared = wm_xcalloc(shared + 16, 1);
+  b->max_warps = (uint32_t)arch->max_warps_sm;
   b->local_size = l->kernel->local_size;
+  if (l->kernel->nfn > 1) { /* it calls functions: their frames follow its own */
+    b->stack_base = (l->kernel->frame_size + 15u) / 16u * 16u;
+    b->local_size = b->stack_base + (l->stack_size ? l->stack_size : EMU_STACK_DEFAULT);
+  } else if (l->kernel->frame_size > b->local_size) {
+    b->local_size = l->kernel->frame_size; /* built-in calls' arguments */
+  }
   b->local = wm_xcalloc((size_t)b->nwarps * 32 * (b->local_size ? b->local_size : 1), 1);
   b->warps = wm_xcalloc(b->nwarps, sizeof *b->warps);
   if (emu_async_used(prog)) b->async = emu_async_new(shared, b->nwarps * 32);
@@ -532,8 +573,14 @@ static void block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgr
 }
 
 static void block_teardown(Block *b) {
-  for (uint32_t w = 0; w < b->nwarps; w++) free(b->warps[w].stack);
+  for (uint32_t w = 0; w < b->nwarps; w++) {
+    free(b->warps[w].stack);
+    free(b->warps[w].frames);
+    free(b->warps[w].save);
+  }
   emu_async_free(b->async);
+  free(b->out);
+  free(b->chunks);
   free(b->regs);
   free(b->warps);
   free(b->local);
@@ -551,6 +598,7 @@ static void *run_blocks(void *arg) {
     b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
     b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
     if (b->shared_size) memset(b->shared, 0, b->shared_size);
+    b->cur_block = j;
     int bad = run_block(b);
     if (!bad && w->ring && ring_put(w->ring, j, &w->trace)) break;
     if (bad) {
@@ -598,6 +646,68 @@ static void run_workers(Worker *ws, int nw) {
   }
 }
 
+/* A record of printf text and the buffer it is in. */
+typedef struct Record {
+  const PrintChunk *c;
+  const char *text;
+} Record;
+
+/* Block order, then the order a block's records were written (one worker
+ * runs a block, so its records' offsets grow). */
+static int record_order(const void *a, const void *b) {
+  const PrintChunk *x = ((const Record *)a)->c, *y = ((const Record *)b)->c;
+  if (x->block != y->block) return x->block < y->block ? -1 : 1;
+  return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Writes the blocks' printf text in block order (up to the block that
+ * faulted, if one did), at most CUDA's FIFO of it: from the first record
+ * that does not fit on, nothing (so the text does not depend on how the
+ * blocks were shared among workers, each of which kept at most a FIFO). */
+static void write_printf(EmuLaunch *l, Worker *ws, int nw, uint64_t last) {
+  size_t n = 0, k = 0;
+  l->printf_bytes = l->printf_dropped = 0;
+  for (int t = 0; t < nw; t++) n += ws[t].b.nchunks, l->printf_dropped += ws[t].b.dropped;
+  if (!n && !l->printf_dropped) return;
+  Record *all = wm_xmalloc((n + 1) * sizeof *all);
+  for (int t = 0; t < nw; t++)
+    for (size_t i = 0; i < ws[t].b.nchunks; i++) all[k++] = (Record){&ws[t].b.chunks[i], ws[t].b.out};
+  qsort(all, n, sizeof *all, record_order);
+  FILE *out = l->printf_out ? l->printf_out : stdout;
+  int full = 0;
+  for (size_t i = 0; i < n && all[i].c->block <= last; i++) {
+    size_t len = all[i].c->len;
+    if (full || l->printf_bytes + len > EMU_PRINTF_FIFO) {
+      l->printf_dropped += len;
+      full = 1;
+      continue;
+    }
+    fwrite(all[i].text + all[i].c->off, 1, len, out);
+    l->printf_bytes += len;
+  }
+  if (l->printf_dropped)
+    fprintf(out, "warpmem: the printf buffer (%u bytes, cudaLimitPrintfFifoSize) is full: %" PRIu64
+            " bytes of later output dropped\n", EMU_PRINTF_FIFO, l->printf_dropped);
+  fflush(out);
+  free(all);
+}
+
+/* Addresses in initializers (PtxReloc) get the .global segment's address. */
+static void relocate(EmuLaunch *l, uint64_t gbase) {
+  const PtxModule *m = l->mod;
+  GBuf *g = m->global_size ? gmem_find(l->gmem, gbase, m->global_size) : NULL;
+  for (int i = 0; i < m->nrelocs; i++) {
+    const PtxReloc *r = &m->relocs[i];
+    uint8_t *p = r->space == PTX_S_GLOBAL ? (g ? g->data + r->at : NULL)
+                 : r->at + 8 <= m->const_size ? l->const_mem + r->at : NULL;
+    uint64_t v;
+    if (!p) continue;
+    memcpy(&v, p, 8);
+    v += gbase;
+    memcpy(p, &v, 8);
+  }
+}
+
 int emu_run(EmuLaunch *l, WmErr *e) {
   const PtxKernel *k = l->kernel;
   const PtxModule *m = l->mod;
@@ -621,6 +731,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     if (m->const_init) memcpy(const_owned, m->const_init, m->const_size);
     l->const_mem = const_owned;
   }
+  relocate(l, gbase);
   EmuProgram prog;
   if (emu_prepare(&prog, m, k, gbase, e)) {
     free(const_owned);
@@ -658,6 +769,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     *e = ws[worst].err;
     rc = -1;
   }
+  write_printf(l, ws, nw, stop_at);
   l->warp_instrs = l->thread_instrs = 0;
   for (int t = 0; t < nw; t++) {
     Worker *w = &ws[t];

@@ -4,6 +4,7 @@
 #define WM_EMU_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "emu/gmem.h"
 #include "mem/mem.h"
@@ -27,10 +28,16 @@ typedef struct EmuLaunch {
   uint64_t sample_wave;      /* sampling: blocks per wave (0: run all) */
   uint32_t sample_every;     /* run every sample_every-th wave (<= 1: all);
                                 the counters are those of the blocks run */
+  uint32_t envreg[32];       /* %envreg0..31 (a cooperative launch sets some) */
+  uint32_t stack_size;       /* bytes of call stack per thread beyond the
+                                kernel's own frame (0: CUDA's 1 KiB) */
+  FILE *printf_out;          /* where printf's text goes (NULL: stdout) */
   /* out */
   uint64_t blocks_run;       /* blocks run (all, unless sampling) */
   uint64_t thread_instrs;    /* lane-instructions executed */
   uint64_t warp_instrs;      /* warp-instructions executed */
+  uint64_t printf_bytes;     /* printf text written */
+  uint64_t printf_dropped;   /* and dropped: beyond CUDA's 1 MiB FIFO */
 } EmuLaunch;
 
 #define EMU_MAX_THREADS 64

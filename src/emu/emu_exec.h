@@ -11,6 +11,9 @@
  *   emu_warp.c   shfl, vote, match, redux, activemask
  *   emu_tensor.c ldmatrix, stmatrix, movmatrix, mma, wmma
  *   emu_async.c  cp.async, cp.async.bulk, their groups, mbarriers
+ *   emu_ctrl.c   call and ret's frames, and the built-in device functions:
+ *                printf (vprintf), assert (__assertfail)
+ *   emu_printf.c printf's formatting
  *   emu_fault.c  located runtime faults
  * Each instruction runs as emu_exec_EXEC (EXEC from its row of ptx_ops.h)
  * over all active lanes of one warp.
@@ -32,6 +35,22 @@ typedef struct SimtEntry {
 
 enum { W_READY, W_WAIT, W_DONE };
 
+#define EMU_STACK_MAX 1024 /* SIMT stack entries per warp */
+
+/* The rpc of a call's entry on the SIMT stack: never reached, the entry
+ * ends when all its lanes have returned (or exited). */
+#define EMU_NORPC 0xffffffffu
+
+/* A device function's invocation by some lanes of a warp (emu_ctrl.c). */
+typedef struct Frame {
+  int base;          /* index of the call's entry on the SIMT stack */
+  uint32_t mask;     /* the lanes that called */
+  uint32_t call;     /* PtxKernel.calls index */
+  int fn;            /* the callee: PtxKernel.fn index */
+  uint32_t fp;       /* the frame's offset in each lane's local memory */
+  size_t saved;      /* the caller's registers in Warp.save, or SIZE_MAX */
+} Frame;
+
 typedef struct Warp {
   int state;
   uint32_t exists;    /* lanes that are threads of the block */
@@ -46,10 +65,24 @@ typedef struct Warp {
   uint8_t red_kind;   /* bar.red: PTX_SUB_RED_*, 0 if none */
   uint32_t mbar_wait; /* shared offset + 1 of the mbarrier whose phase it
                          waits for (test_wait/try_wait), 0 if none */
+  Frame *frames;      /* device-function calls in progress, innermost last */
+  int nframes, capframes;
+  uint32_t stack_top; /* local memory used by the frames (from Block.stack_base) */
+  uint64_t *save;     /* registers saved across recursive calls */
+  size_t nsave, capsave;
 } Warp;
 
 /* Pending asynchronous copies of a block (emu_async.c). */
 typedef struct EmuAsync EmuAsync;
+
+
+/* printf's output: each block's text is kept apart and written in block
+ * order at the end of the launch, so that it does not depend on the host
+ * threads. */
+typedef struct PrintChunk {
+  uint64_t block;     /* the j-th block run */
+  size_t off, len;    /* one lane's printf text, in Block.out */
+} PrintChunk;
 
 typedef struct Block {
   EmuLaunch *l;
@@ -78,7 +111,21 @@ typedef struct Block {
                          uses cp.async or mbarriers */
   WmErr *e;
   int failed;
+  uint32_t max_warps; /* the preset's warps per SM (%nwarpid) */
+  uint32_t stack_base;/* where the call stack starts in local memory */
+  char *out;          /* printf's text of the blocks this worker ran */
+  size_t nout, capout;
+  size_t nrec;        /* bytes of the record being written, after nout */
+  uint64_t cur_block; /* the j-th block run, for PrintChunk */
+  uint64_t dropped;   /* printf bytes beyond EMU_PRINTF_FIFO */
+  PrintChunk *chunks;
+  size_t nchunks, capchunks;
 } Block;
+
+/* CUDA's default printf FIFO (cudaLimitPrintfFifoSize) and stack
+ * (cudaLimitStackSize) */
+#define EMU_PRINTF_FIFO (1u << 20)
+#define EMU_STACK_DEFAULT 1024u
 
 /* --- value helpers --- */
 
@@ -246,6 +293,26 @@ int emu_async_check_read(Block *b, const EmuInstr *x, int warp, uint32_t mask, c
                          const uint8_t *spaces, int uniform, unsigned size);
 /* "the mbarrier at shared offset 0x.. (phase parity .., ...)" for messages. */
 void emu_async_describe(const Block *b, uint32_t off, char *buf, size_t n);
+
+/* A host pointer to n bytes at generic address a as lane `lane` of warp
+ * `warp` sees it, and in *avail the bytes readable from there; NULL if a
+ * is in no buffer or window (emu_mem.c). */
+const uint8_t *emu_device_ptr(Block *b, int warp, int lane, uint64_t a, size_t n, size_t *avail);
+
+/* --- control (emu_ctrl.c) --- */
+
+/* call: pushes a frame for the lanes eff (grouped by target for a call
+ * through a pointer), or runs a built-in.  Returns 1 when the warp just
+ * goes on with the next instruction, 0 when the SIMT stack changed, -1
+ * after a fault. */
+int emu_call(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t eff);
+/* The innermost frame's lanes have all returned or exited: copies its
+ * return values to the caller, restores what the call saved, pops it. */
+void emu_frame_return(Block *b, Warp *w);
+/* Writes printf's text (emu_printf.c): formats one lane's vprintf(fmt,
+ * args) into the block's output.  Returns the number of arguments, or -1
+ * after a fault. */
+int emu_vprintf(Block *b, const EmuInstr *x, int warp, int lane, uint64_t fmt, uint64_t args);
 
 /* --- faults (emu_fault.c) --- */
 

@@ -105,7 +105,8 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
   int first = -1; /* without a base register every lane has one address */
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
-    if (first >= 0 && spaces[first] != PTX_S_LOCAL) {
+    if (first >= 0 && spaces[first] != PTX_S_LOCAL &&
+        !(spaces[first] == PTX_S_PARAM && (uint64_t)x->aoff >= PTX_PARAM_FRAME)) { /* per-thread spaces */
       ptr[l] = ptr[first], off[l] = off[first], spaces[l] = spaces[first];
       continue;
     }
@@ -148,6 +149,16 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
       break;
     }
     case PTX_S_PARAM:
+      if (a >= PTX_PARAM_FRAME) { /* a call's .param: in the thread's frame (ptx.h) */
+        a -= PTX_PARAM_FRAME;
+        if (a + size > b->local_size)
+          return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds .param %s of %u bytes at frame offset %" PRIu64,
+                           op_word(x), size, a);
+        p = b->local + ((size_t)warp * 32 + (size_t)l) * b->local_size + a;
+        ptr[l] = p, off[l] = a, spaces[l] = PTX_S_PARAM;
+        if (!base) first = l;
+        continue;
+      }
       if (a + size > b->p->k->param_size)
         return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds parameter load at offset %" PRIu64
                      ": the kernel has %u bytes of parameters", a, b->p->k->param_size);
@@ -376,4 +387,26 @@ int emu_exec_atom(EMU_EXEC_ARGS) {
   }
   model(b, x, mask, at.off, at.spaces, at.uniform, size, size);
   return 0;
+}
+
+/* For the built-ins (printf's strings, assert's message): generic address
+ * a through the windows, bounds-checked, without the memory model. */
+const uint8_t *emu_device_ptr(Block *b, int warp, int lane, uint64_t a, size_t n, size_t *avail) {
+  uint64_t lim;
+  const uint8_t *base;
+  if (a - EMU_SHARED_WIN < EMU_WIN_SIZE) {
+    a -= EMU_SHARED_WIN, base = b->shared, lim = b->shared_size;
+  } else if (a - EMU_LOCAL_WIN < EMU_WIN_SIZE) {
+    a -= EMU_LOCAL_WIN, base = b->local + ((size_t)warp * 32 + (size_t)lane) * b->local_size, lim = b->local_size;
+  } else if (a - EMU_CONST_WIN < EMU_WIN_SIZE) {
+    a -= EMU_CONST_WIN, base = b->l->const_mem, lim = b->m->const_size;
+  } else {
+    const GBuf *g = gmem_find(b->l->gmem, a, n);
+    if (!g) return NULL;
+    *avail = (size_t)(g->addr + g->size - a);
+    return g->data + (a - g->addr);
+  }
+  if (!base || a + n > lim) return NULL;
+  *avail = (size_t)(lim - a);
+  return base + a;
 }

@@ -13,6 +13,8 @@
 
 #include "emu/emu_int.h"
 
+_Static_assert(PTX_SR_COUNT <= 64, "EmuProgram.sregs_used is a 64-bit set");
+
 typedef struct Consts {
   uint64_t *v;
   uint32_t n, cap;
@@ -155,6 +157,13 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
       if (x->d[i] == EMU_NOSLOT) return unsupported(m, in, "a value to store is '_'", e);
     first_src = 0;
     break;
+  case PTX_SH_CALL: /* target: the call site; s[0]: the pointer of an indirect call */
+    x->target = (uint32_t)o[0].imm;
+    if (in->nopd > 1) x->s[0] = o[1].reg[0], x->ns = 1;
+    if (x->target >= (uint32_t)p->k->ncalls || (p->k->calls[x->target].callee == PTX_CALL_INDIRECT && x->ns != 1) ||
+        (p->k->calls[x->target].callee >= 0 && !p->k->fn))
+      return unsupported(m, in, "a call site the linker did not resolve", e);
+    return 0;
   case PTX_SH_BAR:
     if (in->sub >= PTX_SUB_RED_POPC && in->sub <= PTX_SUB_RED_OR) { /* bar.red d, a[, b], c */
       x->d[0] = o[0].kind == PTX_O_REG ? o[0].reg[0] : EMU_NOSLOT;
@@ -221,15 +230,17 @@ static int ends_block(const PtxInstr *in) {
 typedef uint64_t Word;
 #define WBITS 64
 
-static int compute_reconvergence(EmuProgram *p, const PtxKernel *k) {
-  int n = k->ncode;
+/* The reconvergence points of the branches in code[lo, lo + n): a kernel
+ * or one device function, whose ret and exit lead to the exit node. */
+static int reconverge_range(EmuProgram *p, const PtxKernel *k, int lo, int n) {
   if (n == 0) return 0;
+  const PtxInstr *code = k->code + lo;
   /* leaders */
   char *leader = wm_xcalloc((size_t)n + 1, 1);
   leader[0] = 1;
   for (int i = 0; i < n; i++) {
-    const PtxInstr *in = &k->code[i];
-    if (in->op == PTX_OP_BRA && (int64_t)in->opd[0].imm < n) leader[in->opd[0].imm] = 1;
+    const PtxInstr *in = &code[i];
+    if (in->op == PTX_OP_BRA && in->opd[0].imm - lo < n && in->opd[0].imm >= lo) leader[in->opd[0].imm - lo] = 1;
     if (ends_block(in)) leader[i + 1] = 1;
   }
   int *block_of = wm_xmalloc(sizeof(int) * (size_t)n);
@@ -245,13 +256,13 @@ static int compute_reconvergence(EmuProgram *p, const PtxKernel *k) {
   /* successors: at most two per block; nb stands for the kernel exit */
   int (*succ)[2] = wm_xmalloc(sizeof *succ * (size_t)nb);
   for (int b = 0; b < nb; b++) {
-    const PtxInstr *last = &k->code[start[b + 1] - 1];
+    const PtxInstr *last = &code[start[b + 1] - 1];
     int fall = start[b + 1] < n ? block_of[start[b + 1]] : nb;
     int guarded = last->guard != PTX_NOREG;
     succ[b][0] = succ[b][1] = -1;
     if (last->op == PTX_OP_BRA) {
-      int64_t t = last->opd[0].imm;
-      succ[b][0] = t < n ? block_of[t] : nb;
+      int64_t t = last->opd[0].imm - lo;
+      succ[b][0] = t >= 0 && t < n ? block_of[t] : nb;
       if (guarded) succ[b][1] = fall;
     } else if (ptx_op[last->op].flags & OPF_EXIT) {
       succ[b][0] = nb;
@@ -300,13 +311,13 @@ static int compute_reconvergence(EmuProgram *p, const PtxKernel *k) {
     size[b] = s;
   }
   for (int i = 0; i < n; i++) {
-    if (k->code[i].op != PTX_OP_BRA) continue;
+    if (code[i].op != PTX_OP_BRA) continue;
     int b = block_of[i], best = nb, bestsz = size[nb];
     if (reach[b]) /* else its set is meaningless: no reconvergence */
       for (int d = 0; d < nb; d++)
         if (d != b && (PD(b)[d / WBITS] >> (d % WBITS) & 1) && size[d] > bestsz)
           best = d, bestsz = size[d];
-    p->code[i].rpc = best == nb ? (uint32_t)n : (uint32_t)start[best];
+    p->code[lo + i].rpc = best == nb ? (uint32_t)k->ncode : (uint32_t)(lo + start[best]);
   }
 #undef PD
   free(size);
@@ -318,6 +329,15 @@ static int compute_reconvergence(EmuProgram *p, const PtxKernel *k) {
   free(block_of);
   free(leader);
   return 0;
+}
+
+static void compute_reconvergence(EmuProgram *p, const PtxKernel *k) {
+  if (!k->fn) {
+    reconverge_range(p, k, 0, k->ncode);
+    return;
+  }
+  for (int i = 0; i < k->nfn; i++)
+    reconverge_range(p, k, (int)k->fn[i].start, (int)(k->fn[i].end - k->fn[i].start));
 }
 
 /* --- the shared loads ptxas fuses (EmuFuse) --- */
@@ -336,7 +356,8 @@ static int writes_slot(const EmuInstr *x, uint32_t slot) {
 /* Ends the window in which loads may be fused: control flow, a barrier,
  * anything that may write shared memory. */
 static int fusion_barrier(const EmuInstr *x, const char *leader, int i) {
-  if (leader[i] || x->op == PTX_OP_BRA || (ptx_op[x->op].flags & (OPF_EXIT | OPF_BARRIER))) return 1;
+  if (leader[i] || x->op == PTX_OP_BRA || x->op == PTX_OP_CALL || (ptx_op[x->op].flags & (OPF_EXIT | OPF_BARRIER)))
+    return 1;
   if (ptx_op[x->op].mods & M_MMA_MISC) return 1; /* stores, and writes registers outside d[] */
   if ((x->op == PTX_OP_ST || x->op == PTX_OP_ATOM || x->op == PTX_OP_RED) &&
       (x->space == PTX_S_SHARED || x->space == PTX_S_GENERIC))

@@ -83,10 +83,32 @@ const char *ptx_space_name(PtxSpace s) {
   return (unsigned)s < PTX_S_COUNT ? names[s] : "?";
 }
 
+/* A launch is a cluster of one block: %clusterid is %ctaid, %cluster_ctaid
+ * 0.  Performance-monitor counters read 0, and so does the shared memory
+ * the driver reserves (none is modelled). */
+const PtxSregAlias ptx_sreg_alias[] = {
+  {"WARP_SZ", -1, 32},
+  {"%clusterid.x", PTX_SR_CTAID_X, 0}, {"%clusterid.y", PTX_SR_CTAID_Y, 0}, {"%clusterid.z", PTX_SR_CTAID_Z, 0},
+  {"%nclusterid.x", PTX_SR_NCTAID_X, 0}, {"%nclusterid.y", PTX_SR_NCTAID_Y, 0},
+  {"%nclusterid.z", PTX_SR_NCTAID_Z, 0},
+  {"%cluster_ctaid.x", -1, 0}, {"%cluster_ctaid.y", -1, 0}, {"%cluster_ctaid.z", -1, 0},
+  {"%cluster_nctaid.x", -1, 1}, {"%cluster_nctaid.y", -1, 1}, {"%cluster_nctaid.z", -1, 1},
+  {"%cluster_ctarank", -1, 0}, {"%cluster_nctarank", -1, 1}, {"%is_explicit_cluster", -1, 0},
+  {"%aggr_smem_size", PTX_SR_TOTAL_SMEM, 0},
+  {"%reserved_smem_offset_begin", -1, 0}, {"%reserved_smem_offset_end", -1, 0},
+  {"%reserved_smem_offset_cap", -1, 0}, {"%reserved_smem_offset_0", -1, 0},
+  {"%reserved_smem_offset_1", -1, 0}, {"%current_graph_exec", -1, 0},
+  {"%pm0", -1, 0}, {"%pm1", -1, 0}, {"%pm2", -1, 0}, {"%pm3", -1, 0},
+  {"%pm4", -1, 0}, {"%pm5", -1, 0}, {"%pm6", -1, 0}, {"%pm7", -1, 0},
+  {"%pm0_64", -1, 0}, {"%pm1_64", -1, 0}, {"%pm2_64", -1, 0}, {"%pm3_64", -1, 0},
+  {"%pm4_64", -1, 0}, {"%pm5_64", -1, 0}, {"%pm6_64", -1, 0}, {"%pm7_64", -1, 0},
+};
+const int ptx_nsreg_alias = (int)(sizeof ptx_sreg_alias / sizeof *ptx_sreg_alias);
+
 void ptx_module_free(PtxModule *m) {
   if (!m) return;
-  for (int i = 0; i < m->nkernels; i++) {
-    PtxKernel *k = &m->kernels[i];
+  for (int i = 0; i < m->nkernels + m->nfuncs; i++) {
+    PtxKernel *k = i < m->nkernels ? &m->kernels[i] : &m->funcs[i - m->nkernels];
     if (k->plain_name != k->name) free(k->plain_name);
     free(k->name);
     for (int j = 0; j < k->nparams; j++) free(k->params[j].name);
@@ -96,12 +118,19 @@ void ptx_module_free(PtxModule *m) {
     for (uint32_t r = 0; r < k->nregs; r++) free(k->reg_names[r]);
     free(k->reg_names);
     free(k->unsupported);
+    for (int j = 0; j < k->ncalls; j++) free(k->calls[j].off), free(k->calls[j].size);
+    free(k->calls);
+    free(k->fn);
+    free(k->fn_of);
+    free(k->reach);
   }
   free(m->kernels);
+  free(m->funcs);
   for (int i = 0; i < m->nfiles; i++) free(m->files[i]);
   free(m->files);
   for (int i = 0; i < m->nvars; i++) free(m->vars[i].name);
   free(m->vars);
+  free(m->relocs);
   free(m->const_init);
   free(m->global_init);
   free(m->path);

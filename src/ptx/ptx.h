@@ -41,6 +41,20 @@ typedef enum {
   PTX_S_NONE, PTX_S_REG, PTX_S_PARAM, PTX_S_GLOBAL, PTX_S_SHARED,
   PTX_S_LOCAL, PTX_S_CONST, PTX_S_GENERIC, PTX_S_COUNT
 } PtxSpace;
+
+/* Call frames.  A device function's .param variables (its parameters and
+ * the arguments of the calls it makes) live in the thread's local memory
+ * with its .local variables, in a frame at a per-call offset that the
+ * function's frame register (PtxKernel.fp_slot) holds; an address
+ * [frame + PTX_PARAM_FRAME + off] in the .param space is offset off of the
+ * thread's local memory, not of the kernel's parameters.  The memory model
+ * counts .param accesses nowhere (they are registers on the GPU), .local
+ * ones as local memory. */
+#define PTX_PARAM_FRAME 0x40000000u
+/* The address of device function i of a module (PtxModule.funcs), for
+ * function pointers: a code address no buffer can have. */
+#define PTX_FUNC_ADDR_BASE 0x0000530000000000ull
+#define PTX_FUNC_ADDR_STEP 16u
 const char *ptx_space_name(PtxSpace s); /* "global", ... */
 
 /* Special registers: X(ENUM, "name without %") */
@@ -55,7 +69,24 @@ const char *ptx_space_name(PtxSpace s); /* "global", ... */
   X(LANEMASK_LE, "lanemask_le") X(LANEMASK_GT, "lanemask_gt")                 \
   X(LANEMASK_GE, "lanemask_ge")                                               \
   X(CLOCK, "clock") X(CLOCK64, "clock64") X(GLOBALTIMER, "globaltimer")       \
-  X(DYN_SMEM, "dynamic_smem_size") X(TOTAL_SMEM, "total_smem_size")
+  X(DYN_SMEM, "dynamic_smem_size") X(TOTAL_SMEM, "total_smem_size")           \
+  X(GLOBALTIMER_LO, "globaltimer_lo") X(GLOBALTIMER_HI, "globaltimer_hi")     \
+  X(CLOCK_HI, "clock_hi")                                                     \
+  X(ENVREG0, "envreg0") X(ENVREG1, "envreg1") X(ENVREG2, "envreg2")           \
+  X(ENVREG3, "envreg3") X(ENVREG4, "envreg4") X(ENVREG5, "envreg5")           \
+  X(ENVREG6, "envreg6") X(ENVREG7, "envreg7") X(ENVREG8, "envreg8")           \
+  X(ENVREG9, "envreg9") X(ENVREG10, "envreg10") X(ENVREG11, "envreg11")       \
+  X(ENVREG12, "envreg12") X(ENVREG13, "envreg13") X(ENVREG14, "envreg14")     \
+  X(ENVREG15, "envreg15") X(ENVREG16, "envreg16") X(ENVREG17, "envreg17")     \
+  X(ENVREG18, "envreg18") X(ENVREG19, "envreg19") X(ENVREG20, "envreg20")     \
+  X(ENVREG21, "envreg21") X(ENVREG22, "envreg22") X(ENVREG23, "envreg23")     \
+  X(ENVREG24, "envreg24") X(ENVREG25, "envreg25") X(ENVREG26, "envreg26")     \
+  X(ENVREG27, "envreg27") X(ENVREG28, "envreg28") X(ENVREG29, "envreg29")     \
+  X(ENVREG30, "envreg30") X(ENVREG31, "envreg31")
+/* At most 64 (EmuProgram.sregs_used is a bit set).  Special registers whose
+ * value the parser knows are not here: it reads them as another register
+ * (%nclusterid as %nctaid, %aggr_smem_size as %total_smem_size) or as a
+ * constant (%pm0..7 0, %cluster_nctarank 1, ...): pp_sreg_alias(). */
 
 typedef enum {
 #define X(e, name) PTX_SR_##e,
@@ -64,6 +95,17 @@ typedef enum {
   PTX_SR_COUNT
 } PtxSreg;
 extern const char *const ptx_sreg_name[PTX_SR_COUNT];
+
+/* Predefined identifiers and special registers whose value the parser
+ * knows: it reads them as the special register `sreg`, or (sreg < 0) as
+ * the constant `value` (ptx.c says why). */
+typedef struct PtxSregAlias {
+  const char *name;  /* as written: "WARP_SZ", "%clusterid.x" */
+  int sreg;          /* PtxSreg, or -1 */
+  uint64_t value;
+} PtxSregAlias;
+extern const PtxSregAlias ptx_sreg_alias[];
+extern const int ptx_nsreg_alias;
 
 /* Comparisons of setp/set (PtxInstr.cmp). */
 typedef enum {
@@ -257,6 +299,35 @@ typedef struct PtxParam {
                        informational only */
 } PtxParam;
 
+/* A call site: a PtxInstr of op CALL has opd[0].imm = its index in
+ * PtxKernel.calls. */
+enum {
+  PTX_CALL_INDIRECT = -1, /* through a function pointer in `reg` */
+  PTX_CALL_VPRINTF = -2,  /* built-ins: the CUDA runtime's device functions */
+  PTX_CALL_ASSERTFAIL = -3,
+  PTX_CALL_MALLOC = -4,
+  PTX_CALL_FREE = -5
+};
+typedef struct PtxCall {
+  int32_t callee;     /* parsed: index in PtxModule.funcs; linked: index in
+                         PtxKernel.fn; or PTX_CALL_* */
+  uint32_t reg;       /* indirect: the register slot holding the address */
+  uint16_t nret, narg;
+  int32_t caller;     /* linked: index in PtxKernel.fn of the calling function */
+  uint32_t *off;      /* [nret + narg] the caller's .param variables: offsets
+                         in its frame (of local memory) */
+  uint32_t *size;     /* [nret + narg] their sizes */
+} PtxCall;
+
+/* A function linked into a kernel (PtxKernel.fn): its code is
+ * code[start, end), its registers slots [slot_base, slot_base + nslots). */
+typedef struct PtxFn {
+  const struct PtxKernel *f;  /* the module's function; NULL: the kernel */
+  uint32_t start, end;
+  uint32_t slot_base, nslots;
+  uint32_t fp_slot;           /* its frame register (PTX_NOREG: the kernel) */
+} PtxFn;
+
 typedef struct PtxKernel {
   char *name;         /* the .entry name as written (possibly mangled) */
   char *plain_name;   /* the C++ function name of a mangled entry
@@ -289,6 +360,28 @@ typedef struct PtxKernel {
                                other kernels run, ptx_find_kernel refuses this
                                one with WM_EUNSUP and this message.  code[]
                                is then incomplete. */
+  /* Calls.  Functions (.func) are PtxKernels too, in PtxModule.funcs; at
+   * the end of parsing, the functions a kernel can reach are appended to its
+   * code (their registers renumbered after its own, their labels and calls
+   * relocated: ptx_link.c), so that code[] is everything the kernel runs. */
+  PtxCall *calls;
+  int ncalls;
+  uint8_t is_func;          /* a .func */
+  uint8_t has_body;         /* .func: defined here (not only declared) */
+  uint8_t addr_taken;       /* .func: its address is a value somewhere */
+  int32_t builtin;          /* .func without body: PTX_CALL_* or 0 */
+  uint16_t nret;            /* .func: return parameters, first in params[] */
+  uint32_t fp_slot;         /* .func: its frame register */
+  uint32_t frame_size;      /* bytes of local memory of one frame: a
+                               function's parameters, .local variables and
+                               call arguments; a kernel's .local variables
+                               and call arguments (the stack starts after) */
+  PtxFn *fn;                /* [nfn] linked functions, fn[0] the kernel;
+                               NULL when it calls none */
+  int nfn;
+  int *fn_of;               /* [PtxModule.nfuncs] index in fn or -1 */
+  uint8_t *reach;           /* [nfn * nfn]: fn i can call fn j, directly or not */
+  uint32_t kernel_ncode;    /* instructions of the kernel itself */
 } PtxKernel;
 
 /* A module-scope variable in .global or .const (with its initializer). */
@@ -301,6 +394,15 @@ typedef struct PtxVar {
   uint32_t line;
 } PtxVar;
 
+/* An address in a variable's initializer (a table of strings: .u64 names[3]
+ * = {generic($str), ...}): the 8 bytes at `at` of the .global or .const
+ * segment (`space`) hold an offset in the .global segment, to which the
+ * emulator adds the segment's address. */
+typedef struct PtxReloc {
+  uint8_t space;
+  uint64_t at;
+} PtxReloc;
+
 typedef struct PtxModule {
   char *path;        /* shown in messages: the .ptx, or the .cu it came from */
   char *text;        /* the whole PTX text (owned) */
@@ -311,10 +413,14 @@ typedef struct PtxModule {
   int nkernels;
   char **files;      /* .file names indexed by number, NULL where unset */
   int nfiles;        /* length of files[] (max index + 1) */
+  PtxKernel *funcs;  /* device functions (.func), declared or defined */
+  int nfuncs;
   PtxVar *vars;      /* module-scope .global and .const variables */
   int nvars;
   uint32_t const_size;   /* bytes of the .const segment */
   uint8_t *const_init;   /* [const_size] initial contents (zeros if none) */
+  PtxReloc *relocs;      /* addresses in initializers */
+  int nrelocs;
   uint64_t global_size;  /* bytes of module .global variables */
   uint8_t *global_init;  /* [global_size] initial contents */
   char regs_from[64];    /* how PtxKernel.regs were found: "ptxas -arch=sm_90" */

@@ -28,8 +28,8 @@ static const uint16_t cache_flags[] = {PTX_IF_CA, PTX_IF_CG, PTX_IF_CS, PTX_IF_L
 
 static _Noreturn void bad_mod(Parser *P, const InstrCtx *x, Comp c) {
   char buf[128];
-  pp_unsup(P, x->mn, "unsupported instruction '%s' (kernel %s): unknown or unsupported modifier '.%.*s'",
-        pp_tok_str(x->mn, buf, sizeof buf), P->k->name, (int)c.len, c.p);
+  pp_unsup(P, x->mn, "unsupported instruction '%s' (%s %s): unknown or unsupported modifier '.%.*s'",
+        pp_tok_str(x->mn, buf, sizeof buf), pp_owner(P), P->k->name, (int)c.len, c.p);
 }
 
 /* A modifier of tex, tld4, txq, suld or sust (PtxInstr.sub and .aux);
@@ -42,8 +42,8 @@ static void texture_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     if (in->sub) bad_mod(P, x, c);
     in->sub = (uint8_t)(PTX_SUB_TEX_1D + i);
   } else if ((mods & M_TEXGEOM) && (IS(c, "cube") || IS(c, "acube") || IS(c, "2dms") || IS(c, "a2dms"))) {
-    pp_unsup(P, x->mn, "unsupported instruction '%s' (kernel %s): .%.*s textures are not supported (1d, 2d, 3d, "
-             "a1d and a2d are)", pp_tok_str(x->mn, buf, sizeof buf), P->k->name, (int)c.len, c.p);
+    pp_unsup(P, x->mn, "unsupported instruction '%s' (%s %s): .%.*s textures are not supported (1d, 2d, 3d, "
+             "a1d and a2d are)", pp_tok_str(x->mn, buf, sizeof buf), pp_owner(P), P->k->name, (int)c.len, c.p);
   } else if ((mods & M_TEXMIP) && (IS(c, "level") || IS(c, "grad"))) {
     if (in->aux) bad_mod(P, x, c);
     in->aux = IS(c, "level") ? PTX_TEX_LEVEL : PTX_TEX_GRAD;
@@ -89,8 +89,8 @@ static int async_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     else if (IS(c, "L2::64B") || IS(c, "L2::128B") || IS(c, "L2::256B")) return 1; /* prefetch: no effect here */
     else if (op == PTX_OP_CPASYNC_BULK && IS(c, "mbarrier::complete_tx::bytes")) x->async_mbar = 1;
     else if ((op == PTX_OP_CPASYNC_BULK || op == PTX_OP_CPASYNC_BULK_PREFETCH) && IS(c, "tensor"))
-      pp_unsup(P, x->mn, "unsupported instruction 'cp.async.bulk.tensor' (kernel %s): TMA copies with a tensor "
-               "map are not supported yet (cp.async.bulk without .tensor and cp.async are)", P->k->name);
+      pp_unsup(P, x->mn, "unsupported instruction 'cp.async.bulk.tensor' (%s %s): TMA copies with a tensor "
+               "map are not supported yet (cp.async.bulk without .tensor and cp.async are)", pp_owner(P), P->k->name);
     else return 0;
   } else if (IS(c, "noinc") && op == PTX_OP_CPASYNC_MBAR && !in->sub) {
     in->sub = PTX_SUB_MB_NOINC;
@@ -260,6 +260,7 @@ static void address(Parser *P, Opd *o, int tex) {
       o->sym = s;
       o->o.space = s ? s->space : PTX_S_NONE;
       base = s ? s->offset : 0;
+      if (s && s->frame && P->k->is_func) o->o.reg[0] = P->k->fp_slot; /* in this call's frame */
     }
   } else {
     pp_fail(P, t, "bad address");
@@ -370,6 +371,13 @@ static void operand(Parser *P, Opd *o, const PtxInstr *in, int is_bra, int tex, 
     return;
   }
   int sr = pp_sreg_of(t);
+  uint64_t value;
+  if (sr < 0 && pp_sreg_alias(t, &sr, &value) && sr < 0) {
+    o->o.kind = PTX_O_IMM; /* a special register whose value is known */
+    o->num.kind = NUM_INT;
+    o->num.bits = value;
+    return;
+  }
   if (sr >= 0) {
     o->o.kind = PTX_O_SREG;
     o->o.sreg = (uint8_t)sr;
@@ -386,10 +394,15 @@ static void operand(Parser *P, Opd *o, const PtxInstr *in, int is_bra, int tex, 
     return;
   }
   const Sym *s = pp_find_sym(P, t);
+  int fi = s ? -1 : pp_func_index(P, t, 0);
+  if (fi >= 0) { /* a function's address: a function pointer */
+    P->m->funcs[fi].addr_taken = 1;
+    o->o.kind = PTX_O_IMM;
+    o->num.kind = NUM_INT;
+    o->num.bits = PTX_FUNC_ADDR_BASE + (uint64_t)fi * PTX_FUNC_ADDR_STEP;
+    return;
+  }
   if (!s) {
-    if (pp_map_get(&P->funcs, t->p, t->len))
-      pp_unsup(P, t, "the address of device function '%s' (a function pointer) is not supported",
-            pp_tok_str(t, buf, sizeof buf));
     if (pp_map_get(&P->labels, t->p, t->len) || (t->p[0] == '$' && t->len > 2 && t->p[1] == 'L'))
       pp_unsup(P, t, "labels as values are not supported ('%s')", pp_tok_str(t, buf, sizeof buf));
     pp_fail(P, t, "undeclared identifier '%s'", pp_tok_str(t, buf, sizeof buf));
@@ -429,38 +442,6 @@ static int find_op(Comp *c, int nc, int *used) {
   return best;
 }
 
-/* call := call{.uni} [(ret), ] target [, (args)] [, prototype] ';' -- not run:
- * says what was called. */
-static _Noreturn void call(Parser *P, const PtxTok *mn) {
-  char buf[128], fn[128];
-  int depth = 0;
-  const PtxTok *target = NULL;
-  for (int i = P->pos; P->toks[i].kind != TK_EOF && !pp_is_punct(&P->toks[i], ';'); i++) {
-    const PtxTok *t = &P->toks[i];
-    if (pp_is_punct(t, '(')) depth++;
-    else if (pp_is_punct(t, ')')) depth--;
-    else if (depth == 0 && t->kind == TK_WORD) {
-      target = t;
-      break;
-    }
-  }
-  pp_tok_str(mn, buf, sizeof buf);
-  if (target && pp_is(target, "vprintf"))
-    pp_unsup(P, mn, "unsupported instruction '%s' (kernel %s): printf (a call to vprintf) is not supported",
-          buf, P->k->name);
-  if (!target || target->p[0] == '%')
-    pp_unsup(P, mn, "unsupported instruction '%s' (kernel %s): indirect calls (function pointers, virtual "
-                 "functions) are not supported", buf, P->k->name);
-  pp_tok_str(target, fn, sizeof fn);
-  char *plain = pp_demangle(fn), shown[300];
-  if (plain) snprintf(shown, sizeof shown, "'%s' (%s)", plain, fn);
-  else snprintf(shown, sizeof shown, "'%s'", fn);
-  free(plain);
-  pp_unsup(P, mn, "unsupported instruction '%s' (kernel %s): a call to device function %s; warpmem runs "
-               "kernels whose device functions are inlined (use __forceinline__)",
-        buf, P->k->name, shown);
-}
-
 /* guard := '@' ['!'] pred */
 static void guard(Parser *P, PtxInstr *in) {
   char buf[128];
@@ -489,8 +470,8 @@ static void mnemonic(Parser *P, PtxInstr *in, InstrCtx *x) {
     }
   }
   int used, op = find_op(c, nc, &used);
-  if (op < 0 && IS(c[0], "call")) call(P, mn);
-  if (op < 0) pp_unsup(P, mn, "unsupported instruction '%s' (kernel %s)", pp_tok_str(mn, buf, sizeof buf), P->k->name);
+  if (op < 0) pp_unsup(P, mn, "unsupported instruction '%s' (%s %s)", pp_tok_str(mn, buf, sizeof buf), pp_owner(P),
+                       P->k->name);
   in->op = (uint16_t)op;
   for (int i = used; i < nc; i++) {
     int taken = ptx_op[op].mods & M_MMA_MISC ? pp_mma_modifier(P, in, x, c[i]) : -1; /* tensor cores' words */
@@ -658,6 +639,11 @@ static void append(Parser *P, PtxInstr *in, Opd *fin, int nf) {
       GROW(P->luses, P->nluses, P->capluses);
       P->luses[P->nluses++] = (LabelUse){idx, o->tok};
     }
+    if (o->sym && o->sym->frame == SYM_ARG) {
+      GROW(P->afix, P->nafix + 1, P->capafix);
+      P->afix[P->nafix++] = idx;
+      P->afix[P->nafix++] = i;
+    }
     if (o->sym && o->sym->ext) {
       if (o->sym->align > P->extern_align) P->extern_align = o->sym->align;
       GROW(P->xfix, P->nxfix + 1, P->capxfix);
@@ -668,6 +654,33 @@ static void append(Parser *P, PtxInstr *in, Opd *fin, int nf) {
   }
   in->nopd = (uint8_t)nf;
   k->code[k->ncode++] = *in;
+}
+
+/* In a device function, the address of a frame variable is its frame
+ * register plus its offset: mov %rd, __local_depot3 becomes
+ * add.u64 %rd, %frame, offset (see ptx_call.c). */
+static int frame_address(Parser *P, PtxInstr *in, Opd *fin, int nf) {
+  char buf[128];
+  if (!P->k->is_func) return nf;
+  for (int i = 0; i < nf; i++) {
+    if (fin[i].o.kind != PTX_O_SYM || !fin[i].sym || !fin[i].sym->frame) continue;
+    if (in->op != PTX_OP_MOV || i != 1 || nf != 2)
+      pp_unsup(P, fin[i].tok, "the address of '%s' (a variable in a device function's frame) is only "
+               "supported in mov", pp_tok_str(fin[i].tok, buf, sizeof buf));
+    in->op = PTX_OP_ADD;
+    in->type = PTX_T_U64;
+    fin[2] = fin[1];
+    fin[2].o.kind = PTX_O_IMM;
+    fin[2].num.kind = NUM_INT;
+    fin[2].num.neg = 0;
+    fin[2].num.bits = (uint64_t)fin[1].o.imm;
+    fin[1].o.kind = PTX_O_REG;
+    fin[1].o.reg[0] = P->k->fp_slot;
+    fin[1].rtype = PTX_T_B64;
+    fin[1].sym = NULL;
+    return 3;
+  }
+  return nf;
 }
 
 /* instruction := [guard] mnemonic operands */
@@ -697,9 +710,15 @@ static void instruction_body(Parser *P) {
   in.text = (uint32_t)(start->p - P->src);
 
   Opd raw[8], fin[PTX_MAX_OPD];
-  int n = operands(P, &in, raw);
   memset(fin, 0, sizeof fin);
-  int nf = pp_shape(P, &in, &x, raw, n, fin);
+  int nf;
+  if (in.op == PTX_OP_CALL) {
+    nf = pp_call_operands(P, &in, fin);
+  } else {
+    int n = operands(P, &in, raw);
+    nf = pp_shape(P, &in, &x, raw, n, fin);
+  }
+  nf = frame_address(P, &in, fin, nf);
   append(P, &in, fin, nf);
 }
 

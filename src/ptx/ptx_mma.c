@@ -107,8 +107,8 @@ int pp_mma_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
 
 static _Noreturn void bad(Parser *P, const InstrCtx *x, const char *why) {
   char buf[128];
-  pp_unsup(P, x->mn, "unsupported instruction '%s' (kernel %s): %s", pp_tok_str(x->mn, buf, sizeof buf),
-           P->k->name, why);
+  pp_unsup(P, x->mn, "unsupported instruction '%s' (%s %s): %s", pp_tok_str(x->mn, buf, sizeof buf),
+           pp_owner(P), P->k->name, why);
 }
 
 #define T(a) PTX_T_##a

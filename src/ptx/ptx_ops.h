@@ -141,7 +141,8 @@ enum PtxModBits {
   X(SH_BULK, 3, "[d], [a], size, [mbar][, policy] | [d], [a], size[, policy]")                              \
   X(SH_MBAR_INIT, 1, "[a], b")                                                   \
   X(SH_MBAR_ARRIVE, 0, "d|_, [a][, b]")                                          \
-  X(SH_MBAR_WAIT, 1, "p, [a], b[, hint]")
+  X(SH_MBAR_WAIT, 1, "p, [a], b[, hint]") \
+  X(SH_CALL, 0, "[(ret, ...),] f | fptr [, (arg, ...)] [, prototype]")
 
 typedef enum {
 #define X(e, nsrc, form) PTX_##e,
@@ -231,7 +232,11 @@ typedef enum {
   X(BRA, "bra", OPF_BRANCH | OPF_NODST, M_UNI | M_NOTYPE, SH_BRA, "", simt,                                  \
     "pc = label (divergent lanes reconverge at the immediate post-dominator)")                               \
   X(RET, "ret", OPF_EXIT | OPF_NODST, M_UNI | M_NOTYPE, SH_NONE, "", simt,                                   \
-    "return from the kernel (no device-function calls)")                                                     \
+    "return from a device function (its frame is popped when all its lanes have returned); in a kernel, "    \
+    "end the thread")                                                                                        \
+  X(CALL, "call", OPF_BRANCH | OPF_NODST, M_UNI | M_NOTYPE, SH_CALL, "", simt,                              \
+    "call a device function: direct, through a function pointer (lanes grouped by target), recursive; "      \
+    "printf (vprintf) and assert (__assertfail) built in; device malloc/free refused")                       \
   X(EXIT, "exit", OPF_EXIT | OPF_NODST, M_NOTYPE, SH_NONE, "", simt, "end the thread")                       \
   X(TRAP, "trap", OPF_EXIT | OPF_NODST, M_NOTYPE, SH_NONE, "", trap, "abort the kernel: a fault")            \
   X(BAR, "bar", OPF_BARRIER | OPF_NODST, M_BAR | M_NOTYPE, SH_BAR, "u", simt,                                \

@@ -7,12 +7,12 @@
  * -> WM_EUNSUP, both located with file:line:col, the line and a caret.  The
  * module fails for malformed input anywhere and for unsupported constructs
  * outside instructions (.reg .v2, .extern .global, ...).  An unsupported
- * instruction (call, tex, wmma, cp.async, brx.idx, an unknown opcode or
- * modifier, an unknown special register, a function's address) or body
- * directive (.callprototype, .branchtargets, the .param of a call sequence)
+ * instruction (tex, wmma, cp.async, brx.idx, an unknown opcode or
+ * modifier, an unknown special register) or body directive (.branchtargets)
  * only marks its kernel: PtxKernel.unsupported holds the first such located
  * message, parsing resumes after the ';' and ptx_find_kernel refuses that
- * kernel.  .func bodies are skipped (a kernel that calls one is marked).  Errors
+ * kernel.  Device functions (.func) are parsed as kernels are (ptx_call.c)
+ * and linked into the kernels that call them (ptx_link.c).  Errors
  * leave the parser by longjmp; every allocation is owned by the Parser or the
  * module when it can happen.
  */
@@ -40,7 +40,7 @@ static void store_elem(Parser *P, const PtxTok *t, Num n, PtxType ty, uint8_t *d
   for (unsigned i = 0; i < size && i < 8; i++) dst[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* init := '{' init {',' init} '}' | signed-number */
+/* init := '{' init {',' init} '}' | signed-number | address */
 static void initializer(Parser *P, uint8_t *buf, uint64_t nelem, PtxType ty, uint64_t *i, int depth) {
   const PtxTok *t = pp_peek(P);
   if (pp_is_punct(t, '{')) {
@@ -51,7 +51,10 @@ static void initializer(Parser *P, uint8_t *buf, uint64_t nelem, PtxType ty, uin
     pp_expect(P, '}');
     return;
   }
-  if (t->kind == TK_WORD) pp_unsup(P, t, "address initializers (generic(), symbol names) are not supported");
+  if (t->kind == TK_WORD) {
+    pp_address_init(P, buf, nelem, ty, i);
+    return;
+  }
   Num n = pp_signed_number(P);
   if (*i >= nelem) pp_fail(P, t, "too many initializers");
   store_elem(P, t, n, ty, buf + *i * ptx_type_size(ty));
@@ -155,6 +158,11 @@ void pp_var_decl(Parser *P, int is_extern) {
   if (!P->k && space == PTX_S_LOCAL) pp_unsup(P, st, "module-scope .local variables are not supported");
   if (space == PTX_S_PARAM) pp_unsup(P, st, ".param variables outside a kernel's parameter list are not supported");
   if (is_extern && space != PTX_S_SHARED) pp_unsup(P, st, ".extern .%s variables are not supported", ptx_space_name((PtxSpace)space));
+  if (P->k && P->k->is_func && space == PTX_S_SHARED) { /* nvcc declares them at module scope */
+    pp_defer_statement(P, st, ".shared variables declared inside a device function are not supported (function %s)",
+                       P->k->name);
+    return;
+  }
 
   do {
     const PtxTok *name = pp_expect_word(P, "a variable name");
@@ -188,6 +196,7 @@ void pp_var_decl(Parser *P, int is_extern) {
       if (s->offset + size > 0xffffffffull) pp_fail(P, name, "too much shared memory");
       *cur = (uint32_t)(s->offset + size);
     } else if (space == PTX_S_LOCAL) {
+      s->frame = P->k->is_func ? SYM_FRAME : 0;
       s->offset = pp_align_up(P->local_cur, align);
       if (s->offset + size > 0xffffffffull) pp_fail(P, name, "too much local memory");
       P->local_cur = (uint32_t)(s->offset + size);
@@ -198,6 +207,8 @@ void pp_var_decl(Parser *P, int is_extern) {
       const PtxTok *eq = pp_next(P);
       if (!init) pp_fail(P, eq, ".%s variables cannot have initializers", ptx_space_name((PtxSpace)space));
       uint64_t i = 0;
+      P->init_space = (uint8_t)space;
+      P->init_at = s->offset;
       initializer(P, init, count * vec, (PtxType)type, &i, 0);
     }
   } while (pp_accept(P, ","));
@@ -271,7 +282,8 @@ static void loc(Parser *P) {
 }
 
 
-/* param := .param {.align N | type | .ptr | space} name ['[' N ']'] */
+/* param := .param {.align N | type | .ptr | space} name ['[' N ']']
+ * A device function's parameters are in its frame (SYM_FRAME). */
 static void param(Parser *P) {
   PtxKernel *k = P->k;
   const PtxTok *pt = pp_peek(P);
@@ -326,6 +338,7 @@ static void param(Parser *P) {
   Sym *s = pp_new_sym(P, name, PTX_S_PARAM);
   s->align = align;
   s->offset = pp->offset;
+  if (k->is_func) s->offset += PTX_PARAM_FRAME, s->frame = SYM_FRAME;
   pp_declare_sym(P, name, s);
 }
 
@@ -357,6 +370,19 @@ static void guess_pointers(PtxKernel *k) {
 static int is_terminator(const PtxInstr *in) {
   return in->guard == PTX_NOREG && (in->op == PTX_OP_RET || in->op == PTX_OP_EXIT ||
                                     in->op == PTX_OP_TRAP || in->op == PTX_OP_BRA);
+}
+
+/* The frame: a function's parameters, then its .local variables (placed
+ * from the parameters' end on), then the arguments of its calls; a kernel's
+ * .local variables then its calls' arguments.  The arguments' offsets are
+ * known only now. */
+static void frame_layout(Parser *P) {
+  PtxKernel *k = P->k;
+  uint32_t arg_base = (uint32_t)pp_align_up(P->local_cur, 16);
+  for (int i = 0; i < P->nafix; i += 2) k->code[P->afix[i]].opd[P->afix[i + 1]].imm += arg_base;
+  for (int i = 0; i < k->ncalls; i++)
+    for (int j = 0; j < k->calls[i].nret + k->calls[i].narg; j++) k->calls[i].off[j] += arg_base;
+  k->frame_size = P->arg_max ? (uint32_t)pp_align_up(arg_base + P->arg_max, 16) : P->local_cur;
 }
 
 /* Resolves labels and finishes the kernel's layout.  `close` is the '}' of
@@ -398,16 +424,13 @@ static void end_kernel(Parser *P, const PtxTok *close) {
     k->shared_extern_align = P->extern_align;
   }
   k->local_size = P->local_cur;
-  if (P->call_param) {
-    char msg[1024];
-    snprintf(msg, sizeof msg, "call sequences (.param in a kernel body) are not supported (kernel %s)", k->name);
-    pp_mark_unsupported(P, P->call_param, msg);
-  }
-  guess_pointers(k);
+  frame_layout(P);
+  k->kernel_ncode = (uint32_t)k->ncode;
+  if (!k->is_func) guess_pointers(k);
   while (P->depth >= 0) pp_leave_scope(P);
   pp_map_free(&P->ksyms);
   pp_map_free(&P->labels);
-  P->nluses = P->nxfix = 0;
+  P->nluses = P->nxfix = P->nafix = 0;
   P->k = NULL;
 }
 
@@ -433,32 +456,8 @@ static void perf_directive(Parser *P) {
     pp_skip_statement(P);
   } else {
     char buf[128];
-    pp_unsup(P, t, "unsupported kernel directive '%s'", pp_tok_str(t, buf, sizeof buf));
+    pp_unsup(P, t, "unsupported %s directive '%s'", k->is_func ? "function" : "kernel", pp_tok_str(t, buf, sizeof buf));
   }
-}
-
-/* body-param := .param {attribute} name ['[' N ']'] ';'
- * The arguments of a call sequence (nvcc wraps each call in a block that
- * declares param0, retval0, ...).  The names are declared so that the
- * st.param/ld.param around the call still parse; the call itself marks the
- * kernel unsupported with a message naming the callee, and end_kernel()
- * marks it here should there be no call. */
-static void body_param(Parser *P) {
-  const PtxTok *t = pp_next(P);
-  char buf[128];
-  if (!P->call_param) P->call_param = t;
-  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') {
-    pp_next(P);
-    if (pp_peek(P)->kind == TK_NUM) pp_next(P); /* .align N */
-  }
-  const PtxTok *name = pp_expect_word(P, "a parameter name");
-  if (name->p[0] == '%') pp_fail(P, name, "bad parameter name '%s'", pp_tok_str(name, buf, sizeof buf));
-  if (!pp_find_sym(P, name)) { /* each call's block declares its own param0 */
-    Sym *s = pp_new_sym(P, name, PTX_S_PARAM);
-    s->align = 1;
-    pp_declare_sym(P, name, s);
-  }
-  pp_skip_statement(P);
 }
 
 /* body := '{' {statement} '}'
@@ -471,10 +470,11 @@ static const PtxTok *body(Parser *P) {
   P->depth = 0;
   for (;;) {
     const PtxTok *t = pp_peek(P);
-    if (t->kind == TK_EOF) pp_fail(P, t, "expected '}' at the end of kernel %s", k->name);
+    if (t->kind == TK_EOF) pp_fail(P, t, "expected '}' at the end of %s %s", k->is_func ? "function" : "kernel", k->name);
     if (pp_is_punct(t, '}')) {
       pp_next(P);
       if (P->depth == 0) return t;
+      P->arg_cur = P->arg_at[P->depth]; /* a call sequence's arguments end with its block */
       pp_leave_scope(P);
       continue;
     }
@@ -482,6 +482,7 @@ static const PtxTok *body(Parser *P) {
       pp_next(P);
       if (P->depth >= 64) pp_fail(P, t, "blocks nested too deeply");
       P->depth++;
+      P->arg_at[P->depth] = P->arg_cur;
       continue;
     }
     if (pp_is_punct(t, '@')) {
@@ -503,9 +504,12 @@ static const PtxTok *body(Parser *P) {
       pp_next(P);
       pp_skip_statement(P);
     } else if (pp_is(t, ".param")) {
-      body_param(P);
+      pp_body_param(P);
+    } else if (pp_is(t, ".callprototype")) {
+      pp_skip_statement(P); /* the signature of an indirect call: not checked */
     } else if (t->p[0] == '.') {
-      pp_defer_statement(P, t, "unsupported directive '%s' (kernel %s)", pp_tok_str(t, buf, sizeof buf), k->name);
+      pp_defer_statement(P, t, "unsupported directive '%s' (%s %s)", pp_tok_str(t, buf, sizeof buf), pp_owner(P),
+                         k->name);
     } else if (pp_is_punct(pp_peek2(P), ':')) {
       pp_next(P);
       pp_next(P);
@@ -516,6 +520,20 @@ static const PtxTok *body(Parser *P) {
       pp_instruction(P);
     }
   }
+}
+
+/* The parser's state for a new kernel or function k. */
+static void start_kernel(Parser *P, PtxKernel *k) {
+  P->k = k;
+  P->capcode = P->capnames = P->capparams = P->capcalls = 0;
+  P->shared_cur = P->mshared;
+  P->local_cur = 0;
+  P->declared_regs = 0;
+  P->extern_align = 0;
+  P->arg_cur = P->arg_max = 0;
+  P->cur_file = P->cur_file_inner = 0;
+  P->cur_line = P->cur_line_inner = 0;
+  P->depth = 0;
 }
 
 /* entry := .entry name ['(' [param {',' param}] ')'] {perf} (body | ';') */
@@ -535,16 +553,7 @@ static void entry(Parser *P) {
   k->plain_name = pp_demangle(k->name);
   if (!k->plain_name) k->plain_name = k->name;
   k->line = et->line;
-  P->k = k;
-  P->capcode = P->capnames = P->capparams = 0;
-  P->shared_cur = P->mshared;
-  P->local_cur = 0;
-  P->declared_regs = 0;
-  P->extern_align = 0;
-  P->call_param = NULL;
-  P->cur_file = P->cur_file_inner = 0;
-  P->cur_line = P->cur_line_inner = 0;
-  P->depth = 0;
+  start_kernel(P, k);
   if (pp_accept(P, "(")) {
     if (!pp_is_punct(pp_peek(P), ')')) {
       do param(P);
@@ -570,40 +579,77 @@ static void entry(Parser *P) {
   end_kernel(P, body(P));
 }
 
-/* func := .func ['(' params ')'] name ['(' params ')'] {attr} (';' | body)
- * Only declared and skipped. */
+/* Skips a balanced '(' ... ')' if one comes next. */
+static void skip_parens(Parser *P) {
+  if (!pp_is_punct(pp_peek(P), '(')) return;
+  int depth = 0;
+  do {
+    const PtxTok *t = pp_next(P);
+    if (t->kind == TK_EOF) pp_fail(P, t, "unbalanced '(' in a .func declaration");
+    if (pp_is_punct(t, '(')) depth++;
+    if (pp_is_punct(t, ')')) depth--;
+  } while (depth > 0);
+}
+
+/* params := '(' [param {',' param}] ')' */
+static void param_list(Parser *P) {
+  pp_expect(P, '(');
+  if (!pp_is_punct(pp_peek(P), ')')) {
+    do param(P);
+    while (pp_accept(P, ","));
+  }
+  pp_expect(P, ')');
+}
+
+/* The function's frame register: a register of its own that the emulator
+ * sets at each call to the frame's offset in local memory. */
+static void frame_register(Parser *P, PtxKernel *f) {
+  f->reg_names = wm_xrealloc(f->reg_names, 16 * sizeof *f->reg_names);
+  P->capnames = 16;
+  f->reg_names[0] = wm_xstrdup("%frame");
+  f->fp_slot = 0;
+  f->nregs = 1;
+}
+
+/* func := .func {attribute} ['(' params ')'] name ['(' params ')'] {directive} (';' | body)
+ * A declaration only names the function (nvcc declares every function,
+ * vprintf included, before its first use); a definition is parsed as a
+ * kernel is, with its parameters in its frame. */
 static void func(Parser *P) {
   const PtxTok *ft = pp_next(P);
   char buf[128];
-  const PtxTok *name = NULL;
-  int depth = 0;
-  for (;;) {
-    const PtxTok *t = pp_peek(P);
-    if (t->kind == TK_EOF) pp_fail(P, t, "unterminated .func declaration");
-    if (pp_is_punct(t, '(')) depth++;
-    else if (pp_is_punct(t, ')')) depth--;
-    else if (depth == 0 && t->kind == TK_WORD && t->p[0] != '.' && !name) {
-      name = t;
-      pp_map_put(&P->funcs, t->p, t->len, 1);
-    }
-    else if (depth == 0 && pp_is_punct(t, ';')) {
-      pp_next(P);
-      return; /* a declaration (e.g. vprintf): harmless until something calls it */
-    } else if (depth == 0 && pp_is_punct(t, '{')) {
-      /* A device function's body: skipped, never run -- a kernel that calls
-       * it is marked unsupported at the call. */
-      int braces = 0;
-      do {
-        t = pp_next(P);
-        if (t->kind == TK_EOF)
-          pp_fail(P, ft, "unterminated .func %s", name ? pp_tok_str(name, buf, sizeof buf) : "body");
-        if (pp_is_punct(t, '{')) braces++;
-        if (pp_is_punct(t, '}')) braces--;
-      } while (braces > 0);
-      return;
-    }
+  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') { /* .attribute(...) */
     pp_next(P);
+    skip_parens(P);
   }
+  int start = P->pos;
+  skip_parens(P);
+  const PtxTok *name = pp_expect_word(P, "a function name");
+  if (name->p[0] == '.' || name->p[0] == '%') pp_fail(P, name, "bad function name '%s'", pp_tok_str(name, buf, sizeof buf));
+  int fi = pp_func_index(P, name, 1);
+  skip_parens(P);
+  while (pp_peek(P)->kind != TK_EOF && !pp_is_punct(pp_peek(P), ';') && !pp_is_punct(pp_peek(P), '{')) pp_next(P);
+  if (pp_is_punct(pp_peek(P), ';')) {
+    pp_next(P);
+    return;
+  }
+  PtxKernel *f = &P->m->funcs[fi];
+  if (f->has_body) pp_fail(P, name, "function '%s' defined twice", pp_tok_str(name, buf, sizeof buf));
+  P->pos = start;
+  start_kernel(P, f);
+  f->has_body = 1;
+  f->builtin = 0; /* a module's own malloc is its own */
+  f->line = ft->line;
+  frame_register(P, f);
+  if (pp_is_punct(pp_peek(P), '(')) {
+    param_list(P);
+    f->nret = (uint16_t)f->nparams;
+  }
+  pp_next(P); /* the name */
+  if (pp_is_punct(pp_peek(P), '(')) param_list(P);
+  P->local_cur = (uint32_t)pp_align_up(f->param_size, 16);
+  while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') perf_directive(P);
+  end_kernel(P, body(P));
 }
 
 /* file := .file N "path" [',' N ',' N] */
@@ -688,6 +734,15 @@ void pp_module(Parser *P) {
       pp_skip_statement(P);
     } else if (pp_is(t, ".loc")) {
       loc(P);
+    } else if (pp_is(t, ".alias")) { /* .alias name, function; */
+      pp_next(P);
+      const PtxTok *a = pp_expect_word(P, "an alias name");
+      pp_expect(P, ',');
+      const PtxTok *f = pp_expect_word(P, "a function name");
+      int fi = pp_func_index(P, f, 0);
+      if (fi < 0) pp_fail(P, f, "'%s' is not a declared function", pp_tok_str(f, buf, sizeof buf));
+      pp_map_put(&P->funcs, a->p, a->len, fi + 1);
+      pp_expect(P, ';');
     } else {
       int is_extern = 0;
       while (pp_is(pp_peek(P), ".visible") || pp_is(pp_peek(P), ".weak") || pp_is(pp_peek(P), ".extern") || pp_is(pp_peek(P), ".common"))
@@ -711,8 +766,8 @@ void pp_module(Parser *P) {
  * file; an unknown call site falls back to the inner position. */
 
 static void check_files(PtxModule *m) {
-  for (int i = 0; i < m->nkernels; i++) {
-    PtxKernel *k = &m->kernels[i];
+  for (int i = 0; i < m->nkernels + m->nfuncs; i++) {
+    PtxKernel *k = i < m->nkernels ? &m->kernels[i] : &m->funcs[i - m->nkernels];
     for (int j = 0; j < k->ncode; j++) {
       PtxInstr *in = &k->code[j];
       if (in->cu_file_inner == 0 || in->cu_file_inner >= m->nfiles || !m->files[in->cu_file_inner])
@@ -743,6 +798,7 @@ static void parser_free(Parser *P) {
   pp_map_free(&P->labels);
   free(P->luses);
   free(P->xfix);
+  free(P->afix);
   free(P->locs.e);
   free(P->toks);
   free(P);
@@ -772,6 +828,7 @@ PtxModule *ptx_parse(const char *path, char *text, WmErr *e) {
   }
   pp_module(P);
   check_files(m);
+  pp_link(m);
   parser_free(P);
   if (!m->const_init) m->const_init = wm_xcalloc(1, 1);
   if (!m->global_init) m->global_init = wm_xcalloc(1, 1);

@@ -335,6 +335,18 @@ int pp_sreg_of(const PtxTok *t) {
   return -1;
 }
 
+/* A predefined identifier or special register with a known value
+ * (ptx_sreg_alias): 1 with *sreg (or -1 and *imm), else 0. */
+int pp_sreg_alias(const PtxTok *t, int *sreg, uint64_t *imm) {
+  for (int i = 0; i < ptx_nsreg_alias; i++)
+    if (strlen(ptx_sreg_alias[i].name) == t->len && memcmp(ptx_sreg_alias[i].name, t->p, t->len) == 0) {
+      *sreg = ptx_sreg_alias[i].sreg;
+      *imm = ptx_sreg_alias[i].value;
+      return 1;
+    }
+  return 0;
+}
+
 char *pp_tok_dup(const PtxTok *t) { return wm_xstrndup(t->p, t->len); }
 
 uint64_t pp_align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
@@ -395,16 +407,8 @@ uint32_t pp_reg_slot(Parser *P, const PtxTok *t, uint8_t *type) {
   RegDecl *d = pp_find_reg(P, t, &idx);
   char buf[128];
   if (!d) {
-    static const char *const unsup_sregs[] = {"%envreg", "%pm", "%cluster", "%nclusterid",
-                                              "%globaltimer_", "%reserved_smem", "%aggr_smem",
-                                              "%is_explicit_cluster", "%current_graph_exec"};
-    if (t->p[0] == '%') {
-      for (size_t i = 0; i < sizeof unsup_sregs / sizeof *unsup_sregs; i++)
-        if (t->len >= strlen(unsup_sregs[i]) && memcmp(t->p, unsup_sregs[i], strlen(unsup_sregs[i])) == 0)
-          pp_unsup(P, t, "unsupported special register '%s'", pp_tok_str(t, buf, sizeof buf));
-      if (memchr(t->p, '.', t->len))
-        pp_unsup(P, t, "unsupported special register '%s'", pp_tok_str(t, buf, sizeof buf));
-    }
+    if (t->p[0] == '%' && memchr(t->p, '.', t->len))
+      pp_unsup(P, t, "unsupported special register '%s'", pp_tok_str(t, buf, sizeof buf));
     pp_fail(P, t, "undeclared register '%s'", pp_tok_str(t, buf, sizeof buf));
   }
   *type = d->type;

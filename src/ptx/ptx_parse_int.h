@@ -55,9 +55,16 @@ typedef struct Sym {
   uint32_t len;
   uint8_t space;     /* PtxSpace */
   uint8_t ext;       /* .extern .shared x[]: dynamic shared */
+  uint8_t frame;     /* 0: offset is absolute; SYM_FRAME: a device function's
+                        parameter or .local variable, offset in its frame;
+                        SYM_ARG: a call sequence's .param, offset in the
+                        caller's argument area (placed at the body's end) */
   uint32_t align;
   uint64_t offset;   /* in its space (ext: 0, fixed up per kernel) */
+  uint32_t size;     /* bytes (call arguments) */
 } Sym;
+
+enum { SYM_FRAME = 1, SYM_ARG = 2 };
 
 /* A .reg declaration: one name (count 0) or name<count>. */
 typedef struct RegDecl {
@@ -83,12 +90,15 @@ typedef struct Parser {
   int ntoks, pos;
   PtxModule *m;
   Map msyms;                /* module variables -> Sym* */
-  Map funcs;                /* .func names -> 1 */
+  Map funcs;                /* .func names -> index in PtxModule.funcs + 1 */
+  int capfuncs;
   Sym **syms;               /* every Sym, for freeing */
   int nsyms, capsyms;
   uint32_t mshared;         /* bytes of module-scope static shared */
   uint64_t gcap, ccap;      /* capacity of global_init, const_init */
-  int capvars, capkernels;
+  int capvars, capkernels, caprelocs;
+  uint8_t init_space;       /* the variable being initialized: its space */
+  uint64_t init_at;         /* and offset in its segment */
 
   /* the kernel being parsed */
   PtxKernel *k;
@@ -110,7 +120,11 @@ typedef struct Parser {
 
   /* While an instruction is parsed, an unsupported construct marks the
    * kernel and longjmps here instead of failing the module. */
-  const PtxTok *call_param; /* the kernel's first .param in its body */
+  uint32_t arg_cur, arg_max;/* call arguments: bytes in use, most ever */
+  int *afix;                /* (instr, opd) pairs that name a SYM_ARG */
+  int nafix, capafix;
+  int capcalls;
+  uint32_t arg_at[66];      /* arg_cur when each nested block was entered */
   int defer;
   int instr_end;            /* token index of the instruction's ';' */
   jmp_buf ijb;
@@ -183,6 +197,9 @@ _Noreturn void pp_fail_expected(Parser *P, const char *what);
 void pp_mark_unsupported(Parser *P, const PtxTok *t, const char *msg);
 __attribute__((format(printf, 3, 4))) void pp_defer_statement(Parser *P, const PtxTok *t, const char *fmt, ...);
 
+/* "kernel" or "function": what is being parsed, for messages */
+static inline const char *pp_owner(const Parser *P) { return P->k && P->k->is_func ? "function" : "kernel"; }
+
 /* tokens (ptx_parse_base.c) */
 static inline const PtxTok *pp_peek(Parser *P) { return &P->toks[P->pos]; }
 static inline int pp_is(const PtxTok *t, const char *s) { return t->kind != TK_EOF && ptx_tok_is(t, s); }
@@ -222,6 +239,16 @@ char *pp_demangle(const char *s);
 void pp_var_decl(Parser *P, int is_extern);
 
 void pp_module(Parser *P);
+
+/* device functions and calls (ptx_call.c) */
+int pp_call_operands(Parser *P, PtxInstr *in, struct Opd *fin);
+int pp_func_index(Parser *P, const PtxTok *name, int declare);
+int pp_sreg_alias(const PtxTok *t, int *sreg, uint64_t *imm);
+void pp_body_param(Parser *P);
+void pp_address_init(Parser *P, uint8_t *buf, uint64_t nelem, PtxType ty, uint64_t *i);
+
+/* linking the functions each kernel reaches into its code (ptx_link.c) */
+void pp_link(PtxModule *m);
 
 /* instructions (ptx_instr.c) and their operand forms (ptx_shape.c) */
 void pp_instruction(Parser *P);

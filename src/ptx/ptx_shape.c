@@ -449,10 +449,10 @@ static void texture_address(Shape *s, const Opd *a, Opd *out, int coords) {
   check(s->P, a, K_ADDR, -1, "a texture or surface [handle, {coordinates}]");
   if (a->o.reg[0] == PTX_NOREG || a->o.imm != 0) {
     if (a->ref)
-      pp_unsup(s->P, s->x->mn, "unsupported instruction '%s' (kernel %s): '%.*s' is not a texture object in a "
+      pp_unsup(s->P, s->x->mn, "unsupported instruction '%s' (%s %s): '%.*s' is not a texture object in a "
                "register; legacy texture and surface references (.texref, .surfref) were removed in CUDA 12: "
                "pass a cudaTextureObject_t or cudaSurfaceObject_t argument instead",
-               pp_tok_str(s->x->mn, buf, sizeof buf), s->P->k->name, (int)a->ref->len, a->ref->p);
+               pp_tok_str(s->x->mn, buf, sizeof buf), pp_owner(s->P), s->P->k->name, (int)a->ref->len, a->ref->p);
     pp_fail(s->P, a->tok, "expected [handle, {...}] with the texture or surface object in a .u64 register");
   }
   out[0] = *a;

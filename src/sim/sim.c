@@ -82,7 +82,7 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
       goto out;
     }
   EmuLaunch l = {.arch = sim_arch(o), .mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = params, .gmem = &g,
-                 .const_mem = cmem, .mm = &run->mm};
+                 .const_mem = cmem, .mm = &run->mm, .stack_size = o->stack_size};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
   SimModel cm;

@@ -37,6 +37,7 @@ typedef struct SimOptions {
   int regs;              /* --regs N: registers per thread for occupancy,
                             over ptxas; 0: not given */
   int carveout_pct;      /* --carveout PCT, or OCC_CARVEOUT_DEFAULT */
+  uint32_t stack_size;   /* --stack-size: call stack bytes per thread (0: 1 KiB) */
 } SimOptions;
 
 typedef struct SimRun {

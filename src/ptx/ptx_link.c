@@ -1,0 +1,219 @@
+/* ptx_link.c - the device functions a kernel can reach, appended to its
+ * code, so that the emulator sees one program per kernel (one pc space, one
+ * register file).
+ *
+ * Each function reached (directly, or through a function pointer: every
+ * function whose address is taken) is copied after the kernel's code; its
+ * registers are renumbered after the kernel's (and the previous
+ * functions'), its labels and call sites relocated.  PtxKernel.fn lists the
+ * pieces, fn[0] the kernel; calls name their callee by its index there.
+ * reach[] says which function can call which, directly or not: a call
+ * whose callee can reach the caller again (recursion) makes the emulator
+ * save the caller's registers, which the callee's invocation would
+ * otherwise overwrite.
+ */
+#include "ptx/ptx_parse_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The call instruction of call site c in f's code. */
+static const PtxInstr *call_instr(const PtxKernel *f, int c) {
+  for (int i = 0; i < f->ncode; i++)
+    if (f->code[i].op == PTX_OP_CALL && f->code[i].opd[0].imm == c) return &f->code[i];
+  return &f->code[0];
+}
+
+/* Marks k unsupported with a located message at instruction `in`. */
+__attribute__((format(printf, 4, 5)))
+static void refuse(const PtxModule *m, PtxKernel *k, const PtxInstr *in, const char *fmt, ...) {
+  if (k->unsupported) return;
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  WmErr e;
+  wm_err_at(&e, WM_EUNSUP, m->path, m->text, (int)in->ptx_line, in->ptx_col, "%s", msg);
+  k->unsupported = wm_xstrdup(e.msg);
+}
+
+typedef struct Link {
+  PtxModule *m;
+  PtxKernel *k;
+  PtxFn *fn;
+  int n;
+  int *fn_of;
+} Link;
+
+static void add_fn(Link *L, int mi) {
+  if (L->fn_of[mi] >= 0) return;
+  L->fn_of[mi] = L->n;
+  L->fn[L->n++] = (PtxFn){.f = &L->m->funcs[mi], .fp_slot = PTX_NOREG};
+}
+
+/* Finds every function the kernel can reach; returns -1 (k refused) if
+ * one has no body here or is itself refused. */
+static int reach_all(Link *L) {
+  PtxModule *m = L->m;
+  for (int i = 0; i < L->n; i++) {
+    const PtxKernel *f = i ? L->fn[i].f : L->k;
+    if (f->unsupported) {
+      if (!L->k->unsupported) L->k->unsupported = wm_xstrdup(f->unsupported);
+      return -1;
+    }
+    for (int c = 0; c < f->ncalls; c++) {
+      int callee = f->calls[c].callee;
+      if (callee == PTX_CALL_INDIRECT) {
+        for (int j = 0; j < m->nfuncs; j++)
+          if (m->funcs[j].addr_taken && m->funcs[j].has_body) add_fn(L, j);
+        continue;
+      }
+      const PtxKernel *g = &m->funcs[callee];
+      if (g->builtin == PTX_CALL_MALLOC || g->builtin == PTX_CALL_FREE) {
+        refuse(m, L->k, call_instr(f, c),
+               "unsupported call of device %s (kernel %s): warpmem has no device heap; allocate the memory "
+               "on the host and pass it as an argument", g->name, L->k->name);
+        return -1;
+      }
+      if (g->builtin) continue;
+      if (!g->has_body) {
+        refuse(m, L->k, call_instr(f, c),
+               "unsupported call of external device function '%s' (kernel %s): it is declared here but "
+               "defined in another file; warpmem runs one PTX module, so compile the function into this "
+               "file (or link with nvcc -dlink and give warpmem the linked PTX)",
+               g->plain_name, L->k->name);
+        return -1;
+      }
+      add_fn(L, callee);
+    }
+  }
+  return 0;
+}
+
+static void relocate(PtxInstr *in, uint32_t slot_base, uint32_t start, uint32_t call_base) {
+  if (in->guard != PTX_NOREG) in->guard += slot_base;
+  for (int j = 0; j < in->nopd; j++) {
+    PtxOperand *o = &in->opd[j];
+    switch (o->kind) {
+    case PTX_O_REG:
+    case PTX_O_ADDR:
+      if (o->reg[0] != PTX_NOREG) o->reg[0] += slot_base;
+      break;
+    case PTX_O_VEC:
+      for (int v = 0; v < o->n; v++)
+        if (o->reg[v] != PTX_NOREG) o->reg[v] += slot_base;
+      break;
+    case PTX_O_LABEL: o->imm += start; break;
+    default: break;
+    }
+  }
+  if (in->op == PTX_OP_CALL) in->opd[0].imm += call_base;
+}
+
+/* Dynamic shared memory (.extern .shared x[]) follows the static part,
+ * aligned: a function that uses it placed it after the static shared
+ * memory declared before it, which must be where the kernel has it. */
+static int dynamic_shared(Link *L, const PtxKernel *f) {
+  PtxKernel *k = L->k;
+  if (!f->shared_extern_align) return 0;
+  uint32_t a = f->shared_extern_align > k->shared_extern_align ? f->shared_extern_align : k->shared_extern_align;
+  uint64_t fbase = pp_align_up(f->shared_static, f->shared_extern_align), kbase = pp_align_up(k->shared_static, a);
+  if (fbase != kbase || (k->shared_extern_align && pp_align_up(k->shared_static, k->shared_extern_align) != kbase)) {
+    refuse(L->m, k, &f->code[0],
+           "unsupported dynamic shared memory in device function %s (kernel %s): the kernel's static shared "
+           "memory differs from the function's, so they would place the dynamic array apart",
+           f->plain_name, k->name);
+    return -1;
+  }
+  k->shared_extern_align = a;
+  return 0;
+}
+
+/* Appends function fn[i]'s code, registers and call sites to the kernel. */
+static void append_fn(Link *L, int i) {
+  PtxKernel *k = L->k;
+  PtxFn *p = &L->fn[i];
+  const PtxKernel *f = p->f;
+  p->start = (uint32_t)k->ncode;
+  p->end = (uint32_t)(k->ncode + f->ncode);
+  p->slot_base = k->nregs;
+  p->nslots = f->nregs;
+  p->fp_slot = k->nregs + f->fp_slot;
+  uint32_t call_base = (uint32_t)k->ncalls;
+  k->code = wm_xrealloc(k->code, sizeof *k->code * (size_t)(k->ncode + f->ncode));
+  for (int j = 0; j < f->ncode; j++) {
+    PtxInstr *in = &k->code[k->ncode + j];
+    *in = f->code[j];
+    relocate(in, p->slot_base, p->start, call_base);
+  }
+  k->ncode += f->ncode;
+  k->reg_names = wm_xrealloc(k->reg_names, sizeof *k->reg_names * (size_t)(k->nregs + f->nregs + 1));
+  for (uint32_t r = 0; r < f->nregs; r++) k->reg_names[k->nregs + r] = wm_xstrdup(f->reg_names[r]);
+  k->nregs += f->nregs;
+  k->calls = wm_xrealloc(k->calls, sizeof *k->calls * (size_t)(k->ncalls + f->ncalls));
+  for (int c = 0; c < f->ncalls; c++) {
+    PtxCall *d = &k->calls[k->ncalls + c];
+    *d = f->calls[c];
+    size_t n = (size_t)d->nret + d->narg + 1;
+    d->off = wm_xmalloc(n * sizeof *d->off);
+    d->size = wm_xmalloc(n * sizeof *d->size);
+    memcpy(d->off, f->calls[c].off, (n - 1) * sizeof *d->off);
+    memcpy(d->size, f->calls[c].size, (n - 1) * sizeof *d->size);
+    if (d->reg != PTX_NOREG) d->reg += p->slot_base;
+    d->caller = i;
+  }
+  k->ncalls += f->ncalls;
+}
+
+/* reach[i * n + j]: fn i calls fn j, directly or through others. */
+static uint8_t *closure(const PtxKernel *k, int n) {
+  uint8_t *r = wm_xcalloc((size_t)n * (size_t)n, 1);
+  for (int c = 0; c < k->ncalls; c++) {
+    const PtxCall *call = &k->calls[c];
+    if (call->callee >= 0) r[call->caller * n + call->callee] = 1;
+    if (call->callee == PTX_CALL_INDIRECT)
+      for (int j = 1; j < n; j++)
+        if (k->fn[j].f->addr_taken) r[call->caller * n + j] = 1;
+  }
+  for (int via = 0; via < n; via++)
+    for (int i = 0; i < n; i++)
+      if (r[i * n + via])
+        for (int j = 0; j < n; j++) r[i * n + j] |= r[via * n + j];
+  return r;
+}
+
+static void link_kernel(PtxModule *m, PtxKernel *k) {
+  Link L = {m, k, wm_xcalloc((size_t)m->nfuncs + 1, sizeof(PtxFn)), 1,
+            wm_xmalloc(sizeof(int) * (size_t)(m->nfuncs + 1))};
+  for (int i = 0; i < m->nfuncs; i++) L.fn_of[i] = -1;
+  L.fn[0] = (PtxFn){NULL, 0, (uint32_t)k->ncode, 0, k->nregs, PTX_NOREG};
+  if (reach_all(&L)) {
+    free(L.fn);
+    free(L.fn_of);
+    return;
+  }
+  for (int i = 1; i < L.n; i++)
+    if (dynamic_shared(&L, L.fn[i].f)) {
+      free(L.fn);
+      free(L.fn_of);
+      return;
+    }
+  for (int c = 0; c < k->ncalls; c++) k->calls[c].caller = 0;
+  for (int i = 1; i < L.n; i++) append_fn(&L, i);
+  for (int c = 0; c < k->ncalls; c++) {
+    PtxCall *call = &k->calls[c];
+    if (call->callee >= 0)
+      call->callee = m->funcs[call->callee].builtin ? m->funcs[call->callee].builtin : L.fn_of[call->callee];
+  }
+  k->fn = L.fn;
+  k->nfn = L.n;
+  k->fn_of = L.fn_of;
+  k->reach = closure(k, L.n);
+}
+
+void pp_link(PtxModule *m) {
+  for (int i = 0; i < m->nkernels; i++)
+    if (m->kernels[i].ncalls && !m->kernels[i].unsupported) link_kernel(m, &m->kernels[i]);
+}
