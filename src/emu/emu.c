@@ -40,6 +40,23 @@
 
 /* --- control --- */
 
+/* Special registers that differ between the blocks of a launch. */
+static int sreg_per_block(int sr) {
+  switch (sr) {
+  case PTX_SR_CTAID_X: case PTX_SR_CTAID_Y: case PTX_SR_CTAID_Z: case PTX_SR_SMID:
+  case PTX_SR_CLOCK: case PTX_SR_CLOCK64: case PTX_SR_GLOBALTIMER:
+  case PTX_SR_CLUSTERID_X: case PTX_SR_CLUSTERID_Y: case PTX_SR_CLUSTERID_Z:
+    return 1;
+  default: return 0;
+  }
+}
+
+/* Special registers set per thread by warp_init_slots. */
+static int sreg_per_thread(int sr) {
+  return (sr >= PTX_SR_TID_X && sr <= PTX_SR_TID_Z) || sr == PTX_SR_LANEID || sr == PTX_SR_WARPID ||
+         (sr >= PTX_SR_LANEMASK_EQ && sr <= PTX_SR_LANEMASK_GE);
+}
+
 static void sreg_block_values(Block *b, uint64_t *R) {
   const EmuProgram *p = b->p;
   const EmuLaunch *l = b->l;
@@ -54,22 +71,23 @@ static void sreg_block_values(Block *b, uint64_t *R) {
   v[PTX_SR_DYN_SMEM] = l->smem_dynamic;
   v[PTX_SR_TOTAL_SMEM] = b->shared_size;
   v[PTX_SR_CLOCK] = v[PTX_SR_CLOCK64] = v[PTX_SR_GLOBALTIMER] = b->warp_instrs;
-  const uint64_t per_block = 1ull << PTX_SR_CTAID_X | 1ull << PTX_SR_CTAID_Y | 1ull << PTX_SR_CTAID_Z |
-                             1ull << PTX_SR_SMID | 1ull << PTX_SR_CLOCK | 1ull << PTX_SR_CLOCK64 |
-                             1ull << PTX_SR_GLOBALTIMER;
-  static const int uniform[] = {PTX_SR_NTID_X, PTX_SR_NTID_Y, PTX_SR_NTID_Z, PTX_SR_CTAID_X,
-                                PTX_SR_CTAID_Y, PTX_SR_CTAID_Z, PTX_SR_NCTAID_X, PTX_SR_NCTAID_Y,
-                                PTX_SR_NCTAID_Z, PTX_SR_NWARPID, PTX_SR_NSMID, PTX_SR_SMID,
-                                PTX_SR_GRIDID, PTX_SR_DYN_SMEM, PTX_SR_TOTAL_SMEM, PTX_SR_CLOCK,
-                                PTX_SR_CLOCK64, PTX_SR_GLOBALTIMER};
-  for (size_t i = 0; i < sizeof uniform / sizeof *uniform; i++) {
+  /* without a cluster launch every block is a cluster of one */
+  for (int i = 0; i < 3; i++) {
+    v[PTX_SR_CLUSTERID_X + i] = b->ctaid[i];
+    v[PTX_SR_NCLUSTERID_X + i] = l->grid[i];
+    v[PTX_SR_CLUSTER_NCTAID_X + i] = 1;
+  }
+  v[PTX_SR_CLUSTER_NCTARANK] = 1;
+  /* the grid-sync workspace the driver gives a cooperative launch */
+  v[PTX_SR_ENVREG1] = (uint32_t)l->grid_ws;
+  v[PTX_SR_ENVREG2] = (uint32_t)(l->grid_ws >> 32);
+  for (int sr = 0; sr < PTX_SR_COUNT; sr++) {
     /* only the special registers the kernel reads; the launch-wide ones
      * (all but ctaid, smid and the clocks) once per warp */
-    int sr = uniform[i];
-    if (!(p->sregs_used >> sr & 1)) continue;
-    if (b->sregs_ready && !(per_block >> sr & 1)) continue;
-    uint64_t *s = R + (size_t)(p->sreg_base + (uint32_t)uniform[i]) * 32;
-    for (int ln = 0; ln < 32; ln++) s[ln] = v[uniform[i]];
+    if (!(p->sregs_used[sr / 64] >> sr % 64 & 1) || sreg_per_thread(sr)) continue;
+    if (b->sregs_ready && !sreg_per_block(sr)) continue;
+    uint64_t *s = R + (size_t)(p->sreg_base + (uint32_t)sr) * 32;
+    for (int ln = 0; ln < 32; ln++) s[ln] = v[sr];
   }
 }
 

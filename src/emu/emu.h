@@ -27,6 +27,12 @@ typedef struct EmuLaunch {
   uint64_t sample_wave;      /* sampling: blocks per wave (0: run all) */
   uint32_t sample_every;     /* run every sample_every-th wave (<= 1: all);
                                 the counters are those of the blocks run */
+  int cooperative;           /* cudaLaunchCooperativeKernel: all blocks are
+                                resident at once and their warps interleave
+                                (emu_sched.c), the grid-sync workspace is
+                                allocated and its address is in %envreg1/2 */
+  uint64_t grid_ws;          /* set by emu_run: that workspace's address,
+                                0 for a plain launch (grid.is_valid() false) */
   /* out */
   uint64_t blocks_run;       /* blocks run (all, unless sampling) */
   uint64_t thread_instrs;    /* lane-instructions executed */

@@ -39,7 +39,7 @@ static uint32_t src_slot(EmuProgram *p, Consts *c, const PtxOperand *o, uint64_t
   case PTX_O_REG: return o->reg[0];
   case PTX_O_IMM: return const_slot(p, c, (uint64_t)o->imm);
   case PTX_O_SREG:
-    p->sregs_used |= 1ull << o->sreg;
+    p->sregs_used[o->sreg / 64] |= 1ull << o->sreg % 64;
     return p->sreg_base + o->sreg;
   case PTX_O_SYM: return const_slot(p, c, sym_value(o, gbase));
   default: return EMU_NOSLOT;

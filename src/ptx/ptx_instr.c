@@ -237,6 +237,11 @@ static void operand(Parser *P, Opd *o, int is_bra) {
   }
   if (t->kind != TK_WORD || t->p[0] == '.') pp_fail_expected(P, "an operand");
   pp_next(P);
+  if (pp_is(t, "WARP_SZ")) { /* the predefined constant (warpSize) */
+    o->o.kind = PTX_O_IMM;
+    o->num = (Num){.kind = NUM_INT, .bits = 32};
+    return;
+  }
   if (is_bra) {
     o->o.kind = PTX_O_LABEL;
     return;

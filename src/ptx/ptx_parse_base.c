@@ -395,9 +395,9 @@ uint32_t pp_reg_slot(Parser *P, const PtxTok *t, uint8_t *type) {
   RegDecl *d = pp_find_reg(P, t, &idx);
   char buf[128];
   if (!d) {
-    static const char *const unsup_sregs[] = {"%envreg", "%pm", "%cluster", "%nclusterid",
+    static const char *const unsup_sregs[] = {"%pm", "%cluster", "%nclusterid",
                                               "%globaltimer_", "%reserved_smem", "%aggr_smem",
-                                              "%is_explicit_cluster", "%current_graph_exec"};
+                                              "%current_graph_exec"};
     if (t->p[0] == '%') {
       for (size_t i = 0; i < sizeof unsup_sregs / sizeof *unsup_sregs; i++)
         if (t->len >= strlen(unsup_sregs[i]) && memcmp(t->p, unsup_sregs[i], strlen(unsup_sregs[i])) == 0)
