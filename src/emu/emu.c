@@ -78,9 +78,10 @@ static void sreg_block_values(Block *b, uint64_t *R) {
     v[PTX_SR_CLUSTER_NCTAID_X + i] = 1;
   }
   v[PTX_SR_CLUSTER_NCTARANK] = 1;
-  /* the grid-sync workspace the driver gives a cooperative launch */
-  v[PTX_SR_ENVREG1] = (uint32_t)l->grid_ws;
-  v[PTX_SR_ENVREG2] = (uint32_t)(l->grid_ws >> 32);
+  /* the grid-sync workspace the driver gives a cooperative launch:
+   * load_env_reg64<1, 2>() reads the high half from %envreg1 */
+  v[PTX_SR_ENVREG1] = (uint32_t)(l->grid_ws >> 32);
+  v[PTX_SR_ENVREG2] = (uint32_t)l->grid_ws;
   for (int sr = 0; sr < PTX_SR_COUNT; sr++) {
     /* only the special registers the kernel reads; the launch-wide ones
      * (all but ctaid, smid and the clocks) once per warp */
@@ -186,6 +187,14 @@ int emu_exec_simt(EMU_EXEC_ARGS) {
 int emu_exec_nop(EMU_EXEC_ARGS) { return 0; }
 
 int emu_exec_trap(EMU_EXEC_ARGS) {
+  const uint64_t *used = b->p->sregs_used;
+  if (!b->l->grid_ws && (used[PTX_SR_ENVREG1 / 64] >> PTX_SR_ENVREG1 % 64 & 1))
+    return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT,
+                     "trap instruction executed: the kernel reads the grid-sync workspace (%%envreg1/2, "
+                     "cooperative_groups::this_grid()) that CUDA gives only a cooperative launch, and "
+                     "grid.sync() traps when grid.is_valid() is false (on the GPU: unspecified launch "
+                     "failure); launch it with cudaLaunchCooperativeKernel: the //@ word cooperative or "
+                     "--cooperative");
   return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "trap instruction executed");
 }
 
@@ -198,6 +207,7 @@ static int run_warp(Block *b, int wi) {
   uint64_t *R = w->R;
   uint64_t winstr = 0, tinstr = 0;
   int rc = 0;
+  w->spin_stuck = 0;
   for (int budget = EMU_SLICE; budget > 0 && w->state == W_READY; budget--) {
     SimtEntry *top = &w->stack[w->sp - 1];
     const EmuInstr *x = &code[top->pc];
@@ -215,6 +225,11 @@ static int run_warp(Block *b, int wi) {
     case PTX_OP_BRA: {
       if (eff == mask) {
         next = x->target;
+        if (next <= top->pc && emu_spin_backedge(b, w, x, top->pc)) {
+          w->spin_stuck = 1; /* a spin: let the others run */
+          top->pc = next;
+          goto out;
+        }
       } else if (eff != 0) {
         /* divergence: this entry waits at the reconvergence point while
          * the two paths run, taken path first */
@@ -329,7 +344,7 @@ static int deadlock(Block *b) {
                 b->bar_arrived[b->warps[first].bar_id], live, list);
 }
 
-static int run_block(Block *b) {
+static void block_start(Block *b) {
   for (uint32_t w = 0; w < b->nwarps; w++) {
     Warp *wp = &b->warps[w];
     uint32_t first = w * 32, n = b->nthreads - first < 32 ? b->nthreads - first : 32;
@@ -338,6 +353,8 @@ static int run_block(Block *b) {
     wp->state = W_READY;
     wp->sp = 1;
     wp->stack[0] = (SimtEntry){0, (uint32_t)b->p->ncode, wp->exists};
+    wp->spin_armed = 0;
+    wp->spin_edges = 0;
     sreg_block_values(b, wp->R);
   }
   b->sregs_ready = 1;
@@ -347,19 +364,57 @@ static int run_block(Block *b) {
   memset(b->bar_all, 1, sizeof b->bar_all);
   memset(b->bar_any, 0, sizeof b->bar_any);
   b->exited_threads = 0;
+}
+
+/* What one pass over the ready warps of a block (or grid) did. */
+typedef struct Pass {
+  uint64_t ran, spun;  /* warps run; of them, warps that yielded in a spin */
+  uint64_t instrs;     /* warp instructions */
+  int released;        /* a barrier completed */
+  int waiting;         /* a warp waits at a barrier */
+} Pass;
+
+/* Runs each ready warp of b once, then completes the barriers it can. */
+static int run_pass(Block *b, Pass *ps) {
+  uint64_t before = b->warp_instrs;
+  for (uint32_t w = 0; w < b->nwarps; w++) {
+    if (b->warps[w].state != W_READY) continue;
+    if (run_warp(b, (int)w)) return -1;
+    ps->ran++;
+    ps->spun += b->warps[w].spin_stuck;
+  }
+  ps->instrs += b->warp_instrs - before;
+  ps->released |= release_barriers(b);
+  for (uint32_t w = 0; w < b->nwarps; w++) ps->waiting |= b->warps[w].state == W_WAIT;
+  return 0;
+}
+
+/* After a pass: 1 to go on, 0 when every warp is done, -1 for a deadlock or
+ * a spin that lasted EMU_SPIN_BUDGET warp instructions (*quiet counts them). */
+static int after_pass(const Pass *ps, uint64_t *quiet) {
+  if (ps->released || (ps->ran && ps->spun < ps->ran)) {
+    *quiet = 0;
+    return 1;
+  }
+  if (ps->ran) return (*quiet += ps->instrs) < EMU_SPIN_BUDGET ? 1 : -1;
+  return ps->waiting ? -1 : 0;
+}
+
+/* The error for a stopped block: its spinning warp, else its barrier. */
+static int stopped(Block *b, uint64_t quiet, int cooperative) {
+  for (uint32_t w = 0; w < b->nwarps; w++)
+    if (b->warps[w].state == W_READY && b->warps[w].spin_stuck) return emu_no_progress(b, (int)w, quiet, cooperative);
+  return deadlock(b);
+}
+
+static int run_block(Block *b) {
+  block_start(b);
+  uint64_t quiet = 0;
   for (;;) {
-    int ran = 0, waiting = 0;
-    for (uint32_t w = 0; w < b->nwarps; w++) {
-      if (b->warps[w].state == W_READY) {
-        if (run_warp(b, (int)w)) return -1;
-        ran = 1;
-      }
-    }
-    for (uint32_t w = 0; w < b->nwarps; w++) waiting |= b->warps[w].state == W_WAIT;
-    if (release_barriers(b)) continue;
-    if (ran) continue;
-    if (!waiting) return 0;
-    return deadlock(b);
+    Pass ps = {0};
+    if (run_pass(b, &ps)) return -1;
+    int go = after_pass(&ps, &quiet);
+    if (go <= 0) return go ? stopped(b, quiet, 0) : 0;
   }
 }
 
@@ -593,6 +648,79 @@ static void run_workers(Worker *ws, int nw) {
   }
 }
 
+/* --- cooperative launches: every block is resident; a pass runs each
+ * ready warp of each block once, blocks in launch order, so a block that
+ * spins on a flag (the grid barrier's counter) lets the others set it.
+ * One host thread runs the grid, so the order and the counters do not
+ * depend on the thread count; each block keeps its own cache trace, replayed
+ * in launch order as for a plain launch. --- */
+
+static int run_grid(Block *bs, uint64_t n, MemModel *mm, MemTrace *tr) {
+  uint64_t quiet = 0;
+  for (;;) {
+    Pass ps = {0};
+    for (uint64_t i = 0; i < n; i++) {
+      if (tr) mm->trace = &tr[i];
+      if (run_pass(&bs[i], &ps)) return -1;
+    }
+    int go = after_pass(&ps, &quiet);
+    if (go > 0) continue;
+    if (go == 0) return 0;
+    for (uint64_t i = 0; i < n; i++) /* the first block with a spinning warp, else a waiting one */
+      for (uint32_t w = 0; w < bs[i].nwarps; w++)
+        if (bs[i].warps[w].state == W_READY && bs[i].warps[w].spin_stuck) return stopped(&bs[i], quiet, 1);
+    for (uint64_t i = 0; i < n; i++)
+      for (uint32_t w = 0; w < bs[i].nwarps; w++)
+        if (bs[i].warps[w].state == W_WAIT) return stopped(&bs[i], quiet, 1);
+    return -1;
+  }
+}
+
+/* Runs a cooperative launch on this thread: every block set up at once. */
+static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
+  uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  MemModel mm;
+  int have_mm = l->mm && mem_init(&mm, &l->mm->cfg, l->kernel->ncode) == 0;
+  MemTrace *tr = have_mm && l->cache ? wm_xcalloc(n, sizeof *tr) : NULL;
+  Block *bs = wm_xcalloc(n, sizeof *bs);
+  for (uint64_t i = 0; i < n; i++) {
+    Block *b = &bs[i];
+    b->mm = have_mm ? &mm : NULL;
+    block_setup(b, l, arch, prog, shared, e);
+    b->ctaid[0] = (uint32_t)(i % l->grid[0]);
+    b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
+    b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
+    block_start(b);
+  }
+  int rc = run_grid(bs, n, have_mm ? &mm : NULL, tr);
+  if (have_mm) mm.trace = NULL;
+  if (rc == 0 && tr) {
+    int group = replay_group(l->cache);
+    if (group < 1 || group > EMU_RING / 2) group = 1;
+    for (uint64_t i = 0; i < n; i += (uint64_t)group) {
+      const MemTrace *x[EMU_RING / 2];
+      int k = 0;
+      for (; k < group && i + (uint64_t)k < n; k++) x[k] = &tr[i + (uint64_t)k];
+      replay_blocks(l->cache, i, x, k);
+    }
+  }
+  l->blocks_run = n;
+  l->warp_instrs = l->thread_instrs = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    l->warp_instrs += bs[i].warp_instrs;
+    l->thread_instrs += bs[i].thread_instrs;
+    block_teardown(&bs[i]);
+    if (tr) trace_free(&tr[i]);
+  }
+  if (have_mm) {
+    mem_merge(l->mm, &mm);
+    mem_free(&mm);
+  }
+  free(bs);
+  free(tr);
+  return rc;
+}
+
 int emu_run(EmuLaunch *l, WmErr *e) {
   const PtxKernel *k = l->kernel;
   const PtxModule *m = l->mod;
@@ -620,6 +748,31 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   if (emu_prepare(&prog, m, k, gbase, e)) {
     free(const_owned);
     return -1;
+  }
+  l->grid_ws = 0;
+  if (l->cooperative) {
+    /* the driver's grid workspace (cooperative_groups/details/driver_abi.h):
+     * {wsSize, barrier}, the barrier counting arrivals from zero */
+    int wi = gmem_alloc(l->gmem, 8, "grid-sync workspace of the cooperative launch", PTX_T_U32, 2, e);
+    if (wi < 0) {
+      emu_program_free(&prog);
+      free(const_owned);
+      return -1;
+    }
+    uint32_t ws[2] = {8, 0};
+    memcpy(l->gmem->buf[wi].data, ws, sizeof ws);
+    l->grid_ws = l->gmem->buf[wi].addr;
+    int rc = run_cooperative(l, arch, &prog, shared, e);
+    if (l->mm) {
+      l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
+      l->mm->metric[WM_M_INST] += l->warp_instrs;
+    }
+    emu_program_free(&prog);
+    if (const_owned) {
+      free(const_owned);
+      l->const_mem = NULL;
+    }
+    return rc;
   }
 
   int nw = emu_threads(), rc = 0;

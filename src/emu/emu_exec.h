@@ -9,6 +9,7 @@
  *   emu_cvt.c    mov, cvt, cvta
  *   emu_warp.c   shfl, vote, match, redux, activemask
  *   emu_fault.c  located runtime faults
+ *   emu_sched.c  the spin watch: warps that wait for memory nobody changes
  * Each instruction runs as emu_exec_EXEC (EXEC from its row of ptx_ops.h)
  * over all active lanes of one warp.
  */
@@ -41,6 +42,13 @@ typedef struct Warp {
   uint32_t red_dst;   /* bar.red: slot that gets the block-wide result */
   uint32_t red_mask;  /* bar.red: lanes that get it */
   uint8_t red_kind;   /* bar.red: PTX_SUB_RED_*, 0 if none */
+  /* the spin watch (emu_sched.c): a fingerprint of the warp's state at a
+   * backward branch, compared one loop iteration later */
+  uint8_t spin_armed; /* spin_hash holds the state at spin_pc */
+  uint8_t spin_stuck; /* its state repeated: it ended its slice there */
+  uint16_t spin_edges; /* backward branches since the last check */
+  uint32_t spin_pc;
+  uint64_t spin_hash;
 } Warp;
 
 typedef struct Block {
@@ -68,6 +76,7 @@ typedef struct Block {
   uint16_t cur_warp;  /* the warp running now (for the cache trace) */
   WmErr *e;
   int failed;
+  int coop_ws;        /* a cooperative launch: its grid-sync workspace is set */
 } Block;
 
 /* --- value helpers --- */
@@ -178,5 +187,20 @@ void emu_ptx_where(const PtxModule *m, uint32_t line, char *buf, size_t n);
 void emu_cu_where(const PtxModule *m, const PtxInstr *in, char *buf, size_t n);
 /* x's type is one its function does not run: an EUNSUP fault. */
 int emu_unsupported_type(Block *b, const EmuInstr *x, int warp, uint32_t mask);
+
+/* --- the spin watch (emu_sched.c) --- */
+
+/* Warp w of b takes the backward branch x from pc: returns 1 when its
+ * state (registers the loop writes, SIMT stack) is what it was one
+ * iteration ago, at this branch: it spins on memory only another warp can
+ * change, so the scheduler should run the others. */
+int emu_spin_backedge(Block *b, Warp *w, const EmuInstr *x, uint32_t pc);
+/* Warp instructions every warp may spend spinning, with no warp of its
+ * block (of the grid, in a cooperative launch) doing anything else, before
+ * the kernel is stopped (emu_no_progress). */
+#define EMU_SPIN_BUDGET (1u << 20)
+/* The located error for such a kernel: WM_EDEADLOCK naming the warp of b
+ * that spins, where and since how many instructions.  Returns -1. */
+int emu_no_progress(Block *b, int warp, uint64_t instrs, int cooperative);
 
 #endif

@@ -37,6 +37,7 @@ typedef struct SimOptions {
   int regs;              /* --regs N: registers per thread for occupancy,
                             over ptxas; 0: not given */
   int carveout_pct;      /* --carveout PCT, or OCC_CARVEOUT_DEFAULT */
+  int cooperative;       /* --cooperative: every launch is cooperative */
 } SimOptions;
 
 typedef struct SimRun {
