@@ -55,8 +55,9 @@ extern "C" __global__ void grid_scan(const int *in, int *block_total, int *out) 
   block.sync();
   if (warp.meta_group_rank() == 0) {
     int t = warp.thread_rank() < warp.meta_group_size() ? warp_total[warp.thread_rank()] : 0;
-    warp_total[warp.thread_rank()] = cg::exclusive_scan(warp, t);
-    if (warp.thread_rank() == warp.meta_group_size() - 1) block_total[blockIdx.x] = cg::exclusive_scan(warp, t) + t;
+    int before = cg::exclusive_scan(warp, t);
+    warp_total[warp.thread_rank()] = before;
+    if (warp.thread_rank() == warp.meta_group_size() - 1) block_total[blockIdx.x] = before + t;
   }
   block.sync();
   x += warp_total[warp.meta_group_rank()];
