@@ -281,6 +281,24 @@ static void test_flags_between_blocks(void **state) {
   sim_run_free(&r);
 }
 
+/* A plain launch whose blocks wait for earlier ones (decoupled look-back):
+ * with several host threads a block may spin while an earlier block runs
+ * on another; the spin watch must wait for it, not stop the kernel. */
+static void test_lookback_plain_launch(void **state) {
+  (void)state;
+  const char *threads[] = {"1", "4"};
+  for (int t = 0; t < 2; t++) {
+    setenv("WARPMEM_THREADS", threads[t], 1);
+    SimRun r;
+    RUN(&r, "cg_grid.ptx", "lookback_chain", "8", "64", 0, "buf:i32:9:zero", "buf:i32:2:zero");
+    int32_t s = 0;
+    for (int b = 0; b < 8; b++) s = s * 3 + b;
+    assert_int_equal(ARG(&r, 1, int32_t, 2)[0], s);
+    sim_run_free(&r);
+  }
+  unsetenv("WARPMEM_THREADS");
+}
+
 /* The counters of a cooperative launch do not depend on the host threads. */
 static void test_cooperative_deterministic(void **state) {
   (void)state;
@@ -426,6 +444,7 @@ int main(void) {
     cmocka_unit_test(test_grid_sync_normalize),
     cmocka_unit_test(test_grid_sync_scan),
     cmocka_unit_test(test_flags_between_blocks),
+    cmocka_unit_test(test_lookback_plain_launch),
     cmocka_unit_test(test_cooperative_deterministic),
     cmocka_unit_test(test_cooperative_too_large),
     cmocka_unit_test(test_grid_sync_needs_cooperative),

@@ -1112,9 +1112,9 @@ static void test_error_unsupported(void **state) {
                      "modifier '.NaN'\n"
                      "    min.NaN.f32 %f1, %f2, %f3;\n"
                      "    ^");
-  expect_unsupported("  mov.u32 %r1, %envreg3;\n",
-                     "t.ptx:11:16: unsupported special register '%envreg3'\n"
-                     "    mov.u32 %r1, %envreg3;\n"
+  expect_unsupported("  mov.u32 %r1, %pm0;\n",
+                     "t.ptx:11:16: unsupported special register '%pm0'\n"
+                     "    mov.u32 %r1, %pm0;\n"
                      "                 ^");
   /* found after the ';' (an immediate's type): still only the kernel */
   expect_unsupported("  add.f16 %r1, %r2, 0f3F800000;\n  ret;\n",

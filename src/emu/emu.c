@@ -28,6 +28,7 @@
 #include <fenv.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,7 +226,8 @@ static int run_warp(Block *b, int wi) {
     case PTX_OP_BRA: {
       if (eff == mask) {
         next = x->target;
-        if (next <= top->pc && emu_spin_backedge(b, w, x, top->pc)) {
+        if (next <= top->pc && (w->spin_armed || ++w->spin_edges >= EMU_SPIN_EVERY) &&
+            emu_spin_backedge(b, w, x, top->pc)) {
           w->spin_stuck = 1; /* a spin: let the others run */
           top->pc = next;
           goto out;
@@ -407,6 +409,14 @@ static int stopped(Block *b, uint64_t quiet, int cooperative) {
   return deadlock(b);
 }
 
+/* Whether another host thread runs a block before b (which b may wait
+ * for: a decoupled look-back scan's flags). */
+static int earlier_block_running(const Block *b) {
+  for (int t = 0; b->running && t < b->nrunning; t++)
+    if (__atomic_load_n(&b->running[t], __ATOMIC_ACQUIRE) < b->order) return 1;
+  return 0;
+}
+
 static int run_block(Block *b) {
   block_start(b);
   uint64_t quiet = 0;
@@ -414,6 +424,11 @@ static int run_block(Block *b) {
     Pass ps = {0};
     if (run_pass(b, &ps)) return -1;
     int go = after_pass(&ps, &quiet);
+    if (go < 0 && ps.ran && earlier_block_running(b)) {
+      quiet = 0; /* its spin may end when that block writes */
+      sched_yield();
+      continue;
+    }
     if (go <= 0) return go ? stopped(b, quiet, 0) : 0;
   }
 }
@@ -601,6 +616,8 @@ static void *run_blocks(void *arg) {
     b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
     b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
     if (b->shared_size) memset(b->shared, 0, b->shared_size);
+    b->order = j;
+    if (b->running) __atomic_store_n(&b->running[w->first], j, __ATOMIC_RELEASE);
     int bad = run_block(b);
     if (!bad && w->ring && ring_put(w->ring, j, &w->trace)) break;
     if (bad) {
@@ -612,6 +629,7 @@ static void *run_blocks(void *arg) {
       break;
     }
   }
+  if (b->running) __atomic_store_n(&b->running[w->first], UINT64_MAX, __ATOMIC_RELEASE);
   return NULL;
 }
 
@@ -639,8 +657,12 @@ static void ring_free(Ring *ring) {
  * others on threads of their own (or here, if one cannot start). */
 static void run_workers(Worker *ws, int nw) {
   for (int t = 1; t < nw; t++)
-    if (pthread_create(&ws[t].th, NULL, run_blocks, &ws[t])) ws[t].started = -1;
-    else ws[t].started = 1;
+    if (pthread_create(&ws[t].th, NULL, run_blocks, &ws[t])) {
+      ws[t].started = -1;
+      if (ws[t].b.running) ws[t].b.running[t] = UINT64_MAX; /* runs later: nobody may wait for it */
+    } else {
+      ws[t].started = 1;
+    }
   run_blocks(&ws[0]);
   for (int t = 1; t < nw; t++) {
     if (ws[t].started == 1) pthread_join(ws[t].th, NULL);
@@ -721,6 +743,23 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
   return rc;
 }
 
+/* The grid-sync workspace the driver gives a cooperative launch
+ * (cooperative_groups/details/driver_abi.h: {wsSize, barrier}, the barrier
+ * counting arrivals from zero), then the grid. */
+static int cooperative_launch(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
+  int wi = gmem_alloc(l->gmem, 8, "grid-sync workspace of the cooperative launch", PTX_T_U32, 2, e);
+  if (wi < 0) return -1;
+  uint32_t ws[2] = {8, 0};
+  memcpy(l->gmem->buf[wi].data, ws, sizeof ws);
+  l->grid_ws = l->gmem->buf[wi].addr;
+  int rc = run_cooperative(l, arch, prog, shared, e);
+  if (l->mm) {
+    l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
+    l->mm->metric[WM_M_INST] += l->warp_instrs;
+  }
+  return rc;
+}
+
 int emu_run(EmuLaunch *l, WmErr *e) {
   const PtxKernel *k = l->kernel;
   const PtxModule *m = l->mod;
@@ -751,22 +790,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   }
   l->grid_ws = 0;
   if (l->cooperative) {
-    /* the driver's grid workspace (cooperative_groups/details/driver_abi.h):
-     * {wsSize, barrier}, the barrier counting arrivals from zero */
-    int wi = gmem_alloc(l->gmem, 8, "grid-sync workspace of the cooperative launch", PTX_T_U32, 2, e);
-    if (wi < 0) {
-      emu_program_free(&prog);
-      free(const_owned);
-      return -1;
-    }
-    uint32_t ws[2] = {8, 0};
-    memcpy(l->gmem->buf[wi].data, ws, sizeof ws);
-    l->grid_ws = l->gmem->buf[wi].addr;
-    int rc = run_cooperative(l, arch, &prog, shared, e);
-    if (l->mm) {
-      l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
-      l->mm->metric[WM_M_INST] += l->warp_instrs;
-    }
+    int rc = cooperative_launch(l, arch, &prog, shared, e);
     emu_program_free(&prog);
     if (const_owned) {
       free(const_owned);
@@ -781,6 +805,8 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   l->blocks_run = nblocks;
   if ((uint64_t)nw > nblocks) nw = (int)nblocks;
   Worker *ws = wm_xcalloc((size_t)nw, sizeof *ws);
+  uint64_t running[EMU_MAX_THREADS];
+  for (int t = 0; t < nw; t++) running[t] = 0; /* not started: may run anything */
   uint64_t stop_at = UINT64_MAX;
   Ring *ring = l->cache && l->mm ? ring_new(l, nblocks) : NULL;
   for (int t = 0; t < nw; t++) {
@@ -796,6 +822,8 @@ int emu_run(EmuLaunch *l, WmErr *e) {
       w->mm.trace = &w->trace;
     }
     block_setup(&w->b, l, arch, &prog, shared, &w->err);
+    w->b.running = nw > 1 ? running : NULL;
+    w->b.nrunning = nw;
   }
   run_workers(ws, nw);
   /* the fault of the lowest block wins: every lower block has run */

@@ -76,7 +76,10 @@ typedef struct Block {
   uint16_t cur_warp;  /* the warp running now (for the cache trace) */
   WmErr *e;
   int failed;
-  int coop_ws;        /* a cooperative launch: its grid-sync workspace is set */
+  uint64_t order;     /* its place in the launch's run order */
+  uint64_t *running;  /* [nrunning]: the place of the block each host thread
+                         runs now (UINT64_MAX: none); NULL on one thread */
+  int nrunning;
 } Block;
 
 /* --- value helpers --- */
@@ -190,7 +193,11 @@ int emu_unsupported_type(Block *b, const EmuInstr *x, int warp, uint32_t mask);
 
 /* --- the spin watch (emu_sched.c) --- */
 
-/* Warp w of b takes the backward branch x from pc: returns 1 when its
+/* Backward branches a warp takes between two looks of the watch (emu.c
+ * counts them, so that a loop costs an increment until then). */
+#define EMU_SPIN_EVERY 64
+/* Warp w of b takes the backward branch x from pc, its EMU_SPIN_EVERY-th
+ * since the last look or the one after an armed look: returns 1 when its
  * state (registers the loop writes, SIMT stack) is what it was one
  * iteration ago, at this branch: it spins on memory only another warp can
  * change, so the scheduler should run the others. */

@@ -25,7 +25,6 @@
 
 #include "emu/emu_exec.h"
 
-#define EMU_SPIN_EVERY 64 /* backward branches between checks */
 #define EMU_SPIN_RANGE 512 /* longest loop fingerprinted by its own writes */
 
 static uint64_t mix(uint64_t h, uint64_t v) {
@@ -66,7 +65,6 @@ static uint64_t fingerprint(const Block *b, const Warp *w, uint32_t target, uint
 }
 
 int emu_spin_backedge(Block *b, Warp *w, const EmuInstr *x, uint32_t pc) {
-  if (!w->spin_armed && ++w->spin_edges < EMU_SPIN_EVERY) return 0;
   uint64_t h = fingerprint(b, w, x->target, pc);
   if (w->spin_armed && w->spin_pc == pc && w->spin_hash == h) return 1;
   if (w->spin_armed) { /* it computes: look again later */

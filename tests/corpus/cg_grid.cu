@@ -83,6 +83,23 @@ extern "C" __global__ void flag_chain(volatile int *flags, int *sum) {
   }
 }
 
+// The same hand-off in launch order, as a decoupled look-back scan waits
+// for the blocks before it: block b waits for the flag of block b-1.  A
+// plain launch: blocks start in order on the GPU, so the one waited for
+// has always started.
+//@ lookback_chain grid=8 block=64 args=buf:i32:9:zero,buf:i32:2:zero
+extern "C" __global__ void lookback_chain(volatile int *flags, int *sum) {
+  int b = blockIdx.x;
+  if (threadIdx.x == 0) {
+    if (b > 0)
+      while (flags[b - 1] == 0) {
+      }
+    sum[0] = sum[0] * 3 + b;
+    __threadfence();
+    flags[b] = 1;
+  }
+}
+
 // A spin on a flag that nobody sets: it can never finish.
 //@ spin_forever cooperative grid=2 block=64 args=buf:i32:1:zero
 extern "C" __global__ void spin_forever(volatile int *flag) {
