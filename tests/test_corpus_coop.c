@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "testutil.h"
@@ -153,6 +154,53 @@ static void test_tile_ops(void **state) {
     expect_i32(names[k], ARG(&r, 1, int32_t, 1536), want, 1536);
     sim_run_free(&r);
   }
+}
+
+/* A tile sized at run time: rank + 100 * size + 10000 * warp per thread. */
+static void test_dynamic_tile(void **state) {
+  (void)state;
+  static const char *const sizes[] = {"i32:4", "i32:8", "i32:16", "i32:32"};
+  for (int k = 0; k < 4; k++) {
+    SimRun r;
+    RUN(&r, "cg_reduce.ptx", "dyn_tile", "2", "64", 0, "buf:i32:128:zero", sizes[k]);
+    int size = 4 << k;
+    int32_t want[128];
+    for (int i = 0; i < 128; i++) want[i] = i % 64 % size + 100 * size + 10000 * (i % 64 / 32);
+    expect_i32(sizes[k], ARG(&r, 0, int32_t, 128), want, 128);
+    sim_run_free(&r);
+  }
+}
+
+/* barrier.cluster.arrive/.wait without a cluster launch: a barrier of the
+ * block (what cg::this_cluster().sync() compiles to), so each thread reads
+ * the word its neighbour wrote before the barrier. */
+static const char cluster_ptx[] =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry k(.param .u64 out)\n{\n"
+  "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n  .shared .align 4 .b8 s[256];\n"
+  "  mov.u32 %r1, %tid.x;\n  mov.u32 %r7, %cluster_nctarank;\n"
+  "  shl.b32 %r2, %r1, 2;\n  mov.u32 %r3, s;\n  add.u32 %r4, %r3, %r2;\n"
+  "  st.shared.u32 [%r4], %r1;\n"
+  "  barrier.cluster.arrive.release.aligned;\n  barrier.cluster.wait.acquire.aligned;\n"
+  "  add.u32 %r5, %r1, 1;\n  and.b32 %r5, %r5, 63;\n  shl.b32 %r5, %r5, 2;\n  add.u32 %r5, %r3, %r5;\n"
+  "  ld.shared.u32 %r6, [%r5];\n  mad.lo.u32 %r6, %r7, 1000, %r6;\n"
+  "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n  mul.wide.u32 %rd2, %r1, 4;\n"
+  "  add.u64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r6;\n  ret;\n}\n";
+
+static void test_cluster_barrier(void **state) {
+  (void)state;
+  char *path = tu_temp_file(".ptx", cluster_ptx);
+  assert_non_null(path);
+  PtxModule *m = tu_load(path);
+  SimRun r;
+  tu_launch(&r, m, "k", "1", "64", 0, "buf:i32:64:zero", (const char *)NULL);
+  int32_t want[64];
+  for (int i = 0; i < 64; i++) want[i] = 1000 + (i + 1) % 64; /* a cluster of one block */
+  expect_i32("out", ARG(&r, 0, int32_t, 64), want, 64);
+  sim_run_free(&r);
+  ptx_module_free(m);
+  unlink(path);
+  free(path);
 }
 
 /* --- cg_compact.cu, cg_histogram.cu --- */
@@ -438,6 +486,8 @@ int main(void) {
     cmocka_unit_test(test_block_reduce_i32),
     cmocka_unit_test(test_block_reduce_f32),
     cmocka_unit_test(test_tile_ops),
+    cmocka_unit_test(test_dynamic_tile),
+    cmocka_unit_test(test_cluster_barrier),
     cmocka_unit_test(test_filter_warp_aggregated),
     cmocka_unit_test(test_binary_partition),
     cmocka_unit_test(test_labeled_histogram),

@@ -257,6 +257,14 @@ static int run_warp(Block *b, int wi) {
       }
       top->mask &= ~eff;
       break;
+    case PTX_OP_BARCLUSTER:
+      if (x->sub == PTX_SUB_ARRIVE) break; /* arrival counts at .wait, which every thread reaches */
+      b->bar_arrived[EMU_BAR_CLUSTER] += popc32(w->exists & ~w->exited);
+      w->state = W_WAIT;
+      w->bar_id = EMU_BAR_CLUSTER;
+      w->bar_pc = top->pc;
+      top->pc = next;
+      goto out;
     case PTX_OP_BAR:
     case PTX_OP_BARRIER:
       rc = arrive(b, w, wi, x, eff, R);
@@ -284,7 +292,7 @@ out:
 static int release_barriers(Block *b) {
   int released = 0;
   uint32_t live = b->nthreads - b->exited_threads;
-  for (int id = 0; id < 16; id++) {
+  for (int id = 0; id < EMU_NBARS; id++) {
     uint32_t need = b->bar_expected[id] ? b->bar_expected[id] : live;
     int waiting = 0;
     for (uint32_t w = 0; w < b->nwarps; w++)

@@ -30,6 +30,11 @@ typedef struct SimtEntry {
 
 enum { W_READY, W_WAIT, W_DONE };
 
+/* Barriers of a block: bar.sync's 16, then barrier.cluster's (a cluster of
+ * one block without a cluster launch). */
+#define EMU_BAR_CLUSTER 16
+#define EMU_NBARS 17
+
 typedef struct Warp {
   int state;
   uint32_t exists;    /* lanes that are threads of the block */
@@ -63,10 +68,10 @@ typedef struct Block {
   uint32_t shared_size;
   uint8_t *local;     /* [nthreads * local_size] */
   uint32_t local_size;
-  uint32_t bar_arrived[16];
-  uint32_t bar_expected[16]; /* 0: all live threads */
-  uint32_t bar_popc[16];     /* bar.red accumulators */
-  uint8_t bar_all[16], bar_any[16];
+  uint32_t bar_arrived[EMU_NBARS];
+  uint32_t bar_expected[EMU_NBARS]; /* 0: all live threads */
+  uint32_t bar_popc[EMU_NBARS];     /* bar.red accumulators */
+  uint8_t bar_all[EMU_NBARS], bar_any[EMU_NBARS];
   uint32_t exited_threads;
   uint64_t warp_instrs, thread_instrs;
   uint64_t *regs;     /* the warps' register files */

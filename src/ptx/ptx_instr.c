@@ -28,7 +28,8 @@ static _Noreturn void bad_mod(Parser *P, const InstrCtx *x, Comp c) {
         pp_tok_str(x->mn, buf, sizeof buf), P->k->name, (int)c.len, c.p);
 }
 
-/* One modifier (the part between dots) of the mnemonic. */
+/* One modifier (the part between dots) of the mnemonic.  Long because it
+ * is one flat list: a branch per modifier group's words. */
 static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   uint64_t mods = ptx_op[in->op].mods;
   int t = pp_type_of(c.p, c.len), i;
@@ -119,6 +120,11 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     in->sub = PTX_SUB_SHIFTAMT;
   } else if ((mods & M_BAR) && (IS(c, "aligned") || IS(c, "cta"))) {
     /* all threads of the block reach it together: a promise, not a variant */
+  } else if ((mods & M_CLUSTER) && (IS(c, "arrive") || IS(c, "wait"))) {
+    if (in->sub) bad_mod(P, x, c);
+    in->sub = IS(c, "wait") ? PTX_SUB_SYNC : PTX_SUB_ARRIVE;
+  } else if ((mods & M_CLUSTER) && (IS(c, "aligned") || IS(c, "relaxed") || IS(c, "release") || IS(c, "acquire"))) {
+    /* ordering of the arrival: the emulator's memory is sequential */
   } else if ((mods & M_UNI) && IS(c, "uni")) {
     in->flags |= PTX_IF_UNI;
   } else if ((mods & M_TO) && IS(c, "to")) {
@@ -288,8 +294,12 @@ static int find_op(Comp *c, int nc, int *used) {
     *used = 2;
     return PTX_OP_BARWARP;
   }
+  if (nc > 1 && IS(c[0], "barrier") && IS(c[1], "cluster")) {
+    *used = 2;
+    return PTX_OP_BARCLUSTER;
+  }
   for (int op = 0; op < PTX_OP_COUNT; op++)
-    if (op != PTX_OP_BARWARP && strlen(ptx_op_name[op]) == c[0].len &&
+    if (op != PTX_OP_BARWARP && op != PTX_OP_BARCLUSTER && strlen(ptx_op_name[op]) == c[0].len &&
         memcmp(ptx_op_name[op], c[0].p, c[0].len) == 0)
       return op;
   return -1;

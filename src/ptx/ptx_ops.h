@@ -68,7 +68,8 @@
   X(M_SHIFTAMT, 26, ".shiftamt")                                                                                      \
   X(M_NEED_SUB, 27, "(needs its operation)")                                                                          \
   X(M_NEED_SYNC, 28, "(needs .sync)")                                                                                 \
-  X(M_NEED_SPACE, 29, "(needs a state space)")
+  X(M_NEED_SPACE, 29, "(needs a state space)")                                                                    \
+  X(M_CLUSTER, 56, ".arrive .wait (barrier.cluster); .aligned .relaxed .release .acquire")
 
 /* Up to 64 groups: the bits of a uint64_t (an enum that wide is a GNU C
  * and C23 feature; gcc and clang accept it). */
@@ -214,7 +215,11 @@ typedef enum {
   X(MATCH, "match", OPF_WARP, M_MATCH | M_SYNC | M_NEED_SUB | M_NEED_SYNC, SH_MATCH, "bbtb", match,          \
     "d = lanes of mask whose a equals mine (.any/.all)")                                                     \
   X(REDUX, "redux", OPF_WARP, M_ATOMOP | M_SYNC | M_NEED_SUB | M_NEED_SYNC, SH_REDUX, "btb", redux,          \
-    "d = add/min/max/and/or/xor of a over mask b")
+    "d = add/min/max/and/or/xor of a over mask b")                                                             \
+  /* cooperative groups */                                                                                   \
+  X(BARCLUSTER, "barrier.cluster", OPF_BARRIER | OPF_NODST, M_CLUSTER | M_NOTYPE | M_NEED_SUB, SH_NONE, "",  \
+    simt, "barrier.cluster.arrive/.wait: the cluster's barrier; without a cluster launch a cluster is "      \
+    "one block: .wait completes when all its threads have arrived")
 
 typedef enum {
 #define X(e, name, flags, mods, shape, imm, exec, sem) PTX_OP_##e,

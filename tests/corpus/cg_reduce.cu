@@ -85,3 +85,17 @@ extern "C" __global__ void tile_ops4(const int *in, int *out) { tile_ops<4>(in, 
 //@ tile_ops2 grid=2 block=96 args=buf:i32:192:rand,buf:i32:1536:zero
 extern "C" __global__ void tile_ops2(const int *in, int *out) { tile_ops<2>(in, out); }
 
+
+// A tile whose size is known only at run time (cg::thread_group from
+// tiled_partition(block, size)), warpSize (PTX's WARP_SZ), tile.sync and
+// cg::sync: each thread writes rank + 100 * size + 10000 * warp.
+//@ dyn_tile grid=2 block=64 args=buf:i32:128:zero,i32:8
+extern "C" __global__ void dyn_tile(int *out, int size) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_group tile = cg::tiled_partition(block, size);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = tile.thread_rank() + 100 * tile.size() + 10000 * (threadIdx.x / warpSize);
+  tile.sync();
+  out[i] = v;
+  cg::sync(block);
+}
