@@ -5,10 +5,16 @@
  *
  * Notes:
  *  - A block's warps run one at a time, each until it waits at a barrier,
- *    exits, or has run EMU_SLICE instructions (so a warp spinning on a flag
- *    another warp sets still lets that warp run).  Counters do not depend on
- *    the interleaving: the memory model sees every request, in a fixed,
- *    deterministic order.
+ *    exits, has run EMU_SLICE instructions, or spins (the spin watch of
+ *    emu_sched.c: a loop iteration that changed none of its registers), so a
+ *    warp spinning on a flag another warp sets lets that warp run.  Counters
+ *    do not depend on the interleaving: the memory model sees every request,
+ *    in a fixed, deterministic order.
+ *  - Blocks of a plain launch run one after another (on several host
+ *    threads); a cooperative launch sets up every block and runs their warps
+ *    in turn on one thread, so blocks can wait for each other (grid.sync()).
+ *    When every warp that runs spins for EMU_SPIN_BUDGET warp instructions
+ *    with no barrier completing, the kernel is stopped with a located error.
  *  - Each decoded instruction runs all 32 lanes of the warp in one loop over
  *    lane-contiguous registers (R[slot*32 + lane], 64 bits each; an
  *    instruction reads only the low bits of its operand type).

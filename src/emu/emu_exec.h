@@ -207,9 +207,9 @@ int emu_unsupported_type(Block *b, const EmuInstr *x, int warp, uint32_t mask);
  * iteration ago, at this branch: it spins on memory only another warp can
  * change, so the scheduler should run the others. */
 int emu_spin_backedge(Block *b, Warp *w, const EmuInstr *x, uint32_t pc);
-/* Warp instructions every warp may spend spinning, with no warp of its
- * block (of the grid, in a cooperative launch) doing anything else, before
- * the kernel is stopped (emu_no_progress). */
+/* Warp instructions the warps of a block (of the grid, in a cooperative
+ * launch) may run while every one that runs spins and no barrier completes,
+ * before the kernel is stopped (emu_no_progress). */
 #define EMU_SPIN_BUDGET (1u << 20)
 /* The located error for such a kernel: WM_EDEADLOCK naming the warp of b
  * that spins, where and since how many instructions.  Returns -1. */

@@ -14,8 +14,9 @@
  *    is fingerprinted by all its registers.
  *  - The fingerprint is a 64-bit hash; a collision only yields a warp early.
  *  - A kernel is stopped when every warp that runs spins, no barrier
- *    completes and no warp exits for EMU_SPIN_BUDGET warp instructions per
- *    spinning warp (emu.c counts).  A loop whose registers repeat while a
+ *    completes and no warp exits for EMU_SPIN_BUDGET warp instructions
+ *    (emu.c counts; in a plain launch on several host threads, only while no
+ *    earlier block runs on another).  A loop whose registers repeat while a
  *    counter in memory nobody reads climbs to a bound (red.add in a loop
  *    that polls its own total through a discarded load) would be stopped
  *    too; no real code seen does that.
