@@ -122,16 +122,17 @@ static void test_block_reduce_f32(void **state) {
 static void tile_reference(const int32_t *in, int T, int32_t *want) {
   for (int i = 0; i < 192; i++) {
     int tid = i % 96, first = i - tid % T;
-    int32_t sum = 0, any7 = 0, all2 = 1, ballot = 0, match = 0;
+    int32_t sum = 0, any7 = 0, all2 = 1, ballot = 0, match = 0, mx = in[first];
     for (int r = 0; r < T; r++) {
       int32_t v = in[first + r];
       sum += v;
+      mx = v > mx ? v : mx;
       any7 |= v % 7 == 0;
       all2 &= v % 2 == 0;
       ballot |= (v % 3 == 0) << r;
       match |= (v % 4 == in[i] % 4) << r;
     }
-    int32_t *o = want + 8 * i;
+    int32_t *o = want + 10 * i;
     o[0] = in[first];
     o[1] = sum;
     o[2] = any7 | all2 << 1;
@@ -140,6 +141,8 @@ static void tile_reference(const int32_t *in, int T, int32_t *want) {
     o[5] = tid / T + 100 * (tid / 32);
     o[6] = tid % T;
     o[7] = sum;
+    o[8] = sum;
+    o[9] = mx;
   }
 }
 
@@ -148,10 +151,10 @@ static void test_tile_ops(void **state) {
   static const char *const names[] = {"tile_ops16", "tile_ops8", "tile_ops4", "tile_ops2"};
   for (int k = 0; k < 4; k++) {
     SimRun r;
-    RUN(&r, "cg_reduce.ptx", names[k], "2", "96", 0, "buf:i32:192:rand", "buf:i32:1536:zero");
-    int32_t want[1536];
+    RUN(&r, "cg_reduce.ptx", names[k], "2", "96", 0, "buf:i32:192:rand", "buf:i32:1920:zero");
+    int32_t want[1920];
     tile_reference(ARG(&r, 0, int32_t, 192), 16 >> k, want);
-    expect_i32(names[k], ARG(&r, 1, int32_t, 1536), want, 1536);
+    expect_i32(names[k], ARG(&r, 1, int32_t, 1920), want, 1920);
     sim_run_free(&r);
   }
 }

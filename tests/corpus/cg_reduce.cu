@@ -50,18 +50,18 @@ extern "C" __global__ void block_reduce_f32(const float *in, float *sums, float 
   block_reduce<float, 128>(in, sums, maxes, n);
 }
 
-// What each lane of a TILE-wide tile sees, 8 ints per thread:
+// What each lane of a TILE-wide tile sees, 10 ints per thread:
 // the leader's value (shfl), the tile's sum by shfl_down (lane 0's, shared by
 // shfl), any/all, ballot, match_any, meta_group_rank (+ 100 * the warp, by
-// warpSize: PTX's WARP_SZ), thread_rank, and the
-// sum by shfl_xor.
+// warpSize: PTX's WARP_SZ), thread_rank, the sum by shfl_xor, and the sum
+// and maximum by cg::reduce (redux.sync with the tile's member mask).
 template <int TILE>
 __device__ void tile_ops(const int *in, int *out) {
   cg::thread_block block = cg::this_thread_block();
   cg::thread_block_tile<TILE> tile = cg::tiled_partition<TILE>(block);
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int v = in[i];
-  int *o = out + 8 * i;
+  int *o = out + 10 * i;
   o[0] = tile.shfl(v, 0);
   int s = v;
   for (int d = tile.size() / 2; d > 0; d /= 2) s += tile.shfl_down(s, d);
@@ -74,15 +74,17 @@ __device__ void tile_ops(const int *in, int *out) {
   int x = v;
   for (int d = 1; d < tile.num_threads(); d *= 2) x += tile.shfl_xor(x, d);
   o[7] = x;
+  o[8] = cg::reduce(tile, v, cg::plus<int>());
+  o[9] = cg::reduce(tile, v, cg::greater<int>());
 }
 
-//@ tile_ops16 grid=2 block=96 args=buf:i32:192:rand,buf:i32:1536:zero
+//@ tile_ops16 grid=2 block=96 args=buf:i32:192:rand,buf:i32:1920:zero
 extern "C" __global__ void tile_ops16(const int *in, int *out) { tile_ops<16>(in, out); }
-//@ tile_ops8 grid=2 block=96 args=buf:i32:192:rand,buf:i32:1536:zero
+//@ tile_ops8 grid=2 block=96 args=buf:i32:192:rand,buf:i32:1920:zero
 extern "C" __global__ void tile_ops8(const int *in, int *out) { tile_ops<8>(in, out); }
-//@ tile_ops4 grid=2 block=96 args=buf:i32:192:rand,buf:i32:1536:zero
+//@ tile_ops4 grid=2 block=96 args=buf:i32:192:rand,buf:i32:1920:zero
 extern "C" __global__ void tile_ops4(const int *in, int *out) { tile_ops<4>(in, out); }
-//@ tile_ops2 grid=2 block=96 args=buf:i32:192:rand,buf:i32:1536:zero
+//@ tile_ops2 grid=2 block=96 args=buf:i32:192:rand,buf:i32:1920:zero
 extern "C" __global__ void tile_ops2(const int *in, int *out) { tile_ops<2>(in, out); }
 
 
