@@ -206,6 +206,40 @@ static void test_cluster_barrier(void **state) {
   free(path);
 }
 
+/* A collective on a tile called by one lane (`if (lane == 31) x =
+ * cg::exclusive_scan(warp, t)`): shfl.sync with a full member mask on a path
+ * only lane 31 takes.  Undefined on the GPU; a located fault here, never a
+ * silently different value. */
+static const char partial_ptx[] =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry k(.param .u64 out)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n"
+  "  mov.u32 %r1, %laneid;\n  setp.ne.u32 %p1, %r1, 31;\n  @%p1 bra $L_end;\n"
+  "  shfl.sync.up.b32 %r2, %r1, 1, 0, -1;\n"
+  "  ld.param.u64 %rd1, [out];\n  st.global.u32 [%rd1], %r2;\n"
+  "$L_end:\n  ret;\n}\n";
+
+static void test_collective_on_a_subset(void **state) {
+  (void)state;
+  char *path = tu_temp_file(".ptx", partial_ptx);
+  assert_non_null(path);
+  PtxModule *m = tu_load(path);
+  LaunchSpec ls = {.name = "k", .label = "k", .grid = {1, 1, 1}, .block = {32, 1, 1}, .nargs = 1};
+  WmErr e = {0};
+  assert_int_equal(launch_parse_arg("buf:i32:1:zero", &ls.args[0], &e), 0);
+  SimOptions o;
+  sim_options_init(&o);
+  SimRun r;
+  assert_int_not_equal(sim_run_launch(m, &ls, &o, &r, &e), 0);
+  assert_int_equal(e.code, WM_EFAULT);
+  static const char *const needles[] = {"shfl.sync", "0xffffffff", "0x7fffffff", "another path", "lane 31", NULL};
+  for (int i = 0; needles[i]; i++)
+    if (!strstr(e.msg, needles[i])) fail_msg("no '%s' in: %s", needles[i], e.msg);
+  ptx_module_free(m);
+  unlink(path);
+  free(path);
+}
+
 /* --- cg_compact.cu, cg_histogram.cu --- */
 
 static int cmp_i32(const void *a, const void *b) {
@@ -491,6 +525,7 @@ int main(void) {
     cmocka_unit_test(test_tile_ops),
     cmocka_unit_test(test_dynamic_tile),
     cmocka_unit_test(test_cluster_barrier),
+    cmocka_unit_test(test_collective_on_a_subset),
     cmocka_unit_test(test_filter_warp_aggregated),
     cmocka_unit_test(test_binary_partition),
     cmocka_unit_test(test_labeled_histogram),

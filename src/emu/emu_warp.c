@@ -5,8 +5,31 @@
 
 #include "emu/emu_exec.h"
 
+/* Lanes of a warp may name different member masks in one instruction: the
+ * tiles of a cg::thread_block_tile<16> (0x0000ffff and 0xffff0000), the
+ * groups of a labeled_partition.  Each lane's result is over its own. */
+static uint32_t members_of(const uint64_t *m, uint32_t mask, int l) { return mask & (uint32_t)m[l]; }
+
+/* The lanes a .sync instruction's member masks name must execute it with
+ * them: a named lane that is live but on another path, or guarded off, is
+ * undefined behaviour on the GPU (which waits for it at a .sync
+ * instruction), and the emulator, which runs a warp's paths one after the
+ * other, could only return something else: a fault, not a wrong value. */
+static int check_members(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *mm) {
+  const Warp *w = &b->warps[warp];
+  uint32_t named = 0;
+  for (uint32_t m = mask; m; m &= m - 1) named |= (uint32_t)mm[__builtin_ctz(m)];
+  uint32_t missing = named & w->exists & ~w->exited & ~mask;
+  if (!missing) return 0;
+  return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT,
+                   "%s.sync: the member mask 0x%08x names lanes 0x%08x that do not execute it (they are on "
+                   "another path or guarded off): undefined on the GPU, which waits for them",
+                   ptx_op_name[x->op], named, missing);
+}
+
 int emu_exec_shfl(EMU_EXEC_ARGS) {
   const uint64_t *a = SRC(0), *bb = SRC(1), *c = SRC(2);
+  if (x->ns > 3 && x->s[3] != EMU_NOSLOT && check_members(b, x, warp, mask, SRC(3))) return -1;
   uint64_t *d = x->d[0] != EMU_NOSLOT ? DST(0) : NULL, *p = x->d[1] != EMU_NOSLOT ? DST(1) : NULL;
   uint64_t src[32];
   memcpy(src, a, sizeof src);
@@ -28,14 +51,10 @@ int emu_exec_shfl(EMU_EXEC_ARGS) {
   return 0;
 }
 
-/* Lanes of a warp may name different member masks in one instruction: the
- * tiles of a cg::thread_block_tile<16> (0x0000ffff and 0xffff0000), the
- * groups of a labeled_partition.  Each lane's result is over its own. */
-static uint32_t members_of(const uint64_t *m, uint32_t mask, int l) { return mask & (uint32_t)m[l]; }
-
 int emu_exec_vote(EMU_EXEC_ARGS) {
   const uint64_t *a = SRC(0);
   const uint64_t *mm = x->s[1] != EMU_NOSLOT ? SRC(1) : NULL;
+  if (mm && check_members(b, x, warp, mask, mm)) return -1;
   uint32_t ballot = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
@@ -57,6 +76,7 @@ int emu_exec_vote(EMU_EXEC_ARGS) {
 
 int emu_exec_match(EMU_EXEC_ARGS) {
   const uint64_t *a = SRC(0), *mm = SRC(1);
+  if (check_members(b, x, warp, mask, mm)) return -1;
   unsigned size = ptx_type_size((PtxType)x->type);
   uint64_t *d = x->d[0] != EMU_NOSLOT ? DST(0) : NULL, *p = x->d[1] != EMU_NOSLOT ? DST(1) : NULL;
   for (uint32_t m = mask; m; m &= m - 1) {
@@ -90,6 +110,7 @@ static uint32_t redux_of(const EmuInstr *x, const uint64_t *a, uint32_t members)
 
 int emu_exec_redux(EMU_EXEC_ARGS) {
   const uint64_t *a = SRC(0), *mm = SRC(1);
+  if (check_members(b, x, warp, mask, mm)) return -1;
   uint64_t *d = DST(0);
   uint32_t done = 0; /* lanes whose group is reduced */
   for (uint32_t m = mask; m; m &= m - 1) {
