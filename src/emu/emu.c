@@ -236,6 +236,7 @@ static int run_warp(Block *b, int wi) {
             emu_spin_backedge(b, w, x, top->pc)) {
           w->spin_stuck = 1; /* a spin: let the others run */
           top->pc = next;
+          if (next == top->rpc) pop_done(w);
           goto out;
         }
       } else if (eff != 0) {
