@@ -240,6 +240,40 @@ static void test_collective_on_a_subset(void **state) {
   free(path);
 }
 
+/* A spin lock taken by one lane of a warp (while (atomicCAS(lock, 0, 1));):
+ * the holder waits where the warp's paths reconverge while the others spin.
+ * Volta's independent thread scheduling runs it on; the SIMT stack cannot,
+ * so the error says which lanes wait and why. */
+static const char lock_ptx[] =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry k(.param .u64 lock)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n"
+  "  ld.param.u64 %rd1, [lock];\n"
+  "$L_spin:\n  atom.global.cas.b32 %r1, [%rd1], 0, 1;\n  setp.ne.s32 %p1, %r1, 0;\n  @%p1 bra $L_spin;\n"
+  "  atom.global.exch.b32 %r2, [%rd1], 0;\n  ret;\n}\n";
+
+static void test_intra_warp_lock(void **state) {
+  (void)state;
+  char *path = tu_temp_file(".ptx", lock_ptx);
+  assert_non_null(path);
+  PtxModule *m = tu_load(path);
+  LaunchSpec ls = {.name = "k", .label = "k", .grid = {1, 1, 1}, .block = {32, 1, 1}, .nargs = 1};
+  WmErr e = {0};
+  assert_int_equal(launch_parse_arg("buf:i32:1:zero", &ls.args[0], &e), 0);
+  SimOptions o;
+  sim_options_init(&o);
+  SimRun r;
+  assert_int_not_equal(sim_run_launch(m, &ls, &o, &r, &e), 0);
+  assert_int_equal(e.code, WM_EDEADLOCK);
+  static const char *const needles[] = {"no progress", "lanes 0x00000001 of this warp", "independent thread",
+                                        "lane 1)", NULL};
+  for (int i = 0; needles[i]; i++)
+    if (!strstr(e.msg, needles[i])) fail_msg("no '%s' in: %s", needles[i], e.msg);
+  ptx_module_free(m);
+  unlink(path);
+  free(path);
+}
+
 /* --- cg_compact.cu, cg_histogram.cu --- */
 
 static int cmp_i32(const void *a, const void *b) {
@@ -526,6 +560,7 @@ int main(void) {
     cmocka_unit_test(test_dynamic_tile),
     cmocka_unit_test(test_cluster_barrier),
     cmocka_unit_test(test_collective_on_a_subset),
+    cmocka_unit_test(test_intra_warp_lock),
     cmocka_unit_test(test_filter_warp_aggregated),
     cmocka_unit_test(test_binary_partition),
     cmocka_unit_test(test_labeled_histogram),

@@ -82,12 +82,27 @@ int emu_spin_backedge(Block *b, Warp *w, const EmuInstr *x, uint32_t pc) {
 int emu_no_progress(Block *b, int warp, uint64_t instrs, int cooperative) {
   const Warp *w = &b->warps[warp];
   const EmuInstr *x = &b->p->code[w->spin_pc];
-  return emu_fault(b, x, warp, __builtin_ctz(w->stack[w->sp - 1].mask), WM_EDEADLOCK,
+  /* lanes that left the spin loop at its own branch (a lock one of them
+   * took) wait for the spinning ones where the two paths reconverge */
+  const SimtEntry *top = &w->stack[w->sp - 1];
+  uint32_t spinning = top->mask, parked = 0;
+  for (int s = w->sp - 2; s >= 0 && top->rpc == x->rpc; s--)
+    if (w->stack[s].pc == top->rpc) {
+      parked = w->stack[s].mask & ~spinning & ~w->exited;
+      break;
+    }
+  char its[256] = "";
+  if (parked)
+    snprintf(its, sizeof its,
+             "; lanes 0x%08x of this warp wait where its paths reconverge: Volta and later would run them on "
+             "(independent thread scheduling), warpmem keeps a warp's paths in order",
+             parked);
+  return emu_fault(b, x, warp, __builtin_ctz(spinning), WM_EDEADLOCK,
                    "no progress: %llu warp instructions ran with every running warp spinning in a loop whose "
                    "registers repeat, waiting for memory that no running thread will change, and no barrier "
-                   "completing%s",
-                   (unsigned long long)instrs,
-                   cooperative ? ""
+                   "completing%s%s",
+                   (unsigned long long)instrs, its,
+                   cooperative || parked ? ""
                                : " (blocks of a plain launch run here one after another: a flag that another "
                                  "block sets needs all blocks resident, a cooperative launch: the //@ word "
                                  "cooperative or --cooperative)");
