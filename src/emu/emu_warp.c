@@ -1,6 +1,8 @@
 /* emu_warp.c - instructions whose lanes see each other: shfl, vote,
- * match, redux, activemask.  The warp runs in lockstep here, so .sync and
- * member masks only select which lanes take part. */
+ * match, redux, activemask.  The lanes of a path run in lockstep here, so
+ * .sync waits for nobody: each lane's member mask selects the lanes its
+ * result is over, and a mask naming a live lane that does not execute the
+ * instruction is a located fault. */
 #include <string.h>
 
 #include "emu/emu_exec.h"
