@@ -550,6 +550,14 @@ static void test_cooperative_spec(void **state) {
   assert_int_equal(tu_run_cli(cmd, &out, NULL), 0);
   assert_non_null(strstr(out, "flag_chain"));
   free(out);
+  /* too large for an H200 (132 SMs x 8 blocks of 256 threads): refused */
+  char *err = NULL;
+  snprintf(cmd, sizeof cmd, "sim %s --kernel grid_scan --grid 1057 --block 256 --arg buf:i32:270592 "
+           "--arg buf:i32:1057 --arg buf:i32:270592 --cooperative", tu_corpus("cg_grid.ptx"));
+  assert_int_not_equal(tu_run_cli(cmd, NULL, &err), 0);
+  if (!strstr(err, "cudaErrorCooperativeLaunchTooLarge") || !strstr(err, "at most 1056"))
+    fail_msg("unexpected: %s", err);
+  free(err);
 }
 
 int main(void) {
