@@ -19,7 +19,10 @@
  *    lane-contiguous registers (R[slot*32 + lane], 64 bits each; an
  *    instruction reads only the low bits of its operand type).
  *  - Divergence: a SIMT stack of (pc, reconvergence pc, mask) entries;
- *    lanes reconverge at the immediate post-dominator (emu_prepare.c).
+ *    lanes reconverge at the immediate post-dominator (emu_prepare.c).  A
+ *    path that spins at the branch that split it yields to the other lanes
+ *    of that branch (switch_path), as independent thread scheduling would:
+ *    a lane that took a lock runs on to release it.
  *  - Barriers count threads, as on Volta and later: bar.sync completes when
  *    the arrived threads (plus, without an explicit count, the threads that
  *    have exited) reach the block's size.  A warp waits as a whole: if only
@@ -205,6 +208,31 @@ int emu_exec_trap(EMU_EXEC_ARGS) {
   return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "trap instruction executed");
 }
 
+/* A warp whose path spins (the spin watch) at the branch `pc` that split
+ * it lets its other lanes run, as Volta's independent thread scheduling
+ * does, so that a lock one lane of the warp took can be released: the other
+ * side of that branch runs first, or the lanes that left the loop there
+ * (the lock's holder), parked where it reconverges, go on alone to the
+ * next reconvergence point.  Returns 1 if it switched.  A path split by
+ * another branch (grid.sync()'s master spinning in its `if`) keeps its
+ * order: its parked lanes wait for it by design. */
+static int switch_path(Warp *w, uint32_t pc) {
+  SimtEntry *top = &w->stack[w->sp - 1];
+  if (w->sp < 2 || top->from != pc || w->sp + 1 > EMU_STACK_MAX) return 0;
+  SimtEntry *below = &w->stack[w->sp - 2];
+  if (below->from == pc && below->pc != top->rpc) { /* the other side of the branch */
+    SimtEntry t = *top;
+    *top = *below;
+    *below = t;
+    return 1;
+  }
+  uint32_t parked = below->mask & ~top->mask & ~w->exited;
+  if (below->pc != top->rpc || !parked) return 0;
+  below->mask &= ~parked; /* the spinning lanes reconverge there alone */
+  w->stack[w->sp++] = (SimtEntry){below->pc, below->rpc, parked, below->from};
+  return 1;
+}
+
 /* Runs warp wi until it waits, exits or uses up its slice. */
 static int run_warp(Block *b, int wi) {
   b->cur_warp = (uint16_t)wi;
@@ -213,7 +241,7 @@ static int run_warp(Block *b, int wi) {
   const EmuInstr *code = p->code;
   uint64_t *R = w->R;
   uint64_t winstr = 0, tinstr = 0;
-  int rc = 0;
+  int rc = 0, switched = 0;
   w->spin_stuck = 0;
   for (int budget = EMU_SLICE; budget > 0 && w->state == W_READY; budget--) {
     SimtEntry *top = &w->stack[w->sp - 1];
@@ -234,9 +262,14 @@ static int run_warp(Block *b, int wi) {
         next = x->target;
         if (next <= top->pc && (w->spin_armed || ++w->spin_edges >= EMU_SPIN_EVERY) &&
             emu_spin_backedge(b, w, x, top->pc)) {
-          w->spin_stuck = 1; /* a spin: let the others run */
+          uint32_t pc = top->pc;
           top->pc = next;
           if (next == top->rpc) pop_done(w);
+          if (!switched && w->state == W_READY && switch_path(w, pc)) { /* once a slice: both may spin */
+            switched = 1;
+            continue;
+          }
+          w->spin_stuck = 1; /* a spin: let the others run */
           goto out;
         }
       } else if (eff != 0) {
@@ -247,8 +280,9 @@ static int run_warp(Block *b, int wi) {
                        EMU_STACK_MAX);
         uint32_t rpc = x->rpc;
         top->pc = rpc;
-        if (next != rpc) w->stack[w->sp++] = (SimtEntry){next, rpc, mask & ~eff};
-        if (x->target != rpc) w->stack[w->sp++] = (SimtEntry){x->target, rpc, eff};
+        uint32_t from = (uint32_t)(x - code);
+        if (next != rpc) w->stack[w->sp++] = (SimtEntry){next, rpc, mask & ~eff, from};
+        if (x->target != rpc) w->stack[w->sp++] = (SimtEntry){x->target, rpc, eff, from};
         pop_done(w);
         continue;
       }
@@ -369,7 +403,7 @@ static void block_start(Block *b) {
     wp->exited = 0;
     wp->state = W_READY;
     wp->sp = 1;
-    wp->stack[0] = (SimtEntry){0, (uint32_t)b->p->ncode, wp->exists};
+    wp->stack[0] = (SimtEntry){0, (uint32_t)b->p->ncode, wp->exists, UINT32_MAX};
     wp->spin_armed = 0;
     wp->spin_edges = 0;
     sreg_block_values(b, wp->R);

@@ -26,6 +26,7 @@
 
 typedef struct SimtEntry {
   uint32_t pc, rpc, mask;
+  uint32_t from;      /* the branch whose divergence pushed it (UINT32_MAX: none) */
 } SimtEntry;
 
 enum { W_READY, W_WAIT, W_DONE };
