@@ -18,11 +18,11 @@ static const char *usage_sim =
   "                   [--lines] [--dump DIR]\n"
   "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
   "                   [--max-threads N] [--const NAME=TYPE:VALUE[,VALUE...]]...\n"
-  "                   [--sample N] [--no-caches]\n"
+  "                   [--sample N] [--no-caches] [--cooperative]\n"
   "\n"
   "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo.\n"
   "Without --kernel, every '//@' launch line of FILE runs:\n"
-  "  //@ NAME[#VARIANT] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=SPEC,...\n"
+  "  //@ NAME[#VARIANT] [cooperative] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=SPEC,...\n"
   "(for a .ptx without them, the .cu of the same name beside it or in the\n"
   "folder above: lab/ptx/X.ptx reads lab/X.cu).\n"
   "With --kernel and no --grid/--block/--arg, the //@ launches of that kernel run;\n"
@@ -62,6 +62,10 @@ static const char *usage_sim =
   "                   counters (the L2 shrinks in proportion): for large grids\n"
   "                   whose blocks touch data of their own\n"
   "  --no-caches      L1 counters only: no L1/L2/DRAM replay, no predicted time\n"
+  "  --cooperative    launch as cudaLaunchCooperativeKernel (as the //@ word\n"
+  "                   cooperative): all blocks resident at once, so grid.sync()\n"
+  "                   and flags between blocks work; a grid larger than the GPU\n"
+  "                   holds is refused as CUDA refuses it\n"
   "  WARPMEM_THREADS  host threads that run blocks (default: one per CPU)\n";
 
 static int parse_format(const char *s, ReportFormat *f) {
@@ -86,6 +90,7 @@ static int collect_launches(const char *path, const PtxModule *mod, const SimOpt
     memcpy(l->grid, o->grid, sizeof l->grid);
     memcpy(l->block, o->block, sizeof l->block);
     l->smem = o->smem;
+    l->cooperative = o->cooperative;
     for (int i = 0; i < o->nargs; i++)
       if (launch_parse_arg(o->args[i], &l->args[l->nargs++], e)) {
         free(l);
@@ -113,6 +118,7 @@ static int collect_launches(const char *path, const PtxModule *mod, const SimOpt
       if (!k || strcmp(k->plain_name, o->kernel)) continue;
     }
     if (o->smem_set) all[i].smem = o->smem;
+    if (o->cooperative) all[i].cooperative = 1;
     all[kept++] = all[i];
   }
   if (kept == 0) {
@@ -200,6 +206,8 @@ static int parse_options(int argc, char **argv, SimCmd *c) {
       i++;
     } else if (!strcmp(a, "--lines")) {
       c->lines = 1;
+    } else if (!strcmp(a, "--cooperative")) {
+      c->o.cooperative = 1;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage_sim, stdout);
       return 0;

@@ -5,15 +5,24 @@
  *
  * Notes:
  *  - A block's warps run one at a time, each until it waits at a barrier,
- *    exits, or has run EMU_SLICE instructions (so a warp spinning on a flag
- *    another warp sets still lets that warp run).  Counters do not depend on
- *    the interleaving: the memory model sees every request, in a fixed,
- *    deterministic order.
+ *    exits, has run EMU_SLICE instructions, or spins (the spin watch of
+ *    emu_sched.c: a loop iteration that changed none of its registers), so a
+ *    warp spinning on a flag another warp sets lets that warp run.  Counters
+ *    do not depend on the interleaving: the memory model sees every request,
+ *    in a fixed, deterministic order.
+ *  - Blocks of a plain launch run one after another (on several host
+ *    threads); a cooperative launch sets up every block and runs their warps
+ *    in turn on one thread, so blocks can wait for each other (grid.sync()).
+ *    When every warp that runs spins for EMU_SPIN_BUDGET warp instructions
+ *    with no barrier completing, the kernel is stopped with a located error.
  *  - Each decoded instruction runs all 32 lanes of the warp in one loop over
  *    lane-contiguous registers (R[slot*32 + lane], 64 bits each; an
  *    instruction reads only the low bits of its operand type).
  *  - Divergence: a SIMT stack of (pc, reconvergence pc, mask) entries;
- *    lanes reconverge at the immediate post-dominator (emu_prepare.c).
+ *    lanes reconverge at the immediate post-dominator (emu_prepare.c).  A
+ *    path that spins at the branch that split it yields to the other lanes
+ *    of that branch (switch_path), as independent thread scheduling would:
+ *    a lane that took a lock runs on to release it.
  *  - Barriers count threads, as on Volta and later: bar.sync completes when
  *    the arrived threads (plus, without an explicit count, the threads that
  *    have exited) reach the block's size.  A warp waits as a whole: if only
@@ -28,6 +37,7 @@
 #include <fenv.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +48,24 @@
 #define EMU_SLICE 100000
 
 /* --- control --- */
+
+/* Special registers that differ between the blocks of a launch. */
+static int sreg_per_block(int sr) {
+  switch (sr) {
+  case PTX_SR_CTAID_X: case PTX_SR_CTAID_Y: case PTX_SR_CTAID_Z: case PTX_SR_SMID:
+  case PTX_SR_CLOCK: case PTX_SR_CLOCK64: case PTX_SR_GLOBALTIMER:
+  case PTX_SR_GLOBALTIMER_LO: case PTX_SR_GLOBALTIMER_HI: case PTX_SR_CLOCK_HI:
+  case PTX_SR_CLUSTERID_X: case PTX_SR_CLUSTERID_Y: case PTX_SR_CLUSTERID_Z:
+    return 1;
+  default: return 0;
+  }
+}
+
+/* Special registers set per thread by warp_init_slots. */
+static int sreg_per_thread(int sr) {
+  return (sr >= PTX_SR_TID_X && sr <= PTX_SR_TID_Z) || sr == PTX_SR_LANEID || sr == PTX_SR_WARPID ||
+         (sr >= PTX_SR_LANEMASK_EQ && sr <= PTX_SR_LANEMASK_GE);
+}
 
 static void sreg_block_values(Block *b, uint64_t *R) {
   const EmuProgram *p = b->p;
@@ -54,33 +82,27 @@ static void sreg_block_values(Block *b, uint64_t *R) {
   v[PTX_SR_TOTAL_SMEM] = b->shared_size;
   v[PTX_SR_CLOCK] = v[PTX_SR_CLOCK64] = v[PTX_SR_GLOBALTIMER] = v[PTX_SR_GLOBALTIMER_LO] = b->warp_instrs;
   v[PTX_SR_GLOBALTIMER_HI] = v[PTX_SR_CLOCK_HI] = b->warp_instrs >> 32;
+  /* without a cluster launch every block is a cluster of one */
+  for (int i = 0; i < 3; i++) {
+    v[PTX_SR_CLUSTERID_X + i] = b->ctaid[i];
+    v[PTX_SR_NCLUSTERID_X + i] = l->grid[i];
+    v[PTX_SR_CLUSTER_NCTAID_X + i] = 1;
+  }
+  v[PTX_SR_CLUSTER_NCTARANK] = 1;
+  /* the driver's values; a cooperative launch puts its grid-sync workspace
+   * in 1 and 2 (load_env_reg64<1, 2>() reads the high half from %envreg1) */
   for (int i = 0; i < 32; i++) v[PTX_SR_ENVREG0 + i] = l->envreg[i];
-  const uint64_t per_block = 1ull << PTX_SR_CTAID_X | 1ull << PTX_SR_CTAID_Y | 1ull << PTX_SR_CTAID_Z |
-                             1ull << PTX_SR_SMID | 1ull << PTX_SR_CLOCK | 1ull << PTX_SR_CLOCK64 |
-                             1ull << PTX_SR_GLOBALTIMER | 1ull << PTX_SR_GLOBALTIMER_LO |
-                             1ull << PTX_SR_GLOBALTIMER_HI | 1ull << PTX_SR_CLOCK_HI;
-  static const int uniform[] = {PTX_SR_NTID_X, PTX_SR_NTID_Y, PTX_SR_NTID_Z, PTX_SR_CTAID_X,
-                                PTX_SR_CTAID_Y, PTX_SR_CTAID_Z, PTX_SR_NCTAID_X, PTX_SR_NCTAID_Y,
-                                PTX_SR_NCTAID_Z, PTX_SR_NWARPID, PTX_SR_NSMID, PTX_SR_SMID,
-                                PTX_SR_GRIDID, PTX_SR_DYN_SMEM, PTX_SR_TOTAL_SMEM, PTX_SR_CLOCK,
-                                PTX_SR_CLOCK64, PTX_SR_GLOBALTIMER, PTX_SR_GLOBALTIMER_LO,
-                                PTX_SR_GLOBALTIMER_HI, PTX_SR_CLOCK_HI, PTX_SR_ENVREG0, PTX_SR_ENVREG1,
-                                PTX_SR_ENVREG2, PTX_SR_ENVREG3, PTX_SR_ENVREG4, PTX_SR_ENVREG5, PTX_SR_ENVREG6,
-                                PTX_SR_ENVREG7, PTX_SR_ENVREG8, PTX_SR_ENVREG9, PTX_SR_ENVREG10,
-                                PTX_SR_ENVREG11, PTX_SR_ENVREG12, PTX_SR_ENVREG13, PTX_SR_ENVREG14,
-                                PTX_SR_ENVREG15, PTX_SR_ENVREG16, PTX_SR_ENVREG17, PTX_SR_ENVREG18,
-                                PTX_SR_ENVREG19, PTX_SR_ENVREG20, PTX_SR_ENVREG21, PTX_SR_ENVREG22,
-                                PTX_SR_ENVREG23, PTX_SR_ENVREG24, PTX_SR_ENVREG25, PTX_SR_ENVREG26,
-                                PTX_SR_ENVREG27, PTX_SR_ENVREG28, PTX_SR_ENVREG29, PTX_SR_ENVREG30,
-                                PTX_SR_ENVREG31};
-  for (size_t i = 0; i < sizeof uniform / sizeof *uniform; i++) {
+  if (l->grid_ws) {
+    v[PTX_SR_ENVREG1] = (uint32_t)(l->grid_ws >> 32);
+    v[PTX_SR_ENVREG2] = (uint32_t)l->grid_ws;
+  }
+  for (int sr = 0; sr < PTX_SR_COUNT; sr++) {
     /* only the special registers the kernel reads; the launch-wide ones
      * (all but ctaid, smid and the clocks) once per warp */
-    int sr = uniform[i];
-    if (!(p->sregs_used >> sr & 1)) continue;
-    if (b->sregs_ready && !(per_block >> sr & 1)) continue;
-    uint64_t *s = R + (size_t)(p->sreg_base + (uint32_t)uniform[i]) * 32;
-    for (int ln = 0; ln < 32; ln++) s[ln] = v[uniform[i]];
+    if (!(p->sregs_used[sr / 64] >> sr % 64 & 1) || sreg_per_thread(sr)) continue;
+    if (b->sregs_ready && !sreg_per_block(sr)) continue;
+    uint64_t *s = R + (size_t)(p->sreg_base + (uint32_t)sr) * 32;
+    for (int ln = 0; ln < 32; ln++) s[ln] = v[sr];
   }
 }
 
@@ -183,11 +205,63 @@ int emu_exec_simt(EMU_EXEC_ARGS) {
  * sequential emulator that keeps its warps in lockstep */
 int emu_exec_nop(EMU_EXEC_ARGS) { return 0; }
 
-int emu_exec_trap(EMU_EXEC_ARGS) {
-  return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "trap instruction executed");
+/* A warp whose path spins (the spin watch) at the branch `pc` that split
+ * it lets its other lanes run, as Volta's independent thread scheduling
+ * does, so that a lock one lane of the warp took can be released: the other
+ * side of that branch runs first, or the lanes that left the loop there
+ * (the lock's holder), parked where it reconverges, go on alone to the
+ * next reconvergence point.  Returns 1 if it switched.  A path split by
+ * another branch (grid.sync()'s master spinning in its `if`) keeps its
+ * order: its parked lanes wait for it by design, and so does the entry of
+ * a device-function call (its Frame points at it). */
+static int switch_path(Warp *w, uint32_t pc) {
+  SimtEntry *top = &w->stack[w->sp - 1];
+  if (w->sp < 2 || top->from != pc || w->sp + 1 > EMU_STACK_MAX) return 0;
+  if (w->nframes && w->sp - 2 <= w->frames[w->nframes - 1].base) return 0; /* the call's own entry stays */
+  SimtEntry *below = &w->stack[w->sp - 2];
+  if (below->from == pc && below->pc != top->rpc) { /* the other side of the branch */
+    SimtEntry t = *top;
+    *top = *below;
+    *below = t;
+    return 1;
+  }
+  uint32_t parked = below->mask & ~top->mask & ~w->exited;
+  if (below->pc != top->rpc || !parked) return 0;
+  below->mask &= ~parked; /* the spinning lanes reconverge there alone */
+  w->stack[w->sp++] = (SimtEntry){below->pc, below->rpc, parked, below->from};
+  return 1;
 }
 
-/* Runs warp wi until it waits, exits or uses up its slice. */
+/* A divergent branch: this entry waits at the reconvergence point while
+ * the two paths run, taken path first.  Returns 0, or -1 after a fault. */
+static int diverge(Block *b, int wi, const EmuInstr *x, uint32_t mask, uint32_t eff) {
+  Warp *w = &b->warps[wi];
+  SimtEntry *top = &w->stack[w->sp - 1];
+  if (w->sp + 2 > EMU_STACK_MAX)
+    return emu_fault(b, x, wi, __builtin_ctz(mask), WM_ELIMIT, "divergence nested deeper than %d levels",
+                     EMU_STACK_MAX);
+  uint32_t rpc = x->rpc, next = top->pc + 1, from = (uint32_t)(x - b->p->code);
+  top->pc = rpc;
+  if (next != rpc) w->stack[w->sp++] = (SimtEntry){next, rpc, mask & ~eff, from};
+  if (x->target != rpc) w->stack[w->sp++] = (SimtEntry){x->target, rpc, eff, from};
+  pop_done(b, w);
+  return 0;
+}
+
+/* barrier.cluster.wait: the warp waits at the block's cluster barrier (a
+ * cluster of one block), after the instruction. */
+static void cluster_wait(Block *b, Warp *w) {
+  SimtEntry *top = &w->stack[w->sp - 1];
+  b->bar_arrived[EMU_BAR_CLUSTER] += popc32(w->exists & ~w->exited);
+  w->state = W_WAIT;
+  w->bar_id = EMU_BAR_CLUSTER;
+  w->bar_pc = top->pc;
+  top->pc++;
+}
+
+/* Runs warp wi until it waits, exits or uses up its slice.  Long because
+ * it is the core's one switch over what changes the SIMT stack (branches,
+ * calls, returns, exits, barriers), a few lines each. */
 static int run_warp(Block *b, int wi) {
   b->cur_warp = (uint16_t)wi;
   Warp *w = &b->warps[wi];
@@ -195,7 +269,8 @@ static int run_warp(Block *b, int wi) {
   const EmuInstr *code = p->code;
   uint64_t *R = w->R;
   uint64_t winstr = 0, tinstr = 0;
-  int rc = 0;
+  int rc = 0, switched = 0;
+  w->spin_stuck = 0;
   for (int budget = EMU_SLICE; budget > 0 && w->state == W_READY; budget--) {
     SimtEntry *top = &w->stack[w->sp - 1];
     const EmuInstr *x = &code[top->pc];
@@ -213,17 +288,20 @@ static int run_warp(Block *b, int wi) {
     case PTX_OP_BRA: {
       if (eff == mask) {
         next = x->target;
+        if (next <= top->pc && (w->spin_armed || ++w->spin_edges >= EMU_SPIN_EVERY) &&
+            emu_spin_backedge(b, w, x, top->pc)) {
+          uint32_t pc = top->pc;
+          top->pc = next;
+          if (next == top->rpc) pop_done(b, w);
+          if (!switched && w->state == W_READY && switch_path(w, pc)) { /* once a slice: both may spin */
+            switched = 1;
+            continue;
+          }
+          w->spin_stuck = 1; /* a spin: let the others run */
+          goto out;
+        }
       } else if (eff != 0) {
-        /* divergence: this entry waits at the reconvergence point while
-         * the two paths run, taken path first */
-        if (w->sp + 2 > EMU_STACK_MAX)
-          return emu_fault(b, x, wi, __builtin_ctz(mask), WM_ELIMIT, "divergence nested deeper than %d levels",
-                       EMU_STACK_MAX);
-        uint32_t rpc = x->rpc;
-        top->pc = rpc;
-        if (next != rpc) w->stack[w->sp++] = (SimtEntry){next, rpc, mask & ~eff};
-        if (x->target != rpc) w->stack[w->sp++] = (SimtEntry){x->target, rpc, eff};
-        pop_done(b, w);
+        if (diverge(b, wi, x, mask, eff)) return -1;
         continue;
       }
       break;
@@ -253,6 +331,10 @@ static int run_warp(Block *b, int wi) {
       }
       top->mask &= ~eff;
       break;
+    case PTX_OP_BARCLUSTER:
+      if (x->sub == PTX_SUB_ARRIVE) break; /* arrival counts at .wait, which every thread reaches */
+      cluster_wait(b, w);
+      goto out;
     case PTX_OP_BAR:
     case PTX_OP_BARRIER:
       rc = arrive(b, w, wi, x, eff, R);
@@ -288,7 +370,7 @@ out:
 static int release_barriers(Block *b) {
   int released = 0;
   uint32_t live = b->nthreads - b->exited_threads;
-  for (int id = 0; id < 16; id++) {
+  for (int id = 0; id < EMU_NBARS; id++) {
     uint32_t need = b->bar_expected[id] ? b->bar_expected[id] : live;
     int waiting = 0;
     for (uint32_t w = 0; w < b->nwarps; w++)
@@ -361,7 +443,7 @@ static int deadlock(Block *b) {
                 b->bar_arrived[b->warps[first].bar_id], live, list);
 }
 
-static int run_block(Block *b) {
+static void block_start(Block *b) {
   for (uint32_t w = 0; w < b->nwarps; w++) {
     Warp *wp = &b->warps[w];
     uint32_t first = w * 32, n = b->nthreads - first < 32 ? b->nthreads - first : 32;
@@ -369,11 +451,13 @@ static int run_block(Block *b) {
     wp->exited = 0;
     wp->state = W_READY;
     wp->sp = 1;
-    wp->stack[0] = (SimtEntry){0, (uint32_t)b->p->ncode, wp->exists};
+    wp->stack[0] = (SimtEntry){0, (uint32_t)b->p->ncode, wp->exists, UINT32_MAX};
     wp->mbar_wait = 0;
     wp->nframes = 0;
     wp->nsave = 0;
     wp->stack_top = b->stack_base;
+    wp->spin_armed = 0;
+    wp->spin_edges = 0;
     sreg_block_values(b, wp->R);
   }
   b->sregs_ready = 1;
@@ -384,19 +468,70 @@ static int run_block(Block *b) {
   memset(b->bar_all, 1, sizeof b->bar_all);
   memset(b->bar_any, 0, sizeof b->bar_any);
   b->exited_threads = 0;
+}
+
+/* What one pass over the ready warps of a block (or grid) did. */
+typedef struct Pass {
+  uint64_t ran, spun;  /* warps run; of them, warps that yielded in a spin */
+  uint64_t instrs;     /* warp instructions */
+  int released;        /* a barrier completed */
+  int waiting;         /* a warp waits at a barrier */
+} Pass;
+
+/* Runs each ready warp of b once, then completes the barriers it can. */
+static int run_pass(Block *b, Pass *ps) {
+  uint64_t before = b->warp_instrs;
+  for (uint32_t w = 0; w < b->nwarps; w++) {
+    if (b->warps[w].state != W_READY) continue;
+    if (run_warp(b, (int)w)) return -1;
+    ps->ran++;
+    ps->spun += b->warps[w].spin_stuck;
+  }
+  ps->instrs += b->warp_instrs - before;
+  ps->released |= release_barriers(b);
+  for (uint32_t w = 0; w < b->nwarps; w++) ps->waiting |= b->warps[w].state == W_WAIT;
+  return 0;
+}
+
+/* After a pass: 1 to go on, 0 when every warp is done, -1 for a deadlock or
+ * a spin that lasted EMU_SPIN_BUDGET warp instructions (*quiet counts them). */
+static int after_pass(const Pass *ps, uint64_t *quiet) {
+  if (ps->released || (ps->ran && ps->spun < ps->ran)) {
+    *quiet = 0;
+    return 1;
+  }
+  if (ps->ran) return (*quiet += ps->instrs) < EMU_SPIN_BUDGET ? 1 : -1;
+  return ps->waiting ? -1 : 0;
+}
+
+/* The error for a stopped block: its spinning warp, else its barrier. */
+static int stopped(Block *b, uint64_t quiet, int cooperative) {
+  for (uint32_t w = 0; w < b->nwarps; w++)
+    if (b->warps[w].state == W_READY && b->warps[w].spin_stuck) return emu_no_progress(b, (int)w, quiet, cooperative);
+  return deadlock(b);
+}
+
+/* Whether another host thread runs a block before b (which b may wait
+ * for: a decoupled look-back scan's flags). */
+static int earlier_block_running(const Block *b) {
+  for (int t = 0; b->running && t < b->nrunning; t++)
+    if (__atomic_load_n(&b->running[t], __ATOMIC_ACQUIRE) < b->order) return 1;
+  return 0;
+}
+
+static int run_block(Block *b) {
+  block_start(b);
+  uint64_t quiet = 0;
   for (;;) {
-    int ran = 0, waiting = 0;
-    for (uint32_t w = 0; w < b->nwarps; w++) {
-      if (b->warps[w].state == W_READY) {
-        if (run_warp(b, (int)w)) return -1;
-        ran = 1;
-      }
+    Pass ps = {0};
+    if (run_pass(b, &ps)) return -1;
+    int go = after_pass(&ps, &quiet);
+    if (go < 0 && ps.ran && earlier_block_running(b)) {
+      quiet = 0; /* its spin may end when that block writes */
+      sched_yield();
+      continue;
     }
-    for (uint32_t w = 0; w < b->nwarps; w++) waiting |= b->warps[w].state == W_WAIT;
-    if (release_barriers(b)) continue;
-    if (ran) continue;
-    if (!waiting) return 0;
-    return deadlock(b);
+    if (go <= 0) return go ? stopped(b, quiet, 0) : 0;
   }
 }
 
@@ -598,7 +733,8 @@ static void *run_blocks(void *arg) {
     b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
     b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
     if (b->shared_size) memset(b->shared, 0, b->shared_size);
-    b->cur_block = j;
+    b->order = j;
+    if (b->running) __atomic_store_n(&b->running[w->first], j, __ATOMIC_RELEASE);
     int bad = run_block(b);
     if (!bad && w->ring && ring_put(w->ring, j, &w->trace)) break;
     if (bad) {
@@ -610,6 +746,7 @@ static void *run_blocks(void *arg) {
       break;
     }
   }
+  if (b->running) __atomic_store_n(&b->running[w->first], UINT64_MAX, __ATOMIC_RELEASE);
   return NULL;
 }
 
@@ -637,8 +774,12 @@ static void ring_free(Ring *ring) {
  * others on threads of their own (or here, if one cannot start). */
 static void run_workers(Worker *ws, int nw) {
   for (int t = 1; t < nw; t++)
-    if (pthread_create(&ws[t].th, NULL, run_blocks, &ws[t])) ws[t].started = -1;
-    else ws[t].started = 1;
+    if (pthread_create(&ws[t].th, NULL, run_blocks, &ws[t])) {
+      ws[t].started = -1;
+      if (ws[t].b.running) ws[t].b.running[t] = UINT64_MAX; /* runs later: nobody may wait for it */
+    } else {
+      ws[t].started = 1;
+    }
   run_blocks(&ws[0]);
   for (int t = 1; t < nw; t++) {
     if (ws[t].started == 1) pthread_join(ws[t].th, NULL);
@@ -646,66 +787,114 @@ static void run_workers(Worker *ws, int nw) {
   }
 }
 
-/* A record of printf text and the buffer it is in. */
-typedef struct Record {
-  const PrintChunk *c;
-  const char *text;
-} Record;
-
-/* Block order, then the order a block's records were written (one worker
- * runs a block, so its records' offsets grow). */
-static int record_order(const void *a, const void *b) {
-  const PrintChunk *x = ((const Record *)a)->c, *y = ((const Record *)b)->c;
-  if (x->block != y->block) return x->block < y->block ? -1 : 1;
-  return x->off < y->off ? -1 : x->off > y->off;
+/* Sums the workers' instructions and statistics into the launch, and frees
+ * them. */
+static void workers_finish(EmuLaunch *l, Worker *ws, int nw) {
+  l->warp_instrs = l->thread_instrs = 0;
+  for (int t = 0; t < nw; t++) {
+    Worker *w = &ws[t];
+    l->warp_instrs += w->b.warp_instrs;
+    l->thread_instrs += w->b.thread_instrs;
+    if (w->b.mm) mem_merge(l->mm, &w->mm);
+    if (w->b.mm) mem_free(&w->mm);
+    trace_free(&w->trace);
+    block_teardown(&w->b);
+  }
 }
 
-/* Writes the blocks' printf text in block order (up to the block that
- * faulted, if one did), at most CUDA's FIFO of it: from the first record
- * that does not fit on, nothing (so the text does not depend on how the
- * blocks were shared among workers, each of which kept at most a FIFO). */
-static void write_printf(EmuLaunch *l, Worker *ws, int nw, uint64_t last) {
-  size_t n = 0, k = 0;
-  l->printf_bytes = l->printf_dropped = 0;
-  for (int t = 0; t < nw; t++) n += ws[t].b.nchunks, l->printf_dropped += ws[t].b.dropped;
-  if (!n && !l->printf_dropped) return;
-  Record *all = wm_xmalloc((n + 1) * sizeof *all);
-  for (int t = 0; t < nw; t++)
-    for (size_t i = 0; i < ws[t].b.nchunks; i++) all[k++] = (Record){&ws[t].b.chunks[i], ws[t].b.out};
-  qsort(all, n, sizeof *all, record_order);
-  FILE *out = l->printf_out ? l->printf_out : stdout;
-  int full = 0;
-  for (size_t i = 0; i < n && all[i].c->block <= last; i++) {
-    size_t len = all[i].c->len;
-    if (full || l->printf_bytes + len > EMU_PRINTF_FIFO) {
-      l->printf_dropped += len;
-      full = 1;
-      continue;
+/* --- cooperative launches: every block is resident; a pass runs each
+ * ready warp of each block once, blocks in launch order, so a block that
+ * spins on a flag (the grid barrier's counter) lets the others set it.
+ * One host thread runs the grid, so the order and the counters do not
+ * depend on the thread count; each block keeps its own cache trace, replayed
+ * in launch order as for a plain launch. --- */
+
+static int run_grid(Block *bs, uint64_t n, MemModel *mm, MemTrace *tr) {
+  uint64_t quiet = 0;
+  for (;;) {
+    Pass ps = {0};
+    for (uint64_t i = 0; i < n; i++) {
+      if (tr) mm->trace = &tr[i];
+      if (run_pass(&bs[i], &ps)) return -1;
     }
-    fwrite(all[i].text + all[i].c->off, 1, len, out);
-    l->printf_bytes += len;
+    int go = after_pass(&ps, &quiet);
+    if (go > 0) continue;
+    if (go == 0) return 0;
+    for (uint64_t i = 0; i < n; i++) /* the first block with a spinning warp, else a waiting one */
+      for (uint32_t w = 0; w < bs[i].nwarps; w++)
+        if (bs[i].warps[w].state == W_READY && bs[i].warps[w].spin_stuck) return stopped(&bs[i], quiet, 1);
+    for (uint64_t i = 0; i < n; i++)
+      for (uint32_t w = 0; w < bs[i].nwarps; w++)
+        if (bs[i].warps[w].state == W_WAIT) return stopped(&bs[i], quiet, 1);
+    return -1;
   }
-  if (l->printf_dropped)
-    fprintf(out, "warpmem: the printf buffer (%u bytes, cudaLimitPrintfFifoSize) is full: %" PRIu64
-            " bytes of later output dropped\n", EMU_PRINTF_FIFO, l->printf_dropped);
-  fflush(out);
-  free(all);
 }
 
-/* Addresses in initializers (PtxReloc) get the .global segment's address. */
-static void relocate(EmuLaunch *l, uint64_t gbase) {
-  const PtxModule *m = l->mod;
-  GBuf *g = m->global_size ? gmem_find(l->gmem, gbase, m->global_size) : NULL;
-  for (int i = 0; i < m->nrelocs; i++) {
-    const PtxReloc *r = &m->relocs[i];
-    uint8_t *p = r->space == PTX_S_GLOBAL ? (g ? g->data + r->at : NULL)
-                 : r->at + 8 <= m->const_size ? l->const_mem + r->at : NULL;
-    uint64_t v;
-    if (!p) continue;
-    memcpy(&v, p, 8);
-    v += gbase;
-    memcpy(p, &v, 8);
+/* Runs a cooperative launch on this thread: every block set up at once. */
+static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
+  uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  MemModel mm;
+  int have_mm = l->mm && mem_init(&mm, &l->mm->cfg, l->kernel->ncode) == 0;
+  MemTrace *tr = have_mm && l->cache ? wm_xcalloc(n, sizeof *tr) : NULL;
+  Block *bs = wm_xcalloc(n, sizeof *bs);
+  for (uint64_t i = 0; i < n; i++) {
+    Block *b = &bs[i];
+    b->mm = have_mm ? &mm : NULL;
+    block_setup(b, l, arch, prog, shared, e);
+    b->ctaid[0] = (uint32_t)(i % l->grid[0]);
+    b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
+    b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
+    b->order = i;
+    block_start(b);
   }
+  int rc = run_grid(bs, n, have_mm ? &mm : NULL, tr);
+  Block **bp = wm_xmalloc(n * sizeof *bp);
+  for (uint64_t i = 0; i < n; i++) bp[i] = &bs[i];
+  emu_printf_flush(l, bp, (size_t)n, UINT64_MAX);
+  free(bp);
+  if (have_mm) mm.trace = NULL;
+  if (rc == 0 && tr) {
+    int group = replay_group(l->cache);
+    if (group < 1 || group > EMU_RING / 2) group = 1;
+    for (uint64_t i = 0; i < n; i += (uint64_t)group) {
+      const MemTrace *x[EMU_RING / 2];
+      int k = 0;
+      for (; k < group && i + (uint64_t)k < n; k++) x[k] = &tr[i + (uint64_t)k];
+      replay_blocks(l->cache, i, x, k);
+    }
+  }
+  l->blocks_run = n;
+  l->warp_instrs = l->thread_instrs = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    l->warp_instrs += bs[i].warp_instrs;
+    l->thread_instrs += bs[i].thread_instrs;
+    block_teardown(&bs[i]);
+    if (tr) trace_free(&tr[i]);
+  }
+  if (have_mm) {
+    mem_merge(l->mm, &mm);
+    mem_free(&mm);
+  }
+  free(bs);
+  free(tr);
+  return rc;
+}
+
+/* The grid-sync workspace the driver gives a cooperative launch
+ * (cooperative_groups/details/driver_abi.h: {wsSize, barrier}, the barrier
+ * counting arrivals from zero), then the grid. */
+static int cooperative_launch(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
+  int wi = gmem_alloc(l->gmem, 8, "grid-sync workspace of the cooperative launch", PTX_T_U32, 2, e);
+  if (wi < 0) return -1;
+  uint32_t ws[2] = {8, 0};
+  memcpy(l->gmem->buf[wi].data, ws, sizeof ws);
+  l->grid_ws = l->gmem->buf[wi].addr;
+  int rc = run_cooperative(l, arch, prog, shared, e);
+  if (l->mm) {
+    l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
+    l->mm->metric[WM_M_INST] += l->warp_instrs;
+  }
+  return rc;
 }
 
 int emu_run(EmuLaunch *l, WmErr *e) {
@@ -731,11 +920,21 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     if (m->const_init) memcpy(const_owned, m->const_init, m->const_size);
     l->const_mem = const_owned;
   }
-  relocate(l, gbase);
+  gmem_relocate(l->gmem, l->mod, l->const_mem, gbase);
   EmuProgram prog;
   if (emu_prepare(&prog, m, k, gbase, e)) {
     free(const_owned);
     return -1;
+  }
+  l->grid_ws = 0;
+  if (l->cooperative) {
+    int rc = cooperative_launch(l, arch, &prog, shared, e);
+    emu_program_free(&prog);
+    if (const_owned) {
+      free(const_owned);
+      l->const_mem = NULL;
+    }
+    return rc;
   }
 
   int nw = emu_threads(), rc = 0;
@@ -744,6 +943,8 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   l->blocks_run = nblocks;
   if ((uint64_t)nw > nblocks) nw = (int)nblocks;
   Worker *ws = wm_xcalloc((size_t)nw, sizeof *ws);
+  uint64_t running[EMU_MAX_THREADS];
+  for (int t = 0; t < nw; t++) running[t] = 0; /* not started: may run anything */
   uint64_t stop_at = UINT64_MAX;
   Ring *ring = l->cache && l->mm ? ring_new(l, nblocks) : NULL;
   for (int t = 0; t < nw; t++) {
@@ -759,6 +960,8 @@ int emu_run(EmuLaunch *l, WmErr *e) {
       w->mm.trace = &w->trace;
     }
     block_setup(&w->b, l, arch, &prog, shared, &w->err);
+    w->b.running = nw > 1 ? running : NULL;
+    w->b.nrunning = nw;
   }
   run_workers(ws, nw);
   /* the fault of the lowest block wins: every lower block has run */
@@ -769,17 +972,10 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     *e = ws[worst].err;
     rc = -1;
   }
-  write_printf(l, ws, nw, stop_at);
-  l->warp_instrs = l->thread_instrs = 0;
-  for (int t = 0; t < nw; t++) {
-    Worker *w = &ws[t];
-    l->warp_instrs += w->b.warp_instrs;
-    l->thread_instrs += w->b.thread_instrs;
-    if (w->b.mm) mem_merge(l->mm, &w->mm);
-    if (w->b.mm) mem_free(&w->mm);
-    trace_free(&w->trace);
-    block_teardown(&w->b);
-  }
+  Block *bp[EMU_MAX_THREADS];
+  for (int t = 0; t < nw; t++) bp[t] = &ws[t].b;
+  emu_printf_flush(l, bp, (size_t)nw, stop_at);
+  workers_finish(l, ws, nw);
   if (l->mm) {
     l->mm->metric[WM_M_WARPS] += nblocks * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
     l->mm->metric[WM_M_INST] += l->warp_instrs;

@@ -32,6 +32,12 @@ typedef struct EmuLaunch {
   uint32_t stack_size;       /* bytes of call stack per thread beyond the
                                 kernel's own frame (0: CUDA's 1 KiB) */
   FILE *printf_out;          /* where printf's text goes (NULL: stdout) */
+  int cooperative;           /* cudaLaunchCooperativeKernel: all blocks are
+                                resident at once and their warps interleave
+                                (emu_sched.c), the grid-sync workspace is
+                                allocated and its address is in %envreg1/2 */
+  uint64_t grid_ws;          /* set by emu_run: that workspace's address,
+                                0 for a plain launch (grid.is_valid() false) */
   /* out */
   uint64_t blocks_run;       /* blocks run (all, unless sampling) */
   uint64_t thread_instrs;    /* lane-instructions executed */

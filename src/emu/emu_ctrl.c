@@ -125,13 +125,13 @@ int emu_call(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t eff) {
   SimtEntry *top = &w->stack[w->sp - 1];
   uint32_t pc = top->pc;
   top->pc = pc + 1;
-  if (eff & ~group) w->stack[w->sp++] = (SimtEntry){pc, pc + 1, eff & ~group}; /* the other targets, later */
+  if (eff & ~group) w->stack[w->sp++] = (SimtEntry){pc, pc + 1, eff & ~group, UINT32_MAX}; /* the other targets, later */
   if (w->nframes == w->capframes) {
     w->capframes = w->capframes ? 2 * w->capframes : 8;
     w->frames = wm_xrealloc(w->frames, (size_t)w->capframes * sizeof *w->frames);
   }
   w->frames[w->nframes++] = (Frame){w->sp, group, x->target, fn, fp, saved};
-  w->stack[w->sp++] = (SimtEntry){callee->start, EMU_NORPC, group};
+  w->stack[w->sp++] = (SimtEntry){callee->start, EMU_NORPC, group, UINT32_MAX};
   w->stack_top = fp + need;
   return 0;
 }
@@ -208,4 +208,17 @@ static int run_builtin(Block *b, const EmuInstr *x, int wi, uint32_t eff, const 
     }
   }
   return 0;
+}
+
+/* trap: a fault; the usual one is grid.sync() outside a cooperative launch. */
+int emu_exec_trap(EMU_EXEC_ARGS) {
+  const uint64_t *used = b->p->sregs_used;
+  if (!b->l->grid_ws && (used[PTX_SR_ENVREG1 / 64] >> PTX_SR_ENVREG1 % 64 & 1))
+    return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT,
+                     "trap instruction executed: the kernel reads the grid-sync workspace (%%envreg1/2, "
+                     "cooperative_groups::this_grid()) that CUDA gives only a cooperative launch, and "
+                     "grid.sync() traps when grid.is_valid() is false (on the GPU: unspecified launch "
+                     "failure); launch it with cudaLaunchCooperativeKernel: the //@ word cooperative or "
+                     "--cooperative");
+  return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "trap instruction executed");
 }

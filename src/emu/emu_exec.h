@@ -13,8 +13,9 @@
  *   emu_async.c  cp.async, cp.async.bulk, their groups, mbarriers
  *   emu_ctrl.c   call and ret's frames, and the built-in device functions:
  *                printf (vprintf), assert (__assertfail)
- *   emu_printf.c printf's formatting
+ *   emu_printf.c printf's formatting, and its output in block order
  *   emu_fault.c  located runtime faults
+ *   emu_sched.c  the spin watch: warps that wait for memory nobody changes
  * Each instruction runs as emu_exec_EXEC (EXEC from its row of ptx_ops.h)
  * over all active lanes of one warp.
  */
@@ -31,6 +32,7 @@
 
 typedef struct SimtEntry {
   uint32_t pc, rpc, mask;
+  uint32_t from;      /* the branch whose divergence pushed it (UINT32_MAX: none) */
 } SimtEntry;
 
 enum { W_READY, W_WAIT, W_DONE };
@@ -50,6 +52,10 @@ typedef struct Frame {
   uint32_t fp;       /* the frame's offset in each lane's local memory */
   size_t saved;      /* the caller's registers in Warp.save, or SIZE_MAX */
 } Frame;
+/* Barriers of a block: bar.sync's 16, then barrier.cluster's (a cluster of
+ * one block without a cluster launch). */
+#define EMU_BAR_CLUSTER 16
+#define EMU_NBARS 17
 
 typedef struct Warp {
   int state;
@@ -70,6 +76,13 @@ typedef struct Warp {
   uint32_t stack_top; /* local memory used by the frames (from Block.stack_base) */
   uint64_t *save;     /* registers saved across recursive calls */
   size_t nsave, capsave;
+  /* the spin watch (emu_sched.c): a fingerprint of the warp's state at a
+   * backward branch, compared one loop iteration later */
+  uint8_t spin_armed; /* spin_hash holds the state at spin_pc */
+  uint8_t spin_stuck; /* its state repeated: it ended its slice there */
+  uint16_t spin_edges; /* backward branches since the last check */
+  uint32_t spin_pc;
+  uint64_t spin_hash;
 } Warp;
 
 /* Pending asynchronous copies of a block (emu_async.c). */
@@ -96,10 +109,10 @@ typedef struct Block {
   uint32_t shared_size;
   uint8_t *local;     /* [nthreads * local_size] */
   uint32_t local_size;
-  uint32_t bar_arrived[16];
-  uint32_t bar_expected[16]; /* 0: all live threads */
-  uint32_t bar_popc[16];     /* bar.red accumulators */
-  uint8_t bar_all[16], bar_any[16];
+  uint32_t bar_arrived[EMU_NBARS];
+  uint32_t bar_expected[EMU_NBARS]; /* 0: all live threads */
+  uint32_t bar_popc[EMU_NBARS];     /* bar.red accumulators */
+  uint8_t bar_all[EMU_NBARS], bar_any[EMU_NBARS];
   uint32_t exited_threads;
   uint64_t warp_instrs, thread_instrs;
   uint64_t *regs;     /* the warps' register files */
@@ -116,10 +129,13 @@ typedef struct Block {
   char *out;          /* printf's text of the blocks this worker ran */
   size_t nout, capout;
   size_t nrec;        /* bytes of the record being written, after nout */
-  uint64_t cur_block; /* the j-th block run, for PrintChunk */
   uint64_t dropped;   /* printf bytes beyond EMU_PRINTF_FIFO */
   PrintChunk *chunks;
   size_t nchunks, capchunks;
+  uint64_t order;     /* its place in the launch's run order */
+  uint64_t *running;  /* [nrunning]: the place of the block each host thread
+                         runs now (UINT64_MAX: none); NULL on one thread */
+  int nrunning;
 } Block;
 
 /* CUDA's default printf FIFO (cudaLimitPrintfFifoSize) and stack
@@ -313,6 +329,9 @@ void emu_frame_return(Block *b, Warp *w);
  * args) into the block's output.  Returns the number of arguments, or -1
  * after a fault. */
 int emu_vprintf(Block *b, const EmuInstr *x, int warp, int lane, uint64_t fmt, uint64_t args);
+/* Writes the blocks' printf text in block order (up to block `last`, the
+ * one that faulted, if one did) and at most CUDA's FIFO of it. */
+void emu_printf_flush(EmuLaunch *l, Block *const *bs, size_t nb, uint64_t last);
 
 /* --- faults (emu_fault.c) --- */
 
@@ -328,5 +347,24 @@ void emu_ptx_where(const PtxModule *m, uint32_t line, char *buf, size_t n);
 void emu_cu_where(const PtxModule *m, const PtxInstr *in, char *buf, size_t n);
 /* x's type is one its function does not run: an EUNSUP fault. */
 int emu_unsupported_type(Block *b, const EmuInstr *x, int warp, uint32_t mask);
+
+/* --- the spin watch (emu_sched.c) --- */
+
+/* Backward branches a warp takes between two looks of the watch (emu.c
+ * counts them, so that a loop costs an increment until then). */
+#define EMU_SPIN_EVERY 64
+/* Warp w of b takes the backward branch x from pc, its EMU_SPIN_EVERY-th
+ * since the last look or the one after an armed look: returns 1 when its
+ * state (registers the loop writes, SIMT stack) is what it was one
+ * iteration ago, at this branch: it spins on memory only another warp can
+ * change, so the scheduler should run the others. */
+int emu_spin_backedge(Block *b, Warp *w, const EmuInstr *x, uint32_t pc);
+/* Warp instructions the warps of a block (of the grid, in a cooperative
+ * launch) may run while every one that runs spins and no barrier completes,
+ * before the kernel is stopped (emu_no_progress). */
+#define EMU_SPIN_BUDGET (1u << 20)
+/* The located error for such a kernel: WM_EDEADLOCK naming the warp of b
+ * that spins, where and since how many instructions.  Returns -1. */
+int emu_no_progress(Block *b, int warp, uint64_t instrs, int cooperative);
 
 #endif

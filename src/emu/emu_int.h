@@ -77,7 +77,7 @@ typedef struct EmuProgram {
   int ncode;
   uint32_t nslots;      /* registers + special registers + constants */
   uint32_t sreg_base;   /* slot of PTX_SR_* 0 */
-  uint64_t sregs_used;  /* bit PTX_SR_x: the code reads that special register */
+  uint64_t sregs_used[(PTX_SR_COUNT + 63) / 64]; /* bit PTX_SR_x: the code reads it */
   uint32_t const_base;  /* first constant slot */
   uint64_t *consts;     /* [nconst] values of the constant slots */
   uint32_t nconst;

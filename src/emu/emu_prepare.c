@@ -13,8 +13,6 @@
 
 #include "emu/emu_int.h"
 
-_Static_assert(PTX_SR_COUNT <= 64, "EmuProgram.sregs_used is a 64-bit set");
-
 typedef struct Consts {
   uint64_t *v;
   uint32_t n, cap;
@@ -41,7 +39,7 @@ static uint32_t src_slot(EmuProgram *p, Consts *c, const PtxOperand *o, uint64_t
   case PTX_O_REG: return o->reg[0];
   case PTX_O_IMM: return const_slot(p, c, (uint64_t)o->imm);
   case PTX_O_SREG:
-    p->sregs_used |= 1ull << o->sreg;
+    p->sregs_used[o->sreg / 64] |= 1ull << o->sreg % 64;
     return p->sreg_base + o->sreg;
   case PTX_O_SYM: return const_slot(p, c, sym_value(o, gbase));
   default: return EMU_NOSLOT;

@@ -14,6 +14,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emu/emu_exec.h"
@@ -42,7 +43,7 @@ static void end_record(Block *b) {
     b->capchunks = b->capchunks ? 2 * b->capchunks : 64;
     b->chunks = wm_xrealloc(b->chunks, b->capchunks * sizeof *b->chunks);
   }
-  b->chunks[b->nchunks++] = (PrintChunk){b->cur_block, b->nout, n};
+  b->chunks[b->nchunks++] = (PrintChunk){b->order, b->nout, n};
   b->nout += n;
 }
 
@@ -211,4 +212,50 @@ int emu_vprintf(Block *b, const EmuInstr *x, int warp, int lane, uint64_t fmt, u
   }
   end_record(b);
   return a.n;
+}
+
+/* A record of printf text and the buffer it is in. */
+typedef struct Record {
+  const PrintChunk *c;
+  const char *text;
+} Record;
+
+/* Block order, then the order a block's records were written (one worker
+ * runs a block, so its records' offsets grow). */
+static int record_order(const void *a, const void *b) {
+  const PrintChunk *x = ((const Record *)a)->c, *y = ((const Record *)b)->c;
+  if (x->block != y->block) return x->block < y->block ? -1 : 1;
+  return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Writes the blocks' printf text in block order (up to the block that
+ * faulted, if one did), at most CUDA's FIFO of it: from the first record
+ * that does not fit on, nothing (so the text does not depend on how the
+ * blocks were shared among workers, each of which kept at most a FIFO). */
+void emu_printf_flush(EmuLaunch *l, Block *const *bs, size_t nb, uint64_t last) {
+  size_t n = 0, k = 0;
+  l->printf_bytes = l->printf_dropped = 0;
+  for (size_t t = 0; t < nb; t++) n += bs[t]->nchunks, l->printf_dropped += bs[t]->dropped;
+  if (!n && !l->printf_dropped) return;
+  Record *all = wm_xmalloc((n + 1) * sizeof *all);
+  for (size_t t = 0; t < nb; t++)
+    for (size_t i = 0; i < bs[t]->nchunks; i++) all[k++] = (Record){&bs[t]->chunks[i], bs[t]->out};
+  qsort(all, n, sizeof *all, record_order);
+  FILE *out = l->printf_out ? l->printf_out : stdout;
+  int full = 0;
+  for (size_t i = 0; i < n && all[i].c->block <= last; i++) {
+    size_t len = all[i].c->len;
+    if (full || l->printf_bytes + len > EMU_PRINTF_FIFO) {
+      l->printf_dropped += len;
+      full = 1;
+      continue;
+    }
+    fwrite(all[i].text + all[i].c->off, 1, len, out);
+    l->printf_bytes += len;
+  }
+  if (l->printf_dropped)
+    fprintf(out, "warpmem: the printf buffer (%u bytes, cudaLimitPrintfFifoSize) is full: %" PRIu64
+            " bytes of later output dropped\n", EMU_PRINTF_FIFO, l->printf_dropped);
+  fflush(out);
+  free(all);
 }

@@ -1,4 +1,5 @@
 #include "emu/gmem.h"
+#include "ptx/ptx.h"
 
 #include <stdlib.h>
 #include <stdio.h>
@@ -85,4 +86,18 @@ const GBuf *gmem_nearest(const GlobalMem *g, uint64_t addr) {
     if (d < bestd) bestd = d, best = b;
   }
   return best;
+}
+
+void gmem_relocate(GlobalMem *g, const PtxModule *m, uint8_t *const_mem, uint64_t gbase) {
+  GBuf *gb = m->global_size ? gmem_find(g, gbase, m->global_size) : NULL;
+  for (int i = 0; i < m->nrelocs; i++) {
+    const PtxReloc *r = &m->relocs[i];
+    uint8_t *p = r->space == PTX_S_GLOBAL ? (gb ? gb->data + r->at : NULL)
+                 : r->at + 8 <= m->const_size ? const_mem + r->at : NULL;
+    uint64_t v;
+    if (!p) continue;
+    memcpy(&v, p, 8);
+    v += gbase;
+    memcpy(p, &v, 8);
+  }
 }

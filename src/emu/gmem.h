@@ -90,6 +90,12 @@ uint64_t gtex_offset(const GTex *t, uint32_t x, uint32_t y, uint32_t z);
 /* The buffer holding [addr, addr+len), or NULL. */
 GBuf *gmem_find(GlobalMem *g, uint64_t addr, uint64_t len);
 
+/* Adds gbase, the address of the module's .global segment, to every
+ * address in m's initializers (PtxReloc: function and variable addresses),
+ * in that segment's buffer and in const_mem. */
+struct PtxModule;
+void gmem_relocate(GlobalMem *g, const struct PtxModule *m, uint8_t *const_mem, uint64_t gbase);
+
 /* The buffer nearest to addr (for "missed buffer X by N bytes"), or NULL. */
 const GBuf *gmem_nearest(const GlobalMem *g, uint64_t addr);
 

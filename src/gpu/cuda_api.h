@@ -104,6 +104,9 @@ enum {
   X(cuLaunchKernel, "cuLaunchKernel", NULL,                                           \
     (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,   \
      unsigned bz, unsigned smem, CUstream s, void **params, void **extra))            \
+  X(cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel", NULL,                     \
+    (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,   \
+     unsigned bz, unsigned smem, CUstream s, void **params))                          \
   X(cuEventCreate, "cuEventCreate", NULL, (CUevent *ev, unsigned flags))              \
   X(cuEventRecord, "cuEventRecord", NULL, (CUevent ev, CUstream s))                   \
   X(cuEventSynchronize, "cuEventSynchronize", NULL, (CUevent ev))                     \

@@ -221,6 +221,12 @@ int gpu_launch_set_carveout(GpuLaunch *L, int percent, WmErr *e) {
 static int enqueue_launch(void *p, WmErr *e) {
   GpuLaunch *L = p;
   const LaunchSpec *s = &L->spec;
+  if (s->cooperative) { /* all blocks resident: grid.sync() (the runtime's cudaLaunchCooperativeKernel) */
+    GPU_TRY(L->gm->g, e, L->where, cuLaunchCooperativeKernel,
+            (L->fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2], s->smem, NULL,
+             L->kparams));
+    return 0;
+  }
   GPU_TRY(L->gm->g, e, L->where, cuLaunchKernel,
           (L->fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2], s->smem, NULL,
            L->kparams, NULL));

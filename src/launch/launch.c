@@ -387,7 +387,7 @@ static int check_dims(const LaunchSpec *ls, const Line *L, const char *gridp, co
   return 0;
 }
 
-/* Grammar: //@ NAME[#VARIANT] grid=DIM block=DIM [smem=BYTES] args=ARG,...
+/* Grammar: //@ NAME[#VARIANT] [cooperative] grid=DIM block=DIM [smem=BYTES] args=ARG,...
  * p points just past "//@", end at the line's end. */
 static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec *ls, WmErr *e) {
   memset(ls, 0, sizeof *ls);
@@ -434,13 +434,17 @@ static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec 
     if (p == end) break;
     tok = p;
     while (p < end && !is_blank(*p)) p++;
+    if (field_is(tok, (size_t)(p - tok), "cooperative")) {
+      ls->cooperative = 1; /* cudaLaunchCooperativeKernel */
+      continue;
+    }
     const char *eq = memchr(tok, '=', (size_t)(p - tok));
     int k = -1;
     for (int i = 0; eq && i < 4; i++)
       if (field_is(tok, (size_t)(eq - tok), keys[i])) k = i;
     if (k < 0)
       return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, tok),
-                       "unexpected '%.*s': expected grid=, block=, smem= or args= "
+                       "unexpected '%.*s': expected grid=, block=, smem=, args= or cooperative "
                        "(no spaces inside a value)",
                        (int)(p - tok), tok);
     if (seen[k])

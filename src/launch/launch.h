@@ -1,7 +1,8 @@
 /* launch.h - launch specs: the `//@` lines of a .cu file and --arg specs.
  *
  * Grammar (the ground truth's, extended with INIT):
- *   //@ NAME[#VARIANT] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=ARG,ARG,...
+ *   //@ NAME[#VARIANT] [cooperative] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=ARG,ARG,...
+ *   (cooperative: launched as cudaLaunchCooperativeKernel, for grid.sync())
  *   ARG  := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | tex:CHAN:DIMS{:OPT} | surf:CHAN:DIMS{:OPT}
  *   TYPE := i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16
  *   INIT := zero | iota | rand | CONSTANT       (rand, seeded, is the default)
@@ -41,6 +42,7 @@ typedef struct LaunchSpec {
   char label[160];   /* NAME#VARIANT as written (NAME if no variant) */
   uint32_t grid[3], block[3];
   uint32_t smem;     /* dynamic shared memory bytes */
+  int cooperative;   /* cudaLaunchCooperativeKernel: all blocks resident */
   ArgSpec args[LAUNCH_MAX_ARGS];
   int nargs;
   int line;          /* line of the //@ in its file, 0 for the command line */

@@ -83,17 +83,11 @@ const char *ptx_space_name(PtxSpace s) {
   return (unsigned)s < PTX_S_COUNT ? names[s] : "?";
 }
 
-/* A launch is a cluster of one block: %clusterid is %ctaid, %cluster_ctaid
- * 0.  Performance-monitor counters read 0, and so does the shared memory
- * the driver reserves (none is modelled). */
+/* Performance-monitor counters read 0, and so does the shared memory the
+ * driver reserves (none is modelled).  (The cluster registers are real
+ * special registers: emu.c gives them a cluster of one block.) */
 const PtxSregAlias ptx_sreg_alias[] = {
   {"WARP_SZ", -1, 32},
-  {"%clusterid.x", PTX_SR_CTAID_X, 0}, {"%clusterid.y", PTX_SR_CTAID_Y, 0}, {"%clusterid.z", PTX_SR_CTAID_Z, 0},
-  {"%nclusterid.x", PTX_SR_NCTAID_X, 0}, {"%nclusterid.y", PTX_SR_NCTAID_Y, 0},
-  {"%nclusterid.z", PTX_SR_NCTAID_Z, 0},
-  {"%cluster_ctaid.x", -1, 0}, {"%cluster_ctaid.y", -1, 0}, {"%cluster_ctaid.z", -1, 0},
-  {"%cluster_nctaid.x", -1, 1}, {"%cluster_nctaid.y", -1, 1}, {"%cluster_nctaid.z", -1, 1},
-  {"%cluster_ctarank", -1, 0}, {"%cluster_nctarank", -1, 1}, {"%is_explicit_cluster", -1, 0},
   {"%aggr_smem_size", PTX_SR_TOTAL_SMEM, 0},
   {"%reserved_smem_offset_begin", -1, 0}, {"%reserved_smem_offset_end", -1, 0},
   {"%reserved_smem_offset_cap", -1, 0}, {"%reserved_smem_offset_0", -1, 0},

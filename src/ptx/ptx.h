@@ -69,24 +69,35 @@ const char *ptx_space_name(PtxSpace s); /* "global", ... */
   X(LANEMASK_LE, "lanemask_le") X(LANEMASK_GT, "lanemask_gt")                 \
   X(LANEMASK_GE, "lanemask_ge")                                               \
   X(CLOCK, "clock") X(CLOCK64, "clock64") X(GLOBALTIMER, "globaltimer")       \
-  X(DYN_SMEM, "dynamic_smem_size") X(TOTAL_SMEM, "total_smem_size")           \
+  X(DYN_SMEM, "dynamic_smem_size") X(TOTAL_SMEM, "total_smem_size")        \
   X(GLOBALTIMER_LO, "globaltimer_lo") X(GLOBALTIMER_HI, "globaltimer_hi")     \
   X(CLOCK_HI, "clock_hi")                                                     \
-  X(ENVREG0, "envreg0") X(ENVREG1, "envreg1") X(ENVREG2, "envreg2")           \
-  X(ENVREG3, "envreg3") X(ENVREG4, "envreg4") X(ENVREG5, "envreg5")           \
-  X(ENVREG6, "envreg6") X(ENVREG7, "envreg7") X(ENVREG8, "envreg8")           \
-  X(ENVREG9, "envreg9") X(ENVREG10, "envreg10") X(ENVREG11, "envreg11")       \
-  X(ENVREG12, "envreg12") X(ENVREG13, "envreg13") X(ENVREG14, "envreg14")     \
-  X(ENVREG15, "envreg15") X(ENVREG16, "envreg16") X(ENVREG17, "envreg17")     \
-  X(ENVREG18, "envreg18") X(ENVREG19, "envreg19") X(ENVREG20, "envreg20")     \
-  X(ENVREG21, "envreg21") X(ENVREG22, "envreg22") X(ENVREG23, "envreg23")     \
-  X(ENVREG24, "envreg24") X(ENVREG25, "envreg25") X(ENVREG26, "envreg26")     \
-  X(ENVREG27, "envreg27") X(ENVREG28, "envreg28") X(ENVREG29, "envreg29")     \
-  X(ENVREG30, "envreg30") X(ENVREG31, "envreg31")
-/* At most 64 (EmuProgram.sregs_used is a bit set).  Special registers whose
- * value the parser knows are not here: it reads them as another register
- * (%nclusterid as %nctaid, %aggr_smem_size as %total_smem_size) or as a
- * constant (%pm0..7 0, %cluster_nctarank 1, ...): pp_sreg_alias(). */
+  /* driver-provided values: 1 and 2 hold the grid-sync workspace of a     \
+   * cooperative launch (cooperative_groups/details/driver_abi.h) */        \
+  X(ENVREG0, "envreg0") X(ENVREG1, "envreg1") X(ENVREG2, "envreg2")         \
+  X(ENVREG3, "envreg3") X(ENVREG4, "envreg4") X(ENVREG5, "envreg5")         \
+  X(ENVREG6, "envreg6") X(ENVREG7, "envreg7") X(ENVREG8, "envreg8")         \
+  X(ENVREG9, "envreg9") X(ENVREG10, "envreg10") X(ENVREG11, "envreg11")     \
+  X(ENVREG12, "envreg12") X(ENVREG13, "envreg13") X(ENVREG14, "envreg14")   \
+  X(ENVREG15, "envreg15") X(ENVREG16, "envreg16") X(ENVREG17, "envreg17")   \
+  X(ENVREG18, "envreg18") X(ENVREG19, "envreg19") X(ENVREG20, "envreg20")   \
+  X(ENVREG21, "envreg21") X(ENVREG22, "envreg22") X(ENVREG23, "envreg23")   \
+  X(ENVREG24, "envreg24") X(ENVREG25, "envreg25") X(ENVREG26, "envreg26")   \
+  X(ENVREG27, "envreg27") X(ENVREG28, "envreg28") X(ENVREG29, "envreg29")   \
+  X(ENVREG30, "envreg30") X(ENVREG31, "envreg31")                           \
+  /* clusters (sm_90): a launch without clusters has clusters of one block */ \
+  X(CLUSTER_CTAID_X, "cluster_ctaid.x") X(CLUSTER_CTAID_Y, "cluster_ctaid.y") \
+  X(CLUSTER_CTAID_Z, "cluster_ctaid.z")                                       \
+  X(CLUSTER_NCTAID_X, "cluster_nctaid.x") X(CLUSTER_NCTAID_Y, "cluster_nctaid.y") \
+  X(CLUSTER_NCTAID_Z, "cluster_nctaid.z")                                     \
+  X(CLUSTERID_X, "clusterid.x") X(CLUSTERID_Y, "clusterid.y") X(CLUSTERID_Z, "clusterid.z") \
+  X(NCLUSTERID_X, "nclusterid.x") X(NCLUSTERID_Y, "nclusterid.y")             \
+  X(NCLUSTERID_Z, "nclusterid.z")                                             \
+  X(CLUSTER_CTARANK, "cluster_ctarank") X(CLUSTER_NCTARANK, "cluster_nctarank") \
+  X(IS_EXPLICIT_CLUSTER, "is_explicit_cluster")
+/* Special registers whose value the parser knows are not here: it reads
+ * them as another register (%aggr_smem_size as %total_smem_size) or as a
+ * constant (%pm0..7 0, ...): pp_sreg_alias(). */
 
 typedef enum {
 #define X(e, name) PTX_SR_##e,

@@ -211,6 +211,11 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     in->sub = PTX_SUB_SHIFTAMT;
   } else if ((mods & M_BAR) && (IS(c, "aligned") || IS(c, "cta"))) {
     /* all threads of the block reach it together: a promise, not a variant */
+  } else if ((mods & M_CLUSTER) && (IS(c, "arrive") || IS(c, "wait"))) {
+    if (in->sub) bad_mod(P, x, c);
+    in->sub = IS(c, "wait") ? PTX_SUB_SYNC : PTX_SUB_ARRIVE;
+  } else if ((mods & M_CLUSTER) && (IS(c, "aligned") || IS(c, "relaxed") || IS(c, "release") || IS(c, "acquire"))) {
+    /* ordering of the arrival: the emulator's memory is sequential */
   } else if ((mods & M_UNI) && IS(c, "uni")) {
     in->flags |= PTX_IF_UNI;
   } else if ((mods & M_TO) && IS(c, "to")) {

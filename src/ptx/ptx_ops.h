@@ -88,7 +88,8 @@
   X(M_SUCLAMP, 53, ".trap .clamp .zero (surface: out-of-range coordinates)")                                         \
   X(M_SUFMT, 54, ".b .p (surface: raw bytes or formatted)")                                                          \
   X(M_TXQ, 55, ".width .height .depth .channel_data_type .channel_order .normalized_coords .filter_mode "            \
-               ".addr_mode_0/1/2 .array_size .num_mipmap_levels .num_samples")
+               ".addr_mode_0/1/2 .array_size .num_mipmap_levels .num_samples") \
+  X(M_CLUSTER, 56, ".arrive .wait (barrier.cluster); .aligned .relaxed .release .acquire")
 
 /* Up to 64 groups: the bits of a uint64_t (an enum that wide is a GNU C
  * and C23 feature; gcc and clang accept it). */
@@ -318,7 +319,11 @@ typedef enum {
   X(WMMA_STORE, "wmma.store", OPF_MEM | OPF_WARP | OPF_NODST, MMA_MODS | M_MMA_FRAG | M_SPACE, SH_MSTORE,   \
     "u", wmma_store, "the matrix at [a] = fragment d")                                                       \
   X(WMMA_MMA, "wmma.mma", OPF_WARP, MMA_MODS | M_RND, SH_MMA, "", wmma_mma,                                  \
-    "D = A * B + C on wmma fragments")
+    "D = A * B + C on wmma fragments") \
+  /* cooperative groups */                                                                                   \
+  X(BARCLUSTER, "barrier.cluster", OPF_BARRIER | OPF_NODST, M_CLUSTER | M_NOTYPE | M_NEED_SUB, SH_NONE, "",  \
+    simt, "barrier.cluster.arrive/.wait: the cluster's barrier; without a cluster launch a cluster is "      \
+    "one block: .wait completes when all its threads have arrived")
 
 typedef enum {
 #define X(e, name, flags, mods, shape, imm, exec, sem) PTX_OP_##e,

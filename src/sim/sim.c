@@ -44,6 +44,37 @@ static void launch_occupancy(const PtxModule *mod, const PtxKernel *k, const Lau
            oe.msg);
 }
 
+static const char *limiter_name(unsigned limiters) {
+  static const char *const names[] = {
+#define X(e, name) name,
+    OCC_LIMITS(X)
+#undef X
+  };
+  for (int i = 0; i < OCC_LIMIT_COUNT; i++)
+    if (limiters >> i & 1) return names[i];
+  return "the preset";
+}
+
+/* A cooperative launch needs all its blocks resident at once: CUDA refuses
+ * a grid larger than the active blocks per SM (the occupancy calculator's)
+ * times the SMs, as cudaLaunchCooperativeKernel does. */
+static int check_cooperative(const LaunchSpec *ls, const SimOptions *o, const SimRun *run, WmErr *e) {
+  if (!ls->cooperative || !run->have_occ) return 0; /* a block that cannot run: emu_run says why */
+  const Arch *a = sim_arch(o);
+  uint64_t blocks = (uint64_t)ls->grid[0] * ls->grid[1] * ls->grid[2];
+  uint64_t fit = (uint64_t)run->occ.blocks_sm * (uint64_t)a->sms;
+  if (blocks <= fit) return 0;
+  return wm_err(e, WM_ELIMIT,
+                "cooperative launch %s: grid (%u,%u,%u) has %llu blocks, but %s holds at most %llu at once "
+                "(%d per SM, limited by %s, x %d SMs; blocks of %llu threads, %d registers per thread "
+                "(%s), %u bytes of shared memory): cudaLaunchCooperativeKernel fails with "
+                "cudaErrorCooperativeLaunchTooLarge",
+                ls->label, ls->grid[0], ls->grid[1], ls->grid[2], (unsigned long long)blocks, a->name,
+                (unsigned long long)fit, run->occ.blocks_sm, limiter_name(run->occ.limiters), a->sms,
+                (unsigned long long)ls->block[0] * ls->block[1] * ls->block[2], run->regs, run->regs_from,
+                run->occ.smem_block);
+}
+
 void sim_run_free(SimRun *r) {
   mem_free(&r->mm);
   if (r->have_gmem) gmem_free(&r->gmem);
@@ -62,6 +93,7 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
                   "hours; raise --max-threads to run it anyway",
                   ls->label, (unsigned long long)threads, (unsigned long long)o->max_threads);
   launch_occupancy(mod, k, ls, o, run);
+  if (check_cooperative(ls, o, run, e)) return -1;
   GlobalMem g;
   gmem_init(&g, o->mem_limit);
   uint8_t *params = wm_xcalloc(k->param_size + 8, 1);
@@ -82,7 +114,8 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
       goto out;
     }
   EmuLaunch l = {.arch = sim_arch(o), .mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = params, .gmem = &g,
-                 .const_mem = cmem, .mm = &run->mm, .stack_size = o->stack_size};
+                 .const_mem = cmem, .mm = &run->mm, .stack_size = o->stack_size,
+                 .cooperative = ls->cooperative};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
   SimModel cm;

@@ -25,19 +25,20 @@ void sim_model_begin(const SimOptions *o, const PtxKernel *k, const LaunchSpec *
   uint32_t threads = ls->block[0] * ls->block[1] * ls->block[2];
   uint32_t smem = k->shared_static + ls->smem;
   cm->blocks_per_sm = run->have_occ ? run->occ.blocks_sm : resident_blocks(cm->arch, threads, smem);
-  if (o->sample > 1) {
+  int sample = ls->cooperative ? 1 : o->sample; /* a cooperative grid is one wave: all of it runs */
+  if (sample > 1) {
     l->sample_wave = (uint64_t)cm->arch->sms * (uint64_t)cm->blocks_per_sm;
-    l->sample_every = (uint32_t)o->sample;
+    l->sample_every = (uint32_t)sample;
   }
   if (!o->cfg.caches) return;
   CacheConfig cc;
   model_cache_config(cm->arch, cm->blocks_per_sm, threads, smem, k->local_size, &cc);
   if (run->have_occ) cc.l1_bytes = run->occ.l1_bytes; /* the carveout occupancy.c chose */
-  if (o->sample > 1) {
+  if (sample > 1) {
     /* every sample-th wave runs: the L2 shrinks in proportion, so that the
      * data the sampled waves stream through it overflows it as often */
-    cc.l2_bytes /= (uint64_t)o->sample;
-    cc.partial_sectors /= (uint32_t)o->sample;
+    cc.l2_bytes /= (uint64_t)sample;
+    cc.partial_sectors /= (uint32_t)sample;
   }
   cache_init(&cm->cache, &cc);
   cm->on = 1;
