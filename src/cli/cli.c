@@ -139,3 +139,11 @@ int cli_common_option(int argc, char **argv, int *i, SimOptions *o) {
   return 0;
 #undef VALUE
 }
+
+const PtxKernel *cli_named_kernel(const PtxModule *mod, const char *name) {
+  for (int i = 0; i < mod->nkernels; i++)
+    if (!strcmp(mod->kernels[i].name, name)) return &mod->kernels[i];
+  for (int i = 0; i < mod->nkernels; i++)
+    if (mod->kernels[i].plain_name && !strcmp(mod->kernels[i].plain_name, name)) return &mod->kernels[i];
+  return NULL;
+}

@@ -34,7 +34,9 @@ static const char *usage_gpu =
   "  --init KIND, --seed N buffer initialization, as for sim\n"
   "  WARPMEM_LIBCUDA, WARPMEM_LIBCUBLAS  other library names or paths\n"
   "\n"
-  "exit status: 0 ok, 1 a run failed, 2 usage, 3 no GPU (driver, device or cuBLAS).\n";
+  "exit status: 0 ok, 1 an error (the file, the GPU), 2 usage, 3 no GPU (driver,\n"
+  "device or cuBLAS), 4 some launches of FILE were refused or failed: each is\n"
+  "reported in its place (JSON: status and error) and the others ran.\n";
 
 typedef struct GpuCmd {
   const char *sub, *file;
@@ -208,8 +210,12 @@ static int check_launch(const PtxModule *mod, const LaunchSpec *l, const GpuCmd 
 static int run_one(Gpu *g, GpuModule *gm, const PtxModule *mod, const LaunchSpec *l, const GpuCmd *c,
                    json_t *arr, WmErr *e) {
   (void)g;
-  const PtxKernel *k = ptx_find_kernel(mod, l->name, e);
-  if (!k) return -1;
+  /* the GPU runs what the emulator refuses; --check then refuses it */
+  const PtxKernel *k = cli_named_kernel(mod, l->name);
+  if (!k) {
+    ptx_find_kernel(mod, l->name, e); /* its message lists the module's kernels */
+    return -1;
+  }
   GpuLaunch *L;
   if (gpu_launch_prepare(gm, k, l, c->o.init, c->o.seed, &L, e)) return -1;
   int rc = -1;
@@ -230,6 +236,7 @@ static int run_one(Gpu *g, GpuModule *gm, const PtxModule *mod, const LaunchSpec
     json_object_set_new(j, "regs", json_integer(a.regs));
     json_object_set_new(j, "local_bytes", json_integer(a.local_bytes));
     json_object_set_new(j, "checked", json_boolean(c->check));
+    json_object_set_new(j, "status", json_string("ok"));
     json_array_append_new(arr, j);
   } else {
     printf("%s (line %d): grid %u,%u,%u block %u,%u,%u, %d registers, %d B local; %s\n", l->label, l->line,
@@ -247,12 +254,26 @@ out:
   return rc;
 }
 
+/* A launch that could not run or be checked, in its place: a JSON entry
+ * with status and error, or a line (and the message on stderr). */
+static void report_not_run(const LaunchSpec *l, const WmErr *e, json_t *arr) {
+  const char *status = e->code == WM_EFAULT || e->code == WM_EARITH || e->code == WM_EDEADLOCK || e->code == WM_EGPU
+                           ? "failed" : "refused";
+  if (arr) {
+    json_array_append_new(arr, json_pack("{s:s, s:i, s:s, s:s}", "launch", l->label, "line", l->line, "status",
+                                         status, "error", e->msg));
+    fprintf(stderr, "warpmem: %s %s: %s\n", l->label, status, e->msg);
+    return;
+  }
+  printf("%s (line %d): %s: %s\n", l->label, l->line, status, e->msg);
+}
+
 static int do_run(Gpu *g, GpuCmd *c) {
   WmErr e = {0};
   PtxModule *mod = ptx_load(c->file, arch_ptx_target(), &e);
   if (!mod) return fail_gpu(&e);
   LaunchSpec *ls = NULL;
-  int n = 0, status = 0, ran = 0;
+  int n = 0, status = 0, ran = 0, not_run = 0;
   GpuModule *gm = NULL;
   json_t *arr = c->json ? json_array() : NULL;
   if (read_launches(c->file, &ls, &n, &e) || gpu_module_load(g, mod, &gm, &e)) {
@@ -264,7 +285,10 @@ static int do_run(Gpu *g, GpuCmd *c) {
     if (!selected(c, &ls[i])) continue;
     ran++;
     fflush(stdout);
-    if (run_one(g, gm, mod, &ls[i], c, arr, &e)) status = fail_gpu(&e);
+    if (run_one(g, gm, mod, &ls[i], c, arr, &e)) {
+      not_run++; /* reported in its place; the others run on */
+      report_not_run(&ls[i], &e, arr);
+    }
   }
   if (!status && !ran) {
     wm_err(&e, WM_EUSAGE, "%s: no '//@' launch matches --only", c->file);
@@ -273,6 +297,10 @@ static int do_run(Gpu *g, GpuCmd *c) {
   if (!status && arr) {
     json_t *j = json_pack("{s:s, s:s, s:O}", "device", gpu_info(g)->name, "file", c->file, "launches", arr);
     status = emit_json(j);
+  }
+  if (!status && not_run) {
+    fprintf(stderr, "warpmem: %d of %d launches did not run (reported in place)\n", not_run, ran);
+    status = CLI_EXIT_SOME_NOT_RUN;
   }
 out:
   if (arr) json_decref(arr);

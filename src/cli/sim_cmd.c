@@ -103,8 +103,8 @@ static int collect_launches(const char *path, const PtxModule *mod, const SimOpt
   int kept = 0;
   for (int i = 0; i < nall; i++) {
     if (o->kernel && strcmp(all[i].name, o->kernel)) {
-      const PtxKernel *k = ptx_find_kernel(mod, all[i].name, NULL);
-      if (!k || strcmp(k->plain_name, o->kernel)) continue;
+      const PtxKernel *k = cli_named_kernel(mod, all[i].name);
+      if (!k || !k->plain_name || strcmp(k->plain_name, o->kernel)) continue;
     }
     if (o->smem_set) all[i].smem = o->smem;
     all[kept++] = all[i];
@@ -235,26 +235,49 @@ static ReportRun report_row(const PtxModule *mod, const LaunchSpec *ls, const Si
   return row;
 }
 
+/* Whether a launch that did not run was refused (warpmem cannot run it as
+ * asked) or failed while running (the kernel's own fault). */
+static ReportStatus status_of(const WmErr *e) {
+  return e->code == WM_EFAULT || e->code == WM_EARITH || e->code == WM_EDEADLOCK ? REPORT_FAILED
+                                                                                 : REPORT_REFUSED;
+}
+
+/* The report's row for a launch that did not run; `why` is malloc'd and
+ * freed by the caller (errors[]). */
+static ReportRun report_refusal(const PtxModule *mod, const LaunchSpec *ls, const WmErr *e, char *why) {
+  ReportRun row = {.launch = ls->label, .mod = mod, .kernel = cli_named_kernel(mod, ls->name), .smem = ls->smem,
+                   .status = status_of(e), .error = why};
+  memcpy(row.grid, ls->grid, sizeof row.grid);
+  memcpy(row.block, ls->block, sizeof row.block);
+  return row;
+}
+
 /* Simulates the n launches in order into runs[] and rep[] (a progress line
- * on a terminal when there are several); stops at the first that fails.
- * Returns the exit status (the error printed), *done the rows filled. */
-static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const SimCmd *c, SimRun *runs,
-                        ReportRun *rep, int *done) {
-  int progress = n > 1 && isatty(2) && c->format == REPORT_TEXT, status = 0;
-  WmErr e = {0};
-  *done = 0;
+ * on a terminal when there are several).  A launch that cannot run is
+ * reported in its place (errors[i] its message, malloc'd) and the others
+ * run on; *not_run counts them.  A single launch built from the options
+ * (`single`) that cannot run is an error instead: printed, exit status 1. */
+static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const SimCmd *c, int single,
+                        SimRun *runs, ReportRun *rep, char **errors, int *not_run) {
+  int progress = n > 1 && isatty(2) && c->format == REPORT_TEXT;
+  *not_run = 0;
   for (int i = 0; i < n; i++) {
+    WmErr e = {0};
     if (progress) fprintf(stderr, "\r[%d/%d] %-40s", i + 1, n, ls[i].label);
-    if (sim_run_launch(mod, &ls[i], &c->o, &runs[i], &e)) {
-      if (progress) fputc('\n', stderr);
-      status = wm_err_print(&e);
-      break;
+    if (sim_run_launch(mod, &ls[i], &c->o, &runs[i], &e) == 0) {
+      rep[i] = report_row(mod, &ls[i], &runs[i], &c->o);
+      continue;
     }
-    rep[i] = report_row(mod, &ls[i], &runs[i], &c->o);
-    ++*done;
+    if (progress) fprintf(stderr, "\r%60s\r", "");
+    if (single) return wm_err_print(&e);
+    errors[i] = wm_xstrdup(e.msg);
+    rep[i] = report_refusal(mod, &ls[i], &e, errors[i]);
+    ++*not_run;
+    /* text shows the message in place; JSON and CSV go to files, so say it here too */
+    if (c->format != REPORT_TEXT) fprintf(stderr, "warpmem: %s %s: %s\n", ls[i].label, report_status_name[rep[i].status], e.msg);
   }
   if (progress) fprintf(stderr, "\r%60s\r", "");
-  return status;
+  return 0;
 }
 
 int cli_sim_cmd(int argc, char **argv) {
@@ -265,7 +288,7 @@ int cli_sim_cmd(int argc, char **argv) {
   PtxModule *mod = ptx_load(c.file, arch_ptx_target(), &e);
   if (!mod) return wm_err_print(&e);
   LaunchSpec *ls = NULL;
-  int n = 0, done;
+  int n = 0, not_run = 0;
   if (collect_launches(c.file, mod, &c.o, &ls, &n, &e)) {
     ptx_module_free(mod);
     return wm_err_print(&e);
@@ -273,12 +296,22 @@ int cli_sim_cmd(int argc, char **argv) {
   if (c.o.regs == 0) find_registers(mod, ls, n, sim_arch(&c.o));
   SimRun *runs = wm_xcalloc((size_t)n, sizeof *runs);
   ReportRun *rep = wm_xcalloc((size_t)n, sizeof *rep);
-  status = run_launches(mod, ls, n, &c, runs, rep, &done);
-  if (status == 0 && report_write(stdout, rep, done, c.format, c.lines)) {
+  char **errors = wm_xcalloc((size_t)n, sizeof *errors);
+  int single = c.o.kernel && (c.o.have_grid || c.o.have_block || c.o.nargs);
+  status = run_launches(mod, ls, n, &c, single, runs, rep, errors, &not_run);
+  if (status == 0 && report_write(stdout, rep, n, c.format, c.lines)) {
     fprintf(stderr, "warpmem: cannot write the report\n");
     status = 1;
   }
-  for (int i = 0; i < n; i++) sim_run_free(&runs[i]);
+  if (status == 0 && not_run) {
+    fprintf(stderr, "warpmem: %d of %d launches did not run (refused or failed; reported in place)\n", not_run, n);
+    status = CLI_EXIT_SOME_NOT_RUN;
+  }
+  for (int i = 0; i < n; i++) {
+    sim_run_free(&runs[i]);
+    free(errors[i]);
+  }
+  free(errors);
   free(runs);
   free(rep);
   free(ls);

@@ -121,9 +121,15 @@ static int run_catalogue(Lab *lab, Gpu *g) {
       r->regs = t->regs;
       r->blocks_per_sm = t->blocks_per_sm;
     } else if (simulate(lab, mods[l->file], i, &run, &e)) {
+      /* reported in its place; the other launches run on */
       if (lab->opt.progress && isatty(2)) fputc('\n', stderr);
-      status = wm_err_print(&e);
-      break;
+      fprintf(stderr, "warpmem: lab: %s: %s\n", l->sim.label, e.msg);
+      r->sim_status = e.code == WM_EFAULT || e.code == WM_EARITH || e.code == WM_EDEADLOCK ? REPORT_FAILED
+                                                                                         : REPORT_REFUSED;
+      snprintf(r->sim_error, sizeof r->sim_error, "%s", e.msg);
+      lab->not_run++;
+      sim_run_free(&run);
+      continue;
     }
     r->pred_ns = scaled_prediction(lab, r);
     if (g) {
@@ -216,6 +222,11 @@ int lab_run(const LabOptions *o) {
   if (status == 0 && lab.opt.ncu) {
     if (g) gpu_close(g), g = NULL; /* the profiler runs its own process */
     status = lab_ncu(&lab);
+  }
+  if (status == 0 && lab.not_run) {
+    fprintf(stderr, "warpmem: lab: %d of %d launches were not simulated (refused or failed; reported in place)\n",
+            lab.not_run, lab.nselected);
+    status = LAB_EXIT_SOME_NOT_RUN;
   }
 out:
   if (g) gpu_close(g);

@@ -23,6 +23,13 @@
 
 /* ---- shared helpers ------------------------------------------------------ */
 
+const char *const report_status_name[3] = {[REPORT_OK] = "ok", [REPORT_REFUSED] = "refused",
+                                           [REPORT_FAILED] = "failed"};
+
+static const char *status_name(const ReportRun *r) {
+  return r->status <= REPORT_FAILED ? report_status_name[r->status] : "failed";
+}
+
 static uint64_t metric(const ReportRun *r, int m) { return r->mm ? r->mm->metric[m] : 0; }
 
 static const char *kernel_name(const ReportRun *r) {
@@ -254,6 +261,17 @@ static json_t *json_time(const ReportRun *r) {
   return o;
 }
 
+/* A launch that did not run: "REFUSED: " or "FAILED: " and its message,
+ * every line of it indented under the heading. */
+static void text_not_run(FILE *out, const ReportRun *r) {
+  fprintf(out, "\n  %s: ", r->status == REPORT_REFUSED ? "REFUSED" : "FAILED");
+  for (const char *p = r->error ? r->error : "(no message)"; *p; p++) {
+    fputc(*p, out);
+    if (*p == '\n' && p[1]) fputs("    ", out);
+  }
+  fputc('\n', out);
+}
+
 static void text_run(FILE *out, const ReportRun *r, int lines) {
   const PtxKernel *k = r->kernel;
   fprintf(out, "%s  grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u  kernel %s", launch_name(r),
@@ -261,6 +279,11 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
           k && k->plain_name ? k->plain_name : kernel_name(r));
   if (k && k->plain_name && k->name && strcmp(k->plain_name, k->name) != 0)
     fprintf(out, " (%s)", k->name);
+  if (r->status != REPORT_OK) {
+    fprintf(out, "  [%s]\n", status_name(r));
+    text_not_run(out, r);
+    return;
+  }
   double rate = r->seconds > 0 ? (double)r->thread_instrs / r->seconds : 0;
   if (rate >= 1e6)
     fprintf(out, "  [%.2f s, %.0f M thread-instr/s]\n", r->seconds, rate / 1e6);
@@ -410,6 +433,12 @@ static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
     json_object_set_new(o, "grid", dim3(r->grid));
     json_object_set_new(o, "block", dim3(r->block));
     json_object_set_new(o, "smem", json_integer(r->smem));
+    json_object_set_new(o, "status", json_string(status_name(r)));
+    if (r->status != REPORT_OK) {
+      json_object_set_new(o, "error", json_string(r->error ? r->error : ""));
+      json_array_append_new(root, o);
+      continue;
+    }
     json_t *m = json_object();
     for (int k = 0; k < WM_M_COUNT; k++)
       json_object_set_new(m, wm_metric_name[k], json_integer((json_int_t)metric(r, k)));
@@ -470,11 +499,19 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
     for (int i = 0; i < REPORT_NRATES; i++) fprintf(out, ",%s", report_rate_name[i]);
     fputs(",time_limiter", out);
   }
-  fputc('\n', out);
+  fputs(",status,error\n", out);
   for (int i = 0; i < nruns; i++) {
     wm_csv_write(out, launch_name(&runs[i]));
     fputc(',', out);
     wm_csv_write(out, kernel_name(&runs[i]));
+    if (runs[i].status != REPORT_OK) { /* empty counters, then why */
+      int empty = WM_M_COUNT + (occ ? 5 : 0) + (timed ? REPORT_NRATES + 1 : 0);
+      for (int k = 0; k < empty; k++) fputc(',', out);
+      fprintf(out, ",%s,", status_name(&runs[i]));
+      wm_csv_write(out, runs[i].error ? runs[i].error : "");
+      fputc('\n', out);
+      continue;
+    }
     for (int m = 0; m < WM_M_COUNT; m++)
       fprintf(out, ",%llu", (unsigned long long)metric(&runs[i], m));
     if (occ) csv_occupancy(out, &runs[i]);
@@ -486,7 +523,7 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
       }
       fprintf(out, ",%s", runs[i].time ? model_bound_name[runs[i].time->limiter] : "");
     }
-    fputc('\n', out);
+    fputs(",ok,\n", out);
   }
   if (!lines) return;
   fputs("\nlaunch,cu_file,cu_line,ptx_line,instruction,requests,units,unit,per_request,"
