@@ -401,7 +401,10 @@ static void test_launch_line_fault(void **state) {
   char *path = tu_temp_file(".ptx", with);
   char args[4200];
   snprintf(args, sizeof args, "sim '%s' --format json", path);
-  char *err = run_fails(args, 4);
+  char *out = NULL, *err = NULL;
+  assert_int_equal(tu_run_cli(args, &out, &err), 4);
+  expect_in(out, "\"status\": \"failed\"");
+  free(out);
   expect_in(err, "launch k#small (line 1)");
   expect_in(err, "out-of-bounds global store of 4 bytes");
   expect_in(err, "4 bytes past the end of arg0 (buf:i32:40)");
