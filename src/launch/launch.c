@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "emu/emu.h"
+#include "launch/launch_int.h"
 #include "util/sys.h"
 
 #define MAX_BUF_BYTES (1ull << 40) /* sanity bound on one buffer */
@@ -236,7 +237,28 @@ static int field_is(const char *s, size_t n, const char *word) {
   return strlen(word) == n && memcmp(s, word, n) == 0;
 }
 
-/* Grammar: ARG := TYPE:VALUE | buf:TYPE:COUNT[:INIT].
+/* An aggregate (launch_agg.c): checked and measured now, laid out again
+ * when bound (ArgSpec keeps only its text). */
+static int agg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
+  if (n >= sizeof a->text)
+    return wm_err(e, WM_EUSAGE, "argument '%.40s...': an aggregate spec has at most %zu characters (bytes:HEX "
+                  "is the shortest form)", s, sizeof a->text - 1);
+  AggLayout *L = wm_xmalloc(sizeof *L);
+  int rc = la_agg_layout(s, n, L, bad, e);
+  if (rc == 0) {
+    a->kind = ARG_AGG;
+    a->agg_size = L->size;
+    a->agg_align = L->align;
+  } else {
+    char msg[sizeof e->msg];
+    memcpy(msg, e->msg, sizeof msg);
+    wm_err(e, WM_EUSAGE, "argument '%.*s': %s", (int)n, s, msg);
+  }
+  free(L);
+  return rc;
+}
+
+/* Grammar: ARG := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | AGG.
  * Errors: message in e (naming the argument), *bad = offset of the bad field. */
 static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
   memset(a, 0, sizeof *a);
@@ -245,6 +267,7 @@ static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e)
   memcpy(a->text, s, tn);
   a->text[tn] = '\0';
   if (n == 0) return wm_err(e, WM_EUSAGE, "empty argument: expected TYPE:VALUE or buf:TYPE:COUNT[:INIT]");
+  if (la_is_agg(s, n)) return agg_parse(s, n, a, bad, e);
 
   /* split into at most 4 fields at ':' (a float constant has none) */
   size_t fs[5], fe[5];
@@ -324,8 +347,24 @@ static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e)
 
 int launch_parse_arg(const char *s, ArgSpec *a, WmErr *e) {
   size_t bad;
+  /* one --arg holds one spec: struct:M,M,... and f32x2:1,2 need no braces */
+  const char *colon = strchr(s, ':');
+  if (colon && la_is_agg(s, (size_t)(colon - s) + 1) && strncmp(s, "bytes:", 6) && !strchr(s, '{')) {
+    char *braced = wm_xmalloc(strlen(s) + 2);
+    sprintf(braced, "%.*s{%s}", (int)(colon - s), s, colon + 1);
+    int rc = arg_parse(braced, strlen(braced), a, &bad, e);
+    free(braced);
+    return rc;
+  }
   return arg_parse(s, strlen(s), a, &bad, e);
 }
+
+int la_lookup_type(const char *s, size_t n, uint8_t *t) { return lookup_type(s, n, t); }
+unsigned la_type_bytes(uint8_t t) { return type_bytes(t); }
+int la_parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr *e) {
+  return parse_value(s, n, t, bits, e);
+}
+int la_arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) { return arg_parse(s, n, a, bad, e); }
 
 /* ---- //@ lines --------------------------------------------------------- */
 
@@ -448,7 +487,8 @@ static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec 
       size_t i = 0;
       while (vn > 0) { /* "args=" alone: a kernel without parameters */
         size_t j = i;
-        while (j < vn && v[j] != ',') j++;
+        for (int depth = 0; j < vn && (v[j] != ',' || depth > 0); j++) /* commas in {...} are a member's */
+          depth += v[j] == '{' ? 1 : v[j] == '}' ? -1 : 0;
         if (ls->nargs == LAUNCH_MAX_ARGS)
           return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, v + i),
                            "more than %d arguments", LAUNCH_MAX_ARGS);
@@ -643,12 +683,76 @@ static void param_list(const PtxKernel *k, char *buf, size_t n) {
     const PtxParam *p = &k->params[i];
     int w;
     if (p->type == PTX_T_B8 && p->size != 1)
-      w = snprintf(buf + o, n - o, "%s.b8[%u]", i ? ", " : "", p->size);
+      w = snprintf(buf + o, n - o, "%s.align %u .b8[%u]", i ? ", " : "", p->align, p->size);
     else
       w = snprintf(buf + o, n - o, "%s.%s", i ? ", " : "", param_type_name(p->type));
     if (w < 0) break;
     o += (size_t)w;
   }
+}
+
+/* The aggregate of argument i laid out again (it parsed when read, so it
+ * lays out now); NULL on an error.  Caller frees. */
+static AggLayout *agg_layout(const ArgSpec *a, WmErr *e) {
+  AggLayout *L = wm_xmalloc(sizeof *L);
+  size_t bad;
+  if (la_agg_layout(a->text, strlen(a->text), L, &bad, e) == 0) return L;
+  free(L);
+  return NULL;
+}
+
+/* An aggregate against its parameter: the same size, and, unless it is raw
+ * bytes, the same alignment (a struct's layout depends on it). */
+static int check_agg(const PtxKernel *k, int i, const ArgSpec *a, const PtxParam *p, WmErr *e) {
+  const char *kn = k->plain_name ? k->plain_name : k->name;
+  char decl[64];
+  if (p->type == PTX_T_B8 && p->size != 1) snprintf(decl, sizeof decl, ".align %u .b8 %s[%u]", p->align,
+                                                    p->name ? p->name : "?", p->size);
+  else snprintf(decl, sizeof decl, ".%s %s", param_type_name(p->type), p->name ? p->name : "?");
+  if (a->agg_size != p->size)
+    return wm_err(e, WM_EARGS,
+                  "kernel %s, arg%d '%s': the aggregate lays out in %u bytes (alignment %u), but parameter "
+                  "%s is %u bytes (.param %s)\n  (C layout: each member at a multiple of its alignment, the "
+                  "size rounded up to the largest; f32x2 is float2, struct@16{...} an __align__(16) struct)",
+                  kn, i, a->text, a->agg_size, a->agg_align ? a->agg_align : 1, p->name ? p->name : "?", p->size,
+                  decl);
+  if (a->agg_align && p->align && a->agg_align != p->align)
+    return wm_err(e, WM_EARGS,
+                  "kernel %s, arg%d '%s': the aggregate is aligned to %u bytes, but parameter %s is aligned "
+                  "to %u (.param %s)\n  (struct@%u{...} raises a struct's alignment, as __align__(%u) does)",
+                  kn, i, a->text, a->agg_align, p->name ? p->name : "?", p->align, decl, p->align, p->align);
+  return 0;
+}
+
+/* Allocates and fills the buffer of spec a (argument argno, or a member of
+ * it) named `name`, and writes its address at slot. */
+static int bind_buffer(const ArgSpec *a, const char *name, int argno, GlobalMem *g, uint8_t *slot, InitKind dflt,
+                       uint64_t seed, WmErr *e) {
+  int bi = gmem_alloc(g, a->count * type_bytes(a->type), name, a->type, a->count, e);
+  if (bi < 0) return -1;
+  uint8_t init = a->init == INIT_DEFAULT ? (uint8_t)dflt : a->init;
+  if (init == INIT_DEFAULT) init = INIT_RAND;
+  fill(&g->buf[bi], a, init, seed, argno);
+  store_le(slot, g->buf[bi].addr, 8);
+  return 0;
+}
+
+/* Writes aggregate argument argno at dst (its parameter's bytes), with a
+ * fresh buffer for each buffer member ("argN.M (spec)": M counts them). */
+static int bind_agg(const ArgSpec *a, int argno, GlobalMem *g, uint8_t *dst, InitKind dflt, uint64_t seed,
+                    WmErr *e) {
+  AggLayout *L = agg_layout(a, e);
+  if (!L) return -1;
+  memcpy(dst, L->bytes, L->size);
+  int rc = 0;
+  for (int b = 0; b < L->nbufs && rc == 0; b++) {
+    char name[sizeof a->text + 24];
+    snprintf(name, sizeof name, "arg%d.%d (%s)", argno, b, L->buf[b].text);
+    /* members draw from their own streams: argument number 64 + ... */
+    rc = bind_buffer(&L->buf[b], name, LAUNCH_MAX_ARGS * (b + 1) + argno, g, dst + L->buf_at[b], dflt, seed, e);
+  }
+  free(L);
+  return rc;
 }
 
 int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *params,
@@ -658,7 +762,8 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
     param_list(k, plist, sizeof plist);
     return wm_err(e, WM_EARGS,
                   "kernel %s takes %d argument%s (.param %s), %d given\n"
-                  "  (a pointer takes buf:TYPE:COUNT[:INIT], a scalar TYPE:VALUE of the same size)",
+                  "  (a pointer takes buf:TYPE:COUNT[:INIT], a scalar TYPE:VALUE of the same size, a struct\n"
+                  "  or vector by value struct{MEMBER,...}, f32x2{V,V} or bytes:HEX)",
                   k->plain_name ? k->plain_name : k->name, k->nparams,
                   k->nparams == 1 ? "" : "s", k->nparams ? plist : "none", l->nargs);
   }
@@ -666,10 +771,14 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
   for (int i = 0; i < l->nargs; i++) {
     const ArgSpec *a = &l->args[i];
     const PtxParam *p = &k->params[i];
-    unsigned need = a->kind == ARG_BUF ? 8 : type_bytes(a->type);
+    unsigned need = a->kind == ARG_BUF ? 8 : a->kind == ARG_AGG ? a->agg_size : type_bytes(a->type);
     if (p->offset > k->param_size || p->size > k->param_size - p->offset)
       return wm_err(e, WM_EARGS, "kernel %s: parameter %s lies outside the parameter buffer",
                     k->name, p->name ? p->name : "?");
+    if (a->kind == ARG_AGG) {
+      if (check_agg(k, i, a, p, e)) return -1;
+      continue;
+    }
     if (p->size != need) {
       if (a->kind == ARG_BUF)
         return wm_err(e, WM_EARGS,
@@ -691,16 +800,34 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
       store_le(params + p->offset, a->bits, p->size);
       continue;
     }
-    char name[160];
+    if (a->kind == ARG_AGG) {
+      if (bind_agg(a, i, g, params + p->offset, dflt, seed, e)) return -1;
+      continue;
+    }
+    char name[sizeof a->text + 16];
     snprintf(name, sizeof name, "arg%d (%s)", i, a->text);
-    int bi = gmem_alloc(g, a->count * type_bytes(a->type), name, a->type, a->count, e);
-    if (bi < 0) return -1;
-    uint8_t init = a->init == INIT_DEFAULT ? (uint8_t)dflt : a->init;
-    if (init == INIT_DEFAULT) init = INIT_RAND;
-    fill(&g->buf[bi], a, init, seed, i);
-    store_le(params + p->offset, g->buf[bi].addr, 8);
+    if (bind_buffer(a, name, i, g, params + p->offset, dflt, seed, e)) return -1;
   }
   return 0;
+}
+
+int launch_pointer_slots(const PtxKernel *k, const LaunchSpec *l, uint32_t *slots, int max) {
+  int n = 0;
+  for (int i = 0; i < l->nargs && i < k->nparams; i++) {
+    const ArgSpec *a = &l->args[i];
+    if (a->kind == ARG_BUF) {
+      if (n < max) slots[n] = k->params[i].offset;
+      n++;
+    } else if (a->kind == ARG_AGG) {
+      WmErr e = {0};
+      AggLayout *L = agg_layout(a, &e);
+      if (!L) return -1;
+      for (int b = 0; b < L->nbufs; b++, n++)
+        if (n < max) slots[n] = k->params[i].offset + L->buf_at[b];
+      free(L);
+    }
+  }
+  return n;
 }
 
 /* ---- dumps ------------------------------------------------------------- */
@@ -763,7 +890,10 @@ int launch_dump(const char *dir, const LaunchSpec *l, const GlobalMem *g, WmErr 
     if (!tn) tn = b->type == PTX_T_NONE ? "raw" : param_type_name(b->type);
     char stem[96], file[512], path[4096 + 512];
     int argno = -1;
-    if (sscanf(b->name, "arg%d", &argno) == 1 && argno >= 0 && argno < LAUNCH_MAX_ARGS) {
+    int member = -1;
+    if (sscanf(b->name, "arg%d.%d (", &argno, &member) == 2 && argno >= 0 && argno < LAUNCH_MAX_ARGS) {
+      snprintf(stem, sizeof stem, "arg%d.%d", argno, member);
+    } else if (sscanf(b->name, "arg%d", &argno) == 1 && argno >= 0 && argno < LAUNCH_MAX_ARGS) {
       snprintf(stem, sizeof stem, "arg%d", argno);
     } else {
       argno = -1;

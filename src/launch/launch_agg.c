@@ -1,0 +1,262 @@
+/* launch_agg.c - kernel arguments passed by value as aggregates: structs,
+ * CUDA's vector types and raw bytes, laid out as the C compiler lays them
+ * out in the parameter's bytes (`.param .align A .b8 name[N]`).
+ *
+ * Grammar (launch.h):
+ *   AGG    := struct[@A]{MEMBER,...} | TYPExN{V,...} | bytes{B,...} | bytes:HEX
+ *   MEMBER := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | AGG
+ *
+ * Notes:
+ * - C's rules: each member at the next multiple of its alignment, the
+ *   struct aligned to its largest member's alignment (or to A, as
+ *   __align__(A) raises it) and its size rounded up to that; an empty
+ *   struct (a functor without state) is one byte, as in C++.
+ * - Vector types align as CUDA's vector_types.h declares them: a 2-vector
+ *   to twice its element (float2: 8), a 4-vector to four times it, at most
+ *   16 (float4 and double4: 16), 1- and 3-vectors to the element (int3: 4,
+ *   12 bytes).
+ * - A buffer member is its 8-byte device address (align 8), filled in at
+ *   binding like a buffer argument.
+ * - Raw bytes have no alignment of their own: a top-level bytes spec is
+ *   checked against the parameter's size only.
+ * - Braces nest, and commas inside them do not split an args= list.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "launch/launch_int.h"
+
+typedef struct Cur {
+  const char *s;   /* the whole aggregate spec */
+  AggLayout *L;
+  WmErr *e;
+  size_t *bad;
+} Cur;
+
+static int fail(Cur *c, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(Cur *c, size_t at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  *c->bad = at;
+  char msg[1024];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return wm_err(c->e, WM_EUSAGE, "%s", msg);
+}
+
+static uint32_t round_up(uint32_t x, uint32_t a) { return a > 1 ? (x + a - 1) / a * a : x; }
+
+/* The end of the field that starts at i: the next ',' at brace depth 0, or
+ * end.  -1 (as SIZE_MAX) if a brace is unbalanced. */
+static size_t field_end(const char *s, size_t i, size_t end) {
+  int depth = 0;
+  for (; i < end; i++) {
+    if (s[i] == '{') depth++;
+    else if (s[i] == '}' && --depth < 0) return (size_t)-1;
+    else if (s[i] == ',' && depth == 0) return i;
+  }
+  return depth ? (size_t)-1 : end;
+}
+
+static int starts(const char *s, size_t n, const char *w) { return n >= strlen(w) && !memcmp(s, w, strlen(w)); }
+
+/* TYPExN: the element type and N (1..4) of a vector word s[0..n), or -1. */
+static int vector_word(const char *s, size_t n, uint8_t *t, unsigned *count) {
+  const char *x = memchr(s, 'x', n);
+  if (!x || x == s || (size_t)(x - s) + 2 != n || x[1] < '1' || x[1] > '4') return -1;
+  *count = (unsigned)(x[1] - '0');
+  return la_lookup_type(s, (size_t)(x - s), t);
+}
+
+/* vector_types.h's alignment of an N-vector of `es`-byte elements. */
+static uint32_t vector_align(unsigned es, unsigned count) {
+  if (count == 2) return 2 * es;
+  if (count == 4) return 4 * es < 16 ? 4 * es : 16;
+  return es;
+}
+
+/* The word before a '{' or ':' (struct, bytes, f32x2, buf, i32) and where
+ * it stops. */
+static size_t word_end(const char *s, size_t i, size_t end) {
+  while (i < end && s[i] != '{' && s[i] != ':' && s[i] != '@') i++;
+  return i;
+}
+
+static int place(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *size, uint32_t *align);
+
+/* s[i..end) is "{...}" with balanced braces inside. */
+static int check_braces(Cur *c, size_t i, size_t end, const char *what) {
+  if (i >= end || c->s[i] != '{' || c->s[end - 1] != '}' || field_end(c->s, i + 1, end - 1) == (size_t)-1)
+    return fail(c, i, "%s: expected {...} with balanced braces", what);
+  return 0;
+}
+
+/* Grammar: struct[@A]{MEMBER,...}; i just past "struct". */
+static int place_struct(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *size, uint32_t *align) {
+  uint32_t al = 1;
+  if (i < end && c->s[i] == ':')
+    return fail(c, i, "write struct{MEMBER,...}: in args= the members' commas would split the list "
+                      "(--arg also takes struct:MEMBER,...)");
+  if (i < end && c->s[i] == '@') {
+    size_t j = i + 1;
+    uint32_t a = 0;
+    while (j < end && c->s[j] >= '0' && c->s[j] <= '9' && a < 4096) a = a * 10 + (uint32_t)(c->s[j++] - '0');
+    if (j == i + 1 || a == 0 || a > 256 || (a & (a - 1)))
+      return fail(c, i + 1, "struct@A: A is a power of two, 1 to 256 (__align__(A))");
+    al = a;
+    i = j;
+  }
+  if (check_braces(c, i, end, "struct")) return -1;
+  uint32_t off = 0;
+  for (size_t m = i + 1; m < end - 1;) {
+    size_t me = field_end(c->s, m, end - 1);
+    if (me == m) return fail(c, m, "empty member in struct{...}");
+    uint32_t ms, ma;
+    /* a member's alignment is known once it is read: measure, then place */
+    if (place(c, m, me, UINT32_MAX, &ms, &ma)) return -1;
+    off = round_up(off, ma);
+    if (place(c, m, me, at == UINT32_MAX ? UINT32_MAX : at + off, &ms, &ma)) return -1;
+    off += ms;
+    if (ma > al) al = ma;
+    m = me < end - 1 ? me + 1 : me;
+    if (me < end - 1 && m == end - 1) return fail(c, m, "empty member in struct{...}");
+  }
+  *size = off ? round_up(off, al) : 1; /* C++: an empty struct is one byte */
+  *align = al;
+  return 0;
+}
+
+/* Grammar: TYPExN{V,...} with exactly N values; i at the '{'. */
+static int place_vector(Cur *c, size_t w, size_t i, size_t end, uint8_t t, unsigned count, uint32_t at,
+                        uint32_t *size, uint32_t *align) {
+  if (i < end && c->s[i] == ':')
+    return fail(c, i, "write %.*s{V,...}: in args= the values' commas would split the list (--arg also takes "
+                      "%.*s:V,...)", (int)(i - w), c->s + w, (int)(i - w), c->s + w);
+  if (check_braces(c, i, end, "vector")) return -1;
+  unsigned es = la_type_bytes(t), k = 0;
+  for (size_t v = i + 1;;) {
+    size_t ve = field_end(c->s, v, end - 1);
+    if (k == count)
+      return fail(c, v, "%.*s takes %u values, more are given", (int)(i - w), c->s + w, count);
+    uint64_t bits;
+    WmErr sub = {0};
+    if (la_parse_value(c->s + v, ve - v, t, &bits, &sub)) return fail(c, v, "%s", sub.msg);
+    if (at != UINT32_MAX)
+      for (unsigned b = 0; b < es; b++) c->L->bytes[at + k * es + b] = (uint8_t)(bits >> (8 * b));
+    k++;
+    if (ve == end - 1) break;
+    v = ve + 1;
+  }
+  if (k != count)
+    return fail(c, i, "%.*s takes %u values, %u given", (int)(i - w), c->s + w, count, k);
+  *align = vector_align(es, count);
+  *size = round_up(es * count, *align);
+  return 0;
+}
+
+static int hex_digit(char ch) {
+  if (ch >= '0' && ch <= '9') return ch - '0';
+  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+  return -1;
+}
+
+/* Grammar: bytes{B,...} (each 0..255, decimal or 0x) | bytes:HEX (an even
+ * number of hex digits, first byte first); i just past "bytes". */
+static int place_bytes(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *size, uint32_t *align) {
+  uint32_t n = 0;
+  *align = 1;
+  if (i < end && c->s[i] == ':') {
+    size_t h = i + 1;
+    if (h < end - 1 && c->s[h] == '0' && (c->s[h + 1] == 'x' || c->s[h + 1] == 'X')) h += 2;
+    if (h == end || (end - h) % 2) return fail(c, h, "bytes:HEX takes an even number of hex digits");
+    for (size_t j = h; j < end; j += 2) {
+      int hi = hex_digit(c->s[j]), lo = hex_digit(c->s[j + 1]);
+      if (hi < 0 || lo < 0) return fail(c, hi < 0 ? j : j + 1, "'%c' is not a hex digit", c->s[hi < 0 ? j : j + 1]);
+      if (at != UINT32_MAX && at + n < LA_AGG_MAX_BYTES) c->L->bytes[at + n] = (uint8_t)(hi << 4 | lo);
+      n++;
+    }
+    *size = n;
+    return 0;
+  }
+  if (check_braces(c, i, end, "bytes")) return -1;
+  for (size_t v = i + 1;;) {
+    size_t ve = field_end(c->s, v, end - 1);
+    uint64_t bits;
+    WmErr sub = {0};
+    if (la_parse_value(c->s + v, ve - v, PTX_T_U8, &bits, &sub)) return fail(c, v, "%s", sub.msg);
+    if (at != UINT32_MAX && at + n < LA_AGG_MAX_BYTES) c->L->bytes[at + n] = (uint8_t)bits;
+    n++;
+    if (ve == end - 1) break;
+    v = ve + 1;
+  }
+  *size = n;
+  return 0;
+}
+
+/* A scalar TYPE:VALUE or a buffer buf:TYPE:COUNT[:INIT] member. */
+static int place_leaf(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *size, uint32_t *align) {
+  ArgSpec a;
+  size_t bad;
+  WmErr sub = {0};
+  if (la_arg_parse(c->s + i, end - i, &a, &bad, &sub)) return fail(c, i + bad, "%s", sub.msg);
+  if (a.kind == ARG_BUF) {
+    *size = *align = 8;
+    if (at != UINT32_MAX) {
+      if (c->L->nbufs == LA_AGG_MAX_BUFS) return fail(c, i, "more than %d buffers in one aggregate", LA_AGG_MAX_BUFS);
+      c->L->buf_at[c->L->nbufs] = at;
+      c->L->buf[c->L->nbufs++] = a;
+    }
+    return 0;
+  }
+  *size = *align = la_type_bytes(a.type);
+  if (at != UINT32_MAX)
+    for (unsigned b = 0; b < *size; b++) c->L->bytes[at + b] = (uint8_t)(a.bits >> (8 * b));
+  return 0;
+}
+
+/* Lays out the member s[i..end) at offset `at` of the aggregate (at is
+ * UINT32_MAX: only measure it), giving its size and alignment. */
+static int place(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *size, uint32_t *align) {
+  size_t w = word_end(c->s, i, end);
+  const char *s = c->s + i;
+  size_t wn = w - i;
+  uint8_t t;
+  unsigned count;
+  int rc;
+  if (wn == 6 && starts(s, wn, "struct")) rc = place_struct(c, w, end, at, size, align);
+  else if (wn == 5 && starts(s, wn, "bytes")) rc = place_bytes(c, w, end, at, size, align);
+  else if (vector_word(s, wn, &t, &count) == 0) rc = place_vector(c, i, w, end, t, count, at, size, align);
+  else rc = place_leaf(c, i, end, at, size, align);
+  if (rc) return -1;
+  if (at != UINT32_MAX && (uint64_t)at + *size > LA_AGG_MAX_BYTES)
+    return fail(c, i, "the aggregate is over %d bytes (CUDA's limit on a kernel's parameters)", LA_AGG_MAX_BYTES);
+  if (at == UINT32_MAX && *size > LA_AGG_MAX_BYTES)
+    return fail(c, i, "the aggregate is over %d bytes (CUDA's limit on a kernel's parameters)", LA_AGG_MAX_BYTES);
+  return 0;
+}
+
+int la_is_agg(const char *s, size_t n) {
+  size_t w = word_end(s, 0, n);
+  uint8_t t;
+  unsigned count;
+  if (w == n) return 0;
+  return (w == 6 && starts(s, w, "struct")) || (w == 5 && starts(s, w, "bytes")) ||
+         vector_word(s, w, &t, &count) == 0;
+}
+
+int la_agg_layout(const char *s, size_t n, AggLayout *L, size_t *bad, WmErr *e) {
+  memset(L, 0, sizeof *L);
+  *bad = 0;
+  Cur c = {s, L, e, bad};
+  uint32_t size, align;
+  if (field_end(s, 0, n) != n) {
+    size_t j = field_end(s, 0, n);
+    return fail(&c, j == (size_t)-1 ? 0 : j, "unbalanced braces or a ',' outside them in '%.*s'", (int)n, s);
+  }
+  if (place(&c, 0, n, 0, &size, &align)) return -1;
+  L->size = size;
+  L->align = starts(s, n, "bytes") ? 0 : align;
+  return 0;
+}
