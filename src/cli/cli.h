@@ -15,6 +15,22 @@
  * the others ran: each is reported in its place. */
 #define CLI_EXIT_SOME_NOT_RUN 4
 
+/* Flags for nvcc when FILE is a .cu (sim, gpu run): -I DIR, -D NAME[=V],
+ * -std=X, --nvcc-flag FLAG, in the order given; pointers into argv. */
+#define CLI_MAX_NVCC_FLAGS 128
+typedef struct CliNvcc {
+  const char *flag[CLI_MAX_NVCC_FLAGS];
+  int n;
+} CliNvcc;
+/* One of them at argv[*i]: returns 1 (taken, *i past its value), 0 (not
+ * one) or an exit status + 2 (>= 2) on a missing value or too many. */
+int cli_nvcc_option(int argc, char **argv, int *i, CliNvcc *f);
+#define CLI_NVCC_USAGE \
+  "  -I DIR, -D NAME[=VALUE], -std=c++17, --nvcc-flag FLAG (repeatable)\n" \
+  "                   passed to nvcc for a .cu, in order, before the file: the\n" \
+  "                   include paths, macros and flags of the project's build;\n" \
+  "                   a failed compile shows nvcc's message and the command\n"
+
 /* Simulation options shared by sim and lab (--arch, --loads, --init, ...);
  * returns 1 if argv[*i] was one, 0 if not, or an exit status + 2 (so >= 2)
  * on a bad value. */

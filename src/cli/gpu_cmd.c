@@ -31,6 +31,7 @@ static const char *usage_gpu =
   "  --budget S            seconds per series of samples (default 0.5)\n"
   "  --device N            the GPU (default 0)\n"
   "  --format text|json\n"
+  CLI_NVCC_USAGE
   "  --init KIND, --seed N buffer initialization, as for sim\n"
   "  WARPMEM_LIBCUDA, WARPMEM_LIBCUBLAS  other library names or paths\n"
   "\n"
@@ -47,6 +48,7 @@ typedef struct GpuCmd {
   int n, device, check, no_time, json;
   GpuMeasureConfig mc;
   SimOptions o;       /* --init, --seed and the emulator's options for --check */
+  CliNvcc nvcc;       /* -I, -D, -std, --nvcc-flag for a .cu */
 } GpuCmd;
 
 static int fail_gpu(const WmErr *e) {
@@ -270,7 +272,7 @@ static void report_not_run(const LaunchSpec *l, const WmErr *e, json_t *arr) {
 
 static int do_run(Gpu *g, GpuCmd *c) {
   WmErr e = {0};
-  PtxModule *mod = ptx_load(c->file, arch_ptx_target(), &e);
+  PtxModule *mod = ptx_load_with(c->file, arch_ptx_target(), c->nvcc.flag, c->nvcc.n, &e);
   if (!mod) return fail_gpu(&e);
   LaunchSpec *ls = NULL;
   int n = 0, status = 0, ran = 0, not_run = 0;
@@ -321,6 +323,9 @@ static int parse_args(int argc, char **argv, GpuCmd *c) {
     }
     if (!strcmp(a, "--check")) { c->check = 1; continue; }
     if (!strcmp(a, "--no-time")) { c->no_time = 1; continue; }
+    int st = cli_nvcc_option(argc, argv, &i, &c->nvcc);
+    if (st >= 2) return st - 2;
+    if (st == 1) continue;
     if (a[0] != '-') {
       if (c->file) return cli_usage_error("one FILE only ('%s' is a second)", a);
       c->file = a;

@@ -18,8 +18,10 @@ static const char *usage_sim =
   "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
   "                   [--max-threads N] [--const NAME=TYPE:VALUE[,VALUE...]]...\n"
   "                   [--sample N] [--no-caches]\n"
+  "                   [-I DIR]... [-D NAME[=VALUE]]... [-std=X] [--nvcc-flag FLAG]...\n"
   "\n"
-  "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo.\n"
+  "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo\n"
+  "(and the -I, -D, -std and --nvcc-flag options, as the project's build has them).\n"
   "Without --kernel, every '//@' launch line of FILE runs:\n"
   "  //@ NAME[#VARIANT] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=SPEC,...\n"
   "(for a .ptx without them, the .cu of the same name beside it or in the\n"
@@ -28,7 +30,17 @@ static const char *usage_sim =
   "otherwise one launch is built from the options.  --kernel takes the PTX entry\n"
   "name or the plain C++ name of a mangled one.\n"
   "\n"
-  "SPEC: TYPE:VALUE (a scalar) or buf:TYPE:COUNT[:INIT] (a device buffer)\n"
+  "SPEC: TYPE:VALUE (a scalar), buf:TYPE:COUNT[:INIT] (a device buffer), or an\n"
+  "aggregate passed by value (checked against the .param's size and alignment):\n"
+  "  struct[@A]{M,M,...}  a struct laid out as C lays it out; each member M is a\n"
+  "                       SPEC (a buf member is its pointer); @A: __align__(A)\n"
+  "  TYPExN{V,...}        a vector type, N = 1..4: f32x2{1,2} is a float2,\n"
+  "                       f32x4{..} a float4 (16-byte aligned), i32x3{..} an int3\n"
+  "  bytes{B,...}, bytes:HEX  raw bytes (bytes:0a0b0c0d), checked for size only\n"
+  "  e.g. struct{buf:f32:1024,buf:f32:1024:zero,i32:1024,f32:0.5} for\n"
+  "  struct { const float* in; float* out; int n; float alpha; }; a functor\n"
+  "  without members is struct{}.  Commas inside braces do not split args=;\n"
+  "  --arg also takes struct:M,M,... and f32x2:1,2.\n"
   "  TYPE  i8 u8 i16 u16 i32 u32 i64 u64 f32 f64\n"
   "  INIT  zero, iota, rand (seeded; floats in [0,1), integers in [0,1024)) or a constant\n"
   "\n"
@@ -56,7 +68,15 @@ static const char *usage_sim =
   "                   counters (the L2 shrinks in proportion): for large grids\n"
   "                   whose blocks touch data of their own\n"
   "  --no-caches      L1 counters only: no L1/L2/DRAM replay, no predicted time\n"
-  "  WARPMEM_THREADS  host threads that run blocks (default: one per CPU)\n";
+  CLI_NVCC_USAGE
+  "  WARPMEM_THREADS  host threads that run blocks (default: one per CPU)\n"
+  "\n"
+  "exit status: 0 every launch ran; 1 an error (FILE unreadable, malformed PTX,\n"
+  "nvcc failed, the one launch built from --kernel/--grid/--block/--arg failed);\n"
+  "2 a usage error; 4 some launches of FILE were refused (an instruction warpmem\n"
+  "does not run, arguments that do not bind, a limit) or failed (a fault, a\n"
+  "deadlock) while the others ran: each is reported in its place (text: REFUSED:\n"
+  "or FAILED: and the located message; JSON and CSV: status and error).\n";
 
 static int parse_format(const char *s, ReportFormat *f) {
   static const char *const names[] = {[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv"};
@@ -142,6 +162,7 @@ typedef struct SimCmd {
   int lines;
   const char *file;
   const char *args[LAUNCH_MAX_ARGS], *consts[LAUNCH_MAX_ARGS];
+  CliNvcc nvcc;          /* -I, -D, -std, --nvcc-flag */
 } SimCmd;
 
 static int is_launch_option(const char *a) {
@@ -186,6 +207,7 @@ static int parse_options(int argc, char **argv, SimCmd *c) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     int st = cli_common_option(argc, argv, &i, &c->o);
+    if (st == 0) st = cli_nvcc_option(argc, argv, &i, &c->nvcc);
     if (st >= 2) return st - 2;
     if (st == 1) continue;
     if (!strcmp(a, "--format")) {
@@ -285,7 +307,7 @@ int cli_sim_cmd(int argc, char **argv) {
   int status = parse_options(argc, argv, &c);
   if (status >= 0) return status;
   WmErr e = {0};
-  PtxModule *mod = ptx_load(c.file, arch_ptx_target(), &e);
+  PtxModule *mod = ptx_load_with(c.file, arch_ptx_target(), c.nvcc.flag, c.nvcc.n, &e);
   if (!mod) return wm_err_print(&e);
   LaunchSpec *ls = NULL;
   int n = 0, not_run = 0;
