@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "gpu/gpu.h"
 #include "testutil.h"
 #include "util/csv.h"
 #include "util/sys.h"
@@ -215,6 +216,16 @@ static void test_pointer_members(void **state) {
   memcpy(&a1, params + slots[1], 8);
   assert_true(a0 == g.buf[0].addr && a1 == g.buf[1].addr);
   assert_non_null(strstr(g.buf[1].name, "arg0.1 (buf:f32:8)"));
+  /* the GPU runner puts the device's addresses in the same slots and
+   * leaves n and alpha alone */
+  uint8_t before[24];
+  memcpy(before, params + k->params[0].offset, 24);
+  uint64_t dev[2] = {0x7f0000200000ull, 0x7f0000a00400ull}, d0, d1;
+  if (gpu_params_for_device(k, l, &g, dev, params, &e)) fail_msg("%s", e.msg);
+  memcpy(&d0, params + slots[0], 8);
+  memcpy(&d1, params + slots[1], 8);
+  assert_true(d0 == dev[0] && d1 == dev[1]);
+  assert_memory_equal(params + k->params[0].offset + 16, before + 16, 8);
   free(params);
   gmem_free(&g);
   free(l);

@@ -99,9 +99,15 @@ int gpu_params_for_device(const PtxKernel *k, const LaunchSpec *l, const GlobalM
                     k->name, slots[i], k->param_size);
     uint64_t emu_addr = load_le64(params + slots[i]);
     int b = buffer_at(host, emu_addr);
-    if (b < 0)
-      return wm_err(e, WM_EARGS, "kernel %s: the address 0x%llx at parameter byte %u names no buffer", k->name,
-                    (unsigned long long)emu_addr, slots[i]);
+    if (b < 0) {
+      int pi = 0; /* the parameter holding the slot, for the message */
+      while (pi + 1 < k->nparams && k->params[pi + 1].offset <= slots[i]) pi++;
+      const PtxParam *p = &k->params[pi];
+      char member[32] = "";
+      if (slots[i] != p->offset) snprintf(member, sizeof member, ", its byte %u", slots[i] - p->offset);
+      return wm_err(e, WM_EARGS, "kernel %s, parameter %s (arg%d '%s'%s): address 0x%llx names no buffer", k->name,
+                    p->name ? p->name : "?", pi, l->args[pi].text, member, (unsigned long long)emu_addr);
+    }
     store_le64(params + slots[i], dptr[b]);
   }
   return 0;

@@ -2,31 +2,14 @@
  * .param list, and dumping the buffers after a run.
  *
  * Notes:
- * - Scalars are range-checked for their type.  Decimal literals must fit the
- *   type's value range (i8: -128..127, u8: 0..255, ...); hexadecimal ones are
- *   bit patterns and may use the whole width (i32:0xffffffff is -1).  Floats
- *   take anything strtod reads (1, 1.5, -2e-3, inf, nan, 0x1p-3) or the PTX
- *   bit forms 0fXXXXXXXX (f32) and 0dXXXXXXXXXXXXXXXX (f64).
- * - A buffer holds 1 element at least and 1 TiB at most; the run's real
- *   limit (GlobalMem.limit, --mem-limit) is gmem_alloc's to enforce.
- * - rand is reproducible: splitmix64 seeded by (seed, argument number), so
- *   the same seed gives the same data and different arguments get different
- *   data.  Floats are uniform in [0, 1); integers uniform in [0, 1024) (in
- *   [0, 128) for i8 and [0, 256) for u8) so that kernels which use the data
- *   as indices or trip counts stay in bounds and finish quickly.
- * - iota stores element i converted to the type (wrapping for narrow
- *   integer types, rounded for floats beyond 2^24 / 2^53).
  * - Grid and block sizes on `//@` lines are checked against CUDA's limits
  *   (emu.h) so the error points at the line; the emulator checks again for
  *   launches built elsewhere.
  */
 #include "launch/launch.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <float.h>
 #include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,157 +20,6 @@
 #include "emu/emu.h"
 #include "launch/launch_int.h"
 #include "util/sys.h"
-
-#define MAX_BUF_BYTES (1ull << 40) /* sanity bound on one buffer */
-
-/* ---- types ------------------------------------------------------------- */
-
-static const struct {
-  const char *name;
-  uint8_t type;
-  uint8_t size;
-} arg_types[] = {
-  {"i8", PTX_T_S8, 1},   {"u8", PTX_T_U8, 1},   {"i16", PTX_T_S16, 2}, {"u16", PTX_T_U16, 2},
-  {"i32", PTX_T_S32, 4}, {"u32", PTX_T_U32, 4}, {"i64", PTX_T_S64, 8}, {"u64", PTX_T_U64, 8},
-  {"f32", PTX_T_F32, 4}, {"f64", PTX_T_F64, 8},
-};
-#define NTYPES (sizeof arg_types / sizeof arg_types[0])
-#define TYPE_LIST "i8 u8 i16 u16 i32 u32 i64 u64 f32 f64"
-
-static int type_index(uint8_t t) {
-  for (size_t i = 0; i < NTYPES; i++)
-    if (arg_types[i].type == t) return (int)i;
-  return -1;
-}
-
-/* The spec's name of a type ("i32"), or NULL for types a spec cannot name. */
-static const char *type_spec_name(uint8_t t) {
-  int i = type_index(t);
-  return i < 0 ? NULL : arg_types[i].name;
-}
-
-static unsigned type_bytes(uint8_t t) {
-  int i = type_index(t);
-  return i < 0 ? 0 : arg_types[i].size;
-}
-
-static int type_signed(uint8_t t) {
-  return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
-}
-
-static int type_float(uint8_t t) { return t == PTX_T_F32 || t == PTX_T_F64; }
-
-/* The PTX spelling of a .param type, for messages ("u64", "b8"). */
-static const char *param_type_name(uint8_t t) {
-  static const char *const names[PTX_T_COUNT] = {
-    [PTX_T_PRED] = "pred", [PTX_T_B8] = "b8",   [PTX_T_B16] = "b16", [PTX_T_B32] = "b32",
-    [PTX_T_B64] = "b64",   [PTX_T_B128] = "b128", [PTX_T_U8] = "u8", [PTX_T_U16] = "u16",
-    [PTX_T_U32] = "u32",   [PTX_T_U64] = "u64", [PTX_T_S8] = "s8",  [PTX_T_S16] = "s16",
-    [PTX_T_S32] = "s32",   [PTX_T_S64] = "s64", [PTX_T_F16] = "f16", [PTX_T_F16X2] = "f16x2",
-    [PTX_T_BF16] = "bf16", [PTX_T_BF16X2] = "bf16x2", [PTX_T_F32] = "f32", [PTX_T_F64] = "f64",
-  };
-  return t < PTX_T_COUNT && names[t] ? names[t] : "?";
-}
-
-static uint64_t width_mask(unsigned bytes) {
-  return bytes >= 8 ? UINT64_MAX : (1ull << (8 * bytes)) - 1;
-}
-
-/* ---- literals ---------------------------------------------------------- */
-
-/* An unsigned decimal or 0x-hex literal filling all of s[0..n).  Returns 0,
- * -1 (not a number) or -2 (over 2^64-1). */
-static int parse_uint(const char *s, size_t n, uint64_t *v, int *hex) {
-  uint64_t x = 0;
-  unsigned base = 10;
-  *hex = 0;
-  if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16, s += 2, n -= 2;
-    *hex = 1;
-  }
-  if (n == 0) return -1;
-  int over = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned d;
-    char c = s[i];
-    if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
-    else if (base == 16 && c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
-    else if (base == 16 && c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
-    else return -1;
-    if (x > (UINT64_MAX - d) / base) over = 1;
-    else x = x * base + d;
-  }
-  if (over) return -2;
-  *v = x;
-  return 0;
-}
-
-static int is_hex_digits(const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    char c = s[i];
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return 0;
-  }
-  return n > 0;
-}
-
-/* A value of type t from s[0..n) into *bits (little-endian value of the
- * type's width).  On error, a message (without location) in e. */
-static int parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr *e) {
-  const char *tn = type_spec_name(t);
-  unsigned bytes = type_bytes(t);
-  if (n == 0) return wm_err(e, WM_EUSAGE, "missing %s value", tn);
-  if (type_float(t)) {
-    /* PTX bit forms: 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX */
-    size_t nhex = t == PTX_T_F32 ? 8 : 16;
-    if (n == nhex + 2 && s[0] == '0' && (s[1] == (t == PTX_T_F32 ? 'f' : 'd') ||
-                                         s[1] == (t == PTX_T_F32 ? 'F' : 'D')) &&
-        is_hex_digits(s + 2, nhex)) {
-      uint64_t x = 0;
-      for (size_t i = 2; i < n; i++)
-        x = x << 4 | (uint64_t)(isdigit((unsigned char)s[i]) ? s[i] - '0'
-                                                              : (tolower((unsigned char)s[i]) - 'a' + 10));
-      *bits = x;
-      return 0;
-    }
-    char *buf = wm_xstrndup(s, n), *end;
-    errno = 0;
-    double d = strtod(buf, &end);
-    int bad = end == buf || *end || isspace((unsigned char)buf[0]);
-    int range = (errno == ERANGE && isinf(d)) ||
-                (t == PTX_T_F32 && isfinite(d) && fabs(d) > (double)FLT_MAX);
-    free(buf);
-    if (bad) return wm_err(e, WM_EUSAGE, "'%.*s' is not a %s number", (int)n, s, tn);
-    if (range) return wm_err(e, WM_EUSAGE, "%.*s is out of range for %s", (int)n, s, tn);
-    if (t == PTX_T_F32) {
-      float f = (float)d;
-      uint32_t u;
-      memcpy(&u, &f, 4);
-      *bits = u;
-    } else {
-      memcpy(bits, &d, 8);
-    }
-    return 0;
-  }
-  int neg = s[0] == '-';
-  const char *digits = s + (neg || s[0] == '+');
-  size_t nd = n - (size_t)(digits - s);
-  uint64_t mag;
-  int hex;
-  int rc = parse_uint(digits, nd, &mag, &hex);
-  int sgn = type_signed(t);
-  uint64_t umax = width_mask(bytes);
-  uint64_t smax = umax >> 1; /* largest positive signed value */
-  if (rc == -1) return wm_err(e, WM_EUSAGE, "'%.*s' is not an integer (%s)", (int)n, s, tn);
-  if (sgn)
-    if (rc == -2 || (neg && mag > smax + 1) || (!neg && mag > (hex ? umax : smax)))
-      return wm_err(e, WM_EUSAGE, "%.*s is out of range for %s (%lld..%lld)", (int)n, s, tn,
-                    -(long long)(smax) - 1, (long long)smax);
-  if (!sgn && (rc == -2 || neg || mag > umax))
-    return wm_err(e, WM_EUSAGE, "%.*s is out of range for %s (0..%llu)", (int)n, s, tn,
-                  (unsigned long long)umax);
-  *bits = (neg ? (uint64_t)0 - mag : mag) & umax;
-  return 0;
-}
 
 /* ---- dimensions and arguments ------------------------------------------ */
 
@@ -205,7 +37,7 @@ static int dim_parse(const char *s, size_t n, uint32_t d[3], size_t *bad, WmErr 
     if (k == 3) return wm_err(e, WM_EUSAGE, "'%.*s': at most 3 dimensions", (int)n, s);
     uint64_t x;
     int hex;
-    int rc = parse_uint(s + i, j - i, &x, &hex);
+    int rc = la_parse_uint(s + i, j - i, &x, &hex);
     if (rc == -1)
       return wm_err(e, WM_EUSAGE, "'%.*s': expected X[,Y[,Z]] of positive integers", (int)n, s);
     if (rc == -2 || x == 0 || x > 0x7fffffffu)
@@ -222,19 +54,6 @@ static int dim_parse(const char *s, size_t n, uint32_t d[3], size_t *bad, WmErr 
 int launch_parse_dim(const char *s, uint32_t d[3], WmErr *e) {
   size_t bad;
   return dim_parse(s, strlen(s), d, &bad, e);
-}
-
-static int lookup_type(const char *s, size_t n, uint8_t *t) {
-  for (size_t i = 0; i < NTYPES; i++)
-    if (strlen(arg_types[i].name) == n && memcmp(arg_types[i].name, s, n) == 0) {
-      *t = arg_types[i].type;
-      return 0;
-    }
-  return -1;
-}
-
-static int field_is(const char *s, size_t n, const char *word) {
-  return strlen(word) == n && memcmp(s, word, n) == 0;
 }
 
 /* An aggregate (launch_agg.c): checked and measured now, laid out again
@@ -261,88 +80,15 @@ static int agg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e)
 /* Grammar: ARG := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | AGG.
  * Errors: message in e (naming the argument), *bad = offset of the bad field. */
 static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
-  memset(a, 0, sizeof *a);
-  *bad = 0;
-  size_t tn = n < sizeof a->text - 1 ? n : sizeof a->text - 1;
-  memcpy(a->text, s, tn);
-  a->text[tn] = '\0';
-  if (n == 0) return wm_err(e, WM_EUSAGE, "empty argument: expected TYPE:VALUE or buf:TYPE:COUNT[:INIT]");
-  if (la_is_agg(s, n)) return agg_parse(s, n, a, bad, e);
-
-  /* split into at most 4 fields at ':' (a float constant has none) */
-  size_t fs[5], fe[5];
-  int nf = 0;
-  size_t i = 0;
-  for (;;) {
-    size_t j = i;
-    while (j < n && s[j] != ':') j++;
-    if (nf == 4) {
-      *bad = i - 1;
-      return wm_err(e, WM_EUSAGE, "argument '%.*s': too many ':' fields", (int)n, s);
-    }
-    fs[nf] = i, fe[nf] = j, nf++;
-    if (j == n) break;
-    i = j + 1;
-  }
-#define F(k) (s + fs[k]), (fe[k] - fs[k])
-  WmErr sub = {0};
-  if (field_is(F(0), "buf")) {
-    a->kind = ARG_BUF;
-    if (nf < 3) {
-      *bad = n;
-      return wm_err(e, WM_EUSAGE, "argument '%.*s': expected buf:TYPE:COUNT[:INIT]", (int)n, s);
-    }
-    if (lookup_type(F(1), &a->type)) {
-      *bad = fs[1];
-      return wm_err(e, WM_EUSAGE, "argument '%.*s': unknown type '%.*s' (types: " TYPE_LIST ")",
-                    (int)n, s, (int)(fe[1] - fs[1]), s + fs[1]);
-    }
-    uint64_t count;
-    int hex;
-    int rc = parse_uint(F(2), &count, &hex);
-    *bad = fs[2];
-    if (rc == -1)
-      return wm_err(e, WM_EUSAGE, "argument '%.*s': buffer length '%.*s' is not a positive integer",
-                    (int)n, s, (int)(fe[2] - fs[2]), s + fs[2]);
-    if (rc == 0 && count == 0)
-      return wm_err(e, WM_EUSAGE, "argument '%.*s': a buffer needs at least 1 element", (int)n, s);
-    unsigned es = type_bytes(a->type);
-    if (rc == -2 || count > MAX_BUF_BYTES / es)
-      return wm_err(e, WM_EUSAGE,
-                    "argument '%.*s': buffer of %.*s %s elements is too large (at most 1 TiB)",
-                    (int)n, s, (int)(fe[2] - fs[2]), s + fs[2], type_spec_name(a->type));
-    a->count = count;
-    a->init = INIT_DEFAULT;
-    if (nf == 4) {
-      *bad = fs[3];
-      if (field_is(F(3), "zero")) a->init = INIT_ZERO;
-      else if (field_is(F(3), "iota")) a->init = INIT_IOTA;
-      else if (field_is(F(3), "rand")) a->init = INIT_RAND;
-      else if (parse_value(F(3), a->type, &a->bits, &sub) == 0) a->init = INIT_CONST;
-      else
-        return wm_err(e, WM_EUSAGE,
-                      "argument '%.*s': bad INIT '%.*s' (zero, iota, rand or a %s constant: %s)",
-                      (int)n, s, (int)(fe[3] - fs[3]), s + fs[3], type_spec_name(a->type), sub.msg);
-    }
-    return 0;
-  }
-  a->kind = ARG_SCALAR;
-  if (lookup_type(F(0), &a->type)) {
+  if (n > 0 && la_is_agg(s, n)) {
+    memset(a, 0, sizeof *a);
     *bad = 0;
-    return wm_err(e, WM_EUSAGE,
-                  "argument '%.*s': unknown type '%.*s' (expected TYPE:VALUE or "
-                  "buf:TYPE:COUNT[:INIT]; types: " TYPE_LIST ")",
-                  (int)n, s, (int)(fe[0] - fs[0]), s + fs[0]);
+    size_t tn = n < sizeof a->text - 1 ? n : sizeof a->text - 1;
+    memcpy(a->text, s, tn);
+    a->text[tn] = '\0';
+    return agg_parse(s, n, a, bad, e);
   }
-  if (nf != 2) {
-    *bad = nf < 2 ? n : fe[1];
-    return wm_err(e, WM_EUSAGE, "argument '%.*s': expected TYPE:VALUE", (int)n, s);
-  }
-  *bad = fs[1];
-  if (parse_value(F(1), a->type, &a->bits, &sub))
-    return wm_err(e, WM_EUSAGE, "argument '%.*s': %s", (int)n, s, sub.msg);
-#undef F
-  return 0;
+  return la_leaf_parse(s, n, a, bad, e);
 }
 
 int launch_parse_arg(const char *s, ArgSpec *a, WmErr *e) {
@@ -358,13 +104,6 @@ int launch_parse_arg(const char *s, ArgSpec *a, WmErr *e) {
   }
   return arg_parse(s, strlen(s), a, &bad, e);
 }
-
-int la_lookup_type(const char *s, size_t n, uint8_t *t) { return lookup_type(s, n, t); }
-unsigned la_type_bytes(uint8_t t) { return type_bytes(t); }
-int la_parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr *e) {
-  return parse_value(s, n, t, bits, e);
-}
-int la_arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) { return arg_parse(s, n, a, bad, e); }
 
 /* ---- //@ lines --------------------------------------------------------- */
 
@@ -460,7 +199,7 @@ static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec 
     const char *eq = memchr(tok, '=', (size_t)(p - tok));
     int k = -1;
     for (int i = 0; eq && i < 4; i++)
-      if (field_is(tok, (size_t)(eq - tok), keys[i])) k = i;
+      if (la_field_is(tok, (size_t)(eq - tok), keys[i])) k = i;
     if (k < 0)
       return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, tok),
                        "unexpected '%.*s': expected grid=, block=, smem= or args= "
@@ -478,7 +217,7 @@ static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec 
     } else if (k == 2) {
       uint64_t x;
       int hex;
-      int rc = parse_uint(v, vn, &x, &hex);
+      int rc = la_parse_uint(v, vn, &x, &hex);
       if (rc || x > UINT32_MAX)
         return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, v),
                          "smem=%.*s: expected a byte count (0..4294967295)", (int)vn, v);
@@ -591,90 +330,6 @@ int launch_read_file(const char *path, LaunchSpec **out, int *n, WmErr *e) {
 
 /* ---- binding ----------------------------------------------------------- */
 
-static void store_le(uint8_t *p, uint64_t v, unsigned bytes) {
-  for (unsigned i = 0; i < bytes; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t splitmix64(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-/* The bits of integer i (iota) or of a random draw in type t. */
-static uint64_t iota_bits(uint8_t t, uint64_t i) {
-  if (t == PTX_T_F32) {
-    float f = (float)i;
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-  }
-  if (t == PTX_T_F64) {
-    double d = (double)i;
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-  }
-  return i & width_mask(type_bytes(t));
-}
-
-static uint64_t rand_bits(uint8_t t, uint64_t *state) {
-  uint64_t x = splitmix64(state);
-  if (t == PTX_T_F32) {
-    float f = (float)(x >> 40) * (1.0f / 16777216.0f); /* 24 bits: [0, 1) exactly */
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-  }
-  if (t == PTX_T_F64) {
-    double d = (double)(x >> 11) * (1.0 / 9007199254740992.0);
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-  }
-  uint64_t range = t == PTX_T_S8 ? 128 : t == PTX_T_U8 ? 256 : 1024;
-  return (x >> 32) % range;
-}
-
-/* store_le for one element; memcpy on little-endian hosts (the fill loops
- * run over up to billions of elements). */
-static inline void store_elem(uint8_t *p, uint64_t v, unsigned es) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  uint8_t b1 = (uint8_t)v;
-  uint16_t b2 = (uint16_t)v;
-  uint32_t b4 = (uint32_t)v;
-  switch (es) {
-  case 1: memcpy(p, &b1, 1); break;
-  case 2: memcpy(p, &b2, 2); break;
-  case 4: memcpy(p, &b4, 4); break;
-  default: memcpy(p, &v, 8); break;
-  }
-#else
-  store_le(p, v, es);
-#endif
-}
-
-static void fill(GBuf *b, const ArgSpec *a, uint8_t init, uint64_t seed, int argno) {
-  unsigned es = type_bytes(a->type);
-  uint8_t *d = b->data;
-  switch (init) {
-  case INIT_ZERO:
-    break; /* gmem_alloc zeroes */
-  case INIT_IOTA:
-    for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, iota_bits(a->type, i), es);
-    break;
-  case INIT_CONST:
-    for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, a->bits, es);
-    break;
-  default: { /* INIT_RAND */
-    uint64_t st = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(argno + 1));
-    for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, rand_bits(a->type, &st), es);
-    break;
-  }
-  }
-}
-
 /* "(.u64, .u64, .u32, .u32)" */
 static void param_list(const PtxKernel *k, char *buf, size_t n) {
   size_t o = 0;
@@ -685,74 +340,10 @@ static void param_list(const PtxKernel *k, char *buf, size_t n) {
     if (p->type == PTX_T_B8 && p->size != 1)
       w = snprintf(buf + o, n - o, "%s.align %u .b8[%u]", i ? ", " : "", p->align, p->size);
     else
-      w = snprintf(buf + o, n - o, "%s.%s", i ? ", " : "", param_type_name(p->type));
+      w = snprintf(buf + o, n - o, "%s.%s", i ? ", " : "", la_param_type_name(p->type));
     if (w < 0) break;
     o += (size_t)w;
   }
-}
-
-/* The aggregate of argument i laid out again (it parsed when read, so it
- * lays out now); NULL on an error.  Caller frees. */
-static AggLayout *agg_layout(const ArgSpec *a, WmErr *e) {
-  AggLayout *L = wm_xmalloc(sizeof *L);
-  size_t bad;
-  if (la_agg_layout(a->text, strlen(a->text), L, &bad, e) == 0) return L;
-  free(L);
-  return NULL;
-}
-
-/* An aggregate against its parameter: the same size, and, unless it is raw
- * bytes, the same alignment (a struct's layout depends on it). */
-static int check_agg(const PtxKernel *k, int i, const ArgSpec *a, const PtxParam *p, WmErr *e) {
-  const char *kn = k->plain_name ? k->plain_name : k->name;
-  char decl[64];
-  if (p->type == PTX_T_B8 && p->size != 1) snprintf(decl, sizeof decl, ".align %u .b8 %s[%u]", p->align,
-                                                    p->name ? p->name : "?", p->size);
-  else snprintf(decl, sizeof decl, ".%s %s", param_type_name(p->type), p->name ? p->name : "?");
-  if (a->agg_size != p->size)
-    return wm_err(e, WM_EARGS,
-                  "kernel %s, arg%d '%s': the aggregate lays out in %u bytes (alignment %u), but parameter "
-                  "%s is %u bytes (.param %s)\n  (C layout: each member at a multiple of its alignment, the "
-                  "size rounded up to the largest; f32x2 is float2, struct@16{...} an __align__(16) struct)",
-                  kn, i, a->text, a->agg_size, a->agg_align ? a->agg_align : 1, p->name ? p->name : "?", p->size,
-                  decl);
-  if (a->agg_align && p->align && a->agg_align != p->align)
-    return wm_err(e, WM_EARGS,
-                  "kernel %s, arg%d '%s': the aggregate is aligned to %u bytes, but parameter %s is aligned "
-                  "to %u (.param %s)\n  (struct@%u{...} raises a struct's alignment, as __align__(%u) does)",
-                  kn, i, a->text, a->agg_align, p->name ? p->name : "?", p->align, decl, p->align, p->align);
-  return 0;
-}
-
-/* Allocates and fills the buffer of spec a (argument argno, or a member of
- * it) named `name`, and writes its address at slot. */
-static int bind_buffer(const ArgSpec *a, const char *name, int argno, GlobalMem *g, uint8_t *slot, InitKind dflt,
-                       uint64_t seed, WmErr *e) {
-  int bi = gmem_alloc(g, a->count * type_bytes(a->type), name, a->type, a->count, e);
-  if (bi < 0) return -1;
-  uint8_t init = a->init == INIT_DEFAULT ? (uint8_t)dflt : a->init;
-  if (init == INIT_DEFAULT) init = INIT_RAND;
-  fill(&g->buf[bi], a, init, seed, argno);
-  store_le(slot, g->buf[bi].addr, 8);
-  return 0;
-}
-
-/* Writes aggregate argument argno at dst (its parameter's bytes), with a
- * fresh buffer for each buffer member ("argN.M (spec)": M counts them). */
-static int bind_agg(const ArgSpec *a, int argno, GlobalMem *g, uint8_t *dst, InitKind dflt, uint64_t seed,
-                    WmErr *e) {
-  AggLayout *L = agg_layout(a, e);
-  if (!L) return -1;
-  memcpy(dst, L->bytes, L->size);
-  int rc = 0;
-  for (int b = 0; b < L->nbufs && rc == 0; b++) {
-    char name[sizeof a->text + 24];
-    snprintf(name, sizeof name, "arg%d.%d (%s)", argno, b, L->buf[b].text);
-    /* members draw from their own streams: argument number 64 + ... */
-    rc = bind_buffer(&L->buf[b], name, LAUNCH_MAX_ARGS * (b + 1) + argno, g, dst + L->buf_at[b], dflt, seed, e);
-  }
-  free(L);
-  return rc;
 }
 
 int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *params,
@@ -771,12 +362,12 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
   for (int i = 0; i < l->nargs; i++) {
     const ArgSpec *a = &l->args[i];
     const PtxParam *p = &k->params[i];
-    unsigned need = a->kind == ARG_BUF ? 8 : a->kind == ARG_AGG ? a->agg_size : type_bytes(a->type);
+    unsigned need = a->kind == ARG_BUF ? 8 : a->kind == ARG_AGG ? a->agg_size : la_type_bytes(a->type);
     if (p->offset > k->param_size || p->size > k->param_size - p->offset)
       return wm_err(e, WM_EARGS, "kernel %s: parameter %s lies outside the parameter buffer",
                     k->name, p->name ? p->name : "?");
     if (a->kind == ARG_AGG) {
-      if (check_agg(k, i, a, p, e)) return -1;
+      if (la_check_agg(k, i, a, p, e)) return -1;
       continue;
     }
     if (p->size != need) {
@@ -785,11 +376,11 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
                       "kernel %s, arg%d '%s': a buffer is passed as an 8-byte address, but "
                       "parameter %s is .%s (%u bytes)",
                       k->plain_name ? k->plain_name : k->name, i, a->text,
-                      p->name ? p->name : "?", param_type_name(p->type), p->size);
+                      p->name ? p->name : "?", la_param_type_name(p->type), p->size);
       return wm_err(e, WM_EARGS,
                     "kernel %s, arg%d '%s': %s is %u bytes, but parameter %s is .%s (%u bytes)",
-                    k->plain_name ? k->plain_name : k->name, i, a->text, type_spec_name(a->type),
-                    need, p->name ? p->name : "?", param_type_name(p->type), p->size);
+                    k->plain_name ? k->plain_name : k->name, i, a->text, la_type_spec_name(a->type),
+                    need, p->name ? p->name : "?", la_param_type_name(p->type), p->size);
     }
   }
   memset(params, 0, k->param_size);
@@ -797,38 +388,20 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
     const ArgSpec *a = &l->args[i];
     const PtxParam *p = &k->params[i];
     if (a->kind == ARG_SCALAR) {
-      store_le(params + p->offset, a->bits, p->size);
+      la_store_le(params + p->offset, a->bits, p->size);
       continue;
     }
     if (a->kind == ARG_AGG) {
-      if (bind_agg(a, i, g, params + p->offset, dflt, seed, e)) return -1;
+      if (la_bind_agg(a, i, g, params + p->offset, dflt, seed, e)) return -1;
       continue;
     }
     char name[sizeof a->text + 16];
     snprintf(name, sizeof name, "arg%d (%s)", i, a->text);
-    if (bind_buffer(a, name, i, g, params + p->offset, dflt, seed, e)) return -1;
+    if (la_bind_buffer(a, name, i, g, params + p->offset, dflt, seed, e)) return -1;
   }
   return 0;
 }
 
-int launch_pointer_slots(const PtxKernel *k, const LaunchSpec *l, uint32_t *slots, int max) {
-  int n = 0;
-  for (int i = 0; i < l->nargs && i < k->nparams; i++) {
-    const ArgSpec *a = &l->args[i];
-    if (a->kind == ARG_BUF) {
-      if (n < max) slots[n] = k->params[i].offset;
-      n++;
-    } else if (a->kind == ARG_AGG) {
-      WmErr e = {0};
-      AggLayout *L = agg_layout(a, &e);
-      if (!L) return -1;
-      for (int b = 0; b < L->nbufs; b++, n++)
-        if (n < max) slots[n] = k->params[i].offset + L->buf_at[b];
-      free(L);
-    }
-  }
-  return n;
-}
 
 /* ---- dumps ------------------------------------------------------------- */
 
@@ -886,8 +459,8 @@ int launch_dump(const char *dir, const LaunchSpec *l, const GlobalMem *g, WmErr 
   int rc = 0;
   for (int i = 0; i < g->n && rc == 0; i++) {
     const GBuf *b = &g->buf[i];
-    const char *tn = type_spec_name(b->type);
-    if (!tn) tn = b->type == PTX_T_NONE ? "raw" : param_type_name(b->type);
+    const char *tn = la_type_spec_name(b->type);
+    if (!tn) tn = b->type == PTX_T_NONE ? "raw" : la_param_type_name(b->type);
     char stem[96], file[512], path[4096 + 512];
     int argno = -1;
     int member = -1;
@@ -950,16 +523,16 @@ int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, W
                   m->path, (int)(eq - spec), spec, n ? names : "none");
   }
   uint8_t t;
-  if (lookup_type(eq + 1, (size_t)(colon - eq - 1), &t))
+  if (la_lookup_type(eq + 1, (size_t)(colon - eq - 1), &t))
     return wm_err(e, WM_EUSAGE, "--const '%s': unknown type '%.*s' (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)",
                   spec, (int)(colon - eq - 1), eq + 1);
-  unsigned es = type_bytes(t);
+  unsigned es = la_type_bytes(t);
   uint64_t at = v->offset;
   for (const char *p = colon + 1;;) {
     const char *end = strchr(p, ',');
     size_t len = end ? (size_t)(end - p) : strlen(p);
     uint64_t bits;
-    if (parse_value(p, len, t, &bits, e)) {
+    if (la_parse_value(p, len, t, &bits, e)) {
       char msg[sizeof e->msg];
       memcpy(msg, e->msg, sizeof msg);
       return wm_err(e, WM_EUSAGE, "--const '%s': %s", spec, msg);
@@ -967,7 +540,7 @@ int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, W
     if (at + es > v->offset + v->size)
       return wm_err(e, WM_EUSAGE, "--const '%s': %s holds %u bytes, the values need more", spec, v->name,
                     v->size);
-    store_le(const_mem + at, bits, es);
+    la_store_le(const_mem + at, bits, es);
     at += es;
     if (!end) break;
     p = end + 1;

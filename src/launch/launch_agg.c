@@ -22,6 +22,7 @@
  * - Braces nest, and commas inside them do not split an args= list.
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -200,7 +201,7 @@ static int place_leaf(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *size,
   ArgSpec a;
   size_t bad;
   WmErr sub = {0};
-  if (la_arg_parse(c->s + i, end - i, &a, &bad, &sub)) return fail(c, i + bad, "%s", sub.msg);
+  if (la_leaf_parse(c->s + i, end - i, &a, &bad, &sub)) return fail(c, i + bad, "%s", sub.msg);
   if (a.kind == ARG_BUF) {
     *size = *align = 8;
     if (at != UINT32_MAX) {
@@ -259,4 +260,77 @@ int la_agg_layout(const char *s, size_t n, AggLayout *L, size_t *bad, WmErr *e) 
   L->size = size;
   L->align = starts(s, n, "bytes") ? 0 : align;
   return 0;
+}
+
+/* ---- binding ------------------------------------------------------------ */
+
+/* The aggregate of argument i laid out again (it parsed when read, so it
+ * lays out now); NULL on an error.  Caller frees. */
+static AggLayout *agg_layout(const ArgSpec *a, WmErr *e) {
+  AggLayout *L = wm_xmalloc(sizeof *L);
+  size_t bad;
+  if (la_agg_layout(a->text, strlen(a->text), L, &bad, e) == 0) return L;
+  free(L);
+  return NULL;
+}
+
+/* An aggregate against its parameter: the same size, and, unless it is raw
+ * bytes, the same alignment (a struct's layout depends on it). */
+int la_check_agg(const PtxKernel *k, int i, const ArgSpec *a, const PtxParam *p, WmErr *e) {
+  const char *kn = k->plain_name ? k->plain_name : k->name;
+  char decl[64];
+  if (p->type == PTX_T_B8 && p->size != 1) snprintf(decl, sizeof decl, ".align %u .b8 %s[%u]", p->align,
+                                                    p->name ? p->name : "?", p->size);
+  else snprintf(decl, sizeof decl, ".%s %s", la_param_type_name(p->type), p->name ? p->name : "?");
+  if (a->agg_size != p->size)
+    return wm_err(e, WM_EARGS,
+                  "kernel %s, arg%d '%s': the aggregate lays out in %u bytes (alignment %u), but parameter "
+                  "%s is %u bytes (.param %s)\n  (C layout: each member at a multiple of its alignment, the "
+                  "size rounded up to the largest; f32x2 is float2, struct@16{...} an __align__(16) struct)",
+                  kn, i, a->text, a->agg_size, a->agg_align ? a->agg_align : 1, p->name ? p->name : "?", p->size,
+                  decl);
+  if (a->agg_align && p->align && a->agg_align != p->align)
+    return wm_err(e, WM_EARGS,
+                  "kernel %s, arg%d '%s': the aggregate is aligned to %u bytes, but parameter %s is aligned "
+                  "to %u (.param %s)\n  (struct@%u{...} raises a struct's alignment, as __align__(%u) does)",
+                  kn, i, a->text, a->agg_align, p->name ? p->name : "?", p->align, decl, p->align, p->align);
+  return 0;
+}
+
+/* Writes aggregate argument argno at dst (its parameter's bytes), with a
+ * fresh buffer for each buffer member ("argN.M (spec)": M counts them). */
+int la_bind_agg(const ArgSpec *a, int argno, GlobalMem *g, uint8_t *dst, InitKind dflt, uint64_t seed,
+                    WmErr *e) {
+  AggLayout *L = agg_layout(a, e);
+  if (!L) return -1;
+  memcpy(dst, L->bytes, L->size);
+  int rc = 0;
+  for (int b = 0; b < L->nbufs && rc == 0; b++) {
+    char name[sizeof a->text + 24];
+    snprintf(name, sizeof name, "arg%d.%d (%s)", argno, b, L->buf[b].text);
+    /* members draw from their own streams: argument number 64 + ... */
+    rc = la_bind_buffer(&L->buf[b], name, LAUNCH_MAX_ARGS * (b + 1) + argno, g, dst + L->buf_at[b], dflt, seed, e);
+  }
+  free(L);
+  return rc;
+}
+
+
+int launch_pointer_slots(const PtxKernel *k, const LaunchSpec *l, uint32_t *slots, int max) {
+  int n = 0;
+  for (int i = 0; i < l->nargs && i < k->nparams; i++) {
+    const ArgSpec *a = &l->args[i];
+    if (a->kind == ARG_BUF) {
+      if (n < max) slots[n] = k->params[i].offset;
+      n++;
+    } else if (a->kind == ARG_AGG) {
+      WmErr e = {0};
+      AggLayout *L = agg_layout(a, &e);
+      if (!L) return -1;
+      for (int b = 0; b < L->nbufs; b++, n++)
+        if (n < max) slots[n] = k->params[i].offset + L->buf_at[b];
+      free(L);
+    }
+  }
+  return n;
 }
