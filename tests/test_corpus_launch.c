@@ -449,6 +449,35 @@ static void test_project_flags(void **state) {
   assert_int_equal(system(args), 0);
 }
 
+/* Instructions computed only approximately are named once each, located,
+ * in the text and JSON reports; exact kernels have no warnings. */
+static void test_approx_warnings(void **state) {
+  (void)state;
+  char args[4200], *out, *err;
+  snprintf(args, sizeof args, "sim '%s' --no-caches", tu_corpus("approx_warn.ptx"));
+  assert_int_equal(run(args, &out, &err), 0);
+  static const char *const want[] = {"approx_warn.ptx:38:2: warning: ex2.approx.f32 %f3, %f2: the host's exp2",
+                                     "approx_warn.ptx:39:2: warning: sin.approx.f32",
+                                     "approx_warn.ptx:42:2: warning: div.approx.f32", "(approx_warn.cu:10)"};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+    if (!strstr(out, want[i])) fail_msg("no \"%s\" in:\n%s", want[i], out);
+  free(out);
+  free(err);
+  snprintf(args, sizeof args, "sim '%s' --no-caches --format json", tu_corpus("approx_warn.ptx"));
+  assert_int_equal(run(args, &out, &err), 0);
+  json_t *root = json_loads(out, 0, NULL);
+  assert_non_null(root);
+  assert_int_equal(json_array_size(json_object_get(json_array_get(root, 0), "warnings")), 3);
+  json_decref(root);
+  free(out);
+  free(err);
+  snprintf(args, sizeof args, "sim '%s' --no-caches --format json", tu_corpus("byvalue_args.ptx"));
+  assert_int_equal(run(args, &out, &err), 0);
+  assert_null(strstr(out, "\"warnings\""));
+  free(out);
+  free(err);
+}
+
 static int teardown(void **state) {
   (void)state;
   if (byvalue) ptx_module_free(byvalue);
@@ -464,7 +493,7 @@ int main(void) {
     cmocka_unit_test(test_layout_bytes),          cmocka_unit_test(test_pointer_members),
     cmocka_unit_test(test_mismatch_errors),       cmocka_unit_test(test_launch_line_aggregates),
     cmocka_unit_test(test_refused_kernel_every_format), cmocka_unit_test(test_cli_struct_arg),
-    cmocka_unit_test(test_project_flags),
+    cmocka_unit_test(test_project_flags),         cmocka_unit_test(test_approx_warnings),
   };
   return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -250,6 +250,7 @@ static ReportRun report_row(const PtxModule *mod, const LaunchSpec *ls, const Si
   row.regs = r->regs;
   row.regs_from = r->regs_from;
   row.occ_note = r->occ_note;
+  row.warnings = r->approx;
   row.time = r->have_time ? &r->time : NULL;
   if (r->blocks_run < (uint64_t)ls->grid[0] * ls->grid[1] * ls->grid[2]) row.blocks_run = r->blocks_run;
   memcpy(row.grid, ls->grid, sizeof row.grid);

@@ -349,6 +349,14 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
   text_occupancy(out, r);
   text_hierarchy(out, r);
   if (lines) text_lines(out, r);
+  if (r->warnings) {
+    fprintf(out, "\n  approximate results (the GPU's own approximations differ within their bounds):\n    ");
+    for (const char *p = r->warnings; *p; p++) {
+      fputc(*p, out);
+      if (*p == '\n') fputs("    ", out);
+    }
+    fputc('\n', out);
+  }
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -423,6 +431,18 @@ json_t *report_occupancy_json(const Arch *a, const OccResult *r, int regs, const
   return o;
 }
 
+/* The warnings text, a line each, as an array of strings. */
+static json_t *json_warnings(const char *text) {
+  json_t *a = json_array();
+  for (const char *p = text; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    json_array_append_new(a, json_stringn(p, n));
+    p += n + (nl != NULL);
+  }
+  return a;
+}
+
 static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
   json_t *root = json_array();
   for (int i = 0; i < nruns; i++) {
@@ -455,6 +475,7 @@ static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
     }
     if (r->time && r->mm) json_object_set_new(o, "time", json_time(r));
     if (lines) json_object_set_new(o, "lines", json_lines(r));
+    if (r->warnings) json_object_set_new(o, "warnings", json_warnings(r->warnings));
     json_array_append_new(root, o);
   }
   int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));

@@ -44,6 +44,9 @@ typedef struct ReportRun {
      REPORT_FAILED and its located message */
   ReportStatus status;
   const char *error;
+  /* located warnings, one line per instruction computed only approximately
+     (text: after the launch; JSON: "warnings"); NULL: none */
+  const char *warnings;
 } ReportRun;
 
 /* Ratios of the hierarchy counters, in percent (-1 where undefined); the

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "emu/emu_approx.h"
 #include "util/sys.h"
 
 const Arch *sim_arch(const SimOptions *o) { return o->cfg.arch ? o->cfg.arch : arch_default(); }
@@ -45,6 +46,7 @@ static void launch_occupancy(const PtxModule *mod, const PtxKernel *k, const Lau
 }
 
 void sim_run_free(SimRun *r) {
+  free(r->approx);
   mem_free(&r->mm);
   if (r->have_gmem) gmem_free(&r->gmem);
   memset(r, 0, sizeof *r);
@@ -109,6 +111,7 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
   run->seconds = wm_now() - t0;
   run->thread_instrs = l.thread_instrs;
   run->kernel = k;
+  run->approx = emu_approx_notes(mod, k);
   if (o->dump_dir && launch_dump(o->dump_dir, ls, &g, e)) goto out;
   rc = 0;
 out:
