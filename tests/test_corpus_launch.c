@@ -394,6 +394,56 @@ static void test_refused_kernel_every_format(void **state) {
   free(err);
 }
 
+/* The lab: a catalogue whose experiment has the refused kernel and the
+ * faulting launch reports the other two in every format, exit status 4. */
+static void test_lab_refused_launch(void **state) {
+  (void)state;
+  char dir[] = "/tmp/wmlabXXXXXX", path[4200], cmd[9000];
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/mix.cu", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("//! group: mix\n//! seed: 000\n//! title: a refused kernel among others\n\n"
+        "//! exp: mixed\n//! title: four launches\n//! bytes: 1024\n//! peak: copy\n"
+        "//@ fill#a grid=2 block=128 args=buf:f32:256:zero,f32:1.5\n"
+        "//@ with_event grid=1 block=32 args=buf:f32:32:zero\n"
+        "//@ fill#short grid=2 block=128 args=buf:f32:200:zero,f32:2\n"
+        "//@ fill#b grid=1 block=64 args=buf:f32:64:zero,f32:-3\n",
+        f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s/ptx' && cp '%s' '%s/ptx/mix.ptx'", dir, tu_corpus("refuse_one.ptx"), dir);
+  assert_int_equal(system(cmd), 0);
+  static const char *const formats[] = {"text", "markdown", "json", "csv"};
+  for (int k = 0; k < 4; k++) {
+    char *out, *err;
+    snprintf(cmd, sizeof cmd, "lab --dir '%s' --no-gpu --format %s", dir, formats[k]);
+    int st = run(cmd, &out, &err);
+    if (st != 4) fail_msg("%s: exit %d\n%s\n%s", formats[k], st, out, err);
+    static const char *const want[] = {"fill#a", "fill#b", "with_event", "unsupported instruction 'pmevent'",
+                                       "fill#short", "out-of-bounds global store"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+      if (!strstr(out, want[i])) fail_msg("%s: no \"%s\" in:\n%s", formats[k], want[i], out);
+    if (k == 2) {
+      json_t *root = json_loads(out, 0, NULL);
+      assert_non_null(root);
+      assert_non_null(strstr(out, "\"status\": \"refused\""));
+      assert_non_null(strstr(out, "\"status\": \"failed\""));
+      json_decref(root);
+    }
+    if (k == 3) {
+      /* rows are named by their group here: look for the status fields */
+      assert_non_null(strstr(out, "\nmix,mixed,fill#a,fill,256,256,1,1024,0,0,4,"));
+      assert_non_null(strstr(out, ",refused,"));
+      assert_non_null(strstr(out, ",failed,"));
+    }
+    assert_non_null(strstr(err, "2 of 4 launches were not simulated"));
+    free(out);
+    free(err);
+  }
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
 /* --arg with the brace-less struct form, and --dump naming member buffers. */
 static void test_cli_struct_arg(void **state) {
   (void)state;
@@ -494,6 +544,7 @@ int main(void) {
     cmocka_unit_test(test_mismatch_errors),       cmocka_unit_test(test_launch_line_aggregates),
     cmocka_unit_test(test_refused_kernel_every_format), cmocka_unit_test(test_cli_struct_arg),
     cmocka_unit_test(test_project_flags),         cmocka_unit_test(test_approx_warnings),
+    cmocka_unit_test(test_lab_refused_launch),
   };
   return cmocka_run_group_tests(tests, NULL, teardown);
 }
