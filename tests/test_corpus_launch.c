@@ -149,6 +149,11 @@ static void test_layout_sizes(void **state) {
   expect_layout("struct{i32:1,buf:f32:4}", 16, 8);
   expect_layout("struct@16{f32:1}", 16, 16); /* __align__(16) */
   expect_layout("struct{}", 1, 1);           /* an empty C++ struct */
+  char deep[400] = ""; /* 35 levels of nesting: each level measured once */
+  for (int i = 0; i < 35; i++) strcat(deep, "struct{");
+  strcat(deep, "i16:1");
+  for (int i = 0; i < 35; i++) strcat(deep, "}");
+  expect_layout(deep, 2, 2);
   expect_layout("bytes:0a0b0c", 3, 0);        /* raw: no alignment */
   expect_layout("bytes{1,0x2,255}", 3, 0);
   /* --arg's brace-less forms */
@@ -282,6 +287,11 @@ static void test_mismatch_errors(void **state) {
   expect_parse_error("struct{i8:300}", "300 is out of range for i8");
   expect_parse_error("bytes:abc", "even number of hex digits");
   expect_parse_error("struct@3{f32:1}", "power of two");
+  /* over CUDA's 4 KiB of parameters: refused before a byte is written */
+  char big[400] = "struct{";
+  for (int i = 0; i < 18; i++) strcat(big, i ? ",struct@256{i8:1}" : "struct@256{i8:1}");
+  strcat(big, "}");
+  expect_parse_error(big, "over 4096 bytes");
 }
 
 /* In a //@ line, an aggregate's commas do not split args=, and its errors

@@ -114,10 +114,11 @@ static int place_struct(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *siz
     size_t me = field_end(c->s, m, end - 1);
     if (me == m) return fail(c, m, "empty member in struct{...}");
     uint32_t ms, ma;
-    /* a member's alignment is known once it is read: measure, then place */
+    /* a member's alignment is known once it is read: measure, then place
+     * (each level measures its members once, so nesting costs O(n*depth)) */
     if (place(c, m, me, UINT32_MAX, &ms, &ma)) return -1;
     off = round_up(off, ma);
-    if (place(c, m, me, at == UINT32_MAX ? UINT32_MAX : at + off, &ms, &ma)) return -1;
+    if (at != UINT32_MAX && place(c, m, me, at + off, &ms, &ma)) return -1;
     off += ms;
     if (ma > al) al = ma;
     m = me < end - 1 ? me + 1 : me;
@@ -220,6 +221,11 @@ static int place_leaf(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *size,
 /* Lays out the member s[i..end) at offset `at` of the aggregate (at is
  * UINT32_MAX: only measure it), giving its size and alignment. */
 static int place(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *size, uint32_t *align) {
+  if (at != UINT32_MAX) { /* room for it before a byte is written */
+    if (place(c, i, end, UINT32_MAX, size, align)) return -1;
+    if ((uint64_t)at + *size > LA_AGG_MAX_BYTES)
+      return fail(c, i, "the aggregate is over %d bytes (CUDA's limit on a kernel's parameters)", LA_AGG_MAX_BYTES);
+  }
   size_t w = word_end(c->s, i, end);
   const char *s = c->s + i;
   size_t wn = w - i;
@@ -231,9 +237,7 @@ static int place(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *size, uint
   else if (vector_word(s, wn, &t, &count) == 0) rc = place_vector(c, i, w, end, t, count, at, size, align);
   else rc = place_leaf(c, i, end, at, size, align);
   if (rc) return -1;
-  if (at != UINT32_MAX && (uint64_t)at + *size > LA_AGG_MAX_BYTES)
-    return fail(c, i, "the aggregate is over %d bytes (CUDA's limit on a kernel's parameters)", LA_AGG_MAX_BYTES);
-  if (at == UINT32_MAX && *size > LA_AGG_MAX_BYTES)
+  if (*size > LA_AGG_MAX_BYTES)
     return fail(c, i, "the aggregate is over %d bytes (CUDA's limit on a kernel's parameters)", LA_AGG_MAX_BYTES);
   return 0;
 }
