@@ -170,3 +170,8 @@ int cli_nvcc_option(int argc, char **argv, int *i, CliNvcc *f) {
   if (!strncmp(a, "-std=", 5) || !strncmp(a, "--std=", 6)) return push_flag(f, a);
   return 0;
 }
+
+int cli_launch_error(const WmErr *e) {
+  return e->code == WM_EUNSUP || e->code == WM_EARGS || e->code == WM_ELIMIT || e->code == WM_EFAULT ||
+         e->code == WM_EARITH || e->code == WM_EDEADLOCK || e->code == WM_EGPU;
+}

@@ -45,6 +45,10 @@ int cli_parse_arch(const char *s, MemConfig *cfg, WmErr *e);
 /* --carveout: 0-100 (percent of the most shared memory), max-l1 (0),
  * max-shared (100), default (OCC_CARVEOUT_DEFAULT).  -1 if malformed. */
 int cli_parse_carveout(const char *s, int *pct);
+/* Whether e is about one launch (an unsupported instruction, arguments
+ * that do not bind, a limit, a fault, a failed GPU launch), so the others
+ * run on; otherwise (usage, I/O) it ends the command. */
+int cli_launch_error(const WmErr *e);
 /* The kernel NAME (PTX or plain C++ name) of mod, whether warpmem can run
  * it or not (ptx_find_kernel refuses those it cannot), or NULL: for a
  * report's heading, and for the GPU, which runs what warpmem refuses. */

@@ -288,8 +288,8 @@ static int do_run(Gpu *g, GpuCmd *c) {
     ran++;
     fflush(stdout);
     if (run_one(g, gm, mod, &ls[i], c, arr, &e)) {
-      not_run++; /* reported in its place; the others run on */
-      report_not_run(&ls[i], &e, arr);
+      if (!cli_launch_error(&e)) status = fail_gpu(&e); /* the options', not this launch's */
+      else not_run++, report_not_run(&ls[i], &e, arr); /* in its place; the others run on */
     }
   }
   if (!status && !ran) {

@@ -279,7 +279,8 @@ static ReportRun report_refusal(const PtxModule *mod, const LaunchSpec *ls, cons
  * on a terminal when there are several).  A launch that cannot run is
  * reported in its place (errors[i] its message, malloc'd) and the others
  * run on; *not_run counts them.  A single launch built from the options
- * (`single`) that cannot run is an error instead: printed, exit status 1. */
+ * (`single`) that cannot run, and an error of the options (a configuration
+ * the preset cannot model, a bad --const), end the command instead. */
 static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const SimCmd *c, int single,
                         SimRun *runs, ReportRun *rep, char **errors, int *not_run) {
   int progress = n > 1 && isatty(2) && c->format == REPORT_TEXT;
@@ -292,7 +293,7 @@ static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const
       continue;
     }
     if (progress) fprintf(stderr, "\r%60s\r", "");
-    if (single) return wm_err_print(&e);
+    if (single || !cli_launch_error(&e)) return wm_err_print(&e); /* the options', not this launch's */
     errors[i] = wm_xstrdup(e.msg);
     rep[i] = report_refusal(mod, &ls[i], &e, errors[i]);
     ++*not_run;

@@ -121,8 +121,13 @@ static int run_catalogue(Lab *lab, Gpu *g) {
       r->regs = t->regs;
       r->blocks_per_sm = t->blocks_per_sm;
     } else if (simulate(lab, mods[l->file], i, &run, &e)) {
-      /* reported in its place; the other launches run on */
       if (lab->opt.progress && isatty(2)) fputc('\n', stderr);
+      if (e.code == WM_EUSAGE || e.code == WM_EIO) { /* the options', not this launch's */
+        status = wm_err_print(&e);
+        sim_run_free(&run);
+        break;
+      }
+      /* reported in its place; the other launches run on */
       fprintf(stderr, "warpmem: lab: %s: %s\n", l->sim.label, e.msg);
       r->sim_status = e.code == WM_EFAULT || e.code == WM_EARITH || e.code == WM_EDEADLOCK ? REPORT_FAILED
                                                                                          : REPORT_REFUSED;

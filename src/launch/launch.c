@@ -2,14 +2,28 @@
  * .param list, and dumping the buffers after a run.
  *
  * Notes:
+ * - Scalars are range-checked for their type (launch_value.c); aggregates
+ *   are laid out by launch_agg.c.
+ * - A buffer holds 1 element at least and 1 TiB at most; the run's real
+ *   limit (GlobalMem.limit, --mem-limit) is gmem_alloc's to enforce.
+ * - rand is reproducible: splitmix64 seeded by (seed, argument number), so
+ *   the same seed gives the same data and different arguments get different
+ *   data.  Floats are uniform in [0, 1); integers uniform in [0, 1024) (in
+ *   [0, 128) for i8 and [0, 256) for u8) so that kernels which use the data
+ *   as indices or trip counts stay in bounds and finish quickly.
+ * - iota stores element i converted to the type (wrapping for narrow
+ *   integer types, rounded for floats beyond 2^24 / 2^53).
  * - Grid and block sizes on `//@` lines are checked against CUDA's limits
  *   (emu.h) so the error points at the line; the emulator checks again for
  *   launches built elsewhere.
  */
 #include "launch/launch.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +34,9 @@
 #include "emu/emu.h"
 #include "launch/launch_int.h"
 #include "util/sys.h"
+
+#define MAX_BUF_BYTES (1ull << 40) /* sanity bound on one buffer */
+
 
 /* ---- dimensions and arguments ------------------------------------------ */
 
@@ -56,14 +73,114 @@ int launch_parse_dim(const char *s, uint32_t d[3], WmErr *e) {
   return dim_parse(s, strlen(s), d, &bad, e);
 }
 
-/* An aggregate (launch_agg.c): checked and measured now, laid out again
- * when bound (ArgSpec keeps only its text). */
+static int field_is(const char *s, size_t n, const char *word) {
+  return strlen(word) == n && memcmp(s, word, n) == 0;
+}
+
+static int agg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e);
+
+/* Grammar: ARG := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | AGG.
+ * Errors: message in e (naming the argument), *bad = offset of the bad field. */
+static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
+  memset(a, 0, sizeof *a);
+  *bad = 0;
+  size_t tn = n < sizeof a->text - 1 ? n : sizeof a->text - 1;
+  memcpy(a->text, s, tn);
+  a->text[tn] = '\0';
+  if (n == 0) return wm_err(e, WM_EUSAGE, "empty argument: expected TYPE:VALUE or buf:TYPE:COUNT[:INIT]");
+  if (la_is_agg(s, n)) return agg_parse(s, n, a, bad, e);
+
+  /* split into at most 4 fields at ':' (a float constant has none) */
+  size_t fs[5], fe[5];
+  int nf = 0;
+  size_t i = 0;
+  for (;;) {
+    size_t j = i;
+    while (j < n && s[j] != ':') j++;
+    if (nf == 4) {
+      *bad = i - 1;
+      return wm_err(e, WM_EUSAGE, "argument '%.*s': too many ':' fields", (int)n, s);
+    }
+    fs[nf] = i, fe[nf] = j, nf++;
+    if (j == n) break;
+    i = j + 1;
+  }
+#define F(k) (s + fs[k]), (fe[k] - fs[k])
+  WmErr sub = {0};
+  if (field_is(F(0), "buf")) {
+    a->kind = ARG_BUF;
+    if (nf < 3) {
+      *bad = n;
+      return wm_err(e, WM_EUSAGE, "argument '%.*s': expected buf:TYPE:COUNT[:INIT]", (int)n, s);
+    }
+    if (la_lookup_type(F(1), &a->type)) {
+      *bad = fs[1];
+      return wm_err(e, WM_EUSAGE, "argument '%.*s': unknown type '%.*s' (types: " TYPE_LIST ")",
+                    (int)n, s, (int)(fe[1] - fs[1]), s + fs[1]);
+    }
+    uint64_t count;
+    int hex;
+    int rc = la_parse_uint(F(2), &count, &hex);
+    *bad = fs[2];
+    if (rc == -1)
+      return wm_err(e, WM_EUSAGE, "argument '%.*s': buffer length '%.*s' is not a positive integer",
+                    (int)n, s, (int)(fe[2] - fs[2]), s + fs[2]);
+    if (rc == 0 && count == 0)
+      return wm_err(e, WM_EUSAGE, "argument '%.*s': a buffer needs at least 1 element", (int)n, s);
+    unsigned es = la_type_bytes(a->type);
+    if (rc == -2 || count > MAX_BUF_BYTES / es)
+      return wm_err(e, WM_EUSAGE,
+                    "argument '%.*s': buffer of %.*s %s elements is too large (at most 1 TiB)",
+                    (int)n, s, (int)(fe[2] - fs[2]), s + fs[2], la_type_spec_name(a->type));
+    a->count = count;
+    a->init = INIT_DEFAULT;
+    if (nf == 4) {
+      *bad = fs[3];
+      if (field_is(F(3), "zero")) a->init = INIT_ZERO;
+      else if (field_is(F(3), "iota")) a->init = INIT_IOTA;
+      else if (field_is(F(3), "rand")) a->init = INIT_RAND;
+      else if (la_parse_value(F(3), a->type, &a->bits, &sub) == 0) a->init = INIT_CONST;
+      else
+        return wm_err(e, WM_EUSAGE,
+                      "argument '%.*s': bad INIT '%.*s' (zero, iota, rand or a %s constant: %s)",
+                      (int)n, s, (int)(fe[3] - fs[3]), s + fs[3], la_type_spec_name(a->type), sub.msg);
+    }
+    return 0;
+  }
+  a->kind = ARG_SCALAR;
+  if (la_lookup_type(F(0), &a->type)) {
+    *bad = 0;
+    return wm_err(e, WM_EUSAGE,
+                  "argument '%.*s': unknown type '%.*s' (expected TYPE:VALUE or "
+                  "buf:TYPE:COUNT[:INIT]; types: " TYPE_LIST ")",
+                  (int)n, s, (int)(fe[0] - fs[0]), s + fs[0]);
+  }
+  if (nf != 2) {
+    *bad = nf < 2 ? n : fe[1];
+    return wm_err(e, WM_EUSAGE, "argument '%.*s': expected TYPE:VALUE", (int)n, s);
+  }
+  *bad = fs[1];
+  if (la_parse_value(F(1), a->type, &a->bits, &sub))
+    return wm_err(e, WM_EUSAGE, "argument '%.*s': %s", (int)n, s, sub.msg);
+#undef F
+  return 0;
+}
+
+/* An aggregate (launch_agg.c): laid out now to check it, its buffer
+ * members read as arguments; ArgSpec keeps its text, laid out again when
+ * bound. */
 static int agg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
   if (n >= sizeof a->text)
     return wm_err(e, WM_EUSAGE, "argument '%.40s...': an aggregate spec has at most %zu characters (bytes:HEX "
                   "is the shortest form)", s, sizeof a->text - 1);
   AggLayout *L = wm_xmalloc(sizeof *L);
   int rc = la_agg_layout(s, n, L, bad, e);
+  for (int b = 0; b < L->nbufs && rc == 0; b++) {
+    ArgSpec m;
+    size_t mbad;
+    rc = arg_parse(s + L->buf_from[b], L->buf_len[b], &m, &mbad, e);
+    if (rc) *bad = L->buf_from[b] + mbad;
+  }
   if (rc == 0) {
     a->kind = ARG_AGG;
     a->agg_size = L->size;
@@ -75,20 +192,6 @@ static int agg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e)
   }
   free(L);
   return rc;
-}
-
-/* Grammar: ARG := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | AGG.
- * Errors: message in e (naming the argument), *bad = offset of the bad field. */
-static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
-  if (n > 0 && la_is_agg(s, n)) {
-    memset(a, 0, sizeof *a);
-    *bad = 0;
-    size_t tn = n < sizeof a->text - 1 ? n : sizeof a->text - 1;
-    memcpy(a->text, s, tn);
-    a->text[tn] = '\0';
-    return agg_parse(s, n, a, bad, e);
-  }
-  return la_leaf_parse(s, n, a, bad, e);
 }
 
 int launch_parse_arg(const char *s, ArgSpec *a, WmErr *e) {
@@ -199,7 +302,7 @@ static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec 
     const char *eq = memchr(tok, '=', (size_t)(p - tok));
     int k = -1;
     for (int i = 0; eq && i < 4; i++)
-      if (la_field_is(tok, (size_t)(eq - tok), keys[i])) k = i;
+      if (field_is(tok, (size_t)(eq - tok), keys[i])) k = i;
     if (k < 0)
       return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, tok),
                        "unexpected '%.*s': expected grid=, block=, smem= or args= "
@@ -330,6 +433,90 @@ int launch_read_file(const char *path, LaunchSpec **out, int *n, WmErr *e) {
 
 /* ---- binding ----------------------------------------------------------- */
 
+static void store_le(uint8_t *p, uint64_t v, unsigned bytes) {
+  for (unsigned i = 0; i < bytes; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t splitmix64(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* The bits of integer i (iota) or of a random draw in type t. */
+static uint64_t iota_bits(uint8_t t, uint64_t i) {
+  if (t == PTX_T_F32) {
+    float f = (float)i;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+  }
+  if (t == PTX_T_F64) {
+    double d = (double)i;
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+  }
+  return i & la_width_mask(la_type_bytes(t));
+}
+
+static uint64_t rand_bits(uint8_t t, uint64_t *state) {
+  uint64_t x = splitmix64(state);
+  if (t == PTX_T_F32) {
+    float f = (float)(x >> 40) * (1.0f / 16777216.0f); /* 24 bits: [0, 1) exactly */
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+  }
+  if (t == PTX_T_F64) {
+    double d = (double)(x >> 11) * (1.0 / 9007199254740992.0);
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+  }
+  uint64_t range = t == PTX_T_S8 ? 128 : t == PTX_T_U8 ? 256 : 1024;
+  return (x >> 32) % range;
+}
+
+/* store_le for one element; memcpy on little-endian hosts (the fill loops
+ * run over up to billions of elements). */
+static inline void store_elem(uint8_t *p, uint64_t v, unsigned es) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint8_t b1 = (uint8_t)v;
+  uint16_t b2 = (uint16_t)v;
+  uint32_t b4 = (uint32_t)v;
+  switch (es) {
+  case 1: memcpy(p, &b1, 1); break;
+  case 2: memcpy(p, &b2, 2); break;
+  case 4: memcpy(p, &b4, 4); break;
+  default: memcpy(p, &v, 8); break;
+  }
+#else
+  store_le(p, v, es);
+#endif
+}
+
+static void fill(GBuf *b, const ArgSpec *a, uint8_t init, uint64_t seed, int argno) {
+  unsigned es = la_type_bytes(a->type);
+  uint8_t *d = b->data;
+  switch (init) {
+  case INIT_ZERO:
+    break; /* gmem_alloc zeroes */
+  case INIT_IOTA:
+    for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, iota_bits(a->type, i), es);
+    break;
+  case INIT_CONST:
+    for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, a->bits, es);
+    break;
+  default: { /* INIT_RAND */
+    uint64_t st = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(argno + 1));
+    for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, rand_bits(a->type, &st), es);
+    break;
+  }
+  }
+}
+
 /* "(.u64, .u64, .u32, .u32)" */
 static void param_list(const PtxKernel *k, char *buf, size_t n) {
   size_t o = 0;
@@ -344,6 +531,40 @@ static void param_list(const PtxKernel *k, char *buf, size_t n) {
     if (w < 0) break;
     o += (size_t)w;
   }
+}
+
+/* Allocates and fills the buffer of spec a (argument argno, or a member of
+ * it) named `name`, and writes its address at slot. */
+static int bind_buffer(const ArgSpec *a, const char *name, int argno, GlobalMem *g, uint8_t *slot, InitKind dflt,
+                       uint64_t seed, WmErr *e) {
+  int bi = gmem_alloc(g, a->count * la_type_bytes(a->type), name, a->type, a->count, e);
+  if (bi < 0) return -1;
+  uint8_t init = a->init == INIT_DEFAULT ? (uint8_t)dflt : a->init;
+  if (init == INIT_DEFAULT) init = INIT_RAND;
+  fill(&g->buf[bi], a, init, seed, argno);
+  store_le(slot, g->buf[bi].addr, 8);
+  return 0;
+}
+
+/* Writes aggregate argument argno at dst (its parameter's bytes), with a
+ * fresh buffer for each buffer member ("argN.M (spec)": M counts them;
+ * their rand streams are those of arguments 64*(M+1)+N). */
+static int bind_agg(const ArgSpec *a, int argno, GlobalMem *g, uint8_t *dst, InitKind dflt, uint64_t seed,
+                    WmErr *e) {
+  AggLayout *L = la_agg_of(a, e);
+  if (!L) return -1;
+  memcpy(dst, L->bytes, L->size);
+  int rc = 0;
+  for (int b = 0; b < L->nbufs && rc == 0; b++) {
+    ArgSpec m;
+    size_t bad;
+    char name[sizeof a->text + 24];
+    rc = arg_parse(a->text + L->buf_from[b], L->buf_len[b], &m, &bad, e);
+    snprintf(name, sizeof name, "arg%d.%d (%s)", argno, b, m.text);
+    if (rc == 0) rc = bind_buffer(&m, name, LAUNCH_MAX_ARGS * (b + 1) + argno, g, dst + L->buf_at[b], dflt, seed, e);
+  }
+  free(L);
+  return rc;
 }
 
 int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *params,
@@ -362,7 +583,7 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
   for (int i = 0; i < l->nargs; i++) {
     const ArgSpec *a = &l->args[i];
     const PtxParam *p = &k->params[i];
-    unsigned need = a->kind == ARG_BUF ? 8 : a->kind == ARG_AGG ? a->agg_size : la_type_bytes(a->type);
+    unsigned need = a->kind == ARG_BUF ? 8 : la_type_bytes(a->type);
     if (p->offset > k->param_size || p->size > k->param_size - p->offset)
       return wm_err(e, WM_EARGS, "kernel %s: parameter %s lies outside the parameter buffer",
                     k->name, p->name ? p->name : "?");
@@ -388,20 +609,19 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
     const ArgSpec *a = &l->args[i];
     const PtxParam *p = &k->params[i];
     if (a->kind == ARG_SCALAR) {
-      la_store_le(params + p->offset, a->bits, p->size);
+      store_le(params + p->offset, a->bits, p->size);
       continue;
     }
     if (a->kind == ARG_AGG) {
-      if (la_bind_agg(a, i, g, params + p->offset, dflt, seed, e)) return -1;
+      if (bind_agg(a, i, g, params + p->offset, dflt, seed, e)) return -1;
       continue;
     }
     char name[sizeof a->text + 16];
     snprintf(name, sizeof name, "arg%d (%s)", i, a->text);
-    if (la_bind_buffer(a, name, i, g, params + p->offset, dflt, seed, e)) return -1;
+    if (bind_buffer(a, name, i, g, params + p->offset, dflt, seed, e)) return -1;
   }
   return 0;
 }
-
 
 /* ---- dumps ------------------------------------------------------------- */
 
@@ -540,7 +760,7 @@ int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, W
     if (at + es > v->offset + v->size)
       return wm_err(e, WM_EUSAGE, "--const '%s': %s holds %u bytes, the values need more", spec, v->name,
                     v->size);
-    la_store_le(const_mem + at, bits, es);
+    store_le(const_mem + at, bits, es);
     at += es;
     if (!end) break;
     p = end + 1;

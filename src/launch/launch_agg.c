@@ -197,24 +197,34 @@ static int place_bytes(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *size
   return 0;
 }
 
-/* A scalar TYPE:VALUE or a buffer buf:TYPE:COUNT[:INIT] member. */
+/* A scalar TYPE:VALUE, or a buffer buf:TYPE:COUNT[:INIT] member: its
+ * address's slot and its spec's place in the text (launch.c reads the spec
+ * with arg_parse and checks it as the aggregate is read). */
 static int place_leaf(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *size, uint32_t *align) {
-  ArgSpec a;
-  size_t bad;
-  WmErr sub = {0};
-  if (la_leaf_parse(c->s + i, end - i, &a, &bad, &sub)) return fail(c, i + bad, "%s", sub.msg);
-  if (a.kind == ARG_BUF) {
+  const char *s = c->s + i, *colon = memchr(s, ':', end - i);
+  size_t wn = colon ? (size_t)(colon - s) : end - i;
+  if (wn == 3 && !memcmp(s, "buf", 3)) {
     *size = *align = 8;
     if (at != UINT32_MAX) {
       if (c->L->nbufs == LA_AGG_MAX_BUFS) return fail(c, i, "more than %d buffers in one aggregate", LA_AGG_MAX_BUFS);
       c->L->buf_at[c->L->nbufs] = at;
-      c->L->buf[c->L->nbufs++] = a;
+      c->L->buf_from[c->L->nbufs] = (uint16_t)i;
+      c->L->buf_len[c->L->nbufs++] = (uint16_t)(end - i);
     }
     return 0;
   }
-  *size = *align = la_type_bytes(a.type);
+  uint8_t t;
+  if (la_lookup_type(s, wn, &t))
+    return fail(c, i, "unknown type '%.*s' (a member is TYPE:VALUE, buf:TYPE:COUNT[:INIT] or an aggregate; types: "
+                      TYPE_LIST ")", (int)wn, s);
+  if (!colon) return fail(c, end, "expected %.*s:VALUE", (int)wn, s);
+  uint64_t bits;
+  WmErr sub = {0};
+  if (la_parse_value(colon + 1, (size_t)(c->s + end - colon - 1), t, &bits, &sub))
+    return fail(c, (size_t)(colon + 1 - c->s), "%s", sub.msg);
+  *size = *align = la_type_bytes(t);
   if (at != UINT32_MAX)
-    for (unsigned b = 0; b < *size; b++) c->L->bytes[at + b] = (uint8_t)(a.bits >> (8 * b));
+    for (unsigned k = 0; k < *size; k++) c->L->bytes[at + k] = (uint8_t)(bits >> (8 * k));
   return 0;
 }
 
@@ -270,7 +280,7 @@ int la_agg_layout(const char *s, size_t n, AggLayout *L, size_t *bad, WmErr *e) 
 
 /* The aggregate of argument i laid out again (it parsed when read, so it
  * lays out now); NULL on an error.  Caller frees. */
-static AggLayout *agg_layout(const ArgSpec *a, WmErr *e) {
+AggLayout *la_agg_of(const ArgSpec *a, WmErr *e) {
   AggLayout *L = wm_xmalloc(sizeof *L);
   size_t bad;
   if (la_agg_layout(a->text, strlen(a->text), L, &bad, e) == 0) return L;
@@ -301,25 +311,6 @@ int la_check_agg(const PtxKernel *k, int i, const ArgSpec *a, const PtxParam *p,
   return 0;
 }
 
-/* Writes aggregate argument argno at dst (its parameter's bytes), with a
- * fresh buffer for each buffer member ("argN.M (spec)": M counts them). */
-int la_bind_agg(const ArgSpec *a, int argno, GlobalMem *g, uint8_t *dst, InitKind dflt, uint64_t seed,
-                    WmErr *e) {
-  AggLayout *L = agg_layout(a, e);
-  if (!L) return -1;
-  memcpy(dst, L->bytes, L->size);
-  int rc = 0;
-  for (int b = 0; b < L->nbufs && rc == 0; b++) {
-    char name[sizeof a->text + 24];
-    snprintf(name, sizeof name, "arg%d.%d (%s)", argno, b, L->buf[b].text);
-    /* members draw from their own streams: argument number 64 + ... */
-    rc = la_bind_buffer(&L->buf[b], name, LAUNCH_MAX_ARGS * (b + 1) + argno, g, dst + L->buf_at[b], dflt, seed, e);
-  }
-  free(L);
-  return rc;
-}
-
-
 int launch_pointer_slots(const PtxKernel *k, const LaunchSpec *l, uint32_t *slots, int max) {
   int n = 0;
   for (int i = 0; i < l->nargs && i < k->nparams; i++) {
@@ -329,7 +320,7 @@ int launch_pointer_slots(const PtxKernel *k, const LaunchSpec *l, uint32_t *slot
       n++;
     } else if (a->kind == ARG_AGG) {
       WmErr e = {0};
-      AggLayout *L = agg_layout(a, &e);
+      AggLayout *L = la_agg_of(a, &e);
       if (!L) return -1;
       for (int b = 0; b < L->nbufs; b++, n++)
         if (n < max) slots[n] = k->params[i].offset + L->buf_at[b];
