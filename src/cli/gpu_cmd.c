@@ -11,6 +11,7 @@
 #include "arch/arch.h"
 #include "launch/launch.h"
 #include "gpu/gpu.h"
+#include "report/report.h"
 
 static const char *usage_gpu =
   "usage: warpmem gpu info|bandwidth|sgemm|run [OPTIONS]\n"
@@ -259,8 +260,7 @@ out:
 /* A launch that could not run or be checked, in its place: a JSON entry
  * with status and error, or a line (and the message on stderr). */
 static void report_not_run(const LaunchSpec *l, const WmErr *e, json_t *arr) {
-  const char *status = e->code == WM_EFAULT || e->code == WM_EARITH || e->code == WM_EDEADLOCK || e->code == WM_EGPU
-                           ? "failed" : "refused";
+  const char *status = report_status_name[report_status_of(e->code)];
   if (arr) {
     json_array_append_new(arr, json_pack("{s:s, s:i, s:s, s:s}", "launch", l->label, "line", l->line, "status",
                                          status, "error", e->msg));

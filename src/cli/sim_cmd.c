@@ -258,18 +258,11 @@ static ReportRun report_row(const PtxModule *mod, const LaunchSpec *ls, const Si
   return row;
 }
 
-/* Whether a launch that did not run was refused (warpmem cannot run it as
- * asked) or failed while running (the kernel's own fault). */
-static ReportStatus status_of(const WmErr *e) {
-  return e->code == WM_EFAULT || e->code == WM_EARITH || e->code == WM_EDEADLOCK ? REPORT_FAILED
-                                                                                 : REPORT_REFUSED;
-}
-
 /* The report's row for a launch that did not run; `why` is malloc'd and
  * freed by the caller (errors[]). */
 static ReportRun report_refusal(const PtxModule *mod, const LaunchSpec *ls, const WmErr *e, char *why) {
   ReportRun row = {.launch = ls->label, .mod = mod, .kernel = cli_named_kernel(mod, ls->name), .smem = ls->smem,
-                   .status = status_of(e), .error = why};
+                   .status = report_status_of(e->code), .error = why};
   memcpy(row.grid, ls->grid, sizeof row.grid);
   memcpy(row.block, ls->block, sizeof row.block);
   return row;
@@ -298,7 +291,8 @@ static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const
     rep[i] = report_refusal(mod, &ls[i], &e, errors[i]);
     ++*not_run;
     /* text shows the message in place; JSON and CSV go to files, so say it here too */
-    if (c->format != REPORT_TEXT) fprintf(stderr, "warpmem: %s %s: %s\n", ls[i].label, report_status_name[rep[i].status], e.msg);
+    if (c->format != REPORT_TEXT)
+      fprintf(stderr, "warpmem: %s %s: %s\n", ls[i].label, report_status_name[rep[i].status], e.msg);
   }
   if (progress) fprintf(stderr, "\r%60s\r", "");
   return 0;

@@ -129,8 +129,7 @@ static int run_catalogue(Lab *lab, Gpu *g) {
       }
       /* reported in its place; the other launches run on */
       fprintf(stderr, "warpmem: lab: %s: %s\n", l->sim.label, e.msg);
-      r->sim_status = e.code == WM_EFAULT || e.code == WM_EARITH || e.code == WM_EDEADLOCK ? REPORT_FAILED
-                                                                                         : REPORT_REFUSED;
+      r->sim_status = report_status_of(e.code);
       snprintf(r->sim_error, sizeof r->sim_error, "%s", e.msg);
       lab->not_run++;
       sim_run_free(&run);

@@ -26,6 +26,11 @@
 const char *const report_status_name[3] = {[REPORT_OK] = "ok", [REPORT_REFUSED] = "refused",
                                            [REPORT_FAILED] = "failed"};
 
+ReportStatus report_status_of(int code) {
+  return code == WM_EFAULT || code == WM_EARITH || code == WM_EDEADLOCK || code == WM_EGPU ? REPORT_FAILED
+                                                                                          : REPORT_REFUSED;
+}
+
 static const char *status_name(const ReportRun *r) {
   return r->status <= REPORT_FAILED ? report_status_name[r->status] : "failed";
 }

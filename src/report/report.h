@@ -19,6 +19,10 @@ typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV } ReportFormat;
  * division by zero, a deadlock).  Names in report_status_name. */
 typedef enum { REPORT_OK, REPORT_REFUSED, REPORT_FAILED } ReportStatus;
 extern const char *const report_status_name[3];
+/* The status of a launch that did not run, from its error's WM_E* code:
+ * failed for a fault, a division by zero, a deadlock or a failed GPU
+ * launch; refused otherwise. */
+ReportStatus report_status_of(int code);
 
 typedef struct ReportRun {
   const char *launch;        /* NAME#VARIANT */
