@@ -558,7 +558,7 @@ static int bind_agg(const ArgSpec *a, int argno, GlobalMem *g, uint8_t *dst, Ini
   for (int b = 0; b < L->nbufs && rc == 0; b++) {
     ArgSpec m;
     size_t bad;
-    char name[sizeof a->text + 24];
+    char name[sizeof a->text + 48]; /* "argN.M (" and ")" around the spec */
     rc = arg_parse(a->text + L->buf_from[b], L->buf_len[b], &m, &bad, e);
     snprintf(name, sizeof name, "arg%d.%d (%s)", argno, b, m.text);
     if (rc == 0) rc = bind_buffer(&m, name, LAUNCH_MAX_ARGS * (b + 1) + argno, g, dst + L->buf_at[b], dflt, seed, e);
@@ -616,7 +616,7 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
       if (bind_agg(a, i, g, params + p->offset, dflt, seed, e)) return -1;
       continue;
     }
-    char name[sizeof a->text + 16];
+    char name[sizeof a->text + 32];
     snprintf(name, sizeof name, "arg%d (%s)", i, a->text);
     if (bind_buffer(a, name, i, g, params + p->offset, dflt, seed, e)) return -1;
   }
