@@ -283,6 +283,8 @@ static void test_mismatch_errors(void **state) {
   expect_parse_error("f32x2{1}", "f32x2 takes 2 values, 1 given");
   expect_parse_error("f32x2{1,2,3}", "f32x2 takes 2 values, more are given");
   expect_parse_error("struct{f32:1", "balanced braces");
+  expect_parse_error("struct{i32:1,i32:2}{i32:3}", "balanced braces"); /* a field must end inside its braces */
+  expect_parse_error("struct{i32:1,f32x2{1,2}}}", "unbalanced braces");
   expect_parse_error("struct{f33:1}", "unknown type 'f33'");
   expect_parse_error("struct{i8:300}", "300 is out of range for i8");
   expect_parse_error("bytes:abc", "even number of hex digits");

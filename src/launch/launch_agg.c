@@ -86,9 +86,17 @@ static size_t word_end(const char *s, size_t i, size_t end) {
 
 static int place(Cur *c, size_t i, size_t end, uint32_t at, uint32_t *size, uint32_t *align);
 
-/* s[i..end) is "{...}" with balanced braces inside. */
+/* Whether the braces of s[i..end) balance (none closes more than opened). */
+static int balanced(const char *s, size_t i, size_t end) {
+  int depth = 0;
+  for (; i < end && depth >= 0; i++) depth += s[i] == '{' ? 1 : s[i] == '}' ? -1 : 0;
+  return depth == 0;
+}
+
+/* s[i..end) is "{...}" with balanced braces inside, so that every field
+ * of it ends inside it. */
 static int check_braces(Cur *c, size_t i, size_t end, const char *what) {
-  if (i >= end || c->s[i] != '{' || c->s[end - 1] != '}' || field_end(c->s, i + 1, end - 1) == (size_t)-1)
+  if (i >= end || c->s[i] != '{' || c->s[end - 1] != '}' || !balanced(c->s, i + 1, end - 1))
     return fail(c, i, "%s: expected {...} with balanced braces", what);
   return 0;
 }
