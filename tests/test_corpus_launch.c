@@ -21,6 +21,7 @@
 #include "gpu/gpu.h"
 #include "testutil.h"
 #include "util/csv.h"
+#include "util/half.h"
 #include "util/sys.h"
 
 static PtxModule *byvalue;
@@ -117,6 +118,41 @@ static void test_vector_types(void **state) {
   sim_run_free(&run);
 }
 
+/* __half and __nv_bfloat16 by value, a buffer of halves (rand: multiples
+ * of 2^-11 in [0, 1), every one exact in f16). */
+static void test_half_by_value(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, bv(), "half_scale", "1", "128", 0, "buf:f16:128", "buf:f32:128:zero", "f16:0.5", "bf16:-3", NULL);
+  const uint16_t *in = tu_arg_buf(&run, 0, 2, 128);
+  const float *out = tu_arg_buf(&run, 1, 4, 128);
+  int distinct = 0;
+  for (int i = 0; i < 128; i++) {
+    float x = wm_f16_value(in[i]);
+    assert_true(x >= 0 && x < 1 && x * 2048 == floorf(x * 2048));
+    distinct += i && in[i] != in[i - 1];
+    assert_true(out[i] == x * 0.5f - 3.0f);
+  }
+  assert_true(distinct > 64);
+  sim_run_free(&run);
+  /* the bits of f16 and bf16 specs: 1.5 is 0x3e00 / 0x3fc0 (sign 0,
+   * exponent 15 / 127, mantissa .1b); 0.1 the nearest f16, within half an
+   * ulp (2^-4 * 2^-11); 65504 the largest f16, 70000 beyond it */
+  ArgSpec a;
+  WmErr e = {0};
+  assert_int_equal(launch_parse_arg("f16:1.5", &a, &e), 0);
+  assert_int_equal(a.bits, 0x3e00);
+  assert_int_equal(launch_parse_arg("bf16:1.5", &a, &e), 0);
+  assert_int_equal(a.bits, 0x3fc0);
+  assert_int_equal(launch_parse_arg("f16:0.1", &a, &e), 0);
+  assert_int_equal(a.bits, wm_f16_from(0.1, WM_RND_NEAREST));
+  assert_true(fabs(wm_f16_value((uint16_t)a.bits) - 0.1) <= 0.1 * 0x1p-11);
+  assert_int_equal(launch_parse_arg("f16:65504", &a, &e), 0);
+  assert_int_equal(a.bits, 0x7bff); /* the largest f16 */
+  assert_int_equal(launch_parse_arg("f16:70000", &a, &e), -1);
+  assert_non_null(strstr(e.msg, "out of range for f16"));
+}
+
 /* ---- layouts from first principles ------------------------------------- */
 
 static void expect_layout(const char *spec, uint32_t size, uint32_t align) {
@@ -141,6 +177,8 @@ static void test_layout_sizes(void **state) {
   expect_layout("i8x4{1,2,3,4}", 4, 4);
   expect_layout("i16x3{1,2,3}", 6, 2);
   expect_layout("f64x1{1}", 8, 8);
+  expect_layout("f16x2{1,2}", 4, 4); /* __half2 */
+  expect_layout("struct{f16:1,f32:2}", 8, 4);
   /* a char then a float4: the float4 at 16, size 32, align 16 */
   expect_layout("struct{i8:1,f32x4{1,2,3,4}}", 32, 16);
   /* nested: {int; {char; double}} -> the inner at 8 (16 bytes), total 24 */
@@ -540,6 +578,28 @@ static void test_approx_warnings(void **state) {
   free(err);
 }
 
+/* A packed conversion (cvt.rn.f16x2.f32) is refused, located, rather than
+ * computed as one f32 (it was, before). */
+static void test_packed_cvt_refused(void **state) {
+  (void)state;
+  const char *ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                    ".visible .entry pack(.param .u64 p)\n{\n"
+                    "\t.reg .b32 %r<3>;\n\t.reg .f32 %f<3>;\n\t.reg .b64 %rd<3>;\n\t.reg .b16 %rs<2>;\n"
+                    "\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+                    "\tmov.f32 %f1, 0f3F800000;\n\tmov.f32 %f2, 0f40000000;\n"
+                    "\tcvt.rn.bf16.f32 %rs1, %f2;\n\tcvt.f32.bf16 %f2, %rs1;\n"
+                    "\tst.global.f32 [%rd2], %f2;\n"
+                    "\tcvt.rn.f16x2.f32 %r1, %f1, %f2;\n\tst.global.u32 [%rd2+4], %r1;\n\tret;\n}\n";
+  char *path = tu_temp_file(".ptx", ptx), args[4200], *out, *err;
+  snprintf(args, sizeof args, "sim '%s' --kernel pack --grid 1 --block 1 --arg buf:f32:2 --no-caches", path);
+  assert_int_equal(run(args, &out, &err), 1);
+  if (!strstr(err, "cvt.f16x2 is not supported") || !strstr(err, ".ptx:17: cvt.rn.f16x2.f32")) fail_msg("%s", err);
+  free(out);
+  free(err);
+  unlink(path);
+  free(path);
+}
+
 static int teardown(void **state) {
   (void)state;
   if (byvalue) ptx_module_free(byvalue);
@@ -556,7 +616,8 @@ int main(void) {
     cmocka_unit_test(test_mismatch_errors),       cmocka_unit_test(test_launch_line_aggregates),
     cmocka_unit_test(test_refused_kernel_every_format), cmocka_unit_test(test_cli_struct_arg),
     cmocka_unit_test(test_project_flags),         cmocka_unit_test(test_approx_warnings),
-    cmocka_unit_test(test_lab_refused_launch),
+    cmocka_unit_test(test_lab_refused_launch),    cmocka_unit_test(test_half_by_value),
+    cmocka_unit_test(test_packed_cvt_refused),
   };
   return cmocka_run_group_tests(tests, NULL, teardown);
 }

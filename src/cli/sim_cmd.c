@@ -41,7 +41,7 @@ static const char *usage_sim =
   "  struct { const float* in; float* out; int n; float alpha; }; a functor\n"
   "  without members is struct{}.  Commas inside braces do not split args=;\n"
   "  --arg also takes struct:M,M,... and f32x2:1,2.\n"
-  "  TYPE  i8 u8 i16 u16 i32 u32 i64 u64 f32 f64\n"
+  "  TYPE  i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16 (f16, bf16: rounded to nearest)\n"
   "  INIT  zero, iota, rand (seeded; floats in [0,1), integers in [0,1024)) or a constant\n"
   "\n"
   "  --arch NAME      GPU to model: gt200, fermi, kepler, volta, ampere, hopper\n"

@@ -60,18 +60,24 @@ int emu_exec_cvt(EMU_EXEC_ARGS) {
   unsigned dt = x->type, st = x->type2, ds = ptx_type_size((PtxType)dt), ss = ptx_type_size((PtxType)st);
   Class dc = tclass(dt), sc = tclass(st);
   int ftz = x->flags & PTX_IF_FTZ, sat = x->flags & PTX_IF_SAT;
+  /* packed pairs (cvt.rn.f16x2.f32 d, a, b) are not computed here: refused
+   * rather than converted as one f32 */
+  if (dt == PTX_T_F16X2 || dt == PTX_T_BF16X2 || st == PTX_T_F16X2 || st == PTX_T_BF16X2)
+    return emu_unsupported_type(b, x, warp, mask);
   int old_mode = fegetround();
-  /* f16 results round in double_to_half, in the default mode */
-  if (dc == C_F && dt != PTX_T_F16 && x->rnd >= PTX_RND_RN && x->rnd <= PTX_RND_RP) fesetround(emu_fe_mode(x->rnd));
+  /* f16 and bf16 results round in wm_to_narrow, in the default mode */
+  if (dc == C_F && dt != PTX_T_F16 && dt != PTX_T_BF16 && x->rnd >= PTX_RND_RN && x->rnd <= PTX_RND_RP) fesetround(emu_fe_mode(x->rnd));
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
     uint64_t v = a[l], out;
     if (sc == C_F) {
-      double f = st == PTX_T_F16 ? wm_f16_value((uint16_t)v) : ss == 4 ? (double)F32(v) : F64(v);
+      double f = st == PTX_T_F16 ? wm_f16_value((uint16_t)v) : st == PTX_T_BF16 ? wm_bf16_value((uint16_t)v)
+                 : ss == 4 ? (double)F32(v) : F64(v);
       if (ftz && ss == 4) f = ftz32((float)f);
       if (dc == C_F) {
         if (x->rnd >= PTX_RND_RNI && x->rnd <= PTX_RND_RPI) f = round_to(x->rnd, f);
         if (dt == PTX_T_F16) out = double_to_half(f, x->rnd);
+        else if (dt == PTX_T_BF16) out = wm_bf16_from(f, wm_round_of(x->rnd));
         else if (ds == 4) {
           volatile float r = (float)f; /* rounded in the current mode */
           float rf = ftz ? ftz32(r) : r;
@@ -85,6 +91,7 @@ int emu_exec_cvt(EMU_EXEC_ARGS) {
       uint64_t uv = zext(v, ss);
       if (dc == C_F) {
         if (dt == PTX_T_F16) out = double_to_half(sc == C_S ? (double)iv : (double)uv, x->rnd);
+        else if (dt == PTX_T_BF16) out = wm_bf16_from(sc == C_S ? (double)iv : (double)uv, wm_round_of(x->rnd));
         else if (ds == 4) {
           volatile float r = sc == C_S ? (float)iv : (float)uv;
           out = B32(sat ? satf(r) : r);

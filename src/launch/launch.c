@@ -33,6 +33,7 @@
 
 #include "emu/emu.h"
 #include "launch/launch_int.h"
+#include "util/half.h"
 #include "util/sys.h"
 
 #define MAX_BUF_BYTES (1ull << 40) /* sanity bound on one buffer */
@@ -446,6 +447,8 @@ static uint64_t splitmix64(uint64_t *s) {
 
 /* The bits of integer i (iota) or of a random draw in type t. */
 static uint64_t iota_bits(uint8_t t, uint64_t i) {
+  if (t == PTX_T_F16) return wm_f16_from((double)i, WM_RND_NEAREST);
+  if (t == PTX_T_BF16) return wm_bf16_from((double)i, WM_RND_NEAREST);
   if (t == PTX_T_F32) {
     float f = (float)i;
     uint32_t u;
@@ -463,6 +466,9 @@ static uint64_t iota_bits(uint8_t t, uint64_t i) {
 
 static uint64_t rand_bits(uint8_t t, uint64_t *state) {
   uint64_t x = splitmix64(state);
+  /* [0, 1) in steps every value of which the format holds exactly */
+  if (t == PTX_T_F16) return wm_f16_from((double)(x >> 53) / 2048.0, WM_RND_NEAREST);
+  if (t == PTX_T_BF16) return wm_bf16_from((double)(x >> 56) / 256.0, WM_RND_NEAREST);
   if (t == PTX_T_F32) {
     float f = (float)(x >> 40) * (1.0f / 16777216.0f); /* 24 bits: [0, 1) exactly */
     uint32_t u;
@@ -744,7 +750,7 @@ int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, W
   }
   uint8_t t;
   if (la_lookup_type(eq + 1, (size_t)(colon - eq - 1), &t))
-    return wm_err(e, WM_EUSAGE, "--const '%s': unknown type '%.*s' (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)",
+    return wm_err(e, WM_EUSAGE, "--const '%s': unknown type '%.*s' (" TYPE_LIST ")",
                   spec, (int)(colon - eq - 1), eq + 1);
   unsigned es = la_type_bytes(t);
   uint64_t at = v->offset;

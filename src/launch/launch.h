@@ -3,7 +3,7 @@
  * Grammar (the ground truth's, extended with INIT and aggregates):
  *   //@ NAME[#VARIANT] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=ARG,ARG,...
  *   ARG    := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | AGG
- *   TYPE   := i8 u8 i16 u16 i32 u32 i64 u64 f32 f64
+ *   TYPE   := i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16
  *   INIT   := zero | iota | rand | CONSTANT       (rand, seeded, is the default)
  *   AGG    := struct[@A]{MEMBER,...}              a struct by value, C layout
  *           | TYPExN{V,...}                       a vector type: f32x2{1,2} is float2

@@ -10,7 +10,7 @@
 
 #include "launch/launch.h"
 
-#define TYPE_LIST "i8 u8 i16 u16 i32 u32 i64 u64 f32 f64"
+#define TYPE_LIST "i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16"
 
 /* launch_value.c ---------------------------------------------------------- */
 

@@ -6,7 +6,9 @@
  *   type's value range (i8: -128..127, u8: 0..255, ...); hexadecimal ones are
  *   bit patterns and may use the whole width (i32:0xffffffff is -1).  Floats
  *   take anything strtod reads (1, 1.5, -2e-3, inf, nan, 0x1p-3) or the PTX
- *   bit forms 0fXXXXXXXX (f32) and 0dXXXXXXXXXXXXXXXX (f64).
+ *   bit forms 0fXXXXXXXX (f32) and 0dXXXXXXXXXXXXXXXX (f64); f16 and bf16
+ *   values are rounded to nearest even (util/half), and one beyond the
+ *   format's largest is out of range.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "launch/launch_int.h"
+#include "util/half.h"
 
 /* ---- types ------------------------------------------------------------- */
 
@@ -27,7 +30,7 @@ static const struct {
 } arg_types[] = {
   {"i8", PTX_T_S8, 1},   {"u8", PTX_T_U8, 1},   {"i16", PTX_T_S16, 2}, {"u16", PTX_T_U16, 2},
   {"i32", PTX_T_S32, 4}, {"u32", PTX_T_U32, 4}, {"i64", PTX_T_S64, 8}, {"u64", PTX_T_U64, 8},
-  {"f32", PTX_T_F32, 4}, {"f64", PTX_T_F64, 8},
+  {"f32", PTX_T_F32, 4}, {"f64", PTX_T_F64, 8}, {"f16", PTX_T_F16, 2}, {"bf16", PTX_T_BF16, 2},
 };
 #define NTYPES (sizeof arg_types / sizeof arg_types[0])
 
@@ -52,7 +55,9 @@ static int type_signed(uint8_t t) {
   return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
 }
 
-static int type_float(uint8_t t) { return t == PTX_T_F32 || t == PTX_T_F64; }
+static int type_float(uint8_t t) {
+  return t == PTX_T_F32 || t == PTX_T_F64 || t == PTX_T_F16 || t == PTX_T_BF16;
+}
 
 /* The PTX spelling of a .param type, for messages ("u64", "b8"). */
 const char *la_param_type_name(uint8_t t) {
@@ -116,7 +121,7 @@ int la_parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr *e)
   if (type_float(t)) {
     /* PTX bit forms: 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX */
     size_t nhex = t == PTX_T_F32 ? 8 : 16;
-    if (n == nhex + 2 && s[0] == '0' && (s[1] == (t == PTX_T_F32 ? 'f' : 'd') ||
+    if ((t == PTX_T_F32 || t == PTX_T_F64) && n == nhex + 2 && s[0] == '0' && (s[1] == (t == PTX_T_F32 ? 'f' : 'd') ||
                                          s[1] == (t == PTX_T_F32 ? 'F' : 'D')) &&
         is_hex_digits(s + 2, nhex)) {
       uint64_t x = 0;
@@ -135,7 +140,12 @@ int la_parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr *e)
     free(buf);
     if (bad) return wm_err(e, WM_EUSAGE, "'%.*s' is not a %s number", (int)n, s, tn);
     if (range) return wm_err(e, WM_EUSAGE, "%.*s is out of range for %s", (int)n, s, tn);
-    if (t == PTX_T_F32) {
+    if (t == PTX_T_F16 || t == PTX_T_BF16) { /* rounded to nearest even; beyond the largest: out of range */
+      uint16_t h = t == PTX_T_F16 ? wm_f16_from(d, WM_RND_NEAREST) : wm_bf16_from(d, WM_RND_NEAREST);
+      if (isfinite(d) && isinf(t == PTX_T_F16 ? wm_f16_value(h) : wm_bf16_value(h)))
+        return wm_err(e, WM_EUSAGE, "%.*s is out of range for %s", (int)n, s, tn);
+      *bits = h;
+    } else if (t == PTX_T_F32) {
       float f = (float)d;
       uint32_t u;
       memcpy(&u, &f, 4);

@@ -70,3 +70,12 @@ __global__ void affine2d(const float2* __restrict__ in, float2* __restrict__ out
   float2 p = in[i];
   out[i] = make_float2(m.x * p.x + m.y * p.y + t.x + k.x, m.z * p.x + m.w * p.y + t.y + k.y * k.z);
 }
+
+// __half by value and a buffer of halves (f16 specs round to nearest even).
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+//@ half_scale grid=1 block=128 args=buf:f16:128,buf:f32:128:zero,f16:0.5,bf16:-3
+__global__ void half_scale(const __half* __restrict__ in, float* __restrict__ out, __half s, __nv_bfloat16 b) {
+  int i = threadIdx.x;
+  out[i] = __half2float(in[i]) * __half2float(s) + __bfloat162float(b);
+}
