@@ -578,81 +578,6 @@ static void test_approx_warnings(void **state) {
   free(err);
 }
 
-/* A packed conversion (cvt.rn.f16x2.f32) is refused, located, rather than
- * computed as one f32 (it was, before). */
-static void test_packed_cvt_refused(void **state) {
-  (void)state;
-  const char *ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                    ".visible .entry pack(.param .u64 p)\n{\n"
-                    "\t.reg .b32 %r<3>;\n\t.reg .f32 %f<3>;\n\t.reg .b64 %rd<3>;\n\t.reg .b16 %rs<2>;\n"
-                    "\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
-                    "\tmov.f32 %f1, 0f3F800000;\n\tmov.f32 %f2, 0f40000000;\n"
-                    "\tcvt.rn.bf16.f32 %rs1, %f2;\n\tcvt.f32.bf16 %f2, %rs1;\n"
-                    "\tst.global.f32 [%rd2], %f2;\n"
-                    "\tcvt.rn.f16x2.f32 %r1, %f1, %f2;\n\tst.global.u32 [%rd2+4], %r1;\n\tret;\n}\n";
-  char *path = tu_temp_file(".ptx", ptx), args[4200], *out, *err;
-  snprintf(args, sizeof args, "sim '%s' --kernel pack --grid 1 --block 1 --arg buf:f32:2 --no-caches", path);
-  assert_int_equal(run(args, &out, &err), 1);
-  if (!strstr(err, "cvt.f16x2 is not supported") || !strstr(err, ".ptx:17: cvt.rn.f16x2.f32")) fail_msg("%s", err);
-  free(out);
-  free(err);
-  unlink(path);
-  free(path);
-}
-
-/* setp on f16 and bf16 compares their values (it compared 16-bit
- * patterns read as f64); atomics and compares of packed pairs are refused
- * (they were computed as one f32). */
-static void test_half_compare_and_refusals(void **state) {
-  (void)state;
-  static const char *head = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                            ".visible .entry k(.param .u64 p)\n{\n"
-                            "\t.reg .pred %p<4>;\n\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n"
-                            "\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n";
-  char text[2048], dir[] = "/tmp/wmcmpXXXXXX", args[4400], *out, *err;
-  assert_non_null(mkdtemp(dir));
-  /* -2.0 (0xc000) < 1.5 (0x3e00) as f16; as bf16 0xc000 is -2 and 0x3fc0 1.5;
-   * the 16-bit patterns as integers order the other way */
-  snprintf(text, sizeof text,
-           "%s\tmov.b16 %%rs1, 0xc000;\n\tmov.b16 %%rs2, 0x3e00;\n\tmov.b16 %%rs3, 0x3fc0;\n"
-           "\tsetp.lt.f16 %%p1, %%rs1, %%rs2;\n\tselp.u32 %%r1, 1, 0, %%p1;\n\tst.global.u32 [%%rd2], %%r1;\n"
-           "\tsetp.gt.bf16 %%p2, %%rs3, %%rs1;\n\tselp.u32 %%r2, 1, 0, %%p2;\n\tst.global.u32 [%%rd2+4], %%r2;\n"
-           "\tret;\n}\n", head);
-  char *path = tu_temp_file(".ptx", text);
-  snprintf(args, sizeof args, "sim '%s' --kernel k --grid 1 --block 1 --arg buf:u32:2:zero --no-caches --dump %s",
-           path, dir);
-  if (run(args, &out, &err) != 0) fail_msg("%s", err);
-  uint32_t got[2];
-  tu_read_dump(dir, "k.arg0.u32.bin", got, sizeof got);
-  assert_int_equal(got[0], 1);
-  assert_int_equal(got[1], 1);
-  free(out);
-  free(err);
-  unlink(path);
-  free(path);
-  static const char *const refused[][2] = {
-    {"\tmov.b32 %%r1, 0x3c003c00;\n\tatom.global.add.noftz.f16x2 %%r2, [%%rd2], %%r1;\n", "f16x2 is not supported"},
-    {"\tmov.b32 %%r1, 0x3c003c00;\n\tsetp.lt.f16x2 %%p1|%%p2, %%r1, %%r1;\n", "setp.f16x2 is not supported"},
-  };
-  for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
-    char body[512];
-    snprintf(body, sizeof body, refused[i][0], 0);
-    snprintf(text, sizeof text, "%s%s\tret;\n}\n", head, body);
-    path = tu_temp_file(".ptx", text);
-    snprintf(args, sizeof args, "sim '%s' --kernel k --grid 1 --block 32 --arg buf:u32:2:zero --no-caches", path);
-    int st = run(args, &out, &err);
-    /* refused at load time by the parser, or at run time by the emulator: never computed */
-    if (st != 1 || (!strstr(err, refused[i][1]) && !strstr(err, "unsupported")))
-      fail_msg("%s: exit %d\n%s", refused[i][1], st, err);
-    free(out);
-    free(err);
-    unlink(path);
-    free(path);
-  }
-  snprintf(args, sizeof args, "rm -rf '%s'", dir);
-  assert_int_equal(system(args), 0);
-}
-
 static int teardown(void **state) {
   (void)state;
   if (byvalue) ptx_module_free(byvalue);
@@ -670,7 +595,6 @@ int main(void) {
     cmocka_unit_test(test_refused_kernel_every_format), cmocka_unit_test(test_cli_struct_arg),
     cmocka_unit_test(test_project_flags),         cmocka_unit_test(test_approx_warnings),
     cmocka_unit_test(test_lab_refused_launch),    cmocka_unit_test(test_half_by_value),
-    cmocka_unit_test(test_packed_cvt_refused),    cmocka_unit_test(test_half_compare_and_refusals),
   };
   return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -4,7 +4,6 @@
 #include <math.h>
 
 #include "emu/emu_exec.h"
-#include "util/half.h"
 
 static inline int cmp_int(unsigned cmp, int64_t a, int64_t b, uint64_t ua, uint64_t ub) {
   switch (cmp) {
@@ -47,15 +46,6 @@ static inline int compare(const EmuInstr *x, uint64_t a, uint64_t b) {
   unsigned size = ptx_type_size((PtxType)x->type);
   switch (tclass(x->type)) {
   case C_F:
-    if (x->type == PTX_T_F16 || x->type == PTX_T_BF16) {
-      float fa = x->type == PTX_T_F16 ? wm_f16_value((uint16_t)a) : wm_bf16_value((uint16_t)a);
-      float fb = x->type == PTX_T_F16 ? wm_f16_value((uint16_t)b) : wm_bf16_value((uint16_t)b);
-      if ((x->flags & PTX_IF_FTZ) && x->type == PTX_T_F16) { /* f16 subnormals: below 2^-14 */
-        if (fabsf(fa) < 0x1p-14f) fa = copysignf(0.0f, fa);
-        if (fabsf(fb) < 0x1p-14f) fb = copysignf(0.0f, fb);
-      }
-      return cmp_float(x->cmp, fa, fb);
-    }
     if (size == 4) {
       float fa = F32(a), fb = F32(b);
       if (x->flags & PTX_IF_FTZ) fa = ftz32(fa), fb = ftz32(fb);
@@ -127,11 +117,7 @@ static uint32_t compare_lanes(const EmuInstr *x, uint32_t mask, const uint64_t *
   return v;
 }
 
-/* Packed pairs compare per half: not as one f32 (refused). */
-static int packed(unsigned type) { return type == PTX_T_F16X2 || type == PTX_T_BF16X2; }
-
 int emu_exec_setp(EMU_EXEC_ARGS) {
-  if (packed(x->type)) return emu_unsupported_type(b, x, warp, mask);
   const uint64_t *a = SRC(0), *bb = SRC(1);
   uint64_t *p = x->d[0] != EMU_NOSLOT ? DST(0) : NULL, *q = x->d[1] != EMU_NOSLOT ? DST(1) : NULL;
   uint32_t v = compare_lanes(x, mask, a, bb), nv = ~v;
@@ -168,7 +154,6 @@ int emu_exec_slct(EMU_EXEC_ARGS) {
 
 int emu_exec_set(EMU_EXEC_ARGS) {
   /* set.CMP.DTYPE.STYPE d, a, b[, c]: compare as STYPE (type2) */
-  if (packed(x->type) || packed(x->type2)) return emu_unsupported_type(b, x, warp, mask);
   EmuInstr cx = *x;
   cx.type = x->type2;
   const uint64_t *a = SRC(0), *bb = SRC(1);

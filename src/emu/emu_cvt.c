@@ -60,10 +60,6 @@ int emu_exec_cvt(EMU_EXEC_ARGS) {
   unsigned dt = x->type, st = x->type2, ds = ptx_type_size((PtxType)dt), ss = ptx_type_size((PtxType)st);
   Class dc = tclass(dt), sc = tclass(st);
   int ftz = x->flags & PTX_IF_FTZ, sat = x->flags & PTX_IF_SAT;
-  /* packed pairs (cvt.rn.f16x2.f32 d, a, b) are not computed here: refused
-   * rather than converted as one f32 */
-  if (dt == PTX_T_F16X2 || dt == PTX_T_BF16X2 || st == PTX_T_F16X2 || st == PTX_T_BF16X2)
-    return emu_unsupported_type(b, x, warp, mask);
   int old_mode = fegetround();
   /* f16 and bf16 results round in wm_to_narrow, in the default mode */
   if (dc == C_F && dt != PTX_T_F16 && dt != PTX_T_BF16 && x->rnd >= PTX_RND_RN && x->rnd <= PTX_RND_RP) fesetround(emu_fe_mode(x->rnd));

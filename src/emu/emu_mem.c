@@ -342,8 +342,6 @@ int emu_exec_atom(EMU_EXEC_ARGS) {
   Where at;
   if (x->sub < PTX_SUB_AADD || x->sub > PTX_SUB_AXOR)
     return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EUNSUP, "atomic operation not supported");
-  if (tclass(x->type) == C_F && x->type != PTX_T_F32 && x->type != PTX_T_F64)
-    return emu_unsupported_type(b, x, warp, mask); /* f16, bf16 and their pairs: not as one f32 or f64 */
   if (locate(b, x, warp, mask, R, size, &at)) return -1;
   const uint64_t *bs = R + (size_t)x->s[0] * 32;
   const uint64_t *cs = x->s[1] != EMU_NOSLOT ? R + (size_t)x->s[1] * 32 : bs;
