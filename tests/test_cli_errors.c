@@ -402,7 +402,8 @@ static void test_over_mem_limit(void **state) {
 
 /* --- //@ launch lines -------------------------------------------------------------- */
 
-/* A fault in a //@ launch names the launch; a bad //@ line is located. */
+/* A fault in a //@ launch names the launch (in the report, and on stderr
+ * for JSON), exit status 4; a bad //@ line is located. */
 static void test_launch_line_fault(void **state) {
   (void)state;
   char *text = ptx_with_line15("\tadd.s32 \t%r2, %r1, 1;");
@@ -412,8 +413,11 @@ static void test_launch_line_fault(void **state) {
   snprintf(with, n, "//@ k#small grid=1 block=64 args=buf:i32:40\n%s", text);
   char *path = tu_temp_file(".ptx", with);
   char args[4200];
-  snprintf(args, sizeof args, "sim '%s'", path);
-  char *err = run_fails(args, 1);
+  snprintf(args, sizeof args, "sim '%s' --format json", path);
+  char *out = NULL, *err = NULL;
+  assert_int_equal(tu_run_cli(args, &out, &err), 4);
+  expect_in(out, "\"status\": \"failed\"");
+  free(out);
   expect_in(err, "launch k#small (line 1)");
   expect_in(err, "out-of-bounds global store of 4 bytes");
   expect_in(err, "4 bytes past the end of arg0 (buf:i32:40)");

@@ -341,9 +341,9 @@ static void test_parse_buffers(void **state) {
   arg_bad("buf:f32:4:zero:1", "too many ':' fields");
 
   /* the spec text is kept (truncated) for messages */
-  char longs[200] = "buf:f32:1:";
-  memset(longs + 10, '0', 150);
-  longs[160] = '\0';
+  char longs[500] = "buf:f32:1:";
+  memset(longs + 10, '0', 400);
+  longs[410] = '\0';
   assert_int_equal(launch_parse_arg(longs, &a, &e), 0);
   assert_int_equal(strlen(a.text), sizeof a.text - 1);
 }

@@ -139,7 +139,7 @@ static void test_json(void **state) {
   assert_true(json_is_array(root));
   assert_int_equal(json_array_size(root), 2);
   json_t *o = json_array_get(root, 0);
-  static const char *const keys[] = {"launch", "kernel", "grid", "block", "smem", "metrics",
+  static const char *const keys[] = {"launch", "kernel", "grid", "block", "smem", "status", "metrics",
                                      "simulation"};
   void *it = json_object_iter(o);
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++, it = json_object_iter_next(o, it)) {
@@ -236,11 +236,11 @@ static void test_csv(void **state) {
     strcat(want, ",");
     strcat(want, wm_metric_name[m]);
   }
-  strcat(want, "\ntr_naive,tr_naive");
+  strcat(want, ",status,error\ntr_naive,tr_naive");
   for (int m = 0; m < WM_M_COUNT; m++)
     snprintf(want + strlen(want), sizeof want - strlen(want), ",%llu",
              (unsigned long long)f->mm.metric[m]);
-  strcat(want, "\n");
+  strcat(want, ",ok,\n");
   assert_int_equal(strncmp(s, want, strlen(want)), 0);
   assert_non_null(strstr(s, "\ntr_naive#b,tr_naive,131072,4194304,"));
   /* exactly 3 lines */

@@ -90,10 +90,22 @@ def version_line(text):
     return m.group(0).strip() if m else None
 
 
+def file_flags(path):
+    """A source's own nvcc flags: its `//! nvcc: FLAGS` lines (a project-style
+    kernel's -I and -D, as its project's build passes them), split at blanks."""
+    flags = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("//! nvcc:"):
+                flags += line[len("//! nvcc:"):].split()
+    return flags
+
+
 def compile_ptx(nvcc, cu, out):
     """nvcc on repo-relative cu, run in its folder as the committed PTX was made; PTX to out."""
     folder, name = os.path.split(os.path.join(ROOT, cu))
-    r = subprocess.run([nvcc] + NVCC_FLAGS + [name, "-o", out], cwd=folder, capture_output=True, text=True)
+    flags = file_flags(os.path.join(folder, name))
+    r = subprocess.run([nvcc] + NVCC_FLAGS + flags + [name, "-o", out], cwd=folder, capture_output=True, text=True)
     return r.returncode, r.stderr.strip()
 
 

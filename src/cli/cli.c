@@ -147,3 +147,39 @@ int cli_common_option(int argc, char **argv, int *i, SimOptions *o) {
   return 0;
 #undef VALUE
 }
+
+const PtxKernel *cli_named_kernel(const PtxModule *mod, const char *name) {
+  for (int i = 0; i < mod->nkernels; i++)
+    if (!strcmp(mod->kernels[i].name, name)) return &mod->kernels[i];
+  for (int i = 0; i < mod->nkernels; i++)
+    if (mod->kernels[i].plain_name && !strcmp(mod->kernels[i].plain_name, name)) return &mod->kernels[i];
+  return NULL;
+}
+
+static int push_flag(CliNvcc *f, const char *flag) {
+  if (f->n == CLI_MAX_NVCC_FLAGS) return 2 + cli_usage_error("too many nvcc flags (at most %s)", "128");
+  f->flag[f->n++] = flag;
+  return 1;
+}
+
+int cli_nvcc_option(int argc, char **argv, int *i, CliNvcc *f) {
+  const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+  int takes = !strcmp(a, "-I") || !strcmp(a, "-D") || !strcmp(a, "-std") || !strcmp(a, "--std") ||
+              !strcmp(a, "--nvcc-flag");
+  if (takes) {
+    if (!v) return 2 + cli_usage_error("%s needs a value", a);
+    ++*i;
+    if (!strcmp(a, "--nvcc-flag")) return push_flag(f, v);
+    int st = push_flag(f, a); /* nvcc takes "-I DIR", "-D X", "-std c++17" as two words */
+    return st == 1 ? push_flag(f, v) : st;
+  }
+  if (!strncmp(a, "--nvcc-flag=", 12)) return push_flag(f, a + 12);
+  if ((!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2)) && a[2]) return push_flag(f, a);
+  if (!strncmp(a, "-std=", 5) || !strncmp(a, "--std=", 6)) return push_flag(f, a);
+  return 0;
+}
+
+int cli_launch_error(const WmErr *e) {
+  return e->code == WM_EUNSUP || e->code == WM_EARGS || e->code == WM_ELIMIT || e->code == WM_EFAULT ||
+         e->code == WM_EARITH || e->code == WM_EDEADLOCK || e->code == WM_EGPU;
+}

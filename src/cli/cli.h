@@ -8,6 +8,29 @@
 
 #include "sim/sim.h"
 
+/* Exit statuses of the commands that run a file's launches (sim, lab, gpu
+ * run): 0 all ran, 1 an error (nothing to report: the file cannot be read or
+ * parsed, nvcc failed, a single launch from the options failed), 2 a usage
+ * error, 3 no GPU (gpu only), 4 some launches were refused or failed while
+ * the others ran: each is reported in its place. */
+#define CLI_EXIT_SOME_NOT_RUN 4
+
+/* Flags for nvcc when FILE is a .cu (sim, gpu run): -I DIR, -D NAME[=V],
+ * -std=X, --nvcc-flag FLAG, in the order given; pointers into argv. */
+#define CLI_MAX_NVCC_FLAGS 128
+typedef struct CliNvcc {
+  const char *flag[CLI_MAX_NVCC_FLAGS];
+  int n;
+} CliNvcc;
+/* One of them at argv[*i]: returns 1 (taken, *i past its value), 0 (not
+ * one) or an exit status + 2 (>= 2) on a missing value or too many. */
+int cli_nvcc_option(int argc, char **argv, int *i, CliNvcc *f);
+#define CLI_NVCC_USAGE \
+  "  -I DIR, -D NAME[=VALUE], -std=c++17, --nvcc-flag FLAG (repeatable)\n" \
+  "                   passed to nvcc for a .cu, in order, before the file: the\n" \
+  "                   include paths, macros and flags of the project's build;\n" \
+  "                   a failed compile shows nvcc's message and the command\n"
+
 /* Simulation options shared by sim and lab (--arch, --loads, --init, ...);
  * returns 1 if argv[*i] was one, 0 if not, or an exit status + 2 (so >= 2)
  * on a bad value. */
@@ -22,6 +45,14 @@ int cli_parse_arch(const char *s, MemConfig *cfg, WmErr *e);
 /* --carveout: 0-100 (percent of the most shared memory), max-l1 (0),
  * max-shared (100), default (OCC_CARVEOUT_DEFAULT).  -1 if malformed. */
 int cli_parse_carveout(const char *s, int *pct);
+/* Whether e is about one launch (an unsupported instruction, arguments
+ * that do not bind, a limit, a fault, a failed GPU launch), so the others
+ * run on; otherwise (usage, I/O) it ends the command. */
+int cli_launch_error(const WmErr *e);
+/* The kernel NAME (PTX or plain C++ name) of mod, whether warpmem can run
+ * it or not (ptx_find_kernel refuses those it cannot), or NULL: for a
+ * report's heading, and for the GPU, which runs what warpmem refuses. */
+const PtxKernel *cli_named_kernel(const PtxModule *mod, const char *name);
 /* Prints "warpmem: " fmt (with one %s) and a hint; returns 2. */
 int cli_usage_error(const char *fmt, const char *arg);
 

@@ -11,6 +11,7 @@
 #include "arch/arch.h"
 #include "launch/launch.h"
 #include "gpu/gpu.h"
+#include "report/report.h"
 
 static const char *usage_gpu =
   "usage: warpmem gpu info|bandwidth|sgemm|run [OPTIONS]\n"
@@ -31,10 +32,13 @@ static const char *usage_gpu =
   "  --budget S            seconds per series of samples (default 0.5)\n"
   "  --device N            the GPU (default 0)\n"
   "  --format text|json\n"
+  CLI_NVCC_USAGE
   "  --init KIND, --seed N buffer initialization, as for sim\n"
   "  WARPMEM_LIBCUDA, WARPMEM_LIBCUBLAS  other library names or paths\n"
   "\n"
-  "exit status: 0 ok, 1 a run failed, 2 usage, 3 no GPU (driver, device or cuBLAS).\n";
+  "exit status: 0 ok, 1 an error (the file, the GPU), 2 usage, 3 no GPU (driver,\n"
+  "device or cuBLAS), 4 some launches of FILE were refused or failed: each is\n"
+  "reported in its place (JSON: status and error) and the others ran.\n";
 
 typedef struct GpuCmd {
   const char *sub, *file;
@@ -45,6 +49,7 @@ typedef struct GpuCmd {
   int n, device, check, no_time, json;
   GpuMeasureConfig mc;
   SimOptions o;       /* --init, --seed and the emulator's options for --check */
+  CliNvcc nvcc;       /* -I, -D, -std, --nvcc-flag for a .cu */
 } GpuCmd;
 
 static int fail_gpu(const WmErr *e) {
@@ -208,8 +213,12 @@ static int check_launch(const PtxModule *mod, const LaunchSpec *l, const GpuCmd 
 static int run_one(Gpu *g, GpuModule *gm, const PtxModule *mod, const LaunchSpec *l, const GpuCmd *c,
                    json_t *arr, WmErr *e) {
   (void)g;
-  const PtxKernel *k = ptx_find_kernel(mod, l->name, e);
-  if (!k) return -1;
+  /* the GPU runs what the emulator refuses; --check then refuses it */
+  const PtxKernel *k = cli_named_kernel(mod, l->name);
+  if (!k) {
+    ptx_find_kernel(mod, l->name, e); /* its message lists the module's kernels */
+    return -1;
+  }
   GpuLaunch *L;
   if (gpu_launch_prepare(gm, k, l, c->o.init, c->o.seed, &L, e)) return -1;
   int rc = -1;
@@ -230,6 +239,7 @@ static int run_one(Gpu *g, GpuModule *gm, const PtxModule *mod, const LaunchSpec
     json_object_set_new(j, "regs", json_integer(a.regs));
     json_object_set_new(j, "local_bytes", json_integer(a.local_bytes));
     json_object_set_new(j, "checked", json_boolean(c->check));
+    json_object_set_new(j, "status", json_string("ok"));
     json_array_append_new(arr, j);
   } else {
     printf("%s (line %d): grid %u,%u,%u block %u,%u,%u, %d registers, %d B local; %s\n", l->label, l->line,
@@ -247,12 +257,25 @@ out:
   return rc;
 }
 
+/* A launch that could not run or be checked, in its place: a JSON entry
+ * with status and error, or a line (and the message on stderr). */
+static void report_not_run(const LaunchSpec *l, const WmErr *e, json_t *arr) {
+  const char *status = report_status_name[report_status_of(e->code)];
+  if (arr) {
+    json_array_append_new(arr, json_pack("{s:s, s:i, s:s, s:s}", "launch", l->label, "line", l->line, "status",
+                                         status, "error", e->msg));
+    fprintf(stderr, "warpmem: %s %s: %s\n", l->label, status, e->msg);
+    return;
+  }
+  printf("%s (line %d): %s: %s\n", l->label, l->line, status, e->msg);
+}
+
 static int do_run(Gpu *g, GpuCmd *c) {
   WmErr e = {0};
-  PtxModule *mod = ptx_load(c->file, arch_ptx_target(), &e);
+  PtxModule *mod = ptx_load_with(c->file, arch_ptx_target(), c->nvcc.flag, c->nvcc.n, &e);
   if (!mod) return fail_gpu(&e);
   LaunchSpec *ls = NULL;
-  int n = 0, status = 0, ran = 0;
+  int n = 0, status = 0, ran = 0, not_run = 0;
   GpuModule *gm = NULL;
   json_t *arr = c->json ? json_array() : NULL;
   if (read_launches(c->file, &ls, &n, &e) || gpu_module_load(g, mod, &gm, &e)) {
@@ -264,7 +287,10 @@ static int do_run(Gpu *g, GpuCmd *c) {
     if (!selected(c, &ls[i])) continue;
     ran++;
     fflush(stdout);
-    if (run_one(g, gm, mod, &ls[i], c, arr, &e)) status = fail_gpu(&e);
+    if (run_one(g, gm, mod, &ls[i], c, arr, &e)) {
+      if (!cli_launch_error(&e)) status = fail_gpu(&e); /* the options', not this launch's */
+      else not_run++, report_not_run(&ls[i], &e, arr); /* in its place; the others run on */
+    }
   }
   if (!status && !ran) {
     wm_err(&e, WM_EUSAGE, "%s: no '//@' launch matches --only", c->file);
@@ -273,6 +299,10 @@ static int do_run(Gpu *g, GpuCmd *c) {
   if (!status && arr) {
     json_t *j = json_pack("{s:s, s:s, s:O}", "device", gpu_info(g)->name, "file", c->file, "launches", arr);
     status = emit_json(j);
+  }
+  if (!status && not_run) {
+    fprintf(stderr, "warpmem: %d of %d launches did not run (reported in place)\n", not_run, ran);
+    status = CLI_EXIT_SOME_NOT_RUN;
   }
 out:
   if (arr) json_decref(arr);
@@ -293,6 +323,9 @@ static int parse_args(int argc, char **argv, GpuCmd *c) {
     }
     if (!strcmp(a, "--check")) { c->check = 1; continue; }
     if (!strcmp(a, "--no-time")) { c->no_time = 1; continue; }
+    int st = cli_nvcc_option(argc, argv, &i, &c->nvcc);
+    if (st >= 2) return st - 2;
+    if (st == 1) continue;
     if (a[0] != '-') {
       if (c->file) return cli_usage_error("one FILE only ('%s' is a second)", a);
       c->file = a;

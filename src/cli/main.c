@@ -1,7 +1,9 @@
 /* main.c - the warpmem command line: picks the subcommand.
  *
  * The only place that prints errors and picks exit statuses:
- *   0 success, 1 a run failed (bad PTX, fault in the kernel, ...), 2 usage.
+ *   0 success, 1 a run failed (bad PTX, nvcc, a fault in the one launch
+ *   asked for, ...), 2 usage, 3 no GPU (gpu), 4 some launches of a file were
+ *   refused or failed and the others were reported (cli.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,7 +26,10 @@ static const char *usage_main =
   "  gpu [...]        run and time kernels on a GPU (warpmem gpu --help)\n"
   "  isa [OPCODE]     the PTX instructions warpmem runs (warpmem isa --help)\n"
   "  help             this text\n"
-  "  version          the version\n";
+  "  version          the version\n"
+  "\n"
+  "exit status: 0 ok, 1 an error, 2 usage, 3 no GPU (gpu), 4 some launches of a\n"
+  "file were refused or failed while the others ran and were reported.\n";
 
 int main(int argc, char **argv) {
   if (argc < 2) {

@@ -19,8 +19,10 @@ static const char *usage_sim =
   "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
   "                   [--max-threads N] [--const NAME=TYPE:VALUE[,VALUE...]]...\n"
   "                   [--sample N] [--no-caches] [--cooperative]\n"
+  "                   [-I DIR]... [-D NAME[=VALUE]]... [-std=X] [--nvcc-flag FLAG]...\n"
   "\n"
-  "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo.\n"
+  "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo\n"
+  "(and the -I, -D, -std and --nvcc-flag options, as the project's build has them).\n"
   "Without --kernel, every '//@' launch line of FILE runs:\n"
   "  //@ NAME[#VARIANT] [cooperative] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=SPEC,...\n"
   "(for a .ptx without them, the .cu of the same name beside it or in the\n"
@@ -29,8 +31,18 @@ static const char *usage_sim =
   "otherwise one launch is built from the options.  --kernel takes the PTX entry\n"
   "name or the plain C++ name of a mangled one.\n"
   "\n"
-  "SPEC: TYPE:VALUE (a scalar) or buf:TYPE:COUNT[:INIT] (a device buffer)\n"
-  "  TYPE  i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16\n"
+  "SPEC: TYPE:VALUE (a scalar), buf:TYPE:COUNT[:INIT] (a device buffer), or an\n"
+  "aggregate passed by value (checked against the .param's size and alignment):\n"
+  "  struct[@A]{M,M,...}  a struct laid out as C lays it out; each member M is a\n"
+  "                       SPEC (a buf member is its pointer); @A: __align__(A)\n"
+  "  TYPExN{V,...}        a vector type, N = 1..4: f32x2{1,2} is a float2,\n"
+  "                       f32x4{..} a float4 (16-byte aligned), i32x3{..} an int3\n"
+  "  bytes{B,...}, bytes:HEX  raw bytes (bytes:0a0b0c0d), checked for size only\n"
+  "  e.g. struct{buf:f32:1024,buf:f32:1024:zero,i32:1024,f32:0.5} for\n"
+  "  struct { const float* in; float* out; int n; float alpha; }; a functor\n"
+  "  without members is struct{}.  Commas inside braces do not split args=;\n"
+  "  --arg also takes struct:M,M,... and f32x2:1,2.\n"
+  "  TYPE  i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16 (f16, bf16: rounded to nearest)\n"
   "  INIT  zero, iota, rand (seeded; floats in [0,1), integers in [0,1024)) or a constant\n"
   "  or tex:CHAN:W[xH[xD]][:OPT...] (a texture object), surf:CHAN:W[xH[xD]][:OPT...] (a surface)\n"
   "  CHAN  f32 f16 i32 u32 i16 u16 i8 u8 (s8 s16 s32 too), with x2 or x4 for 2 or 4 channels\n"
@@ -66,7 +78,16 @@ static const char *usage_sim =
   "                   cooperative): all blocks resident at once, so grid.sync()\n"
   "                   and flags between blocks work; a grid larger than the GPU\n"
   "                   holds is refused as CUDA refuses it\n"
-  "  WARPMEM_THREADS  host threads that run blocks (default: one per CPU)\n";
+
+  CLI_NVCC_USAGE
+  "  WARPMEM_THREADS  host threads that run blocks (default: one per CPU)\n"
+  "\n"
+  "exit status: 0 every launch ran; 1 an error (FILE unreadable, malformed PTX,\n"
+  "nvcc failed, the one launch built from --kernel/--grid/--block/--arg failed);\n"
+  "2 a usage error; 4 some launches of FILE were refused (an instruction warpmem\n"
+  "does not run, arguments that do not bind, a limit) or failed (a fault, a\n"
+  "deadlock) while the others ran: each is reported in its place (text: REFUSED:\n"
+  "or FAILED: and the located message; JSON and CSV: status and error).\n";
 
 static int parse_format(const char *s, ReportFormat *f) {
   static const char *const names[] = {[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv"};
@@ -114,8 +135,8 @@ static int collect_launches(const char *path, const PtxModule *mod, const SimOpt
   int kept = 0;
   for (int i = 0; i < nall; i++) {
     if (o->kernel && strcmp(all[i].name, o->kernel)) {
-      const PtxKernel *k = ptx_find_kernel(mod, all[i].name, NULL);
-      if (!k || strcmp(k->plain_name, o->kernel)) continue;
+      const PtxKernel *k = cli_named_kernel(mod, all[i].name);
+      if (!k || !k->plain_name || strcmp(k->plain_name, o->kernel)) continue;
     }
     if (o->smem_set) all[i].smem = o->smem;
     if (o->cooperative) all[i].cooperative = 1;
@@ -154,6 +175,7 @@ typedef struct SimCmd {
   int lines;
   const char *file;
   const char *args[LAUNCH_MAX_ARGS], *consts[LAUNCH_MAX_ARGS];
+  CliNvcc nvcc;          /* -I, -D, -std, --nvcc-flag */
 } SimCmd;
 
 static int is_launch_option(const char *a) {
@@ -198,6 +220,7 @@ static int parse_options(int argc, char **argv, SimCmd *c) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     int st = cli_common_option(argc, argv, &i, &c->o);
+    if (st == 0) st = cli_nvcc_option(argc, argv, &i, &c->nvcc);
     if (st >= 2) return st - 2;
     if (st == 1) continue;
     if (!strcmp(a, "--format")) {
@@ -242,6 +265,7 @@ static ReportRun report_row(const PtxModule *mod, const LaunchSpec *ls, const Si
   row.regs = r->regs;
   row.regs_from = r->regs_from;
   row.occ_note = r->occ_note;
+  row.warnings = r->approx;
   row.time = r->have_time ? &r->time : NULL;
   if (r->blocks_run < (uint64_t)ls->grid[0] * ls->grid[1] * ls->grid[2]) row.blocks_run = r->blocks_run;
   memcpy(row.grid, ls->grid, sizeof row.grid);
@@ -249,26 +273,44 @@ static ReportRun report_row(const PtxModule *mod, const LaunchSpec *ls, const Si
   return row;
 }
 
+/* The report's row for a launch that did not run; `why` is malloc'd and
+ * freed by the caller (errors[]). */
+static ReportRun report_refusal(const PtxModule *mod, const LaunchSpec *ls, const WmErr *e, char *why) {
+  ReportRun row = {.launch = ls->label, .mod = mod, .kernel = cli_named_kernel(mod, ls->name), .smem = ls->smem,
+                   .status = report_status_of(e->code), .error = why};
+  memcpy(row.grid, ls->grid, sizeof row.grid);
+  memcpy(row.block, ls->block, sizeof row.block);
+  return row;
+}
+
 /* Simulates the n launches in order into runs[] and rep[] (a progress line
- * on a terminal when there are several); stops at the first that fails.
- * Returns the exit status (the error printed), *done the rows filled. */
-static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const SimCmd *c, SimRun *runs,
-                        ReportRun *rep, int *done) {
-  int progress = n > 1 && isatty(2) && c->format == REPORT_TEXT, status = 0;
-  WmErr e = {0};
-  *done = 0;
+ * on a terminal when there are several).  A launch that cannot run is
+ * reported in its place (errors[i] its message, malloc'd) and the others
+ * run on; *not_run counts them.  A single launch built from the options
+ * (`single`) that cannot run, and an error of the options (a configuration
+ * the preset cannot model, a bad --const), end the command instead. */
+static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const SimCmd *c, int single,
+                        SimRun *runs, ReportRun *rep, char **errors, int *not_run) {
+  int progress = n > 1 && isatty(2) && c->format == REPORT_TEXT;
+  *not_run = 0;
   for (int i = 0; i < n; i++) {
+    WmErr e = {0};
     if (progress) fprintf(stderr, "\r[%d/%d] %-40s", i + 1, n, ls[i].label);
-    if (sim_run_launch(mod, &ls[i], &c->o, &runs[i], &e)) {
-      if (progress) fputc('\n', stderr);
-      status = wm_err_print(&e);
-      break;
+    if (sim_run_launch(mod, &ls[i], &c->o, &runs[i], &e) == 0) {
+      rep[i] = report_row(mod, &ls[i], &runs[i], &c->o);
+      continue;
     }
-    rep[i] = report_row(mod, &ls[i], &runs[i], &c->o);
-    ++*done;
+    if (progress) fprintf(stderr, "\r%60s\r", "");
+    if (single || !cli_launch_error(&e)) return wm_err_print(&e); /* the options', not this launch's */
+    errors[i] = wm_xstrdup(e.msg);
+    rep[i] = report_refusal(mod, &ls[i], &e, errors[i]);
+    ++*not_run;
+    /* text shows the message in place; JSON and CSV go to files, so say it here too */
+    if (c->format != REPORT_TEXT)
+      fprintf(stderr, "warpmem: %s %s: %s\n", ls[i].label, report_status_name[rep[i].status], e.msg);
   }
   if (progress) fprintf(stderr, "\r%60s\r", "");
-  return status;
+  return 0;
 }
 
 int cli_sim_cmd(int argc, char **argv) {
@@ -276,10 +318,10 @@ int cli_sim_cmd(int argc, char **argv) {
   int status = parse_options(argc, argv, &c);
   if (status >= 0) return status;
   WmErr e = {0};
-  PtxModule *mod = ptx_load(c.file, arch_ptx_target(), &e);
+  PtxModule *mod = ptx_load_with(c.file, arch_ptx_target(), c.nvcc.flag, c.nvcc.n, &e);
   if (!mod) return wm_err_print(&e);
   LaunchSpec *ls = NULL;
-  int n = 0, done;
+  int n = 0, not_run = 0;
   if (collect_launches(c.file, mod, &c.o, &ls, &n, &e)) {
     ptx_module_free(mod);
     return wm_err_print(&e);
@@ -287,12 +329,22 @@ int cli_sim_cmd(int argc, char **argv) {
   if (c.o.regs == 0) find_registers(mod, ls, n, sim_arch(&c.o));
   SimRun *runs = wm_xcalloc((size_t)n, sizeof *runs);
   ReportRun *rep = wm_xcalloc((size_t)n, sizeof *rep);
-  status = run_launches(mod, ls, n, &c, runs, rep, &done);
-  if (status == 0 && report_write(stdout, rep, done, c.format, c.lines)) {
+  char **errors = wm_xcalloc((size_t)n, sizeof *errors);
+  int single = c.o.kernel && (c.o.have_grid || c.o.have_block || c.o.nargs);
+  status = run_launches(mod, ls, n, &c, single, runs, rep, errors, &not_run);
+  if (status == 0 && report_write(stdout, rep, n, c.format, c.lines)) {
     fprintf(stderr, "warpmem: cannot write the report\n");
     status = 1;
   }
-  for (int i = 0; i < n; i++) sim_run_free(&runs[i]);
+  if (status == 0 && not_run) {
+    fprintf(stderr, "warpmem: %d of %d launches did not run (refused or failed; reported in place)\n", not_run, n);
+    status = CLI_EXIT_SOME_NOT_RUN;
+  }
+  for (int i = 0; i < n; i++) {
+    sim_run_free(&runs[i]);
+    free(errors[i]);
+  }
+  free(errors);
   free(runs);
   free(rep);
   free(ls);

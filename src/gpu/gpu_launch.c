@@ -88,21 +88,31 @@ int gpu_params_for_device(const PtxKernel *k, const LaunchSpec *l, const GlobalM
                           const uint64_t *dptr, uint8_t *params, WmErr *e) {
   if (l->nargs != k->nparams)
     return wm_err(e, WM_EARGS, "kernel %s: %d arguments for %d parameters", k->name, l->nargs, k->nparams);
-  for (int i = 0; i < l->nargs; i++) {
+  for (int i = 0; i < l->nargs; i++)
     if (l->args[i].kind == ARG_TEX)
       return wm_err(e, WM_EUNSUP, "kernel %s, arg%d '%s': the GPU runner does not create texture or surface "
                     "objects (simulate it with warpmem sim)", k->name, i, l->args[i].text);
-    if (l->args[i].kind != ARG_BUF) continue;
-    const PtxParam *p = &k->params[i];
-    if (p->size != 8 || p->offset + 8 > k->param_size)
-      return wm_err(e, WM_EARGS, "kernel %s, parameter %s: a buffer needs an 8-byte parameter, it has %u bytes",
-                    k->name, p->name ? p->name : "?", p->size);
-    uint64_t emu_addr = load_le64(params + p->offset);
+  /* every buffer address launch_bind wrote: arguments and struct members */
+  uint32_t slots[LAUNCH_MAX_ARGS * 16];
+  int n = launch_pointer_slots(k, l, slots, (int)(sizeof slots / sizeof *slots));
+  if (n < 0 || n > (int)(sizeof slots / sizeof *slots))
+    return wm_err(e, WM_EARGS, "kernel %s: the arguments' buffer addresses cannot be found", k->name);
+  for (int i = 0; i < n; i++) {
+    if (slots[i] + 8 > k->param_size)
+      return wm_err(e, WM_EARGS, "kernel %s: a buffer address at byte %u lies outside the %u-byte parameters",
+                    k->name, slots[i], k->param_size);
+    uint64_t emu_addr = load_le64(params + slots[i]);
     int b = buffer_at(host, emu_addr);
-    if (b < 0)
-      return wm_err(e, WM_EARGS, "kernel %s, parameter %s (arg%d '%s'): address 0x%llx names no buffer",
-                    k->name, p->name ? p->name : "?", i, l->args[i].text, (unsigned long long)emu_addr);
-    store_le64(params + p->offset, dptr[b]);
+    if (b < 0) {
+      int pi = 0; /* the parameter holding the slot, for the message */
+      while (pi + 1 < k->nparams && k->params[pi + 1].offset <= slots[i]) pi++;
+      const PtxParam *p = &k->params[pi];
+      char member[32] = "";
+      if (slots[i] != p->offset) snprintf(member, sizeof member, ", its byte %u", slots[i] - p->offset);
+      return wm_err(e, WM_EARGS, "kernel %s, parameter %s (arg%d '%s'%s): address 0x%llx names no buffer", k->name,
+                    p->name ? p->name : "?", pi, l->args[pi].text, member, (unsigned long long)emu_addr);
+    }
+    store_le64(params + slots[i], dptr[b]);
   }
   return 0;
 }

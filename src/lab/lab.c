@@ -122,8 +122,18 @@ static int run_catalogue(Lab *lab, Gpu *g) {
       r->blocks_per_sm = t->blocks_per_sm;
     } else if (simulate(lab, mods[l->file], i, &run, &e)) {
       if (lab->opt.progress && isatty(2)) fputc('\n', stderr);
-      status = wm_err_print(&e);
-      break;
+      if (e.code == WM_EUSAGE || e.code == WM_EIO) { /* the options', not this launch's */
+        status = wm_err_print(&e);
+        sim_run_free(&run);
+        break;
+      }
+      /* reported in its place; the other launches run on */
+      fprintf(stderr, "warpmem: lab: %s: %s\n", l->sim.label, e.msg);
+      r->sim_status = report_status_of(e.code);
+      snprintf(r->sim_error, sizeof r->sim_error, "%s", e.msg);
+      lab->not_run++;
+      sim_run_free(&run);
+      continue;
     }
     r->pred_ns = scaled_prediction(lab, r);
     if (g) {
@@ -216,6 +226,11 @@ int lab_run(const LabOptions *o) {
   if (status == 0 && lab.opt.ncu) {
     if (g) gpu_close(g), g = NULL; /* the profiler runs its own process */
     status = lab_ncu(&lab);
+  }
+  if (status == 0 && lab.not_run) {
+    fprintf(stderr, "warpmem: lab: %d of %d launches were not simulated (refused or failed; reported in place)\n",
+            lab.not_run, lab.nselected);
+    status = LAB_EXIT_SOME_NOT_RUN;
   }
 out:
   if (g) gpu_close(g);

@@ -11,12 +11,17 @@
 
 #include <stdint.h>
 
+#include "report/report.h"
 #include "sim/sim.h"
 #include "lab/lab_catalogue.h"
 #include "gpu/gpu.h"
 #include "mem/metrics.h"
 
 typedef enum { LAB_TEXT, LAB_MARKDOWN, LAB_JSON, LAB_CSV } LabFormat;
+
+/* Exit status when some launches were refused or failed and the others
+ * were reported (the same as `warpmem sim`'s, cli.h). */
+#define LAB_EXIT_SOME_NOT_RUN 4
 
 typedef struct LabOptions {
   const char *dir;         /* the catalogue */
@@ -37,6 +42,8 @@ typedef struct LabResult {
   int selected;
   /* simulation, at the //@ size */
   int simulated;
+  ReportStatus sim_status;  /* REPORT_REFUSED / REPORT_FAILED: not simulated */
+  char sim_error[sizeof(((WmErr *)0)->msg)]; /* why, located */
   int twin;                /* index of the launch whose identical simulation
                               this one reuses, or -1 */
   uint64_t metric[WM_M_COUNT];
@@ -78,6 +85,7 @@ typedef struct Lab {
   char date[32];
   double sim_seconds;      /* wall time of the whole simulation */
   int nselected;
+  int not_run;             /* selected launches refused or failed in the simulation */
 } Lab;
 
 /* Runs the lab as the options say: prints the report (or the list, or the

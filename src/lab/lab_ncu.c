@@ -180,7 +180,7 @@ static void print_table(const Lab *lab, FILE *out, const NcuRow *rows, int nrows
       int m = -1;
       for (int k = 0; k < WM_M_COUNT; k++)
         if (!strcmp(wm_metric_name[k], compared[c])) m = k;
-      double sim = m >= 0 ? (double)lab->res[i].metric[m] : -1;
+      double sim = m >= 0 && lab->res[i].sim_status == REPORT_OK ? (double)lab->res[i].metric[m] : -1;
       if (r >= nrows) snprintf(b, sizeof b, "not profiled");
       else if (sim < 0) snprintf(b, sizeof b, "?/%.0f", rows[r].v[c]);
       else ncu_cell(b, sizeof b, sim, rows[r].v[c]);

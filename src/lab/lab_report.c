@@ -182,10 +182,28 @@ static void table_row(const Lab *lab, FILE *out, int i, int md) {
   fputs("\n", out);
 }
 
+/* A launch the simulation refused or that failed, with its located message
+ * (markdown: in a code block, the message has a caret line). */
+static void sim_error(const Lab *lab, FILE *out, int i, int md) {
+  const LabResult *r = &lab->res[i];
+  const char *what = report_status_name[r->sim_status];
+  if (md) {
+    fprintf(out, "\n- %s: simulation %s:\n\n```\n%s\n```\n", lab->cat.launches[i].sim.label, what, r->sim_error);
+    return;
+  }
+  fprintf(out, "   ! %s: simulation %s: ", lab->cat.launches[i].sim.label, what);
+  for (const char *p = r->sim_error; *p; p++) {
+    fputc(*p, out);
+    if (*p == '\n') fputs("       ", out);
+  }
+  fputc('\n', out);
+}
+
 static void gpu_errors(const Lab *lab, FILE *out, const LabExp *x, int md) {
   for (int i = x->first; i < x->first + x->n; i++) {
     const LabResult *r = &lab->res[i];
     if (!r->selected) continue;
+    if (r->sim_status != REPORT_OK) sim_error(lab, out, i, md);
     if (r->gpu_error[0]) fprintf(out, "%s%s: GPU: %s\n", md ? "\n- " : "   ! ", lab->cat.launches[i].sim.label, r->gpu_error);
     if (r->match[0] && !r->match_ok) fprintf(out, "%s%s: outputs: %s\n", md ? "\n- " : "   ! ", lab->cat.launches[i].sim.label, r->match);
   }
@@ -254,7 +272,7 @@ static void csv_report(const Lab *lab, FILE *out) {
   fputs("group,experiment,launch,kernel,sim_threads,gpu_threads,scale,bytes,flops,"
         "ld_sectors_per_req,st_sectors_per_req,smem_ld_wavefronts_per_inst,smem_st_wavefronts_per_inst,"
         "local_sectors_per_req,l2_bytes,dram_bytes,predicted_us,cold_us,hot_us,gbps,gflops,pct_peak,speedup,"
-        "seed_speedup,outputs\n", out);
+        "seed_speedup,outputs,status,error\n", out);
   for (int i = 0; i < lab->cat.nlaunches; i++) {
     const LabResult *r = &lab->res[i];
     if (!r->selected) continue;
@@ -285,6 +303,8 @@ static void csv_report(const Lab *lab, FILE *out) {
     if (l->seed_speedup > 0) fprintf(out, "%g", l->seed_speedup);
     fputc(',', out);
     wm_csv_write(out, r->match);
+    fprintf(out, ",%s,", report_status_name[r->sim_status]);
+    wm_csv_write(out, r->sim_error);
     fputc('\n', out);
   }
 }
@@ -326,6 +346,8 @@ static json_t *launch_json(const Lab *lab, int i) {
   set_str(j, "why", l->why);
   if (l->carveout >= 0) json_object_set_new(j, "carveout", json_integer(l->carveout));
   for (int m = 0; m < WM_M_COUNT; m++) json_object_set_new(metrics, wm_metric_name[m], json_integer((json_int_t)r->metric[m]));
+  set_str(sim, "status", report_status_name[r->sim_status]);
+  if (r->sim_status != REPORT_OK) set_str(sim, "error", r->sim_error);
   json_object_set_new(sim, "metrics", metrics);
   json_object_set_new(sim, "thread_instructions", json_integer((json_int_t)r->thread_instrs));
   json_object_set_new(sim, "seconds", json_real(r->sim_seconds));

@@ -2,11 +2,8 @@
  * .param list, and dumping the buffers after a run.
  *
  * Notes:
- * - Scalars are range-checked for their type.  Decimal literals must fit the
- *   type's value range (i8: -128..127, u8: 0..255, ...); hexadecimal ones are
- *   bit patterns and may use the whole width (i32:0xffffffff is -1).  Floats
- *   take anything strtod reads (1, 1.5, -2e-3, inf, nan, 0x1p-3) or the PTX
- *   bit forms 0fXXXXXXXX (f32) and 0dXXXXXXXXXXXXXXXX (f64).
+ * - Scalars are range-checked for their type (launch_value.c); aggregates
+ *   are laid out by launch_agg.c.
  * - A buffer holds 1 element at least and 1 TiB at most; the run's real
  *   limit (GlobalMem.limit, --mem-limit) is gmem_alloc's to enforce.
  * - rand is reproducible: splitmix64 seeded by (seed, argument number), so
@@ -42,165 +39,6 @@
 
 #define MAX_BUF_BYTES (1ull << 40) /* sanity bound on one buffer */
 
-/* ---- types ------------------------------------------------------------- */
-
-static const struct {
-  const char *name;
-  uint8_t type;
-  uint8_t size;
-} arg_types[] = {
-  {"i8", PTX_T_S8, 1},   {"u8", PTX_T_U8, 1},   {"i16", PTX_T_S16, 2}, {"u16", PTX_T_U16, 2},
-  {"i32", PTX_T_S32, 4}, {"u32", PTX_T_U32, 4}, {"i64", PTX_T_S64, 8}, {"u64", PTX_T_U64, 8},
-  {"f32", PTX_T_F32, 4}, {"f64", PTX_T_F64, 8}, {"f16", PTX_T_F16, 2}, {"bf16", PTX_T_BF16, 2},
-};
-#define NTYPES (sizeof arg_types / sizeof arg_types[0])
-#define TYPE_LIST "i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16"
-
-static int type_index(uint8_t t) {
-  for (size_t i = 0; i < NTYPES; i++)
-    if (arg_types[i].type == t) return (int)i;
-  return -1;
-}
-
-/* The spec's name of a type ("i32"), or NULL for types a spec cannot name. */
-static const char *type_spec_name(uint8_t t) {
-  int i = type_index(t);
-  return i < 0 ? NULL : arg_types[i].name;
-}
-
-static unsigned type_bytes(uint8_t t) {
-  int i = type_index(t);
-  return i < 0 ? 0 : arg_types[i].size;
-}
-
-static int type_half(uint8_t t) { return t == PTX_T_F16 || t == PTX_T_BF16; }
-
-/* A double rounded to f16 or bf16 (to nearest even). */
-static uint64_t half_bits(uint8_t t, double d) {
-  return wm_to_narrow(t == PTX_T_F16 ? wm_fmt_f16 : wm_fmt_bf16, d, WM_RND_NEAREST);
-}
-
-static int type_signed(uint8_t t) {
-  return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
-}
-
-static int type_float(uint8_t t) { return t == PTX_T_F32 || t == PTX_T_F64 || type_half(t); }
-
-/* The PTX spelling of a .param type, for messages ("u64", "b8"). */
-static const char *param_type_name(uint8_t t) {
-  static const char *const names[PTX_T_COUNT] = {
-    [PTX_T_PRED] = "pred", [PTX_T_B8] = "b8",   [PTX_T_B16] = "b16", [PTX_T_B32] = "b32",
-    [PTX_T_B64] = "b64",   [PTX_T_B128] = "b128", [PTX_T_U8] = "u8", [PTX_T_U16] = "u16",
-    [PTX_T_U32] = "u32",   [PTX_T_U64] = "u64", [PTX_T_S8] = "s8",  [PTX_T_S16] = "s16",
-    [PTX_T_S32] = "s32",   [PTX_T_S64] = "s64", [PTX_T_F16] = "f16", [PTX_T_F16X2] = "f16x2",
-    [PTX_T_BF16] = "bf16", [PTX_T_BF16X2] = "bf16x2", [PTX_T_F32] = "f32", [PTX_T_F64] = "f64",
-  };
-  return t < PTX_T_COUNT && names[t] ? names[t] : "?";
-}
-
-static uint64_t width_mask(unsigned bytes) {
-  return bytes >= 8 ? UINT64_MAX : (1ull << (8 * bytes)) - 1;
-}
-
-/* ---- literals ---------------------------------------------------------- */
-
-/* An unsigned decimal or 0x-hex literal filling all of s[0..n).  Returns 0,
- * -1 (not a number) or -2 (over 2^64-1). */
-static int parse_uint(const char *s, size_t n, uint64_t *v, int *hex) {
-  uint64_t x = 0;
-  unsigned base = 10;
-  *hex = 0;
-  if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16, s += 2, n -= 2;
-    *hex = 1;
-  }
-  if (n == 0) return -1;
-  int over = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned d;
-    char c = s[i];
-    if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
-    else if (base == 16 && c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
-    else if (base == 16 && c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
-    else return -1;
-    if (x > (UINT64_MAX - d) / base) over = 1;
-    else x = x * base + d;
-  }
-  if (over) return -2;
-  *v = x;
-  return 0;
-}
-
-static int is_hex_digits(const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    char c = s[i];
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return 0;
-  }
-  return n > 0;
-}
-
-/* A value of type t from s[0..n) into *bits (little-endian value of the
- * type's width).  On error, a message (without location) in e. */
-static int parse_value(const char *s, size_t n, uint8_t t, uint64_t *bits, WmErr *e) {
-  const char *tn = type_spec_name(t);
-  unsigned bytes = type_bytes(t);
-  if (n == 0) return wm_err(e, WM_EUSAGE, "missing %s value", tn);
-  if (type_float(t)) {
-    /* PTX bit forms: 0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX */
-    size_t nhex = t == PTX_T_F32 ? 8 : 16;
-    if (!type_half(t) && n == nhex + 2 && s[0] == '0' && (s[1] == (t == PTX_T_F32 ? 'f' : 'd') ||
-                                         s[1] == (t == PTX_T_F32 ? 'F' : 'D')) &&
-        is_hex_digits(s + 2, nhex)) {
-      uint64_t x = 0;
-      for (size_t i = 2; i < n; i++)
-        x = x << 4 | (uint64_t)(isdigit((unsigned char)s[i]) ? s[i] - '0'
-                                                              : (tolower((unsigned char)s[i]) - 'a' + 10));
-      *bits = x;
-      return 0;
-    }
-    char *buf = wm_xstrndup(s, n), *end;
-    errno = 0;
-    double d = strtod(buf, &end);
-    int bad = end == buf || *end || isspace((unsigned char)buf[0]);
-    int range = (errno == ERANGE && isinf(d)) ||
-                (t == PTX_T_F32 && isfinite(d) && fabs(d) > (double)FLT_MAX) ||
-                (type_half(t) && isfinite(d) && isinf(wm_from_narrow(t == PTX_T_F16 ? wm_fmt_f16 : wm_fmt_bf16,
-                                                                    (uint32_t)half_bits(t, d))));
-    free(buf);
-    if (bad) return wm_err(e, WM_EUSAGE, "'%.*s' is not a %s number", (int)n, s, tn);
-    if (range) return wm_err(e, WM_EUSAGE, "%.*s is out of range for %s", (int)n, s, tn);
-    if (type_half(t)) {
-      *bits = half_bits(t, d);
-    } else if (t == PTX_T_F32) {
-      float f = (float)d;
-      uint32_t u;
-      memcpy(&u, &f, 4);
-      *bits = u;
-    } else {
-      memcpy(bits, &d, 8);
-    }
-    return 0;
-  }
-  int neg = s[0] == '-';
-  const char *digits = s + (neg || s[0] == '+');
-  size_t nd = n - (size_t)(digits - s);
-  uint64_t mag;
-  int hex;
-  int rc = parse_uint(digits, nd, &mag, &hex);
-  int sgn = type_signed(t);
-  uint64_t umax = width_mask(bytes);
-  uint64_t smax = umax >> 1; /* largest positive signed value */
-  if (rc == -1) return wm_err(e, WM_EUSAGE, "'%.*s' is not an integer (%s)", (int)n, s, tn);
-  if (sgn)
-    if (rc == -2 || (neg && mag > smax + 1) || (!neg && mag > (hex ? umax : smax)))
-      return wm_err(e, WM_EUSAGE, "%.*s is out of range for %s (%lld..%lld)", (int)n, s, tn,
-                    -(long long)(smax) - 1, (long long)smax);
-  if (!sgn && (rc == -2 || neg || mag > umax))
-    return wm_err(e, WM_EUSAGE, "%.*s is out of range for %s (0..%llu)", (int)n, s, tn,
-                  (unsigned long long)umax);
-  *bits = (neg ? (uint64_t)0 - mag : mag) & umax;
-  return 0;
-}
 
 /* ---- dimensions and arguments ------------------------------------------ */
 
@@ -218,7 +56,7 @@ static int dim_parse(const char *s, size_t n, uint32_t d[3], size_t *bad, WmErr 
     if (k == 3) return wm_err(e, WM_EUSAGE, "'%.*s': at most 3 dimensions", (int)n, s);
     uint64_t x;
     int hex;
-    int rc = parse_uint(s + i, j - i, &x, &hex);
+    int rc = la_parse_uint(s + i, j - i, &x, &hex);
     if (rc == -1)
       return wm_err(e, WM_EUSAGE, "'%.*s': expected X[,Y[,Z]] of positive integers", (int)n, s);
     if (rc == -2 || x == 0 || x > 0x7fffffffu)
@@ -237,20 +75,13 @@ int launch_parse_dim(const char *s, uint32_t d[3], WmErr *e) {
   return dim_parse(s, strlen(s), d, &bad, e);
 }
 
-static int lookup_type(const char *s, size_t n, uint8_t *t) {
-  for (size_t i = 0; i < NTYPES; i++)
-    if (strlen(arg_types[i].name) == n && memcmp(arg_types[i].name, s, n) == 0) {
-      *t = arg_types[i].type;
-      return 0;
-    }
-  return -1;
-}
-
 static int field_is(const char *s, size_t n, const char *word) {
   return strlen(word) == n && memcmp(s, word, n) == 0;
 }
 
-/* Grammar: ARG := TYPE:VALUE | buf:TYPE:COUNT[:INIT].
+static int agg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e);
+
+/* Grammar: ARG := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | AGG.
  * Errors: message in e (naming the argument), *bad = offset of the bad field. */
 static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
   memset(a, 0, sizeof *a);
@@ -261,6 +92,7 @@ static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e)
   if (n == 0) return wm_err(e, WM_EUSAGE, "empty argument: expected TYPE:VALUE or buf:TYPE:COUNT[:INIT]");
   if ((n >= 4 && !memcmp(s, "tex:", 4)) || (n >= 5 && !memcmp(s, "surf:", 5)))
     return lc_parse_tex(s, n, a, bad, e);
+  if (la_is_agg(s, n)) return agg_parse(s, n, a, bad, e);
 
   /* split into at most 4 fields at ':' (a float constant has none) */
   size_t fs[5], fe[5];
@@ -285,25 +117,25 @@ static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e)
       *bad = n;
       return wm_err(e, WM_EUSAGE, "argument '%.*s': expected buf:TYPE:COUNT[:INIT]", (int)n, s);
     }
-    if (lookup_type(F(1), &a->type)) {
+    if (la_lookup_type(F(1), &a->type)) {
       *bad = fs[1];
       return wm_err(e, WM_EUSAGE, "argument '%.*s': unknown type '%.*s' (types: " TYPE_LIST ")",
                     (int)n, s, (int)(fe[1] - fs[1]), s + fs[1]);
     }
     uint64_t count;
     int hex;
-    int rc = parse_uint(F(2), &count, &hex);
+    int rc = la_parse_uint(F(2), &count, &hex);
     *bad = fs[2];
     if (rc == -1)
       return wm_err(e, WM_EUSAGE, "argument '%.*s': buffer length '%.*s' is not a positive integer",
                     (int)n, s, (int)(fe[2] - fs[2]), s + fs[2]);
     if (rc == 0 && count == 0)
       return wm_err(e, WM_EUSAGE, "argument '%.*s': a buffer needs at least 1 element", (int)n, s);
-    unsigned es = type_bytes(a->type);
+    unsigned es = la_type_bytes(a->type);
     if (rc == -2 || count > MAX_BUF_BYTES / es)
       return wm_err(e, WM_EUSAGE,
                     "argument '%.*s': buffer of %.*s %s elements is too large (at most 1 TiB)",
-                    (int)n, s, (int)(fe[2] - fs[2]), s + fs[2], type_spec_name(a->type));
+                    (int)n, s, (int)(fe[2] - fs[2]), s + fs[2], la_type_spec_name(a->type));
     a->count = count;
     a->init = INIT_DEFAULT;
     if (nf == 4) {
@@ -311,16 +143,16 @@ static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e)
       if (field_is(F(3), "zero")) a->init = INIT_ZERO;
       else if (field_is(F(3), "iota")) a->init = INIT_IOTA;
       else if (field_is(F(3), "rand")) a->init = INIT_RAND;
-      else if (parse_value(F(3), a->type, &a->bits, &sub) == 0) a->init = INIT_CONST;
+      else if (la_parse_value(F(3), a->type, &a->bits, &sub) == 0) a->init = INIT_CONST;
       else
         return wm_err(e, WM_EUSAGE,
                       "argument '%.*s': bad INIT '%.*s' (zero, iota, rand or a %s constant: %s)",
-                      (int)n, s, (int)(fe[3] - fs[3]), s + fs[3], type_spec_name(a->type), sub.msg);
+                      (int)n, s, (int)(fe[3] - fs[3]), s + fs[3], la_type_spec_name(a->type), sub.msg);
     }
     return 0;
   }
   a->kind = ARG_SCALAR;
-  if (lookup_type(F(0), &a->type)) {
+  if (la_lookup_type(F(0), &a->type)) {
     *bad = 0;
     return wm_err(e, WM_EUSAGE,
                   "argument '%.*s': unknown type '%.*s' (expected TYPE:VALUE or "
@@ -332,14 +164,51 @@ static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e)
     return wm_err(e, WM_EUSAGE, "argument '%.*s': expected TYPE:VALUE", (int)n, s);
   }
   *bad = fs[1];
-  if (parse_value(F(1), a->type, &a->bits, &sub))
+  if (la_parse_value(F(1), a->type, &a->bits, &sub))
     return wm_err(e, WM_EUSAGE, "argument '%.*s': %s", (int)n, s, sub.msg);
 #undef F
   return 0;
 }
 
+/* An aggregate (launch_agg.c): laid out now to check it, its buffer
+ * members read as arguments; ArgSpec keeps its text, laid out again when
+ * bound. */
+static int agg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
+  if (n >= sizeof a->text)
+    return wm_err(e, WM_EUSAGE, "argument '%.40s...': an aggregate spec has at most %zu characters (bytes:HEX "
+                  "is the shortest form)", s, sizeof a->text - 1);
+  AggLayout *L = wm_xmalloc(sizeof *L);
+  int rc = la_agg_layout(s, n, L, bad, e);
+  for (int b = 0; b < L->nbufs && rc == 0; b++) {
+    ArgSpec m;
+    size_t mbad;
+    rc = arg_parse(s + L->buf_from[b], L->buf_len[b], &m, &mbad, e);
+    if (rc) *bad = L->buf_from[b] + mbad;
+  }
+  if (rc == 0) {
+    a->kind = ARG_AGG;
+    a->agg_size = L->size;
+    a->agg_align = L->align;
+  } else {
+    char msg[sizeof e->msg];
+    memcpy(msg, e->msg, sizeof msg);
+    wm_err(e, WM_EUSAGE, "argument '%.*s': %s", (int)n, s, msg);
+  }
+  free(L);
+  return rc;
+}
+
 int launch_parse_arg(const char *s, ArgSpec *a, WmErr *e) {
   size_t bad;
+  /* one --arg holds one spec: struct:M,M,... and f32x2:1,2 need no braces */
+  const char *colon = strchr(s, ':');
+  if (colon && la_is_agg(s, (size_t)(colon - s) + 1) && strncmp(s, "bytes:", 6) && !strchr(s, '{')) {
+    char *braced = wm_xmalloc(strlen(s) + 2);
+    sprintf(braced, "%.*s{%s}", (int)(colon - s), s, colon + 1);
+    int rc = arg_parse(braced, strlen(braced), a, &bad, e);
+    free(braced);
+    return rc;
+  }
   return arg_parse(s, strlen(s), a, &bad, e);
 }
 
@@ -384,6 +253,27 @@ static int check_dims(const LaunchSpec *ls, const Line *L, const char *gridp, co
   if (threads > lim.block_threads)
     return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, blockp),
                      "a block has at most %u threads, not %llu", lim.block_threads, (unsigned long long)threads);
+  return 0;
+}
+
+/* args=ARG,ARG,... (v[0..vn)) into ls->args. */
+static int parse_args(const Line *L, const char *v, size_t vn, LaunchSpec *ls, WmErr *e) {
+  size_t i = 0, bad;
+  while (vn > 0) { /* "args=" alone: a kernel without parameters */
+    size_t j = i;
+    for (int depth = 0; j < vn && (v[j] != ',' || depth > 0); j++) /* commas in {...} are a member's */
+      depth += v[j] == '{' ? 1 : v[j] == '}' ? -1 : 0;
+    if (ls->nargs == LAUNCH_MAX_ARGS)
+      return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, v + i), "more than %d arguments",
+                       LAUNCH_MAX_ARGS);
+    if (j == i)
+      return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, v + i),
+                       "empty argument in args= (ARG,ARG,... with no spaces)");
+    if (arg_parse(v + i, j - i, &ls->args[ls->nargs], &bad, e)) return relocate(e, L, v + i + bad);
+    ls->nargs++;
+    if (j == vn) break;
+    i = j + 1;
+  }
   return 0;
 }
 
@@ -459,28 +349,13 @@ static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec 
     } else if (k == 2) {
       uint64_t x;
       int hex;
-      int rc = parse_uint(v, vn, &x, &hex);
+      int rc = la_parse_uint(v, vn, &x, &hex);
       if (rc || x > UINT32_MAX)
         return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, v),
                          "smem=%.*s: expected a byte count (0..4294967295)", (int)vn, v);
       ls->smem = (uint32_t)x;
-    } else {
-      size_t i = 0;
-      while (vn > 0) { /* "args=" alone: a kernel without parameters */
-        size_t j = i;
-        while (j < vn && v[j] != ',') j++;
-        if (ls->nargs == LAUNCH_MAX_ARGS)
-          return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, v + i),
-                           "more than %d arguments", LAUNCH_MAX_ARGS);
-        if (j == i)
-          return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, v + i),
-                           "empty argument in args= (ARG,ARG,... with no spaces)");
-        if (arg_parse(v + i, j - i, &ls->args[ls->nargs], &bad, e))
-          return relocate(e, L, v + i + bad);
-        ls->nargs++;
-        if (j == vn) break;
-        i = j + 1;
-      }
+    } else if (parse_args(L, v, vn, ls, e)) {
+      return -1;
     }
   }
   for (int k = 0; k < 4; k++)
@@ -584,7 +459,8 @@ static uint64_t splitmix64(uint64_t *s) {
 
 /* The bits of integer i (iota) or of a random draw in type t. */
 static uint64_t iota_bits(uint8_t t, uint64_t i) {
-  if (type_half(t)) return half_bits(t, (double)i);
+  if (t == PTX_T_F16) return wm_f16_from((double)i, WM_RND_NEAREST);
+  if (t == PTX_T_BF16) return wm_bf16_from((double)i, WM_RND_NEAREST);
   if (t == PTX_T_F32) {
     float f = (float)i;
     uint32_t u;
@@ -597,13 +473,14 @@ static uint64_t iota_bits(uint8_t t, uint64_t i) {
     memcpy(&u, &d, 8);
     return u;
   }
-  return i & width_mask(type_bytes(t));
+  return i & la_width_mask(la_type_bytes(t));
 }
 
 static uint64_t rand_bits(uint8_t t, uint64_t *state) {
   uint64_t x = splitmix64(state);
-  if (t == PTX_T_F16) return half_bits(t, (double)(x >> 53) / 2048.0); /* 11 bits: [0, 1) exactly */
-  if (t == PTX_T_BF16) return half_bits(t, (double)(x >> 56) / 256.0);  /* 8 bits */
+  /* [0, 1) in steps every value of which the format holds exactly */
+  if (t == PTX_T_F16) return wm_f16_from((double)(x >> 53) / 2048.0, WM_RND_NEAREST);
+  if (t == PTX_T_BF16) return wm_bf16_from((double)(x >> 56) / 256.0, WM_RND_NEAREST);
   if (t == PTX_T_F32) {
     float f = (float)(x >> 40) * (1.0f / 16777216.0f); /* 24 bits: [0, 1) exactly */
     uint32_t u;
@@ -639,7 +516,7 @@ static inline void store_elem(uint8_t *p, uint64_t v, unsigned es) {
 }
 
 static void fill(GBuf *b, const ArgSpec *a, uint8_t init, uint64_t seed, int argno) {
-  unsigned es = type_bytes(a->type);
+  unsigned es = la_type_bytes(a->type);
   uint8_t *d = b->data;
   switch (init) {
   case INIT_ZERO:
@@ -666,12 +543,46 @@ static void param_list(const PtxKernel *k, char *buf, size_t n) {
     const PtxParam *p = &k->params[i];
     int w;
     if (p->type == PTX_T_B8 && p->size != 1)
-      w = snprintf(buf + o, n - o, "%s.b8[%u]", i ? ", " : "", p->size);
+      w = snprintf(buf + o, n - o, "%s.align %u .b8[%u]", i ? ", " : "", p->align, p->size);
     else
-      w = snprintf(buf + o, n - o, "%s.%s", i ? ", " : "", param_type_name(p->type));
+      w = snprintf(buf + o, n - o, "%s.%s", i ? ", " : "", la_param_type_name(p->type));
     if (w < 0) break;
     o += (size_t)w;
   }
+}
+
+/* Allocates and fills the buffer of spec a (argument argno, or a member of
+ * it) named `name`, and writes its address at slot. */
+static int bind_buffer(const ArgSpec *a, const char *name, int argno, GlobalMem *g, uint8_t *slot, InitKind dflt,
+                       uint64_t seed, WmErr *e) {
+  int bi = gmem_alloc(g, a->count * la_type_bytes(a->type), name, a->type, a->count, e);
+  if (bi < 0) return -1;
+  uint8_t init = a->init == INIT_DEFAULT ? (uint8_t)dflt : a->init;
+  if (init == INIT_DEFAULT) init = INIT_RAND;
+  fill(&g->buf[bi], a, init, seed, argno);
+  store_le(slot, g->buf[bi].addr, 8);
+  return 0;
+}
+
+/* Writes aggregate argument argno at dst (its parameter's bytes), with a
+ * fresh buffer for each buffer member ("argN.M (spec)": M counts them;
+ * their rand streams are those of arguments 64*(M+1)+N). */
+static int bind_agg(const ArgSpec *a, int argno, GlobalMem *g, uint8_t *dst, InitKind dflt, uint64_t seed,
+                    WmErr *e) {
+  AggLayout *L = la_agg_of(a, e);
+  if (!L) return -1;
+  memcpy(dst, L->bytes, L->size);
+  int rc = 0;
+  for (int b = 0; b < L->nbufs && rc == 0; b++) {
+    ArgSpec m;
+    size_t bad;
+    char name[sizeof a->text + 48]; /* "argN.M (" and ")" around the spec */
+    rc = arg_parse(a->text + L->buf_from[b], L->buf_len[b], &m, &bad, e);
+    snprintf(name, sizeof name, "arg%d.%d (%s)", argno, b, m.text);
+    if (rc == 0) rc = bind_buffer(&m, name, LAUNCH_MAX_ARGS * (b + 1) + argno, g, dst + L->buf_at[b], dflt, seed, e);
+  }
+  free(L);
+  return rc;
 }
 
 int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *params,
@@ -681,7 +592,8 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
     param_list(k, plist, sizeof plist);
     return wm_err(e, WM_EARGS,
                   "kernel %s takes %d argument%s (.param %s), %d given\n"
-                  "  (a pointer takes buf:TYPE:COUNT[:INIT], a scalar TYPE:VALUE of the same size)",
+                  "  (a pointer takes buf:TYPE:COUNT[:INIT], a scalar TYPE:VALUE of the same size, a struct\n"
+                  "  or vector by value struct{MEMBER,...}, f32x2{V,V} or bytes:HEX)",
                   k->plain_name ? k->plain_name : k->name, k->nparams,
                   k->nparams == 1 ? "" : "s", k->nparams ? plist : "none", l->nargs);
   }
@@ -689,21 +601,25 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
   for (int i = 0; i < l->nargs; i++) {
     const ArgSpec *a = &l->args[i];
     const PtxParam *p = &k->params[i];
-    unsigned need = a->kind != ARG_SCALAR ? 8 : type_bytes(a->type);
+    unsigned need = a->kind == ARG_BUF || a->kind == ARG_TEX ? 8 : la_type_bytes(a->type);
     if (p->offset > k->param_size || p->size > k->param_size - p->offset)
       return wm_err(e, WM_EARGS, "kernel %s: parameter %s lies outside the parameter buffer",
                     k->name, p->name ? p->name : "?");
+    if (a->kind == ARG_AGG) {
+      if (la_check_agg(k, i, a, p, e)) return -1;
+      continue;
+    }
     if (p->size != need) {
       if (a->kind != ARG_SCALAR)
         return wm_err(e, WM_EARGS,
                       "kernel %s, arg%d '%s': a buffer is passed as an 8-byte address (a texture as an 8-byte handle), but "
                       "parameter %s is .%s (%u bytes)",
                       k->plain_name ? k->plain_name : k->name, i, a->text,
-                      p->name ? p->name : "?", param_type_name(p->type), p->size);
+                      p->name ? p->name : "?", la_param_type_name(p->type), p->size);
       return wm_err(e, WM_EARGS,
                     "kernel %s, arg%d '%s': %s is %u bytes, but parameter %s is .%s (%u bytes)",
-                    k->plain_name ? k->plain_name : k->name, i, a->text, type_spec_name(a->type),
-                    need, p->name ? p->name : "?", param_type_name(p->type), p->size);
+                    k->plain_name ? k->plain_name : k->name, i, a->text, la_type_spec_name(a->type),
+                    need, p->name ? p->name : "?", la_param_type_name(p->type), p->size);
     }
   }
   memset(params, 0, k->param_size);
@@ -714,7 +630,11 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
       store_le(params + p->offset, a->bits, p->size);
       continue;
     }
-    char name[160];
+    if (a->kind == ARG_AGG) {
+      if (bind_agg(a, i, g, params + p->offset, dflt, seed, e)) return -1;
+      continue;
+    }
+    char name[sizeof a->text + 32];
     snprintf(name, sizeof name, "arg%d (%s)", i, a->text);
     if (a->kind == ARG_TEX) {
       uint64_t handle;
@@ -722,12 +642,7 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
       store_le(params + p->offset, handle, 8);
       continue;
     }
-    int bi = gmem_alloc(g, a->count * type_bytes(a->type), name, a->type, a->count, e);
-    if (bi < 0) return -1;
-    uint8_t init = a->init == INIT_DEFAULT ? (uint8_t)dflt : a->init;
-    if (init == INIT_DEFAULT) init = INIT_RAND;
-    fill(&g->buf[bi], a, init, seed, i);
-    store_le(params + p->offset, g->buf[bi].addr, 8);
+    if (bind_buffer(a, name, i, g, params + p->offset, dflt, seed, e)) return -1;
   }
   return 0;
 }
@@ -788,11 +703,14 @@ int launch_dump(const char *dir, const LaunchSpec *l, const GlobalMem *g, WmErr 
   int rc = 0;
   for (int i = 0; i < g->n && rc == 0; i++) {
     const GBuf *b = &g->buf[i];
-    const char *tn = type_spec_name(b->type);
-    if (!tn) tn = b->type == PTX_T_NONE ? "raw" : param_type_name(b->type);
+    const char *tn = la_type_spec_name(b->type);
+    if (!tn) tn = b->type == PTX_T_NONE ? "raw" : la_param_type_name(b->type);
     char stem[96], file[512], path[4096 + 512];
     int argno = -1;
-    if (sscanf(b->name, "arg%d", &argno) == 1 && argno >= 0 && argno < LAUNCH_MAX_ARGS) {
+    int member = -1;
+    if (sscanf(b->name, "arg%d.%d (", &argno, &member) == 2 && argno >= 0 && argno < LAUNCH_MAX_ARGS) {
+      snprintf(stem, sizeof stem, "arg%d.%d", argno, member);
+    } else if (sscanf(b->name, "arg%d", &argno) == 1 && argno >= 0 && argno < LAUNCH_MAX_ARGS) {
       snprintf(stem, sizeof stem, "arg%d", argno);
     } else {
       argno = -1;
@@ -849,16 +767,16 @@ int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, W
                   m->path, (int)(eq - spec), spec, n ? names : "none");
   }
   uint8_t t;
-  if (lookup_type(eq + 1, (size_t)(colon - eq - 1), &t))
+  if (la_lookup_type(eq + 1, (size_t)(colon - eq - 1), &t))
     return wm_err(e, WM_EUSAGE, "--const '%s': unknown type '%.*s' (" TYPE_LIST ")",
                   spec, (int)(colon - eq - 1), eq + 1);
-  unsigned es = type_bytes(t);
+  unsigned es = la_type_bytes(t);
   uint64_t at = v->offset;
   for (const char *p = colon + 1;;) {
     const char *end = strchr(p, ',');
     size_t len = end ? (size_t)(end - p) : strlen(p);
     uint64_t bits;
-    if (parse_value(p, len, t, &bits, e)) {
+    if (la_parse_value(p, len, t, &bits, e)) {
       char msg[sizeof e->msg];
       memcpy(msg, e->msg, sizeof msg);
       return wm_err(e, WM_EUSAGE, "--const '%s': %s", spec, msg);

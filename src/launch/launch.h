@@ -1,15 +1,22 @@
 /* launch.h - launch specs: the `//@` lines of a .cu file and --arg specs.
  *
- * Grammar (the ground truth's, extended with INIT):
+ * Grammar (the ground truth's, extended with INIT, aggregates and textures):
  *   //@ NAME[#VARIANT] [cooperative] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=ARG,ARG,...
  *   (cooperative: launched as cudaLaunchCooperativeKernel, for grid.sync())
- *   ARG  := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | tex:CHAN:DIMS{:OPT} | surf:CHAN:DIMS{:OPT}
- *   TYPE := i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16
- *   INIT := zero | iota | rand | CONSTANT       (rand, seeded, is the default)
- *   CHAN := CTYPE[x1|x2|x4]    CTYPE := f32 f16 i32 s32 u32 i16 s16 u16 i8 s8 u8
- *   DIMS := W[xH[xD]]          (layered: the last one counts the layers)
- *   OPT  := point | linear | clamp | wrap | mirror | border | norm | elem | normfloat
- *         | layered | INIT     (textures only but layered and INIT; see launch_tex.c)
+ *   ARG    := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | AGG | tex:CHAN:DIMS{:OPT} | surf:CHAN:DIMS{:OPT}
+ *   TYPE   := i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16
+ *   INIT   := zero | iota | rand | CONSTANT       (rand, seeded, is the default)
+ *   AGG    := struct[@A]{MEMBER,...}              a struct by value, C layout
+ *           | TYPExN{V,...}                       a vector type: f32x2{1,2} is float2
+ *           | bytes{B,...} | bytes:HEX            raw bytes
+ *   MEMBER := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | AGG
+ *   CHAN   := CTYPE[x1|x2|x4]    CTYPE := f32 f16 i32 s32 u32 i16 s16 u16 i8 s8 u8
+ *   DIMS   := W[xH[xD]]          (layered: the last one counts the layers)
+ *   OPT    := point | linear | clamp | wrap | mirror | border | norm | elem | normfloat
+ *           | layered | INIT     (textures only but layered and INIT; see launch_tex.c)
+ * Commas inside braces do not split args=.  launch_parse_arg (one --arg)
+ * also takes struct:MEMBER,... and TYPExN:V,... without braces.
+ * (launch_agg.c lays aggregates out.)
  */
 #ifndef WM_LAUNCH_H
 #define WM_LAUNCH_H
@@ -20,7 +27,7 @@
 #include "ptx/ptx.h"
 #include "util/diag.h"
 
-typedef enum { ARG_SCALAR, ARG_BUF, ARG_TEX } ArgKind; /* ARG_TEX: tex: and surf: */
+typedef enum { ARG_SCALAR, ARG_BUF, ARG_AGG, ARG_TEX } ArgKind; /* ARG_TEX: tex: and surf: */
 typedef enum { INIT_DEFAULT, INIT_RAND, INIT_ZERO, INIT_IOTA, INIT_CONST } InitKind;
 
 typedef struct ArgSpec {
@@ -30,9 +37,12 @@ typedef struct ArgSpec {
   uint64_t count;    /* buffer elements */
   uint64_t bits;     /* scalar: the value's bytes (little-endian) in its type;
                         INIT_CONST: the constant's bits in the element type */
-  char text[96];     /* the spec as written, for messages */
+  uint32_t agg_size, agg_align; /* ARG_AGG: its bytes and alignment (0: raw
+                        bytes, no alignment of their own); laid out again
+                        from text when bound */
   GTex tex;          /* ARG_TEX: the object to create (buf and addr unset);
                         count is its channels (texels * channels) */
+  char text[320];    /* the spec as written (an aggregate's whole spec) */
 } ArgSpec;
 
 #define LAUNCH_MAX_ARGS 64
@@ -70,13 +80,20 @@ int launch_cu_of_ptx(const char *ptx, char *cu, size_t cap);
  * frees); *n may be 0. */
 int launch_read_file(const char *path, LaunchSpec **out, int *n, WmErr *e);
 
-/* Checks the args against the kernel's .param list (count and sizes),
+/* Checks the args against the kernel's .param list (count, sizes and an
+ * aggregate's alignment),
  * allocates and initializes the buffers in g (default init `dflt` where an
  * ARG names none; rand uses `seed`) and writes the parameter buffer
  * (k->param_size bytes) into params.  Errors name the kernel, the argument
  * number and both sizes. */
 int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *params,
                 InitKind dflt, uint64_t seed, WmErr *e);
+
+/* The offsets in the parameter buffer of every buffer address launch_bind
+ * writes (buffer arguments and buffer members of aggregates), in the order
+ * it allocates the buffers (GlobalMem order).  Returns how many (at most
+ * max are written); -1 if the spec does not lay out. */
+int launch_pointer_slots(const PtxKernel *k, const LaunchSpec *l, uint32_t *slots, int max);
 
 /* --const NAME=TYPE:VALUE[,VALUE...]: writes the values, from its start,
  * into the module's __constant__ variable NAME in const_mem (the module's

@@ -451,6 +451,11 @@ PtxModule *ptx_parse(const char *path, char *text, WmErr *e);
  * `arch` is e.g. "sm_90"; NULL: arch_ptx_target().  Free with
  * ptx_module_free(). */
 PtxModule *ptx_load(const char *path, const char *arch, WmErr *e);
+/* ptx_load with extra nvcc flags for a .cu (a project's -I DIR, -D NAME=V,
+ * -std=c++17, ...: each element one argument, placed before the file;
+ * ignored for a .ptx).  A failed compile's message holds nvcc's output and
+ * the command run. */
+PtxModule *ptx_load_with(const char *path, const char *arch, const char *const *nvcc_flags, int nflags, WmErr *e);
 
 /* Registers per thread of the module's kernels, from `ptxas -arch=sm_XX -v`
  * on the module's PTX (ptxas found like nvcc): fills PtxKernel.regs of the

@@ -61,21 +61,50 @@ static void read_tail(const char *log, char *buf, size_t n) {
   while (l > 0 && (buf[l - 1] == '\n' || buf[l - 1] == '\r')) buf[--l] = '\0';
 }
 
-/* Runs nvcc on `cu`, writing PTX into `out`; nvcc's stdout and stderr go to
- * `log`.  Returns 0 or -1 with WM_ETOOL in e. */
-static int run_nvcc(const char *nvcc, const char *cu, const char *arch, const char *out,
-                    const char *log, WmErr *e) {
+/* The command line argv as a shell would take it back (words with blanks
+ * or quotes in single quotes), into buf: for messages. */
+static void command_text(char *const argv[], char *buf, size_t n) {
+  size_t o = 0;
+  buf[0] = '\0';
+  for (int i = 0; argv[i] && o + 1 < n; i++) {
+    int quote = strpbrk(argv[i], " \t'\"$\\") != NULL || !argv[i][0];
+    int w = snprintf(buf + o, n - o, quote ? "%s'%s'" : "%s%s", i ? " " : "", argv[i]);
+    if (w < 0) break;
+    o += (size_t)w;
+  }
+}
+
+/* Runs nvcc on `cu` with the extra flags (before the file), writing PTX
+ * into `out`; nvcc's stdout and stderr go to `log`.  Returns 0 or -1 with
+ * WM_ETOOL in e: nvcc's message and the command run. */
+static int run_nvcc(const char *nvcc, const char *cu, const char *arch, const char *const *flags, int nflags,
+                    const char *out, const char *log, WmErr *e) {
   char archopt[64];
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-  char *argv[] = {(char *)nvcc, "-ptx", archopt, "-O3", "-lineinfo", (char *)cu, "-o", (char *)out, NULL};
-  int status;
-  if (spawn_logged(argv, log, &status, e)) return -1;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
-  char said[1536]; /* show what nvcc said (its last ~1500 bytes) */
-  read_tail(log, said, sizeof said);
-  if (WIFEXITED(status))
-    return wm_err(e, WM_ETOOL, "nvcc failed on %s (exit status %d):\n%s", cu, WEXITSTATUS(status), said);
-  return wm_err(e, WM_ETOOL, "nvcc was killed by signal %d while compiling %s", WTERMSIG(status), cu);
+  char *fixed[] = {(char *)nvcc, "-ptx", archopt, "-O3", "-lineinfo"};
+  int nfixed = (int)(sizeof fixed / sizeof *fixed), k = 0;
+  char **argv = wm_xcalloc((size_t)(nfixed + nflags + 4), sizeof *argv);
+  for (int i = 0; i < nfixed; i++) argv[k++] = fixed[i];
+  for (int i = 0; i < nflags; i++) argv[k++] = (char *)flags[i];
+  argv[k++] = (char *)cu;
+  argv[k++] = "-o";
+  argv[k++] = (char *)out;
+  int status, rc = 0;
+  if (spawn_logged(argv, log, &status, e)) rc = -1;
+  else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    char said[1536], cmd[1024]; /* what nvcc said (its last ~1500 bytes), and to what */
+    read_tail(log, said, sizeof said);
+    argv[k - 2] = NULL; /* the temporary output is not the user's concern */
+    command_text(argv, cmd, sizeof cmd);
+    if (WIFEXITED(status))
+      rc = wm_err(e, WM_ETOOL, "nvcc failed on %s (exit status %d):\n%s\n  command: %s", cu, WEXITSTATUS(status),
+                  said, cmd);
+    else
+      rc = wm_err(e, WM_ETOOL, "nvcc was killed by signal %d while compiling %s\n  command: %s", WTERMSIG(status), cu,
+                  cmd);
+  }
+  free(argv);
+  return rc;
 }
 
 /* A fresh temporary directory under $TMPDIR or /tmp into dir.  0 or -1. */
@@ -87,7 +116,9 @@ static int make_temp_dir(char *dir, size_t n, WmErr *e) {
   return 0;
 }
 
-PtxModule *ptx_load(const char *path, const char *arch, WmErr *e) {
+PtxModule *ptx_load(const char *path, const char *arch, WmErr *e) { return ptx_load_with(path, arch, NULL, 0, e); }
+
+PtxModule *ptx_load_with(const char *path, const char *arch, const char *const *nvcc_flags, int nflags, WmErr *e) {
   if (!wm_ends_with(path, ".cu")) {
     char *text = wm_read_file(path, NULL, e);
     if (!text) return NULL;
@@ -112,7 +143,7 @@ PtxModule *ptx_load(const char *path, const char *arch, WmErr *e) {
   char out[4200], log[4200];
   snprintf(out, sizeof out, "%s/out.ptx", dir);
   snprintf(log, sizeof log, "%s/nvcc.log", dir);
-  if (run_nvcc(nvcc, path, arch, out, log, e) == 0) {
+  if (run_nvcc(nvcc, path, arch, nvcc_flags, nflags, out, log, e) == 0) {
     char *text = wm_read_file(out, NULL, e);
     if (text) {
       /* parse errors name the PTX nvcc made from the .cu (line numbers are

@@ -23,6 +23,18 @@
 
 /* ---- shared helpers ------------------------------------------------------ */
 
+const char *const report_status_name[3] = {[REPORT_OK] = "ok", [REPORT_REFUSED] = "refused",
+                                           [REPORT_FAILED] = "failed"};
+
+ReportStatus report_status_of(int code) {
+  return code == WM_EFAULT || code == WM_EARITH || code == WM_EDEADLOCK || code == WM_EGPU ? REPORT_FAILED
+                                                                                          : REPORT_REFUSED;
+}
+
+static const char *status_name(const ReportRun *r) {
+  return r->status <= REPORT_FAILED ? report_status_name[r->status] : "failed";
+}
+
 static uint64_t metric(const ReportRun *r, int m) { return r->mm ? r->mm->metric[m] : 0; }
 
 static const char *kernel_name(const ReportRun *r) {
@@ -254,6 +266,17 @@ static json_t *json_time(const ReportRun *r) {
   return o;
 }
 
+/* A launch that did not run: "REFUSED: " or "FAILED: " and its message,
+ * every line of it indented under the heading. */
+static void text_not_run(FILE *out, const ReportRun *r) {
+  fprintf(out, "\n  %s: ", r->status == REPORT_REFUSED ? "REFUSED" : "FAILED");
+  for (const char *p = r->error ? r->error : "(no message)"; *p; p++) {
+    fputc(*p, out);
+    if (*p == '\n' && p[1]) fputs("    ", out);
+  }
+  fputc('\n', out);
+}
+
 static void text_run(FILE *out, const ReportRun *r, int lines) {
   const PtxKernel *k = r->kernel;
   fprintf(out, "%s  grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u  kernel %s", launch_name(r),
@@ -261,6 +284,11 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
           k && k->plain_name ? k->plain_name : kernel_name(r));
   if (k && k->plain_name && k->name && strcmp(k->plain_name, k->name) != 0)
     fprintf(out, " (%s)", k->name);
+  if (r->status != REPORT_OK) {
+    fprintf(out, "  [%s]\n", status_name(r));
+    text_not_run(out, r);
+    return;
+  }
   double rate = r->seconds > 0 ? (double)r->thread_instrs / r->seconds : 0;
   if (rate >= 1e6)
     fprintf(out, "  [%.2f s, %.0f M thread-instr/s]\n", r->seconds, rate / 1e6);
@@ -330,6 +358,14 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
   text_occupancy(out, r);
   text_hierarchy(out, r);
   if (lines) text_lines(out, r);
+  if (r->warnings) {
+    fprintf(out, "\n  approximate results (the GPU's own approximations differ within their bounds):\n    ");
+    for (const char *p = r->warnings; *p; p++) {
+      fputc(*p, out);
+      if (*p == '\n') fputs("    ", out);
+    }
+    fputc('\n', out);
+  }
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -404,6 +440,18 @@ json_t *report_occupancy_json(const Arch *a, const OccResult *r, int regs, const
   return o;
 }
 
+/* The warnings text, a line each, as an array of strings. */
+static json_t *json_warnings(const char *text) {
+  json_t *a = json_array();
+  for (const char *p = text; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    json_array_append_new(a, json_stringn(p, n));
+    p += n + (nl != NULL);
+  }
+  return a;
+}
+
 static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
   json_t *root = json_array();
   for (int i = 0; i < nruns; i++) {
@@ -414,6 +462,12 @@ static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
     json_object_set_new(o, "grid", dim3(r->grid));
     json_object_set_new(o, "block", dim3(r->block));
     json_object_set_new(o, "smem", json_integer(r->smem));
+    json_object_set_new(o, "status", json_string(status_name(r)));
+    if (r->status != REPORT_OK) {
+      json_object_set_new(o, "error", json_string(r->error ? r->error : ""));
+      json_array_append_new(root, o);
+      continue;
+    }
     json_t *m = json_object();
     for (int k = 0; k < WM_M_COUNT; k++)
       json_object_set_new(m, wm_metric_name[k], json_integer((json_int_t)metric(r, k)));
@@ -430,6 +484,7 @@ static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
     }
     if (r->time && r->mm) json_object_set_new(o, "time", json_time(r));
     if (lines) json_object_set_new(o, "lines", json_lines(r));
+    if (r->warnings) json_object_set_new(o, "warnings", json_warnings(r->warnings));
     json_array_append_new(root, o);
   }
   int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
@@ -474,11 +529,19 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
     for (int i = 0; i < REPORT_NRATES; i++) fprintf(out, ",%s", report_rate_name[i]);
     fputs(",time_limiter", out);
   }
-  fputc('\n', out);
+  fputs(",status,error\n", out);
   for (int i = 0; i < nruns; i++) {
     wm_csv_write(out, launch_name(&runs[i]));
     fputc(',', out);
     wm_csv_write(out, kernel_name(&runs[i]));
+    if (runs[i].status != REPORT_OK) { /* empty counters, then why */
+      int empty = WM_M_COUNT + (occ ? 5 : 0) + (timed ? REPORT_NRATES + 1 : 0);
+      for (int k = 0; k < empty; k++) fputc(',', out);
+      fprintf(out, ",%s,", status_name(&runs[i]));
+      wm_csv_write(out, runs[i].error ? runs[i].error : "");
+      fputc('\n', out);
+      continue;
+    }
     for (int m = 0; m < WM_M_COUNT; m++)
       fprintf(out, ",%llu", (unsigned long long)metric(&runs[i], m));
     if (occ) csv_occupancy(out, &runs[i]);
@@ -490,7 +553,7 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
       }
       fprintf(out, ",%s", runs[i].time ? model_bound_name[runs[i].time->limiter] : "");
     }
-    fputc('\n', out);
+    fputs(",ok,\n", out);
   }
   if (!lines) return;
   fputs("\nlaunch,cu_file,cu_line,ptx_line,instruction,requests,units,unit,per_request,"

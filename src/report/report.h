@@ -14,6 +14,16 @@
 
 typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV } ReportFormat;
 
+/* Whether a launch ran: refused before it ran (an unsupported instruction,
+ * arguments that do not bind, a limit) or failed while running (a fault, a
+ * division by zero, a deadlock).  Names in report_status_name. */
+typedef enum { REPORT_OK, REPORT_REFUSED, REPORT_FAILED } ReportStatus;
+extern const char *const report_status_name[3];
+/* The status of a launch that did not run, from its error's WM_E* code:
+ * failed for a fault, a division by zero, a deadlock or a failed GPU
+ * launch; refused otherwise. */
+ReportStatus report_status_of(int code);
+
 typedef struct ReportRun {
   const char *launch;        /* NAME#VARIANT */
   const PtxModule *mod;
@@ -34,6 +44,13 @@ typedef struct ReportRun {
   const ModelTime *time;     /* predicted time and its bounds */
   uint64_t blocks_run;       /* blocks simulated, if fewer than the grid's
                                 (--sample); 0: all */
+  /* a launch that did not run (no counters): REPORT_REFUSED or
+     REPORT_FAILED and its located message */
+  ReportStatus status;
+  const char *error;
+  /* located warnings, one line per instruction computed only approximately
+     (text: after the launch; JSON: "warnings"); NULL: none */
+  const char *warnings;
 } ReportRun;
 
 /* Ratios of the hierarchy counters, in percent (-1 where undefined); the
@@ -52,10 +69,15 @@ double report_rate(const MemModel *mm, ReportRate which);
 /* Text: one table of metrics per launch (and with `lines`, a table of the
  * memory instructions: CUDA file:line, PTX line, instruction, requests,
  * units per request, ideal, explanation).
- * JSON: an array of objects {launch, kernel, grid, block, smem, metrics,
- * [occupancy], [lines]}, metric keys spelled as Nsight Compute spells them.
- * CSV: a header `launch,kernel,<metric>...` and one row per launch (with
- * `lines`, a second section `launch,cu_file,cu_line,ptx_line,...`). */
+ * JSON: an array of objects {launch, kernel, grid, block, smem, status,
+ * metrics, [occupancy], [lines]}, metric keys spelled as Nsight Compute
+ * spells them; a launch that did not run is {launch, kernel, grid, block,
+ * smem, status: "refused"|"failed", error}.
+ * CSV: a header `launch,kernel,<metric>...,status,error` and one row per
+ * launch (empty counters where it did not run; with `lines`, a second
+ * section `launch,cu_file,cu_line,ptx_line,...`).
+ * Text: a launch that did not run is its heading, then "REFUSED:" or
+ * "FAILED:" and the message, indented. */
 int report_write(FILE *out, const ReportRun *runs, int nruns, ReportFormat fmt, int lines);
 
 /* The "occupancy" object of the JSON report (also `warpmem occupancy

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "emu/emu_approx.h"
 #include "util/sys.h"
 
 const Arch *sim_arch(const SimOptions *o) { return o->cfg.arch ? o->cfg.arch : arch_default(); }
@@ -76,6 +77,7 @@ static int check_cooperative(const LaunchSpec *ls, const SimOptions *o, const Si
 }
 
 void sim_run_free(SimRun *r) {
+  free(r->approx);
   mem_free(&r->mm);
   if (r->have_gmem) gmem_free(&r->gmem);
   memset(r, 0, sizeof *r);
@@ -142,6 +144,7 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
   run->seconds = wm_now() - t0;
   run->thread_instrs = l.thread_instrs;
   run->kernel = k;
+  run->approx = emu_approx_notes(mod, k);
   if (o->dump_dir && launch_dump(o->dump_dir, ls, &g, e)) goto out;
   rc = 0;
 out:

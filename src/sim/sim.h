@@ -59,6 +59,9 @@ typedef struct SimRun {
   int have_time;
   uint64_t blocks_run;   /* blocks simulated (fewer than the grid's with
                             --sample; the counters are scaled up) */
+  char *approx;          /* located warnings, a line per instruction the
+                            emulator computes only approximately
+                            (emu_approx_notes); NULL if none */
 } SimRun;
 
 /* The caches and time model around one launch (sim_model.c). */
