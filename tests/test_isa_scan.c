@@ -135,18 +135,29 @@ static void test_json(void **state) {
   free(out);
 }
 
-/* A file that does not load is an error (1), the others are still scanned. */
-static void test_unloadable_file(void **state) {
+/* PTX warpmem does not parse refuses its whole file: each of its entries is
+ * listed as refused, the other files are still scanned (status 3); a file
+ * that cannot be read is an error (status 1). */
+static void test_whole_file_refused(void **state) {
   (void)state;
   char args[700];
-  snprintf(args, sizeof args, "%s %s", write_ptx("broken.ptx", HEAD ".visible .entry k( {\n"),
+  snprintf(args, sizeof args, "%s %s",
+           write_ptx("broken.ptx", HEAD ".visible .entry k1(.param .u64 a) {\n  ret;\n}\n"
+                                   ".visible .entry _Z2k2Pf(.param .u64 a) {\n  ret;\n}\n"
+                                   ".frobnicate 3;\n"),
            write_ptx("good.ptx", one_good));
-  char *out = scan(args, 1);
-  assert_non_null(strstr(out, "broken.ptx: error: "));
+  char *out = scan(args, 3);
+  assert_non_null(strstr(out, "broken.ptx: refused as a whole (2 kernels): "));
+  char *k2 = line_with(out, " k2 ");
+  assert_non_null(strstr(k2, "  refused  k2  ["));
+  assert_non_null(strstr(k2, "broken.ptx:11:"));
   assert_non_null(strstr(out, "  ok       fine\n"));
-  assert_non_null(strstr(out, "1 file not loaded"));
+  assert_non_null(strstr(out, "total: 2 files, 3 kernels, 2 refused\n"));
+  free(k2);
   free(out);
   out = scan("/nonexistent/x.ptx", 1);
+  assert_non_null(strstr(out, "x.ptx: error: "));
+  assert_non_null(strstr(out, "1 file not loaded"));
   free(out);
 }
 
@@ -165,7 +176,7 @@ static void test_usage(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lines_and_summary), cmocka_unit_test(test_nothing_refused_is_status_0),
-      cmocka_unit_test(test_json),              cmocka_unit_test(test_unloadable_file),
+      cmocka_unit_test(test_json),              cmocka_unit_test(test_whole_file_refused),
       cmocka_unit_test(test_usage),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

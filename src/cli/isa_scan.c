@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "emu/emu.h"
 #include "ptx/ptx.h"
+#include "util/sys.h"
 
 typedef struct ScanKernel {
   char *name, *plain;  /* PTX (mangled) and C++ names */
@@ -186,9 +187,49 @@ static void scan_kernel(const PtxModule *m, const PtxKernel *k, ScanKernel *sk) 
   note_refusal(m, k, &e, sk);
 }
 
-/* Loads one file and scans its kernels.  A file that does not load is an
- * error, unless the module itself is refused (WM_EUNSUP): that counts as a
- * refusal of the whole file. */
+/* The C++ name of a mangled entry, enough to show it: _Z7reduce0IfEvPKT_
+ * -> reduce0 (a nested name shows its first part). */
+static char *shown_name(const char *name, size_t n) {
+  if (n > 2 && !strncmp(name, "_Z", 2)) {
+    const char *p = name + 2 + (name[2] == 'N');
+    char *end;
+    long len = strtol(p, &end, 10);
+    if (len > 0 && end > p && len <= (long)(name + n - end)) return wm_xstrndup(end, (size_t)len);
+  }
+  return wm_xstrndup(name, n);
+}
+
+/* A file whose module is refused as a whole (it does not parse: an
+ * identifier, directive or state space warpmem does not know): when it is
+ * PTX, every .entry in it is listed as refused for that reason. */
+static void refuse_whole_file(ScanFile *f, const WmErr *e) {
+  const char *text;
+  size_t loc = split_location(f->error, &text);
+  f->error_key = reason_key(text);
+  char *ptx = wm_ends_with(f->path, ".cu") ? NULL : wm_read_file(f->path, NULL, &(WmErr){0});
+  int cap = 0;
+  for (const char *p = ptx; p && (p = strstr(p, ".entry")) != NULL; p += 6) cap++;
+  f->k = wm_xcalloc((size_t)cap + 1, sizeof *f->k);
+  for (const char *p = ptx; p && (p = strstr(p, ".entry")) != NULL; p += 6) {
+    const char *name = p + 6;
+    while (*name == ' ' || *name == '\t') name++;
+    size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$");
+    if (!n || (p > ptx && p[-1] != ' ' && p[-1] != '\n' && p[-1] != '\t')) continue;
+    ScanKernel *k = &f->k[f->nk++];
+    k->name = wm_xstrndup(name, n);
+    k->plain = shown_name(name, n);
+    k->key = wm_xstrdup(f->error_key);
+    k->where = wm_xstrndup(f->error, loc);
+    k->cuda = wm_xstrdup("");
+    k->message = first_line(e->msg);
+  }
+  f->refused = f->nk;
+  free(ptx);
+}
+
+/* Loads one file and scans its kernels.  A file that cannot be read or
+ * compiled is an error; one whose PTX warpmem does not parse is refused as
+ * a whole (nvcc's PTX is valid: what fails is warpmem's support). */
 static void scan_file(const char *path, const char *arch, ScanFile *f) {
   memset(f, 0, sizeof *f);
   f->path = path;
@@ -196,11 +237,7 @@ static void scan_file(const char *path, const char *arch, ScanFile *f) {
   PtxModule *m = ptx_load(path, arch, &e);
   if (!m) {
     f->error = first_line(e.msg);
-    if (e.code == WM_EUNSUP) {
-      const char *text;
-      split_location(f->error, &text);
-      f->error_key = reason_key(text);
-    }
+    if (e.code == WM_EUNSUP || e.code == WM_EPARSE) refuse_whole_file(f, &e);
     return;
   }
   f->k = wm_xcalloc((size_t)m->nkernels + 1, sizeof *f->k);
@@ -247,7 +284,7 @@ static Reason *group_reasons(const ScanFile *files, int n, int *nr) {
   Reason *r = wm_xcalloc((size_t)cap, sizeof *r);
   *nr = 0;
   for (int i = 0; i < n; i++) {
-    if (files[i].error_key) count_reason(r, nr, files[i].error_key);
+    if (files[i].error_key && !files[i].nk) count_reason(r, nr, files[i].error_key);
     for (int j = 0; j < files[i].nk; j++)
       if (files[i].k[j].key) count_reason(r, nr, files[i].k[j].key);
   }
@@ -265,11 +302,14 @@ static void print_reasons(const char *indent, const ScanFile *files, int n) {
 }
 
 static void print_file_text(const ScanFile *f) {
-  if (f->error) {
-    printf("%s: %s: %s\n", f->path, f->error_key ? "refused (whole file)" : "error", f->error);
+  if (f->error && !f->error_key) {
+    printf("%s: error: %s\n", f->path, f->error);
     return;
   }
-  printf("%s: %d kernel%s, %d refused\n", f->path, f->nk, f->nk == 1 ? "" : "s", f->refused);
+  if (f->error_key)
+    printf("%s: refused as a whole (%d kernel%s): %s\n", f->path, f->nk, f->nk == 1 ? "" : "s", f->error);
+  else
+    printf("%s: %d kernel%s, %d refused\n", f->path, f->nk, f->nk == 1 ? "" : "s", f->refused);
   for (int i = 0; i < f->nk; i++) {
     const ScanKernel *k = &f->k[i];
     if (!k->key) {
@@ -279,14 +319,14 @@ static void print_file_text(const ScanFile *f) {
     printf("  refused  %s  [%s]  at %s%s%s: %s\n", k->plain, k->key, k->cuda[0] ? k->cuda : "",
            k->cuda[0] ? ", PTX " : "", k->where, k->message + strlen(k->where) + (k->where[0] ? 2 : 0));
   }
-  if (f->refused) print_reasons("    ", f, 1);
+  if (f->refused && !f->error_key) print_reasons("    ", f, 1);
 }
 
 static void totals(const ScanFile *files, int n, int *kernels, int *refused, int *errors) {
   *kernels = *refused = *errors = 0;
   for (int i = 0; i < n; i++) {
     *kernels += files[i].nk;
-    *refused += files[i].refused + (files[i].error_key != NULL);
+    *refused += files[i].refused + (files[i].error_key && !files[i].nk);
     *errors += files[i].error && !files[i].error_key;
   }
 }
