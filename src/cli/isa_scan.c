@@ -138,27 +138,38 @@ static char *reason_key(const char *text) {
 
 /* ---------------------------------------------------- CUDA source line */
 
-/* The file and line of a ".loc F L C[, ... inlined_at F2 L2 C2]" directive
- * (the call site in the kernel when inlined).  0 if not one. */
-static int parse_loc(const char *line, int *file, int *ln) {
-  while (*line == ' ' || *line == '\t') line++;
-  if (strncmp(line, ".loc", 4) || (line[4] != ' ' && line[4] != '\t')) return 0;
-  const char *at = strstr(line, "inlined_at");
-  const char *from = at ? at + 10 : line + 4;
-  return sscanf(from, "%d %d", file, ln) == 2;
+/* A header of the CUDA toolkit (cooperative_groups/details/driver_abi.h,
+ * cuda_fp16.hpp, ...): a refusal inside one is shown at the user's line
+ * that led there. */
+static int toolkit_file(const PtxModule *m, int f) {
+  if (f <= 0 || f >= m->nfiles || !m->files[f]) return 1;
+  return strstr(m->files[f], "/cuda") && strstr(m->files[f], "/include/");
 }
 
-/* "file.cu:LINE" of the .loc nearest above PTX line `ptx_line` inside the
- * kernel starting at `entry_line`, or "". */
+/* The user's file and line of a ".loc F L C[, function_name .., inlined_at
+ * F2 L2 C2]" directive: F L if that is not a toolkit header, else the
+ * call site F2 L2 if that is not.  0 if not a .loc or neither is. */
+static int user_loc(const PtxModule *m, const char *line, int *file, int *ln) {
+  while (*line == ' ' || *line == '\t') line++;
+  if (strncmp(line, ".loc", 4) || (line[4] != ' ' && line[4] != '\t')) return 0;
+  int f, l;
+  if (sscanf(line + 4, "%d %d", &f, &l) == 2 && !toolkit_file(m, f)) return *file = f, *ln = l, 1;
+  const char *at = strstr(line, "inlined_at");
+  if (at && sscanf(at + 10, "%d %d", &f, &l) == 2 && !toolkit_file(m, f)) return *file = f, *ln = l, 1;
+  return 0;
+}
+
+/* "file.cu:LINE": the user's line of the nearest .loc above PTX line
+ * `ptx_line` inside the kernel starting at `entry_line` (nvcc writes the
+ * kernel's line before the .loc lines of what it inlines there), or "". */
 static char *cuda_line(const PtxModule *m, int entry_line, int ptx_line) {
   int file = 0, ln = 0, at = 1;
   for (const char *p = m->text; p && *p && at < ptx_line; at++) {
-    int f, l;
-    if (at >= entry_line && parse_loc(p, &f, &l)) file = f, ln = l;
+    if (at >= entry_line) user_loc(m, p, &file, &ln);
     p = strchr(p, '\n');
     if (p) p++;
   }
-  if (!ln || file <= 0 || file >= m->nfiles || !m->files[file]) return wm_xstrdup("");
+  if (!ln) return wm_xstrdup("");
   const char *name = strrchr(m->files[file], '/');
   name = name ? name + 1 : m->files[file];
   char buf[512];
