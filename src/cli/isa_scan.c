@@ -95,6 +95,22 @@ static int quoted_after(const char *text, const char *after, char *buf, size_t c
   return 1;
 }
 
+/* What a refused call calls: the CUDA runtime's device functions by name
+ * (they need support of their own: the heap, assert's trap), the rest by
+ * kind. */
+static const char *callee_kind(const char *text) {
+  static const char *const runtime[][2] = {
+      {"vprintf", "vprintf (printf)"},  {"'__assertfail'", "__assertfail (assert)"},
+      {"'malloc'", "malloc (device heap)"}, {"'free'", "free (device heap)"},
+      {"cudaGetParameterBuffer", "dynamic parallelism"}, {"cudaLaunchDevice", "dynamic parallelism"},
+  };
+  for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++)
+    if (strstr(text, runtime[i][0])) return runtime[i][1];
+  if (strstr(text, "indirect")) return "indirect (function pointer)";
+  if (strstr(text, "device function")) return "a device function";
+  return "other";
+}
+
 /* The key of an unsupported instruction: "add .f16" for a modifier it does
  * not take, "call: vprintf (printf)" and the like for calls, else its
  * mnemonic's first two words ("cp.async", "wmma.load"). */
@@ -104,11 +120,7 @@ static char *instruction_key(const char *text, const char *mn) {
   if (quoted_after(text, "modifier", mod, sizeof mod)) {
     snprintf(key, sizeof key, "%.*s %s", (int)base, mn, mod);
   } else if (!strncmp(mn, "call", 4)) {
-    const char *what = strstr(text, "vprintf")              ? "vprintf (printf)"
-                       : strstr(text, "indirect")           ? "indirect (function pointer)"
-                       : strstr(text, "device function")    ? "a device function"
-                                                            : "other";
-    snprintf(key, sizeof key, "call: %s", what);
+    snprintf(key, sizeof key, "call: %s", callee_kind(text));
   } else {
     size_t two = base + (mn[base] == '.' ? 1 + strcspn(mn + base + 1, ".") : 0);
     snprintf(key, sizeof key, "%.*s", (int)two, mn);
