@@ -131,7 +131,7 @@ static char *instruction_key(const char *text, const char *mn) {
 /* The grouping key of a refusal's message text (after its location). */
 static char *reason_key(const char *text) {
   char mn[128], key[512];
-  if (quoted_after(text, "unsupported instruction", mn, sizeof mn)) return instruction_key(text, mn);
+  if (quoted_after(text, "instruction", mn, sizeof mn)) return instruction_key(text, mn);
   /* "unsupported directive '.pragma'", "... special register '%envreg3'" */
   const char *q = strchr(text, '\'');
   const char *end = q ? strchr(q + 1, '\'') : NULL;
@@ -324,6 +324,16 @@ static void print_reasons(const char *indent, const ScanFile *files, int n) {
   free(r);
 }
 
+/* Kernel i's C++ name, with its PTX name beside it when another kernel
+ * of the file has the same C++ name (template instances, overloads). */
+static void shown_kernel(const ScanFile *f, int i, char *buf, size_t n) {
+  const ScanKernel *k = &f->k[i];
+  int twin = 0;
+  for (int j = 0; j < f->nk && !twin; j++) twin = j != i && !strcmp(f->k[j].plain, k->plain);
+  if (twin) snprintf(buf, n, "%s (%s)", k->plain, k->name);
+  else snprintf(buf, n, "%s", k->plain);
+}
+
 static void print_file_text(const ScanFile *f) {
   if (f->error && !f->error_key) {
     printf("%s: error: %s\n", f->path, f->error);
@@ -335,11 +345,13 @@ static void print_file_text(const ScanFile *f) {
     printf("%s: %d kernel%s, %d refused\n", f->path, f->nk, f->nk == 1 ? "" : "s", f->refused);
   for (int i = 0; i < f->nk; i++) {
     const ScanKernel *k = &f->k[i];
+    char name[1024];
+    shown_kernel(f, i, name, sizeof name);
     if (!k->key) {
-      printf("  ok       %s\n", k->plain);
+      printf("  ok       %s\n", name);
       continue;
     }
-    printf("  refused  %s  [%s]  at %s%s%s: %s\n", k->plain, k->key, k->cuda[0] ? k->cuda : "",
+    printf("  refused  %s  [%s]  at %s%s%s: %s\n", name, k->key, k->cuda[0] ? k->cuda : "",
            k->cuda[0] ? ", PTX " : "", k->where, k->message + strlen(k->where) + (k->where[0] ? 2 : 0));
   }
   if (f->refused && !f->error_key) print_reasons("    ", f, 1);
