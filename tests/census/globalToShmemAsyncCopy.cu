@@ -21,7 +21,6 @@ __global__ void MatrixMulAsyncCopyMultiStage(float *__restrict__ C, const float 
   int aBegin = wA * BLOCK_SIZE * by, aEnd = aBegin + wA - 1, aStep = BLOCK_SIZE;
   int bBegin = BLOCK_SIZE * bx, bStep = BLOCK_SIZE * wB;
   float Csub = 0.0f;
-  int aFetch = aBegin, bFetch = bBegin;
   for (int a = aBegin, b = bBegin, i = 0, aStage = aBegin, bStage = bBegin, iStage = 0; a <= aEnd;
        a += aStep, b += bStep, ++i) {
     for (; aStage <= a + aStep * (STAGES - 1) && aStage <= aEnd; aStage += aStep, bStage += bStep, ++iStage) {
@@ -41,7 +40,6 @@ __global__ void MatrixMulAsyncCopyMultiStage(float *__restrict__ C, const float 
     pipe.consumer_release();
     __syncthreads();
   }
-  (void)aFetch, (void)bFetch;
   int c = wB * BLOCK_SIZE * by + BLOCK_SIZE * bx;
   C[c + wB * ty + tx] = Csub;
 }

@@ -33,7 +33,8 @@ __global__ void shfl_scan(int *data, int n, int *sums) {
   __syncthreads();
   if (wid == 0) {
     int t = lane < blockDim.x / 32 ? warp_totals[lane] : 0;
-    warp_totals[lane < SCAN_BLOCK / 32 ? lane : 0] = warp_inclusive(t, lane) - t * 0;
+    t = warp_inclusive(t, lane);
+    if (lane < SCAN_BLOCK / 32) warp_totals[lane] = t;
   }
   __syncthreads();
   if (wid > 0) v += warp_totals[wid - 1];

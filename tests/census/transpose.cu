@@ -57,7 +57,7 @@ __global__ void transposeDiagonal(float *odata, const float *idata, int width, i
   for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) odata[(y + j) * height + x] = tile[threadIdx.x][threadIdx.y + j];
 }
 
-// A templated element type, transposed with 4-wide vectors per thread row.
+// A templated element type and any matrix shape (bounds checked).
 template <typename T>
 __global__ void transpose_generic(T *__restrict__ out, const T *__restrict__ in, int rows, int cols) {
   __shared__ T tile[TILE_DIM][TILE_DIM + 1];

@@ -4,7 +4,7 @@
 
 __global__ void vectorAdd(const float *A, const float *B, float *C, int numElements) {
   int i = blockDim.x * blockIdx.x + threadIdx.x;
-  if (i < numElements) C[i] = A[i] + B[i] + 0.0f;
+  if (i < numElements) C[i] = A[i] + B[i];
 }
 
 __global__ void vectorAddGridStride(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c,
