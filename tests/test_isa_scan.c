@@ -35,6 +35,12 @@ static const char *one_good = HEAD
     ".visible .entry fine(.param .u64 out) {\n"
     "  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [out];\n  ret;\n}\n";
 
+/* Two instances of one template: the C++ name alone would not tell them
+ * apart, so each line adds its PTX name. */
+static const char *twins = HEAD
+    ".visible .entry _Z3dupIiEvPT_(.param .u64 a) {\n  ret;\n}\n"
+    ".visible .entry _Z3dupIfEvPT_(.param .u64 a) {\n  ret;\n}\n";
+
 static char dir[] = "/tmp/wmscanXXXXXX";
 
 static const char *write_ptx(const char *name, const char *text) {
@@ -56,8 +62,8 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
   (void)state;
-  const char *names[] = {"two.ptx", "good.ptx", "broken.ptx"};
-  for (int i = 0; i < 3; i++) {
+  const char *names[] = {"two.ptx", "good.ptx", "broken.ptx", "twins.ptx"};
+  for (int i = 0; i < 4; i++) {
     char p[300];
     snprintf(p, sizeof p, "%s/%s", dir, names[i]);
     unlink(p);
@@ -107,6 +113,13 @@ static void test_nothing_refused_is_status_0(void **state) {
   assert_non_null(strstr(out, "  ok       fine\n"));
   assert_non_null(strstr(out, "total: 1 file, 1 kernels, 0 refused\n"));
   assert_null(strstr(out, "refusals by reason"));
+  free(out);
+}
+
+static void test_template_twins_named(void **state) {
+  (void)state;
+  char *out = scan(write_ptx("twins.ptx", twins), 0);
+  assert_non_null(strstr(out, "  ok       dup (_Z3dupIiEvPT_)\n  ok       dup (_Z3dupIfEvPT_)\n"));
   free(out);
 }
 
@@ -175,9 +188,9 @@ static void test_usage(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_lines_and_summary), cmocka_unit_test(test_nothing_refused_is_status_0),
-      cmocka_unit_test(test_json),              cmocka_unit_test(test_whole_file_refused),
-      cmocka_unit_test(test_usage),
+      cmocka_unit_test(test_lines_and_summary),    cmocka_unit_test(test_nothing_refused_is_status_0),
+      cmocka_unit_test(test_template_twins_named), cmocka_unit_test(test_json),
+      cmocka_unit_test(test_whole_file_refused),   cmocka_unit_test(test_usage),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -122,7 +122,8 @@ int cli_isa_cmd(int argc, char **argv) {
     else if (md) rc = cli_usage_error("isa --scan prints text or json, not '%s'", "markdown");
     else rc = cli_isa_scan(files, nfiles, arch, json);
   } else if (rc < 0 && (json || arch || nfiles > 1)) {
-    rc = cli_usage_error("'%s' goes with --scan (see warpmem isa --help)", json ? "--format json" : arch ? "--arch" : files[1]);
+    const char *what = json ? "--format json" : arch ? "--arch" : files[1];
+    rc = cli_usage_error("'%s' goes with --scan (see warpmem isa --help)", what);
   }
   free(files);
   if (rc >= 0) return rc;
