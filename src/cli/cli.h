@@ -63,6 +63,13 @@ int cli_arch_cmd(int argc, char **argv);
 int cli_occupancy_cmd(int argc, char **argv);
 /* warpmem isa (isa_cmd.c) */
 int cli_isa_cmd(int argc, char **argv);
+/* warpmem isa --scan (isa_scan.c): loads each file (a .cu with nvcc for
+ * `arch`, NULL: the default target), prints every kernel as ok or refused
+ * with its reason, and the refusals grouped by reason; text or JSON.
+ * Returns 0, ISA_SCAN_REFUSED if a kernel was refused, 1 if a file could
+ * not be loaded. */
+#define ISA_SCAN_REFUSED 3
+int cli_isa_scan(const char *const *paths, int n, const char *arch, int json);
 /* warpmem lab (lab_cmd.c) */
 int cli_lab_cmd(int argc, char **argv);
 

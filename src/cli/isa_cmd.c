@@ -1,7 +1,9 @@
 /* isa_cmd.c - `warpmem isa`: the PTX instructions warpmem runs, printed
  * from the one table of them (ptx_ops.h).  docs/ptx-instructions.md is
  * `warpmem isa --format markdown`; a test keeps the two equal. */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -9,11 +11,26 @@
 
 static const char *usage_isa =
   "usage: warpmem isa [OPCODE] [--format text|markdown]\n"
+  "       warpmem isa --scan FILE... [--arch sm_XX] [--format text|json]\n"
   "\n"
   "The PTX instructions warpmem parses and runs: for each, its operands, the\n"
   "modifiers it takes, what it does, and how the memory model sees it.  With\n"
   "OPCODE (ld, mad, shfl, ...): that instruction only.  Anything else in a\n"
-  "kernel is refused with its file:line:column.\n";
+  "kernel is refused with its file:line:column.\n"
+  "\n"
+  "--scan FILE...  load each .ptx or .cu (compiled with nvcc as `warpmem sim`\n"
+  "                does) and prepare every kernel for the emulator without\n"
+  "                running it: one line per kernel, `ok` or `refused` with the\n"
+  "                reason's key in [brackets], the CUDA line (from .loc) and the\n"
+  "                PTX file:line:col of the first construct warpmem does not run;\n"
+  "                then the refusals per file and overall, grouped by reason,\n"
+  "                most common first.  tools/census.py runs it on tests/census.\n"
+  "--arch sm_XX    the target a .cu is compiled for (default: the preset's)\n"
+  "--format json   the same as one JSON object (files, kernels, by_reason)\n"
+  "\n"
+  "exit status of --scan: 0 every kernel can run, 3 some kernel (or a whole\n"
+  "file) is refused, 1 a file could not be loaded (nvcc failed, bad PTX),\n"
+  "2 usage.\n";
 
 /* The modifier words of an opcode's groups, "; "-separated. */
 static void modifier_words(uint64_t mods, char *buf, size_t n) {
@@ -70,7 +87,7 @@ static void print_sregs(void) {
          "Read from the launch (the block, the thread, the preset; `%%envreg0..31` from the launch's table, 0 "
          "unless a cooperative launch sets them; the clocks count warp instructions):");
   for (int i = 0; i < PTX_SR_COUNT; i++) printf("%s `%%%s`", i ? "," : "", ptx_sreg_name[i]);
-  printf(".\n\nKnown to the parser (a launch is a cluster of one block; performance counters and reserved "
+  printf(".  Without a cluster launch a cluster is one block.\n\nKnown to the parser (performance counters and reserved "
          "shared memory read 0):\n\n| name | reads as |\n|---|---|\n");
   for (int i = 0; i < ptx_nsreg_alias; i++) {
     const PtxSregAlias *a = &ptx_sreg_alias[i];
@@ -84,26 +101,52 @@ static void print_sregs(void) {
          "`.reqnctapercluster` `.explicitcluster` `.noreturn` (accepted, no effect).\n");
 }
 
+/* --arch for a .cu: sm_ and a number, with an optional letter (sm_90a). */
+static int valid_target(const char *s) {
+  if (strncmp(s, "sm_", 3) || !isdigit((unsigned char)s[3])) return 0;
+  const char *p = s + 3;
+  while (isdigit((unsigned char)*p)) p++;
+  if (*p >= 'a' && *p <= 'z') p++;
+  return *p == '\0';
+}
+
 int cli_isa_cmd(int argc, char **argv) {
-  int md = 0;
-  const char *only = NULL;
-  for (int i = 2; i < argc; i++) {
+  int md = 0, json = 0, scan = 0, nfiles = 0;
+  const char *only = NULL, *arch = NULL;
+  const char **files = wm_xcalloc((size_t)argc + 1, sizeof *files);
+  int rc = -1;
+  for (int i = 2; i < argc && rc < 0; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage_isa, stdout);
-      return 0;
-    }
-    if (!strcmp(a, "--format")) {
+      rc = 0;
+    } else if (!strcmp(a, "--format")) {
       const char *v = i + 1 < argc ? argv[++i] : "";
-      if (strcmp(v, "text") && strcmp(v, "markdown"))
-        return cli_usage_error("isa --format takes text or markdown, not '%s'", v);
+      if (strcmp(v, "text") && strcmp(v, "markdown") && strcmp(v, "json"))
+        rc = cli_usage_error("isa --format takes text, markdown or json, not '%s'", v);
       md = !strcmp(v, "markdown");
+      json = !strcmp(v, "json");
+    } else if (!strcmp(a, "--scan")) {
+      scan = 1;
+    } else if (!strcmp(a, "--arch")) {
+      arch = i + 1 < argc ? argv[++i] : "";
+      if (!valid_target(arch)) rc = cli_usage_error("isa --arch takes an nvcc target such as sm_90, not '%s'", arch);
     } else if (a[0] == '-') {
-      return cli_usage_error("unknown option '%s'", a);
+      rc = cli_usage_error("unknown option '%s'", a);
     } else {
-      only = a;
+      files[nfiles++] = only = a;
     }
   }
+  if (rc < 0 && scan) {
+    if (!nfiles) rc = cli_usage_error("isa --scan needs a .cu or .ptx file%s", "");
+    else if (md) rc = cli_usage_error("isa --scan prints text or json, not '%s'", "markdown");
+    else rc = cli_isa_scan(files, nfiles, arch, json);
+  } else if (rc < 0 && (json || arch || nfiles > 1)) {
+    const char *what = json ? "--format json" : arch ? "--arch" : files[1];
+    rc = cli_usage_error("'%s' goes with --scan (see warpmem isa --help)", what);
+  }
+  free(files);
+  if (rc >= 0) return rc;
   int found = 0;
   if (md) {
     printf("# PTX instructions warpmem runs\n\n"

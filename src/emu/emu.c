@@ -989,3 +989,10 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   }
   return rc;
 }
+
+int emu_check(const PtxModule *m, const PtxKernel *k, WmErr *e) {
+  EmuProgram prog;
+  if (emu_prepare(&prog, m, k, 0, e)) return -1;
+  emu_program_free(&prog);
+  return 0;
+}

@@ -57,4 +57,11 @@ int emu_threads(void);
  * WM_ELIMIT, WM_EUNSUP). */
 int emu_run(EmuLaunch *l, WmErr *e);
 
+/* Whether the emulator can run kernel k of m, without running it: the
+ * parser's per-kernel refusal (ptx_find_kernel) has been passed already;
+ * this decodes k as a launch would (emu_prepare) and frees the result.
+ * Returns 0, or -1 with the located reason (WM_EUNSUP, ...).  For
+ * `warpmem isa --scan`. */
+int emu_check(const PtxModule *m, const PtxKernel *k, WmErr *e);
+
 #endif
