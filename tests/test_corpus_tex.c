@@ -260,7 +260,6 @@ static void test_surface_rmw(void **state) {
   assert_int_equal(run.mm.metric[WM_M_SULD_SEC], 256 * 8);
   assert_int_equal(run.mm.metric[WM_M_SUST_SEC], 256 * 8);
   assert_int_equal(run.mm.metric[WM_M_SUST_INST], 256);
-  assert_int_equal(run.mm.metric[WM_M_TEXIN_REQ], 512); /* both go through TEXIN */
   /* a sector holds 16 bytes of rows 2j and 2j+1, which two warps of one
    * block read: one misses (a cold L1), the other hits */
   assert_int_equal(run.mm.metric[WM_M_SULD_MISS], 256 * 4);
@@ -397,7 +396,6 @@ static void test_counters_first_principles(void **state) {
   tu_launch(&run, mod, "stencil5", "8,16", "32,8", 0, "tex:f32:256x128:point:clamp", "buf:f32:32768:zero", "i32:256",
             "i32:128", NULL);
   assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 5 * 1024);
-  assert_int_equal(run.mm.metric[WM_M_TEXIN_REQ], 5 * 1024);
   sim_run_free(&run);
 }
 

@@ -73,7 +73,6 @@
   X(G_USED,   "warpmem__global_bytes_requested",                   "bytes the active lanes asked for") \
   /* textures and surfaces (mem/texture.c; hits and misses: mem/cache.c) */                  \
   X(TEX_INST, "smsp__inst_executed_op_texture.sum",                "texture warp instructions (tex, tld4)") \
-  X(TEXIN_REQ,"l1tex__texin_requests.sum",                         "requests entering L1TEX's TEXIN stage: texture and surface warp instructions, one each here") \
   X(TEX_REQ,  "l1tex__t_requests_pipe_tex_mem_texture.sum",        "texture requests to the tag stage (one per warp instruction)") \
   X(TEX_SEC,  "l1tex__t_sectors_pipe_tex_mem_texture.sum",         "32-byte sectors of the texels fetched (every texel a filter reads)") \
   X(TEX_HIT,  "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum",  "texture sectors that hit in L1") \

@@ -86,8 +86,8 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
    * L2-bound launches tr_naive, madd_nc, setRowReadRow and stride_copy#16
    * take this many units at one rate) */
   double l2_reqs = (double)(m[WM_M_L2_RDREQ] + m[WM_M_L2_WR] + m[WM_M_L2_ATOM]);
-  double wavefronts = (double)(m[WM_M_SLD_WF] + m[WM_M_SST_WF] + m[WM_M_SATOM_WF] + m[WM_M_LDSM_WF] +
-                               m[WM_M_STSM_WF] + m[WM_M_LDGSTS_WF]);
+  /* op_ld / op_st include ldmatrix's and stmatrix's */
+  double wavefronts = (double)(m[WM_M_SLD_WF] + m[WM_M_SST_WF] + m[WM_M_SATOM_WF] + m[WM_M_LDGSTS_WF]);
   double warps = blocks * ((l->threads + 31) / 32);
   int resident = l->blocks_per_sm > 0 ? l->blocks_per_sm : 1;
 
