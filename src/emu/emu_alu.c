@@ -11,6 +11,12 @@
  *    functions: emu_half_select sends them to emu_half.c.
  *  - 32-bit integers take straight loops; other sizes a general one that
  *    reads each operand at the instruction's size.
+ *  - The carry flag CC.CF is per lane, in a hidden register slot
+ *    (EmuProgram.carry: the last source of a carry form, its second
+ *    destination with .cc).  Subtraction keeps the hardware's carry, not a
+ *    borrow: sub.cc and subc compute a + ~b + carry-in (1 for sub.cc), so
+ *    CF = 1 means no borrow; chains of them give the PTX ISA's
+ *    a - (b + borrow).
  */
 #include <math.h>
 
@@ -93,8 +99,30 @@ static inline uint64_t imul(unsigned sub, Class c, unsigned size, uint64_t a, ui
     return 0;                                                                  \
   }
 
+/* add.cc, addc, sub.cc, subc, mad.cc, madc (.lo/.hi) on u32/s32/u64/s64:
+ * d = x + y + carry-in, CF = its carry out (emu_prepare checked the form). */
+int emu_exec_carry(EMU_EXEC_ARGS) {
+  OPERANDS;
+  int op = x->op, mad = op == PTX_OP_MAD || op == PTX_OP_MADC;
+  int sub = op == PTX_OP_SUB || op == PTX_OP_SUBC, chained = op == PTX_OP_ADDC || op == PTX_OP_SUBC || op == PTX_OP_MADC;
+  const uint64_t *cf = SRC(x->ns - 1);
+  uint64_t *cf_out = x->flags & PTX_IF_CC ? DST(1) : NULL;
+  unsigned bits = size * 8;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t xa = mad ? imul(x->sub, c, size, a[l], s1[l]) : a[l];
+    uint64_t ya = mad ? s2[l] : sub ? ~s1[l] : s1[l];
+    unsigned cin = chained ? (unsigned)(cf[l] & 1) : (unsigned)sub;
+    unsigned __int128 sum = (unsigned __int128)zext(xa, size) + zext(ya, size) + cin;
+    d[l] = zext((uint64_t)sum, size);
+    if (cf_out) cf_out[l] = (uint64_t)(sum >> bits) & 1;
+  }
+  return 0;
+}
+
 int emu_exec_add(EMU_EXEC_ARGS) {
   OPERANDS;
+  if (x->flags & PTX_IF_CC) return emu_exec_carry(b, x, warp, mask, R);
   if (IS_F32) F32_LANES(FA + FB);
   else if (IS_F64) F64_LANES(DA + DB);
   else if (c == C_F) return emu_unsupported_type(b, x, warp, mask);
@@ -106,6 +134,7 @@ int emu_exec_add(EMU_EXEC_ARGS) {
 
 int emu_exec_sub(EMU_EXEC_ARGS) {
   OPERANDS;
+  if (x->flags & PTX_IF_CC) return emu_exec_carry(b, x, warp, mask, R);
   if (IS_F32) F32_LANES(FA - FB);
   else if (IS_F64) F64_LANES(DA - DB);
   else if (c == C_F) return emu_unsupported_type(b, x, warp, mask);
@@ -148,6 +177,7 @@ static void mad_i32(const EmuInstr *x, uint32_t mask, Class c, int sat, uint64_t
 /* mad and fma: one rounding for floats */
 int emu_exec_mad(EMU_EXEC_ARGS) {
   OPERANDS;
+  if (x->flags & PTX_IF_CC) return emu_exec_carry(b, x, warp, mask, R);
   if (IS_F32) F32_LANES(fmaf(FA, FB, FC));
   else if (IS_F64) F64_LANES(fma(DA, DB, DC));
   else if (c == C_F) return emu_unsupported_type(b, x, warp, mask);

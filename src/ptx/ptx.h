@@ -199,7 +199,7 @@ typedef enum {
 #define PTX_IF_CV       0x0200
 #define PTX_IF_WB       0x0400
 #define PTX_IF_WT       0x0800
-#define PTX_IF_CC       0x1000 /* .cc / carry variants (addc, subc: unsupported) */
+#define PTX_IF_CC       0x1000 /* .cc: writes the carry flag */
 #define PTX_IF_NEG_C    0x2000 /* setp: the c predicate operand was written !%p */
 
 /* PtxInstr.fmod: the modifiers of half-precision arithmetic and of the
