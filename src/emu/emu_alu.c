@@ -99,6 +99,30 @@ static inline uint64_t imul(unsigned sub, Class c, unsigned size, uint64_t a, ui
     return 0;                                                                  \
   }
 
+/* add, sub, min, max on .u16x2/.s16x2: each half on its own (wrapping) */
+static int packed16(const EmuInstr *x, uint32_t mask, uint64_t *d, const uint64_t *a, const uint64_t *b) {
+  int sign = x->type == PTX_T_S16X2;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint32_t r = 0;
+    for (unsigned h = 0; h < 32; h += 16) {
+      uint32_t ua = (uint32_t)(a[l] >> h) & 0xffff, ub = (uint32_t)(b[l] >> h) & 0xffff, v;
+      int32_t sa = (int16_t)ua, sb = (int16_t)ub;
+      int lt = sign ? sa < sb : ua < ub;
+      switch (x->op) {
+      case PTX_OP_ADD: v = ua + ub; break;
+      case PTX_OP_SUB: v = ua - ub; break;
+      case PTX_OP_MIN: v = lt ? ua : ub; break;
+      default: v = lt ? ub : ua; break;
+      }
+      r |= (v & 0xffff) << h;
+    }
+    d[l] = r;
+  }
+  return 0;
+}
+#define IS_PACKED16 (x->type == PTX_T_U16X2 || x->type == PTX_T_S16X2)
+
 /* add.cc, addc, sub.cc, subc, mad.cc, madc (.lo/.hi) on u32/s32/u64/s64:
  * d = x + y + carry-in, CF = its carry out (emu_prepare checked the form). */
 int emu_exec_carry(EMU_EXEC_ARGS) {
@@ -122,6 +146,7 @@ int emu_exec_carry(EMU_EXEC_ARGS) {
 
 int emu_exec_add(EMU_EXEC_ARGS) {
   OPERANDS;
+  if (IS_PACKED16) return packed16(x, mask, d, a, s1);
   if (x->flags & PTX_IF_CC) return emu_exec_carry(b, x, warp, mask, R);
   if (IS_F32) F32_LANES(FA + FB);
   else if (IS_F64) F64_LANES(DA + DB);
@@ -134,6 +159,7 @@ int emu_exec_add(EMU_EXEC_ARGS) {
 
 int emu_exec_sub(EMU_EXEC_ARGS) {
   OPERANDS;
+  if (IS_PACKED16) return packed16(x, mask, d, a, s1);
   if (x->flags & PTX_IF_CC) return emu_exec_carry(b, x, warp, mask, R);
   if (IS_F32) F32_LANES(FA - FB);
   else if (IS_F64) F64_LANES(DA - DB);
@@ -244,6 +270,7 @@ static inline float fminmax_mod(float a, float b, unsigned fmod, int is_max) {
 
 int emu_exec_min(EMU_EXEC_ARGS) {
   OPERANDS;
+  if (IS_PACKED16) return packed16(x, mask, d, a, s1);
   if (IS_F32 && x->fmod) F32_LANES(fminmax_mod(FA, FB, x->fmod, 0));
   else if (IS_F32) F32_LANES(fminf(FA, FB));
   else if (IS_F64) F64_LANES(fmin(DA, DB));
@@ -256,6 +283,7 @@ int emu_exec_min(EMU_EXEC_ARGS) {
 
 int emu_exec_max(EMU_EXEC_ARGS) {
   OPERANDS;
+  if (IS_PACKED16) return packed16(x, mask, d, a, s1);
   if (IS_F32 && x->fmod) F32_LANES(fminmax_mod(FA, FB, x->fmod, 1));
   else if (IS_F32) F32_LANES(fmaxf(FA, FB));
   else if (IS_F64) F64_LANES(fmax(DA, DB));

@@ -410,8 +410,14 @@ static int carry_operands(const EmuProgram *p, const PtxModule *m, const PtxInst
   return 0;
 }
 
-/* dp4a, dp2a and the video instructions take .u32 and .s32 only. */
-static int video_types(const PtxModule *m, const PtxInstr *in, WmErr *e) {
+/* dp4a, dp2a and the video instructions take .u32 and .s32 only; the
+ * packed .u16x2/.s16x2 belong to add, sub, min and max. */
+static int integer_types(const PtxModule *m, const PtxInstr *in, WmErr *e) {
+  if (in->type == PTX_T_U16X2 || in->type == PTX_T_S16X2) {
+    int ok = in->op == PTX_OP_ADD || in->op == PTX_OP_SUB || in->op == PTX_OP_MIN || in->op == PTX_OP_MAX;
+    if (!ok || (in->flags & (PTX_IF_SAT | PTX_IF_CC)) || in->fmod)
+      return unsupported(m, in, ".u16x2 and .s16x2 are types of add, sub, min and max (without modifiers)", e);
+  }
   if (in->op < PTX_OP_DP4A || in->op > PTX_OP_VMAX2) return 0;
   int n = in->op <= PTX_OP_DP2A ? 2 : 3, t[3] = {in->type, in->type2, in->aux};
   for (int i = 0; i < n; i++)
@@ -450,7 +456,7 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
     x->guard_neg = in->guard_neg;
     x->rpc = (uint32_t)k->ncode;
     char why[200];
-    if (decode_operands(p, &c, m, in, x, gbase, e) || carry_operands(p, m, in, x, e) || video_types(m, in, e) ||
+    if (decode_operands(p, &c, m, in, x, gbase, e) || carry_operands(p, m, in, x, e) || integer_types(m, in, e) ||
         (emu_half_select(x, why, sizeof why) < 0 && unsupported(m, in, why, e))) {
       free(c.v);
       emu_program_free(p);

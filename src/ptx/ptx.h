@@ -28,6 +28,8 @@ typedef enum {
   PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2, PTX_T_F32, PTX_T_F64,
   /* formats only cvt names (their values live in .b16/.b32 registers) */
   PTX_T_TF32, PTX_T_E4M3X2, PTX_T_E5M2X2,
+  /* packed 16-bit integers (sm_90: add, sub, min, max) */
+  PTX_T_U16X2, PTX_T_S16X2,
   PTX_T_COUNT
 } PtxType;
 
