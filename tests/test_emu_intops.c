@@ -377,12 +377,13 @@ static void test_packed16(void **state) {
 
 /* elect.sync over the odd lanes (they alone run it): lane 1 leads; mapa
  * with rank 0 is the address itself; getctarank is 0; griddepcontrol and
- * setmaxnreg have no effect */
+ * setmaxnreg have no effect; elect.sync _|p over the whole warp elects
+ * lane 0 */
 static void ref_elect(int l, uint64_t w[NOUT]) {
   w[0] = l & 1 ? 1 : 0;
   w[1] = l == 1;
   w[2] = A[l];
-  w[3] = 0;
+  w[3] = l == 0 ? 2 : 0; /* getctarank (0) + 2 * (elected among all) */
 }
 static void test_sm90_misc(void **state) {
   (void)state;
@@ -391,6 +392,7 @@ static void test_sm90_misc(void **state) {
         " and.b32 %r2, %r1, 1;\n setp.eq.u32 %p1, %r2, 0;\n @%p1 bra SKIP;\n"
         " elect.sync %r30|%p2, 0xaaaaaaaa;\n selp.u32 %r31, 1, 0, %p2;\n SKIP:\n"
         " mapa.u64 %rd20, %rd10, 0;\n getctarank.u64 %rd21, %rd10;\n griddepcontrol.launch_dependents;\n"
+        " elect.sync _|%p3, 0xffffffff;\n selp.u64 %rd22, 2, 0, %p3;\n add.u64 %rd21, %rd21, %rd22;\n"
         ST32(0, "%r30") ST32(1, "%r31") ST64(2, "%rd20") ST64(3, "%rd21"),
         4, ref_elect);
 }

@@ -347,7 +347,7 @@ static void vector(Parser *P, PtxOperand *o, int frag, int any) {
 }
 
 /* operand := ['!'] reg | sreg | ['-'] number | address | vector | symbol [('+'|'-') number]
- *            | '_' (where sink is set: mbarrier.arrive's state) */
+ *            | '_' (where sink is set: mbarrier.arrive's state, elect's d) */
 static void operand(Parser *P, Opd *o, const PtxInstr *in, int is_bra, int tex, int sink) {
   const PtxTok *t = pp_peek(P);
   char buf[128];
@@ -617,7 +617,7 @@ static int operands(Parser *P, const PtxInstr *in, Opd *raw) {
   if (!pp_is_punct(pp_peek(P), ';')) {
     for (;;) {
       if (n == 8) pp_fail(P, pp_peek(P), "too many operands");
-      int sink = n == 0 && (in->op == PTX_OP_MBAR_ARRIVE || in->op == PTX_OP_MBAR_ARRIVE_DROP);
+      int sink = n == 0 && (in->op == PTX_OP_MBAR_ARRIVE || in->op == PTX_OP_MBAR_ARRIVE_DROP || in->op == PTX_OP_ELECT);
       operand(P, &raw[n], in, in->op == PTX_OP_BRA, tex, sink);
       n++;
       if (n == 1 && pp_is_punct(pp_peek(P), '|')) {

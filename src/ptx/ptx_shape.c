@@ -426,10 +426,15 @@ static int shape_match(Shape *s) {
   return 4;
 }
 
+/* elect.sync d|p, mask: d may be '_' (only p wanted) */
 static int shape_elect(Shape *s) {
   check_count(s->P, s->x, s->n - s->pipe, 2, 2);
-  Opd *r = dst_and_pipe(s);
+  check(s->P, &s->r[0], K_REG | K_NONE, 0, "a destination register or '_'");
+  if (s->pipe) check(s->P, &s->r[1], K_REG, 1, "a destination predicate");
+  Opd *r = s->r + s->pipe;
   check(s->P, &r[1], K_REG | K_IMM, 0, "a member mask");
+  s->out[0] = s->r[0];
+  s->out[1] = s->pipe ? s->r[1] : none;
   s->out[2] = r[1];
   return 3;
 }
