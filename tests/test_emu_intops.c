@@ -420,6 +420,7 @@ static void test_bad_forms(void **state) {
   expect_error(" dp4a.f32.s32 %r30, %r10, %r11, %r12;\n", "dp4a and dp2a take");
   expect_error(" vabsdiff4.u32.u32 %r30, %r10, %r11, %r12;\n", "needs three types");
   expect_error(" mul.lo.u16x2 %r30, %r10, %r11;\n", ".u16x2 and .s16x2 are types of add, sub, min and max");
+  expect_error(" vabsdiff4.u32.u32.u32 %r30, %r10.b3210, %r11, %r12;\n", "operand selector '%r10.b3210'");
 }
 
 /* mapa to another block of the cluster: a cluster is one block here */
