@@ -11,6 +11,12 @@
  *    functions: emu_half_select sends them to emu_half.c.
  *  - 32-bit integers take straight loops; other sizes a general one that
  *    reads each operand at the instruction's size.
+ *  - The carry flag CC.CF is per lane, in a hidden register slot
+ *    (EmuProgram.carry: the last source of a carry form, its second
+ *    destination with .cc).  Subtraction keeps the hardware's carry, not a
+ *    borrow: sub.cc and subc compute a + ~b + carry-in (1 for sub.cc), so
+ *    CF = 1 means no borrow; chains of them give the PTX ISA's
+ *    a - (b + borrow).
  */
 #include <math.h>
 
@@ -93,8 +99,55 @@ static inline uint64_t imul(unsigned sub, Class c, unsigned size, uint64_t a, ui
     return 0;                                                                  \
   }
 
+/* add, sub, min, max on .u16x2/.s16x2: each half on its own (wrapping) */
+static int packed16(const EmuInstr *x, uint32_t mask, uint64_t *d, const uint64_t *a, const uint64_t *b) {
+  int sign = x->type == PTX_T_S16X2;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint32_t r = 0;
+    for (unsigned h = 0; h < 32; h += 16) {
+      uint32_t ua = (uint32_t)(a[l] >> h) & 0xffff, ub = (uint32_t)(b[l] >> h) & 0xffff, v;
+      int32_t sa = (int16_t)ua, sb = (int16_t)ub;
+      int lt = sign ? sa < sb : ua < ub;
+      switch (x->op) {
+      case PTX_OP_ADD: v = ua + ub; break;
+      case PTX_OP_SUB: v = ua - ub; break;
+      case PTX_OP_MIN: v = lt ? ua : ub; break;
+      default: v = lt ? ub : ua; break;
+      }
+      r |= (v & 0xffff) << h;
+    }
+    d[l] = r;
+  }
+  return 0;
+}
+#define IS_PACKED16 (x->type == PTX_T_U16X2 || x->type == PTX_T_S16X2)
+
+/* add.cc, addc, sub.cc, subc, mad.cc, madc (.lo/.hi) on u32/s32/u64/s64:
+ * d = x + y + carry-in, CF = its carry out (emu_prepare checked the form). */
+int emu_exec_carry(EMU_EXEC_ARGS) {
+  OPERANDS;
+  int op = x->op, mad = op == PTX_OP_MAD || op == PTX_OP_MADC;
+  int sub = op == PTX_OP_SUB || op == PTX_OP_SUBC, chained = op == PTX_OP_ADDC || op == PTX_OP_SUBC || op == PTX_OP_MADC;
+  const uint64_t *cf = SRC(x->ns - 1);
+  uint64_t *cf_out = x->flags & PTX_IF_CC ? DST(1) : NULL;
+  unsigned bits = size * 8;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t xa = mad ? imul(x->sub, c, size, a[l], s1[l]) : a[l];
+    uint64_t ya = mad ? s2[l] : sub ? ~s1[l] : s1[l];
+    unsigned cin = chained ? (unsigned)(cf[l] & 1) : (unsigned)sub;
+    unsigned __int128 sum = (unsigned __int128)zext(xa, size) + zext(ya, size) + cin;
+    d[l] = zext((uint64_t)sum, size);
+    if (cf_out) cf_out[l] = (uint64_t)(sum >> bits) & 1;
+  }
+  return 0;
+}
+
 int emu_exec_add(EMU_EXEC_ARGS) {
   OPERANDS;
+  if (IS_PACKED16) return packed16(x, mask, d, a, s1);
+  if (x->flags & PTX_IF_CC) return emu_exec_carry(b, x, warp, mask, R);
   if (IS_F32) F32_LANES(FA + FB);
   else if (IS_F64) F64_LANES(DA + DB);
   else if (c == C_F) return emu_unsupported_type(b, x, warp, mask);
@@ -106,6 +159,8 @@ int emu_exec_add(EMU_EXEC_ARGS) {
 
 int emu_exec_sub(EMU_EXEC_ARGS) {
   OPERANDS;
+  if (IS_PACKED16) return packed16(x, mask, d, a, s1);
+  if (x->flags & PTX_IF_CC) return emu_exec_carry(b, x, warp, mask, R);
   if (IS_F32) F32_LANES(FA - FB);
   else if (IS_F64) F64_LANES(DA - DB);
   else if (c == C_F) return emu_unsupported_type(b, x, warp, mask);
@@ -148,6 +203,7 @@ static void mad_i32(const EmuInstr *x, uint32_t mask, Class c, int sat, uint64_t
 /* mad and fma: one rounding for floats */
 int emu_exec_mad(EMU_EXEC_ARGS) {
   OPERANDS;
+  if (x->flags & PTX_IF_CC) return emu_exec_carry(b, x, warp, mask, R);
   if (IS_F32) F32_LANES(fmaf(FA, FB, FC));
   else if (IS_F64) F64_LANES(fma(DA, DB, DC));
   else if (c == C_F) return emu_unsupported_type(b, x, warp, mask);
@@ -214,6 +270,7 @@ static inline float fminmax_mod(float a, float b, unsigned fmod, int is_max) {
 
 int emu_exec_min(EMU_EXEC_ARGS) {
   OPERANDS;
+  if (IS_PACKED16) return packed16(x, mask, d, a, s1);
   if (IS_F32 && x->fmod) F32_LANES(fminmax_mod(FA, FB, x->fmod, 0));
   else if (IS_F32) F32_LANES(fminf(FA, FB));
   else if (IS_F64) F64_LANES(fmin(DA, DB));
@@ -226,6 +283,7 @@ int emu_exec_min(EMU_EXEC_ARGS) {
 
 int emu_exec_max(EMU_EXEC_ARGS) {
   OPERANDS;
+  if (IS_PACKED16) return packed16(x, mask, d, a, s1);
   if (IS_F32 && x->fmod) F32_LANES(fminmax_mod(FA, FB, x->fmod, 1));
   else if (IS_F32) F32_LANES(fmaxf(FA, FB));
   else if (IS_F64) F64_LANES(fmax(DA, DB));

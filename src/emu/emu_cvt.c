@@ -1,7 +1,8 @@
 /* emu_cvt.c - moving and converting values: mov (with vector packing),
  * cvt between the integer, f32 and f64 types with PTX's rounding and
  * saturation (the half types convert in emu_half.c), cvta between a state
- * space and the generic address windows (emu_int.h). */
+ * space and the generic address windows (emu_int.h), mapa and getctarank
+ * (a cluster is one block in the emulator). */
 #include <fenv.h>
 #include <math.h>
 #include <string.h>
@@ -138,5 +139,32 @@ int emu_exec_cvta(EMU_EXEC_ARGS) {
   unsigned size = ptx_type_size((PtxType)x->type);
   if (x->sub == PTX_SUB_TO) LANES(mask, d[l] = zext(a[l] - win, size));
   else LANES(mask, d[l] = zext(a[l] + win, size));
+  return 0;
+}
+
+/* mapa d, a, rank: a cluster is one block in the emulator, so a
+ * shared::cluster or generic address maps to itself in rank 0; another
+ * rank is a located fault. */
+int emu_exec_mapa(EMU_EXEC_ARGS) {
+  const uint64_t *a = SRC(0), *rank = SRC(1);
+  uint64_t *d = DST(0);
+  unsigned size = ptx_type_size((PtxType)x->type);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    if ((uint32_t)rank[l] != 0)
+      return emu_fault(b, x, warp, l, WM_EFAULT,
+                       "mapa: block rank %u of the cluster does not exist (a cluster is one block here)",
+                       (uint32_t)rank[l]);
+    d[l] = zext(a[l], size);
+  }
+  return 0;
+}
+
+/* getctarank d, a: the cluster rank of the block owning address a: 0, the
+ * only block of its cluster. */
+int emu_exec_getctarank(EMU_EXEC_ARGS) {
+  uint64_t *d = DST(0);
+  (void)b, (void)warp;
+  LANES(mask, d[l] = 0);
   return 0;
 }

@@ -3,12 +3,13 @@
  *                the launch over host threads, the dispatch of each decoded
  *                instruction to its function
  *   emu_mem.c    ld, st, atomics: addresses, state spaces, the memory model
- *   emu_alu.c    integer and floating-point arithmetic
+ *   emu_alu.c    integer and floating-point arithmetic, the carry chains
+ *   emu_video.c  dp4a, dp2a, the SIMD video instructions (vabsdiff4, ...)
  *   emu_bits.c   bit manipulation
  *   emu_cmp.c    comparison and selection
- *   emu_cvt.c    mov, cvt, cvta
+ *   emu_cvt.c    mov, cvt, cvta, mapa, getctarank
  *   emu_half.c   f16, bf16 and their pairs: arithmetic, comparison, cvt
- *   emu_warp.c   shfl, vote, match, redux, activemask
+ *   emu_warp.c   shfl, vote, match, redux, activemask, elect
  *   emu_tensor.c ldmatrix, stmatrix, movmatrix, mma, wmma
  *   emu_async.c  cp.async, cp.async.bulk, their groups, mbarriers
  *   emu_ctrl.c   call and ret's frames, and the built-in device functions:

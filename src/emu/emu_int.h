@@ -75,7 +75,8 @@ typedef struct EmuProgram {
   const PtxKernel *k;
   EmuInstr *code;       /* [ncode] */
   int ncode;
-  uint32_t nslots;      /* registers + special registers + constants */
+  uint32_t nslots;      /* registers, the carry flag, special registers, constants */
+  uint32_t carry;       /* slot of each lane's carry flag CC.CF (after the registers) */
   uint32_t sreg_base;   /* slot of PTX_SR_* 0 */
   uint64_t sregs_used[(PTX_SR_COUNT + 63) / 64]; /* bit PTX_SR_x: the code reads it */
   uint32_t const_base;  /* first constant slot */

@@ -75,7 +75,8 @@ static int check_operands(const PtxModule *m, const PtxInstr *in, const EmuInstr
   PtxShape shape = ptx_op[x->op].shape;
   if ((ptx_op[x->op].flags & OPF_MEM) && !has_addr) return unsupported(m, in, "the address operand is missing", e);
   /* forms whose destinations may all be sinks ('_'): p|q, d|p, vectors, atom's old value */
-  int sinks = shape == PTX_SH_SETP || shape == PTX_SH_SHFL || shape == PTX_SH_MATCH || shape == PTX_SH_LD ||
+  int sinks = shape == PTX_SH_SETP || shape == PTX_SH_SHFL || shape == PTX_SH_MATCH || shape == PTX_SH_ELECT ||
+              shape == PTX_SH_LD ||
               shape == PTX_SH_ATOM || shape == PTX_SH_TEX || shape == PTX_SH_SULD ||
               shape == PTX_SH_MBAR_ARRIVE;
   int texlike = shape == PTX_SH_TEX || shape == PTX_SH_SULD || shape == PTX_SH_SUST || shape == PTX_SH_TXQ;
@@ -135,6 +136,7 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
   case PTX_SH_SETP: /* two destinations: p|q, d|p */
   case PTX_SH_SHFL:
   case PTX_SH_MATCH:
+  case PTX_SH_ELECT:
     x->d[0] = o[0].kind == PTX_O_REG ? o[0].reg[0] : EMU_NOSLOT;
     x->d[1] = o[1].kind == PTX_O_REG ? o[1].reg[0] : EMU_NOSLOT;
     x->nd = 2;
@@ -387,13 +389,52 @@ static void fuse_shared_loads(EmuProgram *p, const PtxKernel *k) {
   free(leader);
 }
 
+/* The carry chains: add.cc, sub.cc, mad.cc and addc, subc, madc read the
+ * lane's carry flag (the hidden register slot p->carry) as their last
+ * source and write it as their second destination (.cc), so that it lives
+ * in the warp's register file like any register.  Returns 0, or -1 with a
+ * located error for a form PTX does not have. */
+static int carry_operands(const EmuProgram *p, const PtxModule *m, const PtxInstr *in, EmuInstr *x, WmErr *e) {
+  int chain = x->op == PTX_OP_ADDC || x->op == PTX_OP_SUBC || x->op == PTX_OP_MADC;
+  if (!chain && !(x->flags & PTX_IF_CC)) return 0;
+  if (!chain && x->op != PTX_OP_ADD && x->op != PTX_OP_SUB && x->op != PTX_OP_MAD) return 0;
+  int t = x->type;
+  if (t != PTX_T_U32 && t != PTX_T_S32 && t != PTX_T_U64 && t != PTX_T_S64)
+    return unsupported(m, in, "carries take .u32, .s32, .u64 or .s64", e);
+  if (x->flags & PTX_IF_SAT) return unsupported(m, in, ".sat with a carry is not a PTX form", e);
+  if ((x->op == PTX_OP_MAD || x->op == PTX_OP_MADC) && x->sub != PTX_SUB_LO && x->sub != PTX_SUB_HI)
+    return unsupported(m, in, "mad with a carry needs .lo or .hi", e);
+  if (x->ns >= 6) return unsupported(m, in, "too many operands", e);
+  x->s[x->ns++] = p->carry;
+  if (x->flags & PTX_IF_CC) x->d[1] = p->carry, x->nd = 2;
+  return 0;
+}
+
+/* dp4a, dp2a and the video instructions take .u32 and .s32 only; the
+ * packed .u16x2/.s16x2 belong to add, sub, min and max. */
+static int integer_types(const PtxModule *m, const PtxInstr *in, WmErr *e) {
+  if (in->type == PTX_T_U16X2 || in->type == PTX_T_S16X2) {
+    int ok = in->op == PTX_OP_ADD || in->op == PTX_OP_SUB || in->op == PTX_OP_MIN || in->op == PTX_OP_MAX;
+    if (!ok || (in->flags & (PTX_IF_SAT | PTX_IF_CC)) || in->fmod)
+      return unsupported(m, in, ".u16x2 and .s16x2 are types of add, sub, min and max (without modifiers)", e);
+  }
+  if (in->op < PTX_OP_DP4A || in->op > PTX_OP_VMAX2) return 0;
+  int n = in->op <= PTX_OP_DP2A ? 2 : 3, t[3] = {in->type, in->type2, in->aux};
+  for (int i = 0; i < n; i++)
+    if (t[i] != PTX_T_U32 && t[i] != PTX_T_S32)
+      return unsupported(m, in, n == 2 ? "dp4a and dp2a take .u32 and .s32 types" : "video instructions take "
+                         "three types (d, a, b), each .u32 or .s32", e);
+  return 0;
+}
+
 int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t gbase, WmErr *e) {
   memset(p, 0, sizeof *p);
   p->k = k;
   p->ncode = k->ncode;
   p->code = wm_xcalloc((size_t)k->ncode + 1, sizeof *p->code);
-  p->sreg_base = k->nregs;
-  p->const_base = k->nregs + PTX_SR_COUNT;
+  p->carry = k->nregs;
+  p->sreg_base = k->nregs + 1;
+  p->const_base = p->sreg_base + PTX_SR_COUNT;
   Consts c = {0};
   for (int i = 0; i < k->ncode; i++) {
     const PtxInstr *in = &k->code[i];
@@ -415,7 +456,7 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
     x->guard_neg = in->guard_neg;
     x->rpc = (uint32_t)k->ncode;
     char why[200];
-    if (decode_operands(p, &c, m, in, x, gbase, e) ||
+    if (decode_operands(p, &c, m, in, x, gbase, e) || carry_operands(p, m, in, x, e) || integer_types(m, in, e) ||
         (emu_half_select(x, why, sizeof why) < 0 && unsupported(m, in, why, e))) {
       free(c.v);
       emu_program_free(p);

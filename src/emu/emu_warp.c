@@ -1,5 +1,5 @@
 /* emu_warp.c - instructions whose lanes see each other: shfl, vote,
- * match, redux, activemask.  The lanes of a path run in lockstep here, so
+ * match, redux, activemask, elect.  The lanes of a path run in lockstep here, so
  * .sync waits for nobody: each lane's member mask selects the lanes its
  * result is over, and a mask naming a live lane that does not execute the
  * instruction is a located fault. */
@@ -138,5 +138,21 @@ int emu_exec_activemask(EMU_EXEC_ARGS) {
   uint32_t active = w->stack[w->sp - 1].mask;
   uint64_t *d = DST(0);
   LANES(mask, d[l] = active);
+  return 0;
+}
+
+/* elect.sync d|p, mask: the leader is the lowest lane of the member mask
+ * that executes it; every lane gets its lane id, p says who it is. */
+int emu_exec_elect(EMU_EXEC_ARGS) {
+  const uint64_t *mm = SRC(0);
+  if (check_members(b, x, warp, mask, mm)) return -1;
+  uint64_t *d = x->d[0] != EMU_NOSLOT ? DST(0) : NULL, *p = x->d[1] != EMU_NOSLOT ? DST(1) : NULL;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint32_t members = members_of(mm, mask, l);
+    int leader = members ? __builtin_ctz(members) : 0;
+    if (d) d[l] = (uint32_t)leader;
+    if (p) p[l] = members && leader == l;
+  }
   return 0;
 }

@@ -55,6 +55,7 @@ static const struct { const char *name; unsigned size; } type_info[PTX_T_COUNT] 
   [PTX_T_BF16X2] = {"bf16x2", 4}, [PTX_T_F32] = {"f32", 4},
   [PTX_T_F64] = {"f64", 8},      [PTX_T_TF32] = {"tf32", 4},
   [PTX_T_E4M3X2] = {"e4m3x2", 2}, [PTX_T_E5M2X2] = {"e5m2x2", 2},
+  [PTX_T_U16X2] = {"u16x2", 4},  [PTX_T_S16X2] = {"s16x2", 4},
 };
 
 unsigned ptx_type_size(PtxType t) {

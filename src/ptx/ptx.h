@@ -28,6 +28,8 @@ typedef enum {
   PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2, PTX_T_F32, PTX_T_F64,
   /* formats only cvt names (their values live in .b16/.b32 registers) */
   PTX_T_TF32, PTX_T_E4M3X2, PTX_T_E5M2X2,
+  /* packed 16-bit integers (sm_90: add, sub, min, max) */
+  PTX_T_U16X2, PTX_T_S16X2,
   PTX_T_COUNT
 } PtxType;
 
@@ -199,7 +201,7 @@ typedef enum {
 #define PTX_IF_CV       0x0200
 #define PTX_IF_WB       0x0400
 #define PTX_IF_WT       0x0800
-#define PTX_IF_CC       0x1000 /* .cc / carry variants (addc, subc: unsupported) */
+#define PTX_IF_CC       0x1000 /* .cc: writes the carry flag */
 #define PTX_IF_NEG_C    0x2000 /* setp: the c predicate operand was written !%p */
 
 /* PtxInstr.fmod: the modifiers of half-precision arithmetic and of the

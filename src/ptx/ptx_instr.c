@@ -113,10 +113,12 @@ static int async_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
 static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   uint64_t mods = ptx_op[in->op].mods;
   int t = pp_type_of(c.p, c.len), i;
-  if ((mods & M_ANY) || ((mods & (M_ASYNC | M_MBAR)) && async_modifier(P, in, x, c))) return;
+  if ((mods & M_ANY) && (t < 0 || (mods & M_NOTYPE))) return; /* mapa and getctarank keep their type */
+  if ((mods & (M_ASYNC | M_MBAR)) && async_modifier(P, in, x, c)) return;
   if (t >= 0) {
     if (x->ntypes == 0) in->type = (uint8_t)t;
     else if (x->ntypes == 1 && (mods & M_TYPE2)) in->type2 = (uint8_t)t;
+    else if (x->ntypes == 2 && (mods & M_VIDEO)) in->aux = (uint8_t)t; /* vadd4.dtype.atype.btype */
     else bad_mod(P, x, c);
     x->ntypes++;
   } else if ((mods & M_VEC) && (IS(c, "v2") || IS(c, "v4"))) {
@@ -159,11 +161,15 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     in->flags |= PTX_IF_FTZ;
   } else if ((mods & M_SAT) && IS(c, "sat")) {
     in->flags |= PTX_IF_SAT;
+  } else if ((mods & M_VIDEO) && IS(c, "add") && !in->sub) {
+    in->sub = PTX_SUB_AADD; /* the secondary accumulate */
   } else if ((mods & M_CC) && IS(c, "cc")) {
     in->flags |= PTX_IF_CC;
   } else if ((mods & M_MULMODE) && (IS(c, "lo") || IS(c, "hi") || IS(c, "wide"))) {
     if (in->sub) bad_mod(P, x, c);
-    if (IS(c, "wide") && (in->op == PTX_OP_MUL24 || in->op == PTX_OP_MAD24)) bad_mod(P, x, c);
+    if (IS(c, "wide") && (in->op == PTX_OP_MUL24 || in->op == PTX_OP_MAD24 || in->op == PTX_OP_DP2A ||
+                          in->op == PTX_OP_MADC))
+      bad_mod(P, x, c);
     in->sub = IS(c, "lo") ? PTX_SUB_LO : IS(c, "hi") ? PTX_SUB_HI : PTX_SUB_WIDE;
   } else if ((mods & M_CMP) && (i = find_word(c, cmp_names, 18)) >= 0) {
     if (in->cmp) bad_mod(P, x, c);
@@ -341,7 +347,7 @@ static void vector(Parser *P, PtxOperand *o, int frag, int any) {
 }
 
 /* operand := ['!'] reg | sreg | ['-'] number | address | vector | symbol [('+'|'-') number]
- *            | '_' (where sink is set: mbarrier.arrive's state) */
+ *            | '_' (where sink is set: mbarrier.arrive's state, elect's d) */
 static void operand(Parser *P, Opd *o, const PtxInstr *in, int is_bra, int tex, int sink) {
   const PtxTok *t = pp_peek(P);
   char buf[128];
@@ -497,7 +503,8 @@ static void required_modifiers(Parser *P, PtxInstr *in, const InstrCtx *x) {
   const PtxTok *mn = x->mn;
   uint64_t mods = ptx_op[in->op].mods;
   if (!(mods & M_NOTYPE) && x->ntypes == 0) bad_form(P, mn, " needs a type (.u32, .f32, ...)");
-  if ((mods & M_TYPE2) && x->ntypes != 2) bad_form(P, mn, " needs two types");
+  if ((mods & M_VIDEO) && x->ntypes != 3) bad_form(P, mn, " needs three types (d, a, b)");
+  else if ((mods & M_TYPE2) && !(mods & M_VIDEO) && x->ntypes != 2) bad_form(P, mn, " needs two types");
   if ((mods & M_CMP) && !in->cmp) bad_form(P, mn, " needs a comparison (.eq, .lt, ...)");
   if ((mods & M_NEED_SUB) && !in->sub) bad_form(P, mn, " needs an operation modifier");
   if ((mods & M_NEED_SYNC) && !x->has_sync) bad_form(P, mn, " needs .sync");
@@ -610,7 +617,7 @@ static int operands(Parser *P, const PtxInstr *in, Opd *raw) {
   if (!pp_is_punct(pp_peek(P), ';')) {
     for (;;) {
       if (n == 8) pp_fail(P, pp_peek(P), "too many operands");
-      int sink = n == 0 && (in->op == PTX_OP_MBAR_ARRIVE || in->op == PTX_OP_MBAR_ARRIVE_DROP);
+      int sink = n == 0 && (in->op == PTX_OP_MBAR_ARRIVE || in->op == PTX_OP_MBAR_ARRIVE_DROP || in->op == PTX_OP_ELECT);
       operand(P, &raw[n], in, in->op == PTX_OP_BRA, tex, sink);
       n++;
       if (n == 1 && pp_is_punct(pp_peek(P), '|')) {

@@ -47,7 +47,7 @@
   X(M_IRND, 5, ".rni .rzi .rmi .rpi")                                                                                 \
   X(M_FTZ, 6, ".ftz")                                                                                                 \
   X(M_SAT, 7, ".sat")                                                                                                 \
-  X(M_CC, 8, ".cc (parsed; the emulator refuses carries)")                                                            \
+  X(M_CC, 8, ".cc (writes the lane's carry flag)")                                                            \
   X(M_MULMODE, 9, ".lo .hi .wide")                                                                                    \
   X(M_CMP, 10, ".eq .ne .lt .le .gt .ge .lo .ls .hi .hs .equ .neu .ltu .leu .gtu .geu .num .nan; .and .or .xor")      \
   X(M_SHFL, 11, ".up .down .bfly .idx")                                                                               \
@@ -89,7 +89,8 @@
   X(M_SUFMT, 54, ".b .p (surface: raw bytes or formatted)")                                                          \
   X(M_TXQ, 55, ".width .height .depth .channel_data_type .channel_order .normalized_coords .filter_mode "            \
                ".addr_mode_0/1/2 .array_size .num_mipmap_levels .num_samples") \
-  X(M_CLUSTER, 56, ".arrive .wait (barrier.cluster); .aligned .relaxed .release .acquire")
+  X(M_CLUSTER, 56, ".arrive .wait (barrier.cluster); .aligned .relaxed .release .acquire")                         \
+  X(M_VIDEO, 60, "video: a third type (d, a, b); .add (accumulate)")
 
 /* Up to 64 groups: the bits of a uint64_t (an enum that wide is a GNU C
  * and C23 feature; gcc and clang accept it). */
@@ -143,6 +144,7 @@ enum PtxModBits {
   X(SH_MBAR_INIT, 1, "[a], b")                                                   \
   X(SH_MBAR_ARRIVE, 0, "d|_, [a][, b]")                                          \
   X(SH_MBAR_WAIT, 1, "p, [a], b[, hint]") \
+  X(SH_ELECT, 1, "d[|p], mask")                                                  \
   X(SH_CALL, 0, "[(ret, ...),] f | fptr [, (arg, ...)] [, prototype]")
 
 typedef enum {
@@ -194,6 +196,11 @@ typedef enum {
   X(NEG, "neg", 0, M_FTZ, SH_D1, "", neg, "d = -a")                                                          \
   X(SAD, "sad", 0, 0, SH_D3, "", sad, "d = |a - b| + c")                                                     \
   X(COPYSIGN, "copysign", 0, 0, SH_D2, "", copysign, "d = |b| with the sign of a")                           \
+  /* carry chains: each lane's carry flag CF lives in a hidden register */                                    \
+  X(ADDC, "addc", 0, M_CC, SH_D2, "", carry, "d = a + b + CF (.cc: CF = the carry out)")                       \
+  X(SUBC, "subc", 0, M_CC, SH_D2, "", carry,                                                                  \
+    "d = a - (b + borrow), borrow = !CF: CF is the carry of a + ~b + CF (sub.cc: of a + ~b + 1)")             \
+  X(MADC, "madc", 0, M_MULMODE | M_CC, SH_D3, "", carry, "d = (a * b).lo/.hi + c + CF (.cc: CF = the carry out)") \
   /* bit manipulation */                                                                                     \
   X(AND, "and", OPF_PRED, 0, SH_D2, "", and, "d = a & b")                                                    \
   X(OR, "or", OPF_PRED, 0, SH_D2, "", or, "d = a | b")                                                       \
@@ -213,6 +220,22 @@ typedef enum {
   X(SHF, "shf", 0, M_SHF, SH_D3, "tttu", shf, "d = funnel shift of {b:a} by c (.l/.r, .wrap/.clamp)")         \
   X(BFIND, "bfind", 0, M_SHIFTAMT, SH_D1, "", bfind,                                                         \
     "d = position of the most significant non-sign bit of a (.shiftamt: 31 - it)")                           \
+  /* video and dot products (emu_video.c) */                                                                  \
+  X(DP4A, "dp4a", 0, M_TYPE2, SH_D3, "", dp4a, "d = c + the sum of a's 4 bytes times b's (.atype.btype)")      \
+  X(DP2A, "dp2a", 0, M_TYPE2 | M_MULMODE, SH_D3, "", dp2a,                                                   \
+    "d = c + a's 2 halves times b's bytes 0,1 (.lo) or 2,3 (.hi)")                                          \
+  X(VADD4, "vadd4", 0, M_TYPE2 | M_VIDEO | M_SAT, SH_D3, "", video, "bytes: a + b; merged into c, or .add: c + their sum") \
+  X(VSUB4, "vsub4", 0, M_TYPE2 | M_VIDEO | M_SAT, SH_D3, "", video, "bytes: a - b; merged into c, or .add: c + their sum") \
+  X(VABSDIFF4, "vabsdiff4", 0, M_TYPE2 | M_VIDEO | M_SAT, SH_D3, "", video,                                  \
+    "bytes: |a - b|; merged into c, or .add: c + their sum")                                                \
+  X(VMIN4, "vmin4", 0, M_TYPE2 | M_VIDEO | M_SAT, SH_D3, "", video, "bytes: min(a, b); merged into c, or .add: c + their sum") \
+  X(VMAX4, "vmax4", 0, M_TYPE2 | M_VIDEO | M_SAT, SH_D3, "", video, "bytes: max(a, b); merged into c, or .add: c + their sum") \
+  X(VADD2, "vadd2", 0, M_TYPE2 | M_VIDEO | M_SAT, SH_D3, "", video, "halves: a + b; merged into c, or .add: c + their sum") \
+  X(VSUB2, "vsub2", 0, M_TYPE2 | M_VIDEO | M_SAT, SH_D3, "", video, "halves: a - b; merged into c, or .add: c + their sum") \
+  X(VABSDIFF2, "vabsdiff2", 0, M_TYPE2 | M_VIDEO | M_SAT, SH_D3, "", video,                                  \
+    "halves: |a - b|; merged into c, or .add: c + their sum")                                               \
+  X(VMIN2, "vmin2", 0, M_TYPE2 | M_VIDEO | M_SAT, SH_D3, "", video, "halves: min(a, b); merged into c, or .add: c + their sum") \
+  X(VMAX2, "vmax2", 0, M_TYPE2 | M_VIDEO | M_SAT, SH_D3, "", video, "halves: max(a, b); merged into c, or .add: c + their sum") \
   /* comparison and selection */                                                                             \
   X(SETP, "setp", 0, M_CMP | M_FTZ, SH_SETP, "ttttp", setp, "p[|q] = (a CMP b) BOOLOP c")                    \
   X(SET, "set", 0, M_CMP | M_FTZ | M_TYPE2, SH_SET, "t22p", set, "d = (a CMP b) ? all ones (1.0f) : 0")      \
@@ -321,6 +344,14 @@ typedef enum {
   X(WMMA_MMA, "wmma.mma", OPF_WARP, MMA_MODS | M_RND, SH_MMA, "", wmma_mma,                                  \
     "D = A * B + C on wmma fragments") \
   /* cooperative groups */                                                                                   \
+  X(ELECT, "elect", OPF_WARP, M_SYNC | M_NEED_SYNC | M_NOTYPE, SH_ELECT, "b", elect,                          \
+    "d = the lowest active lane of mask, p = (this lane is it)")                                             \
+  X(GRIDDEP, "griddepcontrol", OPF_NODST, M_ANY | M_NOTYPE, SH_NONE, "", nop,                                \
+    ".wait/.launch_dependents (programmatic dependent launch): no effect on a single launch")               \
+  X(MAPA, "mapa", 0, M_ANY, SH_D2, "tu", mapa,                                                               \
+    "d = address a in the block of cluster rank b: a cluster is one block, so a itself (rank b != 0 faults)") \
+  X(GETCTARANK, "getctarank", 0, M_ANY, SH_D1, "", getctarank, "d = the cluster rank of address a's block: 0") \
+  X(SETMAXNREG, "setmaxnreg", OPF_NODST, M_ANY | M_NOTYPE, SH_ONE, "u", nop, "register budget hint: no effect") \
   X(BARCLUSTER, "barrier.cluster", OPF_BARRIER | OPF_NODST, M_CLUSTER | M_NOTYPE | M_NEED_SUB, SH_NONE, "",  \
     simt, "barrier.cluster.arrive/.wait: the cluster's barrier; without a cluster launch a cluster is "      \
     "one block: .wait completes when all its threads have arrived")

@@ -407,7 +407,13 @@ uint32_t pp_reg_slot(Parser *P, const PtxTok *t, uint8_t *type) {
   RegDecl *d = pp_find_reg(P, t, &idx);
   char buf[128];
   if (!d) {
-    if (t->p[0] == '%' && memchr(t->p, '.', t->len))
+    const char *dot = memchr(t->p, '.', t->len);
+    PtxTok base = *t;
+    base.len = dot ? (uint32_t)(dot - t->p) : t->len;
+    if (dot && pp_find_reg(P, &base, &idx)) /* %r1.b0, %r2.h10: video instructions' selectors */
+      pp_unsup(P, t, "operand selector '%s' is not supported (the video instructions run with their default "
+               "selectors)", pp_tok_str(t, buf, sizeof buf));
+    if (t->p[0] == '%' && dot)
       pp_unsup(P, t, "unsupported special register '%s'", pp_tok_str(t, buf, sizeof buf));
     pp_fail(P, t, "undeclared register '%s'", pp_tok_str(t, buf, sizeof buf));
   }

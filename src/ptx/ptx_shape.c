@@ -16,6 +16,7 @@
  *           the non-.sync form); sub = ALL/ANY/UNI/BALLOT; nopd = 3.
  *   match   opd[0]=d, opd[1]=p (NONE if absent), opd[2]=a, opd[3]=membermask;
  *           sub = ANY/ALL; nopd = 4.
+ *   elect   opd[0]=d, opd[1]=p (NONE if absent), opd[2]=membermask; nopd = 3.
  *   redux   opd[0]=d, opd[1]=a, opd[2]=membermask; sub = AADD..AXOR.
  *   st/red  opd[0]=ADDR, opd[1]=value.
  *   atom    opd[0]=d, opd[1]=ADDR, opd[2]=b, opd[3]=c (cas only).
@@ -425,6 +426,19 @@ static int shape_match(Shape *s) {
   return 4;
 }
 
+/* elect.sync d|p, mask: d may be '_' (only p wanted) */
+static int shape_elect(Shape *s) {
+  check_count(s->P, s->x, s->n - s->pipe, 2, 2);
+  check(s->P, &s->r[0], K_REG | K_NONE, 0, "a destination register or '_'");
+  if (s->pipe) check(s->P, &s->r[1], K_REG, 1, "a destination predicate");
+  Opd *r = s->r + s->pipe;
+  check(s->P, &r[1], K_REG | K_IMM, 0, "a member mask");
+  s->out[0] = s->r[0];
+  s->out[1] = s->pipe ? s->r[1] : none;
+  s->out[2] = r[1];
+  return 3;
+}
+
 static int shape_redux(Shape *s) {
   check_count(s->P, s->x, s->n, 3, 3);
   check(s->P, &s->r[0], K_REG, 0, "a destination register");
@@ -669,12 +683,13 @@ static int (*const shapes[PTX_SH_COUNT])(Shape *) = {
   [PTX_SH_MMOV] = shape_mmov,
   [PTX_SH_CPASYNC] = shape_cpasync, [PTX_SH_BULK] = shape_bulk, [PTX_SH_MBAR_INIT] = shape_mbar_init,
   [PTX_SH_MBAR_ARRIVE] = shape_mbar_arrive, [PTX_SH_MBAR_WAIT] = shape_mbar_wait,
+  [PTX_SH_ELECT] = shape_elect,
 };
 
 /* '|' and '!' are only legal in a few places. */
 static void check_marks(Parser *P, const PtxInstr *in, const Opd *r, int n) {
   for (int i = 0; i < n; i++) {
-    if (r[i].pipe && !(i == 1 && (in->op == PTX_OP_SETP || in->op == PTX_OP_SHFL ||
+    if (r[i].pipe && !(i == 1 && (in->op == PTX_OP_SETP || in->op == PTX_OP_SHFL || in->op == PTX_OP_ELECT ||
                                   (in->op == PTX_OP_MATCH && in->sub == PTX_SUB_ALL))))
       pp_fail(P, r[i].tok, "unexpected '|' operand");
     if (r[i].o.neg && !((in->op == PTX_OP_SETP || in->op == PTX_OP_SET) && i == n - 1 && in->sub) &&
