@@ -21,7 +21,9 @@
  *    a warp's lanes call in lane order.  So every address, output and
  *    counter is the same whatever WARPMEM_THREADS says.  (Per-block arenas
  *    would keep the host threads, but a block could then not have more
- *    than its share of the heap, which CUDA allows.)
+ *    than its share of the heap, which CUDA allows.)  So blocks do not
+ *    compete for the heap as blocks resident together on a GPU do: what a
+ *    block frees before it ends is free again for the next.
  *  - Not modelled: the GPU allocator's own instructions and memory traffic;
  *    only the kernel's accesses to the memory it returns are counted (as
  *    global memory, like any buffer's).
