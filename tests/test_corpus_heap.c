@@ -227,6 +227,28 @@ static void test_bad_frees(void **state) {
   bad_free(2, "which malloc did not return: it is in buffer 'arg0", "thread (7,0,0)");
 }
 
+/* The heap is a buffer like any other for the bounds checks: a store just
+ * past a 64-byte heap's only allocation is a located fault that names it. */
+static void test_past_the_heap(void **state) {
+  (void)state;
+  static const char *const ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
+    ".visible .entry past(.param .u64 out)\n{\n  .reg .b64 %rd<3>;\n"
+    "  { .param .b64 param0;\n    st.param.b64 [param0+0], 64;\n    .param .b64 retval0;\n"
+    "    call.uni (retval0), malloc, (param0);\n    ld.param.b64 %rd1, [retval0+0]; }\n"
+    "  st.global.u32 [%rd1+64], 7;\n  ret;\n}\n";
+  char *path = tu_temp_file(".ptx", ptx), args[512], *err = NULL;
+  snprintf(args, sizeof args, "sim %s --kernel past --grid 1 --block 1 --arg buf:u32:1 --heap-size 64", path);
+  assert_int_not_equal(tu_run_cli(args, NULL, &err), 0);
+  expect_contains(err, "out-of-bounds global store");
+  expect_contains(err, "device heap (64 bytes at 0x");
+  expect_contains(err, ":13: st.global.u32 [%rd1+64], 7");
+  free(err);
+  unlink(path);
+  free(path);
+}
+
 /* --- __managed__ variables ---------------------------------------------------- */
 
 /* A __managed__ counter, histogram and scale (with its initializer) and a
@@ -344,6 +366,7 @@ int main(void) {
     cmocka_unit_test(test_heap_size_option),
     cmocka_unit_test(test_threads_deterministic),
     cmocka_unit_test(test_bad_frees),
+    cmocka_unit_test(test_past_the_heap),
     cmocka_unit_test(test_managed_counter),
     cmocka_unit_test(test_managed_cli),
     cmocka_unit_test(test_attribute_forms),
