@@ -181,7 +181,7 @@ static void test_const(void **state) {
   char *path = tu_temp_file(".ptx", const_ptx), args[512], *err = NULL;
   snprintf(args, sizeof args, "sim %s --kernel copyk --grid 1 --block 4 --arg buf:i32:4 --const kk=i32:1", path);
   assert_int_equal(tu_run_cli(args, NULL, &err), 2);
-  assert_non_null(strstr(err, "no __constant__ variable kk (it has: k)"));
+  assert_non_null(strstr(err, "no __constant__, __device__ or __managed__ variable kk (it has: k)"));
   free(err);
   /* more values than the variable holds */
   snprintf(args, sizeof args, "sim %s --kernel copyk --grid 1 --block 4 --arg buf:i32:4 --const k=i32:1,2,3,4,5", path);

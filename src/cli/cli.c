@@ -124,6 +124,14 @@ int cli_common_option(int argc, char **argv, int *i, SimOptions *o) {
     o->stack_size = (uint32_t)n;
     return 1;
   }
+  if (!strcmp(a, "--heap-size")) {
+    const char *v = VALUE();
+    uint64_t n;
+    if (!v || cli_parse_size(v, &n) || n < 16 || n > (64ull << 30))
+      return 2 + cli_usage_error("--heap-size takes bytes, 16 to 64G, not '%s'", v ? v : "");
+    o->heap_size = n;
+    return 1;
+  }
   if (!strcmp(a, "--carveout")) {
     const char *v = VALUE();
     if (!v || cli_parse_carveout(v, &o->carveout_pct))

@@ -912,8 +912,9 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     int gi = gmem_alloc(l->gmem, m->global_size, "module __device__ variables", PTX_T_B8, m->global_size, e);
     if (gi < 0) return -1;
     gbase = l->gmem->buf[gi].addr;
-    memcpy(l->gmem->buf[gi].data, m->global_init, m->global_size);
+    memcpy(l->gmem->buf[gi].data, l->global_init ? l->global_init : m->global_init, m->global_size);
   }
+  if (emu_heap_used(k) && emu_heap_open(l->gmem, l->heap_size, e)) return -1;
   uint8_t *const_owned = NULL;
   if (!l->const_mem) {
     const_owned = wm_xcalloc(m->const_size + 1, 1);
@@ -937,7 +938,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     return rc;
   }
 
-  int nw = emu_threads(), rc = 0;
+  int nw = emu_heap_used(k) ? 1 : emu_threads(), rc = 0; /* allocation in block order (emu_heap.c) */
   uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
   uint64_t nblocks = blocks_to_run(l, grid_blocks);
   l->blocks_run = nblocks;

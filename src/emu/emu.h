@@ -21,6 +21,9 @@ typedef struct EmuLaunch {
   GlobalMem *gmem;           /* buffers; module .global variables are
                                 allocated here by emu_run */
   uint8_t *const_mem;        /* module->const_size bytes, or NULL (zeros) */
+  const uint8_t *global_init;/* module->global_size bytes: the __device__
+                                and __managed__ variables before the launch;
+                                NULL: their initializers */
   MemModel *mm;              /* receives every memory request */
   CacheSys *cache;           /* if set (with mm), the blocks' global and
                                 local sectors are replayed through it in
@@ -31,6 +34,9 @@ typedef struct EmuLaunch {
   uint32_t envreg[32];       /* %envreg0..31 (a cooperative launch sets some) */
   uint32_t stack_size;       /* bytes of call stack per thread beyond the
                                 kernel's own frame (0: CUDA's 1 KiB) */
+  uint64_t heap_size;        /* bytes of the device heap of malloc and new,
+                                made on the first launch that calls them
+                                (0: CUDA's 8 MiB, cudaLimitMallocHeapSize) */
   FILE *printf_out;          /* where printf's text goes (NULL: stdout) */
   int cooperative;           /* cudaLaunchCooperativeKernel: all blocks are
                                 resident at once and their warps interleave

@@ -1,5 +1,6 @@
 /* emu_ctrl.c - device-function calls and the CUDA runtime's device
- * functions warpmem runs itself (vprintf, __assertfail).
+ * functions warpmem runs itself (vprintf, __assertfail; malloc and free
+ * through emu_heap.c).
  *
  * Notes:
  *  - A call by lanes eff pushes an entry on the SIMT stack (pc: the
@@ -194,17 +195,31 @@ static int assert_fail(Block *b, const EmuInstr *x, int wi, int l, const PtxCall
                    t[2], msg);
 }
 
+/* Stores a built-in's return value (its low `bytes`) in the caller's
+ * return .param of lane l. */
+static void set_result(Block *b, int wi, int l, const PtxCall *c, uint64_t v, uint32_t bytes) {
+  if (!c->nret) return;
+  memcpy(lane_local(b, wi, l) + caller_fp(b, c, b->warps[wi].R, l) + c->off[0], &v,
+         c->size[0] < bytes ? c->size[0] : bytes);
+}
+
 static int run_builtin(Block *b, const EmuInstr *x, int wi, uint32_t eff, const PtxCall *c) {
   for (uint32_t m = eff; m; m &= m - 1) { /* lanes in order, as the GPU prints them */
     int l = __builtin_ctz(m);
-    if (c->callee == PTX_CALL_ASSERTFAIL) return assert_fail(b, x, wi, l, c);
-    if (c->callee != PTX_CALL_VPRINTF)
-      return emu_fault(b, x, wi, l, WM_EUNSUP, "device malloc and free are not supported");
-    int n = emu_vprintf(b, x, wi, l, arg64(b, wi, l, c, 0), arg64(b, wi, l, c, 1));
-    if (n < 0) return -1;
-    if (c->nret) {
-      uint32_t v = (uint32_t)n;
-      memcpy(lane_local(b, wi, l) + caller_fp(b, c, b->warps[wi].R, l) + c->off[0], &v, c->size[0] < 4 ? c->size[0] : 4);
+    switch (c->callee) {
+    case PTX_CALL_ASSERTFAIL: return assert_fail(b, x, wi, l, c);
+    case PTX_CALL_MALLOC: set_result(b, wi, l, c, emu_heap_alloc(b, arg64(b, wi, l, c, 0), GHEAP_GRAIN), 8); break;
+    case PTX_CALL_ALIGNED_MALLOC:
+      set_result(b, wi, l, c, emu_heap_alloc(b, arg64(b, wi, l, c, 0), arg64(b, wi, l, c, 1)), 8);
+      break;
+    case PTX_CALL_FREE:
+      if (emu_heap_free(b, x, wi, l, arg64(b, wi, l, c, 0))) return -1;
+      break;
+    default: {
+      int n = emu_vprintf(b, x, wi, l, arg64(b, wi, l, c, 0), arg64(b, wi, l, c, 1));
+      if (n < 0) return -1;
+      set_result(b, wi, l, c, (uint32_t)n, 4);
+    }
     }
   }
   return 0;

@@ -14,6 +14,7 @@
  *   emu_async.c  cp.async, cp.async.bulk, their groups, mbarriers
  *   emu_ctrl.c   call and ret's frames, and the built-in device functions:
  *                printf (vprintf), assert (__assertfail)
+ *   emu_heap.c   the device heap: malloc, free, new, delete
  *   emu_printf.c printf's formatting, and its output in block order
  *   emu_fault.c  located runtime faults
  *   emu_sched.c  the spin watch: warps that wait for memory nobody changes
@@ -333,6 +334,22 @@ int emu_vprintf(Block *b, const EmuInstr *x, int warp, int lane, uint64_t fmt, u
 /* Writes the blocks' printf text in block order (up to block `last`, the
  * one that faulted, if one did) and at most CUDA's FIFO of it. */
 void emu_printf_flush(EmuLaunch *l, Block *const *bs, size_t nb, uint64_t last);
+
+/* --- the device heap (emu_heap.c) --- */
+
+/* Whether kernel k calls malloc, free or an aligned malloc (then its
+ * blocks run on one host thread: emu_heap.c says why). */
+int emu_heap_used(const PtxKernel *k);
+/* Makes g's heap of `size` bytes (0: CUDA's 8 MiB) unless it has one.
+ * Returns 0, or -1 when global memory's limit does not leave room. */
+int emu_heap_open(GlobalMem *g, uint64_t size, WmErr *e);
+/* malloc(size) (align 16) or __nv_aligned_device_malloc(size, align): the
+ * address, or 0 when the heap has no room (or align is not a power of 2). */
+uint64_t emu_heap_alloc(Block *b, uint64_t size, uint64_t align);
+/* free(p) by lane `lane` of warp `warp` at x: 0 (free(NULL) too), or -1
+ * after a located fault for a pointer malloc did not return or a double
+ * free. */
+int emu_heap_free(Block *b, const EmuInstr *x, int warp, int lane, uint64_t p);
 
 /* --- faults (emu_fault.c) --- */
 

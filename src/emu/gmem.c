@@ -15,6 +15,8 @@ void gmem_free(GlobalMem *g) {
   for (int i = 0; i < g->n; i++) free(g->buf[i].data);
   free(g->buf);
   free(g->tex);
+  free(g->heap.grain);
+  free(g->heap.free);
   memset(g, 0, sizeof *g);
 }
 

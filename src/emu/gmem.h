@@ -54,6 +54,26 @@ typedef struct GTex {
  * object i of a run is GTEX_HANDLE0 + i (0 is never a valid object). */
 #define GTEX_HANDLE0 1ull
 
+/* The device heap of malloc, free, new and delete (emu_heap.c): a buffer of
+ * the GlobalMem, made by the first launch that calls them, which keeps it
+ * (allocations outlive a kernel, as in a CUDA context).  Its bookkeeping
+ * lives here on the host, out of the kernels' reach. */
+typedef struct GHeapRange {
+  uint64_t at, n;    /* granules (GHEAP_GRAIN bytes) from the heap's start */
+} GHeapRange;
+
+#define GHEAP_GRAIN UINT64_C(16)               /* malloc's alignment (CUDA: 16 bytes) */
+#define GHEAP_DEFAULT_SIZE (UINT64_C(8) << 20) /* cudaLimitMallocHeapSize's default */
+
+typedef struct GHeap {
+  uint64_t size;     /* bytes; 0: no heap yet */
+  int buf;           /* its buffer (index into GlobalMem.buf) */
+  uint8_t *grain;    /* [size / GHEAP_GRAIN] each granule's state (emu_heap.c) */
+  GHeapRange *free;  /* the free ranges, by address, never adjacent */
+  int nfree, capfree;
+  uint64_t live;     /* bytes allocated now (in whole granules) */
+} GHeap;
+
 typedef struct GlobalMem {
   GBuf *buf;       /* sorted by addr */
   int n, cap;
@@ -62,6 +82,7 @@ typedef struct GlobalMem {
   uint64_t next;   /* next free address */
   uint64_t total;  /* bytes allocated */
   uint64_t limit;  /* most bytes allowed */
+  GHeap heap;      /* malloc's heap (emu_heap.c) */
 } GlobalMem;
 
 void gmem_init(GlobalMem *g, uint64_t limit);

@@ -746,26 +746,34 @@ int launch_dump(const char *dir, const LaunchSpec *l, const GlobalMem *g, WmErr 
   return rc;
 }
 
-/* ---- __constant__ values ------------------------------------------------ */
+/* ---- __constant__, __device__ and __managed__ values -------------------- */
 
-int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, WmErr *e) {
+/* Whether --const can set v: a __constant__ variable, or a __device__ or
+ * __managed__ one when the caller gave their segment. */
+static int settable(const PtxVar *v, const uint8_t *global_mem) {
+  return v->space == PTX_S_CONST || (v->space == PTX_S_GLOBAL && global_mem);
+}
+
+int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, uint8_t *global_mem, WmErr *e) {
   const char *eq = strchr(spec, '='), *colon = eq ? strchr(eq + 1, ':') : NULL;
   if (!eq || !colon || eq == spec)
     return wm_err(e, WM_EUSAGE, "--const '%s': write NAME=TYPE:VALUE[,VALUE...]", spec);
   const PtxVar *v = NULL;
   for (int i = 0; i < m->nvars; i++)
-    if (m->vars[i].space == PTX_S_CONST && strlen(m->vars[i].name) == (size_t)(eq - spec) &&
+    if (settable(&m->vars[i], global_mem) && strlen(m->vars[i].name) == (size_t)(eq - spec) &&
         !strncmp(m->vars[i].name, spec, (size_t)(eq - spec)))
       v = &m->vars[i];
   if (!v) {
     char names[512] = "";
     size_t n = 0;
     for (int i = 0; i < m->nvars && n < sizeof names - 80; i++)
-      if (m->vars[i].space == PTX_S_CONST)
+      if (settable(&m->vars[i], global_mem))
         n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", m->vars[i].name);
-    return wm_err(e, WM_EUSAGE, "--const '%s': %s has no __constant__ variable %.*s (it has: %s)", spec,
-                  m->path, (int)(eq - spec), spec, n ? names : "none");
+    return wm_err(e, WM_EUSAGE, "--const '%s': %s has no %s variable %.*s (it has: %s)", spec, m->path,
+                  global_mem ? "__constant__, __device__ or __managed__" : "__constant__", (int)(eq - spec), spec,
+                  n ? names : "none");
   }
+  uint8_t *seg = v->space == PTX_S_CONST ? const_mem : global_mem;
   uint8_t t;
   if (la_lookup_type(eq + 1, (size_t)(colon - eq - 1), &t))
     return wm_err(e, WM_EUSAGE, "--const '%s': unknown type '%.*s' (" TYPE_LIST ")",
@@ -784,7 +792,7 @@ int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, W
     if (at + es > v->offset + v->size)
       return wm_err(e, WM_EUSAGE, "--const '%s': %s holds %u bytes, the values need more", spec, v->name,
                     v->size);
-    store_le(const_mem + at, bits, es);
+    store_le(seg + at, bits, es);
     at += es;
     if (!end) break;
     p = end + 1;

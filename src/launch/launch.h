@@ -97,9 +97,11 @@ int launch_pointer_slots(const PtxKernel *k, const LaunchSpec *l, uint32_t *slot
 
 /* --const NAME=TYPE:VALUE[,VALUE...]: writes the values, from its start,
  * into the module's __constant__ variable NAME in const_mem (the module's
- * const segment, m->const_size bytes).  Errors name the variable and, when
- * it is missing, the ones the module has. */
-int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, WmErr *e);
+ * const segment, m->const_size bytes) or, if global_mem is not NULL, its
+ * __device__ or __managed__ variable NAME there (the .global segment,
+ * m->global_size bytes), as the host sets them before a launch.  Errors
+ * name the variable and, when it is missing, the ones the module has. */
+int launch_set_const(const char *spec, const PtxModule *m, uint8_t *const_mem, uint8_t *global_mem, WmErr *e);
 
 /* Writes each buffer of g to DIR/LABEL.argN.TYPE.bin (raw little-endian)
  * plus DIR/LABEL.json describing them; creates DIR. */

@@ -318,8 +318,10 @@ enum {
   PTX_CALL_INDIRECT = -1, /* through a function pointer in `reg` */
   PTX_CALL_VPRINTF = -2,  /* built-ins: the CUDA runtime's device functions */
   PTX_CALL_ASSERTFAIL = -3,
-  PTX_CALL_MALLOC = -4,
-  PTX_CALL_FREE = -5
+  PTX_CALL_MALLOC = -4,   /* malloc, new */
+  PTX_CALL_FREE = -5,     /* free, delete */
+  PTX_CALL_ALIGNED_MALLOC = -6 /* __nv_aligned_device_malloc, new of an
+                                  over-aligned type */
 };
 typedef struct PtxCall {
   int32_t callee;     /* parsed: index in PtxModule.funcs; linked: index in

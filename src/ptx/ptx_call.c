@@ -31,6 +31,7 @@ static int builtin_of(const PtxTok *name) {
   if (pp_is(name, "__assertfail")) return PTX_CALL_ASSERTFAIL;
   if (pp_is(name, "malloc")) return PTX_CALL_MALLOC;
   if (pp_is(name, "free")) return PTX_CALL_FREE;
+  if (pp_is(name, "__cuda_syscall_aligned_malloc")) return PTX_CALL_ALIGNED_MALLOC;
   return 0;
 }
 

@@ -71,12 +71,6 @@ static int reach_all(Link *L) {
         continue;
       }
       const PtxKernel *g = &m->funcs[callee];
-      if (g->builtin == PTX_CALL_MALLOC || g->builtin == PTX_CALL_FREE) {
-        refuse(m, L->k, call_instr(f, c),
-               "unsupported call of device %s (kernel %s): warpmem has no device heap; allocate the memory "
-               "on the host and pass it as an argument", g->name, L->k->name);
-        return -1;
-      }
       if (g->builtin) continue;
       if (!g->has_body) {
         refuse(m, L->k, call_instr(f, c),

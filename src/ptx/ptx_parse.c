@@ -117,7 +117,30 @@ static uint8_t *module_segment(Parser *P, const PtxTok *name, Sym *s, int space,
   return init;
 }
 
-/* var-decl := space {.align N | .vN | type | .ptr} name {'[' [N] ']'} ['=' init] {',' ...} ';'
+/* attribute := .attribute '(' (.managed | .unified '(' N ',' N ')') ')'
+ * __managed__ variables (.managed) and variables at an address that host
+ * and device share (.unified, with its 128-bit id): the emulator has one
+ * address space, so either is an ordinary module .global variable. */
+static void var_attribute(Parser *P, int space) {
+  const PtxTok *at = pp_next(P);
+  char buf[128];
+  if (space != PTX_S_GLOBAL) pp_fail(P, at, ".attribute applies only to .global variables");
+  pp_expect(P, '(');
+  const PtxTok *a = pp_peek(P);
+  if (pp_accept(P, ".unified")) {
+    pp_expect(P, '(');
+    pp_int_number(P, "the high 64 bits of a .unified id");
+    pp_expect(P, ',');
+    pp_int_number(P, "the low 64 bits of a .unified id");
+    pp_expect(P, ')');
+  } else if (!pp_accept(P, ".managed")) {
+    pp_unsup(P, a, "unsupported variable attribute '%s' (warpmem knows .managed and .unified)",
+             pp_tok_str(a, buf, sizeof buf));
+  }
+  pp_expect(P, ')');
+}
+
+/* var-decl := space {.align N | .vN | type | .ptr | attribute} name {'[' [N] ']'} ['=' init] {',' ...} ';'
  * (after any .extern/.visible/.weak; the current token is the space) */
 void pp_var_decl(Parser *P, int is_extern) {
   const PtxTok *st = pp_next(P);
@@ -135,6 +158,8 @@ void pp_var_decl(Parser *P, int is_extern) {
       vec = t->p[2] - '0';
     } else if (pp_is(t, ".ptr")) {
       pp_next(P);
+    } else if (pp_is(t, ".attribute")) {
+      var_attribute(P, space);
     } else if (pp_dir_type(t) >= 0) {
       pp_next(P);
       type = pp_dir_type(t);

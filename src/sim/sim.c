@@ -108,15 +108,18 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
     wm_err(e, WM_EUSAGE, "%s", why[0] ? why : "the memory model does not support this configuration");
     goto out;
   }
-  uint8_t *cmem = wm_xcalloc(mod->const_size + 1, 1);
+  uint8_t *cmem = wm_xcalloc(mod->const_size + 1, 1), *gvars = wm_xcalloc(mod->global_size + 1, 1);
   if (mod->const_init) memcpy(cmem, mod->const_init, mod->const_size);
+  if (mod->global_init) memcpy(gvars, mod->global_init, mod->global_size);
   for (int i = 0; i < o->nconsts; i++)
-    if (launch_set_const(o->consts[i], mod, cmem, e)) {
+    if (launch_set_const(o->consts[i], mod, cmem, gvars, e)) {
       free(cmem);
+      free(gvars);
       goto out;
     }
   EmuLaunch l = {.arch = sim_arch(o), .mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = params, .gmem = &g,
                  .const_mem = cmem, .mm = &run->mm, .stack_size = o->stack_size,
+                 .heap_size = o->heap_size, .global_init = gvars,
                  .cooperative = ls->cooperative};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
@@ -125,6 +128,7 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
   double t0 = wm_now();
   int failed = emu_run(&l, e);
   free(cmem);
+  free(gvars);
   if (failed) sim_model_abort(&cm);
   else sim_model_end(&cm, &l, run);
   if (failed) {

@@ -38,6 +38,7 @@ typedef struct SimOptions {
                             over ptxas; 0: not given */
   int carveout_pct;      /* --carveout PCT, or OCC_CARVEOUT_DEFAULT */
   uint32_t stack_size;   /* --stack-size: call stack bytes per thread (0: 1 KiB) */
+  uint64_t heap_size;    /* --heap-size: bytes of malloc's heap (0: 8 MiB) */
   int cooperative;       /* --cooperative: every launch is cooperative */
 } SimOptions;
 
