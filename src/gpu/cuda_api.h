@@ -39,7 +39,15 @@ typedef unsigned long long CUsurfObject;
   X(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222, "cuda.h")                 \
   X(CUDA_ERROR_NOT_FOUND, 500, "cuda.h")                               \
   X(CUDA_ERROR_ILLEGAL_ADDRESS, 700, "cuda.h")                         \
+  X(CUDA_ERROR_ASSERT, 710, "cuda.h")                                  \
+  X(CUDA_ERROR_HARDWARE_STACK_ERROR, 714, "cuda.h")                    \
+  X(CUDA_ERROR_ILLEGAL_INSTRUCTION, 715, "cuda.h")                     \
+  X(CUDA_ERROR_MISALIGNED_ADDRESS, 716, "cuda.h")                      \
+  X(CUDA_ERROR_INVALID_ADDRESS_SPACE, 717, "cuda.h")                   \
+  X(CUDA_ERROR_INVALID_PC, 718, "cuda.h")                              \
   X(CUDA_ERROR_LAUNCH_FAILED, 719, "cuda.h")                           \
+  X(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, 720, "cuda.h")            \
+  X(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 95, "cuda.h")              \
   X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1, "cuda.h")            \
   X(CU_DEVICE_ATTRIBUTE_WARP_SIZE, 10, "cuda.h")                       \
   X(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 13, "cuda.h")                      \

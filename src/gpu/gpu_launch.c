@@ -232,10 +232,18 @@ static int enqueue_launch(void *p, WmErr *e) {
   GpuLaunch *L = p;
   const LaunchSpec *s = &L->spec;
   if (s->cooperative) { /* all blocks resident: grid.sync() (the runtime's cudaLaunchCooperativeKernel) */
-    GPU_TRY(L->gm->g, e, L->where, cuLaunchCooperativeKernel,
-            (L->fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2], s->smem, NULL,
-             L->kparams));
-    return 0;
+    Gpu *g = L->gm->g;
+    CUresult r = g->cu.cuLaunchCooperativeKernel(L->fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1],
+                                                 s->block[2], s->smem, NULL, L->kparams);
+    if (r == CUDA_SUCCESS) return 0;
+    gpu_cu_fail(g, e, r, "cuLaunchCooperativeKernel", L->where);
+    if (r == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE) {
+      size_t len = strlen(e->msg);
+      snprintf(e->msg + len, sizeof e->msg - len, "\n  (%llu blocks must all be resident at once on %d SMs%s)",
+               (unsigned long long)s->grid[0] * s->grid[1] * s->grid[2], g->info.sms,
+               g->info.cooperative ? "" : "; this device cannot launch cooperatively");
+    }
+    return -1;
   }
   GPU_TRY(L->gm->g, e, L->where, cuLaunchKernel,
           (L->fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2], s->smem, NULL,
