@@ -121,6 +121,9 @@ static int parse_options(int argc, char **argv, LabOptions *o) {
       o->ncu = 1;
     } else if (!strcmp(a, "--ncu-child")) {
       o->ncu_child = 1;
+    } else if (!strcmp(a, "--ncu-launches")) { /* the parent's, for the child */
+      if (!v) return cli_usage_error("%s needs a list of launch numbers", a);
+      o->ncu_launches = argv[++i];
     } else if (!strcmp(a, "--no-gpu")) {
       o->no_gpu = 1;
     } else if (!strcmp(a, "--progress")) {

@@ -29,6 +29,8 @@ typedef struct LabOptions {
   int nonly;
   int list, groundtruth, ncu, no_gpu, progress;
   int ncu_child;           /* this process is the one ncu profiles (--ncu-child) */
+  const char *ncu_launches;/* --ncu-launches I,J,..: the child runs only these
+                              catalogue indices (the parent's simulated ones) */
   LabFormat format;
   const char *out_dir;     /* --out: results.json and results.md */
   int device;
