@@ -272,6 +272,18 @@ static void print_table(const Lab *lab, FILE *out, const NcuRow *rows, int nrows
   free(row);
 }
 
+int lab_ncu_table(const Lab *lab, FILE *ncu_out, FILE *out, int md) {
+  NcuRow *rows;
+  int nrows;
+  if (parse_ncu(ncu_out, &rows, &nrows) || nrows == 0) {
+    free(rows);
+    return -1;
+  }
+  print_table(lab, out, rows, nrows, md);
+  free(rows);
+  return 0;
+}
+
 int lab_ncu(Lab *lab) {
   if (!lab->refs.have_gpu) {
     fprintf(stderr, "warpmem lab --ncu: no GPU (%s): nothing to profile\n", lab->refs.no_gpu_reason);
