@@ -312,8 +312,7 @@ static int key_line(Parser *P, const Line *L, const char *p) {
       if (parse_number(v, 0, 100, &x) || x != floor(x)) rc = fail_at(P, L, v0, "carveout: a percent, 0 to 100");
       else cur_launch(P)->carveout = (int)x;
       break;
-    case K_NVCC:
-    case K_COUNT: break;
+    case K_NVCC: case K_COUNT: break; /* nvcc: tools/build_ptx.py's */
     }
   }
   free(v);
