@@ -219,7 +219,7 @@ int lab_run(const LabOptions *o) {
   } else if (!g) {
     fprintf(stderr, "warpmem lab: no GPU found (%s): showing simulation only\n", lab.refs.no_gpu_reason);
   }
-  if (g) lab_gpu_refs(&lab, g);
+  if (g && !lab.opt.no_time) lab_gpu_refs(&lab, g); /* the references are timings */
   status = run_catalogue(&lab, g);
   if (status == 0 && lab_report(&lab, stdout, lab.opt.format)) status = 1;
   if (status == 0 && lab.opt.out_dir && lab_write_results(&lab, lab.opt.out_dir)) status = 1;

@@ -29,6 +29,7 @@ typedef struct LabOptions {
   const char *only[64];    /* names from --only (split at commas) */
   int nonly;
   int list, groundtruth, ncu, no_gpu, progress;
+  int no_time;             /* --no-time: outputs checked, nothing timed */
   int ncu_child;           /* this process is the one ncu profiles (--ncu-child) */
   const char *ncu_launches;/* --ncu-launches I,J,..: the child runs only these
                               catalogue indices (the parent's simulated ones) */
