@@ -193,6 +193,8 @@ int lab_run(const LabOptions *o) {
   memset(&lab, 0, sizeof lab);
   lab.opt = *o;
   if (lab.opt.groundtruth) return lab_groundtruth(&lab.opt);
+  /* device printf (tests/corpus/printf.cu) must not break a JSON or CSV report */
+  if (lab.opt.format == LAB_JSON || lab.opt.format == LAB_CSV) lab.opt.sim.printf_out = stderr;
   WmErr e = {0};
   if (lab_catalogue_load(&lab.cat, lab.opt.dir, &e)) return wm_err_print(&e);
   lab.res = wm_xcalloc((size_t)lab.cat.nlaunches + 1, sizeof *lab.res);

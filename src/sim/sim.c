@@ -117,7 +117,7 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
     }
   EmuLaunch l = {.arch = sim_arch(o), .mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = params, .gmem = &g,
                  .const_mem = cmem, .mm = &run->mm, .stack_size = o->stack_size,
-                 .cooperative = ls->cooperative};
+                 .cooperative = ls->cooperative, .printf_out = o->printf_out};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
   SimModel cm;

@@ -39,6 +39,7 @@ typedef struct SimOptions {
   int carveout_pct;      /* --carveout PCT, or OCC_CARVEOUT_DEFAULT */
   uint32_t stack_size;   /* --stack-size: call stack bytes per thread (0: 1 KiB) */
   int cooperative;       /* --cooperative: every launch is cooperative */
+  FILE *printf_out;      /* device printf's text (NULL: stdout) */
 } SimOptions;
 
 typedef struct SimRun {
