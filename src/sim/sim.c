@@ -117,9 +117,10 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
     }
   EmuLaunch l = {.arch = sim_arch(o), .mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = params, .gmem = &g,
                  .const_mem = cmem, .mm = &run->mm, .stack_size = o->stack_size,
-                 .cooperative = ls->cooperative, .printf_out = o->printf_out};
+                 .cooperative = ls->cooperative};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
+  l.printf_out = o->printf_out;
   SimModel cm;
   sim_model_begin(o, k, ls, run, &cm, &l);
   double t0 = wm_now();
