@@ -339,9 +339,9 @@ static void test_assert(void **state) {
   snprintf(args, sizeof args, "sim %s", tu_corpus("assert.ptx"));
   assert_int_equal(tu_run_cli(args, &out, &err), 4); /* a launch failed, the others were reported */
   /* reported in the launch's place (text on stdout) */
-  expect_contains(out, "assert.cu:8: void checked_scale(int *, int, float): block: [1,0,0], thread: [36,0,0] "
+  expect_contains(out, "assert.cu:12: void checked_scale(int *, int, float): block: [1,0,0], thread: [36,0,0] "
                        "Assertion `data[t] < limit && \"inputs must be below the limit\"` failed.");
-  expect_contains(out, "kernel _Z13checked_scalePiif, assert.cu:8");
+  expect_contains(out, "kernel _Z13checked_scalePiif, assert.cu:12");
   expect_contains(err, "1 of 1 launches did not run");
   free(out);
   free(err);

@@ -382,7 +382,7 @@ static void test_refused_kernel_every_format(void **state) {
   assert_non_null(strstr(out, "fill#b  grid=(1,1,1)"));
   assert_non_null(strstr(out, "REFUSED: "));
   assert_non_null(strstr(out, "unsupported instruction 'pmevent'"));
-  assert_non_null(strstr(out, "FAILED: launch fill#short (line 8): out-of-bounds global store"));
+  assert_non_null(strstr(out, "FAILED: launch fill#short (line 16): out-of-bounds global store"));
   assert_true(strstr(out, "fill#a") < strstr(out, "with_event") && strstr(out, "with_event") < strstr(out, "fill#short") &&
               strstr(out, "fill#short") < strstr(out, "fill#b"));
   assert_non_null(strstr(err, "2 of 4 launches did not run"));
@@ -558,7 +558,7 @@ static void test_approx_warnings(void **state) {
   assert_int_equal(run(args, &out, &err), 0);
   static const char *const want[] = {"approx_warn.ptx:38:2: warning: ex2.approx.f32 %f3, %f2: the host's exp2",
                                      "approx_warn.ptx:39:2: warning: sin.approx.f32",
-                                     "approx_warn.ptx:42:2: warning: div.approx.f32", "(approx_warn.cu:10)"};
+                                     "approx_warn.ptx:42:2: warning: div.approx.f32", "(approx_warn.cu:14)"};
   for (size_t i = 0; i < sizeof want / sizeof *want; i++)
     if (!strstr(out, want[i])) fail_msg("no \"%s\" in:\n%s", want[i], out);
   free(out);

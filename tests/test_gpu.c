@@ -111,15 +111,18 @@ static void test_cli_no_gpu(void **state) {
 
 /* ---- our declarations against the CUDA toolkit's headers --------------- */
 
-/* The value after "NAME =" (or "NAME=") in text, as a whole word; -1 if absent. */
+/* The value after "NAME =" (or "NAME=", or "#define NAME") in text, as a
+ * whole word; -1 if absent. */
 static long header_value(const char *text, const char *name) {
   size_t n = strlen(name);
   for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
     if (p > text && (p[-1] == '_' || (p[-1] >= 'A' && p[-1] <= 'Z'))) continue;
     const char *q = p + n;
+    int defined = p - text >= 8 && !strncmp(p - 8, "#define ", 8);
+    if (!defined && *q != ' ' && *q != '\t' && *q != '=') continue;
     while (*q == ' ' || *q == '\t') q++;
-    if (*q != '=') continue;
-    q++;
+    if (!defined && *q != '=') continue;
+    if (!defined) q++;
     char *end;
     long v = strtol(q, &end, 0);
     if (end != q) return v;
@@ -227,6 +230,135 @@ static void test_params_for_device(void **state) {
   memcpy(params + 16, &bogus, 8);
   assert_int_equal(gpu_params_for_device(k, &l, &g, fake, params, &e), -1);
   assert_non_null(strstr(e.msg, "parameter mixed_b (arg2 'buf:i32:3:iota'): address 0x1234 names no buffer"));
+  gmem_free(&g);
+  ptx_module_free(m);
+}
+
+/* ---- texture and surface objects (the descriptions, no driver) ------------ */
+
+static GTex tex_of(const char *args) {
+  char line[256];
+  snprintf(line, sizeof line, "//@ k grid=1 block=32 args=%s\n", args);
+  LaunchSpec l = spec_from(line);
+  assert_int_equal(l.args[0].kind, ARG_TEX);
+  return l.args[0].tex;
+}
+
+static void test_tex_descriptions(void **state) {
+  (void)state;
+  CudaArray3DDesc ad;
+  CudaTextureDesc td;
+  /* uchar4 read as normalized floats, bilinear on normalized coordinates */
+  GTex t = tex_of("tex:u8x4:64x48:linear:clamp:norm:normfloat");
+  assert_int_equal(gpu_tex_array_desc(&t, &ad), 0);
+  assert_int_equal(ad.Width, 64);
+  assert_int_equal(ad.Height, 48);
+  assert_int_equal(ad.Depth, 0); /* 2D: no third extent */
+  assert_int_equal(ad.Format, CU_AD_FORMAT_UNSIGNED_INT8);
+  assert_int_equal(ad.NumChannels, 4);
+  assert_int_equal(ad.Flags, 0);
+  gpu_tex_desc(&t, &td);
+  for (int i = 0; i < 3; i++) assert_int_equal(td.addressMode[i], CU_TR_ADDRESS_MODE_CLAMP);
+  assert_int_equal(td.filterMode, CU_TR_FILTER_MODE_LINEAR);
+  assert_int_equal(td.flags, CU_TRSF_NORMALIZED_COORDINATES);
+  assert_true(td.borderColor[0] == 0.0f && td.borderColor[3] == 0.0f);
+  /* integers read as elements: READ_AS_INTEGER; border; 1D */
+  t = tex_of("tex:i32:40:border:iota");
+  assert_int_equal(gpu_tex_array_desc(&t, &ad), 0);
+  assert_int_equal(ad.Width, 40);
+  assert_int_equal(ad.Height, 0);
+  assert_int_equal(ad.Format, CU_AD_FORMAT_SIGNED_INT32);
+  gpu_tex_desc(&t, &td);
+  assert_int_equal(td.addressMode[0], CU_TR_ADDRESS_MODE_BORDER);
+  assert_int_equal(td.filterMode, CU_TR_FILTER_MODE_POINT);
+  assert_int_equal(td.flags, CU_TRSF_READ_AS_INTEGER);
+  /* wrap and mirror keep their CUDA numbers; floats never read as integers */
+  t = tex_of("tex:f16x2:8x8:wrap:norm");
+  gpu_tex_desc(&t, &td);
+  assert_int_equal(td.addressMode[2], CU_TR_ADDRESS_MODE_WRAP);
+  assert_int_equal(td.flags, CU_TRSF_NORMALIZED_COORDINATES);
+  assert_int_equal(gpu_tex_array_desc(&t, &ad), 0);
+  assert_int_equal(ad.Format, CU_AD_FORMAT_HALF);
+  assert_int_equal(ad.NumChannels, 2);
+  /* 3D, layered 1D and 2D, and a surface */
+  t = tex_of("tex:f32:32x32x16:linear:border");
+  assert_int_equal(gpu_tex_array_desc(&t, &ad), 0);
+  assert_true(ad.Width == 32 && ad.Height == 32 && ad.Depth == 16 && ad.Flags == 0);
+  t = tex_of("tex:f32:16x4:layered");
+  assert_int_equal(gpu_tex_array_desc(&t, &ad), 0);
+  assert_true(ad.Width == 16 && ad.Height == 0 && ad.Depth == 4 && ad.Flags == CUDA_ARRAY3D_LAYERED);
+  t = tex_of("tex:s16x4:16x8x3:layered");
+  assert_int_equal(gpu_tex_array_desc(&t, &ad), 0);
+  assert_true(ad.Width == 16 && ad.Height == 8 && ad.Depth == 3 && ad.Flags == CUDA_ARRAY3D_LAYERED);
+  assert_int_equal(ad.Format, CU_AD_FORMAT_SIGNED_INT16);
+  t = tex_of("surf:f32:128x64:iota");
+  assert_int_equal(gpu_tex_array_desc(&t, &ad), 0);
+  assert_int_equal(ad.Flags, CUDA_ARRAY3D_SURFACE_LDST);
+  assert_int_equal(ad.Format, CU_AD_FORMAT_FLOAT);
+}
+
+/* Packing reads texel (x, y, z) from where gtex_offset puts it, row-major
+ * into the dense copy, and unpacking puts it back. */
+static void check_pack(const char *args) {
+  GTex t = tex_of(args);
+  uint64_t tiled_bytes = gtex_storage_bytes(&t);
+  uint8_t *tiled = calloc(tiled_bytes, 1), *back = calloc(tiled_bytes, 1);
+  uint32_t h = t.dims >= 2 ? t.h : 1, d = t.layered ? t.layers : t.dims == 3 ? t.d : 1;
+  assert_int_equal(gpu_tex_dense_bytes(&t), (uint64_t)t.w * h * d * t.texel);
+  uint32_t id = 1;
+  for (uint32_t z = 0; z < d; z++)
+    for (uint32_t y = 0; y < h; y++)
+      for (uint32_t x = 0; x < t.w; x++, id++) {
+        uint64_t off = t.dims == 1 ? gtex_offset(&t, x, z, 0) : gtex_offset(&t, x, y, z);
+        assert_true(off + t.texel <= tiled_bytes);
+        memset(tiled + off, 0, t.texel);
+        memcpy(tiled + off, &id, t.texel < 4 ? t.texel : 4);
+      }
+  uint8_t *dense = calloc(gpu_tex_dense_bytes(&t), 1);
+  gpu_tex_pack(&t, tiled, dense, 0);
+  id = 1;
+  for (uint64_t i = 0; i < (uint64_t)t.w * h * d; i++, id++) {
+    uint32_t got = 0;
+    memcpy(&got, dense + i * t.texel, t.texel < 4 ? t.texel : 4);
+    uint32_t mask = t.texel >= 4 ? 0xffffffffu : (1u << (8 * t.texel)) - 1;
+    if (got != (id & mask)) fail_msg("%s: dense texel %llu is %u, want %u", args, (unsigned long long)i, got, id & mask);
+  }
+  gpu_tex_pack(&t, back, dense, 1);
+  assert_memory_equal(back, tiled, tiled_bytes);
+  free(tiled), free(back), free(dense);
+}
+
+static void test_tex_pack(void **state) {
+  (void)state;
+  check_pack("tex:f32:20x11");          /* rows not a whole GOB wide or tall */
+  check_pack("tex:u8x2:70x9x3");        /* 3D */
+  check_pack("tex:f32x4:5x6x2:layered");/* 2D layered */
+  check_pack("tex:u16:33x4:layered");   /* 1D layered: the layer is gtex's y */
+  check_pack("surf:i32:128x64");
+}
+
+/* A tex: argument's handle slot is not a buffer address: gpu_params_for_device
+ * leaves it for gpu_tex.c and still swaps the buffers. */
+static void test_params_with_texture(void **state) {
+  (void)state;
+  PtxModule *m = parse_text("texp.ptx", ".version 7.0\n.target sm_70\n.address_size 64\n"
+                                        ".visible .entry tk(.param .u64 tk_t, .param .u64 tk_o)\n{\n  ret;\n}\n");
+  WmErr e = {0};
+  const PtxKernel *k = ptx_find_kernel(m, "tk", &e);
+  LaunchSpec l = spec_from("//@ tk grid=1 block=32 args=tex:f32:16x16,buf:f32:256\n");
+  GlobalMem g;
+  gmem_init(&g, 1 << 20);
+  uint8_t params[32] = {0};
+  assert_int_equal(launch_bind(k, &l, &g, params, INIT_RAND, 1, &e), 0);
+  uint64_t handle, out, fake[2] = {0x7f0000200000ull, 0x7f0000a00400ull};
+  memcpy(&handle, params, 8);
+  assert_non_null(gmem_tex(&g, handle));
+  assert_int_equal(gpu_params_for_device(k, &l, &g, fake, params, &e), 0);
+  uint64_t after;
+  memcpy(&after, params, 8);
+  memcpy(&out, params + 8, 8);
+  assert_int_equal(after, handle);
+  assert_int_equal(out, fake[1]); /* buffer 0 holds the texels, buffer 1 is the output */
   gmem_free(&g);
   ptx_module_free(m);
 }
@@ -529,6 +661,60 @@ static void test_gpu_launches_match_emulator(void **state) {
   ptx_module_free(m);
 }
 
+/* Texture and surface objects: every launch of tests/corpus/tex_sampling.cu
+ * (point, linear, normalized, wrap, mirror, border, 1D/2D/3D, layered,
+ * uchar4 as normalized floats, a gather, surfaces written and read back)
+ * on the GPU, compared with the emulator, whose fetches
+ * tests/test_corpus_tex.c checks against the programming guide's formulas. */
+static void test_gpu_textures_match_emulator(void **state) {
+  (void)state;
+  NEED_GPU();
+  WmErr e = {0};
+  PtxModule *m = ptx_load(tu_corpus("tex_sampling.ptx"), arch_ptx_target(), &e);
+  if (!m) fail_msg("%s", e.msg);
+  GpuModule *gm;
+  if (gpu_module_load(the_gpu, m, &gm, &e)) fail_msg("%s", e.msg);
+  char *text = wm_read_file(tu_corpus("../tex_sampling.cu"), NULL, &e);
+  if (!text) fail_msg("%s", e.msg);
+  LaunchSpec *ls;
+  int n;
+  assert_int_equal(launch_parse_file("tex_sampling.cu", text, &ls, &n, &e), 0);
+  assert_true(n >= 10);
+  for (int i = 0; i < n; i++) {
+    const PtxKernel *k = ptx_find_kernel(m, ls[i].name, &e);
+    assert_non_null(k);
+    GpuLaunch *L;
+    if (gpu_launch_prepare(gm, k, &ls[i], INIT_RAND, 1, &L, &e) || gpu_launch_run(L, &e) ||
+        gpu_launch_download(L, &e))
+      fail_msg("%s", e.msg);
+    SimOptions o;
+    sim_options_init(&o);
+    o.keep_buffers = 1;
+    SimRun run;
+    if (sim_run_launch(m, &ls[i], &o, &run, &e)) fail_msg("%s", e.msg);
+    if (gpu_compare_buffers(gpu_launch_buffers(L), &run.gmem, &ls[i], NULL, &e)) fail_msg("%s", e.msg);
+    /* a surface's array comes back: surf_rmw's texels are no longer the
+     * iota it started from (the comparison above says they are right) */
+    if (!strcmp(ls[i].label, "surf_rmw")) {
+      GlobalMem fresh;
+      gmem_init(&fresh, GMEM_DEFAULT_LIMIT);
+      uint8_t *params = calloc(k->param_size + 8, 1);
+      assert_int_equal(launch_bind(k, &ls[i], &fresh, params, INIT_RAND, 1, &e), 0);
+      const GBuf *got = &gpu_launch_buffers(L)->buf[0];
+      assert_int_equal(got->size, fresh.buf[0].size);
+      assert_true(memcmp(got->data, fresh.buf[0].data, got->size) != 0);
+      free(params);
+      gmem_free(&fresh);
+    }
+    sim_run_free(&run);
+    gpu_launch_free(L);
+  }
+  free(ls);
+  free(text);
+  gpu_module_free(gm);
+  ptx_module_free(m);
+}
+
 /* A .target the device cannot run: the JIT's own words come back. */
 static void test_gpu_jit_error_log(void **state) {
   (void)state;
@@ -647,6 +833,9 @@ int main(void) {
     cmocka_unit_test(test_cli_no_gpu),
     cmocka_unit_test(test_constants_match_cuda_h),
     cmocka_unit_test(test_params_for_device),
+    cmocka_unit_test(test_tex_descriptions),
+    cmocka_unit_test(test_tex_pack),
+    cmocka_unit_test(test_params_with_texture),
     cmocka_unit_test(test_stats_median_min_noise),
     cmocka_unit_test(test_throttle_filter),
     cmocka_unit_test(test_stop_rule),
@@ -658,6 +847,7 @@ int main(void) {
   const struct CMUnitTest on_gpu[] = {
     cmocka_unit_test(test_gpu_info),
     cmocka_unit_test(test_gpu_launches_match_emulator),
+    cmocka_unit_test(test_gpu_textures_match_emulator),
     cmocka_unit_test(test_gpu_jit_error_log),
     cmocka_unit_test(test_gpu_measure),
     cmocka_unit_test(test_gpu_copy_bandwidth),

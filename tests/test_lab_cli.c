@@ -202,12 +202,44 @@ static void test_catalogue_errors(void **state) {
   lab_catalogue_free(&c);
 }
 
+/* tests/corpus is a catalogue too: one group per file, every //@ line of
+ * every file a launch of it, and device printf kept out of a JSON report. */
+static void test_corpus_catalogue(void **state) {
+  (void)state;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/tests/corpus", WM_SOURCE_DIR);
+  LabCatalogue c;
+  WmErr e = {0};
+  if (lab_catalogue_load(&c, dir, &e)) fail_msg("%s", e.msg);
+  assert_int_equal(c.ngroups, c.nfiles);
+  for (int f = 0; f < c.nfiles; f++) {
+    char *text = wm_read_file(c.files[f].cu, NULL, &e);
+    assert_non_null(text);
+    int lines = 0, launches = 0;
+    for (const char *p = text; (p = strstr(p, "\n//@ ")); p++) lines++;
+    if (!strncmp(text, "//@ ", 4)) lines++;
+    for (int i = 0; i < c.nlaunches; i++) launches += c.launches[i].file == f;
+    if (lines != launches) fail_msg("%s: %d //@ lines, %d launches in the catalogue", c.files[f].cu, lines, launches);
+    free(text);
+  }
+  lab_catalogue_free(&c);
+  char args[4200], *out = NULL;
+  snprintf(args, sizeof args, "lab --dir %s --no-gpu --format json --only printf", dir);
+  out = run_ok(args);
+  json_error_t je;
+  json_t *root = json_loads(out, 0, &je);
+  if (!root) fail_msg("not JSON (%s): %.200s", je.text, out);
+  assert_int_equal(json_array_size(json_object_get(root, "groups")), 1);
+  json_decref(root);
+  free(out);
+}
+
 int main(void) {
   setenv("WARPMEM_LIBCUDA", "/nonexistent/libcuda.so.1", 1); /* no GPU, even where there is one */
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_list),          cmocka_unit_test(test_json_transpose), cmocka_unit_test(test_no_gpu_text),
     cmocka_unit_test(test_csv),           cmocka_unit_test(test_out_dir),        cmocka_unit_test(test_bad_only),
-    cmocka_unit_test(test_catalogue_errors),
+    cmocka_unit_test(test_catalogue_errors), cmocka_unit_test(test_corpus_catalogue),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

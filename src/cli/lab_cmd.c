@@ -13,7 +13,7 @@
 
 static const char *usage_lab =
   "usage: warpmem lab [--only NAME[,NAME...]]... [--list] [--format text|markdown|json|csv]\n"
-  "                   [--out DIR] [--ncu] [--no-gpu] [--progress] [--budget S]\n"
+  "                   [--out DIR] [--ncu] [--no-gpu] [--no-time] [--progress] [--budget S]\n"
   "                   [--device N] [--dir DIR] [--groundtruth]\n"
   "\n"
   "Runs the catalogue: every experiment of the seed documents as CUDA kernels\n"
@@ -32,6 +32,8 @@ static const char *usage_lab =
   "  --ncu           with a GPU and ncu on PATH: profile the simulated launches with\n"
   "                  Nsight Compute and print simulated vs measured counters\n"
   "  --no-gpu        simulate only, even if a GPU is present\n"
+  "  --no-time       on a GPU, check the outputs but time nothing (kernels that\n"
+  "                  append or accumulate may not run twice on the same buffers)\n"
   "  --progress      progress on stderr even when it is not a terminal\n"
   "  --budget S      seconds per timing series, cold or hot (default 0.5)\n"
   "  --device N      the GPU (default 0)\n"
@@ -121,8 +123,13 @@ static int parse_options(int argc, char **argv, LabOptions *o) {
       o->ncu = 1;
     } else if (!strcmp(a, "--ncu-child")) {
       o->ncu_child = 1;
+    } else if (!strcmp(a, "--ncu-launches")) { /* the parent's, for the child */
+      if (!v) return cli_usage_error("%s needs a list of launch numbers", a);
+      o->ncu_launches = argv[++i];
     } else if (!strcmp(a, "--no-gpu")) {
       o->no_gpu = 1;
+    } else if (!strcmp(a, "--no-time")) {
+      o->no_time = 1;
     } else if (!strcmp(a, "--progress")) {
       o->progress = 1;
     } else {

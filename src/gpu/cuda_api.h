@@ -24,6 +24,9 @@ typedef struct CUstream_st *CUstream;   /* NULL: the legacy default stream */
 typedef int CUjit_option;
 typedef struct cublasContext *cublasHandle_t;
 typedef int cublasStatus_t;
+typedef struct CUarray_st *CUarray;
+typedef unsigned long long CUtexObject;
+typedef unsigned long long CUsurfObject;
 
 /* X(NAME, VALUE, HEADER): the header that defines NAME. */
 #define CUDA_CONSTANTS(X)                                              \
@@ -36,7 +39,15 @@ typedef int cublasStatus_t;
   X(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222, "cuda.h")                 \
   X(CUDA_ERROR_NOT_FOUND, 500, "cuda.h")                               \
   X(CUDA_ERROR_ILLEGAL_ADDRESS, 700, "cuda.h")                         \
+  X(CUDA_ERROR_ASSERT, 710, "cuda.h")                                  \
+  X(CUDA_ERROR_HARDWARE_STACK_ERROR, 714, "cuda.h")                    \
+  X(CUDA_ERROR_ILLEGAL_INSTRUCTION, 715, "cuda.h")                     \
+  X(CUDA_ERROR_MISALIGNED_ADDRESS, 716, "cuda.h")                      \
+  X(CUDA_ERROR_INVALID_ADDRESS_SPACE, 717, "cuda.h")                   \
+  X(CUDA_ERROR_INVALID_PC, 718, "cuda.h")                              \
   X(CUDA_ERROR_LAUNCH_FAILED, 719, "cuda.h")                           \
+  X(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, 720, "cuda.h")            \
+  X(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 95, "cuda.h")              \
   X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1, "cuda.h")            \
   X(CU_DEVICE_ATTRIBUTE_WARP_SIZE, 10, "cuda.h")                       \
   X(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 13, "cuda.h")                      \
@@ -64,6 +75,27 @@ typedef int cublasStatus_t;
   X(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, 6, "cuda.h")                   \
   X(CU_JIT_LOG_VERBOSE, 12, "cuda.h")                                  \
   X(CU_EVENT_DEFAULT, 0, "cuda.h")                                     \
+  X(CU_AD_FORMAT_UNSIGNED_INT8, 0x01, "cuda.h")                        \
+  X(CU_AD_FORMAT_UNSIGNED_INT16, 0x02, "cuda.h")                       \
+  X(CU_AD_FORMAT_UNSIGNED_INT32, 0x03, "cuda.h")                       \
+  X(CU_AD_FORMAT_SIGNED_INT8, 0x08, "cuda.h")                          \
+  X(CU_AD_FORMAT_SIGNED_INT16, 0x09, "cuda.h")                         \
+  X(CU_AD_FORMAT_SIGNED_INT32, 0x0a, "cuda.h")                         \
+  X(CU_AD_FORMAT_HALF, 0x10, "cuda.h")                                 \
+  X(CU_AD_FORMAT_FLOAT, 0x20, "cuda.h")                                \
+  X(CUDA_ARRAY3D_LAYERED, 0x01, "cuda.h")                              \
+  X(CUDA_ARRAY3D_SURFACE_LDST, 0x02, "cuda.h")                         \
+  X(CU_MEMORYTYPE_HOST, 0x01, "cuda.h")                                \
+  X(CU_MEMORYTYPE_ARRAY, 0x03, "cuda.h")                               \
+  X(CU_RESOURCE_TYPE_ARRAY, 0x00, "cuda.h")                            \
+  X(CU_TR_ADDRESS_MODE_WRAP, 0, "cuda.h")                              \
+  X(CU_TR_ADDRESS_MODE_CLAMP, 1, "cuda.h")                             \
+  X(CU_TR_ADDRESS_MODE_MIRROR, 2, "cuda.h")                            \
+  X(CU_TR_ADDRESS_MODE_BORDER, 3, "cuda.h")                            \
+  X(CU_TR_FILTER_MODE_POINT, 0, "cuda.h")                              \
+  X(CU_TR_FILTER_MODE_LINEAR, 1, "cuda.h")                             \
+  X(CU_TRSF_READ_AS_INTEGER, 0x01, "cuda.h")                           \
+  X(CU_TRSF_NORMALIZED_COORDINATES, 0x02, "cuda.h")                    \
   X(CUBLAS_STATUS_SUCCESS, 0, "cublas_api.h")                          \
   X(CUBLAS_OP_N, 0, "cublas_api.h")
 
@@ -72,6 +104,60 @@ enum {
   CUDA_CONSTANTS(X)
 #undef X
 };
+
+/* ---- CUDA arrays, texture and surface objects ----------------------------
+ * The structure layouts of the CUDA driver API reference ("Data types used
+ * by CUDA driver": CUDA_ARRAY3D_DESCRIPTOR_v2, CUDA_MEMCPY3D_v2,
+ * CUDA_RESOURCE_DESC_v1, CUDA_TEXTURE_DESC_v1), field for field in the
+ * documented order; the enum-typed fields (CUarray_format, CUmemorytype,
+ * CUresourcetype, CUaddress_mode, CUfilter_mode) are C enums, int-sized.
+ * test_gpu.c checks sizes and offsets against cuda.h when it is here. */
+typedef struct CudaArray3DDesc {        /* CUDA_ARRAY3D_DESCRIPTOR */
+  size_t Width, Height, Depth;          /* Height 0: 1D; Depth 0: no third dimension */
+  int Format;                           /* CU_AD_FORMAT_* */
+  unsigned NumChannels;                 /* 1, 2 or 4 */
+  unsigned Flags;                       /* CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST */
+} CudaArray3DDesc;
+
+typedef struct CudaMemcpy3D {           /* CUDA_MEMCPY3D */
+  size_t srcXInBytes, srcY, srcZ, srcLOD;
+  int srcMemoryType;                    /* CU_MEMORYTYPE_* */
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  CUarray srcArray;
+  void *reserved0;                      /* must be NULL */
+  size_t srcPitch, srcHeight;           /* ignored for arrays */
+  size_t dstXInBytes, dstY, dstZ, dstLOD;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  CUarray dstArray;
+  void *reserved1;                      /* must be NULL */
+  size_t dstPitch, dstHeight;
+  size_t WidthInBytes, Height, Depth;
+} CudaMemcpy3D;
+
+typedef struct CudaResourceDesc {       /* CUDA_RESOURCE_DESC */
+  int resType;                          /* CU_RESOURCE_TYPE_ARRAY: res.array */
+  union {
+    struct {
+      CUarray hArray;
+    } array;
+    int reserved[32];                   /* the size of the documented union */
+  } res;
+  unsigned flags;                       /* must be zero */
+} CudaResourceDesc;
+
+typedef struct CudaTextureDesc {        /* CUDA_TEXTURE_DESC */
+  int addressMode[3];                   /* CU_TR_ADDRESS_MODE_* */
+  int filterMode;                       /* CU_TR_FILTER_MODE_* */
+  unsigned flags;                       /* CU_TRSF_* */
+  unsigned maxAnisotropy;
+  int mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  float borderColor[4];
+  int reserved[12];
+} CudaTextureDesc;
 
 /* X(FIELD, SYMBOL, FALLBACK or NULL, (PARAMETERS)); all return CUresult. */
 #define CUDA_DRIVER_FUNCS(X)                                                          \
@@ -107,6 +193,14 @@ enum {
   X(cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel", NULL,                     \
     (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,   \
      unsigned bz, unsigned smem, CUstream s, void **params))                          \
+  X(cuArray3DCreate, "cuArray3DCreate_v2", NULL, (CUarray *a, const CudaArray3DDesc *d)) \
+  X(cuArrayDestroy, "cuArrayDestroy", NULL, (CUarray a))                              \
+  X(cuMemcpy3D, "cuMemcpy3D_v2", NULL, (const CudaMemcpy3D *c))                       \
+  X(cuTexObjectCreate, "cuTexObjectCreate", NULL,                                     \
+    (CUtexObject *t, const CudaResourceDesc *r, const CudaTextureDesc *d, const void *view)) \
+  X(cuTexObjectDestroy, "cuTexObjectDestroy", NULL, (CUtexObject t))                  \
+  X(cuSurfObjectCreate, "cuSurfObjectCreate", NULL, (CUsurfObject *s, const CudaResourceDesc *r)) \
+  X(cuSurfObjectDestroy, "cuSurfObjectDestroy", NULL, (CUsurfObject s))               \
   X(cuEventCreate, "cuEventCreate", NULL, (CUevent *ev, unsigned flags))              \
   X(cuEventRecord, "cuEventRecord", NULL, (CUevent ev, CUstream s))                   \
   X(cuEventSynchronize, "cuEventSynchronize", NULL, (CUevent ev))                     \

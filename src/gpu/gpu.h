@@ -63,6 +63,7 @@ typedef struct GpuInfo {
   int smem_per_sm;          /* MAX_SHARED_MEMORY_PER_MULTIPROCESSOR */
   int regs_per_sm;          /* MAX_REGISTERS_PER_MULTIPROCESSOR */
   int max_threads_per_sm;   /* MAX_THREADS_PER_MULTIPROCESSOR */
+  int cooperative;          /* COOPERATIVE_LAUNCH: cuLaunchCooperativeKernel works */
   uint64_t total_mem;       /* cuDeviceTotalMem */
 } GpuInfo;
 

@@ -35,7 +35,8 @@ int gpu_cu_fail(const Gpu *g, WmErr *e, CUresult r, const char *call, const char
   char num[32];
   snprintf(num, sizeof num, "CUDA error %d", r);
   /* these errors are sticky: the context cannot be used again */
-  const char *sticky = (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED)
+  const char *sticky = (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED || r == CUDA_ERROR_ASSERT ||
+                        (r >= CUDA_ERROR_HARDWARE_STACK_ERROR && r <= CUDA_ERROR_INVALID_PC))
                            ? "; the CUDA context is now unusable, later GPU calls in this process fail"
                            : "";
   return wm_err(e, WM_EGPU, "%s failed%s%s: %s (%s)%s", call, what && *what ? " for " : "",
@@ -93,6 +94,7 @@ static int read_info(Gpu *g, int ordinal, WmErr *e) {
     {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, &in->smem_per_sm},
     {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, &in->regs_per_sm},
     {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, &in->max_threads_per_sm},
+    {CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, &in->cooperative},
   };
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
     if (attr(g, rows[i].which, rows[i].v, e)) return -1;

@@ -35,6 +35,8 @@ struct GpuModule {
   const PtxModule *m;
 };
 
+typedef struct GpuTexObj GpuTexObj; /* gpu_tex.c */
+
 struct GpuLaunch {
   GpuModule *gm;
   const PtxKernel *k;
@@ -47,6 +49,8 @@ struct GpuLaunch {
   void **kparams;           /* [k->nparams] pointers into params */
   InitKind dflt;
   uint64_t seed;
+  GpuTexObj *tex;           /* [ntex] texture and surface objects (gpu_tex.c) */
+  int ntex;
 };
 
 /* "CALL failed[ for WHAT]: NAME (STRING)" as WM_EGPU; returns -1.  r must
@@ -57,6 +61,25 @@ int gpu_cu_fail(const Gpu *g, WmErr *e, CUresult r, const char *call, const char
     CUresult gpu_try_r_ = (g)->cu.call args;                                   \
     if (gpu_try_r_ != CUDA_SUCCESS) return gpu_cu_fail((g), (e), gpu_try_r_, #call, (what)); \
   } while (0)
+
+/* gpu_tex.c: the launch's tex: and surf: arguments as CUDA arrays and
+ * objects.  create_all makes them after launch_bind and writes their
+ * handles over the emulator's in L->params; reupload copies the texels of
+ * `fresh` (a second launch_bind) in again; download copies surfaces back
+ * into the host buffers, in the emulator's layout; free_all releases them. */
+int gpu_tex_create_all(GpuLaunch *L, WmErr *e);
+int gpu_tex_reupload(GpuLaunch *L, const GlobalMem *fresh, WmErr *e);
+int gpu_tex_download(GpuLaunch *L, WmErr *e);
+void gpu_tex_free_all(GpuLaunch *L);
+/* Pure, for tests: the array and texture descriptions of t (array_desc: -1
+ * for a channel format CUDA has no array format for), the bytes of the
+ * dense copy (rows of W texels, then rows, then slices or layers), and the
+ * conversion between the emulator's tiled buffer and that copy (unpack:
+ * dense -> tiled). */
+int gpu_tex_array_desc(const GTex *t, CudaArray3DDesc *d);
+void gpu_tex_desc(const GTex *t, CudaTextureDesc *d);
+uint64_t gpu_tex_dense_bytes(const GTex *t);
+void gpu_tex_pack(const GTex *t, const uint8_t *tiled, uint8_t *dense, int unpack);
 
 /* Loads the library `name` and resolves every CUDA_DRIVER_FUNCS symbol.
  * 0, or -1 with WM_ENOGPU and "no GPU found: <dlerror>". */

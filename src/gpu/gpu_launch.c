@@ -9,6 +9,7 @@
  *   parameter buffer at the offset the PTX gives it.
  * - Module .global and __constant__ variables live in the CUmodule, with the
  *   initializers the PTX gives them (the emulator's defaults too).
+ * - tex: and surf: arguments become CUDA arrays and objects (gpu_tex.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,11 +89,8 @@ int gpu_params_for_device(const PtxKernel *k, const LaunchSpec *l, const GlobalM
                           const uint64_t *dptr, uint8_t *params, WmErr *e) {
   if (l->nargs != k->nparams)
     return wm_err(e, WM_EARGS, "kernel %s: %d arguments for %d parameters", k->name, l->nargs, k->nparams);
-  for (int i = 0; i < l->nargs; i++)
-    if (l->args[i].kind == ARG_TEX)
-      return wm_err(e, WM_EUNSUP, "kernel %s, arg%d '%s': the GPU runner does not create texture or surface "
-                    "objects (simulate it with warpmem sim)", k->name, i, l->args[i].text);
-  /* every buffer address launch_bind wrote: arguments and struct members */
+  /* every buffer address launch_bind wrote: arguments and struct members
+   * (texture handles are not among them: gpu_tex.c replaces those) */
   uint32_t slots[LAUNCH_MAX_ARGS * 16];
   int n = launch_pointer_slots(k, l, slots, (int)(sizeof slots / sizeof *slots));
   if (n < 0 || n > (int)(sizeof slots / sizeof *slots))
@@ -181,7 +179,8 @@ int gpu_launch_prepare(GpuModule *gm, const PtxKernel *k, const LaunchSpec *l, I
     goto fail;
   }
   if (alloc_all(L, e) || upload_all(L, &L->host, e) ||
-      gpu_params_for_device(k, l, &L->host, L->dptr, L->params, e) || allow_smem(L, e))
+      gpu_params_for_device(k, l, &L->host, L->dptr, L->params, e) || gpu_tex_create_all(L, e) ||
+      allow_smem(L, e))
     goto fail;
   for (int i = 0; i < k->nparams; i++) L->kparams[i] = L->params + k->params[i].offset;
   *out = L;
@@ -193,6 +192,7 @@ fail:
 
 void gpu_launch_free(GpuLaunch *L) {
   if (!L) return;
+  gpu_tex_free_all(L);
   if (L->dptr)
     for (int b = 0; b < L->host.n; b++)
       if (L->dptr[b]) L->gm->g->cu.cuMemFree(L->dptr[b]);
@@ -232,10 +232,18 @@ static int enqueue_launch(void *p, WmErr *e) {
   GpuLaunch *L = p;
   const LaunchSpec *s = &L->spec;
   if (s->cooperative) { /* all blocks resident: grid.sync() (the runtime's cudaLaunchCooperativeKernel) */
-    GPU_TRY(L->gm->g, e, L->where, cuLaunchCooperativeKernel,
-            (L->fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2], s->smem, NULL,
-             L->kparams));
-    return 0;
+    Gpu *g = L->gm->g;
+    CUresult r = g->cu.cuLaunchCooperativeKernel(L->fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1],
+                                                 s->block[2], s->smem, NULL, L->kparams);
+    if (r == CUDA_SUCCESS) return 0;
+    gpu_cu_fail(g, e, r, "cuLaunchCooperativeKernel", L->where);
+    if (r == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE) {
+      size_t len = strlen(e->msg);
+      snprintf(e->msg + len, sizeof e->msg - len, "\n  (%llu blocks must all be resident at once on %d SMs%s)",
+               (unsigned long long)s->grid[0] * s->grid[1] * s->grid[2], g->info.sms,
+               g->info.cooperative ? "" : "; this device cannot launch cooperatively");
+    }
+    return -1;
   }
   GPU_TRY(L->gm->g, e, L->where, cuLaunchKernel,
           (L->fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2], s->smem, NULL,
@@ -255,7 +263,7 @@ int gpu_launch_download(GpuLaunch *L, WmErr *e) {
   for (int b = 0; b < L->host.n; b++)
     if (L->host.buf[b].size)
       GPU_TRY(g, e, L->where, cuMemcpyDtoH, (L->host.buf[b].data, L->dptr[b], L->host.buf[b].size));
-  return 0;
+  return gpu_tex_download(L, e); /* after: a surface's buffer is its array */
 }
 
 int gpu_launch_reupload(GpuLaunch *L, WmErr *e) {
@@ -266,6 +274,7 @@ int gpu_launch_reupload(GpuLaunch *L, WmErr *e) {
   uint8_t *params = wm_xcalloc(L->k->param_size + 8, 1);
   int rc = launch_bind(L->k, &L->spec, &fresh, params, L->dflt, L->seed, e);
   if (rc == 0) rc = upload_all(L, &fresh, e);
+  if (rc == 0) rc = gpu_tex_reupload(L, &fresh, e);
   free(params);
   gmem_free(&fresh);
   return rc;

@@ -193,6 +193,8 @@ int lab_run(const LabOptions *o) {
   memset(&lab, 0, sizeof lab);
   lab.opt = *o;
   if (lab.opt.groundtruth) return lab_groundtruth(&lab.opt);
+  /* device printf (tests/corpus/printf.cu) must not break a JSON or CSV report */
+  if (lab.opt.format == LAB_JSON || lab.opt.format == LAB_CSV) lab.opt.sim.printf_out = stderr;
   WmErr e = {0};
   if (lab_catalogue_load(&lab.cat, lab.opt.dir, &e)) return wm_err_print(&e);
   lab.res = wm_xcalloc((size_t)lab.cat.nlaunches + 1, sizeof *lab.res);
@@ -219,7 +221,7 @@ int lab_run(const LabOptions *o) {
   } else if (!g) {
     fprintf(stderr, "warpmem lab: no GPU found (%s): showing simulation only\n", lab.refs.no_gpu_reason);
   }
-  if (g) lab_gpu_refs(&lab, g);
+  if (g && !lab.opt.no_time) lab_gpu_refs(&lab, g); /* the references are timings */
   status = run_catalogue(&lab, g);
   if (status == 0 && lab_report(&lab, stdout, lab.opt.format)) status = 1;
   if (status == 0 && lab.opt.out_dir && lab_write_results(&lab, lab.opt.out_dir)) status = 1;

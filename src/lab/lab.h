@@ -10,6 +10,7 @@
 #define WM_LAB_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "report/report.h"
 #include "sim/sim.h"
@@ -28,7 +29,10 @@ typedef struct LabOptions {
   const char *only[64];    /* names from --only (split at commas) */
   int nonly;
   int list, groundtruth, ncu, no_gpu, progress;
+  int no_time;             /* --no-time: outputs checked, nothing timed */
   int ncu_child;           /* this process is the one ncu profiles (--ncu-child) */
+  const char *ncu_launches;/* --ncu-launches I,J,..: the child runs only these
+                              catalogue indices (the parent's simulated ones) */
   LabFormat format;
   const char *out_dir;     /* --out: results.json and results.md */
   int device;
@@ -113,6 +117,9 @@ void lab_list(const Lab *lab, FILE *out);
 
 /* lab_ncu.c: --ncu, and the child the profiler runs (--ncu-child). */
 int lab_ncu(Lab *lab);
+/* The table of simulated against measured counters from ncu's CSV output
+ * (`--csv --page raw --print-units base`), for tests; -1 if it has no rows. */
+int lab_ncu_table(const Lab *lab, FILE *ncu_out, FILE *out, int md);
 int lab_ncu_child(Lab *lab);
 
 /* lab_truth.c: --groundtruth (groundtruth/seed_kernels.cu against the H200's counters). */

@@ -41,7 +41,8 @@ enum { S_GROUP = 1, S_EXP = 2, S_LAUNCH = 4, S_ANY = 7 };
   X(SPEEDUP, "speedup", S_LAUNCH, "the seed's speedup over the baseline")                    \
   X(REPORTED, "reported", S_LAUNCH, "the seed's number or words for this launch")            \
   X(TOLERATE, "tolerate", S_LAUNCH, "output elements a race may change")                     \
-  X(CARVEOUT, "carveout", S_LAUNCH, "preferred shared-memory carveout, percent")
+  X(CARVEOUT, "carveout", S_LAUNCH, "preferred shared-memory carveout, percent")              \
+  X(NVCC, "nvcc", S_ANY, "the file's own nvcc flags (tools/build_ptx.py's; the lab reads PTX)")
 
 typedef enum {
 #define X(e, key, scopes, what) K_##e,
@@ -229,13 +230,15 @@ static int key_line(Parser *P, const Line *L, const char *p) {
   if (k == K_COUNT)
     return fail_at(P, L, p,
                    "expected 'KEY: VALUE' with KEY one of group, exp, title, seed, seed-says, peak, bytes, "
-                   "flops, why, scale, gpu, speedup, reported, tolerate, carveout");
+                   "flops, why, scale, gpu, speedup, reported, tolerate, carveout, nvcc");
   const char *v0 = colon + 1;
   while (v0 < end && (*v0 == ' ' || *v0 == '\t')) v0++;
   if (v0 == end) return fail_at(P, L, v0, "'%s:' needs a value", keys[k].key);
   char *v = wm_xstrndup(v0, (size_t)(end - v0));
   int rc = 0;
-  if (k != K_GROUP && P->scope == 0) {
+  if (k == K_NVCC) {
+    /* anywhere, even above the first group: only the PTX build reads it */
+  } else if (k != K_GROUP && P->scope == 0) {
     rc = fail_at(P, L, p, "'%s:' before the first '//! group:'", keys[k].key);
   } else if (!(keys[k].scopes & P->scope) && k != K_GROUP) {
     rc = fail_at(P, L, p, "'%s:' belongs to %s, not to %s", keys[k].key, allowed_scopes(keys[k].scopes),
@@ -309,7 +312,7 @@ static int key_line(Parser *P, const Line *L, const char *p) {
       if (parse_number(v, 0, 100, &x) || x != floor(x)) rc = fail_at(P, L, v0, "carveout: a percent, 0 to 100");
       else cur_launch(P)->carveout = (int)x;
       break;
-    case K_COUNT: break;
+    case K_NVCC: case K_COUNT: break; /* nvcc: tools/build_ptx.py's */
     }
   }
   free(v);

@@ -119,6 +119,10 @@ void lab_gpu_launch(Lab *lab, Gpu *g, GpuModule *gm, const PtxModule *mod, int i
     snprintf(r->match, sizeof r->match, "%s", lab->res[r->twin].match);
     r->match_ok = lab->res[r->twin].match_ok;
   }
+  if (lab->opt.no_time) {
+    if (L) gpu_launch_free(L);
+    return;
+  }
   /* the timing, at the GPU size */
   if (l->has_gpu_spec || !L) {
     if (L) gpu_launch_free(L);

@@ -19,35 +19,73 @@
 #include "util/csv.h"
 #include "util/sys.h"
 
-/* The counters compared, in the table's order. */
+/* X(metric, column head): the counters compared, in the table's order.  A
+ * column is shown only where a launch shown has it non-zero on either side
+ * (the tensor-core, cp.async and texture families stay out of tables of
+ * launches that use none). */
+#define NCU_COMPARED(X)                                                      \
+  X("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "ld req")             \
+  X("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "ld sect")             \
+  X("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "st req")             \
+  X("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "st sect")             \
+  X("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "loc ld sect")          \
+  X("l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", "loc st sect")          \
+  X("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smem ld wf")    \
+  X("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smem st wf")    \
+  X("l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", "ldgsts sect")     \
+  X("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "ldgsts wf") \
+  X("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "ldsm wf")     \
+  X("l1tex__t_requests_pipe_tex_mem_texture.sum", "tex req")                 \
+  X("l1tex__t_sectors_pipe_tex_mem_texture.sum", "tex sect")                 \
+  X("lts__t_sectors_srcunit_tex_op_read.sum", "L2 rd sect")                  \
+  X("lts__t_sectors_srcunit_tex_op_write.sum", "L2 wr sect")                 \
+  X("dram__bytes_read.sum", "DRAM rd B")                                     \
+  X("dram__bytes_write.sum", "DRAM wr B")                                    \
+  X("gpu__time_duration.sum", "time ns")
+
 static const char *const compared[] = {
-  "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",   "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-  "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",   "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-  "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",     "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
-  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-  "lts__t_sectors_srcunit_tex_op_read.sum",            "lts__t_sectors_srcunit_tex_op_write.sum",
-  "dram__bytes_read.sum",                              "dram__bytes_write.sum",
-  "gpu__time_duration.sum",
+#define X(metric, head) metric,
+  NCU_COMPARED(X)
+#undef X
 };
 static const char *const compared_head[] = {
-  "ld req", "ld sect", "st req", "st sect", "loc ld sect", "loc st sect", "smem ld wf", "smem st wf",
-  "L2 rd sect", "L2 wr sect", "DRAM rd B", "DRAM wr B", "time ns",
+#define X(metric, head) head,
+  NCU_COMPARED(X)
+#undef X
 };
 #define NCMP (int)(sizeof compared / sizeof *compared)
 
 /* ---- the child: each selected launch once --------------------------------- */
 
+/* The launches the parent asked for (--ncu-launches I,J,...; absent: every
+ * selected one); want[i] set for each. */
+static void child_wanted(const Lab *lab, unsigned char *want) {
+  const char *p = lab->opt.ncu_launches;
+  for (int i = 0; i < lab->cat.nlaunches; i++) want[i] = !p && lab->res[i].selected;
+  while (p && *p) {
+    char *end;
+    long i = strtol(p, &end, 10);
+    if (end == p) break;
+    if (i >= 0 && i < lab->cat.nlaunches) want[i] = 1;
+    p = *end == ',' ? end + 1 : end;
+  }
+}
+
+/* A launch that fails is reported and the others still run (a fault that
+ * leaves the context unusable fails the rest, each reported). */
 int lab_ncu_child(Lab *lab) {
   Gpu *g = NULL;
   WmErr e = {0};
   if (gpu_open(lab->opt.device, &g, &e)) return wm_err_print(&e);
+  unsigned char *want = wm_xcalloc((size_t)lab->cat.nlaunches + 1, 1);
+  child_wanted(lab, want);
   int status = 0;
-  for (int f = 0; f < lab->cat.nfiles && !status; f++) {
+  for (int f = 0; f < lab->cat.nfiles; f++) {
     PtxModule *mod = NULL;
     GpuModule *gm = NULL;
-    for (int i = 0; i < lab->cat.nlaunches && !status; i++) {
+    for (int i = 0; i < lab->cat.nlaunches; i++) {
       const LabLaunch *l = &lab->cat.launches[i];
-      if (!lab->res[i].selected || l->file != f) continue;
+      if (!want[i] || l->file != f) continue;
       if (!mod && (!(mod = ptx_load(lab->cat.files[f].ptx, arch_ptx_target(), &e)) || gpu_module_load(g, mod, &gm, &e))) {
         status = wm_err_print(&e);
         break;
@@ -62,6 +100,7 @@ int lab_ncu_child(Lab *lab) {
     if (gm) gpu_module_free(gm);
     if (mod) ptx_module_free(mod);
   }
+  free(want);
   gpu_close(g);
   return status;
 }
@@ -129,23 +168,26 @@ static int on_path(const char *prog) {
   return wm_find_program(prog, buf, sizeof buf) == 0;
 }
 
-/* The command line: ncu, its options, this program as the child. */
+/* The command line: ncu, its options, this program as the child.  Only the
+ * compared counters are collected (fewer replay passes); kernel names stay
+ * mangled, as the //@ lines name templates. */
 static char *ncu_command(const Lab *lab) {
   size_t cap = 16384, n = 0;
   char *cmd = wm_xmalloc(cap);
-  n += (size_t)snprintf(cmd + n, cap - n, "ncu --clock-control none --csv --page raw --print-units base --metrics ");
-  int first = 1;
-  for (int m = 0; m < WM_M_COUNT; m++) {
-    if (!strncmp(wm_metric_name[m], "warpmem__", 9)) continue; /* ours, not Nsight Compute's */
-    n += (size_t)snprintf(cmd + n, cap - n, "%s%s", first ? "" : ",", wm_metric_name[m]);
-    first = 0;
-  }
+  n += (size_t)snprintf(cmd + n, cap - n,
+                        "ncu --clock-control none --print-kernel-base mangled --csv --page raw --print-units base "
+                        "--metrics ");
+  for (int c = 0; c < NCMP; c++) n += (size_t)snprintf(cmd + n, cap - n, "%s%s", c ? "," : "", compared[c]);
   char self[4096];
   ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
   self[k > 0 ? k : 0] = '\0';
-  n += (size_t)snprintf(cmd + n, cap - n, " '%s' lab --ncu-child --dir '%s' --device %d", k > 0 ? self : "warpmem",
-                        lab->opt.dir, lab->opt.device);
-  for (int i = 0; i < lab->opt.nonly && n < cap; i++) n += (size_t)snprintf(cmd + n, cap - n, " --only '%s'", lab->opt.only[i]);
+  n += (size_t)snprintf(cmd + n, cap - n, " '%s' lab --ncu-child --dir '%s' --device %d --ncu-launches ",
+                        k > 0 ? self : "warpmem", lab->opt.dir, lab->opt.device);
+  int any = 0; /* the launches that simulated: the others have nothing to compare */
+  for (int i = 0; i < lab->cat.nlaunches && n + 16 < cap; i++)
+    if (lab->res[i].selected && lab->res[i].sim_status == REPORT_OK)
+      n += (size_t)snprintf(cmd + n, cap - n, "%s%d", any++ ? "," : "", i);
+  if (!any && n + 4 < cap) n += (size_t)snprintf(cmd + n, cap - n, "-1");
   if (n < cap) snprintf(cmd + n, cap - n, " 2>&1");
   return cmd;
 }
@@ -158,37 +200,88 @@ static void ncu_cell(char *b, size_t n, double sim, double meas) {
   else snprintf(b, n, "%.0f/%.0f %.0f%%", sim, meas, 100.0 * sim / meas);
 }
 
+/* The simulator's value of compared counter c for launch i, -1 if none. */
+static double sim_value(const Lab *lab, int i, int c) {
+  if (lab->res[i].sim_status != REPORT_OK) return -1;
+  for (int k = 0; k < WM_M_COUNT; k++)
+    if (!strcmp(wm_metric_name[k], compared[c])) return (double)lab->res[i].metric[k];
+  return -1;
+}
+
+/* The profiler's row of each selected launch (row[i], -1: not profiled):
+ * rows come in launch order, so each launch takes the next row of its
+ * kernel; a launch whose kernel has no row ahead (it failed on the GPU)
+ * takes none and leaves the rows to the launches after it. */
+static void match_rows(const Lab *lab, const NcuRow *rows, int nrows, int *row) {
+  int r = 0;
+  for (int i = 0; i < lab->cat.nlaunches; i++) {
+    row[i] = -1;
+    if (!lab->res[i].selected || lab->res[i].sim_status != REPORT_OK) continue;
+    for (int j = r; j < nrows; j++)
+      if (!strcmp(rows[j].kernel, lab->cat.launches[i].sim.name)) {
+        row[i] = j;
+        r = j + 1;
+        break;
+      }
+  }
+}
+
+/* Column c is shown when a shown launch has it non-zero on either side. */
+static void shown_columns(const Lab *lab, const NcuRow *rows, const int *row, int *show) {
+  for (int c = 0; c < NCMP; c++) {
+    show[c] = 0;
+    for (int i = 0; i < lab->cat.nlaunches && !show[c]; i++) {
+      if (!lab->res[i].selected) continue;
+      if (sim_value(lab, i, c) > 0 || (row[i] >= 0 && rows[row[i]].v[c] > 0)) show[c] = 1;
+    }
+  }
+}
+
 static void print_table(const Lab *lab, FILE *out, const NcuRow *rows, int nrows, int md) {
+  int *row = wm_xcalloc((size_t)lab->cat.nlaunches + 1, sizeof *row), show[NCMP];
+  match_rows(lab, rows, nrows, row);
+  shown_columns(lab, rows, row, show);
   fprintf(out, md ? "\n## Simulated vs measured counters (Nsight Compute, simulated sizes)\n\n|launch|"
                   : "\nsimulated vs measured counters (Nsight Compute, at the simulated sizes): 'N =' equal, 'sim/gpu P%%'\n%-26s",
           md ? "" : "launch");
-  for (int c = 0; c < NCMP; c++) fprintf(out, md ? " %s |" : " %-22s", compared_head[c]);
+  for (int c = 0; c < NCMP; c++)
+    if (show[c]) fprintf(out, md ? " %s |" : " %-22s", compared_head[c]);
   fputs("\n", out);
   if (md) {
     fputs("|---|", out);
-    for (int c = 0; c < NCMP; c++) fputs("---|", out);
+    for (int c = 0; c < NCMP; c++)
+      if (show[c]) fputs("---|", out);
     fputs("\n", out);
   }
-  int r = 0;
   for (int i = 0; i < lab->cat.nlaunches; i++) {
     const LabLaunch *l = &lab->cat.launches[i];
     if (!lab->res[i].selected) continue;
-    while (r < nrows && strcmp(rows[r].kernel, l->sim.name)) r++;
     fprintf(out, md ? "| %s |" : "%-26s", l->sim.label);
     for (int c = 0; c < NCMP; c++) {
+      if (!show[c]) continue;
       char b[64];
-      int m = -1;
-      for (int k = 0; k < WM_M_COUNT; k++)
-        if (!strcmp(wm_metric_name[k], compared[c])) m = k;
-      double sim = m >= 0 && lab->res[i].sim_status == REPORT_OK ? (double)lab->res[i].metric[m] : -1;
-      if (r >= nrows) snprintf(b, sizeof b, "not profiled");
-      else if (sim < 0) snprintf(b, sizeof b, "?/%.0f", rows[r].v[c]);
-      else ncu_cell(b, sizeof b, sim, rows[r].v[c]);
+      double sim = sim_value(lab, i, c);
+      if (lab->res[i].sim_status != REPORT_OK) snprintf(b, sizeof b, "not simulated");
+      else if (row[i] < 0) snprintf(b, sizeof b, "not profiled");
+      else if (sim < 0) snprintf(b, sizeof b, "?/%.0f", rows[row[i]].v[c]);
+      else ncu_cell(b, sizeof b, sim, rows[row[i]].v[c]);
       fprintf(out, md ? " %s |" : " %-22s", b);
     }
     fputs("\n", out);
-    if (r < nrows) r++;
   }
+  free(row);
+}
+
+int lab_ncu_table(const Lab *lab, FILE *ncu_out, FILE *out, int md) {
+  NcuRow *rows;
+  int nrows;
+  if (parse_ncu(ncu_out, &rows, &nrows) || nrows == 0) {
+    free(rows);
+    return -1;
+  }
+  print_table(lab, out, rows, nrows, md);
+  free(rows);
+  return 0;
 }
 
 int lab_ncu(Lab *lab) {

@@ -236,8 +236,10 @@ static void text_report(const Lab *lab, FILE *out, int md) {
     int any = 0;
     for (int x = gr->first; x < gr->first + gr->n; x++) any |= exp_selected(lab, &c->exps[x]);
     if (!any) continue;
-    if (md) fprintf(out, "\n## %s (seed %03d)\n\n%s\n", gr->name, gr->seed, gr->title ? gr->title : "");
-    else fprintf(out, "\n== %s (seed %03d): %s\n", gr->name, gr->seed, gr->title ? gr->title : "");
+    char seed[32] = ""; /* catalogues other than the seeds' (tests/corpus) have none */
+    if (gr->seed >= 0) snprintf(seed, sizeof seed, " (seed %03d)", gr->seed);
+    if (md) fprintf(out, "\n## %s%s\n\n%s\n", gr->name, seed, gr->title ? gr->title : "");
+    else fprintf(out, "\n== %s%s: %s\n", gr->name, seed, gr->title ? gr->title : "");
     for (int x = gr->first; x < gr->first + gr->n; x++) {
       const LabExp *ex = &c->exps[x];
       if (!exp_selected(lab, ex)) continue;
@@ -502,7 +504,9 @@ void lab_list(const Lab *lab, FILE *out) {
     int any = 0;
     for (int x = gr->first; x < gr->first + gr->n; x++) any |= exp_selected(lab, &c->exps[x]);
     if (!any) continue;
-    fprintf(out, "%s (seed %03d, %s): %s\n", gr->name, gr->seed, c->files[gr->file].cu, gr->title ? gr->title : "");
+    char seed[32] = "";
+    if (gr->seed >= 0) snprintf(seed, sizeof seed, "seed %03d, ", gr->seed);
+    fprintf(out, "%s (%s%s): %s\n", gr->name, seed, c->files[gr->file].cu, gr->title ? gr->title : "");
     for (int x = gr->first; x < gr->first + gr->n; x++) {
       const LabExp *ex = &c->exps[x];
       if (!exp_selected(lab, ex)) continue;

@@ -123,6 +123,7 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
                  .cooperative = ls->cooperative};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
+  l.printf_out = o->printf_out;
   SimModel cm;
   sim_model_begin(o, k, ls, run, &cm, &l);
   double t0 = wm_now();

@@ -40,6 +40,7 @@ typedef struct SimOptions {
   uint32_t stack_size;   /* --stack-size: call stack bytes per thread (0: 1 KiB) */
   uint64_t heap_size;    /* --heap-size: bytes of malloc's heap (0: 8 MiB) */
   int cooperative;       /* --cooperative: every launch is cooperative */
+  FILE *printf_out;      /* device printf's text (NULL: stdout) */
 } SimOptions;
 
 typedef struct SimRun {

@@ -3,6 +3,10 @@
 // them with the host's libm, so its report names each such instruction
 // once, located, as a warning: no approximate result goes unsaid.
 
+//! group: approx_warn
+//! title: fast-math intrinsics: the GPU's approximations, named as warnings
+//! exp: fast_math
+//! title: __expf, __sinf, __fdividef on 64 floats
 //@ fast_math grid=1 block=64 args=buf:f32:64,buf:f32:64:zero
 __global__ void fast_math(const float* __restrict__ in, float* __restrict__ out) {
   int i = threadIdx.x;

@@ -13,11 +13,25 @@
 
 namespace cg = cooperative_groups;
 
+//! group: async_copy
+//! title: asynchronous copies: cp.async, cuda::memcpy_async, cuda::pipeline, bulk copies
+//! exp: gemm_async
+//! title: double-buffered cp.async tiles of a 64x64 GEMM
 //@ gemm_async grid=2,2 block=8,32 args=buf:f32:4096,buf:f32:4096,buf:f32:4096:zero,i32:64
+//! exp: pad_transpose
+//! title: zero-filled cp.async at a ragged edge, transposed
 //@ pad_transpose grid=4,3 block=8,32 args=buf:f32:7280,buf:f32:12288:zero,i32:70,i32:99,i32:104
+//! exp: barrier_sum
+//! title: cuda::memcpy_async with a block-wide cuda::barrier
 //@ barrier_sum grid=4 block=256 args=buf:f32:8192,buf:f32:1024:zero,i32:8
+//! exp: pipeline_sum
+//! title: a two-stage block-scoped cuda::pipeline
 //@ pipeline_sum grid=2 block=128 args=buf:f32:4096,buf:f32:256:zero,i32:16
+//! exp: cg_reverse
+//! title: cooperative_groups::memcpy_async and cg::wait
 //@ cg_reverse grid=3 block=128 args=buf:f32:768,buf:f32:768:zero
+//! exp: bulk_store
+//! title: Hopper's bulk copy from shared to global memory
 //@ bulk_store grid=2 block=256 args=buf:f32:512,buf:f32:512:zero
 // early_read and barrier_deadlock fail by design (a located error each), so
 // they have no //@ line: tests/test_corpus_async.c launches them.

@@ -2,6 +2,10 @@
 // memory (__device__ initialized with their addresses) and lanes of one
 // warp choosing different entries, as an interpreter or a plug-in kernel
 // does; one of them recursive through the table.
+//! group: calls_fptr
+//! title: calls through a table of function pointers
+//! exp: fptr_table
+//! title: lanes of a warp calling different entries
 //@ fptr_kernel grid=2 block=64 args=buf:f32:128:rand,buf:f32:128
 #include <cstdint>
 

@@ -2,6 +2,10 @@
 // struct returned by value, as a physics or geometry helper is written
 // (ptxas passes them in registers; the PTX passes them in .param
 // variables).
+//! group: calls_noinline
+//! title: a __noinline__ function with many mixed parameters
+//! exp: noinline_struct
+//! title: a struct returned by value
 //@ noinline_kernel grid=2 block=96 args=buf:i32:1152,buf:f32:192:rand,buf:f64:192:rand
 #include <cstdint>
 

@@ -3,7 +3,13 @@
 // recursion) and a depth-first reduction over an implicit binary tree whose
 // frames keep a scratch array indexed at run time, so it lives in the
 // thread's local memory (the call stack).
+//! group: calls_recursive
+//! title: recursive device functions
+//! exp: fib
+//! title: divergent recursion depth per lane
 //@ fib_kernel grid=2 block=64 args=buf:i32:128,i32:13
+//! exp: tree
+//! title: a tree walk with a scratch array in local memory
 //@ tree_kernel grid=3 block=64 args=buf:i32:1024:rand,buf:i32:192
 #include <cstdint>
 

@@ -15,6 +15,10 @@ __device__ int atomic_agg_inc(int *counter) {
 }
 
 // dst[] gets every src[i] > threshold (in an order the atomics decide).
+//! group: cg_compact
+//! title: warp-aggregated atomics with coalesced groups
+//! exp: filter
+//! title: stream compaction: one atomicAdd per coalesced group
 //@ filter_k grid=16 block=128 args=buf:i32:2000,buf:i32:1:zero,buf:i32:2000:rand,i32:2000,i32:0
 extern "C" __global__ void filter_k(int *dst, int *nres, const int *src, int n, int threshold) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
@@ -24,6 +28,8 @@ extern "C" __global__ void filter_k(int *dst, int *nres, const int *src, int n, 
 // binary_partition splits a warp by a predicate; each part counts itself
 // (num_threads) and its leader adds the count to odd_even[part]; the
 // threads of each part also write their rank in it.
+//! exp: partition
+//! title: binary_partition counts and ranks
 //@ parity_count grid=4 block=64 args=buf:i32:256:rand,buf:i32:2:zero,buf:i32:256:zero
 extern "C" __global__ void parity_count(const int *in, int *odd_even, int *rank) {
   cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());

@@ -11,6 +11,10 @@ namespace cg = cooperative_groups;
 // loop over grid.size() into partial[block]; after grid.sync() block 0 adds
 // the partials; after a second grid.sync() every thread scales its
 // elements by the total (out[i] = in[i] / total).
+//! group: cg_grid
+//! title: grid-wide cooperative groups: cooperative launches and grid.sync()
+//! exp: grid_normalize
+//! title: a two-phase global sum with grid.sync()
 //@ grid_normalize cooperative grid=16 block=128 args=buf:f32:5000:rand,buf:f32:16:zero,buf:f32:1:zero,buf:f32:5000:zero,i32:5000
 extern "C" __global__ void grid_normalize(const float *in, float *partial, float *total, float *out, int n) {
   cg::grid_group grid = cg::this_grid();
@@ -42,6 +46,8 @@ extern "C" __global__ void grid_normalize(const float *in, float *partial, float
 // elements (cg::inclusive_scan on warp tiles, then the warps' totals) and
 // publishes its total; after grid.sync() each block adds the totals of the
 // blocks before it.
+//! exp: grid_scan
+//! title: a grid-wide inclusive prefix sum
 //@ grid_scan cooperative grid=12 block=256 args=buf:i32:3072:rand,buf:i32:12:zero,buf:i32:3072:zero
 extern "C" __global__ void grid_scan(const int *in, int *block_total, int *out) {
   cg::grid_group grid = cg::this_grid();
@@ -70,6 +76,8 @@ extern "C" __global__ void grid_scan(const int *in, int *block_total, int *out) 
 // A hand-off along the blocks in reverse order: block b waits for the flag
 // of block b+1 (spinning on a volatile load), then adds its value to the
 // running sum and raises its own flag.  Only co-resident blocks can do this.
+//! exp: flag_chains
+//! title: hand-offs between blocks by spinning on flags
 //@ flag_chain cooperative grid=8 block=64 args=buf:i32:9:zero,buf:i32:2:zero
 extern "C" __global__ void flag_chain(volatile int *flags, int *sum) {
   int b = blockIdx.x;

@@ -6,6 +6,10 @@
 
 namespace cg = cooperative_groups;
 
+//! group: cg_histogram
+//! title: histograms with labeled partitions (match.any.sync)
+//! exp: histo_labeled
+//! title: one atomicAdd per key and warp
 //@ histo_labeled grid=8 block=128 args=buf:i32:3000:rand,buf:u32:16:zero,i32:3000,i32:16
 extern "C" __global__ void histo_labeled(const int *keys, unsigned *bins, int n, int nbins) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
@@ -20,6 +24,8 @@ extern "C" __global__ void histo_labeled(const int *keys, unsigned *bins, int n,
 // which no bin takes) and the group's reduction of the values (cg::reduce
 // over a coalesced group): bins count keys, sums add the values.
 #include <cooperative_groups/reduce.h>
+//! exp: histo_sum
+//! title: counts and sums with cg::reduce over a coalesced group
 //@ histo_sum grid=4 block=96 args=buf:i32:300:rand,buf:u32:8:zero,buf:i32:8:zero,i32:300,i32:8
 extern "C" __global__ void histo_sum(const int *keys, unsigned *bins, int *sums, int n, int nbins) {
   cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());

@@ -40,6 +40,10 @@ __device__ void block_reduce(const T *in, T *sums, T *maxes, int n) {
   }
 }
 
+//! group: cg_reduce
+//! title: block reductions and warp tiles with cooperative groups
+//! exp: block_reduce
+//! title: cg::reduce sums and maxima per block, int and float
 //@ block_reduce_i32 grid=8 block=256 args=buf:i32:10000:rand,buf:i32:8:zero,buf:i32:8:zero,i32:10000
 extern "C" __global__ void block_reduce_i32(const int *in, int *sums, int *maxes, int n) {
   block_reduce<int, 256>(in, sums, maxes, n);
@@ -78,6 +82,8 @@ __device__ void tile_ops(const int *in, int *out) {
   o[9] = cg::reduce(tile, v, cg::greater<int>());
 }
 
+//! exp: tile_ops
+//! title: every tile operation at tile sizes 16, 8, 4, 2
 //@ tile_ops16 grid=2 block=96 args=buf:i32:192:rand,buf:i32:1920:zero
 extern "C" __global__ void tile_ops16(const int *in, int *out) { tile_ops<16>(in, out); }
 //@ tile_ops8 grid=2 block=96 args=buf:i32:192:rand,buf:i32:1920:zero
@@ -91,6 +97,8 @@ extern "C" __global__ void tile_ops2(const int *in, int *out) { tile_ops<2>(in, 
 // A tile whose size is known only at run time (cg::thread_group from
 // tiled_partition(block, size)), warpSize (PTX's WARP_SZ), tile.sync and
 // cg::sync: each thread writes rank + 100 * size + 10000 * warp.
+//! exp: dyn_tile
+//! title: a tile whose size is known only at run time
 //@ dyn_tile grid=2 block=64 args=buf:i32:128:zero,i32:8
 extern "C" __global__ void dyn_tile(int *out, int size) {
   cg::thread_block block = cg::this_thread_block();

@@ -7,6 +7,10 @@
 #include <cuda_fp16.h>
 
 // z = alpha * x + y on __half2 pairs (cuBLAS-style haxpy), grid-stride.
+//! group: half_precision
+//! title: half precision: cuda_fp16.h and cuda_bf16.h
+//! exp: haxpy
+//! title: z = alpha x + y on __half2 pairs
 //@ haxpy grid=4 block=128 args=i32:1000,f32:0.75,buf:f16:2000:rand,buf:f16:2000:rand,buf:f16:2000:zero
 __global__ void haxpy(int n2, float alpha, const __half2 *__restrict__ x, const __half2 *__restrict__ y,
                       __half2 *__restrict__ z) {
@@ -33,6 +37,8 @@ template <typename T> __device__ __forceinline__ T warp_sum(T v) {
 // A bf16 dot product: each thread accumulates products of bf16 pairs with
 // __hfma2, folds its pair, then each warp reduces its lanes with shuffles
 // in bf16 and writes its partial sum (as bf16 and as float).
+//! exp: bf16_dot
+//! title: a bf16 dot product with warp shuffles
 //@ bf16_dot grid=2 block=64 args=buf:bf16:1024:rand,buf:bf16:1024:rand,buf:bf16:4:zero,buf:f32:4:zero,i32:512
 __global__ void bf16_dot(const __nv_bfloat162 *a, const __nv_bfloat162 *b, __nv_bfloat16 *partial,
                          float *partial_f, int n2) {
@@ -51,6 +57,8 @@ __global__ void bf16_dot(const __nv_bfloat162 *a, const __nv_bfloat162 *b, __nv_
 // with __hmax and shuffles, exp2((x - max) * log2 e) on pairs with h2exp2,
 // the sum in float, and the quotient rounded back to half.  Also writes the
 // row maximum and the exponentials, so that each step can be checked.
+//! exp: softmax_half
+//! title: a softmax over rows of halves
 //@ softmax_half grid=8 block=32 args=buf:f16:512:rand,buf:f16:512:zero,buf:f16:512:zero,buf:f16:8:zero,i32:64
 __global__ void softmax_half(const __half *x, __half *y, __half *e, __half *row_max, int cols) {
   const int row = blockIdx.x, lane = threadIdx.x;
@@ -78,6 +86,8 @@ __global__ void softmax_half(const __half *x, __half *y, __half *e, __half *row_
 
 // A histogram of weights: every item adds {1, 0.5} to its bin's __half2 and
 // 0.25 to its bin's __nv_bfloat16, with atomicAdd (atom.add.noftz.*).
+//! exp: half_atomics
+//! title: atomicAdd on __half2 and __nv_bfloat16
 //@ half_atomics grid=4 block=256 args=buf:i32:1024:rand,buf:u32:16:zero,buf:bf16:16:zero,i32:1024
 __global__ void half_atomics(const int *items, __half2 *bins2, __nv_bfloat16 *binsb, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

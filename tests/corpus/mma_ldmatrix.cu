@@ -82,6 +82,10 @@ __device__ void mma_gemm(const float *A, const float *Bt, float *C, int M, int N
       C[(m0 + g + i / 2 * 8) * N + n0 + j * 8 + 2 * t + i % 2] = acc[j][i];
 }
 
+//! group: mma_ldmatrix
+//! title: tensor-core GEMMs with ldmatrix and mma.sync (CUTLASS style)
+//! exp: mma_gemm
+//! title: f16 m16n8k16 from shared tiles: plain, XOR-swizzled, ldmatrix.trans
 //@ mma_gemm_plain grid=2,2 block=32 args=buf:f32:4096:rand,buf:f32:4096:rand,buf:f32:1024:zero,i32:32,i32:32,i32:128
 extern "C" __global__ void mma_gemm_plain(const float *A, const float *Bt, float *C, int M, int N, int K) {
   mma_gemm<false>(A, Bt, C, M, N, K);
@@ -127,6 +131,8 @@ extern "C" __global__ void mma_gemm_trans(const float *A, const float *B, float 
 // Transposes 16 x 16 half tiles through registers: ldmatrix.x4 reads a tile,
 // stmatrix.x4.trans (sm_90) writes it back transposed; the tile rows are
 // padded to 24 halves.  Out[N x M] = In[M x N]^T, halves as u16.
+//! exp: stmatrix
+//! title: ldmatrix.x4 and stmatrix.x4.trans
 //@ tile_transpose grid=2,2 block=32 args=buf:u16:1024:rand,buf:u16:1024:zero,i32:32,i32:32
 extern "C" __global__ void tile_transpose(const unsigned short *In, unsigned short *Out, int M, int N) {
   constexpr int LD = 16 + 8;
@@ -148,6 +154,8 @@ extern "C" __global__ void tile_transpose(const unsigned short *In, unsigned sho
 // tf32 m16n8k8 with fragments read straight from global memory by the
 // lane formulas of the PTX ISA (the float bits are passed as they are: the
 // tensor core ignores the 13 low mantissa bits).  One warp per 16 x 8 tile.
+//! exp: mma_tf32_gemm
+//! title: tf32 m16n8k8 fragments from global memory
 //@ mma_tf32 grid=4,2 block=32 args=buf:f32:1024:rand,buf:f32:1024:rand,buf:f32:1024:zero,i32:32,i32:32,i32:32
 extern "C" __global__ void mma_tf32(const float *A, const float *B, float *C, int M, int N, int K) {
   int lane = threadIdx.x, g = lane / 4, t = lane % 4;
@@ -167,6 +175,8 @@ extern "C" __global__ void mma_tf32(const float *A, const float *B, float *C, in
 
 // int8 m16n8k32 with .satfinite: A row-major, B column-major (Bt[N x K]),
 // so that each lane's four consecutive k are one 32-bit word.
+//! exp: mma_s8_gemm
+//! title: int8 m16n8k32 with .satfinite
 //@ mma_s8 grid=4,2 block=32 args=buf:i8:2048:rand,buf:i8:2048:rand,buf:i32:1024:zero,i32:32,i32:32,i32:64
 extern "C" __global__ void mma_s8(const int8_t *A, const int8_t *Bt, int *C, int M, int N, int K) {
   int lane = threadIdx.x, g = lane / 4, t = lane % 4;
@@ -188,6 +198,8 @@ extern "C" __global__ void mma_s8(const int8_t *A, const int8_t *Bt, int *C, int
 // stmatrix.x2, and its top 8 x 8 block transposed with ldmatrix.x1.trans
 // then written with stmatrix.x1.  Rows are 16 bytes apart (dense 8-wide
 // tile).  Out1[16 x 8] = In, Out2[8 x 8] = In[0:8]^T.
+//! exp: matrix_moves
+//! title: ldmatrix and stmatrix .x1 and .x2
 //@ matrix_moves grid=1 block=32 args=buf:u16:128:rand,buf:u16:128:zero,buf:u16:64:zero
 extern "C" __global__ void matrix_moves(const unsigned short *In, unsigned short *Out1, unsigned short *Out2) {
   __shared__ __align__(128) unsigned short src[128], copy[128], trans[64];

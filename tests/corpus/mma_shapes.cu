@@ -26,6 +26,10 @@ __device__ __forceinline__ uint32_t pack_8(const uint8_t *e, int l, int first) {
 #define E(p, i) p[(i) * 32 + l]
 
 // m16n8k16, f16 inputs and f16 accumulators.
+//! group: mma_shapes
+//! title: one mma.sync of each shape and type
+//! exp: mma_f16
+//! title: m16n8k16 and m16n8k8 with f16 inputs; bf16
 //@ mma_f16_acc16 grid=1 block=32 args=buf:f32:256:rand,buf:f32:128:rand,buf:f32:128:rand,buf:f32:128:zero
 extern "C" __global__ void mma_f16_acc16(const float *a, const float *b, const float *c, float *d) {
   int l = threadIdx.x;
@@ -66,6 +70,8 @@ extern "C" __global__ void mma_f16_k8(const float *a, const float *b, const floa
 }
 
 // m16n8k4, tf32 (float bits as they are), f32 accumulators.
+//! exp: mma_tf32_k4
+//! title: m16n8k4 tf32
 //@ mma_tf32_k4 grid=1 block=32 args=buf:f32:64:rand,buf:f32:32:rand,buf:f32:128:rand,buf:f32:128:zero
 extern "C" __global__ void mma_tf32_k4(const float *a, const float *b, const float *c, float *d) {
   int l = threadIdx.x;
@@ -77,6 +83,8 @@ extern "C" __global__ void mma_tf32_k4(const float *a, const float *b, const flo
 }
 
 // m8n8k4, f64.
+//! exp: mma_f64
+//! title: m8n8k4 and m16n8k16 f64
 //@ mma_f64_k4 grid=1 block=32 args=buf:f64:32:rand,buf:f64:32:rand,buf:f64:64:rand,buf:f64:64:zero
 extern "C" __global__ void mma_f64_k4(const double *a, const double *b, const double *c, double *d) {
   int l = threadIdx.x;
@@ -98,6 +106,8 @@ extern "C" __global__ void mma_f64_k16(const double *a, const double *b, const d
 }
 
 // m16n8k16, u8 A times s8 B, s32 accumulators.
+//! exp: mma_int
+//! title: u8 x s8 m16n8k16
 //@ mma_u8s8 grid=1 block=32 args=buf:u8:256:rand,buf:u8:128:rand,buf:i32:128:rand,buf:i32:128:zero
 extern "C" __global__ void mma_u8s8(const uint8_t *a, const uint8_t *b, const int *c, int *d) {
   int l = threadIdx.x;
@@ -109,6 +119,8 @@ extern "C" __global__ void mma_u8s8(const uint8_t *a, const uint8_t *b, const in
 }
 
 // movmatrix: the warp's 8x8 matrix of b16, transposed in registers.
+//! exp: movmatrix
+//! title: movmatrix: an 8x8 b16 transpose in registers
 //@ movmatrix_trans grid=1 block=32 args=buf:u32:32:rand,buf:u32:32:zero
 extern "C" __global__ void movmatrix_trans(const uint32_t *in, uint32_t *out) {
   int l = threadIdx.x;
@@ -118,6 +130,8 @@ extern "C" __global__ void movmatrix_trans(const uint32_t *in, uint32_t *out) {
 }
 
 // m8n8k16, s8 (sm_75's integer shape), .satfinite.
+//! exp: mma_s8_m8n8k16
+//! title: m8n8k16 s8 with .satfinite
 //@ mma_s8_m8n8k16 grid=1 block=32 args=buf:u8:128:rand,buf:u8:128:rand,buf:i32:64:rand,buf:i32:64:zero
 extern "C" __global__ void mma_s8_m8n8k16(const uint8_t *a, const uint8_t *b, const int *c, int *d) {
   int l = threadIdx.x;

@@ -2,6 +2,10 @@
 // length modifiers, divergent lanes printing different formats, and string
 // arguments (a table of names in __device__ memory), as debugging output
 // is written.
+//! group: printf
+//! title: printf from device code
+//! exp: printf_formats
+//! title: conversions, widths, divergent lanes, strings
 //@ printf_kernel grid=2 block=40 args=buf:f32:80:iota,i32:20
 #include <cstdio>
 

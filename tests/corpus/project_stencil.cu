@@ -5,6 +5,10 @@
 //! nvcc: -I include -D PROJ_RADIUS=2
 #include "proj/config.h"
 
+//! group: project_stencil
+//! title: a project's kernel file: its header and its -D
+//! exp: box_blur
+//! title: a box blur of radius PROJ_RADIUS
 //@ box_blur grid=4 block=256 args=buf:f32:1000,buf:f32:1000:zero,i32:1000
 __global__ void box_blur(const float* __restrict__ in, float* __restrict__ out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -6,6 +6,10 @@
 
 // 5-point stencil: point sampling, clamp to the edge (unnormalized
 // coordinates: texel centres are at +0.5).
+//! group: tex_sampling
+//! title: texture and surface objects
+//! exp: stencil5
+//! title: a 5-point stencil through tex2D, point sampling
 //@ stencil5 grid=8,16 block=32,8 args=tex:f32:256x128:point:clamp,buf:f32:32768:zero,i32:256,i32:128
 __global__ void stencil5(cudaTextureObject_t img, float *out, int w, int h) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -28,11 +32,15 @@ __global__ void resize(cudaTextureObject_t src, T *dst, int ow, int oh) {
 }
 template __global__ void resize<float>(cudaTextureObject_t, float *, int, int);
 template __global__ void resize<float4>(cudaTextureObject_t, float4 *, int, int);
+//! exp: resize
+//! title: bilinear resize: float, and uchar4 read as normalized floats
 //@ _Z6resizeIfEvyPT_ii grid=4,3 block=32,32 args=tex:f32:64x48:linear:clamp:norm,buf:f32:7500:zero,i32:100,i32:75
 //@ _Z6resizeI6float4EvyPT_ii grid=4,3 block=32,32 args=tex:u8x4:64x48:linear:clamp:norm:normfloat,buf:f32:30000:zero,i32:100,i32:75
 
 // Lookup table with wrap: a 1D texture indexed by normalized coordinates
 // that leave [0, 1), linearly interpolated.
+//! exp: lut1d
+//! title: a wrapping 1D lookup table, linear
 //@ lut1d grid=16 block=256 args=tex:f32:256:linear:wrap:norm,buf:f32:4096:rand,buf:f32:4096:zero,i32:4096
 __global__ void lut1d(cudaTextureObject_t lut, const float *__restrict__ in, float *__restrict__ out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -40,6 +48,8 @@ __global__ void lut1d(cudaTextureObject_t lut, const float *__restrict__ in, flo
 }
 
 // Volume fetch: trilinear filtering with a zero border around the volume.
+//! exp: volume3d
+//! title: trilinear fetches with a zero border
 //@ volume3d grid=1,8,16 block=32,4 args=tex:f32:32x32x16:linear:border,buf:f32:16384:zero
 __global__ void volume3d(cudaTextureObject_t vol, float *out) {
   int x = threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y, z = blockIdx.z;
@@ -48,6 +58,8 @@ __global__ void volume3d(cudaTextureObject_t vol, float *out) {
 }
 
 // Gather: the green channel of the 2x2 footprint of each sample (tld4.g).
+//! exp: gather
+//! title: tex2Dgather of the green channel
 //@ gather_g grid=2,8 block=32,4 args=tex:f32x2:64x32:point:clamp,buf:f32:8192:zero
 __global__ void gather_g(cudaTextureObject_t t, float4 *out) {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -55,6 +67,8 @@ __global__ void gather_g(cudaTextureObject_t t, float4 *out) {
 }
 
 // Surface read-modify-write: x is in bytes for surf2Dread/surf2Dwrite.
+//! exp: surf_rmw
+//! title: a surface read-modify-write
 //@ surf_rmw grid=4,16 block=32,4 args=surf:f32:128x64:iota,f32:2,f32:1
 __global__ void surf_rmw(cudaSurfaceObject_t s, float a, float b) {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -66,6 +80,8 @@ __global__ void surf_rmw(cudaSurfaceObject_t s, float a, float b) {
 // Probes for the tests: one fetch per thread at coordinates that step by
 // (dx, dy) from (x0, y0), so a test can sweep the filter's weights and the
 // address modes.
+//! exp: fetch_probes
+//! title: filter and address-mode probes: 1D, 2D mirror, tex1Dfetch, layered
 //@ fetch1d grid=16 block=256 args=tex:f32:2:linear:clamp:iota,buf:f32:4096:zero,f32:0.5,f32:0.000244140625
 __global__ void fetch1d(cudaTextureObject_t t, float *out, float x0, float dx) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -93,6 +109,8 @@ __global__ void fetch_layered(cudaTextureObject_t t, float *out) {
 }
 
 // Surfaces out of range: .zero reads 0 and drops the store, .trap faults.
+//! exp: surf_zero
+//! title: surface accesses out of range (.zero)
 //@ surf_zero grid=1 block=64 args=surf:u32:48:iota
 __global__ void surf_zero(cudaSurfaceObject_t s) {
   int i = threadIdx.x;

@@ -14,6 +14,10 @@ using namespace nvcuda;
 
 // One warp per 16x16 tile of C; the warps of a block cover a row of tiles.
 // A and B are half in global memory, C accumulates in float.
+//! group: wmma_gemm
+//! title: tensor-core GEMMs through nvcuda::wmma
+//! exp: wmma_global
+//! title: fragments from global memory, f16
 //@ wmma_gemm_global grid=1,4 block=128 args=buf:u16:4096:rand,buf:u16:4096:rand,buf:f32:4096:zero,i32:64,i32:64,i32:64
 extern "C" __global__ void wmma_gemm_global(const half *A, const half *B, float *C, int M, int N, int K) {
   int warp_n = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -70,6 +74,8 @@ __device__ void wmma_gemm_shared(const float *A, const float *B, float *C, int M
   wmma::store_matrix_sync(C + tile_m * 16 * N + tile_n * 16, acc, N, wmma::mem_row_major);
 }
 
+//! exp: wmma_shared
+//! title: fragments from padded shared tiles, f16 and bf16
 //@ wmma_gemm_shared_f16 grid=2,4 block=64 args=buf:f32:4096:rand,buf:f32:4096:rand,buf:f32:4096:zero,i32:64,i32:64,i32:64
 extern "C" __global__ void wmma_gemm_shared_f16(const float *A, const float *B, float *C, int M, int N, int K) {
   wmma_gemm_shared<half, 2>(A, B, C, M, N, K);
@@ -81,6 +87,8 @@ extern "C" __global__ void wmma_gemm_shared_bf16(const float *A, const float *B,
 }
 
 // tf32: the fragments load float and keep its tf32 part; m16n16k8.
+//! exp: wmma_tf32
+//! title: tf32 m16n16k8
 //@ wmma_gemm_tf32 grid=1,4 block=128 args=buf:f32:4096:rand,buf:f32:4096:rand,buf:f32:4096:zero,i32:64,i32:64,i32:64
 extern "C" __global__ void wmma_gemm_tf32(const float *A, const float *B, float *C, int M, int N, int K) {
   int warp_n = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -98,6 +106,8 @@ extern "C" __global__ void wmma_gemm_tf32(const float *A, const float *B, float 
 }
 
 // int8: s8 inputs, s32 accumulators, m16n16k16; C loaded first (C += A*B).
+//! exp: wmma_s8
+//! title: s8 with s32 accumulators, C loaded first
 //@ wmma_gemm_s8 grid=1,4 block=128 args=buf:i8:4096:rand,buf:i8:4096:rand,buf:i32:4096:rand,i32:64,i32:64,i32:64
 extern "C" __global__ void wmma_gemm_s8(const signed char *A, const signed char *B, int *C, int M, int N, int K) {
   int warp_n = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -116,6 +126,8 @@ extern "C" __global__ void wmma_gemm_s8(const signed char *A, const signed char 
 }
 
 // f64: m8n8k4, one warp per 8x8 tile of C.
+//! exp: wmma_f64
+//! title: f64 m8n8k4
 //@ wmma_gemm_f64 grid=1,4 block=128 args=buf:f64:1024:rand,buf:f64:1024:rand,buf:f64:1024:zero,i32:32,i32:32,i32:32
 extern "C" __global__ void wmma_gemm_f64(const double *A, const double *B, double *C, int M, int N, int K) {
   int warp_n = threadIdx.x / 32;
@@ -151,6 +163,8 @@ __device__ void wmma_gemm_tile(const half *A, const half *B, float *C, int M, in
   wmma::store_matrix_sync(C + tile_m * WM * N + tile_n * WN, acc, N, wmma::mem_row_major);
 }
 
+//! exp: wmma_shapes
+//! title: m32n8k16 and m8n32k16 with column-major A
 //@ wmma_m32n8k16 grid=1,1 block=128 args=buf:u16:1024:rand,buf:u16:1024:rand,buf:f32:1024:zero,i32:32,i32:32,i32:32
 extern "C" __global__ void wmma_m32n8k16(const half *A, const half *B, float *C, int M, int N, int K) {
   wmma_gemm_tile<32, 8, wmma::row_major>(A, B, C, M, N, K);
