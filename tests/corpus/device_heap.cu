@@ -4,6 +4,10 @@
 // fills the heap until malloc returns NULL, and frees that CUDA leaves
 // undefined (a double free, a pointer malloc did not return) for the
 // located faults (tests/test_corpus_heap.c).
+//! group: device_heap
+//! title: the device heap: malloc, free, new and delete
+//! exp: heap_alloc
+//! title: per-thread scratch, per-block buffers, a linked list, aligned new, a full heap
 //@ thread_scratch grid=4 block=64 args=buf:f32:256,buf:f32:256:zero,i32:24
 //@ block_buffer grid=3 block=128 args=buf:i32:1500:iota,buf:i32:1500:zero,buf:u64:3:zero,i32:500
 //@ list_kernel grid=2 block=96 args=buf:i32:192:zero,i32:12

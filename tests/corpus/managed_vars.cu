@@ -2,6 +2,10 @@
 // without a copy): a counter and a histogram that every block updates with
 // atomics, a scale the host sets before the launch (warpmem sim --const
 // m_scale=f32:..), next to a plain __device__ total (tests/test_corpus_heap.c).
+//! group: managed_vars
+//! title: __managed__ variables updated with atomics
+//! exp: managed_count
+//! title: a counter and a histogram in unified memory
 //@ count_above grid=4 block=128 args=buf:f32:512,buf:f32:512:zero,i32:512,f32:0.5
 #include <cstdio>
 

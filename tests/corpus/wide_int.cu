@@ -6,6 +6,10 @@
 // tests/test_corpus_intops.c checks every output against a CPU reference.
 
 // out = a * b + c modulo 2^128, grid-stride over n values.
+//! group: wide_int
+//! title: integers beyond 64 bits and below 32
+//! exp: int128
+//! title: __int128 multiply-accumulate and difference (carry chains)
 //@ wide_mac grid=2 block=128 args=buf:u64:1024:rand,buf:u64:1024:rand,buf:u64:1024:rand,buf:u64:1024:zero,i32:512
 __global__ void wide_mac(const unsigned __int128 *__restrict__ a, const unsigned __int128 *__restrict__ b,
                          const unsigned __int128 *__restrict__ c, unsigned __int128 *__restrict__ out, int n) {
@@ -33,6 +37,8 @@ __global__ void wide_diff(const Int128Parts *__restrict__ x, const Int128Parts *
 
 // y[row] = sum over k of A[row][k] * x[k], int8 values packed four to an
 // int, 32-bit accumulators: one warp per row, a shuffle reduction.
+//! exp: int8_simd
+//! title: __dp4a dot product and __vsadu4 sum of absolute differences
 //@ dot_int8 grid=8 block=128 args=buf:i32:2048:rand,buf:i32:64:rand,buf:i32:32:zero,i32:32,i32:64
 __global__ void dot_int8(const int *__restrict__ A, const int *__restrict__ x, int *__restrict__ y, int rows,
                          int k4) {
