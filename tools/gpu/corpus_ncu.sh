@@ -10,6 +10,7 @@
 # tools/compare_ncu.py compares on any machine.
 set -uo pipefail
 dest=${OUT:-/tmp}
+mkdir -p "$dest"
 out=$(mktemp -d)
 cd "$(dirname "$0")/../.."
 t0=$(date +%s)
