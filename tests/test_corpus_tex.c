@@ -255,8 +255,10 @@ static void test_surface_rmw(void **state) {
       float want = fmaf(2.0f, (float)(y * 128 + x), 1.0f); /* iota, then a * v + b */
       if (chan(&r, x, y, 0, 0) != want) fail_msg("surface (%d, %d): %g, want %g", x, y, chan(&r, x, y, 0, 0), want);
     }
-  /* 32 lanes x 4 bytes of one row: 128 bytes in two GOBs, 4 sectors each */
-  assert_int_equal(run.mm.metric[WM_M_SULD_REQ], 256);
+  /* 32 lanes x 4 bytes of one row: 128 bytes in two GOBs, 4 sectors each;
+   * a surface request serves 8 lanes (as an H100 counts: 4 per warp
+   * instruction), whose 32 bytes are two 16-byte pieces: 2 sectors each */
+  assert_int_equal(run.mm.metric[WM_M_SULD_REQ], 256 * 4);
   assert_int_equal(run.mm.metric[WM_M_SULD_SEC], 256 * 8);
   assert_int_equal(run.mm.metric[WM_M_SUST_SEC], 256 * 8);
   assert_int_equal(run.mm.metric[WM_M_SUST_INST], 256);
@@ -363,39 +365,49 @@ static void test_surface_bounds(void **state) {
 
 /* ---- counters from first principles ------------------------------------- */
 
-/* One warp reading 32 consecutive f32 texels of one row: 128 bytes across
- * two 64-byte GOB columns, each row's 64 bytes in four 16-byte pieces of
- * four different sectors (the swizzle gtex_offset documents): 8 sectors.
- * An 8x4 block of texels: 32 bytes x 4 rows = 2 pieces x 2 row pairs = 4. */
+/* The texture pipe serves a warp one quad (4 lanes) per request, and counts
+ * each request's distinct sectors (as an H100 does:
+ * docs/results/h100-2026-11-23-corpus).  In the block-linear storage
+ * (gtex_offset) a 32-byte sector holds a 16-byte piece of two rows (2j,
+ * 2j+1).
+ * One warp reading 32 consecutive f32 texels of one row: 8 quads, each
+ * reading one 16-byte piece: 8 requests, 8 sectors (the warp as a whole
+ * touches 8 distinct sectors too, which L1 looks up: all miss, cold). */
 static void test_counters_first_principles(void **state) {
   (void)state;
   SimRun run;
   tu_launch(&run, mod, "fetch2d", "1,1", "32,1", 0, "tex:f32:256x64:point:clamp", "buf:f32:128:zero", "f32:0.5",
             "f32:1", "f32:8.5", "f32:1", NULL);
   assert_int_equal(run.mm.metric[WM_M_TEX_INST], 1);
-  assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 1);
+  assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 8);
   assert_int_equal(run.mm.metric[WM_M_TEX_SEC], 8);
   assert_int_equal(run.mm.metric[WM_M_TEX_HIT] + run.mm.metric[WM_M_TEX_MISS], 8);
   assert_int_equal(run.mm.metric[WM_M_TEX_MISS], 8); /* a cold L1 */
   sim_run_free(&run);
 
+  /* An 8x4 block: each quad is 4 texels of one row, one 16-byte piece: 8
+   * requests of one sector each (4 distinct sectors for the warp). */
   tu_launch(&run, mod, "fetch2d", "1,1", "8,4", 0, "tex:f32:256x64:point:clamp", "buf:f32:128:zero", "f32:0.5",
             "f32:1", "f32:0.5", "f32:1", NULL);
-  assert_int_equal(run.mm.metric[WM_M_TEX_SEC], 4);
+  assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 8);
+  assert_int_equal(run.mm.metric[WM_M_TEX_SEC], 8);
+  assert_int_equal(run.mm.metric[WM_M_TEX_HIT] + run.mm.metric[WM_M_TEX_MISS], 4);
   sim_run_free(&run);
 
-  /* linear filtering a quarter texel past the centres of that block: each
-   * lane reads texels (x, y) to (x+1, y+1), so 9x5 texels, bytes 0..35 of
-   * rows 0..4 -> 16-byte pieces {0, 1, 2} x row pairs {0, 1, 2}: 9 sectors */
+  /* Linear filtering a quarter texel past those centres: the quad of row y
+   * at x = 0..3 reads texels 0..4 of rows y and y+1 (bytes 0..19: pieces 0
+   * and 1), the one at x = 4..7 texels 4..8 (bytes 16..35: pieces 1 and 2).
+   * Rows y, y+1 lie in one row pair for y = 0, 2 and in two for y = 1, 3:
+   * per column of quads 2 + 4 + 2 + 4 = 12 sectors, 24 for the two. */
   tu_launch(&run, mod, "fetch2d", "1,1", "8,4", 0, "tex:f32:256x64:linear:clamp", "buf:f32:128:zero", "f32:0.75",
             "f32:1", "f32:0.75", "f32:1", NULL);
-  assert_int_equal(run.mm.metric[WM_M_TEX_SEC], 9);
+  assert_int_equal(run.mm.metric[WM_M_TEX_SEC], 24);
   sim_run_free(&run);
 
   /* the stencil: 1024 warps x 5 fetches, each warp a row of 32 texels */
   tu_launch(&run, mod, "stencil5", "8,16", "32,8", 0, "tex:f32:256x128:point:clamp", "buf:f32:32768:zero", "i32:256",
             "i32:128", NULL);
-  assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 5 * 1024);
+  assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 5 * 1024 * 8);
   sim_run_free(&run);
 }
 

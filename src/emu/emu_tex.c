@@ -272,10 +272,10 @@ static void lane_taps(const GTex *t, const Coord *c, int linear, Taps *tp) {
 /* ---- the instructions -------------------------------------------------------- */
 
 /* Hands a warp's texel addresses to the memory model. */
-static void model_texels(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *addr, uint32_t n,
-                         unsigned size, int op) {
+static void model_texels(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *addr, const uint8_t *lane,
+                         uint32_t n, unsigned size, int op) {
   if (!b->mm) return;
-  MemTexReq r = {.op = (uint8_t)op, .size = (uint8_t)size, .n = n, .addr = addr, .lanes = mask,
+  MemTexReq r = {.op = (uint8_t)op, .size = (uint8_t)size, .n = n, .addr = addr, .lane = lane, .lanes = mask,
                  .instr = (int)(x - b->p->code), .warp = b->cur_warp};
   mem_texture(b->mm, &r);
 }
@@ -314,6 +314,7 @@ int emu_exec_tex(EMU_EXEC_ARGS) {
   int linear = t->filter == GTEX_LINEAR && x->type2 == PTX_T_F32;
   int isf = x->type == PTX_T_F32;
   uint64_t addr[256];
+  uint8_t lane[256];
   uint32_t na = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
@@ -326,13 +327,13 @@ int emu_exec_tex(EMU_EXEC_ARGS) {
     for (int k = 0; k < tp.n; k++) {
       float f[4];
       texel(t, tp.off[k] < 0 ? NULL : data + tp.off[k], f, u);
-      if (tp.off[k] >= 0) addr[na++] = t->addr + (uint64_t)tp.off[k];
+      if (tp.off[k] >= 0) lane[na] = (uint8_t)l, addr[na++] = t->addr + (uint64_t)tp.off[k];
       for (int ch = 0; ch < 4; ch++) acc[ch] = k == 0 ? tp.w[0] * f[ch] : acc[ch] + tp.w[k] * f[ch];
     }
     for (int ch = 0; ch < 4; ch++)
       if (x->d[ch] != EMU_NOSLOT) R[(size_t)x->d[ch] * 32 + l] = isf ? B32(acc[ch]) : result_int(x, u[ch]);
   }
-  model_texels(b, x, mask, addr, na, t->texel, MEM_TEX_FETCH);
+  model_texels(b, x, mask, addr, lane, na, t->texel, MEM_TEX_FETCH);
   return 0;
 }
 
@@ -345,6 +346,7 @@ int emu_exec_tld4(EMU_EXEC_ARGS) {
   const uint8_t *data = b->l->gmem->buf[t->buf].data;
   int isf = x->type == PTX_T_F32;
   uint64_t addr[128];
+  uint8_t lane[128];
   uint32_t na = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
@@ -357,12 +359,12 @@ int emu_exec_tld4(EMU_EXEC_ARGS) {
       float f[4];
       uint32_t u[4];
       texel(t, off < 0 ? NULL : data + off, f, u);
-      if (off >= 0 && na < 128) addr[na++] = t->addr + (uint64_t)off;
+      if (off >= 0 && na < 128) lane[na] = (uint8_t)l, addr[na++] = t->addr + (uint64_t)off;
       if (x->d[k] != EMU_NOSLOT)
         R[(size_t)x->d[k] * 32 + l] = isf ? B32(f[x->aux]) : result_int(x, u[x->aux]);
     }
   }
-  model_texels(b, x, mask, addr, na, t->texel, MEM_TEX_FETCH);
+  model_texels(b, x, mask, addr, lane, na, t->texel, MEM_TEX_FETCH);
   return 0;
 }
 
@@ -461,19 +463,20 @@ int emu_exec_suld(EMU_EXEC_ARGS) {
   if (!t) return -1;
   uint8_t *data = b->l->gmem->buf[t->buf].data;
   uint64_t addr[32];
+  uint8_t lane[32];
   uint32_t na = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
     int64_t off = surface_offset(b, x, warp, l, t, R, size);
     if (off == -2) return -1;
-    if (off >= 0) addr[na++] = t->addr + (uint64_t)off;
+    if (off >= 0) lane[na] = (uint8_t)l, addr[na++] = t->addr + (uint64_t)off;
     for (unsigned v = 0; v < x->vec; v++) {
       uint64_t val = 0;
       if (off >= 0) memcpy(&val, data + off + v * elem, elem);
       if (x->d[v] != EMU_NOSLOT) R[(size_t)x->d[v] * 32 + l] = val;
     }
   }
-  model_texels(b, x, mask, addr, na, size, MEM_SURF_LD);
+  model_texels(b, x, mask, addr, lane, na, size, MEM_SURF_LD);
   return 0;
 }
 
@@ -502,13 +505,14 @@ int emu_exec_sust(EMU_EXEC_ARGS) {
   if (!surface_for(b, x, warp, mask, R, size)) return -1;
   uint8_t *data = b->l->gmem->buf[t->buf].data;
   uint64_t addr[32];
+  uint8_t lane[32];
   uint32_t na = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
     int64_t off = surface_offset(b, x, warp, l, t, R, packed ? t->texel : size);
     if (off == -2) return -1;
     if (off < 0) continue;
-    addr[na++] = t->addr + (uint64_t)off;
+    lane[na] = (uint8_t)l, addr[na++] = t->addr + (uint64_t)off;
     for (unsigned v = 0; v < x->vec; v++) {
       uint64_t val = R[(size_t)x->d[v] * 32 + l];
       if (packed) {
@@ -519,6 +523,6 @@ int emu_exec_sust(EMU_EXEC_ARGS) {
       }
     }
   }
-  model_texels(b, x, mask, addr, na, size, MEM_SURF_ST);
+  model_texels(b, x, mask, addr, lane, na, size, MEM_SURF_ST);
   return 0;
 }

@@ -63,7 +63,8 @@ typedef struct MemTexReq {
                             bilinear fetch four, a trilinear one eight;
                             border texels have none */
   const uint64_t *addr;  /* [n] */
-  uint32_t lanes;        /* active lanes (for --lines) */
+  const uint8_t *lane;   /* [n]: the lane of each address */
+  uint32_t lanes;        /* active lanes */
   int instr;             /* index of the instruction in the kernel's code */
   uint16_t warp;         /* warp within the block (for the cache trace) */
 } MemTexReq;

@@ -35,6 +35,32 @@ static unsigned distinct_sectors(const MemTexReq *r, uint64_t *sec, uint32_t *by
   return n;
 }
 
+/* The texture pipe's requests and sectors, as an H100 counts them
+ * (docs/results/h100-2026-11-23-corpus): one request per group of lanes
+ * with an active lane -- quads (4 lanes) for texture fetches, 8 lanes for
+ * surface accesses -- and, per request, the distinct sectors of its lanes'
+ * texels (a sector two groups read counts twice). */
+static void group_cost(const MemTexReq *r, unsigned *nreq, unsigned *nsec) {
+  unsigned width = r->op == MEM_TEX_FETCH ? 4 : 8, groups = 32 / width;
+  uint32_t gmask = width == 4 ? 0xfu : 0xffu;
+  *nreq = *nsec = 0;
+  for (unsigned g = 0; g < groups; g++)
+    if (r->lanes >> (g * width) & gmask) ++*nreq;
+  uint64_t seen[64];
+  unsigned nseen = 0, cur = ~0u;
+  for (uint32_t i = 0; i < r->n; i++) { /* addresses come lane by lane */
+    unsigned g = r->lane[i] / width;
+    if (g != cur) cur = g, nseen = 0;
+    uint64_t s = r->addr[i] >> 5;
+    unsigned k = 0;
+    while (k < nseen && seen[k] != s) k++;
+    if (k == nseen) {
+      if (nseen < 64) seen[nseen++] = s;
+      ++*nsec;
+    }
+  }
+}
+
 void mem_texture(MemModel *mm, const MemTexReq *r) {
   static const uint8_t inst[] = {WM_M_TEX_INST, WM_M_SULD_INST, WM_M_SUST_INST};
   static const uint8_t req[] = {WM_M_TEX_REQ, WM_M_SULD_REQ, WM_M_SUST_REQ};
@@ -44,9 +70,11 @@ void mem_texture(MemModel *mm, const MemTexReq *r) {
   uint32_t bytes[256];
   if (r->op > MEM_SURF_ST || r->n > 256) return;
   unsigned ns = distinct_sectors(r, sec, bytes);
+  unsigned nreq, nsec;
+  group_cost(r, &nreq, &nsec);
   mm->metric[inst[r->op]]++;
-  mm->metric[req[r->op]]++;
-  mm->metric[secm[r->op]] += ns;
+  mm->metric[req[r->op]] += nreq;
+  mm->metric[secm[r->op]] += nsec;
   if (mm->trace)
     for (unsigned i = 0; i < ns; i++) trace_push(mm->trace, sec[i], bytes[i], r->warp, trace[r->op], i == 0);
   LineStat *ls = (unsigned)r->instr < (unsigned)mm->nline ? &mm->line[r->instr] : NULL;
@@ -57,7 +85,7 @@ void mem_texture(MemModel *mm, const MemTexReq *r) {
   for (uint32_t m = r->lanes; m; m &= m - 1) lanes++;
   ls->execs++;
   ls->requests++;
-  ls->units += ns;
+  ls->units += ns;  /* --lines: the warp's distinct sectors */
   ls->ideal += ideal;
   ls->unit_kind = MEM_UNIT_SECTORS;
   if (ns > ls->worst) {
