@@ -46,14 +46,6 @@ static inline int compare(const EmuInstr *x, uint64_t a, uint64_t b) {
   }
 }
 
-static inline int boolop(unsigned sub, int v, int c) {
-  switch (sub) {
-  case PTX_SUB_BAND: return v && c;
-  case PTX_SUB_BOR: return v || c;
-  case PTX_SUB_BXOR: return v != c;
-  default: return v;
-  }
-}
 
 /* The lanes of `mask` for which a CMP b holds, as a bit mask: the common
  * type/comparison pairs as straight loops, the rest through compare(). */
@@ -144,7 +136,7 @@ int emu_exec_set(EMU_EXEC_ARGS) {
                : x->type == PTX_T_BF16 ? 0x3f80u : zext(~0ull, ptx_type_size((PtxType)x->type));
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
-    int v = boolop(x->sub, compare(&cx, a[l], bb[l]), c ? (int)(c[l] & 1) ^ x->s_neg[2] : 1);
+    int v = emu_boolop(x->sub, compare(&cx, a[l], bb[l]), c ? (int)(c[l] & 1) ^ x->s_neg[2] : 1);
     d[l] = v ? one : 0;
   }
   return 0;

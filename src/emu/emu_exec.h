@@ -214,6 +214,17 @@ static inline Class tclass(unsigned t) {
   return C_U;
 }
 
+/* setp/set's combination (.and/.or/.xor, PtxInstr.sub) of the comparison
+ * v with the predicate c. */
+static inline int emu_boolop(unsigned sub, int v, int c) {
+  switch (sub) {
+  case PTX_SUB_BAND: return v && c;
+  case PTX_SUB_BOR: return v || c;
+  case PTX_SUB_BXOR: return v != c;
+  default: return v;
+  }
+}
+
 /* Runs `body` once per lane of mask, with the lane in l: a plain loop when
  * all 32 are active (the compiler vectorizes it), else over the set bits. */
 #define LANES(mask, ...)                                             \

@@ -251,14 +251,6 @@ static int h_tanh(EMU_EXEC_ARGS) {
 
 /* --- comparisons --- */
 
-static inline int boolop(unsigned sub, int v, int c) {
-  switch (sub) {
-  case PTX_SUB_BAND: return v && c;
-  case PTX_SUB_BOR: return v || c;
-  case PTX_SUB_BXOR: return v != c;
-  default: return v;
-  }
-}
 
 /* setp.f16/.bf16 p[|q], a, b[, c]: p = t OP c, q = !t OP c.  The pairs
  * compare each half: p = t_low OP c, q = t_high OP c. */
@@ -271,8 +263,8 @@ static int h_setp(EMU_EXEC_ARGS) {
     int t0 = emu_cmp_float(x->cmp, h_value(&c, EL(a[l], 0)), h_value(&c, EL(bb[l], 0)));
     int t1 = c.n == 2 ? emu_cmp_float(x->cmp, h_value(&c, EL(a[l], 1)), h_value(&c, EL(bb[l], 1))) : !t0;
     int cv = cp ? (int)(cp[l] & 1) ^ x->s_neg[2] : 1;
-    if (p) p[l] = (uint64_t)boolop(x->sub, t0, cv);
-    if (q) q[l] = (uint64_t)boolop(x->sub, t1, cv);
+    if (p) p[l] = (uint64_t)emu_boolop(x->sub, t0, cv);
+    if (q) q[l] = (uint64_t)emu_boolop(x->sub, t1, cv);
   }
   return 0;
 }
@@ -292,7 +284,7 @@ static int h_set(EMU_EXEC_ARGS) {
     uint32_t out = 0;
     for (int i = 0; i < c.n; i++) {
       int t = emu_cmp_float(x->cmp, h_value(&c, EL(a[l], i)), h_value(&c, EL(bb[l], i)));
-      if (boolop(x->sub, t, cv)) out |= one << (16 * i);
+      if (emu_boolop(x->sub, t, cv)) out |= one << (16 * i);
     }
     d[l] = out;
   }
