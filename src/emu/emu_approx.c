@@ -9,6 +9,13 @@
  *   within the error bounds the PTX ISA gives (a few ulp, or 2^-22-ish
  *   relative); the emulator uses the host's libm, which is closer to the
  *   true value, so results agree to those bounds, not bit for bit.
+ * - A mul and an add (or sub) of f32/f64 without a rounding modifier may be
+ *   contracted by ptxas into one fma (the PTX ISA allows it; nvcc's
+ *   -fmad=true), which rounds once where the emulator rounds twice: seen on
+ *   an H100 (docs/results/h100-2026-11-23-corpus, noinline_kernel).  Which
+ *   pairs ptxas fuses is its choice, so the emulator computes them as
+ *   written and warns where the product feeds only the next add or sub of
+ *   its block.
  */
 #include "emu/emu_approx.h"
 
@@ -40,24 +47,79 @@ int emu_approx(const PtxInstr *in, char *why, size_t n) {
   return 0;
 }
 
+/* How many times register r is read by k's code (any operand but a
+ * destination). */
+static int reads_of(const PtxKernel *k, uint32_t r) {
+  int n = 0;
+  for (int i = 0; i < k->ncode; i++) {
+    const PtxInstr *in = &k->code[i];
+    int first = (ptx_op[in->op].flags & OPF_NODST) ? 0 : 1;
+    for (int o = first; o < in->nopd; o++) {
+      const PtxOperand *x = &in->opd[o];
+      if (x->kind == PTX_O_VEC)
+        for (int j = 0; j < x->n; j++) n += ptx_vec_reg(k, x, j) == r;
+      else if (x->kind == PTX_O_REG || x->kind == PTX_O_ADDR)
+        n += x->reg[0] == r;
+    }
+    if (in->guard == r) n++;
+  }
+  return n;
+}
+
+static int plain_float(const PtxInstr *in, int op) {
+  return in->op == op && in->rnd == PTX_RND_NONE && !(in->flags & PTX_IF_SAT) &&
+         (in->type == PTX_T_F32 || in->type == PTX_T_F64);
+}
+
+/* Instruction i, a plain mul whose product only the next plain add or sub
+ * of its block reads: that add's index, or -1. */
+static int contractible(const PtxKernel *k, int i) {
+  const PtxInstr *mul = &k->code[i];
+  if (!plain_float(mul, PTX_OP_MUL) || mul->opd[0].kind != PTX_O_REG) return -1;
+  uint32_t d = mul->opd[0].reg[0];
+  for (int j = i + 1; j < k->ncode; j++) {
+    const PtxInstr *in = &k->code[j];
+    if (ptx_op[in->op].flags & (OPF_BRANCH | OPF_EXIT | OPF_BARRIER)) return -1;
+    int reads = 0;
+    for (int o = 1; o < in->nopd; o++) reads |= in->opd[o].kind == PTX_O_REG && in->opd[o].reg[0] == d;
+    if (!reads) continue;
+    int fusable = (plain_float(in, PTX_OP_ADD) || plain_float(in, PTX_OP_SUB)) && in->type == mul->type &&
+                  in->guard == mul->guard && reads_of(k, d) == 1;
+    return fusable ? j : -1;
+  }
+  return -1;
+}
+
+/* Appends one located warning line about instruction in. */
+static void note(char **out, size_t *len, const PtxModule *m, const PtxInstr *in, const char *why) {
+  char text[256], line[1024];
+  ptx_instr_text(m, in, text, sizeof text);
+  const char *cu = ptx_cu_file(m, in), *base = strrchr(cu, '/');
+  int w = snprintf(line, sizeof line, "%s:%u:%u: warning: %s: %s", m->path, in->ptx_line, in->ptx_col, text, why);
+  if (in->cu_line && w > 0 && (size_t)w < sizeof line)
+    snprintf(line + w, sizeof line - (size_t)w, " (%s:%u)", base ? base + 1 : cu, in->cu_line);
+  size_t l = strlen(line);
+  *out = wm_xrealloc(*out, *len + l + 2);
+  memcpy(*out + *len, line, l);
+  *len += l;
+  (*out)[(*len)++] = '\n';
+  (*out)[*len] = '\0';
+}
+
 char *emu_approx_notes(const PtxModule *m, const PtxKernel *k) {
   char *out = NULL;
   size_t len = 0;
   for (int i = 0; i < k->ncode; i++) {
     const PtxInstr *in = &k->code[i];
-    char why[256], text[256], line[1024];
-    if (!emu_approx(in, why, sizeof why)) continue;
-    ptx_instr_text(m, in, text, sizeof text);
-    const char *cu = ptx_cu_file(m, in), *base = strrchr(cu, '/');
-    int w = snprintf(line, sizeof line, "%s:%u:%u: warning: %s: %s", m->path, in->ptx_line, in->ptx_col, text, why);
-    if (in->cu_line && w > 0 && (size_t)w < sizeof line)
-      snprintf(line + w, sizeof line - (size_t)w, " (%s:%u)", base ? base + 1 : cu, in->cu_line);
-    size_t l = strlen(line);
-    out = wm_xrealloc(out, len + l + 2);
-    memcpy(out + len, line, l);
-    len += l;
-    out[len++] = '\n';
-    out[len] = '\0';
+    char why[256];
+    int j;
+    if (emu_approx(in, why, sizeof why)) {
+      note(&out, &len, m, in, why);
+    } else if ((j = contractible(k, i)) >= 0) {
+      snprintf(why, sizeof why, "ptxas may contract it with the mul of PTX line %u into one fma (rounded once); "
+               "warpmem rounds both, so the result may differ in its last bit", in->ptx_line);
+      note(&out, &len, m, &k->code[j], why);
+    }
   }
   if (out) out[len - 1] = '\0'; /* no trailing newline */
   return out;
