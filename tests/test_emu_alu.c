@@ -13,7 +13,7 @@
 
 #include "testutil.h"
 
-#define NSLOT 32
+#define NSLOT TU_NSLOT
 
 static const char head[] =
   ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -23,44 +23,10 @@ static const char head[] =
   " ld.param.u64 %rd1, [p_out];\n cvta.to.global.u64 %rd1, %rd1;\n"
   " mov.u32 %r0, %tid.x;\n mul.wide.u32 %rd2, %r0, 256;\n add.s64 %rd0, %rd1, %rd2;\n";
 
-/* Runs `body` on one warp; fills out[32][NSLOT]. */
-static void run_body(const char *body, uint64_t out[32][NSLOT]) {
-  size_t n = strlen(head) + strlen(body) + 32;
-  char *text = malloc(n);
-  snprintf(text, n, "%s%s DONE:\n ret;\n}\n", head, body);
-  char *path = tu_temp_file(".ptx", text);
-  char dir[] = "/tmp/wmaluXXXXXX", args[1024], *err = NULL;
-  assert_non_null(mkdtemp(dir));
-  snprintf(args, sizeof args, "sim %s --kernel k --grid 1 --block 32 --arg buf:u64:%d:zero --dump %s", path,
-           32 * NSLOT, dir);
-  int rc = tu_run_cli(args, NULL, &err);
-  if (rc != 0) fail_msg("warpmem exited %d:\n%s\n%s", rc, err ? err : "", text);
-  free(err);
-  tu_read_dump(dir, "k.arg0.u64.bin", out, sizeof(uint64_t) * 32 * NSLOT);
-  snprintf(args, sizeof args, "rm -rf '%s' '%s'", dir, path);
-  assert_int_equal(system(args), 0);
-  free(path);
-  free(text);
-}
-
-/* Every lane must produce want[0..n-1]. */
-static void check_all(const char *name, const char *body, const uint64_t *want, int n) {
-  static uint64_t out[32][NSLOT];
-  run_body(body, out);
-  int bad = 0;
-  for (int l = 0; l < 32; l++)
-    for (int i = 0; i < n; i++)
-      if (out[l][i] != want[i]) {
-        if (bad++ < 8)
-          print_error("%s: lane %d slot %d: got 0x%llx, want 0x%llx\n", name, l, i, (unsigned long long)out[l][i],
-                      (unsigned long long)want[i]);
-      }
-  if (bad) fail_msg("%s: %d wrong values", name, bad);
-}
 #define CHECK(body, ...)                                            \
   do {                                                              \
     static const uint64_t w_[] = {__VA_ARGS__};                     \
-    check_all(__func__, body, w_, (int)(sizeof w_ / sizeof *w_));   \
+    tu_check_warp(__func__, head, body, w_, (int)(sizeof w_ / sizeof *w_));   \
   } while (0)
 
 /* stores: slot i */
@@ -474,7 +440,7 @@ static void test_atom_inc_dec(void **state) {
 /* per-lane expectations */
 static void check_lanes(const char *name, const char *body, uint64_t want[32][NSLOT], int n) {
   static uint64_t out[32][NSLOT];
-  run_body(body, out);
+  tu_run_warp(head, body, out, NULL);
   int bad = 0;
   for (int l = 0; l < 32; l++)
     for (int i = 0; i < n; i++)

@@ -20,7 +20,7 @@
 #include "testutil.h"
 #include "util/half.h"
 
-#define NSLOT 32
+#define NSLOT TU_NSLOT
 
 static const char head[] =
   ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -30,47 +30,10 @@ static const char head[] =
   " ld.param.u64 %rd1, [p_out];\n cvta.to.global.u64 %rd1, %rd1;\n"
   " mov.u32 %r0, %tid.x;\n mul.wide.u32 %rd2, %r0, 256;\n add.s64 %rd0, %rd1, %rd2;\n";
 
-/* Runs `body` on one warp; fills out[32][NSLOT].  Returns warpmem's exit
- * status; its stderr in *err when err is not NULL (caller frees). */
-static int run_body(const char *body, uint64_t out[32][NSLOT], char **err) {
-  size_t n = strlen(head) + strlen(body) + 32;
-  char *text = malloc(n);
-  snprintf(text, n, "%s%s DONE:\n ret;\n}\n", head, body);
-  char *path = tu_temp_file(".ptx", text);
-  char dir[] = "/tmp/wmhalfXXXXXX", args[1024], *e = NULL;
-  assert_non_null(mkdtemp(dir));
-  snprintf(args, sizeof args, "sim %s --kernel k --grid 1 --block 32 --arg buf:u64:%d:zero --dump %s", path,
-           32 * NSLOT, dir);
-  int rc = tu_run_cli(args, NULL, &e);
-  if (rc != 0 && !err) fail_msg("warpmem exited %d:\n%s\n%s", rc, e ? e : "", text);
-  if (rc == 0) tu_read_dump(dir, "k.arg0.u64.bin", out, sizeof(uint64_t) * 32 * NSLOT);
-  if (err) *err = e;
-  else free(e);
-  snprintf(args, sizeof args, "rm -rf '%s' '%s'", dir, path);
-  assert_int_equal(system(args), 0);
-  free(path);
-  free(text);
-  return rc;
-}
-
-/* Every lane must produce want[0..n-1]. */
-static void check_all(const char *name, const char *body, const uint64_t *want, int n) {
-  static uint64_t out[32][NSLOT];
-  run_body(body, out, NULL);
-  int bad = 0;
-  for (int l = 0; l < 32; l++)
-    for (int i = 0; i < n; i++)
-      if (out[l][i] != want[i]) {
-        if (bad++ < 8)
-          print_error("%s: lane %d slot %d: got 0x%llx, want 0x%llx\n", name, l, i, (unsigned long long)out[l][i],
-                      (unsigned long long)want[i]);
-      }
-  if (bad) fail_msg("%s: %d wrong values", name, bad);
-}
 #define CHECK(body, ...)                                            \
   do {                                                              \
     static const uint64_t w_[] = {__VA_ARGS__};                     \
-    check_all(__func__, body, w_, (int)(sizeof w_ / sizeof *w_));   \
+    tu_check_warp(__func__, head, body, w_, (int)(sizeof w_ / sizeof *w_));   \
   } while (0)
 
 #define S16(o, r) " st.global.b16 [%rd0+" #o "], " r ";\n"
@@ -256,7 +219,7 @@ static void test_vector_constant(void **state) {
 static void test_atomics(void **state) {
   (void)state;
   static uint64_t out[32][NSLOT];
-  run_body(H("%h1", "0x3c00") " atom.global.add.noftz.f16 %h2, [%rd1+200], %h1;\n"
+  tu_run_warp(head, H("%h1", "0x3c00") " atom.global.add.noftz.f16 %h2, [%rd1+200], %h1;\n"
            W("%r1", "0x3c004000") " atom.global.add.noftz.f16x2 %r2, [%rd1+208], %r1;\n"
            H("%h3", "0x3f80") " red.global.add.noftz.bf16 [%rd1+216], %h3;\n"
            W("%r3", "0xbf803f80") " red.global.add.noftz.bf16x2 [%rd1+224], %r3;\n"
@@ -278,7 +241,7 @@ static void test_refused(void **state) {
   (void)state;
   static uint64_t out[32][NSLOT];
   char *err = NULL;
-  int rc = run_body(H("%h1", "0x3c00") " div.rn.f16 %h2, %h1, %h1;\n", out, &err);
+  int rc = tu_run_warp(head, H("%h1", "0x3c00") " div.rn.f16 %h2, %h1, %h1;\n", out, &err);
   assert_int_not_equal(rc, 0);
   assert_non_null(err);
   if (!strstr(err, "no half-precision form of div.f16") || !strstr(err, "div.rn.f16 %h2, %h1, %h1;") ||
@@ -286,15 +249,15 @@ static void test_refused(void **state) {
     fail_msg("unexpected message:\n%s", err);
   free(err);
   err = NULL;
-  rc = run_body(W("%r1", "0x3c003c00") " sqrt.rn.f16x2 %r2, %r1;\n", out, &err);
+  rc = tu_run_warp(head, W("%r1", "0x3c003c00") " sqrt.rn.f16x2 %r2, %r1;\n", out, &err);
   assert_int_not_equal(rc, 0);
   if (!err || !strstr(err, "no half-precision form of sqrt.f16x2")) fail_msg("unexpected message:\n%s", err);
   free(err);
-  rc = run_body(" mov.f32 %f1, 0f3F800000;\n cvt.rna.f16.f32 %h1, %f1;\n", out, &err);
+  rc = tu_run_warp(head, " mov.f32 %f1, 0f3F800000;\n cvt.rna.f16.f32 %h1, %f1;\n", out, &err);
   assert_int_not_equal(rc, 0);
   if (!err || !strstr(err, ".rna is for cvt.rna.tf32.f32 only")) fail_msg("unexpected message:\n%s", err);
   free(err);
-  rc = run_body(" mov.f32 %f1, 0f3F800000;\n max.NaN.f64 %fd1, %fd2, %fd3;\n", out, &err);
+  rc = tu_run_warp(head, " mov.f32 %f1, 0f3F800000;\n max.NaN.f64 %fd1, %fd2, %fd3;\n", out, &err);
   assert_int_not_equal(rc, 0);
   if (!err || !strstr(err, "max.NaN and .xorsign.abs are for .f32 and the half types"))
     fail_msg("unexpected message:\n%s", err);

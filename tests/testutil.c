@@ -111,6 +111,41 @@ void *tu_arg_buf(SimRun *run, int argno, size_t elem, size_t count) {
   return NULL;
 }
 
+int tu_run_warp(const char *head, const char *body, uint64_t out[32][TU_NSLOT], char **err) {
+  size_t n = strlen(head) + strlen(body) + 32;
+  char *text = malloc(n);
+  snprintf(text, n, "%s%s DONE:\n ret;\n}\n", head, body);
+  char *path = tu_temp_file(".ptx", text);
+  char dir[] = "/tmp/wmwarpXXXXXX", args[1024], *e = NULL;
+  assert_non_null(mkdtemp(dir));
+  snprintf(args, sizeof args, "sim %s --kernel k --grid 1 --block 32 --arg buf:u64:%d:zero --dump %s", path,
+           32 * TU_NSLOT, dir);
+  int rc = tu_run_cli(args, NULL, &e);
+  if (rc != 0 && !err) fail_msg("warpmem exited %d:\n%s\n%s", rc, e ? e : "", text);
+  if (rc == 0) tu_read_dump(dir, "k.arg0.u64.bin", out, sizeof(uint64_t) * 32 * TU_NSLOT);
+  if (err) *err = e;
+  else free(e);
+  snprintf(args, sizeof args, "rm -rf '%s' '%s'", dir, path);
+  assert_int_equal(system(args), 0);
+  free(path);
+  free(text);
+  return rc;
+}
+
+void tu_check_warp(const char *name, const char *head, const char *body, const uint64_t *want, int n) {
+  static uint64_t out[32][TU_NSLOT];
+  tu_run_warp(head, body, out, NULL);
+  int bad = 0;
+  for (int l = 0; l < 32; l++)
+    for (int i = 0; i < n; i++)
+      if (out[l][i] != want[i]) {
+        if (bad++ < 8)
+          print_error("%s: lane %d slot %d: got 0x%llx, want 0x%llx\n", name, l, i, (unsigned long long)out[l][i],
+                      (unsigned long long)want[i]);
+      }
+  if (bad) fail_msg("%s: %d wrong values", name, bad);
+}
+
 char *tu_temp_file(const char *suffix, const char *text) {
   char tmpl[64];
   snprintf(tmpl, sizeof tmpl, "/tmp/wmtestXXXXXX%s", suffix);

@@ -45,6 +45,18 @@ void *tu_arg_buf(struct SimRun *run, int argno, size_t elem, size_t count);
 /* Loads a module (fails the test on an error). */
 struct PtxModule *tu_load(const char *path);
 
+/* One warp running a kernel body through the CLI: the PTX is head (the
+ * module, `.entry k(.param .u64 p_out)`, registers, %rd0 = this lane's
+ * TU_NSLOT u64 slots) + body + " DONE: ret; }", launched on one warp of 32
+ * threads with a zeroed buf:u64:32*TU_NSLOT; out gets the buffer.  Returns
+ * warpmem's exit status; its stderr in *err when err is not NULL (caller
+ * frees), else a non-zero status fails the test. */
+#define TU_NSLOT 32
+int tu_run_warp(const char *head, const char *body, uint64_t out[32][TU_NSLOT], char **err);
+/* Runs body (tu_run_warp) and fails the test `name` unless every lane
+ * produced want[0..n-1] in its first n slots. */
+void tu_check_warp(const char *name, const char *head, const char *body, const uint64_t *want, int n);
+
 /* Writes text to a fresh temporary file with the given suffix (".ptx");
  * returns its path (malloc'd; caller frees and unlinks). */
 char *tu_temp_file(const char *suffix, const char *text);
