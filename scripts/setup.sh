@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what warpmem needs to build and test, if missing (Debian 12):
-# cmake, a C compiler, pkg-config, jansson (JSON), cmocka (tests), and
+# cmake, a C compiler, pkg-config, jansson (JSON), cmocka (tests), lz4 and
+# zstd (the compressed PTX in applications' fat binaries), and
 # python3 with nm for the layout check.
 # The CUDA toolkit (nvcc) is optional: without it, give warpmem .ptx files.
 set -euo pipefail
@@ -12,6 +13,8 @@ command -v python3 >/dev/null || need+=(python3)   # tools/check_layout.py
 command -v nm >/dev/null || need+=(binutils)
 pkg-config --exists jansson 2>/dev/null || need+=(libjansson-dev)
 pkg-config --exists cmocka 2>/dev/null || need+=(libcmocka-dev)
+pkg-config --exists liblz4 2>/dev/null || need+=(liblz4-dev)   # fat binaries (warpmem run)
+pkg-config --exists libzstd 2>/dev/null || need+=(libzstd-dev)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
   sudo=""

@@ -29,7 +29,7 @@ LAYERS = [
     ["model", "launch"], # time model; launch specs and argument binding
     ["report", "gpu"],   # text/JSON/CSV reports; the GPU runner
     ["sim"],             # one launch end to end
-    ["lab"],             # the experiment catalogue
+    ["lab", "rt"],       # the experiment catalogue; the stand-in CUDA runtime (warpmem run)
     ["cli"],             # the commands
 ]
 RANK = {d: i for i, ds in enumerate(LAYERS) for d in ds}

@@ -24,6 +24,11 @@ typedef struct EmuLaunch {
   const uint8_t *global_init;/* module->global_size bytes: the __device__
                                 and __managed__ variables before the launch;
                                 NULL: their initializers */
+  uint64_t global_base;      /* nonzero: the module's .global segment is
+                                already a buffer of gmem at this address,
+                                initialized and relocated (with const_mem)
+                                by the caller, and outlives the launch
+                                (warpmem run); global_init is not used */
   MemModel *mm;              /* receives every memory request */
   CacheSys *cache;           /* if set (with mm), the blocks' global and
                                 local sectors are replayed through it in

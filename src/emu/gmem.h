@@ -83,10 +83,22 @@ typedef struct GlobalMem {
   uint64_t total;  /* bytes allocated */
   uint64_t limit;  /* most bytes allowed */
   GHeap heap;      /* malloc's heap (emu_heap.c) */
+  int unified;     /* each buffer's host copy lies at its device address
+                      (gmem_init_unified) */
 } GlobalMem;
 
 void gmem_init(GlobalMem *g, uint64_t limit);
+/* As gmem_init, but every buffer's host copy is mapped at its device
+ * address, as CUDA's unified addressing makes a device pointer a valid
+ * host pointer (cudaMallocManaged, cudaMallocHost): warpmem run hands these
+ * addresses to the application, which reads and writes them directly. */
+void gmem_init_unified(GlobalMem *g, uint64_t limit);
 void gmem_free(GlobalMem *g);
+
+/* cudaFree: releases the buffer that starts at addr (its texture objects
+ * too); -1 with a message when no buffer starts there.  Indices of the
+ * other buffers may change. */
+int gmem_release(GlobalMem *g, uint64_t addr, WmErr *e);
 
 /* Allocates `size` zeroed bytes; returns the buffer's index or -1 (with a
  * message naming `name` and the limit). */

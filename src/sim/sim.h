@@ -89,6 +89,24 @@ const Arch *sim_arch(const SimOptions *o);
 /* Binds, runs and models one launch; run->mm holds the counters (free with
  * sim_run_free).  Errors name the launch. */
 int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions *o, SimRun *run, WmErr *e);
+
+/* A launch whose arguments are bound already, in memory that outlives it:
+ * warpmem run's launches, on the application's cudaMalloc'd buffers. */
+typedef struct SimBound {
+  GlobalMem *gmem;          /* the buffers, kept (and changed) by the launch */
+  const uint8_t *params;    /* the parameter buffer, kernel->param_size bytes */
+  uint8_t *const_mem;       /* the module's constant bank (mod->const_size
+                               bytes), relocated; NULL: its initializers */
+  uint64_t global_base;     /* the module's .global segment, a buffer of gmem
+                               (EmuLaunch.global_base); 0: the module has none */
+  int functional;           /* 1: outputs only, no memory model, caches or
+                               time (ncu's unprofiled launches); run->mm empty */
+} SimBound;
+
+/* Runs ls's kernel (ls->name; its grid, block, smem, cooperative and label;
+ * ls->args unused) on b.  Same results and errors as sim_run_launch. */
+int sim_run_bound(const PtxModule *mod, const LaunchSpec *ls, const SimBound *b, const SimOptions *o, SimRun *run,
+                  WmErr *e);
 void sim_run_free(SimRun *r);
 
 #endif

@@ -1,0 +1,30 @@
+/* elf.h - what `warpmem run` needs to know about an application's ELF file
+ * before it runs it: which CUDA libraries it loads, whether it carries
+ * device code (a fat binary), and that section's bytes. */
+#ifndef WM_ELF_H
+#define WM_ELF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+
+typedef struct ElfInfo {
+  int is_elf64;            /* a 64-bit little-endian ELF executable or library */
+  int dynamic;             /* has a dynamic section */
+  int cudart_major;        /* NEEDED libcudart.so.N: N (0: none) */
+  int needs_libcuda;       /* NEEDED libcuda.so.1 (the driver API) */
+  int has_fatbin;          /* has a .nv_fatbin section (device code) */
+  int static_cudart;       /* device code but no libcudart NEEDED: linked
+                              with nvcc's default -cudart static */
+} ElfInfo;
+
+/* Reads path's headers.  Errors (not a file, not ELF, truncated) name the
+ * file. */
+int elf_inspect(const char *path, ElfInfo *out, WmErr *e);
+
+/* The bytes of section `name` of path (malloc'd, caller frees); -1 with a
+ * message if it has none. */
+int elf_section(const char *path, const char *name, uint8_t **data, size_t *len, WmErr *e);
+
+#endif
