@@ -28,6 +28,7 @@
  *   drops stores.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "emu/emu_exec.h"
@@ -217,9 +218,36 @@ typedef struct Coord {
   int32_t i[3];
 } Coord;
 
+/* A cubemap's direction (x, y, z) picks a face by its largest component m
+ * and a point (s/m+1)/2, (t/m+1)/2 on it (CUDA Programming Guide, "Cubemap
+ * Fetch"); ties go to x, then y. */
+static void cube_coord(const GTex *t, const EmuInstr *x, const uint64_t *R, int l, Coord *c) {
+  int k = 0;
+  uint32_t cubemap = 0;
+  if (t->cube == 2) {
+    int32_t i = (int32_t)R[(size_t)x->s[k++] * 32 + l];
+    uint32_t n = t->layers / 6;
+    cubemap = i < 0 ? 0 : (uint32_t)i >= n ? n - 1 : (uint32_t)i;
+  }
+  float v[3];
+  for (int d = 0; d < 3; d++) v[d] = F32(R[(size_t)x->s[k + d] * 32 + l]);
+  float ax = fabsf(v[0]), ay = fabsf(v[1]), az = fabsf(v[2]), m, s, tt;
+  int face;
+  if (ax >= ay && ax >= az) face = v[0] < 0, m = ax, s = v[0] < 0 ? v[2] : -v[2], tt = -v[1];
+  else if (ay >= az) face = 2 + (v[1] < 0), m = ay, s = v[0], tt = v[1] < 0 ? -v[2] : v[2];
+  else face = 4 + (v[2] < 0), m = az, s = v[2] < 0 ? -v[0] : v[0], tt = -v[1];
+  c->layer = cubemap * 6 + (uint32_t)face;
+  c->f[0] = m > 0 ? (s / m + 1.0f) * 0.5f : 0.5f;
+  c->f[1] = m > 0 ? (tt / m + 1.0f) * 0.5f : 0.5f;
+}
+
 static void lane_coord(const GTex *t, const EmuInstr *x, const uint64_t *R, int l, Coord *c) {
   int k = 0;
   memset(c, 0, sizeof *c);
+  if (t->cube) {
+    cube_coord(t, x, R, l, c);
+    return;
+  }
   if (t->layered) {
     int32_t layer = (int32_t)R[(size_t)x->s[k++] * 32 + l];
     c->layer = layer < 0 ? 0 : (uint32_t)layer >= t->layers ? t->layers - 1 : (uint32_t)layer;
@@ -280,14 +308,16 @@ static void model_texels(Block *b, const EmuInstr *x, uint32_t mask, const uint6
   mem_texture(b->mm, &r);
 }
 
-static const char *const geom_name[] = {"1d", "2d", "3d", "a1d", "a2d"};
+static const char *const geom_name[] = {"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
 
-/* The instruction's geometry (.1d ... .a2d) is the object's, or a fault. */
+/* The instruction's geometry (.1d ... .acube) is the object's, or a fault. */
 static int check_geometry(Block *b, const EmuInstr *x, int warp, uint32_t mask, const GTex *t) {
-  int g = x->sub - PTX_SUB_TEX_1D, layered = g >= 3, dims = layered ? g - 2 : g + 1;
-  if (t->dims == dims && t->layered == layered) return 0;
-  return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "a .%s access to a %s%uD %s", geom_name[g],
-                   t->layered ? "layered " : "", t->dims, t->surface ? "surface" : "texture");
+  int g = x->sub - PTX_SUB_TEX_1D;
+  if (g >= 5 ? t->cube == g - 4 : !t->cube && t->dims == (g >= 3 ? g - 2 : g + 1) && t->layered == (g >= 3)) return 0;
+  return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "a .%s access to a %s%s%s", geom_name[g],
+                   t->cube == 2 ? "layered " : t->layered && !t->cube ? "layered " : "",
+                   t->cube ? "cubemap" : t->dims == 1 ? "1D " : t->dims == 2 ? "2D " : "3D ",
+                   t->cube ? "" : t->surface ? "surface" : "texture");
 }
 
 /* An integer result in its register: .s32 sign-extended. */

@@ -36,6 +36,8 @@ typedef struct GTex {
   uint8_t surface;   /* 1: a surface object (suld/sust), 0: a texture */
   uint8_t dims;      /* 1, 2 or 3 */
   uint8_t layered;   /* 1: an array of 1D or 2D layers (tex.a1d/.a2d) */
+  uint8_t cube;      /* 1: a cubemap (tex.cube), 2: an array of them
+                        (tex.acube); 2D, layered, 6 square faces each */
   uint8_t type;      /* PtxType of one channel: F32 S32 U32 F16 U8 U16 S8 S16 */
   uint8_t nchan;     /* channels per texel: 1, 2 or 4 */
   uint8_t texel;     /* bytes per texel */

@@ -84,6 +84,7 @@ typedef unsigned long long CUsurfObject;
   X(CU_AD_FORMAT_HALF, 0x10, "cuda.h")                                 \
   X(CU_AD_FORMAT_FLOAT, 0x20, "cuda.h")                                \
   X(CUDA_ARRAY3D_LAYERED, 0x01, "cuda.h")                              \
+  X(CUDA_ARRAY3D_CUBEMAP, 0x04, "cuda.h")                              \
   X(CUDA_ARRAY3D_SURFACE_LDST, 0x02, "cuda.h")                         \
   X(CU_MEMORYTYPE_HOST, 0x01, "cuda.h")                                \
   X(CU_MEMORYTYPE_ARRAY, 0x03, "cuda.h")                               \

@@ -69,7 +69,9 @@ int gpu_tex_array_desc(const GTex *t, CudaArray3DDesc *d) {
   d->Depth = t->layered ? t->layers : t->dims == 3 ? t->d : 0;
   d->Format = f;
   d->NumChannels = t->nchan;
-  d->Flags = (t->layered ? CUDA_ARRAY3D_LAYERED : 0) | (t->surface ? CUDA_ARRAY3D_SURFACE_LDST : 0);
+  /* a cubemap's faces are its layers: CUBEMAP alone for one, with LAYERED for several */
+  d->Flags = (t->layered && t->cube != 1 ? CUDA_ARRAY3D_LAYERED : 0) | (t->cube ? CUDA_ARRAY3D_CUBEMAP : 0) |
+             (t->surface ? CUDA_ARRAY3D_SURFACE_LDST : 0);
   return 0;
 }
 

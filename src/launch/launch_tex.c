@@ -12,6 +12,8 @@
  *         | norm              normalized coordinates
  *         | elem | normfloat  read mode of 8/16-bit integers (elem by default)
  *         | layered           the last dimension counts layers (a1d, a2d)
+ *         | cube              a cubemap WxW of 6 faces (tex.cube); with
+ *                             layered, WxWxN is N cubemaps (tex.acube)
  *         | zero | iota | rand | CONSTANT   contents, as for buffers
  *
  * Notes:
@@ -145,6 +147,10 @@ static int parse_opt(const char *s, size_t n, ArgSpec *a, unsigned *seen, WmErr 
                   "tex.level and tex.grad read)", (int)n, s);
   } else if (word(s, n, "layered")) {
     group = 16, t->layered = 1;
+  } else if (word(s, n, "cube")) {
+    group = 64, t->cube = 1;
+    if (a->tex.surface)
+      return wm_err(e, WM_EUSAGE, "'cube': cubemap surfaces are not supported (give a 2D layered surface of 6 layers)");
   } else {
     group = 32;
     if (word(s, n, "zero")) a->init = INIT_ZERO;
@@ -153,7 +159,7 @@ static int parse_opt(const char *s, size_t n, ArgSpec *a, unsigned *seen, WmErr 
     else if (constant(s, n, t->type, &a->bits) == 0) a->init = INIT_CONST;
     else
       return wm_err(e, WM_EUSAGE, "unknown option '%.*s' (point linear clamp wrap mirror border norm elem "
-                    "normfloat layered, or zero iota rand or a %s constant in range)", (int)n, s,
+                    "normfloat layered cube, or zero iota rand or a %s constant in range)", (int)n, s,
                     ptx_type_name((PtxType)t->type));
   }
   if (*seen & group) return wm_err(e, WM_EUSAGE, "'%.*s' contradicts or repeats an earlier option", (int)n, s);
@@ -222,11 +228,20 @@ int lc_parse_tex(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
   GTex *t = &a->tex;
   if (t->layered && nd == 1)
     return wm_err(e, WM_EUSAGE, "argument '%.*s': a layered object is WxL (1D) or WxHxL (2D)", (int)n, s);
+  if (t->cube && (nd != 2 + t->layered || d[0] != d[1]))
+    return wm_err(e, WM_EUSAGE, "argument '%.*s': a cubemap is WxW (square faces)%s", (int)n, s,
+                  t->layered ? ", and layered WxWxN for N cubemaps" : "");
   t->dims = (uint8_t)(nd - t->layered);
   t->w = d[0];
   t->h = t->dims >= 2 ? d[1] : 1;
   t->d = t->dims == 3 ? d[2] : 1;
   t->layers = t->layered ? d[nd - 1] : 0;
+  if (t->cube) { /* six faces as the layers of a 2D layered object; a face is addressed in [0, 1] */
+    t->cube = (uint8_t)(1 + t->layered);
+    t->layers = 6 * (t->layered ? d[2] : 1);
+    t->layered = 1;
+    t->norm = 1;
+  }
   *bad = fs[3 < nf ? 3 : 2];
   WmErr sub = {0};
   if (check_tex(a, &sub)) return wm_err(e, WM_EUSAGE, "argument '%.*s': %s", (int)n, s, sub.msg);
