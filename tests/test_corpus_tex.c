@@ -440,6 +440,35 @@ static void test_counters_first_principles(void **state) {
   sim_run_free(&run);
 }
 
+/* Textures in linear memory (:mem).  1D: tex1Dfetch reads 0 out of range.
+ * 2D (Pitch2D): the same texels as an array's, laid out row by row, so a
+ * warp walking down a column (a quad: 4 rows of one column) touches 4
+ * sectors per quad where the array's tiles put two rows in each 32-byte
+ * sector (2 per quad): 32 against 16 sectors for 8 quads. */
+static void test_linear_memory(void **state) {
+  (void)state;
+  SimRun run, arr;
+  tu_launch(&run, mod, "fetch1d_int", "1", "64", 0, "tex:i32:40:mem:iota", "buf:i32:64:zero", "i32:-8", NULL);
+  const int32_t *got = tu_arg_buf(&run, 1, 4, 64);
+  for (int i = 0; i < 64; i++) assert_int_equal(got[i], i >= 8 && i < 48 ? i - 8 : 0);
+  sim_run_free(&run);
+
+  tu_launch(&run, mod, "fetch2d", "1,1", "1,32", 0, "tex:f32:256x64:point:clamp:mem:iota", "buf:f32:128:zero",
+            "f32:0.5", "f32:1", "f32:0.5", "f32:1", NULL);
+  tu_launch(&arr, mod, "fetch2d", "1,1", "1,32", 0, "tex:f32:256x64:point:clamp:iota", "buf:f32:128:zero", "f32:0.5",
+            "f32:1", "f32:0.5", "f32:1", NULL);
+  const float *a = tu_arg_buf(&run, 1, 4, 128), *b = tu_arg_buf(&arr, 1, 4, 128);
+  for (int y = 0; y < 32; y++) {
+    assert_true(a[4 * y] == (float)(y * 256)); /* texel (0, y) of the iota: y * W */
+    assert_true(a[4 * y] == b[4 * y]);
+  }
+  assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 8);
+  assert_int_equal(run.mm.metric[WM_M_TEX_SEC], 32);
+  assert_int_equal(arr.mm.metric[WM_M_TEX_SEC], 16);
+  sim_run_free(&run);
+  sim_run_free(&arr);
+}
+
 /* The tiled layout is a bijection onto the storage. */
 static void test_layout(void **state) {
   (void)state;
@@ -617,6 +646,10 @@ static void test_spec_errors(void **state) {
   spec_bad("tex:f32:16x8:cube", "a cubemap is WxW");
   spec_bad("tex:f32:16x16x2:cube", "a cubemap is WxW");
   spec_bad("surf:f32:16x16:cube", "cubemap surfaces are not supported");
+  spec_bad("tex:f32:16:mem:linear", "read by tex1Dfetch");
+  spec_bad("tex:f32:16:mem:clamp", "read by tex1Dfetch");
+  spec_bad("tex:f32:16x16x4:mem", "'mem' textures are 1D or 2D");
+  spec_bad("surf:f32:16:mem", "a surface is always a CUDA array");
   spec_bad("tex:f32", "expected tex:CHANNELS");
   spec_bad("tex:f32:64x64:mipmaps", "mipmapped textures are not supported");
   ArgSpec a;
@@ -663,6 +696,7 @@ int main(void) {
     cmocka_unit_test(test_bad_handle),
     cmocka_unit_test(test_cube_faces),
     cmocka_unit_test(test_cube_layered),
+    cmocka_unit_test(test_linear_memory),
     cmocka_unit_test(test_spec_errors),
     cmocka_unit_test(test_spec_error_located),
   };

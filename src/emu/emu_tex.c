@@ -53,18 +53,26 @@ static uint32_t gobs_down(const GTex *t) { return (t->h + 7) / 8; }
 static uint32_t slices(const GTex *t) { return t->layered ? t->layers : t->d; }
 
 uint64_t gtex_storage_bytes(const GTex *t) {
+  if (t->pitched) return t->dims == 1 ? (uint64_t)t->w * t->texel : t->pitch * t->h;
   if (t->dims == 1) return (uint64_t)t->w * t->texel * (t->layered ? t->layers : 1);
   return (uint64_t)gobs_across(t) * gobs_down(t) * slices(t) * 512;
 }
 
 uint64_t gtex_offset(const GTex *t, uint32_t x, uint32_t y, uint32_t z) {
   uint64_t xb = (uint64_t)x * t->texel;
+  if (t->pitched) return (uint64_t)y * t->pitch + xb; /* 1D: y is 0 */
   if (t->dims == 1) return ((uint64_t)y * t->w) * t->texel + xb; /* y: the layer */
   uint64_t gob = ((uint64_t)z * gobs_down(t) + y / 8) * gobs_across(t) + xb / 64;
   return gob * 512 + ((xb % 64) / 32) * 256 + ((y % 8) / 2) * 64 + ((xb % 32) / 16) * 32 + (y % 2) * 16 + xb % 16;
 }
 
 /* ---- the object of a lane ---------------------------------------------- */
+
+/* The host copy of texel 0 (a pitched object may start inside its buffer). */
+static uint8_t *texels_of(Block *b, const GTex *t) {
+  const GBuf *g = &b->l->gmem->buf[t->buf];
+  return g->data + (t->addr - g->addr);
+}
 
 /* The texture (surface: 1) of lane l's handle, or NULL after a fault. */
 static const GTex *object_of(Block *b, const EmuInstr *x, int warp, int l, uint64_t h, int surface) {
@@ -340,7 +348,7 @@ static int check_result(Block *b, const EmuInstr *x, int warp, uint32_t mask, co
 int emu_exec_tex(EMU_EXEC_ARGS) {
   const GTex *t = warp_object(b, x, warp, mask, R, 0);
   if (!t || check_result(b, x, warp, mask, t) || check_geometry(b, x, warp, mask, t)) return -1;
-  const uint8_t *data = b->l->gmem->buf[t->buf].data;
+  const uint8_t *data = texels_of(b, t);
   int linear = t->filter == GTEX_LINEAR && x->type2 == PTX_T_F32;
   int isf = x->type == PTX_T_F32;
   uint64_t addr[256];
@@ -373,7 +381,7 @@ int emu_exec_tld4(EMU_EXEC_ARGS) {
   const GTex *t = warp_object(b, x, warp, mask, R, 0);
   if (!t || check_result(b, x, warp, mask, t) || check_geometry(b, x, warp, mask, t)) return -1;
   static const int corner[4] = {2, 3, 1, 0}; /* lane_taps' corner numbers: bit 0 = x+1, bit 1 = y+1 */
-  const uint8_t *data = b->l->gmem->buf[t->buf].data;
+  const uint8_t *data = texels_of(b, t);
   int isf = x->type == PTX_T_F32;
   uint64_t addr[128];
   uint8_t lane[128];
@@ -491,7 +499,7 @@ int emu_exec_suld(EMU_EXEC_ARGS) {
   unsigned elem = ptx_type_size((PtxType)x->type), size = elem * x->vec;
   const GTex *t = surface_for(b, x, warp, mask, R, size);
   if (!t) return -1;
-  uint8_t *data = b->l->gmem->buf[t->buf].data;
+  uint8_t *data = texels_of(b, t);
   uint64_t addr[32];
   uint8_t lane[32];
   uint32_t na = 0;
@@ -533,7 +541,7 @@ int emu_exec_sust(EMU_EXEC_ARGS) {
     return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "sust.p of %u values to a surface of %u channels",
                      x->vec, t->nchan);
   if (!surface_for(b, x, warp, mask, R, size)) return -1;
-  uint8_t *data = b->l->gmem->buf[t->buf].data;
+  uint8_t *data = texels_of(b, t);
   uint64_t addr[32];
   uint8_t lane[32];
   uint32_t na = 0;

@@ -94,8 +94,9 @@ __global__ void fetch2d(cudaTextureObject_t t, float4 *out, float x0, float dx, 
   out[y * gridDim.x * blockDim.x + x] = tex2D<float4>(t, x0 + dx * x, y0 + dy * y);
 }
 
-// tex1Dfetch: integer coordinates, no filtering.
-//@ fetch1d_int grid=1 block=64 args=tex:i32:40:border:iota,buf:i32:64:zero,i32:-8
+// tex1Dfetch on linear memory (cudaResourceTypeLinear): integer
+// coordinates, no filtering, 0 out of range.
+//@ fetch1d_int grid=1 block=64 args=tex:i32:40:mem:iota,buf:i32:64:zero,i32:-8
 __global__ void fetch1d_int(cudaTextureObject_t t, int *out, int x0) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = tex1Dfetch<int>(t, x0 + i);
