@@ -23,9 +23,12 @@ static uint8_t *global_ptr(Block *b, const EmuInstr *x, int warp, int lane, uint
   if (!g || a < g->addr || a + size > g->addr + g->size) {
     g = gmem_find(b->l->gmem, a, size);
     if (!g) {
-      const GBuf *n = gmem_nearest(b->l->gmem, a);
+      const GBuf *n = gmem_nearest(b->l->gmem, a), *f = gmem_freed(b->l->gmem, a);
       char near[256] = "no buffers are allocated";
-      if (n) {
+      if (f)
+        snprintf(near, sizeof near, "%" PRIu64 " bytes into %s (%" PRIu64 " bytes at 0x%" PRIx64 "), which was freed "
+                 "(cudaFree) before", a - f->addr, f->name, f->size, f->addr);
+      else if (n) {
         if (a >= n->addr + n->size || a + size > n->addr + n->size)
           snprintf(near, sizeof near, "%" PRIu64 " bytes past the end of %s (%" PRIu64
                    " bytes at 0x%" PRIx64 ")", a + size - (n->addr + n->size), n->name, n->size, n->addr);
@@ -197,12 +200,13 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
                                              [PTX_OP_RED] = MEM_RED, [PTX_OP_LDMATRIX] = MEM_LDSM,
                                              [PTX_OP_STMATRIX] = MEM_STSM, [PTX_OP_WMMA_LOAD] = MEM_LD,
                                              [PTX_OP_WMMA_STORE] = MEM_ST};
+  if (!b->mm) return; /* functional: no model */
   MemReq r = {.op = kind[x->op], .size = (uint8_t)size, .elem = (uint8_t)elem, .addr = off,
               .instr = (int)(x - b->p->code), .warp = b->cur_warp, .cache = cache_op(x->flags)};
   if (uniform) { /* all lanes in one space */
     r.space = (uint8_t)uniform;
     r.mask = mask;
-    if (b->mm && r.space != PTX_S_PARAM) mem_access(b->mm, &r);
+    if (r.space != PTX_S_PARAM) mem_access(b->mm, &r);
     return;
   }
   while (mask) {
@@ -215,7 +219,7 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
     if (sp != PTX_S_PARAM) {
       r.space = (uint8_t)sp;
       r.mask = same;
-      if (b->mm) mem_access(b->mm, &r);
+      mem_access(b->mm, &r);
     }
     mask &= ~same;
   }
