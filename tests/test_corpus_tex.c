@@ -331,6 +331,35 @@ static void test_layered(void **state) {
   sim_run_free(&run);
 }
 
+/* A cubemap read back: each thread's direction points at the centre of
+ * its own texel of its face (the inverse of the programming guide's
+ * "Cubemap Fetch" table), so with iota texels out[i] == i. */
+static void test_cube_faces(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "cube_faces", "16,6", "16", 0, "tex:f32:16x16:cube:iota", "buf:f32:1536:zero", "i32:16", NULL);
+  const float *got = tu_arg_buf(&run, 1, 4, 1536);
+  for (int i = 0; i < 1536; i++) assert_true(got[i] == (float)i);
+  sim_run_free(&run);
+}
+
+/* Cubemap 2 of 3, direction (s, 1, 0.3) with |s| < 1: face +y (2), whose
+ * s is x and t is z (the table), so the point (s+1)/2, (0.3+1)/2 of layer
+ * 2*6+2 of 8x8 faces: column floor((s+1)/2*8), row floor(0.65*8) = 5. */
+static void test_cube_layered(void **state) {
+  (void)state;
+  SimRun run;
+  tu_launch(&run, mod, "cube_layered", "1", "32", 0, "tex:f32:8x8x3:cube:layered:iota", "buf:f32:32:zero",
+            "f32:0.3", "i32:2", NULL);
+  const float *got = tu_arg_buf(&run, 1, 4, 32);
+  for (int i = 0; i < 32; i++) {
+    float sx = (float)(i - 16) / 17.0f;
+    int col = (int)floorf((sx + 1.0f) * 0.5f * 8.0f);
+    assert_int_equal((int)got[i], ((2 * 6 + 2) * 8 + 5) * 8 + col);
+  }
+  sim_run_free(&run);
+}
+
 /* Out of range: .zero reads 0 and drops the store; .trap is a fault that
  * names the instruction and the thread. */
 static void test_surface_bounds(void **state) {
@@ -409,6 +438,35 @@ static void test_counters_first_principles(void **state) {
             "i32:128", NULL);
   assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 5 * 1024 * 8);
   sim_run_free(&run);
+}
+
+/* Textures in linear memory (:mem).  1D: tex1Dfetch reads 0 out of range.
+ * 2D (Pitch2D): the same texels as an array's, laid out row by row, so a
+ * warp walking down a column (a quad: 4 rows of one column) touches 4
+ * sectors per quad where the array's tiles put two rows in each 32-byte
+ * sector (2 per quad): 32 against 16 sectors for 8 quads. */
+static void test_linear_memory(void **state) {
+  (void)state;
+  SimRun run, arr;
+  tu_launch(&run, mod, "fetch1d_int", "1", "64", 0, "tex:i32:40:mem:iota", "buf:i32:64:zero", "i32:-8", NULL);
+  const int32_t *got = tu_arg_buf(&run, 1, 4, 64);
+  for (int i = 0; i < 64; i++) assert_int_equal(got[i], i >= 8 && i < 48 ? i - 8 : 0);
+  sim_run_free(&run);
+
+  tu_launch(&run, mod, "fetch2d", "1,1", "1,32", 0, "tex:f32:256x64:point:clamp:mem:iota", "buf:f32:128:zero",
+            "f32:0.5", "f32:1", "f32:0.5", "f32:1", NULL);
+  tu_launch(&arr, mod, "fetch2d", "1,1", "1,32", 0, "tex:f32:256x64:point:clamp:iota", "buf:f32:128:zero", "f32:0.5",
+            "f32:1", "f32:0.5", "f32:1", NULL);
+  const float *a = tu_arg_buf(&run, 1, 4, 128), *b = tu_arg_buf(&arr, 1, 4, 128);
+  for (int y = 0; y < 32; y++) {
+    assert_true(a[4 * y] == (float)(y * 256)); /* texel (0, y) of the iota: y * W */
+    assert_true(a[4 * y] == b[4 * y]);
+  }
+  assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 8);
+  assert_int_equal(run.mm.metric[WM_M_TEX_SEC], 32);
+  assert_int_equal(arr.mm.metric[WM_M_TEX_SEC], 16);
+  sim_run_free(&run);
+  sim_run_free(&arr);
 }
 
 /* The tiled layout is a bijection onto the storage. */
@@ -520,14 +578,21 @@ static void test_refusals(void **state) {
   expect_verdict(".global .texref tex0;\n", "removed in CUDA 12");
   expect_verdict("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];\n", "removed in CUDA 12");
   expect_verdict("  tex.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];\n", "needs a geometry");
-  expect_verdict("  tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}];\n",
-                 ".cube textures are not supported");
+  expect_verdict("  tex.2dms.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r5, %r6, %r7, %r8}];\n",
+                 ".2dms textures are not supported");
+  expect_verdict("  tex.cube.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r5, %r6, %r7, %r8}];\n",
+                 "a cubemap's coordinates are a .f32 direction");
+  expect_verdict("  suld.b.cube.b32.trap {%r1}, [%rd1, {%r2, %r3, %r4, %r5}];\n", ".cube and .acube are for tex only");
+  expect_verdict("  tex.acube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r5, %f6, %f7}];\n", "takes 4 coordinates");
   expect_verdict("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];\n", "takes 2 coordinates");
   expect_verdict("  tld4.r.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];\n", "tld4 is .2d or .a2d");
   expect_verdict("  suld.b.2d.b32.trap {%r1}, [%rd1, {%r2}];\n", "takes 2 coordinates");
   expect_verdict("  suld.b.2d.f32.trap {%f1}, [%rd1, {%r2, %r3}];\n", "surface data is .b8");
   expect_verdict("  sust.b.1d.v2.b32.trap [%rd1, {%r2}], {%r3};\n", "has 1 elements, instruction has 2");
   char *ok = verdict("  tex.3d.v4.s32.f32 {%r1, %r2, %r3, %r4}, [%rd1, {%f5, %f6, %f7, %f7}];\n");
+  assert_string_equal(ok, "accepted");
+  free(ok);
+  ok = verdict("  tex.acube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r5, %f6, %f7, %f8}];\n");
   assert_string_equal(ok, "accepted");
   free(ok);
 }
@@ -578,6 +643,13 @@ static void test_spec_errors(void **state) {
   spec_bad("tex:u8:16:300", "unknown option '300'");
   spec_bad("surf:f32:16:linear", "a surface has none");
   spec_bad("tex:f32:16:layered", "a layered object is WxL");
+  spec_bad("tex:f32:16x8:cube", "a cubemap is WxW");
+  spec_bad("tex:f32:16x16x2:cube", "a cubemap is WxW");
+  spec_bad("surf:f32:16x16:cube", "cubemap surfaces are not supported");
+  spec_bad("tex:f32:16:mem:linear", "read by tex1Dfetch");
+  spec_bad("tex:f32:16:mem:clamp", "read by tex1Dfetch");
+  spec_bad("tex:f32:16x16x4:mem", "'mem' textures are 1D or 2D");
+  spec_bad("surf:f32:16:mem", "a surface is always a CUDA array");
   spec_bad("tex:f32", "expected tex:CHANNELS");
   spec_bad("tex:f32:64x64:mipmaps", "mipmapped textures are not supported");
   ArgSpec a;
@@ -622,6 +694,9 @@ int main(void) {
     cmocka_unit_test(test_txq_level_grad_sust_p),
     cmocka_unit_test(test_refusals),
     cmocka_unit_test(test_bad_handle),
+    cmocka_unit_test(test_cube_faces),
+    cmocka_unit_test(test_cube_layered),
+    cmocka_unit_test(test_linear_memory),
     cmocka_unit_test(test_spec_errors),
     cmocka_unit_test(test_spec_error_located),
   };

@@ -32,7 +32,11 @@
  *    exact; s32 wraps, or clamps with .satfinite.
  *  - wmma.load/store move one request per register (its elements when they
  *    are adjacent in memory, else one per element), skipping repeated
- *    registers; ptxas may fuse them into wider LDG/LDS or use LDSM.
+ *    registers; ptxas may fuse them into wider LDG/LDS or use LDSM.  A
+ *    store of 32- or 64-bit elements moves two registers per request when
+ *    their elements are adjacent and aligned in every lane: the H100 stores
+ *    f32, s32 and f64 accumulators with STG.64 and STG.128 (half the
+ *    requests of one per element, docs/results/h100-2026-11-23-corpus).
  *  - All 32 lanes must execute these instructions (.sync.aligned): a
  *    partial warp is a located fault.
  */
@@ -217,6 +221,18 @@ static int one_request(const Frag *f, uint64_t (*addr)[32], unsigned n) {
   return 1;
 }
 
+/* A store of one-element registers j and j+1 in one request of twice the
+ * size: their elements adjacent, aligned to the pair, in every lane. */
+static int store_pair(const Frag *f, int col, const uint64_t *base, const uint64_t *ld, unsigned j,
+                      const uint64_t *addr) {
+  if (f->per_reg != 1 || f->esize < 4 || j % 2 || j + 1 >= f->nregs || j + 1 >= f->unique) return 0;
+  uint64_t next[32];
+  elem_addr(f, col, base, ld, j + 1, next);
+  for (int l = 0; l < 32; l++)
+    if (addr[l] % (2 * f->esize) || next[l] != addr[l] + f->esize) return 0;
+  return 1;
+}
+
 /* Loads (store == 0) or stores fragment f through registers `slots`. */
 static int wmma_move(Block *b, const EmuInstr *x, int warp, uint64_t *R, const Frag *f, const uint32_t *slots,
                      int store) {
@@ -228,11 +244,12 @@ static int wmma_move(Block *b, const EmuInstr *x, int warp, uint64_t *R, const F
     base[l] = (x->abase == EMU_NOSLOT ? 0 : R[(size_t)x->abase * 32 + (size_t)l]) + (uint64_t)x->aoff;
     ld[l] = t->stride == EMU_NOSLOT ? 0 : (uint32_t)R[(size_t)t->stride * 32 + (size_t)l];
   }
+  int col = (t->m.layout & PTX_MMA_ACOL) != 0, modeled = 0; /* modeled: register j's request went with j-1's */
   for (unsigned j = 0; j < f->nregs; j++) {
     unsigned first = j * f->per_reg;
     if (first >= f->unique) break; /* the rest repeat registers already moved */
     for (unsigned i = 0; i < f->per_reg; i++) {
-      elem_addr(f, (t->m.layout & PTX_MMA_ACOL) != 0, base, ld, first + i, addr[i]);
+      elem_addr(f, col, base, ld, first + i, addr[i]);
       if (emu_mem_locate(b, x, warp, FULL, addr[i], f->esize, store, &w[i])) return -1;
     }
     uint64_t *reg = slots[j] == EMU_NOSLOT ? NULL : R + (size_t)slots[j] * 32;
@@ -247,7 +264,12 @@ static int wmma_move(Block *b, const EmuInstr *x, int warp, uint64_t *R, const F
           reg[l] = (i ? reg[l] : 0) | (bits >= 64 ? v : v << (i * bits));
         }
       }
-    if (one_request(f, addr, f->per_reg)) {
+    if (modeled) {
+      modeled = 0;
+    } else if (store && store_pair(f, col, base, ld, j, addr[0])) {
+      emu_mem_model(b, x, FULL, &w[0], 2 * f->esize, f->esize);
+      modeled = 1;
+    } else if (one_request(f, addr, f->per_reg)) {
       emu_mem_model(b, x, FULL, &w[0], f->per_reg * f->esize, f->esize);
     } else {
       for (unsigned i = 0; i < f->per_reg; i++) emu_mem_model(b, x, FULL, &w[i], f->esize, f->esize);

@@ -28,6 +28,7 @@
  *   drops stores.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "emu/emu_exec.h"
@@ -52,18 +53,26 @@ static uint32_t gobs_down(const GTex *t) { return (t->h + 7) / 8; }
 static uint32_t slices(const GTex *t) { return t->layered ? t->layers : t->d; }
 
 uint64_t gtex_storage_bytes(const GTex *t) {
+  if (t->pitched) return t->dims == 1 ? (uint64_t)t->w * t->texel : t->pitch * t->h;
   if (t->dims == 1) return (uint64_t)t->w * t->texel * (t->layered ? t->layers : 1);
   return (uint64_t)gobs_across(t) * gobs_down(t) * slices(t) * 512;
 }
 
 uint64_t gtex_offset(const GTex *t, uint32_t x, uint32_t y, uint32_t z) {
   uint64_t xb = (uint64_t)x * t->texel;
+  if (t->pitched) return (uint64_t)y * t->pitch + xb; /* 1D: y is 0 */
   if (t->dims == 1) return ((uint64_t)y * t->w) * t->texel + xb; /* y: the layer */
   uint64_t gob = ((uint64_t)z * gobs_down(t) + y / 8) * gobs_across(t) + xb / 64;
   return gob * 512 + ((xb % 64) / 32) * 256 + ((y % 8) / 2) * 64 + ((xb % 32) / 16) * 32 + (y % 2) * 16 + xb % 16;
 }
 
 /* ---- the object of a lane ---------------------------------------------- */
+
+/* The host copy of texel 0 (a pitched object may start inside its buffer). */
+static uint8_t *texels_of(Block *b, const GTex *t) {
+  const GBuf *g = &b->l->gmem->buf[t->buf];
+  return g->data + (t->addr - g->addr);
+}
 
 /* The texture (surface: 1) of lane l's handle, or NULL after a fault. */
 static const GTex *object_of(Block *b, const EmuInstr *x, int warp, int l, uint64_t h, int surface) {
@@ -220,9 +229,36 @@ typedef struct Coord {
   int32_t i[3];
 } Coord;
 
+/* A cubemap's direction (x, y, z) picks a face by its largest component m
+ * and a point (s/m+1)/2, (t/m+1)/2 on it (CUDA Programming Guide, "Cubemap
+ * Fetch"); ties go to x, then y. */
+static void cube_coord(const GTex *t, const EmuInstr *x, const uint64_t *R, int l, Coord *c) {
+  int k = 0;
+  uint32_t cubemap = 0;
+  if (t->cube == 2) {
+    int32_t i = (int32_t)R[(size_t)x->s[k++] * 32 + l];
+    uint32_t n = t->layers / 6;
+    cubemap = i < 0 ? 0 : (uint32_t)i >= n ? n - 1 : (uint32_t)i;
+  }
+  float v[3];
+  for (int d = 0; d < 3; d++) v[d] = F32(R[(size_t)x->s[k + d] * 32 + l]);
+  float ax = fabsf(v[0]), ay = fabsf(v[1]), az = fabsf(v[2]), m, s, tt;
+  int face;
+  if (ax >= ay && ax >= az) face = v[0] < 0, m = ax, s = v[0] < 0 ? v[2] : -v[2], tt = -v[1];
+  else if (ay >= az) face = 2 + (v[1] < 0), m = ay, s = v[0], tt = v[1] < 0 ? -v[2] : v[2];
+  else face = 4 + (v[2] < 0), m = az, s = v[2] < 0 ? -v[0] : v[0], tt = -v[1];
+  c->layer = cubemap * 6 + (uint32_t)face;
+  c->f[0] = m > 0 ? (s / m + 1.0f) * 0.5f : 0.5f;
+  c->f[1] = m > 0 ? (tt / m + 1.0f) * 0.5f : 0.5f;
+}
+
 static void lane_coord(const GTex *t, const EmuInstr *x, const uint64_t *R, int l, Coord *c) {
   int k = 0;
   memset(c, 0, sizeof *c);
+  if (t->cube) {
+    cube_coord(t, x, R, l, c);
+    return;
+  }
   if (t->layered) {
     int32_t layer = (int32_t)R[(size_t)x->s[k++] * 32 + l];
     c->layer = layer < 0 ? 0 : (uint32_t)layer >= t->layers ? t->layers - 1 : (uint32_t)layer;
@@ -283,14 +319,16 @@ static void model_texels(Block *b, const EmuInstr *x, uint32_t mask, const uint6
   mem_texture(b->mm, &r);
 }
 
-static const char *const geom_name[] = {"1d", "2d", "3d", "a1d", "a2d"};
+static const char *const geom_name[] = {"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
 
-/* The instruction's geometry (.1d ... .a2d) is the object's, or a fault. */
+/* The instruction's geometry (.1d ... .acube) is the object's, or a fault. */
 static int check_geometry(Block *b, const EmuInstr *x, int warp, uint32_t mask, const GTex *t) {
-  int g = x->sub - PTX_SUB_TEX_1D, layered = g >= 3, dims = layered ? g - 2 : g + 1;
-  if (t->dims == dims && t->layered == layered) return 0;
-  return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "a .%s access to a %s%uD %s", geom_name[g],
-                   t->layered ? "layered " : "", t->dims, t->surface ? "surface" : "texture");
+  int g = x->sub - PTX_SUB_TEX_1D;
+  if (g >= 5 ? t->cube == g - 4 : !t->cube && t->dims == (g >= 3 ? g - 2 : g + 1) && t->layered == (g >= 3)) return 0;
+  return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "a .%s access to a %s%s%s", geom_name[g],
+                   t->cube == 2 ? "layered " : t->layered && !t->cube ? "layered " : "",
+                   t->cube ? "cubemap" : t->dims == 1 ? "1D " : t->dims == 2 ? "2D " : "3D ",
+                   t->cube ? "" : t->surface ? "surface" : "texture");
 }
 
 /* An integer result in its register: .s32 sign-extended. */
@@ -313,7 +351,7 @@ static int check_result(Block *b, const EmuInstr *x, int warp, uint32_t mask, co
 int emu_exec_tex(EMU_EXEC_ARGS) {
   const GTex *t = warp_object(b, x, warp, mask, R, 0);
   if (!t || check_result(b, x, warp, mask, t) || check_geometry(b, x, warp, mask, t)) return -1;
-  const uint8_t *data = b->l->gmem->buf[t->buf].data;
+  const uint8_t *data = texels_of(b, t);
   int linear = t->filter == GTEX_LINEAR && x->type2 == PTX_T_F32;
   int isf = x->type == PTX_T_F32;
   uint64_t addr[256];
@@ -346,7 +384,7 @@ int emu_exec_tld4(EMU_EXEC_ARGS) {
   const GTex *t = warp_object(b, x, warp, mask, R, 0);
   if (!t || check_result(b, x, warp, mask, t) || check_geometry(b, x, warp, mask, t)) return -1;
   static const int corner[4] = {2, 3, 1, 0}; /* lane_taps' corner numbers: bit 0 = x+1, bit 1 = y+1 */
-  const uint8_t *data = b->l->gmem->buf[t->buf].data;
+  const uint8_t *data = texels_of(b, t);
   int isf = x->type == PTX_T_F32;
   uint64_t addr[128];
   uint8_t lane[128];
@@ -464,7 +502,7 @@ int emu_exec_suld(EMU_EXEC_ARGS) {
   unsigned elem = ptx_type_size((PtxType)x->type), size = elem * x->vec;
   const GTex *t = surface_for(b, x, warp, mask, R, size);
   if (!t) return -1;
-  uint8_t *data = b->l->gmem->buf[t->buf].data;
+  uint8_t *data = texels_of(b, t);
   uint64_t addr[32];
   uint8_t lane[32];
   uint32_t na = 0;
@@ -506,7 +544,7 @@ int emu_exec_sust(EMU_EXEC_ARGS) {
     return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EFAULT, "sust.p of %u values to a surface of %u channels",
                      x->vec, t->nchan);
   if (!surface_for(b, x, warp, mask, R, size)) return -1;
-  uint8_t *data = b->l->gmem->buf[t->buf].data;
+  uint8_t *data = texels_of(b, t);
   uint64_t addr[32];
   uint8_t lane[32];
   uint32_t na = 0;

@@ -36,6 +36,13 @@ typedef struct GTex {
   uint8_t surface;   /* 1: a surface object (suld/sust), 0: a texture */
   uint8_t dims;      /* 1, 2 or 3 */
   uint8_t layered;   /* 1: an array of 1D or 2D layers (tex.a1d/.a2d) */
+  uint8_t cube;      /* 1: a cubemap (tex.cube), 2: an array of them
+                        (tex.acube); 2D, layered, 6 square faces each */
+  uint8_t pitched;   /* texels in linear memory, row y at y * pitch, from
+                        addr (cudaResourceTypeLinear: 1D, read by
+                        tex1Dfetch, 0 out of range; Pitch2D: 2D); else a
+                        CUDA array in gtex_offset's tiled layout */
+  uint64_t pitch;    /* pitched 2D: bytes from one row to the next */
   uint8_t type;      /* PtxType of one channel: F32 S32 U32 F16 U8 U16 S8 S16 */
   uint8_t nchan;     /* channels per texel: 1, 2 or 4 */
   uint8_t texel;     /* bytes per texel */
@@ -48,7 +55,8 @@ typedef struct GTex {
   int buf;           /* the buffer of its texels (index into GlobalMem.buf,
                         kept current by gmem_release); -1: that buffer was
                         released, a fetch faults */
-  uint64_t addr;     /* that buffer's device address */
+  uint64_t addr;     /* the device address of texel 0: that buffer's (a
+                        pitched object may start inside it) */
 } GTex;
 
 /* Handles are small integers, as the CUDA runtime hands out: texture

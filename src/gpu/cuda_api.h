@@ -84,10 +84,13 @@ typedef unsigned long long CUsurfObject;
   X(CU_AD_FORMAT_HALF, 0x10, "cuda.h")                                 \
   X(CU_AD_FORMAT_FLOAT, 0x20, "cuda.h")                                \
   X(CUDA_ARRAY3D_LAYERED, 0x01, "cuda.h")                              \
+  X(CUDA_ARRAY3D_CUBEMAP, 0x04, "cuda.h")                              \
   X(CUDA_ARRAY3D_SURFACE_LDST, 0x02, "cuda.h")                         \
   X(CU_MEMORYTYPE_HOST, 0x01, "cuda.h")                                \
   X(CU_MEMORYTYPE_ARRAY, 0x03, "cuda.h")                               \
   X(CU_RESOURCE_TYPE_ARRAY, 0x00, "cuda.h")                            \
+  X(CU_RESOURCE_TYPE_LINEAR, 0x02, "cuda.h")                           \
+  X(CU_RESOURCE_TYPE_PITCH2D, 0x03, "cuda.h")                          \
   X(CU_TR_ADDRESS_MODE_WRAP, 0, "cuda.h")                              \
   X(CU_TR_ADDRESS_MODE_CLAMP, 1, "cuda.h")                             \
   X(CU_TR_ADDRESS_MODE_MIRROR, 2, "cuda.h")                            \
@@ -138,11 +141,23 @@ typedef struct CudaMemcpy3D {           /* CUDA_MEMCPY3D */
 } CudaMemcpy3D;
 
 typedef struct CudaResourceDesc {       /* CUDA_RESOURCE_DESC */
-  int resType;                          /* CU_RESOURCE_TYPE_ARRAY: res.array */
+  int resType;                          /* CU_RESOURCE_TYPE_*: res.array, .linear, .pitch2D */
   union {
     struct {
       CUarray hArray;
     } array;
+    struct {
+      unsigned long long devPtr;          /* CUdeviceptr */
+      int format;                         /* CUarray_format */
+      unsigned numChannels;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      unsigned long long devPtr;
+      int format;
+      unsigned numChannels;
+      size_t width, height, pitchInBytes;
+    } pitch2D;
     int reserved[32];                   /* the size of the documented union */
   } res;
   unsigned flags;                       /* must be zero */

@@ -15,7 +15,8 @@
  *   floats; float channels never set it).  The border colour is 0, as the
  *   emulator reads border texels.
  * - The texels' own device buffer (alloc_all allocates every buffer) stays
- *   unused; it keeps the buffer numbering the emulator's.
+ *   unused, except for a pitched object (`mem`), whose texels are that
+ *   buffer, uploaded with the others (CU_RESOURCE_TYPE_LINEAR or PITCH2D).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,9 @@ int gpu_tex_array_desc(const GTex *t, CudaArray3DDesc *d) {
   d->Depth = t->layered ? t->layers : t->dims == 3 ? t->d : 0;
   d->Format = f;
   d->NumChannels = t->nchan;
-  d->Flags = (t->layered ? CUDA_ARRAY3D_LAYERED : 0) | (t->surface ? CUDA_ARRAY3D_SURFACE_LDST : 0);
+  /* a cubemap's faces are its layers: CUBEMAP alone for one, with LAYERED for several */
+  d->Flags = (t->layered && t->cube != 1 ? CUDA_ARRAY3D_LAYERED : 0) | (t->cube ? CUDA_ARRAY3D_CUBEMAP : 0) |
+             (t->surface ? CUDA_ARRAY3D_SURFACE_LDST : 0);
   return 0;
 }
 
@@ -137,10 +140,37 @@ static int upload_texels(GpuLaunch *L, GpuTexObj *o, const GBuf *buf, WmErr *e) 
   return rc;
 }
 
+/* A pitched object reads its own device buffer, in the emulator's layout. */
+static int linear_resource(GpuLaunch *L, const GTex *t, CudaResourceDesc *rd) {
+  int f = array_format(t->type);
+  if (f < 0) return -1;
+  unsigned long long dev = L->dptr[t->buf] + (t->addr - L->host.buf[t->buf].addr);
+  if (t->dims == 1) {
+    rd->resType = CU_RESOURCE_TYPE_LINEAR;
+    rd->res.linear.devPtr = dev, rd->res.linear.format = f, rd->res.linear.numChannels = t->nchan;
+    rd->res.linear.sizeInBytes = (size_t)t->w * t->texel;
+  } else {
+    rd->resType = CU_RESOURCE_TYPE_PITCH2D;
+    rd->res.pitch2D.devPtr = dev, rd->res.pitch2D.format = f, rd->res.pitch2D.numChannels = t->nchan;
+    rd->res.pitch2D.width = t->w, rd->res.pitch2D.height = t->h, rd->res.pitch2D.pitchInBytes = t->pitch;
+  }
+  return 0;
+}
+
 static int create_object(GpuLaunch *L, GpuTexObj *o, WmErr *e) {
   Gpu *g = L->gm->g;
   char what[400];
   snprintf(what, sizeof what, "%s, arg%d '%s'", L->where, o->arg, L->spec.args[o->arg].text);
+  if (o->t->pitched) {
+    CudaResourceDesc rd;
+    CudaTextureDesc td;
+    memset(&rd, 0, sizeof rd);
+    if (linear_resource(L, o->t, &rd))
+      return wm_err(e, WM_EUNSUP, "%s: no CUDA format for %s channels", what, ptx_type_name((PtxType)o->t->type));
+    gpu_tex_desc(o->t, &td);
+    GPU_TRY(g, e, what, cuTexObjectCreate, (&o->handle, &rd, &td, NULL));
+    return 0;
+  }
   CudaArray3DDesc ad;
   if (gpu_tex_array_desc(o->t, &ad))
     return wm_err(e, WM_EUNSUP, "%s: no CUDA array format for %u %s channels", what, o->t->nchan,
@@ -196,7 +226,7 @@ int gpu_tex_create_all(GpuLaunch *L, WmErr *e) {
 
 int gpu_tex_reupload(GpuLaunch *L, const GlobalMem *fresh, WmErr *e) {
   for (int i = 0; i < L->ntex; i++)
-    if (upload_texels(L, &L->tex[i], &fresh->buf[L->tex[i].t->buf], e)) return -1;
+    if (!L->tex[i].t->pitched && upload_texels(L, &L->tex[i], &fresh->buf[L->tex[i].t->buf], e)) return -1;
   return 0;
 }
 

@@ -13,7 +13,7 @@
  *   CHAN   := CTYPE[x1|x2|x4]    CTYPE := f32 f16 i32 s32 u32 i16 s16 u16 i8 s8 u8
  *   DIMS   := W[xH[xD]]          (layered: the last one counts the layers)
  *   OPT    := point | linear | clamp | wrap | mirror | border | norm | elem | normfloat
- *           | layered | INIT     (textures only but layered and INIT; see launch_tex.c)
+ *           | layered | cube | INIT (textures only but layered and INIT; see launch_tex.c)
  * Commas inside braces do not split args=.  launch_parse_arg (one --arg)
  * also takes struct:MEMBER,... and TYPExN:V,... without braces.
  * (launch_agg.c lays aggregates out.)

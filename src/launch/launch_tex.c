@@ -12,6 +12,12 @@
  *         | norm              normalized coordinates
  *         | elem | normfloat  read mode of 8/16-bit integers (elem by default)
  *         | layered           the last dimension counts layers (a1d, a2d)
+ *         | cube              a cubemap WxW of 6 faces (tex.cube); with
+ *                             layered, WxWxN is N cubemaps (tex.acube)
+ *         | mem               the texels in linear memory, not a CUDA array:
+ *                             1D as cudaResourceTypeLinear (tex1Dfetch; no
+ *                             filtering, 0 out of range), 2D as Pitch2D
+ *                             (rows padded to 32 bytes)
  *         | zero | iota | rand | CONSTANT   contents, as for buffers
  *
  * Notes:
@@ -145,6 +151,13 @@ static int parse_opt(const char *s, size_t n, ArgSpec *a, unsigned *seen, WmErr 
                   "tex.level and tex.grad read)", (int)n, s);
   } else if (word(s, n, "layered")) {
     group = 16, t->layered = 1;
+  } else if (word(s, n, "mem")) {
+    group = 128, t->pitched = 1;
+    if (a->tex.surface) return wm_err(e, WM_EUSAGE, "'mem': a surface is always a CUDA array");
+  } else if (word(s, n, "cube")) {
+    group = 64, t->cube = 1;
+    if (a->tex.surface)
+      return wm_err(e, WM_EUSAGE, "'cube': cubemap surfaces are not supported (give a 2D layered surface of 6 layers)");
   } else {
     group = 32;
     if (word(s, n, "zero")) a->init = INIT_ZERO;
@@ -153,7 +166,7 @@ static int parse_opt(const char *s, size_t n, ArgSpec *a, unsigned *seen, WmErr 
     else if (constant(s, n, t->type, &a->bits) == 0) a->init = INIT_CONST;
     else
       return wm_err(e, WM_EUSAGE, "unknown option '%.*s' (point linear clamp wrap mirror border norm elem "
-                    "normfloat layered, or zero iota rand or a %s constant in range)", (int)n, s,
+                    "normfloat layered cube mem, or zero iota rand or a %s constant in range)", (int)n, s,
                     ptx_type_name((PtxType)t->type));
   }
   if (*seen & group) return wm_err(e, WM_EUSAGE, "'%.*s' contradicts or repeats an earlier option", (int)n, s);
@@ -163,9 +176,21 @@ static int parse_opt(const char *s, size_t n, ArgSpec *a, unsigned *seen, WmErr 
   return 0;
 }
 
+/* Linear memory (cudaResourceTypeLinear) has no filtering, normalized
+ * coordinates or address modes: tex1Dfetch reads 0 out of range. */
+static int check_linear_mem(const GTex *t, unsigned seen, WmErr *e) {
+  if (t->layered || t->cube || t->dims == 3)
+    return wm_err(e, WM_EUSAGE, "'mem' textures are 1D or 2D (layered, cubemap and 3D textures are CUDA arrays)");
+  if (t->dims == 1 && (t->filter == GTEX_LINEAR || t->norm || ((seen & 2) && t->amode != GTEX_BORDER)))
+    return wm_err(e, WM_EUSAGE, "a 1D 'mem' texture is read by tex1Dfetch: no filtering, normalized coordinates "
+                  "or address mode (out of range reads 0, as :border)");
+  return 0;
+}
+
 /* The combinations CUDA refuses or ignores. */
-static int check_tex(const ArgSpec *a, WmErr *e) {
+static int check_tex(const ArgSpec *a, unsigned seen, WmErr *e) {
   const GTex *t = &a->tex;
+  if (t->pitched && check_linear_mem(t, seen, e)) return -1;
   int small = t->type == PTX_T_U8 || t->type == PTX_T_S8 || t->type == PTX_T_U16 || t->type == PTX_T_S16;
   if (t->normfloat && !small)
     return wm_err(e, WM_EUSAGE, "normfloat reads 8- and 16-bit integers as floats; this texture's channels are %s",
@@ -222,14 +247,25 @@ int lc_parse_tex(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e) {
   GTex *t = &a->tex;
   if (t->layered && nd == 1)
     return wm_err(e, WM_EUSAGE, "argument '%.*s': a layered object is WxL (1D) or WxHxL (2D)", (int)n, s);
+  if (t->cube && (nd != 2 + t->layered || d[0] != d[1]))
+    return wm_err(e, WM_EUSAGE, "argument '%.*s': a cubemap is WxW (square faces)%s", (int)n, s,
+                  t->layered ? ", and layered WxWxN for N cubemaps" : "");
   t->dims = (uint8_t)(nd - t->layered);
   t->w = d[0];
   t->h = t->dims >= 2 ? d[1] : 1;
   t->d = t->dims == 3 ? d[2] : 1;
   t->layers = t->layered ? d[nd - 1] : 0;
+  if (t->cube) { /* six faces as the layers of a 2D layered object; a face is addressed in [0, 1] */
+    t->cube = (uint8_t)(1 + t->layered);
+    t->layers = 6 * (t->layered ? d[2] : 1);
+    t->layered = 1;
+    t->norm = 1;
+  }
+  if (t->pitched && t->dims == 2) t->pitch = ((uint64_t)t->w * t->texel + 31) / 32 * 32;
   *bad = fs[3 < nf ? 3 : 2];
   WmErr sub = {0};
-  if (check_tex(a, &sub)) return wm_err(e, WM_EUSAGE, "argument '%.*s': %s", (int)n, s, sub.msg);
+  if (check_tex(a, seen, &sub)) return wm_err(e, WM_EUSAGE, "argument '%.*s': %s", (int)n, s, sub.msg);
+  if (t->pitched && t->dims == 1) t->amode = GTEX_BORDER; /* out of range reads 0 */
   a->type = t->type;
   a->count = (uint64_t)t->w * t->h * t->d * (t->layered ? t->layers : 1) * t->nchan;
   if (gtex_storage_bytes(t) > (1ull << 40))

@@ -18,7 +18,7 @@ static const char *const rnd_names[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "r
 static const char *const atom_names[] = {"add", "min", "max", "inc", "dec", "exch", "cas", "and", "or", "xor"};
 static const char *const testp_names[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal"};
 static const char *const cache_names[] = {"ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc"};
-static const char *const geom_names[] = {"1d", "2d", "3d", "a1d", "a2d"};
+static const char *const geom_names[] = {"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
 static const char *const txq_names[] = {"width", "height", "depth", "channel_data_type", "channel_order",
                                         "normalized_coords", "filter_mode", "addr_mode_0", "addr_mode_1",
                                         "addr_mode_2", "array_size", "num_mipmap_levels", "num_samples"};
@@ -38,12 +38,12 @@ static void texture_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   uint64_t mods = ptx_op[in->op].mods;
   int i;
   char buf[128];
-  if ((mods & M_TEXGEOM) && (i = find_word(c, geom_names, 5)) >= 0) {
+  if ((mods & M_TEXGEOM) && (i = find_word(c, geom_names, 7)) >= 0) {
     if (in->sub) bad_mod(P, x, c);
     in->sub = (uint8_t)(PTX_SUB_TEX_1D + i);
-  } else if ((mods & M_TEXGEOM) && (IS(c, "cube") || IS(c, "acube") || IS(c, "2dms") || IS(c, "a2dms"))) {
+  } else if ((mods & M_TEXGEOM) && (IS(c, "2dms") || IS(c, "a2dms"))) {
     pp_unsup(P, x->mn, "unsupported instruction '%s' (%s %s): .%.*s textures are not supported (1d, 2d, 3d, "
-             "a1d and a2d are)", pp_tok_str(x->mn, buf, sizeof buf), pp_owner(P), P->k->name, (int)c.len, c.p);
+             "a1d, a2d, cube and acube are)", pp_tok_str(x->mn, buf, sizeof buf), pp_owner(P), P->k->name, (int)c.len, c.p);
   } else if ((mods & M_TEXMIP) && (IS(c, "level") || IS(c, "grad"))) {
     if (in->aux) bad_mod(P, x, c);
     in->aux = IS(c, "level") ? PTX_TEX_LEVEL : PTX_TEX_GRAD;
@@ -519,12 +519,15 @@ static void required_modifiers(Parser *P, PtxInstr *in, const InstrCtx *x) {
 static void texture_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   const PtxTok *mn = x->mn;
   int op = in->op, t = in->type, t2 = in->type2;
-  int geom = in->sub >= PTX_SUB_TEX_1D && in->sub <= PTX_SUB_TEX_A2D;
+  int geom = in->sub >= PTX_SUB_TEX_1D && in->sub <= PTX_SUB_TEX_ACUBE;
+  int cube = in->sub == PTX_SUB_TEX_CUBE || in->sub == PTX_SUB_TEX_ACUBE;
   if (op == PTX_OP_TXQ) {
     if (t != PTX_T_B32) bad_form(P, mn, ": txq is .b32");
     return;
   }
   if (!geom) bad_form(P, mn, " needs a geometry (.1d, .2d, .3d, .a1d or .a2d)");
+  if (cube && op != PTX_OP_TEX) bad_form(P, mn, ": .cube and .acube are for tex only");
+  if (cube && t2 != PTX_T_F32) bad_form(P, mn, ": a cubemap's coordinates are a .f32 direction");
   if (op == PTX_OP_TEX || op == PTX_OP_TLD4) {
     if (in->vec != 4) bad_form(P, mn, " needs .v4");
     if (t != PTX_T_F32 && t != PTX_T_S32 && t != PTX_T_U32)

@@ -82,7 +82,7 @@
   X(M_MMA_NUM, 46, ".x1 .x2 .x4")                                                                                     \
   X(M_MMA_FRAG, 47, ".a .b .c .d (the wmma fragment)")                                                                \
   X(M_MMA_MISC, 48, ".aligned .satfinite; up to four types (d, a, b, c) including .tf32") \
-  X(M_TEXGEOM, 50, ".1d .2d .3d .a1d .a2d (.cube refused)")                                                           \
+  X(M_TEXGEOM, 50, ".1d .2d .3d .a1d .a2d .cube .acube")                                                           \
   X(M_TEXMIP, 51, ".level .grad (tex: the lod or gradients)")                                                        \
   X(M_TLD4, 52, ".r .g .b .a (tld4: the channel gathered)")                                                          \
   X(M_SUCLAMP, 53, ".trap .clamp .zero (surface: out-of-range coordinates)")                                         \

@@ -451,8 +451,10 @@ static int shape_redux(Shape *s) {
 
 /* Coordinates each geometry reads (1d .. a2d; the layer of a1d/a2d first):
  * 3d and a2d vectors are written with 4 elements, the last one unused. */
-static const uint8_t geom_coords[] = {1, 2, 3, 2, 3};
-static const uint8_t geom_written[] = {1, 2, 4, 2, 4};
+/* per geometry (1d 2d 3d a1d a2d cube acube): registers read, and written
+ * in braces ({x, y, z, _} for 3d and cube; {layer, x, y, z} for acube) */
+static const uint8_t geom_coords[] = {1, 2, 3, 2, 3, 3, 4};
+static const uint8_t geom_written[] = {1, 2, 4, 2, 4, 4, 4};
 
 /* [h, {c...}]: the handle must be a register (texture and surface objects
  * are 64-bit values; the .texref globals they replaced are gone since CUDA
@@ -479,7 +481,7 @@ static void texture_address(Shape *s, const Opd *a, Opd *out, int coords) {
   if (a->coord.kind != PTX_O_VEC) pp_fail(s->P, a->tok, "expected coordinates: [handle, {...}]");
   if (a->coord.n != geom_written[g])
     pp_fail(s->P, a->tok, "a .%s access takes %d coordinate%s in braces, found %d",
-            (const char *[]){"1d", "2d", "3d", "a1d", "a2d"}[g], geom_written[g], geom_written[g] > 1 ? "s" : "",
+            (const char *[]){"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"}[g], geom_written[g], geom_written[g] > 1 ? "s" : "",
             a->coord.n);
   for (int i = 0; i < geom_coords[g]; i++)
     if (a->coord.reg[i] == PTX_NOREG) pp_fail(s->P, a->tok, "a coordinate cannot be '_'");

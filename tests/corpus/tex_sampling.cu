@@ -94,8 +94,9 @@ __global__ void fetch2d(cudaTextureObject_t t, float4 *out, float x0, float dx, 
   out[y * gridDim.x * blockDim.x + x] = tex2D<float4>(t, x0 + dx * x, y0 + dy * y);
 }
 
-// tex1Dfetch: integer coordinates, no filtering.
-//@ fetch1d_int grid=1 block=64 args=tex:i32:40:border:iota,buf:i32:64:zero,i32:-8
+// tex1Dfetch on linear memory (cudaResourceTypeLinear): integer
+// coordinates, no filtering, 0 out of range.
+//@ fetch1d_int grid=1 block=64 args=tex:i32:40:mem:iota,buf:i32:64:zero,i32:-8
 __global__ void fetch1d_int(cudaTextureObject_t t, int *out, int x0) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = tex1Dfetch<int>(t, x0 + i);
@@ -123,4 +124,30 @@ __global__ void surf_trap(cudaSurfaceObject_t s) {
   unsigned v;
   surf1Dread(&v, s, i * 4);
   surf1Dwrite(v + 1u, s, i * 4);
+}
+
+// Cubemaps: each thread looks at the centre of texel (x, y) of face f from
+// the cube's centre (the inverse of the programming guide's "Cubemap
+// Fetch" table), so with iota texels out[i] == i.  The layered form reads
+// cubemap l of several.
+//! exp: cube_faces
+//! title: a cubemap read back through texCubemap, one block row per face
+//@ cube_faces grid=16,6 block=16 args=tex:f32:16x16:cube:iota,buf:f32:1536:zero,i32:16
+__global__ void cube_faces(cudaTextureObject_t t, float *out, int w) {
+  int x = threadIdx.x, y = blockIdx.x, f = blockIdx.y;
+  float u = (x + 0.5f) / w * 2 - 1, v = (y + 0.5f) / w * 2 - 1;
+  float3 d = f == 0   ? make_float3(1, -v, -u)
+             : f == 1 ? make_float3(-1, -v, u)
+             : f == 2 ? make_float3(u, 1, v)
+             : f == 3 ? make_float3(u, -1, -v)
+             : f == 4 ? make_float3(u, -v, 1)
+                      : make_float3(-u, -v, -1);
+  out[(f * w + y) * w + x] = texCubemap<float>(t, d.x, d.y, d.z);
+}
+
+//@ cube_layered grid=1 block=32 args=tex:f32:8x8x3:cube:layered:iota,buf:f32:32:zero,f32:0.3,i32:2
+__global__ void cube_layered(cudaTextureObject_t t, float *out, float a, int l) {
+  int i = threadIdx.x;
+  float s = (i - 16) / 17.0f;  // sweeps across the +y face: |s| < 1 = y, the largest component
+  out[i] = texCubemapLayered<float>(t, s, 1.0f, a, l);
 }

@@ -26,7 +26,7 @@ if [ -d /usr/local/cuda/lib64 ]; then
 fi
 
 have_system_deps() {
-  [ -z "${WARPMEM_USE_DEBS:-}" ] && command -v pkg-config >/dev/null 2>&1 && pkg-config --exists jansson cmocka
+  [ -z "${WARPMEM_USE_DEBS:-}" ] && command -v pkg-config >/dev/null 2>&1 && pkg-config --exists jansson cmocka liblz4 libzstd
 }
 cmake_extra=()
 if have_system_deps; then
