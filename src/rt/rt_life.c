@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "rt/rt_int.h"
+#include "rt/rt_tex.h"
 
 RtError rt_device_reset(void) {
   RtError r = rtx_enter(0);
@@ -24,6 +25,7 @@ void rt_shutdown(void) {
     rtx_streams_free();
     rtx_modules_free();
   }
+  rtx_tex_free();
   rtx_ctx_free();
   rtx_unlock();
 }
