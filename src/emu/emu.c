@@ -890,6 +890,8 @@ static int cooperative_launch(EmuLaunch *l, const Arch *arch, const EmuProgram *
   memcpy(l->gmem->buf[wi].data, ws, sizeof ws);
   l->grid_ws = l->gmem->buf[wi].addr;
   int rc = run_cooperative(l, arch, prog, shared, e);
+  WmErr ignored; /* the workspace is of this launch only: a long-lived GlobalMem must not collect them */
+  gmem_release(l->gmem, l->grid_ws, &ignored);
   if (l->mm) {
     l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
     l->mm->metric[WM_M_INST] += l->warp_instrs;
@@ -906,25 +908,13 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   const Arch *arch = l->arch ? l->arch : arch_default();
   if (check_launch(l, arch, k, shared, e)) return -1;
 
-  /* module .global variables live in a buffer of their own */
-  uint64_t gbase = 0;
-  if (m->global_size) {
-    int gi = gmem_alloc(l->gmem, m->global_size, "module __device__ variables", PTX_T_B8, m->global_size, e);
-    if (gi < 0) return -1;
-    gbase = l->gmem->buf[gi].addr;
-    memcpy(l->gmem->buf[gi].data, l->global_init ? l->global_init : m->global_init, m->global_size);
-  }
-  if (emu_heap_used(k) && emu_heap_open(l->gmem, l->heap_size, e)) return -1;
-  uint8_t *const_owned = NULL;
-  if (!l->const_mem) {
-    const_owned = wm_xcalloc(m->const_size + 1, 1);
-    if (m->const_init) memcpy(const_owned, m->const_init, m->const_size);
-    l->const_mem = const_owned;
-  }
-  gmem_relocate(l->gmem, l->mod, l->const_mem, gbase);
+  uint64_t gbase;
+  uint8_t *const_owned;
+  if (emu_segments(l, &gbase, &const_owned, e)) return -1;
   EmuProgram prog;
-  if (emu_prepare(&prog, m, k, gbase, e)) {
+  if ((emu_heap_used(k) && emu_heap_open(l->gmem, l->heap_size, e)) || emu_prepare(&prog, m, k, gbase, e)) {
     free(const_owned);
+    if (const_owned) l->const_mem = NULL;
     return -1;
   }
   l->grid_ws = 0;

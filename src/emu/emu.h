@@ -19,7 +19,9 @@ typedef struct EmuLaunch {
   uint32_t smem_dynamic;     /* bytes */
   const uint8_t *params;     /* kernel->param_size bytes */
   GlobalMem *gmem;           /* buffers; module .global variables are
-                                allocated here by emu_run */
+                                allocated here by emu_run (unless
+                                global_base); emu_run's own per-launch
+                                buffers are released before it returns */
   uint8_t *const_mem;        /* module->const_size bytes, or NULL (zeros) */
   const uint8_t *global_init;/* module->global_size bytes: the __device__
                                 and __managed__ variables before the launch;
@@ -47,8 +49,9 @@ typedef struct EmuLaunch {
                                 resident at once and their warps interleave
                                 (emu_sched.c), the grid-sync workspace is
                                 allocated and its address is in %envreg1/2 */
-  uint64_t grid_ws;          /* set by emu_run: that workspace's address,
-                                0 for a plain launch (grid.is_valid() false) */
+  uint64_t grid_ws;          /* set by emu_run: that workspace's address
+                                (released when the launch ends), 0 for a
+                                plain launch (grid.is_valid() false) */
   /* out */
   uint64_t blocks_run;       /* blocks run (all, unless sampling) */
   uint64_t thread_instrs;    /* lane-instructions executed */

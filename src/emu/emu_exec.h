@@ -346,6 +346,15 @@ int emu_vprintf(Block *b, const EmuInstr *x, int warp, int lane, uint64_t fmt, u
  * one that faulted, if one did) and at most CUDA's FIFO of it. */
 void emu_printf_flush(EmuLaunch *l, Block *const *bs, size_t nb, uint64_t last);
 
+/* --- the module's segments (emu_segment.c) --- */
+
+/* Sets up l's module segments: *gbase gets the .global segment's address
+ * (EmuLaunch.global_base, else a buffer made here; 0: none), and when
+ * l->const_mem is NULL a bank from the initializers goes there and in
+ * *const_owned (the caller frees it and resets l->const_mem).  Relocates
+ * what the caller did not.  0, or -1 with a message. */
+int emu_segments(EmuLaunch *l, uint64_t *gbase, uint8_t **const_owned, WmErr *e);
+
 /* --- the device heap (emu_heap.c) --- */
 
 /* Whether kernel k calls malloc, free or an aligned malloc (then its

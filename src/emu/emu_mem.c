@@ -197,12 +197,13 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
                                              [PTX_OP_RED] = MEM_RED, [PTX_OP_LDMATRIX] = MEM_LDSM,
                                              [PTX_OP_STMATRIX] = MEM_STSM, [PTX_OP_WMMA_LOAD] = MEM_LD,
                                              [PTX_OP_WMMA_STORE] = MEM_ST};
+  if (!b->mm) return; /* functional: no model */
   MemReq r = {.op = kind[x->op], .size = (uint8_t)size, .elem = (uint8_t)elem, .addr = off,
               .instr = (int)(x - b->p->code), .warp = b->cur_warp, .cache = cache_op(x->flags)};
   if (uniform) { /* all lanes in one space */
     r.space = (uint8_t)uniform;
     r.mask = mask;
-    if (b->mm && r.space != PTX_S_PARAM) mem_access(b->mm, &r);
+    if (r.space != PTX_S_PARAM) mem_access(b->mm, &r);
     return;
   }
   while (mask) {
@@ -215,7 +216,7 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
     if (sp != PTX_S_PARAM) {
       r.space = (uint8_t)sp;
       r.mask = same;
-      if (b->mm) mem_access(b->mm, &r);
+      mem_access(b->mm, &r);
     }
     mask &= ~same;
   }

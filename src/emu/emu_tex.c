@@ -76,6 +76,9 @@ static const GTex *object_of(Block *b, const EmuInstr *x, int warp, int l, uint6
                 : " (pass a tex: or surf: argument)");
     return NULL;
   }
+  if (t->buf < 0)
+    return emu_fault(b, x, warp, l, WM_EFAULT, "%s object 0x%" PRIx64 ": its texels' buffer at 0x%" PRIx64
+                     " was freed (cudaFree) before this access", surface ? "surface" : "texture", h, t->addr), NULL;
   return t;
 }
 

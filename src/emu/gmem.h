@@ -45,8 +45,9 @@ typedef struct GTex {
   uint8_t normfloat; /* 8/16-bit integers read as floats in [0,1] ([-1,1]) */
   uint32_t w, h, d;  /* width, height, depth (1 where absent) */
   uint32_t layers;   /* layered: how many (0 otherwise) */
-  int buf;           /* the buffer of its texels (index into GlobalMem.buf
-                        at creation; buffers are never removed) */
+  int buf;           /* the buffer of its texels (index into GlobalMem.buf,
+                        kept current by gmem_release); -1: that buffer was
+                        released, a fetch faults */
   uint64_t addr;     /* that buffer's device address */
 } GTex;
 
@@ -91,13 +92,22 @@ void gmem_init(GlobalMem *g, uint64_t limit);
 /* As gmem_init, but every buffer's host copy is mapped at its device
  * address, as CUDA's unified addressing makes a device pointer a valid
  * host pointer (cudaMallocManaged, cudaMallocHost): warpmem run hands these
- * addresses to the application, which reads and writes them directly. */
+ * addresses to the application, which reads and writes them directly.
+ * Each buffer is anonymous zeroed pages mapped with MAP_FIXED_NOREPLACE at
+ * g->next; where the range is taken, g->next moves past it (a bounded
+ * number of tries, then gmem_alloc fails with a message).  The unmapped
+ * page after each buffer stays: a host overrun faults as a kernel's does. */
 void gmem_init_unified(GlobalMem *g, uint64_t limit);
 void gmem_free(GlobalMem *g);
 
-/* cudaFree: releases the buffer that starts at addr (its texture objects
- * too); -1 with a message when no buffer starts there.  Indices of the
- * other buffers may change. */
+/* cudaFree: releases the buffer that starts at addr (unmapped in a
+ * unified GlobalMem, so a later host access faults too; a kernel's is a
+ * located fault, as for any address outside every buffer).  Texture and
+ * surface objects on it keep their handles but fault when used (GTex.buf
+ * -1).  Indices of the later buffers move down one (GTex.buf and GHeap.buf
+ * follow); addresses are never handed out again.  addr 0 does nothing (as
+ * cudaFree(NULL)).  -1 with a message naming addr and the nearest buffer
+ * when no buffer starts at addr, or when it is the device heap. */
 int gmem_release(GlobalMem *g, uint64_t addr, WmErr *e);
 
 /* Allocates `size` zeroed bytes; returns the buffer's index or -1 (with a
@@ -125,9 +135,20 @@ GBuf *gmem_find(GlobalMem *g, uint64_t addr, uint64_t len);
 
 /* Adds gbase, the address of the module's .global segment, to every
  * address in m's initializers (PtxReloc: function and variable addresses),
- * in that segment's buffer and in const_mem. */
+ * in that segment's buffer (g NULL: not there) and in const_mem (NULL: not
+ * there). */
 struct PtxModule;
 void gmem_relocate(GlobalMem *g, const struct PtxModule *m, uint8_t *const_mem, uint64_t gbase);
+
+/* Makes module m's .global segment (its __device__ and __managed__
+ * variables) a buffer of g named "module __device__ variables", holding
+ * init (m->global_size bytes; NULL: m's initializers), and relocates it and
+ * const_mem (m->const_size bytes; NULL: none) to its address, in *base (0
+ * when m has no .global variables: const_mem is relocated all the same).
+ * Done once, it is what EmuLaunch.global_base and SimBound.global_base
+ * name.  0, or -1 with a message (the limit). */
+int gmem_module_segment(GlobalMem *g, const struct PtxModule *m, const uint8_t *init, uint8_t *const_mem,
+                        uint64_t *base, WmErr *e);
 
 /* The buffer nearest to addr (for "missed buffer X by N bytes"), or NULL. */
 const GBuf *gmem_nearest(const GlobalMem *g, uint64_t addr);

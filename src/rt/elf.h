@@ -15,12 +15,15 @@ typedef struct ElfInfo {
   int cudart_major;        /* NEEDED libcudart.so.N: N (0: none) */
   int needs_libcuda;       /* NEEDED libcuda.so.1 (the driver API) */
   int has_fatbin;          /* has a .nv_fatbin section (device code) */
+  int has_relfatbin;       /* has __nv_relfatbin: device code built with
+                              -rdc=true, one fat binary per translation unit
+                              (.nv_fatbin then holds the linked SASS only) */
   int static_cudart;       /* device code but no libcudart NEEDED: linked
                               with nvcc's default -cudart static */
 } ElfInfo;
 
-/* Reads path's headers.  Errors (not a file, not ELF, truncated) name the
- * file. */
+/* Reads path's headers.  Errors (not a file, not ELF, not 64-bit
+ * little-endian, truncated) name the file; out is zeroed on an error. */
 int elf_inspect(const char *path, ElfInfo *out, WmErr *e);
 
 /* The bytes of section `name` of path (malloc'd, caller frees); -1 with a

@@ -19,7 +19,9 @@ typedef enum { FATBIN_PTX = 1, FATBIN_ELF = 2 } FatbinKind;
 typedef struct FatbinEntry {
   int kind;                /* FatbinKind (other kinds are listed, not used) */
   uint32_t arch;           /* 90 for compute_90 / sm_90 */
+  char suffix;             /* 'a' (sm_90a), 'f' (sm_100f) or 0 (portable) */
   uint32_t ptx_major, ptx_minor; /* the PTX ISA version (PTX entries) */
+  uint64_t flags;          /* the entry's flags word (docs/fatbin.md) */
   const char *codec;       /* "none", "lz4" or "zstd" */
   const uint8_t *payload;  /* the entry's bytes as stored (in the image) */
   uint64_t size;           /* bytes stored */
@@ -29,6 +31,17 @@ typedef struct FatbinEntry {
 
 #define FATBIN_MAGIC 0xBA55ED50u         /* a fat binary's header */
 #define FATBIN_WRAPPER_MAGIC 0x466243B1u /* __fatBinC_Wrapper_t */
+/* Bits of an entry's flags word (nvcc 13; docs/fatbin.md says how found) */
+#define FATBIN_F_64BIT 0x1ull       /* 64-bit addresses */
+#define FATBIN_F_DEBUG 0x2ull       /* nvcc -G */
+#define FATBIN_F_LINUX 0x10ull      /* host is Linux */
+#define FATBIN_F_LZ4 0x2000ull      /* payload is one LZ4 block */
+#define FATBIN_F_ZSTD 0x8000ull     /* payload is one zstd frame */
+#define FATBIN_F_ARCH_A 0x100000ull /* sm_90a: arch-specific */
+#define FATBIN_F_ARCH_F 0x200000ull /* sm_100f: family-specific */
+/* The most bytes an entry may decompress to (a bound on what hostile
+ * headers can make us allocate). */
+#define FATBIN_MAX_RAW (256ull << 20)
 
 /* The fat binary that the wrapper handed to __cudaRegisterFatBinary points
  * to, or NULL with a message. */
@@ -43,6 +56,13 @@ int fatbin_list(const void *image, size_t len, FatbinEntry **out, int *n, WmErr 
 /* The PTX text of a PTX entry, decompressed and NUL-terminated (malloc'd),
  * or NULL with a message. */
 char *fatbin_ptx(const FatbinEntry *en, WmErr *e);
+
+/* Any entry's bytes, decompressed (malloc'd, caller frees; *len bytes plus
+ * a NUL not counted), or NULL with a message. */
+uint8_t *fatbin_payload(const FatbinEntry *en, size_t *len, WmErr *e);
+
+/* The entry's target as nvcc spells it ("compute_90", "sm_90a") into buf. */
+void fatbin_entry_name(const FatbinEntry *en, char *buf, size_t n);
 
 /* Which entry to run: the PTX entry of the highest arch not above max_arch,
  * else the lowest above it.  -1 with a message when there is no PTX (only

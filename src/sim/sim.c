@@ -83,77 +83,99 @@ void sim_run_free(SimRun *r) {
   memset(r, 0, sizeof *r);
 }
 
-int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions *o, SimRun *run,
-                   WmErr *e) {
+/* Prefixes e's message with the launch's label and line (a file of
+ * launches may have many of one kernel). */
+static void name_launch(const LaunchSpec *ls, WmErr *e) {
+  if (!ls->line) return;
+  char msg[sizeof e->msg];
+  int head = snprintf(msg, sizeof msg, "launch %s (line %d): ", ls->label, ls->line);
+  if (head <= 0 || (size_t)head >= sizeof msg) return;
+  size_t room = sizeof msg - (size_t)head - 1, len = strlen(e->msg);
+  memcpy(msg + head, e->msg, len < room ? len : room);
+  msg[(size_t)head + (len < room ? len : room)] = '\0';
+  memcpy(e->msg, msg, sizeof msg);
+}
+
+/* The checks before binding: the kernel, the thread limit, occupancy and
+ * a cooperative grid's size.  The kernel, or NULL with a message. */
+static const PtxKernel *launch_begin(const PtxModule *mod, const LaunchSpec *ls, const SimOptions *o, SimRun *run,
+                                     WmErr *e) {
   memset(run, 0, sizeof *run);
   const PtxKernel *k = ptx_find_kernel(mod, ls->name, e);
-  if (!k) return -1;
+  if (!k) return NULL;
   uint64_t threads = (uint64_t)ls->grid[0] * ls->grid[1] * ls->grid[2] * ls->block[0] * ls->block[1] * ls->block[2];
   if (threads > o->max_threads)
     return wm_err(e, WM_ELIMIT,
                   "launch %s has %llu threads, over the %llu this run allows: simulating it would take "
                   "hours; raise --max-threads to run it anyway",
-                  ls->label, (unsigned long long)threads, (unsigned long long)o->max_threads);
+                  ls->label, (unsigned long long)threads, (unsigned long long)o->max_threads), NULL;
   launch_occupancy(mod, k, ls, o, run);
-  if (check_cooperative(ls, o, run, e)) return -1;
-  GlobalMem g;
-  gmem_init(&g, o->mem_limit);
-  uint8_t *params = wm_xcalloc(k->param_size + 8, 1);
-  int rc = -1;
-  if (launch_bind(k, ls, &g, params, o->init, o->seed, e)) goto out;
-  if (mem_init(&run->mm, &o->cfg, k->ncode)) {
+  if (check_cooperative(ls, o, run, e)) return NULL;
+  return k;
+}
+
+/* The common path of a bound launch: the memory model (unless b->functional),
+ * the emulator, the caches and time.  run->mm is freed on an error. */
+static int run_bound(const PtxModule *mod, const PtxKernel *k, const LaunchSpec *ls, const SimBound *b,
+                     const uint8_t *global_init, const SimOptions *o, SimRun *run, WmErr *e) {
+  if (!b->functional && mem_init(&run->mm, &o->cfg, k->ncode)) {
     char why[256] = "";
     MemGen gen;
     mem_gen(&o->cfg, &gen, why, sizeof why);
-    wm_err(e, WM_EUSAGE, "%s", why[0] ? why : "the memory model does not support this configuration");
-    goto out;
+    return wm_err(e, WM_EUSAGE, "%s", why[0] ? why : "the memory model does not support this configuration");
   }
-  uint8_t *cmem = wm_xcalloc(mod->const_size + 1, 1), *gvars = wm_xcalloc(mod->global_size + 1, 1);
-  if (mod->const_init) memcpy(cmem, mod->const_init, mod->const_size);
-  if (mod->global_init) memcpy(gvars, mod->global_init, mod->global_size);
-  for (int i = 0; i < o->nconsts; i++)
-    if (launch_set_const(o->consts[i], mod, cmem, gvars, e)) {
-      free(cmem);
-      free(gvars);
-      goto out;
-    }
-  EmuLaunch l = {.arch = sim_arch(o), .mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = params, .gmem = &g,
-                 .const_mem = cmem, .mm = &run->mm, .stack_size = o->stack_size,
-                 .heap_size = o->heap_size, .global_init = gvars,
-                 .cooperative = ls->cooperative};
+  EmuLaunch l = {.arch = sim_arch(o), .mod = mod, .kernel = k, .smem_dynamic = ls->smem, .params = b->params,
+                 .gmem = b->gmem, .const_mem = b->const_mem, .global_init = global_init,
+                 .global_base = b->global_base, .mm = b->functional ? NULL : &run->mm,
+                 .stack_size = o->stack_size, .heap_size = o->heap_size, .cooperative = ls->cooperative,
+                 .printf_out = o->printf_out};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
-  l.printf_out = o->printf_out;
   SimModel cm;
-  sim_model_begin(o, k, ls, run, &cm, &l);
+  memset(&cm, 0, sizeof cm);
+  if (!b->functional) sim_model_begin(o, k, ls, run, &cm, &l);
   double t0 = wm_now();
-  int failed = emu_run(&l, e);
-  free(cmem);
-  free(gvars);
-  if (failed) sim_model_abort(&cm);
-  else sim_model_end(&cm, &l, run);
-  if (failed) {
-    /* name the launch: a file of launches may have many of one kernel */
-    if (ls->line) {
-      char msg[sizeof e->msg];
-      int head = snprintf(msg, sizeof msg, "launch %s (line %d): ", ls->label, ls->line);
-      if (head > 0 && (size_t)head < sizeof msg) {
-        size_t room = sizeof msg - (size_t)head - 1, len = strlen(e->msg);
-        memcpy(msg + head, e->msg, len < room ? len : room);
-        msg[(size_t)head + (len < room ? len : room)] = '\0';
-        memcpy(e->msg, msg, sizeof msg);
-      }
-    }
-    goto out;
+  if (emu_run(&l, e)) {
+    sim_model_abort(&cm);
+    mem_free(&run->mm);
+    name_launch(ls, e);
+    return -1;
   }
+  if (b->functional) run->blocks_run = l.blocks_run;
+  else sim_model_end(&cm, &l, run);
   run->seconds = wm_now() - t0;
   run->thread_instrs = l.thread_instrs;
   run->kernel = k;
   run->approx = emu_approx_notes(mod, k);
-  if (o->dump_dir && launch_dump(o->dump_dir, ls, &g, e)) goto out;
+  return 0;
+}
+
+int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions *o, SimRun *run,
+                   WmErr *e) {
+  const PtxKernel *k = launch_begin(mod, ls, o, run, e);
+  if (!k) return -1;
+  GlobalMem g;
+  gmem_init(&g, o->mem_limit);
+  uint8_t *params = wm_xcalloc(k->param_size + 8, 1);
+  uint8_t *cmem = wm_xcalloc(mod->const_size + 1, 1), *gvars = wm_xcalloc(mod->global_size + 1, 1);
+  int rc = -1;
+  if (launch_bind(k, ls, &g, params, o->init, o->seed, e)) goto out;
+  if (mod->const_init) memcpy(cmem, mod->const_init, mod->const_size);
+  if (mod->global_init) memcpy(gvars, mod->global_init, mod->global_size);
+  for (int i = 0; i < o->nconsts; i++)
+    if (launch_set_const(o->consts[i], mod, cmem, gvars, e)) goto out;
+  SimBound b = {.gmem = &g, .params = params, .const_mem = cmem};
+  if (run_bound(mod, k, ls, &b, gvars, o, run, e)) goto out;
   rc = 0;
+  if (o->dump_dir && launch_dump(o->dump_dir, ls, &g, e)) {
+    mem_free(&run->mm);
+    free(run->approx);
+    run->approx = NULL;
+    rc = -1;
+  }
 out:
-  if (rc) mem_free(&run->mm);
+  free(cmem);
+  free(gvars);
   free(params);
   if (rc == 0 && o->keep_buffers) {
     run->gmem = g;
@@ -162,6 +184,17 @@ out:
     gmem_free(&g);
   }
   return rc;
+}
+
+int sim_run_bound(const PtxModule *mod, const LaunchSpec *ls, const SimBound *b, const SimOptions *o, SimRun *run,
+                  WmErr *e) {
+  const PtxKernel *k = launch_begin(mod, ls, o, run, e);
+  if (!k) return -1;
+  if (mod->global_size && !b->global_base)
+    return wm_err(e, WM_EUSAGE, "launch %s: the module has %llu bytes of __device__ variables but no segment for "
+                  "them (make it once with gmem_module_segment and pass its address as global_base)", ls->label,
+                  (unsigned long long)mod->global_size);
+  return run_bound(mod, k, ls, b, NULL, o, run, e);
 }
 
 void sim_options_init(SimOptions *o) {
