@@ -229,7 +229,8 @@ static void test_no_report(void **state) {
   free(out);
   free(err);
   run("run " WM_FAKE_APP " 4 _exit", 4, &out, &err);
-  expect_in(err, "wrote no report");
+  expect_in(err, "no report: ");
+  expect_in(err, "made no kernel launch");
   expect_in(err, "_exit");
   free(out);
   free(err);

@@ -56,9 +56,9 @@ static void explain_missing(const RunPlan *p, int wstatus) {
                     "ended it first\n");
     return;
   }
-  fprintf(stderr, "warpmem: %s wrote no report: it ended without running its exit handlers (_exit, "
-                  "quick_exit), or it loaded a CUDA library other than warpmem's from %s (`LD_LIBRARY_PATH=%s "
-                  "ldd %s` shows which)\n", p->app_path, p->rt_dir, p->rt_dir, p->app_path);
+  fprintf(stderr, "warpmem: no report: %s made no kernel launch that reached warpmem's runtime (the report is "
+                  "written at exit when there were launches)%s, or it ended without running its exit handlers "
+                  "(_exit, abort)\n", p->app_path, elf->has_fatbin || elf->needs_libcuda ? "" : "; it carries no device code of its own");
 }
 
 /* The report to --out (opened already) or stdout: 0, or 1 if it could not
