@@ -181,7 +181,9 @@ static void replace_foreign(const RunPlan *p, const char *name, const char *path
 }
 
 void run_check_loader(RunPlan *p) {
-  if (!p->elf.dynamic) return;
+  /* only an ELF that NEEDs a library has a loader to ask: a static(-pie)
+   * program would ignore the variable and run */
+  if (!p->elf.dynamic || (!p->elf.cudart_major && !p->elf.needs_libcuda)) return;
   static char out[1 << 16];
   if (trace_loader(p->app_path, out, sizeof out)) return;
   char pre[3 * PATH_MAX] = "";
