@@ -64,6 +64,8 @@ RtError rt_init(void);
 
 /* The preset the context models (WARPMEM_RUN_ARCH, default h200). */
 const Arch *rt_arch(void);
+/* What a launch may ask of it (arch_limits of the preset). */
+ArchLimits rt_arch_limits(void);
 
 /* The calling thread's last error, cleared (rt_get_last_error) or kept
  * (rt_peek_last_error); a sticky error is never cleared. */
@@ -159,8 +161,9 @@ RtError rt_malloc(size_t size, RtMemKind kind, void **out);
  * (RT_ERR_INVALID_VALUE for kind RT_MEM_HOST) where no allocation of that
  * kind starts. */
 RtError rt_free(void *p, RtMemKind kind);
-/* What p points into: its kind and allocation (base, size); RT_ERR_INVALID_VALUE
- * (and kind -1) for a pointer outside every allocation (host memory). */
+/* What p points into: its kind and allocation (base, size); kind -1 (and
+ * RT_SUCCESS) for a pointer outside every allocation (the application's
+ * host memory). */
 RtError rt_pointer_info(const void *p, int *kind, void **base, size_t *size);
 /* cudaMemGetInfo: bytes of device memory (the mem limit) and free. */
 RtError rt_mem_info(size_t *free_bytes, size_t *total);

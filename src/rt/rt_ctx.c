@@ -85,6 +85,8 @@ const Arch *rt_arch(void) {
   return rtx.cfg.o.cfg.arch ? rtx.cfg.o.cfg.arch : arch_default();
 }
 
+ArchLimits rt_arch_limits(void) { return arch_limits(rt_arch()); }
+
 RtError rt_get_last_error(void) {
   if (rt_init()) return RT_ERR_INITIALIZATION;
   RtError r = last_error;

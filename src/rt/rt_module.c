@@ -38,21 +38,12 @@ static RtModule *module_new(const char *name) {
 }
 
 /* The module's .global segment (a unified buffer) and constant bank, from
- * their initializers, relocated once. */
+ * their initializers, relocated once (gmem_module_segment). */
 static int module_segments(RtModule *m, WmErr *e) {
   PtxModule *mod = m->mod;
   m->const_mem = wm_xcalloc(mod->const_size + 1, 1);
   if (mod->const_init) memcpy(m->const_mem, mod->const_init, mod->const_size);
-  if (mod->global_size) {
-    char name[64];
-    snprintf(name, sizeof name, "variables of %.50s", m->name);
-    int i = gmem_alloc(&rtx.g, mod->global_size, name, PTX_T_B8, mod->global_size, e);
-    if (i < 0) return -1;
-    m->gbase = rtx.g.buf[i].addr;
-    if (mod->global_init) memcpy(rtx.g.buf[i].data, mod->global_init, mod->global_size);
-  }
-  if (mod->nrelocs) gmem_relocate(&rtx.g, mod, m->const_mem, m->gbase);
-  return 0;
+  return gmem_module_segment(&rtx.g, mod, NULL, m->const_mem, &m->gbase, e);
 }
 
 /* Parses text (taken) into m; on failure m keeps the reason. */
