@@ -577,6 +577,8 @@ static CUresult launch(CUfunction f, const unsigned g[3], const unsigned b[3], u
   void *buf;
   size_t size;
   if (extra_buffer(extra, &buf, &size)) return drv_fail(RT_ERR_INVALID_VALUE);
+  RtFuncInfo fi; /* a C struct of the parameters may end in padding the kernel's buffer has not */
+  if (!rt_function_info((RtFunction *)f, &fi) && size > fi.param_size) size = fi.param_size;
   return R(rt_launch_packed((RtFunction *)f, &c, buf, size));
 }
 
