@@ -3,9 +3,8 @@
  * library exports the rt_* API only).
  *
  * The files call each other in one direction (tools/check_layout.py
- * refuses cycles): rt_env, rt_err < rt_ctx < rt_mem, rt_stream, rt_select
- * < rt_report < rt_module < rt_launch < rt_life;
- * rt_err stands alone. */
+ * refuses cycles): rt_env < rt_ctx < rt_mem, rt_stream, rt_select <
+ * rt_report < rt_module < rt_launch < rt_life; rt_err stands alone. */
 #ifndef WM_RT_INT_H
 #define WM_RT_INT_H
 

@@ -130,7 +130,7 @@ static RtError launch_params(RtFunction *f, const RtLaunchConfig *c, const uint8
     return r;
   }
   rec->profiled = rtx_select(f);
-  if (rec->profiled) rtx_module_regs(f->m);
+  if (rec->profiled || c->cooperative) rtx_module_regs(f->m); /* occupancy: the report, the grid's limit */
   r = run_bound(f, c, params, rec);
   rtx_progress(rec, n);
   return r;
