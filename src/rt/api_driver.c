@@ -255,6 +255,21 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) 
   return CUDA_SUCCESS;
 }
 
+/* A PCI address of its own, so that applications that print one can. */
+CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev) {
+  CUresult r = check_dev(dev);
+  if (r) return r;
+  if (!pciBusId || len <= 0) return CUDA_ERROR_INVALID_VALUE;
+  snprintf(pciBusId, (size_t)len, "0000:00:00.0");
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId) {
+  if (!dev || !pciBusId) return CUDA_ERROR_INVALID_VALUE;
+  *dev = 0;
+  return R(rt_init());
+}
+
 /* ---- contexts: one, shared ------------------------------------------------ */
 
 static struct CUctx_st {
@@ -594,6 +609,18 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
                                    unsigned int sharedMemBytes, CUstream hStream, void **kernelParams) {
   const unsigned g[3] = {gridDimX, gridDimY, gridDimZ}, b[3] = {blockDimX, blockDimY, blockDimZ};
   return launch(f, g, b, sharedMemBytes, hStream, kernelParams, NULL, 1);
+}
+
+/* cuLaunchKernelEx: the cooperative attribute counts; clusters, priorities
+ * and the other attributes change nothing that warpmem models. */
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra) {
+  if (!config) return drv_fail(RT_ERR_INVALID_VALUE);
+  int coop = 0;
+  for (unsigned i = 0; config->attrs && i < config->numAttrs; i++)
+    if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) coop = config->attrs[i].value.cooperative != 0;
+  const unsigned g[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
+  const unsigned b[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
+  return launch(f, g, b, config->sharedMemBytes, config->hStream, kernelParams, extra, coop);
 }
 
 /* ---- occupancy (warpmem's calculator) ---------------------------------------- */

@@ -19,10 +19,7 @@ static struct cudaExtent extent_of(size_t w, size_t h, size_t d) {
 
 /* ---- formats and arrays ------------------------------------------------------- */
 
-struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f) {
-  struct cudaChannelFormatDesc d = {x, y, z, w, f};
-  return d;
-}
+/* cudaCreateChannelDesc is api_runtime.c's. */
 
 static RtFormat format_of(const struct cudaChannelFormatDesc *d) {
   RtFormat f = {{d->x, d->y, d->z, d->w}, (int)d->f};
