@@ -190,6 +190,51 @@ RtError rt_symbol(const void *host_var, void **addr, size_t *size);
  * the variable's size. */
 RtError rt_symbol_copy(const void *host_var, size_t offset, void *buf, size_t count, int to_device);
 
+/* ---- arrays, texture and surface objects (cudaArray_t, cudaTextureObject_t) ---- */
+
+typedef struct RtArray RtArray;
+
+/* An array's texels: channels of one type, in warpmem's texture layout
+ * (gtex_offset, emu_tex.c) in a buffer of the context's memory. */
+typedef struct RtArrayDesc {
+  int bits[4];             /* cudaChannelFormatDesc x, y, z, w: bits per channel (0: none) */
+  int kind;                /* 0 signed, 1 unsigned, 2 float (cudaChannelFormatKind) */
+  uint32_t w, h, d;        /* cudaExtent: h 0 for 1D, d 0 for 1D and 2D (or the layers) */
+  int layered;             /* cudaArrayLayered: d counts layers */
+} RtArrayDesc;
+/* cudaMallocArray / cudaMalloc3DArray; RT_ERR_INVALID_VALUE (message) for a
+ * channel format or shape warpmem does not have. */
+RtError rt_array_create(const RtArrayDesc *d, RtArray **out);
+RtError rt_array_destroy(RtArray *a);
+/* Bytes of one texel of a (0: not an array). */
+size_t rt_array_texel(RtArray *a);
+/* Copies a box between an array and linear memory (host or device): to_array
+ * 1 writes the array.  x0 is in bytes (a multiple of the texel size), as
+ * width is; rows of `pitch` bytes, slices of pitch * height. */
+typedef struct RtArrayCopy {
+  size_t x0, y0, z0;       /* where in the array */
+  size_t width, height, depth; /* width in bytes; height, depth at least 1 */
+  void *mem;               /* the linear side */
+  size_t pitch;            /* its row pitch, bytes */
+  size_t slice;            /* its slice pitch, bytes (0: pitch * height) */
+} RtArrayCopy;
+RtError rt_array_copy(RtArray *a, const RtArrayCopy *c, int to_array);
+
+/* A texture or surface object's sampling (cudaTextureDesc). */
+typedef struct RtTexDesc {
+  int linear;              /* cudaFilterModeLinear */
+  int amode;               /* GTexAddr: clamp, wrap, mirror, border */
+  int norm;                /* normalizedCoords */
+  int normfloat;           /* cudaReadModeNormalizedFloat */
+} RtTexDesc;
+/* cudaCreateTextureObject / cudaCreateSurfaceObject on an array. */
+RtError rt_tex_array(RtArray *a, const RtTexDesc *t, int surface, uint64_t *handle);
+/* On linear memory (cudaResourceTypeLinear: the start of an allocation, used
+ * in place) or pitched 2D memory (cudaResourceTypePitch2D: height > 0; its
+ * texels are copied into an array when the object is made, so later writes
+ * to the memory are not seen: a message says so once). */
+RtError rt_tex_linear(void *ptr, const RtArrayDesc *d, size_t pitch, const RtTexDesc *t, uint64_t *handle);
+
 /* ---- launches ---- */
 
 typedef struct RtStream RtStream;   /* NULL: the default stream */

@@ -3,7 +3,7 @@
  * library exports the rt_* API only).
  *
  * The files call each other in one direction (tools/check_layout.py
- * refuses cycles): rt_env < rt_ctx < rt_mem, rt_stream, rt_select <
+ * refuses cycles): rt_env < rt_ctx < rt_mem, rt_stream, rt_tex, rt_select <
  * rt_report < rt_module < rt_launch < rt_life; rt_err stands alone. */
 #ifndef WM_RT_INT_H
 #define WM_RT_INT_H
@@ -96,6 +96,14 @@ struct RtEvent {
   struct RtEvent *next;
 };
 
+#define RT_ARRAY_MAGIC 0x52544152u
+struct RtArray {
+  uint32_t magic;
+  GTex geo;                /* its shape and texel type (buf, addr unset) */
+  uint64_t addr;           /* its buffer */
+  struct RtArray *next;
+};
+
 typedef struct RtCtx {
   int inited;
   RtError init_error;
@@ -113,6 +121,7 @@ typedef struct RtCtx {
   double clock_ns;
   RtStream *streams;
   RtEvent *events;
+  RtArray *arrays;
   RtError sticky;
   int reported;
   uint64_t printf_fifo;
@@ -142,6 +151,9 @@ void rtx_clock_copy(uint64_t n);
 
 /* rt_stream.c */
 void rtx_streams_free(void);
+
+/* rt_tex.c */
+void rtx_arrays_free(void);
 
 /* rt_select.c: whether the next launch of f is profiled (counts it). */
 int rtx_select(RtFunction *f);
