@@ -145,7 +145,7 @@ typedef struct RtFuncInfo {
   int max_threads;         /* per block: the preset's, or .maxntid's */
   int max_dynamic_smem;    /* the cudaFuncAttributeMaxDynamicSharedMemorySize set */
   int carveout_pct;        /* cudaFuncAttributePreferredSharedMemoryCarveout, -1: default */
-  int ptx_version;         /* 90 for .version 9.0 */
+  int ptx_version;         /* the PTX's .target: 90 for sm_90 */
   int binary_version;      /* the preset's cc */
 } RtFuncInfo;
 RtError rt_function_info(RtFunction *f, RtFuncInfo *out);
