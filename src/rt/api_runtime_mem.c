@@ -235,3 +235,49 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) { return E(rt_event_destroy((RtE
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
   return E(rt_event_elapsed((RtEvent *)start, (RtEvent *)end, ms));
 }
+
+/* ---- stream properties and hints that change nothing here ---- */
+
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) {
+  if (priority) *priority = 0;
+  return E(rt_stream_check((RtStream *)hStream));
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
+  if (flags) *flags = 0;
+  return E(rt_stream_check((RtStream *)hStream));
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value_out) {
+  if (value_out) memset(value_out, 0, sizeof *value_out);
+  return E(rt_stream_check((RtStream *)hStream));
+}
+
+/* An L2 access policy window, a priority, ...: hints for a GPU's
+ * scheduler and caches, which warpmem's model does not take. */
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value) {
+  return E(rt_stream_check((RtStream *)hStream));
+}
+
+cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags) {
+  return E(rt_stream_check((RtStream *)stream));
+}
+
+/* Nothing is ever captured: stream capture (graphs) is not supported and
+ * says so when begun. */
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) {
+  if (pCaptureStatus) *pCaptureStatus = cudaStreamCaptureStatusNone;
+  return E(rt_stream_check((RtStream *)stream));
+}
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode) { return cudaSuccess; }
+
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig) {
+  if (pConfig) *pConfig = cudaSharedMemBankSizeFourByte;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) { return cudaSuccess; }
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config) { return cudaSuccess; }
