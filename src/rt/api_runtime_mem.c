@@ -4,9 +4,7 @@
  * forms too), and events read the device clock of predicted times. */
 #include <string.h>
 
-#include <cuda_runtime_api.h>
-
-#include "rt/rt.h"
+#include "rt/api_runtime.h"
 
 #define E(x) ((cudaError_t)(x))
 
@@ -103,6 +101,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
                             cudaStream_t stream) {
   RtError r = check_kind(kind);
   if (!r) r = check_stream(stream);
+  if (!r && api_capturing(stream)) return api_capture_copy(stream, dst, src, count);
   return E(r ? r : rt_memcpy(dst, src, count));
 }
 
@@ -128,6 +127,7 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count) { return E(rt_mems
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
   RtError r = check_stream(stream);
+  if (!r && api_capturing(stream)) return api_capture_set(stream, devPtr, value, count);
   return E(r ? r : rt_memset(devPtr, value, count));
 }
 
@@ -196,9 +196,10 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 }
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
+  if (!fn) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  if (api_capturing(stream)) return api_capture_host(stream, fn, userData);
   RtError r = rt_stream_sync((RtStream *)stream);
   if (r) return E(r);
-  if (!fn) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
   fn(userData);
   return cudaSuccess;
 }
@@ -221,11 +222,12 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  if (api_capturing(stream)) return api_capture_event(stream, event);
   return E(rt_event_record((RtEvent *)event, (RtStream *)stream));
 }
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
-  return E(rt_event_record((RtEvent *)event, (RtStream *)stream));
+  return cudaEventRecord(event, stream);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) { return E(rt_event_sync((RtEvent *)event)); }
@@ -262,13 +264,6 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, 
 cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
 
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags) {
-  return E(rt_stream_check((RtStream *)stream));
-}
-
-/* Nothing is ever captured: stream capture (graphs) is not supported and
- * says so when begun. */
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) {
-  if (pCaptureStatus) *pCaptureStatus = cudaStreamCaptureStatusNone;
   return E(rt_stream_check((RtStream *)stream));
 }
 

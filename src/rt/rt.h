@@ -256,6 +256,9 @@ typedef struct RtLaunchConfig {
  * RT_ERR_ILLEGAL_ADDRESS (out of bounds) or RT_ERR_LAUNCH_FAILURE.  Device
  * printf goes to stdout. */
 RtError rt_launch(RtFunction *f, const RtLaunchConfig *c, void **args);
+/* The parameter buffer rt_launch would build from args, into buf (size:
+ * RtFuncInfo.param_size bytes), for a launch later (a captured graph). */
+RtError rt_function_pack(RtFunction *f, void **args, void *buf, size_t size);
 /* The same with the parameter buffer given whole (cuLaunchKernel's
  * CU_LAUNCH_PARAM_BUFFER_POINTER): size must be the kernel's. */
 RtError rt_launch_packed(RtFunction *f, const RtLaunchConfig *c, const void *params, size_t size);

@@ -143,23 +143,35 @@ static RtError launch_args_ok(RtFunction *f, const RtLaunchConfig *c) {
   return RT_SUCCESS;
 }
 
+/* f's parameter buffer from args (args[i] points to parameter i's value). */
+static RtError pack(RtFunction *f, void **args, uint8_t *params) {
+  const PtxKernel *k = f->k;
+  for (int i = 0; k && i < k->nparams; i++) {
+    if (!args || !args[i]) {
+      rtx_say("launch of %s: no value for parameter %d (%s)", f->name, i, k->params[i].name);
+      return RT_ERR_INVALID_VALUE;
+    }
+    memcpy(params + k->params[i].offset, args[i], k->params[i].size);
+  }
+  return RT_SUCCESS;
+}
+
 RtError rt_launch(RtFunction *f, const RtLaunchConfig *c, void **args) {
   RtError r = rtx_enter(1);
   if (r) return r;
   if ((r = launch_args_ok(f, c))) return rtx_leave(r);
-  const PtxKernel *k = f->k;
-  uint8_t *params = wm_xcalloc(k ? k->param_size + 8 : 8, 1);
-  for (int i = 0; k && i < k->nparams; i++) {
-    if (!args || !args[i]) {
-      free(params);
-      rtx_say("launch of %s: no value for parameter %d (%s)", f->name, i, k->params[i].name);
-      return rtx_leave(RT_ERR_INVALID_VALUE);
-    }
-    memcpy(params + k->params[i].offset, args[i], k->params[i].size);
-  }
-  r = launch_params(f, c, params);
+  uint8_t *params = wm_xcalloc(f->k ? f->k->param_size + 8 : 8, 1);
+  if (!(r = pack(f, args, params))) r = launch_params(f, c, params);
   free(params);
   return rtx_leave(r);
+}
+
+RtError rt_function_pack(RtFunction *f, void **args, void *buf, size_t size) {
+  RtError r = rtx_enter(1);
+  if (r) return r;
+  if (!rtx_function(f) || !f->k) return rtx_leave(RT_ERR_INVALID_DEVICE_FUNCTION);
+  if (!buf || size != f->k->param_size) return rtx_leave(RT_ERR_INVALID_VALUE);
+  return rtx_leave(pack(f, args, buf));
 }
 
 RtError rt_launch_packed(RtFunction *f, const RtLaunchConfig *c, const void *params, size_t size) {
