@@ -235,6 +235,45 @@ static void test_sass_only(void **state) {
   free(buf);
 }
 
+/* -dlto: one entry of kind 8 (NVVM IR), which warpmem cannot run either. */
+static void test_lto_only(void **state) {
+  (void)state;
+  uint8_t *buf;
+  int n;
+  FatbinEntry *en = list_fixture("add_lto.fatbin", &buf, &n);
+  assert_int_equal(n, 1);
+  assert_int_equal(en[0].kind, FATBIN_LTO);
+  WmErr e = {0};
+  assert_int_equal(fatbin_pick_ptx(en, n, 90, &e), -1);
+  assert_non_null(strstr(e.msg, "lto_90 (LTO IR)"));
+  assert_non_null(strstr(e.msg, "compute_90"));
+  free(en);
+  free(buf);
+}
+
+/* -maxrregcount=32 -Xptxas -O2: the options nvcc recorded for ptxas, which
+ * the registers of the kernel depend on; plain -arch=sm_90 records none. */
+static void test_ptxas_options(void **state) {
+  (void)state;
+  uint8_t *buf;
+  int n;
+  FatbinEntry *en = list_fixture("add_opts.fatbin", &buf, &n);
+  assert_int_equal(n, 2);
+  assert_non_null(en[1].opts);
+  char *opts = wm_xstrndup(en[1].opts, en[1].opts_len);
+  assert_non_null(strstr(opts, "-maxrregcount=32"));
+  assert_non_null(strstr(opts, "-O2"));
+  assert_null(en[0].opts); /* the SASS: none */
+  free(opts);
+  free(en);
+  free(buf);
+  en = list_fixture("add_zstd.fatbin", &buf, &n);
+  assert_null(en[1].opts);
+  assert_int_equal(en[1].opts_len, 0);
+  free(en);
+  free(buf);
+}
+
 /* An application's .nv_fatbin: nvcc's device-link module (SASS only), then
  * app.cu (no kernels), add.cu and scale.cu, one fat binary each. */
 static void test_section(void **state) {
@@ -371,21 +410,24 @@ static int probe(const uint8_t *img, size_t len) {
   return ok;
 }
 
-static const char *const all_fixtures[] = {"add_none.fatbin", "add_lz4.fatbin", "add_zstd.fatbin",
+static const char *const all_fixtures[] = {"add_none.fatbin", "add_lz4.fatbin",   "add_zstd.fatbin",
                                            "add_size.fatbin", "add_multi.fatbin", "add_sass.fatbin",
-                                           "add_sm90a.fatbin", "app_section.bin"};
+                                           "add_sm90a.fatbin", "add_lto.fatbin",  "add_opts.fatbin",
+                                           "app_section.bin"};
+#define N_FIXTURES (int)(sizeof all_fixtures / sizeof *all_fixtures)
 
-/* Every proper prefix of a one-fat-binary image is an error (its header's
+/* Every proper non-empty prefix of a one-fat-binary image is an error (its header's
  * size is more than there is); of a section, only those ending where one
  * of its fat binaries ends list. */
 static void test_truncated(void **state) {
   (void)state;
-  for (int f = 0; f < 8; f++) {
+  for (int f = 0; f < N_FIXTURES; f++) {
     size_t len;
     uint8_t *img = fixture(all_fixtures[f], &len);
     int listed = 0;
-    for (size_t cut = 0; cut < len; cut++) listed += probe(img, cut);
-    assert_int_equal(listed, f == 7 ? 3 : 0); /* the section: after 1, 2, 3 of its 4 */
+    for (size_t cut = 1; cut < len; cut++) listed += probe(img, cut); /* (len 0: trust the header) */
+    /* the section: after 1, 2, 3 of its 4 fat binaries */
+    assert_int_equal(listed, strcmp(all_fixtures[f], "app_section.bin") ? 0 : 3);
     assert_true(probe(img, len));
     free(img);
   }
@@ -395,7 +437,7 @@ static void test_truncated(void **state) {
  * word of the first header is always an error. */
 static void test_flipped(void **state) {
   (void)state;
-  for (int f = 0; f < 8; f++) {
+  for (int f = 0; f < N_FIXTURES; f++) {
     size_t len;
     uint8_t *img = fixture(all_fixtures[f], &len);
     for (size_t i = 0; i < len; i++) {
@@ -461,13 +503,20 @@ static void test_elf_self(void **state) {
   assert_null(data);
 }
 
-/* Writes len bytes of data to a fresh temporary file; returns its path. */
-static char *temp_bytes(const void *data, size_t len) {
-  char *path = tu_temp_file(".bin", "");
+/* Rewrites path with len bytes of data. */
+static void rewrite(const char *path, const void *data, size_t len) {
   FILE *f = fopen(path, "wb");
   assert_non_null(f);
   assert_int_equal(fwrite(data, 1, len, f), len);
   fclose(f);
+}
+
+/* Writes len bytes of data to a fresh temporary file; returns its path
+ * (malloc'd). */
+static char *temp_bytes(const void *data, size_t len) {
+  char *path = tu_temp_file(".bin", "");
+  assert_non_null(path);
+  rewrite(path, data, len);
   return path;
 }
 
@@ -522,6 +571,42 @@ static void test_elf_bad(void **state) {
   free(p);
   free(copy);
   free(self);
+}
+
+/* The sm_90 cubin inside add_none.fatbin is a small ELF64 file (no dynamic
+ * section, no fat binary): read as it is, then with every byte flipped
+ * (errors or answers, no crash; a flipped magic is always an error). */
+static void test_elf_flipped(void **state) {
+  (void)state;
+  uint8_t *buf;
+  int n;
+  FatbinEntry *en = list_fixture("add_none.fatbin", &buf, &n);
+  size_t len = (size_t)en[0].size;
+  uint8_t *cubin = wm_xmalloc(len);
+  memcpy(cubin, en[0].payload, len);
+  char *path = temp_bytes(cubin, len);
+  ElfInfo info;
+  WmErr e = {0};
+  if (elf_inspect(path, &info, &e)) fail_msg("%s", e.msg);
+  assert_true(info.is_elf64 && !info.dynamic && !info.has_fatbin && !info.static_cudart);
+  uint8_t *text;
+  size_t tlen;
+  if (elf_section(path, ".text._Z3addPfPKfi", &text, &tlen, &e)) fail_msg("%s", e.msg);
+  assert_true(tlen > 0 && tlen % 16 == 0); /* SASS: 16-byte instructions */
+  free(text);
+  for (size_t i = 0; i < len; i++) {
+    cubin[i] ^= 0xff;
+    rewrite(path, cubin, len);
+    int rc = elf_inspect(path, &info, &e);
+    if (i < 4) assert_int_equal(rc, -1);
+    if (elf_section(path, ".text._Z3addPfPKfi", &text, &tlen, &e) == 0) free(text);
+    cubin[i] ^= 0xff;
+  }
+  unlink(path);
+  free(path);
+  free(cubin);
+  free(en);
+  free(buf);
 }
 
 /* Builds the fixture application with nvcc and `cudart` (shared or
@@ -585,11 +670,13 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_layout_plain), cmocka_unit_test(test_codecs_agree),
     cmocka_unit_test(test_multi_arch),   cmocka_unit_test(test_arch_specific),
-    cmocka_unit_test(test_sass_only),    cmocka_unit_test(test_section),
+    cmocka_unit_test(test_sass_only),    cmocka_unit_test(test_lto_only),
+    cmocka_unit_test(test_ptxas_options), cmocka_unit_test(test_section),
     cmocka_unit_test(test_padding),      cmocka_unit_test(test_unwrap),
     cmocka_unit_test(test_truncated),    cmocka_unit_test(test_flipped),
     cmocka_unit_test(test_lying_sizes),  cmocka_unit_test(test_elf_self),
-    cmocka_unit_test(test_elf_bad),      cmocka_unit_test(test_elf_apps),
+    cmocka_unit_test(test_elf_bad),      cmocka_unit_test(test_elf_flipped),
+    cmocka_unit_test(test_elf_apps),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

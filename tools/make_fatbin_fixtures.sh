@@ -22,6 +22,10 @@ cd "$DIR"
   -gencode arch=compute_100,code=[sm_100,compute_100] add.cu -o add_multi.fatbin
 # SASS only: nothing warpmem can run
 "$NVCC" -fatbin --compress-mode=size -gencode arch=compute_90,code=sm_90 add.cu -o add_sass.fatbin
+# LTO IR only (-dlto): nothing warpmem can run either
+"$NVCC" -fatbin -gencode arch=compute_90,code=lto_90 add.cu -o add_lto.fatbin
+# ptxas options nvcc records in the PTX entry's header
+"$NVCC" -fatbin --compress-mode=size -arch=sm_90 -maxrregcount=32 -Xptxas -O2 add.cu -o add_opts.fatbin
 # arch-specific: compute_90 and compute_90a PTX, sm_90a SASS
 "$NVCC" -fatbin --compress-mode=size -arch=sm_90a add.cu -o add_sm90a.fatbin
 # an application's .nv_fatbin: nvcc's device-link module, then one fat

@@ -69,6 +69,18 @@ const void *fatbin_unwrap(const void *wrapper, WmErr *e) {
   return w.data;
 }
 
+/* The ptxas options of PTX entry header h (hsize bytes): +20 gives where
+ * in the header a (u32 offset, u32 length) pair is.  ELF entries use the
+ * pair for other data.  Out of bounds: none (they are a hint). */
+static void entry_opts(const uint8_t *h, uint32_t hsize, FatbinEntry *en) {
+  uint32_t pair = rd32(h + 20);
+  if (en->kind != FATBIN_PTX || pair < ENTRY_MIN || pair > hsize - 8) return;
+  uint32_t off = rd32(h + pair), len = rd32(h + pair + 4);
+  if (len == 0 || off > hsize || len > hsize - off) return;
+  en->opts = (const char *)h + off;
+  en->opts_len = len;
+}
+
 /* The entry header at img+at, ending at most at img+end (the end of its fat
  * binary).  Returns the offset after the entry, or 0 with a message. */
 static uint64_t parse_entry(const uint8_t *img, uint64_t at, uint64_t end, FatbinEntry *en, WmErr *e) {
@@ -102,6 +114,7 @@ static uint64_t parse_entry(const uint8_t *img, uint64_t at, uint64_t end, Fatbi
   en->offset = at;
   en->size = en->raw_size = psize;
   en->codec = "none";
+  entry_opts(h, hsize, en);
   uint64_t codec = en->flags & (FATBIN_F_LZ4 | FATBIN_F_ZSTD);
   if (codec == (FATBIN_F_LZ4 | FATBIN_F_ZSTD)) {
     wm_err(e, WM_EPARSE, "fat binary: entry at offset 0x%llx: flags 0x%llx say both LZ4 and zstd",
@@ -202,6 +215,8 @@ void fatbin_entry_name(const FatbinEntry *en, char *buf, size_t n) {
     snprintf(buf, n, "compute_%u%s", en->arch, sfx);
   else if (en->kind == FATBIN_ELF)
     snprintf(buf, n, "sm_%u%s", en->arch, sfx);
+  else if (en->kind == FATBIN_LTO)
+    snprintf(buf, n, "lto_%u%s", en->arch, sfx);
   else
     snprintf(buf, n, "kind %d for arch %u", en->kind, en->arch);
 }
@@ -279,7 +294,7 @@ int fatbin_pick_ptx(const FatbinEntry *en, int n, uint32_t max_arch, WmErr *e) {
   int best = -1;
   uint32_t sass = 0;
   for (int i = 0; i < n; i++) {
-    if (en[i].kind == FATBIN_ELF && en[i].arch > sass) sass = en[i].arch;
+    if ((en[i].kind == FATBIN_ELF || en[i].kind == FATBIN_LTO) && en[i].arch > sass) sass = en[i].arch;
     if (en[i].kind == FATBIN_PTX && (best < 0 || better(&en[i], &en[best], max_arch))) best = i;
   }
   if (best >= 0) return best;
@@ -289,7 +304,7 @@ int fatbin_pick_ptx(const FatbinEntry *en, int n, uint32_t max_arch, WmErr *e) {
     char name[48];
     fatbin_entry_name(&en[i], name, sizeof name);
     used += (size_t)snprintf(list + used, sizeof list - used, "%s%s (%s)", i ? ", " : "", name,
-                             en[i].kind == FATBIN_ELF ? "SASS" : "other");
+                             en[i].kind == FATBIN_ELF ? "SASS" : en[i].kind == FATBIN_LTO ? "LTO IR" : "other");
   }
   if (!sass) sass = max_arch;
   return wm_err(e, WM_EUNSUP,

@@ -14,7 +14,7 @@
 
 #include "util/diag.h"
 
-typedef enum { FATBIN_PTX = 1, FATBIN_ELF = 2 } FatbinKind;
+typedef enum { FATBIN_PTX = 1, FATBIN_ELF = 2, FATBIN_LTO = 8 } FatbinKind; /* LTO: -dlto's NVVM IR */
 
 typedef struct FatbinEntry {
   int kind;                /* FatbinKind (other kinds are listed, not used) */
@@ -27,6 +27,10 @@ typedef struct FatbinEntry {
   uint64_t size;           /* bytes stored */
   uint64_t raw_size;       /* bytes once decompressed */
   uint64_t offset;         /* of the entry's header, from the image's start */
+  const char *opts;        /* PTX entries: the ptxas options nvcc recorded
+                              (" -O1 -maxrregcount=32 "), not NUL-terminated,
+                              in the image; NULL when none */
+  uint32_t opts_len;
 } FatbinEntry;
 
 #define FATBIN_MAGIC 0xBA55ED50u         /* a fat binary's header */
@@ -49,8 +53,9 @@ const void *fatbin_unwrap(const void *wrapper, WmErr *e);
 
 /* The entries of the fat binaries at `image`, one after another (a section
  * may hold several), reading at most `len` bytes; len 0 trusts the headers'
- * sizes (an image in memory, from fatbin_unwrap: one fat binary).  *out is
- * malloc'd (caller frees), its payloads point into image. */
+ * sizes (an image in memory, from fatbin_unwrap: one fat binary), so a
+ * caller with a buffer (a section) checks that it is not empty first.
+ * *out is malloc'd (caller frees), its payloads point into image. */
 int fatbin_list(const void *image, size_t len, FatbinEntry **out, int *n, WmErr *e);
 
 /* The PTX text of a PTX entry, decompressed and NUL-terminated (malloc'd),
