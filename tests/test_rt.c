@@ -11,6 +11,7 @@
 
 #include "rt/rt.h"
 #include "rt/rt_env.h"
+#include "rt/rt_tex.h"
 #include "util/diag.h"
 #include "testutil.h"
 
@@ -327,6 +328,38 @@ static void test_function_info(void **state) {
   assert_int_equal(rt_function_set_attribute(vadd, RT_FATTR_MAX_DYNAMIC_SMEM, 1 << 30), RT_ERR_INVALID_VALUE);
 }
 
+/* Arrays (rt_tex.h): a box copied in and out comes back; a box past the
+ * array is refused; texture and surface objects get handles (1, 2, ...). */
+static void test_arrays(void **state) {
+  RtArrayDesc d = {.f = {{32, 0, 0, 0}, 2}, .w = 70, .h = 20, .flags = RT_ARRAY_SURFACE};
+  RtArray *a;
+  assert_int_equal(rt_array_create(&d, &a), RT_SUCCESS);
+  assert_int_equal(rt_array_elem_size(a), 4);
+  float in[20][70], out[20][70];
+  for (int y = 0; y < 20; y++)
+    for (int x = 0; x < 70; x++) in[y][x] = (float)(y * 100 + x);
+  RtCopySide arr = {.array = a}, mem = {.ptr = in, .pitch = sizeof in[0], .height = 20};
+  assert_int_equal(rt_copy_3d(&arr, &mem, sizeof in[0], 20, 1), RT_SUCCESS);
+  memset(out, 0, sizeof out);
+  mem.ptr = out;
+  assert_int_equal(rt_copy_3d(&mem, &arr, sizeof in[0], 20, 1), RT_SUCCESS);
+  assert_memory_equal(in, out, sizeof in);
+  RtCopySide past = {.array = a, .x = 4};
+  assert_int_equal(rt_copy_3d(&past, &mem, sizeof in[0], 1, 1), RT_ERR_INVALID_VALUE); /* one texel beyond the row */
+  RtResource r = {.type = RT_RES_ARRAY, .array = a};
+  RtSampler s = {.amode = {1, 1, 1}, .filter = 1, .norm = 1};
+  uint64_t h1 = 0, h2 = 0;
+  assert_int_equal(rt_texture_create(&r, &s, &h1), RT_SUCCESS);
+  assert_int_equal(rt_surface_create(&r, &h2), RT_SUCCESS);
+  assert_int_equal(h1, 1); /* GTEX_HANDLE0 */
+  assert_int_equal(h2, 2);
+  RtArrayDesc three = {.f = {{8, 8, 8, 0}, 1}, .w = 4, .h = 4};
+  RtArray *b = NULL;
+  assert_int_equal(rt_array_create(&three, &b), RT_ERR_INVALID_VALUE); /* no 3-channel texels */
+  assert_int_equal(rt_array_destroy(a), RT_SUCCESS);
+  assert_int_equal(rt_array_elem_size(a), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_launch_end_to_end, setup, teardown),
@@ -339,6 +372,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_symbols, setup, teardown),
     cmocka_unit_test_setup_teardown(test_bad_environment, setup, teardown),
     cmocka_unit_test_setup_teardown(test_function_info, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_arrays, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

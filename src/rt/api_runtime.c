@@ -9,9 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <cuda_runtime_api.h>
-
-#include "rt/rt.h"
+#include "rt/api_runtime.h"
 
 #define E(x) ((cudaError_t)(x))
 
@@ -106,6 +104,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                cudaStream_t stream) {
   if (!kernel) return E(rt_set_last_error(RT_ERR_INVALID_DEVICE_FUNCTION));
   RtLaunchConfig c = launch_config(gridDim, blockDim, sharedMem, stream, 0);
+  if (api_capturing(stream)) return api_capture_kernel(stream, (RtFunction *)kernel, &c, args);
   return E(rt_launch((RtFunction *)kernel, &c, args));
 }
 
@@ -132,6 +131,7 @@ static cudaError_t launch(const void *func, dim3 g, dim3 b, void **args, size_t 
   RtError r = function_of(func, &f);
   if (r) return E(r);
   RtLaunchConfig c = launch_config(g, b, smem, s, coop);
+  if (api_capturing(s)) return api_capture_kernel(s, f, &c, args);
   return E(rt_launch(f, &c, args));
 }
 

@@ -4,9 +4,7 @@
  * forms too), and events read the device clock of predicted times. */
 #include <string.h>
 
-#include <cuda_runtime_api.h>
-
-#include "rt/rt.h"
+#include "rt/api_runtime.h"
 
 #define E(x) ((cudaError_t)(x))
 
@@ -103,6 +101,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
                             cudaStream_t stream) {
   RtError r = check_kind(kind);
   if (!r) r = check_stream(stream);
+  if (!r && api_capturing(stream)) return api_capture_copy(stream, dst, src, count);
   return E(r ? r : rt_memcpy(dst, src, count));
 }
 
@@ -128,6 +127,7 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count) { return E(rt_mems
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
   RtError r = check_stream(stream);
+  if (!r && api_capturing(stream)) return api_capture_set(stream, devPtr, value, count);
   return E(r ? r : rt_memset(devPtr, value, count));
 }
 
@@ -196,9 +196,10 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 }
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
+  if (!fn) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  if (api_capturing(stream)) return api_capture_host(stream, fn, userData);
   RtError r = rt_stream_sync((RtStream *)stream);
   if (r) return E(r);
-  if (!fn) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
   fn(userData);
   return cudaSuccess;
 }
@@ -221,11 +222,12 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  if (api_capturing(stream)) return api_capture_event(stream, event);
   return E(rt_event_record((RtEvent *)event, (RtStream *)stream));
 }
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
-  return E(rt_event_record((RtEvent *)event, (RtStream *)stream));
+  return cudaEventRecord(event, stream);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) { return E(rt_event_sync((RtEvent *)event)); }
@@ -235,3 +237,42 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) { return E(rt_event_destroy((RtE
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
   return E(rt_event_elapsed((RtEvent *)start, (RtEvent *)end, ms));
 }
+
+/* ---- stream properties and hints that change nothing here ---- */
+
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) {
+  if (priority) *priority = 0;
+  return E(rt_stream_check((RtStream *)hStream));
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
+  if (flags) *flags = 0;
+  return E(rt_stream_check((RtStream *)hStream));
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value_out) {
+  if (value_out) memset(value_out, 0, sizeof *value_out);
+  return E(rt_stream_check((RtStream *)hStream));
+}
+
+/* An L2 access policy window, a priority, ...: hints for a GPU's
+ * scheduler and caches, which warpmem's model does not take. */
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value) {
+  return E(rt_stream_check((RtStream *)hStream));
+}
+
+cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags) {
+  return E(rt_stream_check((RtStream *)stream));
+}
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode) { return cudaSuccess; }
+
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig) {
+  if (pConfig) *pConfig = cudaSharedMemBankSizeFourByte;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) { return cudaSuccess; }
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config) { return cudaSuccess; }

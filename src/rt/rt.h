@@ -145,7 +145,7 @@ typedef struct RtFuncInfo {
   int max_threads;         /* per block: the preset's, or .maxntid's */
   int max_dynamic_smem;    /* the cudaFuncAttributeMaxDynamicSharedMemorySize set */
   int carveout_pct;        /* cudaFuncAttributePreferredSharedMemoryCarveout, -1: default */
-  int ptx_version;         /* 90 for .version 9.0 */
+  int ptx_version;         /* the PTX's .target: 90 for sm_90 */
   int binary_version;      /* the preset's cc */
 } RtFuncInfo;
 RtError rt_function_info(RtFunction *f, RtFuncInfo *out);
@@ -190,6 +190,8 @@ RtError rt_symbol(const void *host_var, void **addr, size_t *size);
  * the variable's size. */
 RtError rt_symbol_copy(const void *host_var, size_t offset, void *buf, size_t count, int to_device);
 
+/* ---- arrays, texture and surface objects: rt/rt_tex.h ---- */
+
 /* ---- launches ---- */
 
 typedef struct RtStream RtStream;   /* NULL: the default stream */
@@ -211,6 +213,9 @@ typedef struct RtLaunchConfig {
  * RT_ERR_ILLEGAL_ADDRESS (out of bounds) or RT_ERR_LAUNCH_FAILURE.  Device
  * printf goes to stdout. */
 RtError rt_launch(RtFunction *f, const RtLaunchConfig *c, void **args);
+/* The parameter buffer rt_launch would build from args, into buf (size:
+ * RtFuncInfo.param_size bytes), for a launch later (a captured graph). */
+RtError rt_function_pack(RtFunction *f, void **args, void *buf, size_t size);
 /* The same with the parameter buffer given whole (cuLaunchKernel's
  * CU_LAUNCH_PARAM_BUFFER_POINTER): size must be the kernel's. */
 RtError rt_launch_packed(RtFunction *f, const RtLaunchConfig *c, const void *params, size_t size);

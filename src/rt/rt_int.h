@@ -3,7 +3,7 @@
  * library exports the rt_* API only).
  *
  * The files call each other in one direction (tools/check_layout.py
- * refuses cycles): rt_env < rt_ctx < rt_mem, rt_stream, rt_select <
+ * refuses cycles): rt_env < rt_ctx < rt_mem, rt_stream, rt_tex, rt_select <
  * rt_report < rt_module < rt_launch < rt_life; rt_err stands alone. */
 #ifndef WM_RT_INT_H
 #define WM_RT_INT_H
@@ -56,6 +56,7 @@ struct RtFunction {
   const PtxKernel *k;      /* NULL: not in the module (error names it) */
   char *name;              /* the PTX entry name */
   char *demangled;         /* the full C++ name, or NULL */
+  char *base;              /* its own name: "Kernel" of "void ns::Kernel<int>(int*)" */
   const void *host;        /* the host stub, NULL for driver-API lookups */
   int max_dyn_smem;        /* cudaFuncAttributeMaxDynamicSharedMemorySize */
   int carveout;            /* percent, or OCC_CARVEOUT_DEFAULT */
@@ -147,6 +148,8 @@ void rtx_streams_free(void);
 int rtx_select(RtFunction *f);
 /* The full C++ name of a mangled one (malloc'd), or NULL. */
 char *rtx_demangle(const char *mangled);
+/* The function's name alone in a demangled one (malloc'd), or NULL. */
+char *rtx_base_name(const char *demangled);
 
 /* rt_report.c */
 void rtx_progress(const RtLaunchRec *r, int n);

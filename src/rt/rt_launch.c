@@ -57,8 +57,7 @@ static RtLaunchRec *new_record(RtFunction *f, const RtLaunchConfig *c) {
   RtLaunchRec *r = &rtx.launches[rtx.nlaunches++];
   memset(r, 0, sizeof *r);
   r->f = f;
-  const char *base = f->k && f->k->plain_name ? f->k->plain_name : f->name;
-  snprintf(r->label, sizeof r->label, "%.140s#%d", base, rtx.nlaunches);
+  snprintf(r->label, sizeof r->label, "%.140s#%d", f->base, rtx.nlaunches);
   memcpy(r->grid, c->grid, sizeof r->grid);
   memcpy(r->block, c->block, sizeof r->block);
   r->smem = c->smem;
@@ -144,23 +143,35 @@ static RtError launch_args_ok(RtFunction *f, const RtLaunchConfig *c) {
   return RT_SUCCESS;
 }
 
+/* f's parameter buffer from args (args[i] points to parameter i's value). */
+static RtError pack(RtFunction *f, void **args, uint8_t *params) {
+  const PtxKernel *k = f->k;
+  for (int i = 0; k && i < k->nparams; i++) {
+    if (!args || !args[i]) {
+      rtx_say("launch of %s: no value for parameter %d (%s)", f->name, i, k->params[i].name);
+      return RT_ERR_INVALID_VALUE;
+    }
+    memcpy(params + k->params[i].offset, args[i], k->params[i].size);
+  }
+  return RT_SUCCESS;
+}
+
 RtError rt_launch(RtFunction *f, const RtLaunchConfig *c, void **args) {
   RtError r = rtx_enter(1);
   if (r) return r;
   if ((r = launch_args_ok(f, c))) return rtx_leave(r);
-  const PtxKernel *k = f->k;
-  uint8_t *params = wm_xcalloc(k ? k->param_size + 8 : 8, 1);
-  for (int i = 0; k && i < k->nparams; i++) {
-    if (!args || !args[i]) {
-      free(params);
-      rtx_say("launch of %s: no value for parameter %d (%s)", f->name, i, k->params[i].name);
-      return rtx_leave(RT_ERR_INVALID_VALUE);
-    }
-    memcpy(params + k->params[i].offset, args[i], k->params[i].size);
-  }
-  r = launch_params(f, c, params);
+  uint8_t *params = wm_xcalloc(f->k ? f->k->param_size + 8 : 8, 1);
+  if (!(r = pack(f, args, params))) r = launch_params(f, c, params);
   free(params);
   return rtx_leave(r);
+}
+
+RtError rt_function_pack(RtFunction *f, void **args, void *buf, size_t size) {
+  RtError r = rtx_enter(1);
+  if (r) return r;
+  if (!rtx_function(f) || !f->k) return rtx_leave(RT_ERR_INVALID_DEVICE_FUNCTION);
+  if (!buf || size != f->k->param_size) return rtx_leave(RT_ERR_INVALID_VALUE);
+  return rtx_leave(pack(f, args, buf));
 }
 
 RtError rt_launch_packed(RtFunction *f, const RtLaunchConfig *c, const void *params, size_t size) {
@@ -203,7 +214,10 @@ RtError rt_function_info(RtFunction *f, RtFuncInfo *out) {
   if (ntid && ntid < (uint64_t)out->max_threads) out->max_threads = (int)ntid;
   out->max_dynamic_smem = f->max_dyn_smem;
   out->carveout_pct = f->carveout;
-  out->ptx_version = f->m->mod->version_major * 10 + f->m->mod->version_minor;
+  /* the virtual architecture it was compiled for, as CUDA gives it: 90 for
+   * compute_90 (CUB reads its PTX version from here) */
+  const char *tg = f->m->mod->target;
+  out->ptx_version = !strncmp(tg, "sm_", 3) ? atoi(tg + 3) : a->cc;
   out->binary_version = a->cc;
   return rtx_leave(RT_SUCCESS);
 }

@@ -151,6 +151,8 @@ static RtFunction *function_new(RtModule *m, const void *host, const char *name)
   f->name = wm_xstrdup(name);
   f->k = kernel_named(m, name);
   f->demangled = rtx_demangle(name);
+  f->base = rtx_base_name(f->demangled);
+  if (!f->base) f->base = wm_xstrdup(f->k && f->k->plain_name ? f->k->plain_name : name);
   f->carveout = OCC_CARVEOUT_DEFAULT;
   f->next = rtx.funcs;
   rtx.funcs = f;
@@ -290,6 +292,7 @@ void rtx_modules_free(void) {
     rtx.funcs = f->next;
     free(f->name);
     free(f->demangled);
+    free(f->base);
     free(f);
   }
   for (int i = 0; i < rtx.nvars; i++) free(rtx.vars[i].name);
