@@ -67,6 +67,8 @@ int run_find_rt(const ElfInfo *elf, char *dir, size_t n, WmErr *e) {
   if (stat(dir, &st) || !S_ISDIR(st.st_mode))
     return wm_err(e, WM_EIO, "warpmem's CUDA runtime is not built: no folder %s.\nBuild it with `make build` "
                   "in warpmem's source tree, or set WARPMEM_RT_DIR to the folder of its libcudart.so.13", dir);
+  char abs[PATH_MAX];
+  if (realpath(dir, abs)) snprintf(dir, n, "%s", abs); /* LD_LIBRARY_PATH must not depend on the app's cwd */
   int major = elf->cudart_major;
   if (major && major != 12 && major != 13)
     return wm_err(e, WM_EUNSUP, "the application needs libcudart.so.%d (CUDA %d); warpmem's runtime stands in "
