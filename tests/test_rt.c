@@ -327,6 +327,37 @@ static void test_function_info(void **state) {
   assert_int_equal(rt_function_set_attribute(vadd, RT_FATTR_MAX_DYNAMIC_SMEM, 1 << 30), RT_ERR_INVALID_VALUE);
 }
 
+/* Arrays: a box copied in and out comes back; a box past the array is
+ * refused; texture and surface objects get handles (1, 2, ...). */
+static void test_arrays(void **state) {
+  RtArrayDesc d = {.bits = {32, 0, 0, 0}, .kind = 2, .w = 70, .h = 20};
+  RtArray *a;
+  assert_int_equal(rt_array_create(&d, &a), RT_SUCCESS);
+  assert_int_equal(rt_array_texel(a), 4);
+  float in[20][70], out[20][70];
+  for (int y = 0; y < 20; y++)
+    for (int x = 0; x < 70; x++) in[y][x] = (float)(y * 100 + x);
+  RtArrayCopy c = {.width = sizeof in[0], .height = 20, .depth = 1, .mem = in, .pitch = sizeof in[0]};
+  assert_int_equal(rt_array_copy(a, &c, 1), RT_SUCCESS);
+  memset(out, 0, sizeof out);
+  c.mem = out;
+  assert_int_equal(rt_array_copy(a, &c, 0), RT_SUCCESS);
+  assert_memory_equal(in, out, sizeof in);
+  RtArrayCopy past = {.x0 = 4, .width = sizeof in[0], .height = 1, .depth = 1, .mem = in, .pitch = sizeof in[0]};
+  assert_int_equal(rt_array_copy(a, &past, 1), RT_ERR_INVALID_VALUE); /* one texel beyond the row */
+  RtTexDesc td = {.linear = 1, .norm = 1};
+  uint64_t h1 = 0, h2 = 0;
+  assert_int_equal(rt_tex_array(a, &td, 0, &h1), RT_SUCCESS);
+  assert_int_equal(rt_tex_array(a, NULL, 1, &h2), RT_SUCCESS);
+  assert_int_equal(h1, 1); /* GTEX_HANDLE0 */
+  assert_int_equal(h2, 2);
+  RtArrayDesc three = {.bits = {8, 8, 8, 0}, .kind = 1, .w = 4, .h = 4};
+  RtArray *b = NULL;
+  assert_int_equal(rt_array_create(&three, &b), RT_ERR_INVALID_VALUE); /* no 3-channel texels */
+  assert_int_equal(rt_array_destroy(a), RT_SUCCESS);
+  assert_int_equal(rt_array_texel(a), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_launch_end_to_end, setup, teardown),
@@ -339,6 +370,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_symbols, setup, teardown),
     cmocka_unit_test_setup_teardown(test_bad_environment, setup, teardown),
     cmocka_unit_test_setup_teardown(test_function_info, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_arrays, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

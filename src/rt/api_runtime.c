@@ -460,3 +460,10 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
   *value = v < 0 ? 0 : (int)v; /* the rest (PCI ids, ECC, ...) are 0 on this device */
   return cudaSuccess;
 }
+
+/* Not an error-returning function, so not among the stubs: the texture
+ * calls that use it are. */
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f) {
+  struct cudaChannelFormatDesc d = {x, y, z, w, f};
+  return d;
+}

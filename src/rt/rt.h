@@ -106,6 +106,10 @@ RtModule *rt_module_register_fatbin(const void *wrapper);
 /* cuModuleLoadData: a module from PTX text (copied); `name` names it in
  * messages.  RT_ERR_INVALID_PTX (message on stderr) if it does not parse. */
 RtError rt_module_load_ptx(const char *text, const char *name, RtModule **out);
+/* cuModuleLoadData / cuModuleLoadFatBinary: a fat binary image (its PTX, as
+ * above), else PTX text; a cubin (SASS only) is RT_ERR_NO_KERNEL_IMAGE with
+ * a message.  *out is set even on failure (unload it). */
+RtError rt_module_load_data(const void *image, const char *name, RtModule **out);
 /* __cudaUnregisterFatBinary / cuModuleUnload.  Its functions stay valid for
  * the reports; when the last module goes, the reports are written (the
  * application is exiting). */
@@ -141,7 +145,7 @@ typedef struct RtFuncInfo {
   int max_threads;         /* per block: the preset's, or .maxntid's */
   int max_dynamic_smem;    /* the cudaFuncAttributeMaxDynamicSharedMemorySize set */
   int carveout_pct;        /* cudaFuncAttributePreferredSharedMemoryCarveout, -1: default */
-  int ptx_version;         /* 90 for .version 9.0 */
+  int ptx_version;         /* the PTX's .target: 90 for sm_90 */
   int binary_version;      /* the preset's cc */
 } RtFuncInfo;
 RtError rt_function_info(RtFunction *f, RtFuncInfo *out);
@@ -185,6 +189,51 @@ RtError rt_symbol(const void *host_var, void **addr, size_t *size);
 /* cudaMemcpyToSymbol / FromSymbol: count bytes at offset, checked against
  * the variable's size. */
 RtError rt_symbol_copy(const void *host_var, size_t offset, void *buf, size_t count, int to_device);
+
+/* ---- arrays, texture and surface objects (cudaArray_t, cudaTextureObject_t) ---- */
+
+typedef struct RtArray RtArray;
+
+/* An array's texels: channels of one type, in warpmem's texture layout
+ * (gtex_offset, emu_tex.c) in a buffer of the context's memory. */
+typedef struct RtArrayDesc {
+  int bits[4];             /* cudaChannelFormatDesc x, y, z, w: bits per channel (0: none) */
+  int kind;                /* 0 signed, 1 unsigned, 2 float (cudaChannelFormatKind) */
+  uint32_t w, h, d;        /* cudaExtent: h 0 for 1D, d 0 for 1D and 2D (or the layers) */
+  int layered;             /* cudaArrayLayered: d counts layers */
+} RtArrayDesc;
+/* cudaMallocArray / cudaMalloc3DArray; RT_ERR_INVALID_VALUE (message) for a
+ * channel format or shape warpmem does not have. */
+RtError rt_array_create(const RtArrayDesc *d, RtArray **out);
+RtError rt_array_destroy(RtArray *a);
+/* Bytes of one texel of a (0: not an array). */
+size_t rt_array_texel(RtArray *a);
+/* Copies a box between an array and linear memory (host or device): to_array
+ * 1 writes the array.  x0 is in bytes (a multiple of the texel size), as
+ * width is; rows of `pitch` bytes, slices of pitch * height. */
+typedef struct RtArrayCopy {
+  size_t x0, y0, z0;       /* where in the array */
+  size_t width, height, depth; /* width in bytes; height, depth at least 1 */
+  void *mem;               /* the linear side */
+  size_t pitch;            /* its row pitch, bytes */
+  size_t slice;            /* its slice pitch, bytes (0: pitch * height) */
+} RtArrayCopy;
+RtError rt_array_copy(RtArray *a, const RtArrayCopy *c, int to_array);
+
+/* A texture or surface object's sampling (cudaTextureDesc). */
+typedef struct RtTexDesc {
+  int linear;              /* cudaFilterModeLinear */
+  int amode;               /* GTexAddr: clamp, wrap, mirror, border */
+  int norm;                /* normalizedCoords */
+  int normfloat;           /* cudaReadModeNormalizedFloat */
+} RtTexDesc;
+/* cudaCreateTextureObject / cudaCreateSurfaceObject on an array. */
+RtError rt_tex_array(RtArray *a, const RtTexDesc *t, int surface, uint64_t *handle);
+/* On linear memory (cudaResourceTypeLinear: the start of an allocation, used
+ * in place) or pitched 2D memory (cudaResourceTypePitch2D: height > 0; its
+ * texels are copied into an array when the object is made, so later writes
+ * to the memory are not seen: a message says so once). */
+RtError rt_tex_linear(void *ptr, const RtArrayDesc *d, size_t pitch, const RtTexDesc *t, uint64_t *handle);
 
 /* ---- launches ---- */
 

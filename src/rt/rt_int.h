@@ -3,9 +3,8 @@
  * library exports the rt_* API only).
  *
  * The files call each other in one direction (tools/check_layout.py
- * refuses cycles): rt_env, rt_err < rt_ctx < rt_mem, rt_stream, rt_select
- * < rt_report < rt_module < rt_launch < rt_life;
- * rt_err stands alone. */
+ * refuses cycles): rt_env < rt_ctx < rt_mem, rt_stream, rt_tex, rt_select <
+ * rt_report < rt_module < rt_launch < rt_life; rt_err stands alone. */
 #ifndef WM_RT_INT_H
 #define WM_RT_INT_H
 
@@ -57,6 +56,7 @@ struct RtFunction {
   const PtxKernel *k;      /* NULL: not in the module (error names it) */
   char *name;              /* the PTX entry name */
   char *demangled;         /* the full C++ name, or NULL */
+  char *base;              /* its own name: "Kernel" of "void ns::Kernel<int>(int*)" */
   const void *host;        /* the host stub, NULL for driver-API lookups */
   int max_dyn_smem;        /* cudaFuncAttributeMaxDynamicSharedMemorySize */
   int carveout;            /* percent, or OCC_CARVEOUT_DEFAULT */
@@ -97,6 +97,14 @@ struct RtEvent {
   struct RtEvent *next;
 };
 
+#define RT_ARRAY_MAGIC 0x52544152u
+struct RtArray {
+  uint32_t magic;
+  GTex geo;                /* its shape and texel type (buf, addr unset) */
+  uint64_t addr;           /* its buffer */
+  struct RtArray *next;
+};
+
 typedef struct RtCtx {
   int inited;
   RtError init_error;
@@ -114,6 +122,7 @@ typedef struct RtCtx {
   double clock_ns;
   RtStream *streams;
   RtEvent *events;
+  RtArray *arrays;
   RtError sticky;
   int reported;
   uint64_t printf_fifo;
@@ -144,10 +153,15 @@ void rtx_clock_copy(uint64_t n);
 /* rt_stream.c */
 void rtx_streams_free(void);
 
+/* rt_tex.c */
+void rtx_arrays_free(void);
+
 /* rt_select.c: whether the next launch of f is profiled (counts it). */
 int rtx_select(RtFunction *f);
 /* The full C++ name of a mangled one (malloc'd), or NULL. */
 char *rtx_demangle(const char *mangled);
+/* The function's name alone in a demangled one (malloc'd), or NULL. */
+char *rtx_base_name(const char *demangled);
 
 /* rt_report.c */
 void rtx_progress(const RtLaunchRec *r, int n);

@@ -57,8 +57,7 @@ static RtLaunchRec *new_record(RtFunction *f, const RtLaunchConfig *c) {
   RtLaunchRec *r = &rtx.launches[rtx.nlaunches++];
   memset(r, 0, sizeof *r);
   r->f = f;
-  const char *base = f->k && f->k->plain_name ? f->k->plain_name : f->name;
-  snprintf(r->label, sizeof r->label, "%.140s#%d", base, rtx.nlaunches);
+  snprintf(r->label, sizeof r->label, "%.140s#%d", f->base, rtx.nlaunches);
   memcpy(r->grid, c->grid, sizeof r->grid);
   memcpy(r->block, c->block, sizeof r->block);
   r->smem = c->smem;
@@ -130,7 +129,7 @@ static RtError launch_params(RtFunction *f, const RtLaunchConfig *c, const uint8
     return r;
   }
   rec->profiled = rtx_select(f);
-  if (rec->profiled) rtx_module_regs(f->m);
+  if (rec->profiled || c->cooperative) rtx_module_regs(f->m); /* occupancy: the report, the grid's limit */
   r = run_bound(f, c, params, rec);
   rtx_progress(rec, n);
   return r;
@@ -203,7 +202,10 @@ RtError rt_function_info(RtFunction *f, RtFuncInfo *out) {
   if (ntid && ntid < (uint64_t)out->max_threads) out->max_threads = (int)ntid;
   out->max_dynamic_smem = f->max_dyn_smem;
   out->carveout_pct = f->carveout;
-  out->ptx_version = f->m->mod->version_major * 10 + f->m->mod->version_minor;
+  /* the virtual architecture it was compiled for, as CUDA gives it: 90 for
+   * compute_90 (CUB reads its PTX version from here) */
+  const char *tg = f->m->mod->target;
+  out->ptx_version = !strncmp(tg, "sm_", 3) ? atoi(tg + 3) : a->cc;
   out->binary_version = a->cc;
   return rtx_leave(RT_SUCCESS);
 }

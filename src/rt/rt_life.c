@@ -22,6 +22,7 @@ void rt_shutdown(void) {
   if (!rtx.init_error) {
     rtx_launches_free();
     rtx_streams_free();
+    rtx_arrays_free();
     rtx_modules_free();
   }
   rtx_ctx_free();

@@ -57,17 +57,11 @@ static RtError module_parse(RtModule *m, char *text) {
   return m->error_code;
 }
 
-/* The PTX text of a fat binary, or NULL with e. */
+/* The PTX text of a fat binary's wrapper, or NULL with e. */
+static char *image_text(const void *image, WmErr *e);
 static char *fatbin_text(const void *wrapper, WmErr *e) {
   const void *fb = fatbin_unwrap(wrapper, e);
-  FatbinEntry *en = NULL;
-  int n = 0;
-  if (!fb || fatbin_list(fb, 0, &en, &n, e)) return NULL;
-  const Arch *a = rtx.cfg.o.cfg.arch ? rtx.cfg.o.cfg.arch : arch_default();
-  int i = fatbin_pick_ptx(en, n, (uint32_t)a->cc, e);
-  char *text = i < 0 ? NULL : fatbin_ptx(&en[i], e);
-  free(en);
-  return text;
+  return fb ? image_text(fb, e) : NULL;
 }
 
 RtModule *rt_module_register_fatbin(const void *wrapper) {
@@ -96,6 +90,41 @@ RtError rt_module_load_ptx(const char *text, const char *name, RtModule **out) {
   return rtx_leave(r);
 }
 
+/* The PTX of a fat binary image (not a wrapper), or NULL with e. */
+static char *image_text(const void *image, WmErr *e) {
+  FatbinEntry *en = NULL;
+  int n = 0;
+  if (fatbin_list(image, 0, &en, &n, e)) return NULL;
+  const Arch *a = rtx.cfg.o.cfg.arch ? rtx.cfg.o.cfg.arch : arch_default();
+  int i = fatbin_pick_ptx(en, n, (uint32_t)a->cc, e);
+  char *text = i < 0 ? NULL : fatbin_ptx(&en[i], e);
+  free(en);
+  return text;
+}
+
+RtError rt_module_load_data(const void *image, const char *name, RtModule **out) {
+  RtError r = rtx_enter(1);
+  if (r) return r;
+  if (!image || !out) return rtx_leave(RT_ERR_INVALID_VALUE);
+  uint32_t magic;
+  memcpy(&magic, image, sizeof magic);
+  if (magic != FATBIN_MAGIC && magic != 0x464c457fu) { /* not a fat binary, not ELF: PTX text */
+    rtx_leave(RT_SUCCESS);
+    return rt_module_load_ptx(image, name, out);
+  }
+  RtModule *m = module_new(name);
+  *out = m;
+  WmErr e = {0};
+  char *text = magic == FATBIN_MAGIC ? image_text(image, &e) : NULL;
+  if (text) return rtx_leave(module_parse(m, text));
+  if (magic != FATBIN_MAGIC)
+    wm_err(&e, WM_EUNSUP, "a cubin (SASS only), which warpmem cannot run: load the PTX instead");
+  m->error = wm_xstrdup(e.msg);
+  m->error_code = RT_ERR_NO_KERNEL_IMAGE;
+  rtx_say("%s: no device code warpmem can run: %s", m->name, e.msg);
+  return rtx_leave(m->error_code);
+}
+
 void rt_module_unload(RtModule *m) {
   if (rtx_enter(0)) return;
   int last = 0;
@@ -122,6 +151,8 @@ static RtFunction *function_new(RtModule *m, const void *host, const char *name)
   f->name = wm_xstrdup(name);
   f->k = kernel_named(m, name);
   f->demangled = rtx_demangle(name);
+  f->base = rtx_base_name(f->demangled);
+  if (!f->base) f->base = wm_xstrdup(f->k && f->k->plain_name ? f->k->plain_name : name);
   f->carveout = OCC_CARVEOUT_DEFAULT;
   f->next = rtx.funcs;
   rtx.funcs = f;
@@ -261,6 +292,7 @@ void rtx_modules_free(void) {
     rtx.funcs = f->next;
     free(f->name);
     free(f->demangled);
+    free(f->base);
     free(f);
   }
   for (int i = 0; i < rtx.nvars; i++) free(rtx.vars[i].name);

@@ -87,8 +87,7 @@ static void summary(FILE *out) {
     snprintf(b, sizeof b, "(%u,%u,%u)", r->block[0], r->block[1], r->block[2]);
     fmt_time(r->profiled ? r->ns : 0, t, sizeof t);
     if (r->status != REPORT_OK) first_line(r->error, why, sizeof why);
-    const char *name = r->f->k && r->f->k->plain_name ? r->f->k->plain_name : r->f->name;
-    fprintf(out, "%5d  %-32s %-16s %-16s %12s  %s%s%s\n", i + 1, name, g, b, t, limiter(r), why[0] ? ": " : "",
+    fprintf(out, "%5d  %-32s %-16s %-16s %12s  %s%s%s\n", i + 1, r->f->base, g, b, t, limiter(r), why[0] ? ": " : "",
             why);
   }
 }

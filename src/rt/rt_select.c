@@ -6,6 +6,7 @@
  * profiles. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <dlfcn.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,32 @@ char *rtx_demangle(const char *mangled) {
   return out;
 }
 
+/* The function's own name in a demangled one, as ncu's base names are:
+ * "void ns::Kernel<A, B>(int*)" -> "Kernel"; NULL if none is found. */
+char *rtx_base_name(const char *demangled) {
+  if (!demangled) return NULL;
+  const char *end = NULL;
+  int depth = 0;
+  for (const char *p = demangled; *p && !end; p++) {
+    if (*p == '<') depth++;
+    else if (*p == '>') depth--;
+    else if (*p == '(' && depth == 0) end = p;
+  }
+  if (!end) end = demangled + strlen(demangled);
+  while (end > demangled && end[-1] == '>') { /* its template arguments */
+    int d = 0;
+    const char *p = end;
+    do {
+      p--;
+      d += *p == '>' ? 1 : *p == '<' ? -1 : 0;
+    } while (p > demangled && d > 0);
+    end = p;
+  }
+  const char *start = end;
+  while (start > demangled && (isalnum((unsigned char)start[-1]) || start[-1] == '_' || start[-1] == '~')) start--;
+  return start < end ? wm_xstrndup(start, (size_t)(end - start)) : NULL;
+}
+
 /* Whether s is the filter's name or matches its expression. */
 static int matches(const char *s) {
   if (!s) return 0;
@@ -37,8 +64,7 @@ static int matches(const char *s) {
 
 static int filter_matches(const RtFunction *f) {
   if (!rtx.cfg.kernel) return 1;
-  const char *base = f->k && f->k->plain_name ? f->k->plain_name : f->name;
-  return matches(base) || matches(f->name) || matches(f->demangled);
+  return matches(f->base) || matches(f->name) || matches(f->demangled);
 }
 
 int rtx_select(RtFunction *f) {
