@@ -503,13 +503,20 @@ static void test_elf_self(void **state) {
   assert_null(data);
 }
 
-/* Writes len bytes of data to a fresh temporary file; returns its path. */
-static char *temp_bytes(const void *data, size_t len) {
-  char *path = tu_temp_file(".bin", "");
+/* Rewrites path with len bytes of data. */
+static void rewrite(const char *path, const void *data, size_t len) {
   FILE *f = fopen(path, "wb");
   assert_non_null(f);
   assert_int_equal(fwrite(data, 1, len, f), len);
   fclose(f);
+}
+
+/* Writes len bytes of data to a fresh temporary file; returns its path
+ * (malloc'd). */
+static char *temp_bytes(const void *data, size_t len) {
+  char *path = tu_temp_file(".bin", "");
+  assert_non_null(path);
+  rewrite(path, data, len);
   return path;
 }
 
@@ -564,6 +571,42 @@ static void test_elf_bad(void **state) {
   free(p);
   free(copy);
   free(self);
+}
+
+/* The sm_90 cubin inside add_none.fatbin is a small ELF64 file (no dynamic
+ * section, no fat binary): read as it is, then with every byte flipped
+ * (errors or answers, no crash; a flipped magic is always an error). */
+static void test_elf_flipped(void **state) {
+  (void)state;
+  uint8_t *buf;
+  int n;
+  FatbinEntry *en = list_fixture("add_none.fatbin", &buf, &n);
+  size_t len = (size_t)en[0].size;
+  uint8_t *cubin = wm_xmalloc(len);
+  memcpy(cubin, en[0].payload, len);
+  char *path = temp_bytes(cubin, len);
+  ElfInfo info;
+  WmErr e = {0};
+  if (elf_inspect(path, &info, &e)) fail_msg("%s", e.msg);
+  assert_true(info.is_elf64 && !info.dynamic && !info.has_fatbin && !info.static_cudart);
+  uint8_t *text;
+  size_t tlen;
+  if (elf_section(path, ".text._Z3addPfPKfi", &text, &tlen, &e)) fail_msg("%s", e.msg);
+  assert_true(tlen > 0 && tlen % 16 == 0); /* SASS: 16-byte instructions */
+  free(text);
+  for (size_t i = 0; i < len; i++) {
+    cubin[i] ^= 0xff;
+    rewrite(path, cubin, len);
+    int rc = elf_inspect(path, &info, &e);
+    if (i < 4) assert_int_equal(rc, -1);
+    if (elf_section(path, ".text._Z3addPfPKfi", &text, &tlen, &e) == 0) free(text);
+    cubin[i] ^= 0xff;
+  }
+  unlink(path);
+  free(path);
+  free(cubin);
+  free(en);
+  free(buf);
 }
 
 /* Builds the fixture application with nvcc and `cudart` (shared or
@@ -632,7 +675,8 @@ int main(void) {
     cmocka_unit_test(test_padding),      cmocka_unit_test(test_unwrap),
     cmocka_unit_test(test_truncated),    cmocka_unit_test(test_flipped),
     cmocka_unit_test(test_lying_sizes),  cmocka_unit_test(test_elf_self),
-    cmocka_unit_test(test_elf_bad),      cmocka_unit_test(test_elf_apps),
+    cmocka_unit_test(test_elf_bad),      cmocka_unit_test(test_elf_flipped),
+    cmocka_unit_test(test_elf_apps),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

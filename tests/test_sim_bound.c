@@ -174,6 +174,37 @@ static void test_module_counter_persists(void **state) {
   ptx_module_free(m);
 }
 
+/* The device heap outlives a launch, with what it holds (CUDA: until the
+ * context ends): 100 bytes take 7 granules of 16, so the second launch's
+ * allocation starts 112 bytes after the first's. */
+static void test_heap_persists(void **state) {
+  (void)state;
+  PtxModule *m = tu_load(tu_data("sim_bound.ptx"));
+  SimOptions o = options();
+  LaunchSpec ls = spec("keep grid=1 block=32 args=buf:u64:1:zero");
+  Bound B;
+  bind(&B, m, &ls, &o);
+  const uint64_t *where = (const uint64_t *)(uintptr_t)B.g.buf[0].addr;
+  uint64_t first = 0;
+  for (int launch = 0; launch < 2; launch++) {
+    SimRun run;
+    run_ok(m, &ls, &B.b, &run);
+    sim_run_free(&run);
+    assert_int_equal(B.g.heap.size, GHEAP_DEFAULT_SIZE);
+    uint64_t heap = B.g.buf[B.g.heap.buf].addr;
+    if (launch == 0) {
+      first = where[0];
+      assert_int_equal(first, heap);
+    } else {
+      assert_int_equal(where[0], first + 112);
+    }
+    assert_int_equal(B.g.heap.live, 112 * (uint64_t)(launch + 1));
+    assert_int_equal(((uint8_t *)(uintptr_t)where[0])[99], 1); /* the host reads it too */
+  }
+  unbind(&B);
+  ptx_module_free(m);
+}
+
 /* The grid-sync workspace of a cooperative launch does not pile up. */
 static void test_cooperative_leaves_nothing(void **state) {
   (void)state;
@@ -191,6 +222,7 @@ static void test_cooperative_leaves_nothing(void **state) {
     sim_run_free(&run);
     assert_int_equal(B.g.n, nbuf);
     assert_int_equal(B.g.total, total);
+    assert_int_equal(B.g.nfreed, 0);
   }
   /* the scan is right: out[i] = in[0] + ... + in[i] */
   const int32_t *in = (const int32_t *)B.g.buf[0].data, *out = (const int32_t *)B.g.buf[2].data;
@@ -272,6 +304,8 @@ static void test_kernel_after_release(void **state) {
   snprintf(want, sizeof want, "out-of-bounds global store of 4 bytes at 0x%" PRIx64, addr);
   expect_contains(e.msg, want);
   expect_contains(e.msg, "fill");
+  expect_contains(e.msg, "0 bytes into arg0");
+  expect_contains(e.msg, "which was freed");
   unbind(&B);
   ptx_module_free(m);
   /* a texture object whose texels were freed */
@@ -390,7 +424,8 @@ static void test_corpus_launches(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_second_launch_reads_first), cmocka_unit_test(test_module_counter_persists),
-      cmocka_unit_test(test_cooperative_leaves_nothing), cmocka_unit_test(test_release),
+      cmocka_unit_test(test_heap_persists),              cmocka_unit_test(test_cooperative_leaves_nothing),
+      cmocka_unit_test(test_release),
       cmocka_unit_test(test_kernel_after_release),       cmocka_unit_test(test_seed_kernels),
       cmocka_unit_test(test_corpus_launches),
   };

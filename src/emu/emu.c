@@ -891,7 +891,7 @@ static int cooperative_launch(EmuLaunch *l, const Arch *arch, const EmuProgram *
   l->grid_ws = l->gmem->buf[wi].addr;
   int rc = run_cooperative(l, arch, prog, shared, e);
   WmErr ignored; /* the workspace is of this launch only: a long-lived GlobalMem must not collect them */
-  gmem_release(l->gmem, l->grid_ws, &ignored);
+  if (gmem_release(l->gmem, l->grid_ws, &ignored) == 0) l->gmem->nfreed--; /* nor remember them */
   if (l->mm) {
     l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
     l->mm->metric[WM_M_INST] += l->warp_instrs;

@@ -13,6 +13,9 @@
 #define MAP_FIXED_NOREPLACE 0x100000 /* Linux 4.17; older glibc headers lack it */
 #endif
 
+/* Released buffers remembered for messages (GlobalMem.freed). */
+#define GMEM_FREED_MAX 1024
+
 /* Attempts to find a free range for a unified buffer before giving up. */
 #define GMEM_MAP_TRIES 32
 
@@ -44,6 +47,7 @@ void gmem_free(GlobalMem *g) {
   free(g->tex);
   free(g->heap.grain);
   free(g->heap.free);
+  free(g->freed);
   memset(g, 0, sizeof *g);
 }
 
@@ -207,8 +211,22 @@ int gmem_release(GlobalMem *g, uint64_t addr, WmErr *e) {
                   "(free it with free or delete in a kernel)", addr);
   g->total -= b->size;
   drop_data(g, b);
+  if (g->nfreed == GMEM_FREED_MAX) /* an application freeing in a loop: forget the oldest */
+    memmove(g->freed, g->freed + 1, (size_t)--g->nfreed * sizeof *g->freed);
+  if (g->nfreed == g->freed_cap) {
+    g->freed_cap = g->freed_cap ? g->freed_cap * 2 : 8;
+    g->freed = wm_xrealloc(g->freed, (size_t)g->freed_cap * sizeof *g->freed);
+  }
+  g->freed[g->nfreed++] = *b;
   renumber(g, i);
   memmove(b, b + 1, (size_t)(g->n - i - 1) * sizeof *b);
   g->n--;
   return 0;
+}
+
+const GBuf *gmem_freed(const GlobalMem *g, uint64_t addr) {
+  for (int i = g->nfreed - 1; i >= 0; i--)
+    if (addr >= g->freed[i].addr && addr - g->freed[i].addr < (g->freed[i].size ? g->freed[i].size : 1))
+      return &g->freed[i];
+  return NULL;
 }

@@ -86,6 +86,9 @@ typedef struct GlobalMem {
   GHeap heap;      /* malloc's heap (emu_heap.c) */
   int unified;     /* each buffer's host copy lies at its device address
                       (gmem_init_unified) */
+  GBuf *freed;     /* buffers gmem_release took (data NULL), in order: for
+                      the message of a later access to one */
+  int nfreed, freed_cap;
 } GlobalMem;
 
 void gmem_init(GlobalMem *g, uint64_t limit);
@@ -149,6 +152,10 @@ void gmem_relocate(GlobalMem *g, const struct PtxModule *m, uint8_t *const_mem, 
  * name.  0, or -1 with a message (the limit). */
 int gmem_module_segment(GlobalMem *g, const struct PtxModule *m, const uint8_t *init, uint8_t *const_mem,
                         uint64_t *base, WmErr *e);
+
+/* The released buffer (gmem_release) that held addr, the latest if
+ * several did, or NULL: a fault's message says the access is after free. */
+const GBuf *gmem_freed(const GlobalMem *g, uint64_t addr);
 
 /* The buffer nearest to addr (for "missed buffer X by N bytes"), or NULL. */
 const GBuf *gmem_nearest(const GlobalMem *g, uint64_t addr);

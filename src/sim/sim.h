@@ -98,13 +98,23 @@ typedef struct SimBound {
   uint8_t *const_mem;       /* the module's constant bank (mod->const_size
                                bytes), relocated; NULL: its initializers */
   uint64_t global_base;     /* the module's .global segment, a buffer of gmem
-                               (EmuLaunch.global_base); 0: the module has none */
+                               made once by gmem_module_segment (relocated
+                               with const_mem there; EmuLaunch.global_base);
+                               0: the module has none (required otherwise) */
   int functional;           /* 1: outputs only, no memory model, caches or
-                               time (ncu's unprofiled launches); run->mm empty */
+                               time (ncu's unprofiled launches): run->mm all
+                               zeros, have_time 0; occupancy, blocks_run,
+                               thread_instrs and seconds are set */
 } SimBound;
 
 /* Runs ls's kernel (ls->name; its grid, block, smem, cooperative and label;
- * ls->args unused) on b.  Same results and errors as sim_run_launch. */
+ * ls->args unused) on b.  Same results and errors as sim_run_launch (the
+ * same counters for the same inputs at the same addresses), but nothing is
+ * bound, nothing is allocated in b->gmem that outlives the launch except
+ * the device heap of the first launch that calls malloc (kept, as CUDA
+ * keeps it), and o's init, consts, dump_dir and keep_buffers are not used.
+ * b->gmem is changed even when the launch fails (what ran before the
+ * fault stays written, as on a GPU). */
 int sim_run_bound(const PtxModule *mod, const LaunchSpec *ls, const SimBound *b, const SimOptions *o, SimRun *run,
                   WmErr *e);
 void sim_run_free(SimRun *r);

@@ -26,3 +26,13 @@ extern "C" __global__ void bump(unsigned *seen) {
     seen[1] = *const_ptr;
   }
 }
+
+// Thread 0 mallocs 100 bytes and never frees them: the heap keeps them
+// across launches, so the next launch's allocation lies after.
+extern "C" __global__ void keep(unsigned long long *where) {
+  if (threadIdx.x == 0) {
+    char *p = static_cast<char *>(malloc(100));
+    if (p) p[99] = 1;
+    where[0] = reinterpret_cast<unsigned long long>(p);
+  }
+}
