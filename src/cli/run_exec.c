@@ -141,7 +141,10 @@ static int trace_loader(const char *path, char *buf, size_t n) {
   close(fd[1]);
   size_t len = 0;
   ssize_t r;
-  while ((r = read(fd[0], buf + len, n - 1 - len)) > 0 || (r < 0 && errno == EINTR)) len += r > 0 ? (size_t)r : 0;
+  char drain[4096]; /* past n: read on, so that the child never blocks on a full pipe */
+  while ((r = len < n - 1 ? read(fd[0], buf + len, n - 1 - len) : read(fd[0], drain, sizeof drain)) > 0 ||
+         (r < 0 && errno == EINTR))
+    if (r > 0 && len < n - 1) len += (size_t)r;
   buf[len] = '\0';
   close(fd[0]);
   int st;
