@@ -92,14 +92,20 @@ static void test_bad_apps(void **state) {
   fails("run no-such-app-wm", 1, "no-such-app-wm: no such program in PATH");
   fails("run ./no/such/app", 1, "./no/such/app: No such file or directory");
   fails("run /tmp", 1, "is a folder");
-  char *script = tu_temp_file(".sh", "#!/bin/sh\necho hi\n");
+  char *script = tu_temp_file(".sh", "#!/bin/sh -e\necho hi\n"), *text = tu_temp_file(".txt", "hello\n");
   char args[512];
-  snprintf(args, sizeof args, "chmod +x %s", script);
+  snprintf(args, sizeof args, "chmod +x %s %s", script, text);
   assert_int_equal(system(args), 0);
-  snprintf(args, sizeof args, "run %s", script);
+  snprintf(args, sizeof args, "run %s", text);
   fails(args, 1, "not an ELF");
+  /* a script: how to run it instead */
+  snprintf(args, sizeof args, "run %s", script);
+  fails(args, 1, "is a script (#!/bin/sh -e)");
+  fails(args, 1, "warpmem run /bin/sh ");
   unlink(script);
+  unlink(text);
   free(script);
+  free(text);
 }
 
 /* An ELF with device code (.nv_fatbin) and no libcudart: nvcc's default

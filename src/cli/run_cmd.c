@@ -197,11 +197,31 @@ static int parse_options(int argc, char **argv, RunCmd *c) {
   return -1;
 }
 
+/* A script (#!INTERP) is not refused for nothing: the CUDA program it
+ * starts inherits warpmem's runtime when its interpreter is what runs. */
+static int script_hint(const char *path, WmErr *e) {
+  char line[256] = "";
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  int got = fgets(line, sizeof line, f) != NULL;
+  fclose(f);
+  if (!got || strncmp(line, "#!", 2)) return 0;
+  line[strcspn(line, "\r\n")] = '\0';
+  const char *interp = line + 2 + strspn(line + 2, " \t");
+  wm_err(e, WM_EIO, "%s is a script (#!%s), not an application: run its interpreter, e.g. "
+         "warpmem run %.*s %s ...; the CUDA applications it starts load warpmem's runtime", path, interp,
+         (int)strcspn(interp, " \t"), interp, path);
+  return 1;
+}
+
 /* The app's ELF facts: an ELF executable, and not one linked with the
  * static runtime (whose CUDA calls never reach a library). */
 static int check_app(const RunCmd *c, RunPlan *p, WmErr *e) {
   if (run_resolve_app(c->app, p->app_path, sizeof p->app_path, e)) return -1;
-  if (elf_inspect(p->app_path, &p->elf, e)) return -1;
+  if (elf_inspect(p->app_path, &p->elf, e)) {
+    script_hint(p->app_path, e);
+    return -1;
+  }
   if (!p->elf.is_elf64)
     return wm_err(e, WM_EIO, "%s is not a 64-bit ELF executable (warpmem run runs compiled CUDA applications; "
                   "for a .cu or .ptx file use warpmem sim)", p->app_path);

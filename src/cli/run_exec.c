@@ -67,6 +67,8 @@ int run_find_rt(const ElfInfo *elf, char *dir, size_t n, WmErr *e) {
   if (stat(dir, &st) || !S_ISDIR(st.st_mode))
     return wm_err(e, WM_EIO, "warpmem's CUDA runtime is not built: no folder %s.\nBuild it with `make build` "
                   "in warpmem's source tree, or set WARPMEM_RT_DIR to the folder of its libcudart.so.13", dir);
+  char abs[PATH_MAX];
+  if (realpath(dir, abs)) snprintf(dir, n, "%s", abs); /* LD_LIBRARY_PATH must not depend on the app's cwd */
   int major = elf->cudart_major;
   if (major && major != 12 && major != 13)
     return wm_err(e, WM_EUNSUP, "the application needs libcudart.so.%d (CUDA %d); warpmem's runtime stands in "
@@ -139,7 +141,10 @@ static int trace_loader(const char *path, char *buf, size_t n) {
   close(fd[1]);
   size_t len = 0;
   ssize_t r;
-  while ((r = read(fd[0], buf + len, n - 1 - len)) > 0 || (r < 0 && errno == EINTR)) len += r > 0 ? (size_t)r : 0;
+  char drain[4096]; /* past n: read on, so that the child never blocks on a full pipe */
+  while ((r = len < n - 1 ? read(fd[0], buf + len, n - 1 - len) : read(fd[0], drain, sizeof drain)) > 0 ||
+         (r < 0 && errno == EINTR))
+    if (r > 0 && len < n - 1) len += (size_t)r;
   buf[len] = '\0';
   close(fd[0]);
   int st;

@@ -20,8 +20,13 @@
 set -u
 WARPMEM=$1 APP=$2 NAME=$3
 shift 3
-MODE=${1:-} ARG=${2:-}
-[ -n "$MODE" ] && [ "$MODE" != "--" ] && shift 2
+MODE=${1:-} ARG=
+case "$MODE" in
+--static) shift ;;
+--expect | --json | --stderr-has) ARG=${2:?"$MODE needs a value"}; shift 2 ;;
+-- | "") MODE= ;;
+*) echo "run_app.sh: unknown mode $MODE"; exit 2 ;;
+esac
 [ "${1:-}" = "--" ] && shift
 HERE=$(dirname "$0")
 
