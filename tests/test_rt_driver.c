@@ -214,6 +214,37 @@ static void test_texture(void **state) {
   for (int i = 0; i < 384; i++) assert_true(o[i] == (float)i);
 }
 
+/* CUDA 12's libraries and kernels: scale2 found through cuLibraryGetKernel
+ * and launched as a CUfunction; a host function runs in stream order. */
+static int host_calls;
+static void on_host(void *data) { host_calls += *(int *)data; }
+
+static void test_library_and_host_func(void **state) {
+  NEED_LIB();
+  typedef CUresult (*fn_libload)(void **, const void *, void *, void **, unsigned, void *, void **, unsigned);
+  typedef CUresult (*fn_libkernel)(void **, void *, const char *);
+  typedef CUresult (*fn_kfunc)(CUfunction *, void *);
+  typedef CUresult (*fn_hostfn)(CUstream, void (*)(void *), void *);
+  void *library = NULL, *kernel = NULL;
+  CUfunction f = NULL;
+  assert_int_equal(SYM(fn_libload, "cuLibraryLoadData")(&library, ptx, NULL, NULL, 0, NULL, NULL, 0), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_libkernel, "cuLibraryGetKernel")(&kernel, library, "scale2"), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_kfunc, "cuKernelGetFunction")(&f, kernel), CUDA_SUCCESS);
+  CUdeviceptr p = 0;
+  assert_int_equal(SYM(fn_alloc, "cuMemAlloc_v2")(&p, 64 * 4), CUDA_SUCCESS);
+  float *h = (float *)(uintptr_t)p;
+  for (int i = 0; i < 64; i++) h[i] = (float)i;
+  unsigned n = 64;
+  void *params[] = {&p, &p, &n};
+  assert_int_equal(SYM(fn_launch, "cuLaunchKernel")((CUfunction)kernel, 1, 1, 1, 64, 1, 1, 0, NULL, params, NULL),
+                   CUDA_SUCCESS);
+  for (int i = 0; i < 64; i++) assert_true(h[i] == 2.0f * (float)i);
+  int add = 5;
+  host_calls = 0;
+  assert_int_equal(SYM(fn_hostfn, "cuLaunchHostFunc")(NULL, on_host, &add), CUDA_SUCCESS);
+  assert_int_equal(host_calls, 5);
+}
+
 /* A fault: CUDA_ERROR_ILLEGAL_ADDRESS (700, as cudaErrorIllegalAddress),
  * sticky: cuCtxSynchronize returns it too.  Last: the context stays faulted. */
 static void test_fault_sticky(void **state) {
@@ -236,6 +267,7 @@ int main(void) {
     cmocka_unit_test(test_module_and_launch),
     cmocka_unit_test(test_errors),
     cmocka_unit_test(test_texture),
+    cmocka_unit_test(test_library_and_host_func),
     cmocka_unit_test(test_fault_sticky),
   };
   return cmocka_run_group_tests(tests, setup_all, teardown_all);

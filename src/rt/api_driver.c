@@ -519,6 +519,44 @@ CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, cons
   return CUDA_SUCCESS;
 }
 
+/* CUDA 12's library management: a library is a module, a kernel is its
+ * function (cuLaunchKernel takes a CUkernel as a CUfunction). */
+CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues,
+                           unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                           unsigned int numLibraryOptions) {
+  jit_logs(numJitOptions, jitOptions, jitOptionsValues);
+  return cuModuleLoadData((CUmodule *)library, code);
+}
+
+CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions,
+                               void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions,
+                               void **libraryOptionValues, unsigned int numLibraryOptions) {
+  jit_logs(numJitOptions, jitOptions, jitOptionsValues);
+  return cuModuleLoad((CUmodule *)library, fileName);
+}
+
+CUresult cuLibraryUnload(CUlibrary library) { return cuModuleUnload((CUmodule)library); }
+
+CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) {
+  if (!pMod || !library) return drv_fail(RT_ERR_INVALID_VALUE);
+  *pMod = (CUmodule)library;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name) {
+  return cuModuleGetFunction((CUfunction *)pKernel, (CUmodule)library, name);
+}
+
+CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) {
+  return cuModuleGetGlobal(dptr, bytes, (CUmodule)library, name);
+}
+
+CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) {
+  if (!pFunc || !kernel) return drv_fail(RT_ERR_INVALID_VALUE);
+  *pFunc = (CUfunction)kernel;
+  return CUDA_SUCCESS;
+}
+
 /* ---- kernels -------------------------------------------------------------------- */
 
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc) {
@@ -621,6 +659,14 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **ker
   const unsigned g[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
   const unsigned b[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
   return launch(f, g, b, config->sharedMemBytes, config->hStream, kernelParams, extra, coop);
+}
+
+CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev) {
+  return cuFuncGetAttribute(pi, attrib, (CUfunction)kernel);
+}
+
+CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev) {
+  return cuFuncSetAttribute((CUfunction)kernel, attrib, val);
 }
 
 /* ---- occupancy (warpmem's calculator) ---------------------------------------- */

@@ -242,6 +242,23 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
   return R(rt_stream_check((RtStream *)hStream));
 }
 
+/* Host functions run at once: everything before them in the stream is done. */
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData) {
+  RtError r = rt_stream_check((RtStream *)hStream);
+  if (r) return R(r);
+  if (!fn) return drv_fail(RT_ERR_INVALID_VALUE);
+  fn(userData);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags) {
+  RtError r = rt_stream_check((RtStream *)hStream);
+  if (r) return R(r);
+  if (!callback) return drv_fail(RT_ERR_INVALID_VALUE);
+  callback(hStream, drv_result(rt_sticky_error()), userData);
+  return CUDA_SUCCESS;
+}
+
 /* ---- events ---------------------------------------------------------------------------- */
 
 CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
