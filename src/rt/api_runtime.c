@@ -203,6 +203,37 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
 }
 
+cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {
+  return __cudaGetKernel(kernelPtr, entryFuncAddr);
+}
+
+cudaError_t cudaFuncGetName(const char **name, const void *func) {
+  RtFunction *f;
+  RtFuncInfo in;
+  RtError r = function_of(func, &f);
+  if (r || (r = rt_function_info(f, &in))) return E(r);
+  if (!name) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  *name = in.name;
+  return cudaSuccess;
+}
+
+/* Dynamic shared memory a block may take with numBlocks blocks of
+ * blockSize threads on one SM: the SM's shared memory shared out, less
+ * each block's reserved and static part, within the opt-in limit. */
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks,
+                                                      int blockSize) {
+  RtFunction *f;
+  RtFuncInfo in;
+  RtError r = function_of(func, &f);
+  if (r || (r = rt_function_info(f, &in))) return E(r);
+  if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  const Arch *a = rt_arch();
+  long long per = (long long)a->smem_sm / numBlocks - a->smem_reserved - in.shared_static;
+  long long cap = (long long)a->smem_block_optin - in.shared_static;
+  *dynamicSmemSize = per < 0 ? 0 : (size_t)(per < cap ? per : cap);
+  return cudaSuccess;
+}
+
 /* ---- errors ---- */
 
 const char *cudaGetErrorName(cudaError_t error) { return rt_error_name((RtError)error); }

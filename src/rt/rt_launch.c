@@ -14,11 +14,32 @@ static const Arch *ctx_arch(void) { return rtx.cfg.o.cfg.arch ? rtx.cfg.o.cfg.ar
 
 static uint64_t dim_product(const uint32_t d[3]) { return (uint64_t)d[0] * d[1] * d[2]; }
 
+/* Whether a block of `threads` fits one SM with its registers (ptxas's
+ * count; unknown: not checked), as the occupancy calculator says. */
+static int block_fits(const RtFunction *f, uint64_t threads, uint32_t smem) {
+  if (f->k->regs <= 0) return 1;
+  OccInput in = {.threads = (int)threads, .regs = f->k->regs, .smem = smem, .carveout_pct = f->carveout};
+  OccResult res;
+  WmErr e = {0};
+  return occ_compute(ctx_arch(), &in, &res, &e) == 0 && res.blocks_sm > 0;
+}
+
+/* cudaErrorLaunchOutOfResources for a block whose registers exceed the
+ * SM's, as CUDA refuses it. */
+static RtError check_registers(RtFunction *f, uint64_t threads, uint32_t smem, char *why, size_t n) {
+  rtx_module_regs(f->m);
+  if (block_fits(f, threads, smem)) return RT_SUCCESS;
+  snprintf(why, n, "too many resources requested for launch: %llu threads of %d registers (ptxas) do not fit "
+           "one SM of %s (%d registers per block)", (unsigned long long)threads, f->k->regs, ctx_arch()->name,
+           ctx_arch()->regs_block);
+  return RT_ERR_LAUNCH_OUT_OF_RESOURCES;
+}
+
 /* CUDA's checks of a launch configuration before anything runs: zero or
  * too large dimensions are cudaErrorInvalidConfiguration, shared memory
  * beyond the 48 KiB default (without the function's opt-in attribute) or
  * the opt-in maximum cudaErrorInvalidValue. */
-static RtError check_config(const RtFunction *f, const RtLaunchConfig *c, char *why, size_t n) {
+static RtError check_config(RtFunction *f, const RtLaunchConfig *c, char *why, size_t n) {
   const Arch *a = ctx_arch();
   ArchLimits L = arch_limits(a);
   uint64_t threads = dim_product(c->block);
@@ -45,7 +66,7 @@ static RtError check_config(const RtFunction *f, const RtLaunchConfig *c, char *
              allowed < L.smem_block ? ": beyond 48 KiB, set cudaFuncAttributeMaxDynamicSharedMemorySize" : "");
     return RT_ERR_INVALID_VALUE;
   }
-  return RT_SUCCESS;
+  return check_registers(f, threads, (uint32_t)smem, why, n);
 }
 
 /* A new launch record (in rtx.launches, valid until the next). */
@@ -210,6 +231,8 @@ RtError rt_function_info(RtFunction *f, RtFuncInfo *out) {
   out->param_size = k->param_size;
   out->regs = function_regs(f);
   out->max_threads = a->max_threads_block;
+  while (out->max_threads > a->warp_size && !block_fits(f, (uint64_t)out->max_threads, k->shared_static))
+    out->max_threads -= a->warp_size; /* what its registers allow */
   uint64_t ntid = k->maxntid[0] ? dim_product(k->maxntid) : k->reqntid[0] ? dim_product(k->reqntid) : 0;
   if (ntid && ntid < (uint64_t)out->max_threads) out->max_threads = (int)ntid;
   out->max_dynamic_smem = f->max_dyn_smem;
