@@ -155,6 +155,17 @@ CUresult cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size
   return R(rt_copy_3d(&d, &s, ByteCount, 1, 1));
 }
 
+CUresult cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount,
+                           CUstream hStream) {
+  RtError r = rt_stream_check((RtStream *)hStream);
+  return r ? R(r) : array_1d(dstArray, dstOffset, (void *)srcHost, ByteCount, 1);
+}
+
+CUresult cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream) {
+  RtError r = rt_stream_check((RtStream *)hStream);
+  return r ? R(r) : array_1d(srcArray, srcOffset, dstHost, ByteCount, 0);
+}
+
 /* ---- texture and surface objects ------------------------------------------------- */
 
 static int resource_of(const CUDA_RESOURCE_DESC *d, RtResource *r) {
