@@ -32,7 +32,7 @@ RtError rt_module_load_image(const void *image, size_t len, const char *name, Rt
   if (r) return r;
   if (!image || !out) return rtx_leave(RT_ERR_INVALID_VALUE);
   RtImageKind k = rt_image_kind(image);
-  const char *what = name ? name : "the module";
+  const char *what = name ? name : "cuModuleLoadData";
   if (k == RT_IMAGE_ELF) {
     rtx_say("%s: a cubin (compiled GPU code) cannot run in warpmem, which needs PTX: load the .ptx (nvcc -ptx), "
             "or a fat binary with PTX (nvcc -fatbin -gencode arch=compute_90,code=compute_90)", what);
