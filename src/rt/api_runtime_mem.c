@@ -37,6 +37,48 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
   return E(rt_malloc(*pitch * height, RT_MEM_DEVICE, devPtr));
 }
 
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent) {
+  if (!pitchedDevPtr) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  size_t pitch = (extent.width + 511) & ~(size_t)511;
+  size_t rows = (extent.height ? extent.height : 1) * (extent.depth ? extent.depth : 1);
+  void *p = NULL;
+  RtError r = rt_malloc(pitch * rows, RT_MEM_DEVICE, &p);
+  *pitchedDevPtr = (struct cudaPitchedPtr){.ptr = p, .pitch = pitch, .xsize = extent.width, .ysize = extent.height};
+  return E(r);
+}
+
+/* Memory pools: one, the device's, from which cudaMallocAsync takes; its
+ * attributes (release thresholds, ...) change nothing here. */
+static int the_pool;
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
+  if (!memPool) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  if (device != 0) return E(rt_set_last_error(RT_ERR_INVALID_DEVICE));
+  *memPool = (cudaMemPool_t)&the_pool;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
+  return cudaDeviceGetDefaultMemPool(memPool, device);
+}
+
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) {
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) {
+  if (value) memset(value, 0, attr == cudaMemPoolReuseFollowEventDependencies ||
+                              attr == cudaMemPoolReuseAllowOpportunistic ||
+                              attr == cudaMemPoolReuseAllowInternalDependencies ? sizeof(int) : sizeof(uint64_t));
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) { return cudaSuccess; }
+
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+  return E(rt_malloc(size, RT_MEM_DEVICE, ptr));
+}
+
 /* Host memory of the application is not device memory here: only memory
  * from cudaMallocHost/cudaHostAlloc maps (it is unified already). */
 cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags) {
@@ -139,6 +181,26 @@ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t widt
                               cudaStream_t stream) {
   RtError r = check_stream(stream);
   return E(r ? r : rt_memset_2d(devPtr, pitch, value, width, height));
+}
+
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent) {
+  for (size_t z = 0; z < (extent.depth ? extent.depth : 1); z++) {
+    char *slice = (char *)pitchedDevPtr.ptr + z * pitchedDevPtr.pitch * pitchedDevPtr.ysize;
+    RtError r = rt_memset_2d(slice, pitchedDevPtr.pitch, value, extent.width, extent.height ? extent.height : 1);
+    if (r) return E(r);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                              cudaStream_t stream) {
+  RtError r = check_stream(stream);
+  return r ? E(r) : cudaMemset3D(pitchedDevPtr, value, extent);
+}
+
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
+  RtError r = check_stream(stream);
+  return r ? E(r) : cudaMemcpy3D(p);
 }
 
 /* ---- symbols (__device__, __constant__, __managed__ variables) ---- */
