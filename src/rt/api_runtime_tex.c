@@ -161,21 +161,7 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
               p->kind);
 }
 
-cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
-  RtError r = rt_stream_check((RtStream *)stream);
-  return r ? E(r) : cudaMemcpy3D(p);
-}
-
-/* cudaMalloc3D: pitched memory whose rows are 512-byte aligned. */
-cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent) {
-  if (!pitchedDevPtr) return fail(RT_ERR_INVALID_VALUE);
-  size_t pitch = (extent.width + 511) & ~(size_t)511;
-  void *p = NULL;
-  RtError r = rt_malloc(pitch * extent.height * extent.depth, RT_MEM_DEVICE, &p);
-  struct cudaPitchedPtr pp = {p, pitch, extent.width, extent.height};
-  *pitchedDevPtr = pp;
-  return E(r);
-}
+/* cudaMemcpy3DAsync and cudaMalloc3D are api_runtime_mem.c's. */
 
 /* ---- texture and surface objects ------------------------------------------------- */
 

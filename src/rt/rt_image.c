@@ -7,12 +7,22 @@
 #include "rt/rt_image.h"
 #include "rt/rt_int.h"
 
+/* The first four bytes of image, read no further than a NUL (PTX text may
+ * be shorter), little-endian. */
+static uint32_t magic_of(const void *image, unsigned char b[4]) {
+  const unsigned char *p = image;
+  int i = 0;
+  for (; i < 4 && (i == 0 || p[i - 1]); i++) b[i] = p[i];
+  for (; i < 4; i++) b[i] = 0;
+  return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
 RtImageKind rt_image_kind(const void *image) {
-  uint32_t magic;
-  memcpy(&magic, image, sizeof magic);
+  unsigned char b[4];
+  uint32_t magic = magic_of(image, b);
   if (magic == FATBIN_MAGIC) return RT_IMAGE_FATBIN;
   if (magic == FATBIN_WRAPPER_MAGIC) return RT_IMAGE_WRAPPER;
-  if (!memcmp(image, "\177ELF", 4)) return RT_IMAGE_ELF;
+  if (!memcmp(b, "\177ELF", 4)) return RT_IMAGE_ELF;
   return RT_IMAGE_PTX;
 }
 
