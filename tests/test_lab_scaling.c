@@ -77,7 +77,7 @@ static const struct {
 static void same_per_request(const char *label, const char *larger, double work) {
   const LabLaunch *l = find(label);
   char text[1024];
-  snprintf(text, sizeof text, "//@ %s#x4 %s\n", l->sim.name, larger);
+  snprintf(text, sizeof text, "//@ %.200s#x4 %s\n", l->sim.name, larger);
   LaunchSpec *big = NULL;
   int n = 0;
   WmErr e = {0};

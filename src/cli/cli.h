@@ -58,6 +58,8 @@ int cli_usage_error(const char *fmt, const char *arg);
 
 /* warpmem sim (sim_cmd.c) */
 int cli_sim_cmd(int argc, char **argv);
+/* warpmem run (run_cmd.c): an application with warpmem's CUDA runtime */
+int cli_run_cmd(int argc, char **argv);
 /* warpmem arch, warpmem occupancy (arch_cmd.c) */
 int cli_arch_cmd(int argc, char **argv);
 int cli_occupancy_cmd(int argc, char **argv);

@@ -48,7 +48,7 @@ typedef struct ArgSpec {
 #define LAUNCH_MAX_ARGS 64
 
 typedef struct LaunchSpec {
-  char name[128];    /* kernel name */
+  char name[4096];   /* kernel name (mangled template names run long: CUB's pass 600 characters) */
   char label[160];   /* NAME#VARIANT as written (NAME if no variant) */
   uint32_t grid[3], block[3];
   uint32_t smem;     /* dynamic shared memory bytes */

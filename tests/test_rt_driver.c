@@ -1,0 +1,274 @@
+/* test_rt_driver.c - warpmem run's driver API (build/rt/libcuda.so.1)
+ * loaded as an application loads it, without an application: the device,
+ * a module from PTX, launches with kernelParams and with a packed `extra`
+ * buffer, CUresult error mapping (cudaError_t numbers differ for some),
+ * stubs, arrays and a texture object read by a kernel.  Skipped when the
+ * library was not built (no CUDA toolkit headers). */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpu/cuda_api.h"
+#include "rt/rt_env.h"
+#include "util/diag.h"
+#include "testutil.h"
+
+/* scale2: out[i] = 2 * in[i] for i < n; oob: a store 1 MiB past its pointer. */
+static const char *ptx =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry scale2(.param .u64 pin, .param .u64 pout, .param .u32 pn)\n{\n"
+  "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .f32 %f<3>;\n  .reg .b64 %rd<8>;\n"
+  "  ld.param.u64 %rd1, [pin];\n  ld.param.u64 %rd2, [pout];\n  ld.param.u32 %r1, [pn];\n"
+  "  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r3, %ntid.x;\n  mov.u32 %r4, %tid.x;\n"
+  "  mad.lo.s32 %r5, %r2, %r3, %r4;\n  setp.ge.s32 %p1, %r5, %r1;\n  @%p1 bra DONE;\n"
+  "  mul.wide.s32 %rd3, %r5, 4;\n  add.s64 %rd4, %rd1, %rd3;\n  ld.global.f32 %f1, [%rd4];\n"
+  "  add.f32 %f2, %f1, %f1;\n  add.s64 %rd5, %rd2, %rd3;\n  st.global.f32 [%rd5], %f2;\nDONE:\n  ret;\n}\n"
+  ".visible .entry oob(.param .u64 p)\n{\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, 7;\n  st.global.u32 [%rd1+1048576], %r1;\n  ret;\n}\n";
+
+static void *lib;
+static char report_path[64];
+
+/* The function NAME of the library, typed as PROTO. */
+#define SYM(type, name) ((type)sym(name))
+static void *sym(const char *name) {
+  void *p = dlsym(lib, name);
+  if (!p) fail_msg("libcuda.so.1 has no %s", name);
+  return p;
+}
+
+typedef CUresult (*fn_i)(unsigned);
+typedef CUresult (*fn_pi)(int *);
+typedef CUresult (*fn_dev_get)(CUdevice *, int);
+typedef CUresult (*fn_attr)(int *, int, CUdevice);
+typedef CUresult (*fn_name)(char *, int, CUdevice);
+typedef CUresult (*fn_retain)(CUcontext *, CUdevice);
+typedef CUresult (*fn_ctx)(CUcontext);
+typedef CUresult (*fn_void)(void);
+typedef CUresult (*fn_load)(CUmodule *, const void *);
+typedef CUresult (*fn_getf)(CUfunction *, CUmodule, const char *);
+typedef CUresult (*fn_alloc)(CUdeviceptr *, size_t);
+typedef CUresult (*fn_free)(CUdeviceptr);
+typedef CUresult (*fn_htod)(CUdeviceptr, const void *, size_t);
+typedef CUresult (*fn_dtoh)(void *, CUdeviceptr, size_t);
+typedef CUresult (*fn_launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                              CUstream, void **, void **);
+typedef CUresult (*fn_errstr)(CUresult, const char **);
+typedef CUresult (*fn_arr3d)(CUarray *, const CudaArray3DDesc *);
+typedef CUresult (*fn_cp3d)(const CudaMemcpy3D *);
+typedef CUresult (*fn_texobj)(CUtexObject *, const CudaResourceDesc *, const CudaTextureDesc *, const void *);
+typedef CUresult (*fn_graph)(void **, unsigned);
+
+static int setup_all(void **state) {
+#ifdef WM_LIBCUDA
+  snprintf(report_path, sizeof report_path, "/tmp/wm_test_rt_driver_%d.txt", (int)getpid());
+  setenv(RT_ENV_REPORT, report_path, 1);
+  setenv(RT_ENV_PROGRESS, "0", 1);
+  lib = dlopen(WM_LIBCUDA, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) fprintf(stderr, "test_rt_driver: %s\n", dlerror());
+#endif
+  return 0;
+}
+
+static int teardown_all(void **state) {
+  unlink(report_path);
+  return 0; /* the library stays loaded: its destructor writes the reports at exit */
+}
+
+#define NEED_LIB()                                                                      \
+  do {                                                                                  \
+    if (!lib) {                                                                         \
+      fprintf(stderr, "skipped: build/rt/libcuda.so.1 was not built (no CUDA headers)\n"); \
+      skip();                                                                           \
+    }                                                                                   \
+  } while (0)
+
+/* The device as the preset: one, cc 9.0 for the default h200. */
+static void test_device(void **state) {
+  NEED_LIB();
+  assert_int_equal(SYM(fn_i, "cuInit")(0), CUDA_SUCCESS);
+  int n = 0, v = 0;
+  assert_int_equal(SYM(fn_pi, "cuDeviceGetCount")(&n), CUDA_SUCCESS);
+  assert_int_equal(n, 1);
+  assert_int_equal(SYM(fn_pi, "cuDriverGetVersion")(&v), CUDA_SUCCESS);
+  assert_true(v >= 12000);
+  CUdevice d = -1;
+  assert_int_equal(SYM(fn_dev_get, "cuDeviceGet")(&d, 0), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_dev_get, "cuDeviceGet")(&d, 1), 101); /* CUDA_ERROR_INVALID_DEVICE */
+  assert_int_equal(SYM(fn_attr, "cuDeviceGetAttribute")(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0),
+                   CUDA_SUCCESS);
+  assert_int_equal(v, 9);
+  assert_int_equal(SYM(fn_attr, "cuDeviceGetAttribute")(&v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0), 0);
+  assert_int_equal(v, 132); /* H200 SXM */
+  char name[128];
+  assert_int_equal(SYM(fn_name, "cuDeviceGetName")(name, sizeof name, 0), CUDA_SUCCESS);
+  assert_non_null(strstr(name, "warpmem"));
+  CUcontext c = NULL, cur = NULL;
+  assert_int_equal(SYM(fn_retain, "cuDevicePrimaryCtxRetain")(&c, 0), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_ctx, "cuCtxSetCurrent")(c), CUDA_SUCCESS);
+  assert_int_equal(((CUresult(*)(CUcontext *))sym("cuCtxGetCurrent"))(&cur), CUDA_SUCCESS);
+  assert_ptr_equal(cur, c);
+}
+
+/* scale2 on 1000 floats, once with kernelParams and once with a packed
+ * buffer whose C struct ends in 4 bytes of padding. */
+static void test_module_and_launch(void **state) {
+  NEED_LIB();
+  CUmodule m = NULL;
+  CUfunction f = NULL;
+  assert_int_equal(SYM(fn_load, "cuModuleLoadData")(&m, ptx), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_getf, "cuModuleGetFunction")(&f, m, "scale2"), CUDA_SUCCESS);
+  enum { N = 1000 };
+  static float in[N], out[N];
+  for (int i = 0; i < N; i++) in[i] = (float)i;
+  CUdeviceptr din = 0, dout = 0;
+  assert_int_equal(SYM(fn_alloc, "cuMemAlloc_v2")(&din, sizeof in), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_alloc, "cuMemAlloc_v2")(&dout, sizeof out), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_htod, "cuMemcpyHtoD_v2")(din, in, sizeof in), CUDA_SUCCESS);
+  unsigned n = N;
+  void *params[] = {&din, &dout, &n};
+  fn_launch launch = SYM(fn_launch, "cuLaunchKernel");
+  assert_int_equal(launch(f, 4, 1, 1, 256, 1, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_dtoh, "cuMemcpyDtoH_v2")(out, dout, sizeof out), CUDA_SUCCESS);
+  for (int i = 0; i < N; i++) assert_true(out[i] == 2.0f * (float)i);
+  struct {
+    CUdeviceptr a, b;
+    unsigned n;
+  } packed = {dout, din, N}; /* now in = 2 * out */
+  size_t size = sizeof packed;
+  void *extra[] = {(void *)1, &packed, (void *)2, &size, (void *)0}; /* BUFFER_POINTER, BUFFER_SIZE, END */
+  assert_int_equal(launch(f, 4, 1, 1, 256, 1, 1, 0, NULL, NULL, extra), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_void, "cuCtxSynchronize")(), CUDA_SUCCESS);
+  float *back = (float *)(uintptr_t)din; /* unified: a device pointer is a host pointer */
+  for (int i = 0; i < N; i++) assert_true(back[i] == 4.0f * (float)i);
+  assert_int_equal(SYM(fn_free, "cuMemFree_v2")(din), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_free, "cuMemFree_v2")(din), CUDA_ERROR_INVALID_VALUE); /* twice */
+}
+
+/* CUresult numbers where cudaError_t's differ, and the texts. */
+static void test_errors(void **state) {
+  NEED_LIB();
+  CUmodule m = NULL;
+  CUfunction f = NULL;
+  fn_load load = SYM(fn_load, "cuModuleLoadData");
+  assert_int_equal(load(&m, ptx), CUDA_SUCCESS);
+  /* cudaErrorSymbolNotFound is 500 too; cudaErrorInvalidDeviceFunction (98) is INVALID_HANDLE (400) */
+  assert_int_equal(SYM(fn_getf, "cuModuleGetFunction")(&f, m, "nope"), CUDA_ERROR_NOT_FOUND);
+  CUmodule bad = NULL;
+  static const char cubin[64] = "\177ELF\2\1\1";
+  assert_int_equal(load(&bad, cubin), 200);                       /* CUDA_ERROR_INVALID_IMAGE */
+  assert_int_equal(load(&bad, ".version 8.0\nnot ptx"), CUDA_ERROR_INVALID_PTX);
+  CUdeviceptr p = 0;
+  assert_int_equal(SYM(fn_alloc, "cuMemAlloc_v2")(&p, (size_t)1 << 50), CUDA_ERROR_OUT_OF_MEMORY);
+  assert_int_equal(SYM(fn_getf, "cuModuleGetFunction")(&f, m, "scale2"), CUDA_SUCCESS);
+  void *params[] = {&p, &p, &p};
+  /* cudaErrorInvalidConfiguration (9) is CUDA_ERROR_INVALID_VALUE for the driver */
+  assert_int_equal(SYM(fn_launch, "cuLaunchKernel")(f, 1, 1, 1, 2048, 1, 1, 0, NULL, params, NULL),
+                   CUDA_ERROR_INVALID_VALUE);
+  void *g = NULL; /* a stub: not supported, said once on stderr */
+  assert_int_equal(SYM(fn_graph, "cuGraphCreate")(&g, 0), 801);
+  const char *s = NULL;
+  fn_errstr name = SYM(fn_errstr, "cuGetErrorName"), text = SYM(fn_errstr, "cuGetErrorString");
+  assert_int_equal(name(CUDA_ERROR_ILLEGAL_ADDRESS, &s), CUDA_SUCCESS);
+  assert_string_equal(s, "CUDA_ERROR_ILLEGAL_ADDRESS");
+  assert_int_equal(text(CUDA_ERROR_OUT_OF_MEMORY, &s), CUDA_SUCCESS);
+  assert_string_equal(s, "out of memory");
+  assert_int_equal(name(12345, &s), CUDA_ERROR_INVALID_VALUE);
+}
+
+/* fetch_layered of tex_sampling.cu on a 16x8 float array of 3 layers
+ * filled with iota by cuMemcpy3D: out[i] == i. */
+static void test_texture(void **state) {
+  NEED_LIB();
+  WmErr e = {0};
+  size_t len;
+  char *text = wm_read_file(tu_corpus("tex_sampling.ptx"), &len, &e);
+  assert_non_null(text);
+  CUmodule m = NULL;
+  CUfunction f = NULL;
+  assert_int_equal(SYM(fn_load, "cuModuleLoadData")(&m, text), CUDA_SUCCESS);
+  free(text);
+  assert_int_equal(SYM(fn_getf, "cuModuleGetFunction")(&f, m, "_Z13fetch_layeredyPf"), CUDA_SUCCESS);
+  CudaArray3DDesc ad = {.Width = 16, .Height = 8, .Depth = 3, .Format = CU_AD_FORMAT_FLOAT, .NumChannels = 1,
+                        .Flags = CUDA_ARRAY3D_LAYERED};
+  CUarray a = NULL;
+  assert_int_equal(SYM(fn_arr3d, "cuArray3DCreate_v2")(&a, &ad), CUDA_SUCCESS);
+  static float iota[384];
+  for (int i = 0; i < 384; i++) iota[i] = (float)i;
+  CudaMemcpy3D c = {.srcMemoryType = CU_MEMORYTYPE_HOST, .srcHost = iota, .srcPitch = 64, .srcHeight = 8,
+                    .dstMemoryType = CU_MEMORYTYPE_ARRAY, .dstArray = a, .WidthInBytes = 64, .Height = 8, .Depth = 3};
+  assert_int_equal(SYM(fn_cp3d, "cuMemcpy3D_v2")(&c), CUDA_SUCCESS);
+  CudaResourceDesc rd = {.resType = CU_RESOURCE_TYPE_ARRAY};
+  rd.res.array.hArray = a;
+  CudaTextureDesc td = {.addressMode = {CU_TR_ADDRESS_MODE_CLAMP, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_ADDRESS_MODE_CLAMP},
+                        .filterMode = CU_TR_FILTER_MODE_POINT};
+  CUtexObject tex = 0;
+  assert_int_equal(SYM(fn_texobj, "cuTexObjectCreate")(&tex, &rd, &td, NULL), CUDA_SUCCESS);
+  CUdeviceptr out = 0;
+  assert_int_equal(SYM(fn_alloc, "cuMemAlloc_v2")(&out, 384 * 4), CUDA_SUCCESS);
+  void *params[] = {&tex, &out};
+  assert_int_equal(SYM(fn_launch, "cuLaunchKernel")(f, 1, 1, 3, 16, 8, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
+  const float *o = (const float *)(uintptr_t)out;
+  for (int i = 0; i < 384; i++) assert_true(o[i] == (float)i);
+}
+
+/* CUDA 12's libraries and kernels: scale2 found through cuLibraryGetKernel
+ * and launched as a CUfunction; a host function runs in stream order. */
+static int host_calls;
+static void on_host(void *data) { host_calls += *(int *)data; }
+
+static void test_library_and_host_func(void **state) {
+  NEED_LIB();
+  typedef CUresult (*fn_libload)(void **, const void *, void *, void **, unsigned, void *, void **, unsigned);
+  typedef CUresult (*fn_libkernel)(void **, void *, const char *);
+  typedef CUresult (*fn_kfunc)(CUfunction *, void *);
+  typedef CUresult (*fn_hostfn)(CUstream, void (*)(void *), void *);
+  void *library = NULL, *kernel = NULL;
+  CUfunction f = NULL;
+  assert_int_equal(SYM(fn_libload, "cuLibraryLoadData")(&library, ptx, NULL, NULL, 0, NULL, NULL, 0), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_libkernel, "cuLibraryGetKernel")(&kernel, library, "scale2"), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_kfunc, "cuKernelGetFunction")(&f, kernel), CUDA_SUCCESS);
+  CUdeviceptr p = 0;
+  assert_int_equal(SYM(fn_alloc, "cuMemAlloc_v2")(&p, 64 * 4), CUDA_SUCCESS);
+  float *h = (float *)(uintptr_t)p;
+  for (int i = 0; i < 64; i++) h[i] = (float)i;
+  unsigned n = 64;
+  void *params[] = {&p, &p, &n};
+  assert_int_equal(SYM(fn_launch, "cuLaunchKernel")((CUfunction)kernel, 1, 1, 1, 64, 1, 1, 0, NULL, params, NULL),
+                   CUDA_SUCCESS);
+  for (int i = 0; i < 64; i++) assert_true(h[i] == 2.0f * (float)i);
+  int add = 5;
+  host_calls = 0;
+  assert_int_equal(SYM(fn_hostfn, "cuLaunchHostFunc")(NULL, on_host, &add), CUDA_SUCCESS);
+  assert_int_equal(host_calls, 5);
+}
+
+/* A fault: CUDA_ERROR_ILLEGAL_ADDRESS (700, as cudaErrorIllegalAddress),
+ * sticky: cuCtxSynchronize returns it too.  Last: the context stays faulted. */
+static void test_fault_sticky(void **state) {
+  NEED_LIB();
+  CUmodule m = NULL;
+  CUfunction f = NULL;
+  assert_int_equal(SYM(fn_load, "cuModuleLoadData")(&m, ptx), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_getf, "cuModuleGetFunction")(&f, m, "oob"), CUDA_SUCCESS);
+  CUdeviceptr p = 0;
+  assert_int_equal(SYM(fn_alloc, "cuMemAlloc_v2")(&p, 256), CUDA_SUCCESS);
+  void *params[] = {&p};
+  assert_int_equal(SYM(fn_launch, "cuLaunchKernel")(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL),
+                   CUDA_ERROR_ILLEGAL_ADDRESS);
+  assert_int_equal(SYM(fn_void, "cuCtxSynchronize")(), CUDA_ERROR_ILLEGAL_ADDRESS);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_device),
+    cmocka_unit_test(test_module_and_launch),
+    cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_texture),
+    cmocka_unit_test(test_library_and_host_func),
+    cmocka_unit_test(test_fault_sticky),
+  };
+  return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}
