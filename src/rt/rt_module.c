@@ -258,10 +258,14 @@ void rtx_module_regs(RtModule *m) {
   ptx_registers(m->mod, a->cc, NULL, 0);
 }
 
-/* The variable registered for host shadow host_var, or NULL. */
+/* The variable registered for host shadow host_var, or NULL.  A __managed__
+ * variable's host code reads it through its address in unified memory, so
+ * that address names it too. */
 static RtVar *var_by_host(const void *host_var) {
   for (int i = 0; i < rtx.nvars && host_var; i++)
     if (rtx.vars[i].host == host_var) return &rtx.vars[i];
+  for (int i = 0; i < rtx.nvars && host_var; i++)
+    if (rtx.vars[i].addr == host_var) return &rtx.vars[i];
   return NULL;
 }
 
