@@ -9,9 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <cuda_runtime_api.h>
-
-#include "rt/rt.h"
+#include "rt/api_runtime.h"
 
 #define E(x) ((cudaError_t)(x))
 
@@ -106,6 +104,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                cudaStream_t stream) {
   if (!kernel) return E(rt_set_last_error(RT_ERR_INVALID_DEVICE_FUNCTION));
   RtLaunchConfig c = launch_config(gridDim, blockDim, sharedMem, stream, 0);
+  if (api_capturing(stream)) return api_capture_kernel(stream, (RtFunction *)kernel, &c, args);
   return E(rt_launch((RtFunction *)kernel, &c, args));
 }
 
@@ -132,6 +131,7 @@ static cudaError_t launch(const void *func, dim3 g, dim3 b, void **args, size_t 
   RtError r = function_of(func, &f);
   if (r) return E(r);
   RtLaunchConfig c = launch_config(g, b, smem, s, coop);
+  if (api_capturing(s)) return api_capture_kernel(s, f, &c, args);
   return E(rt_launch(f, &c, args));
 }
 
@@ -201,6 +201,37 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
                                                           size_t dynamicSMemSize) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}
+
+cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {
+  return __cudaGetKernel(kernelPtr, entryFuncAddr);
+}
+
+cudaError_t cudaFuncGetName(const char **name, const void *func) {
+  RtFunction *f;
+  RtFuncInfo in;
+  RtError r = function_of(func, &f);
+  if (r || (r = rt_function_info(f, &in))) return E(r);
+  if (!name) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  *name = in.name;
+  return cudaSuccess;
+}
+
+/* Dynamic shared memory a block may take with numBlocks blocks of
+ * blockSize threads on one SM: the SM's shared memory shared out, less
+ * each block's reserved and static part, within the opt-in limit. */
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks,
+                                                      int blockSize) {
+  RtFunction *f;
+  RtFuncInfo in;
+  RtError r = function_of(func, &f);
+  if (r || (r = rt_function_info(f, &in))) return E(r);
+  if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  const Arch *a = rt_arch();
+  long long per = (long long)a->smem_sm / numBlocks - a->smem_reserved - in.shared_static;
+  long long cap = (long long)a->smem_block_optin - in.shared_static;
+  *dynamicSmemSize = per < 0 ? 0 : (size_t)(per < cap ? per : cap);
+  return cudaSuccess;
 }
 
 /* ---- errors ---- */

@@ -4,9 +4,7 @@
  * forms too), and events read the device clock of predicted times. */
 #include <string.h>
 
-#include <cuda_runtime_api.h>
-
-#include "rt/rt.h"
+#include "rt/api_runtime.h"
 
 #define E(x) ((cudaError_t)(x))
 
@@ -37,6 +35,48 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
   if (!pitch) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
   *pitch = (width + 511) & ~(size_t)511;
   return E(rt_malloc(*pitch * height, RT_MEM_DEVICE, devPtr));
+}
+
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent) {
+  if (!pitchedDevPtr) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  size_t pitch = (extent.width + 511) & ~(size_t)511;
+  size_t rows = (extent.height ? extent.height : 1) * (extent.depth ? extent.depth : 1);
+  void *p = NULL;
+  RtError r = rt_malloc(pitch * rows, RT_MEM_DEVICE, &p);
+  *pitchedDevPtr = (struct cudaPitchedPtr){.ptr = p, .pitch = pitch, .xsize = extent.width, .ysize = extent.height};
+  return E(r);
+}
+
+/* Memory pools: one, the device's, from which cudaMallocAsync takes; its
+ * attributes (release thresholds, ...) change nothing here. */
+static int the_pool;
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
+  if (!memPool) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  if (device != 0) return E(rt_set_last_error(RT_ERR_INVALID_DEVICE));
+  *memPool = (cudaMemPool_t)&the_pool;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
+  return cudaDeviceGetDefaultMemPool(memPool, device);
+}
+
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) {
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) {
+  if (value) memset(value, 0, attr == cudaMemPoolReuseFollowEventDependencies ||
+                              attr == cudaMemPoolReuseAllowOpportunistic ||
+                              attr == cudaMemPoolReuseAllowInternalDependencies ? sizeof(int) : sizeof(uint64_t));
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) { return cudaSuccess; }
+
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+  return E(rt_malloc(size, RT_MEM_DEVICE, ptr));
 }
 
 /* Host memory of the application is not device memory here: only memory
@@ -103,6 +143,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
                             cudaStream_t stream) {
   RtError r = check_kind(kind);
   if (!r) r = check_stream(stream);
+  if (!r && api_capturing(stream)) return api_capture_copy(stream, dst, src, count);
   return E(r ? r : rt_memcpy(dst, src, count));
 }
 
@@ -128,6 +169,7 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count) { return E(rt_mems
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
   RtError r = check_stream(stream);
+  if (!r && api_capturing(stream)) return api_capture_set(stream, devPtr, value, count);
   return E(r ? r : rt_memset(devPtr, value, count));
 }
 
@@ -139,6 +181,26 @@ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t widt
                               cudaStream_t stream) {
   RtError r = check_stream(stream);
   return E(r ? r : rt_memset_2d(devPtr, pitch, value, width, height));
+}
+
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent) {
+  for (size_t z = 0; z < (extent.depth ? extent.depth : 1); z++) {
+    char *slice = (char *)pitchedDevPtr.ptr + z * pitchedDevPtr.pitch * pitchedDevPtr.ysize;
+    RtError r = rt_memset_2d(slice, pitchedDevPtr.pitch, value, extent.width, extent.height ? extent.height : 1);
+    if (r) return E(r);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                              cudaStream_t stream) {
+  RtError r = check_stream(stream);
+  return r ? E(r) : cudaMemset3D(pitchedDevPtr, value, extent);
+}
+
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
+  RtError r = check_stream(stream);
+  return r ? E(r) : cudaMemcpy3D(p);
 }
 
 /* ---- symbols (__device__, __constant__, __managed__ variables) ---- */
@@ -196,9 +258,10 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 }
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
+  if (!fn) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  if (api_capturing(stream)) return api_capture_host(stream, fn, userData);
   RtError r = rt_stream_sync((RtStream *)stream);
   if (r) return E(r);
-  if (!fn) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
   fn(userData);
   return cudaSuccess;
 }
@@ -221,11 +284,12 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  if (api_capturing(stream)) return api_capture_event(stream, event);
   return E(rt_event_record((RtEvent *)event, (RtStream *)stream));
 }
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
-  return E(rt_event_record((RtEvent *)event, (RtStream *)stream));
+  return cudaEventRecord(event, stream);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) { return E(rt_event_sync((RtEvent *)event)); }
@@ -235,3 +299,42 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) { return E(rt_event_destroy((RtE
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
   return E(rt_event_elapsed((RtEvent *)start, (RtEvent *)end, ms));
 }
+
+/* ---- stream properties and hints that change nothing here ---- */
+
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) {
+  if (priority) *priority = 0;
+  return E(rt_stream_check((RtStream *)hStream));
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
+  if (flags) *flags = 0;
+  return E(rt_stream_check((RtStream *)hStream));
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value_out) {
+  if (value_out) memset(value_out, 0, sizeof *value_out);
+  return E(rt_stream_check((RtStream *)hStream));
+}
+
+/* An L2 access policy window, a priority, ...: hints for a GPU's
+ * scheduler and caches, which warpmem's model does not take. */
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value) {
+  return E(rt_stream_check((RtStream *)hStream));
+}
+
+cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags) {
+  return E(rt_stream_check((RtStream *)stream));
+}
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode) { return cudaSuccess; }
+
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig) {
+  if (pConfig) *pConfig = cudaSharedMemBankSizeFourByte;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) { return cudaSuccess; }
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config) { return cudaSuccess; }

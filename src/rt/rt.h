@@ -142,7 +142,7 @@ typedef struct RtFuncInfo {
   uint32_t const_size;     /* bytes of the module's constant bank */
   uint32_t param_size;     /* bytes of the parameter buffer */
   int regs;                /* per thread (ptxas -v; 32 assumed without it) */
-  int max_threads;         /* per block: the preset's, or .maxntid's */
+  int max_threads;         /* per block: the preset's, .maxntid's, or fewer as its registers allow */
   int max_dynamic_smem;    /* the cudaFuncAttributeMaxDynamicSharedMemorySize set */
   int carveout_pct;        /* cudaFuncAttributePreferredSharedMemoryCarveout, -1: default */
   int ptx_version;         /* the PTX's .target: 90 for sm_90 */
@@ -252,10 +252,14 @@ typedef struct RtLaunchConfig {
  * list), then sim_run_bound on the context's memory, profiled (the full
  * model, reported at exit) or functional as the kernel filter, skip and
  * count choose.  A bad configuration returns RT_ERR_INVALID_CONFIGURATION
- * (not sticky); a fault prints its located error and returns the sticky
+ * (not sticky), a block whose registers (ptxas) exceed the SM's
+ * RT_ERR_LAUNCH_OUT_OF_RESOURCES; a fault prints its located error and returns the sticky
  * RT_ERR_ILLEGAL_ADDRESS (out of bounds) or RT_ERR_LAUNCH_FAILURE.  Device
  * printf goes to stdout. */
 RtError rt_launch(RtFunction *f, const RtLaunchConfig *c, void **args);
+/* The parameter buffer rt_launch would build from args, into buf (size:
+ * RtFuncInfo.param_size bytes), for a launch later (a captured graph). */
+RtError rt_function_pack(RtFunction *f, void **args, void *buf, size_t size);
 /* The same with the parameter buffer given whole (cuLaunchKernel's
  * CU_LAUNCH_PARAM_BUFFER_POINTER): size must be the kernel's. */
 RtError rt_launch_packed(RtFunction *f, const RtLaunchConfig *c, const void *params, size_t size);

@@ -14,11 +14,32 @@ static const Arch *ctx_arch(void) { return rtx.cfg.o.cfg.arch ? rtx.cfg.o.cfg.ar
 
 static uint64_t dim_product(const uint32_t d[3]) { return (uint64_t)d[0] * d[1] * d[2]; }
 
+/* Whether a block of `threads` fits one SM with its registers (ptxas's
+ * count; unknown: not checked), as the occupancy calculator says. */
+static int block_fits(const RtFunction *f, uint64_t threads, uint32_t smem) {
+  if (f->k->regs <= 0) return 1;
+  OccInput in = {.threads = (int)threads, .regs = f->k->regs, .smem = smem, .carveout_pct = f->carveout};
+  OccResult res;
+  WmErr e = {0};
+  return occ_compute(ctx_arch(), &in, &res, &e) == 0 && res.blocks_sm > 0;
+}
+
+/* cudaErrorLaunchOutOfResources for a block whose registers exceed the
+ * SM's, as CUDA refuses it. */
+static RtError check_registers(RtFunction *f, uint64_t threads, uint32_t smem, char *why, size_t n) {
+  rtx_module_regs(f->m);
+  if (block_fits(f, threads, smem)) return RT_SUCCESS;
+  snprintf(why, n, "too many resources requested for launch: %llu threads of %d registers (ptxas) do not fit "
+           "one SM of %s (%d registers per block)", (unsigned long long)threads, f->k->regs, ctx_arch()->name,
+           ctx_arch()->regs_block);
+  return RT_ERR_LAUNCH_OUT_OF_RESOURCES;
+}
+
 /* CUDA's checks of a launch configuration before anything runs: zero or
  * too large dimensions are cudaErrorInvalidConfiguration, shared memory
  * beyond the 48 KiB default (without the function's opt-in attribute) or
  * the opt-in maximum cudaErrorInvalidValue. */
-static RtError check_config(const RtFunction *f, const RtLaunchConfig *c, char *why, size_t n) {
+static RtError check_config(RtFunction *f, const RtLaunchConfig *c, char *why, size_t n) {
   const Arch *a = ctx_arch();
   ArchLimits L = arch_limits(a);
   uint64_t threads = dim_product(c->block);
@@ -45,7 +66,7 @@ static RtError check_config(const RtFunction *f, const RtLaunchConfig *c, char *
              allowed < L.smem_block ? ": beyond 48 KiB, set cudaFuncAttributeMaxDynamicSharedMemorySize" : "");
     return RT_ERR_INVALID_VALUE;
   }
-  return RT_SUCCESS;
+  return check_registers(f, threads, (uint32_t)smem, why, n);
 }
 
 /* A new launch record (in rtx.launches, valid until the next). */
@@ -143,23 +164,35 @@ static RtError launch_args_ok(RtFunction *f, const RtLaunchConfig *c) {
   return RT_SUCCESS;
 }
 
+/* f's parameter buffer from args (args[i] points to parameter i's value). */
+static RtError pack(RtFunction *f, void **args, uint8_t *params) {
+  const PtxKernel *k = f->k;
+  for (int i = 0; k && i < k->nparams; i++) {
+    if (!args || !args[i]) {
+      rtx_say("launch of %s: no value for parameter %d (%s)", f->name, i, k->params[i].name);
+      return RT_ERR_INVALID_VALUE;
+    }
+    memcpy(params + k->params[i].offset, args[i], k->params[i].size);
+  }
+  return RT_SUCCESS;
+}
+
 RtError rt_launch(RtFunction *f, const RtLaunchConfig *c, void **args) {
   RtError r = rtx_enter(1);
   if (r) return r;
   if ((r = launch_args_ok(f, c))) return rtx_leave(r);
-  const PtxKernel *k = f->k;
-  uint8_t *params = wm_xcalloc(k ? k->param_size + 8 : 8, 1);
-  for (int i = 0; k && i < k->nparams; i++) {
-    if (!args || !args[i]) {
-      free(params);
-      rtx_say("launch of %s: no value for parameter %d (%s)", f->name, i, k->params[i].name);
-      return rtx_leave(RT_ERR_INVALID_VALUE);
-    }
-    memcpy(params + k->params[i].offset, args[i], k->params[i].size);
-  }
-  r = launch_params(f, c, params);
+  uint8_t *params = wm_xcalloc(f->k ? f->k->param_size + 8 : 8, 1);
+  if (!(r = pack(f, args, params))) r = launch_params(f, c, params);
   free(params);
   return rtx_leave(r);
+}
+
+RtError rt_function_pack(RtFunction *f, void **args, void *buf, size_t size) {
+  RtError r = rtx_enter(1);
+  if (r) return r;
+  if (!rtx_function(f) || !f->k) return rtx_leave(RT_ERR_INVALID_DEVICE_FUNCTION);
+  if (!buf || size != f->k->param_size) return rtx_leave(RT_ERR_INVALID_VALUE);
+  return rtx_leave(pack(f, args, buf));
 }
 
 RtError rt_launch_packed(RtFunction *f, const RtLaunchConfig *c, const void *params, size_t size) {
@@ -198,6 +231,8 @@ RtError rt_function_info(RtFunction *f, RtFuncInfo *out) {
   out->param_size = k->param_size;
   out->regs = function_regs(f);
   out->max_threads = a->max_threads_block;
+  while (out->max_threads > a->warp_size && !block_fits(f, (uint64_t)out->max_threads, k->shared_static))
+    out->max_threads -= a->warp_size; /* what its registers allow */
   uint64_t ntid = k->maxntid[0] ? dim_product(k->maxntid) : k->reqntid[0] ? dim_product(k->reqntid) : 0;
   if (ntid && ntid < (uint64_t)out->max_threads) out->max_threads = (int)ntid;
   out->max_dynamic_smem = f->max_dyn_smem;
