@@ -451,6 +451,11 @@ static void test_linear_memory(void **state) {
   tu_launch(&run, mod, "fetch1d_int", "1", "64", 0, "tex:i32:40:mem:iota", "buf:i32:64:zero", "i32:-8", NULL);
   const int32_t *got = tu_arg_buf(&run, 1, 4, 64);
   for (int i = 0; i < 64; i++) assert_int_equal(got[i], i >= 8 && i < 48 ? i - 8 : 0);
+  /* one request per 8 lanes with a texel in range, as the H100 counts
+   * tex1Dfetch on linear memory (lanes 8..47: 5 groups), and the 160 bytes
+   * of texels 0..39 from an aligned buffer: 5 sectors */
+  assert_int_equal(run.mm.metric[WM_M_TEX_REQ], 5);
+  assert_int_equal(run.mm.metric[WM_M_TEX_SEC], 5);
   sim_run_free(&run);
 
   tu_launch(&run, mod, "fetch2d", "1,1", "1,32", 0, "tex:f32:256x64:point:clamp:mem:iota", "buf:f32:128:zero",

@@ -68,6 +68,46 @@ static void test_reconverges_after_if_else(void **state) {
   ptx_module_free(m);
 }
 
+/* Reductions ptxas aggregates (emu_uniform.c): an integer add of a
+ * compiler-provable uniform value to a compiler-provable uniform address
+ * (a __device__ variable; an address from parameters and %ctaid) reaches
+ * memory from one lane, as the H100 counts it; a %tid-dependent address or
+ * value, a float add, or an atom whose result is read keeps every lane. */
+static void test_aggregated_reductions(void **state) {
+  (void)state;
+  static const char ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".global .align 4 .u32 ctr;\n"
+    ".visible .entry k(.param .u64 k_p)\n{\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n .reg .f32 %f<2>;\n"
+    " mov.u64 %rd1, ctr;\n"                          /* 0 */
+    " atom.global.add.u32 %r1, [%rd1], 1;\n"         /* 1: aggregated (result unused: a RED) */
+    " ld.param.u64 %rd2, [k_p];\n"                   /* 2 */
+    " mov.u32 %r2, %ctaid.x;\n"                      /* 3 */
+    " mul.wide.u32 %rd3, %r2, 4;\n"                  /* 4 */
+    " add.s64 %rd4, %rd2, %rd3;\n"                   /* 5 */
+    " red.global.add.u32 [%rd4], %r2;\n"             /* 6: aggregated: per block */
+    " mov.u32 %r3, %tid.x;\n"                        /* 7 */
+    " red.global.add.u32 [%rd1], %r3;\n"             /* 8: a per-thread value */
+    " mul.wide.u32 %rd5, %r3, 4;\n"                  /* 9 */
+    " add.s64 %rd6, %rd2, %rd5;\n"                   /* 10 */
+    " red.global.add.u32 [%rd6], 1;\n"               /* 11: a per-thread address */
+    " red.global.add.f32 [%rd1], 0f3F800000;\n"      /* 12: float: order matters */
+    " atom.global.add.u32 %r4, [%rd1], 1;\n"         /* 13: its result is read */
+    " st.global.u32 [%rd6], %r4;\n"                  /* 14 */
+    " ret;\n}\n";
+  WmErr e = {0};
+  PtxModule *m = ptx_parse("agg.ptx", strdup(ptx), &e);
+  if (!m) fail_msg("%s", e.msg);
+  EmuProgram p;
+  assert_int_equal(emu_prepare(&p, m, &m->kernels[0], 0x700000000000ull, &e), 0);
+  const int agg[] = {1, 6}, every[] = {8, 11, 12, 13};
+  for (int i = 0; i < 2; i++) assert_int_equal(p.code[agg[i]].fuse, FUSE_AGGREGATE);
+  for (int i = 0; i < 4; i++) assert_int_equal(p.code[every[i]].fuse, FUSE_NONE);
+  emu_program_free(&p);
+  ptx_module_free(m);
+}
+
 /* A half type chooses its function when the kernel is prepared: the
  * arithmetic of f16/bf16 gets one, moves and f32 keep the row's; a half
  * form PTX lacks is refused at its line and column. */
@@ -117,6 +157,7 @@ int main(void) {
     cmocka_unit_test(test_prepare_every_kernel),
     cmocka_unit_test(test_reconverges_after_if_else),
     cmocka_unit_test(test_half_chosen_at_prepare),
+    cmocka_unit_test(test_aggregated_reductions),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

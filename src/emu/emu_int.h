@@ -55,7 +55,8 @@ typedef struct EmuInstr {
  * As[ty][k..k+3]).  The emulator still runs each load; the memory model
  * sees one 16-byte request at the group's first word (if every lane's
  * address is 16-byte aligned) and nothing for the other three. */
-typedef enum { FUSE_NONE, FUSE_LEAD4, FUSE_MEMBER } EmuFuse;
+typedef enum { FUSE_NONE, FUSE_LEAD4, FUSE_MEMBER,
+               FUSE_AGGREGATE /* a reduction ptxas makes one lane's (emu_uniform.c) */ } EmuFuse;
 
 /* A tensor-core instruction's register lists, which EmuInstr's d[]/s[]
  * cannot hold (wmma fragments have 8), kept aside so that every other
@@ -91,6 +92,9 @@ typedef struct EmuProgram {
 int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t global_vars_base,
                 WmErr *e);
 void emu_program_free(EmuProgram *p);
+/* Marks the integer reductions whose address and value ptxas can prove
+ * uniform across the warp: FUSE_AGGREGATE (emu_uniform.c). */
+void emu_mark_aggregated(EmuProgram *p, int ncode);
 
 /* Chooses the half-precision function of x (emu_half.c) when one of its
  * types is f16, bf16, their pairs, or a narrow format of cvt: returns 1

@@ -389,7 +389,8 @@ int emu_exec_atom(EMU_EXEC_ARGS) {
     uint64_t old = atomic_apply(x, at.ptr[l], bs[l], cs[l]);
     if (d) d[l] = old;
   }
-  model(b, x, mask, at.off, at.spaces, at.uniform, size, size);
+  /* a reduction ptxas aggregates reaches memory from one lane */
+  model(b, x, x->fuse == FUSE_AGGREGATE ? mask & -mask : mask, at.off, at.spaces, at.uniform, size, size);
   return 0;
 }
 

@@ -490,6 +490,7 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
   }
   free(read);
   fuse_shared_loads(p, k);
+  emu_mark_aggregated(p, k->ncode);
   /* a sentinel: running off the end of the code is a return */
   p->code[k->ncode].op = PTX_OP_RET;
   p->code[k->ncode].guard = EMU_NOSLOT;

@@ -36,7 +36,10 @@
  *    store of 32- or 64-bit elements moves two registers per request when
  *    their elements are adjacent and aligned in every lane: the H100 stores
  *    f32, s32 and f64 accumulators with STG.64 and STG.128 (half the
- *    requests of one per element, docs/results/h100-2026-11-23-corpus).
+ *    requests of one per element, docs/results/h100-2026-11-23-corpus),
+ *    except m8n32k16's 32-bit ones: one element per request (its real
+ *    fragment layout puts a row in each; ours has the requests right and
+ *    twice the sectors).
  *  - All 32 lanes must execute these instructions (.sync.aligned): a
  *    partial warp is a located fault.
  */
@@ -226,6 +229,7 @@ static int one_request(const Frag *f, uint64_t (*addr)[32], unsigned n) {
 static int store_pair(const Frag *f, int col, const uint64_t *base, const uint64_t *ld, unsigned j,
                       const uint64_t *addr) {
   if (f->per_reg != 1 || f->esize < 4 || j % 2 || j + 1 >= f->nregs || j + 1 >= f->unique) return 0;
+  if (f->rows < 16 && f->esize == 4) return 0; /* m8n32k16: the H100 stores one element per request */
   uint64_t next[32];
   elem_addr(f, col, base, ld, j + 1, next);
   for (int l = 0; l < 32; l++)

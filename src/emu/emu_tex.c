@@ -312,10 +312,16 @@ static void lane_taps(const GTex *t, const Coord *c, int linear, Taps *tp) {
 
 /* Hands a warp's texel addresses to the memory model. */
 static void model_texels(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *addr, const uint8_t *lane,
-                         uint32_t n, unsigned size, int op) {
+                         uint32_t n, unsigned size, int op, const GTex *t) {
   if (!b->mm) return;
+  /* lanes per request where the H100 differs from the op's usual (mem/texture.c) */
+  uint8_t group = t->pitched && t->dims == 1 ? 8 : t->surface && t->layered ? 4 : 0;
+  if (t->pitched && t->dims == 1) { /* linear memory: lanes out of range make no request */
+    mask = 0;
+    for (uint32_t i = 0; i < n; i++) mask |= 1u << lane[i];
+  }
   MemTexReq r = {.op = (uint8_t)op, .size = (uint8_t)size, .n = n, .addr = addr, .lane = lane, .lanes = mask,
-                 .instr = (int)(x - b->p->code), .warp = b->cur_warp};
+                 .instr = (int)(x - b->p->code), .warp = b->cur_warp, .group = group};
   mem_texture(b->mm, &r);
 }
 
@@ -374,7 +380,7 @@ int emu_exec_tex(EMU_EXEC_ARGS) {
     for (int ch = 0; ch < 4; ch++)
       if (x->d[ch] != EMU_NOSLOT) R[(size_t)x->d[ch] * 32 + l] = isf ? B32(acc[ch]) : result_int(x, u[ch]);
   }
-  model_texels(b, x, mask, addr, lane, na, t->texel, MEM_TEX_FETCH);
+  model_texels(b, x, mask, addr, lane, na, t->texel, MEM_TEX_FETCH, t);
   return 0;
 }
 
@@ -405,7 +411,7 @@ int emu_exec_tld4(EMU_EXEC_ARGS) {
         R[(size_t)x->d[k] * 32 + l] = isf ? B32(f[x->aux]) : result_int(x, u[x->aux]);
     }
   }
-  model_texels(b, x, mask, addr, lane, na, t->texel, MEM_TEX_FETCH);
+  model_texels(b, x, mask, addr, lane, na, t->texel, MEM_TEX_FETCH, t);
   return 0;
 }
 
@@ -517,7 +523,7 @@ int emu_exec_suld(EMU_EXEC_ARGS) {
       if (x->d[v] != EMU_NOSLOT) R[(size_t)x->d[v] * 32 + l] = val;
     }
   }
-  model_texels(b, x, mask, addr, lane, na, size, MEM_SURF_LD);
+  model_texels(b, x, mask, addr, lane, na, size, MEM_SURF_LD, t);
   return 0;
 }
 
@@ -564,6 +570,6 @@ int emu_exec_sust(EMU_EXEC_ARGS) {
       }
     }
   }
-  model_texels(b, x, mask, addr, lane, na, size, MEM_SURF_ST);
+  model_texels(b, x, mask, addr, lane, na, size, MEM_SURF_ST, t);
   return 0;
 }

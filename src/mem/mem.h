@@ -67,6 +67,9 @@ typedef struct MemTexReq {
   uint32_t lanes;        /* active lanes */
   int instr;             /* index of the instruction in the kernel's code */
   uint16_t warp;         /* warp within the block (for the cache trace) */
+  uint8_t group;         /* lanes per request, 4 or 8 (0: the op's usual:
+                            4 for fetches, 8 for surfaces); texture.c says
+                            which objects differ */
 } MemTexReq;
 
 struct Arch;

@@ -39,9 +39,12 @@ static unsigned distinct_sectors(const MemTexReq *r, uint64_t *sec, uint32_t *by
  * (docs/results/h100-2026-11-23-corpus): one request per group of lanes
  * with an active lane -- quads (4 lanes) for texture fetches, 8 lanes for
  * surface accesses -- and, per request, the distinct sectors of its lanes'
- * texels (a sector two groups read counts twice). */
+ * texels (a sector two groups read counts twice).  Exceptions measured on
+ * an H100 with applications (docs/results/h100-2026-11-25-apps), which the
+ * caller sets in r->group: tex1Dfetch on linear memory goes by 8 lanes,
+ * layered surfaces by quads. */
 static void group_cost(const MemTexReq *r, unsigned *nreq, unsigned *nsec) {
-  unsigned width = r->op == MEM_TEX_FETCH ? 4 : 8, groups = 32 / width;
+  unsigned width = r->group ? r->group : r->op == MEM_TEX_FETCH ? 4 : 8, groups = 32 / width;
   uint32_t gmask = width == 4 ? 0xfu : 0xffu;
   *nreq = *nsec = 0;
   for (unsigned g = 0; g < groups; g++)
