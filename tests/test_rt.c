@@ -358,6 +358,36 @@ static void test_arrays(void **state) {
   assert_int_equal(rt_array_texel(a), 0);
 }
 
+/* cuModuleLoadData's inputs: a fat binary image (its LZ4-compressed PTX
+ * runs: a[i] += b[i]), PTX text, and SASS only (refused). */
+static void test_load_data(void **state) {
+  WmErr e = {0};
+  size_t len = 0;
+  char *image = wm_read_file(tu_data("fatbin/add_lz4.fatbin"), &len, &e);
+  assert_non_null(image);
+  RtModule *m = NULL;
+  assert_int_equal(rt_module_load_data(image, "add_lz4", &m), RT_SUCCESS);
+  free(image);
+  RtFunction *add;
+  assert_int_equal(rt_module_function(m, "_Z3addPfPKfi", &add), RT_SUCCESS);
+  float *a, *b;
+  int n = 300;
+  assert_int_equal(rt_malloc((size_t)n * 4, RT_MEM_MANAGED, (void **)&a), RT_SUCCESS);
+  assert_int_equal(rt_malloc((size_t)n * 4, RT_MEM_MANAGED, (void **)&b), RT_SUCCESS);
+  for (int i = 0; i < n; i++) a[i] = (float)i, b[i] = 0.5f;
+  void *args[] = {&a, &b, &n};
+  RtLaunchConfig c = {.grid = {3, 1, 1}, .block = {128, 1, 1}};
+  assert_int_equal(rt_launch(add, &c, args), RT_SUCCESS);
+  for (int i = 0; i < n; i++) assert_true(a[i] == (float)i + 0.5f);
+  RtModule *p = NULL;
+  assert_int_equal(rt_module_load_data(ptx, "text", &p), RT_SUCCESS);
+  char *sass = wm_read_file(tu_data("fatbin/add_sass.fatbin"), &len, &e);
+  assert_non_null(sass);
+  RtModule *s = NULL;
+  assert_int_equal(rt_module_load_data(sass, "add_sass", &s), RT_ERR_NO_KERNEL_IMAGE);
+  free(sass);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_launch_end_to_end, setup, teardown),
@@ -371,6 +401,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_bad_environment, setup, teardown),
     cmocka_unit_test_setup_teardown(test_function_info, setup, teardown),
     cmocka_unit_test_setup_teardown(test_arrays, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_load_data, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

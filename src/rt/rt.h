@@ -127,7 +127,7 @@ void rt_module_register_var(RtModule *m, const void *host_var, const char *devic
 
 /* The kernel a host stub launches; RT_ERR_INVALID_DEVICE_FUNCTION if none. */
 RtError rt_function_by_host(const void *host_fun, RtFunction **out);
-/* cuModuleGetFunction: the kernel of m by PTX name (or plain C++ name);
+/* cuModuleGetFunction: the kernel of m by its PTX entry name (mangled);
  * RT_ERR_NOT_FOUND if none. */
 RtError rt_module_function(RtModule *m, const char *name, RtFunction **out);
 /* cuModuleGetGlobal: a .global variable's device address and size, or a

@@ -106,9 +106,15 @@ RtError rt_module_load_data(const void *image, const char *name, RtModule **out)
   RtError r = rtx_enter(1);
   if (r) return r;
   if (!image || !out) return rtx_leave(RT_ERR_INVALID_VALUE);
-  uint32_t magic;
-  memcpy(&magic, image, sizeof magic);
-  if (magic != FATBIN_MAGIC && magic != 0x464c457fu) { /* not a fat binary, not ELF: PTX text */
+  /* byte by byte: PTX text may be shorter than a magic number */
+  const uint8_t *b = image, fat[4] = {0x50, 0xed, 0x55, 0xba}, elf[4] = {0x7f, 'E', 'L', 'F'};
+  int isfat = 1, iself = 1;
+  for (int i = 0; i < 4 && (isfat || iself); i++) {
+    isfat = isfat && b[i] == fat[i];
+    iself = iself && b[i] == elf[i];
+  }
+  uint32_t magic = isfat ? FATBIN_MAGIC : 0;
+  if (!isfat && !iself) { /* PTX text */
     rtx_leave(RT_SUCCESS);
     return rt_module_load_ptx(image, name, out);
   }
@@ -252,10 +258,14 @@ void rtx_module_regs(RtModule *m) {
   ptx_registers(m->mod, a->cc, NULL, 0);
 }
 
-/* The variable registered for host shadow host_var, or NULL. */
+/* The variable registered for host shadow host_var, or NULL.  A __managed__
+ * variable's host code reads it through its address in unified memory, so
+ * that address names it too. */
 static RtVar *var_by_host(const void *host_var) {
   for (int i = 0; i < rtx.nvars && host_var; i++)
     if (rtx.vars[i].host == host_var) return &rtx.vars[i];
+  for (int i = 0; i < rtx.nvars && host_var; i++)
+    if (rtx.vars[i].addr == host_var) return &rtx.vars[i];
   return NULL;
 }
 
