@@ -125,6 +125,31 @@ static void test_launch_end_to_end(void **state) {
   free(text);
 }
 
+/* cudaHostRegister: the kernel writes the application's own malloc'd
+ * memory at its own address; a second registration of it, or of an
+ * overlapping range, is refused; after unregistering, a launch on it
+ * faults. */
+static void test_host_register(void **state) {
+  RtFunction *vadd;
+  load(&vadd, NULL);
+  float *a, *b, *c;
+  make_inputs(&a, &b, &c);
+  float *host = calloc(N, sizeof *host);
+  assert_non_null(host);
+  assert_int_equal(rt_host_register(host, N * sizeof *host), RT_SUCCESS);
+  assert_int_equal(rt_host_register(host + 8, 16), RT_ERR_INVALID_VALUE);
+  int kind = -1;
+  assert_int_equal(rt_pointer_info(host + 3, &kind, NULL, NULL), RT_SUCCESS);
+  assert_int_equal(kind, RT_MEM_HOST);
+  assert_int_equal(launch_vadd(vadd, a, b, host, N, 256), RT_SUCCESS);
+  for (int i = 0; i < N; i++) assert_true(host[i] == 4.0f * (float)i);
+  assert_int_equal(rt_free(host, RT_MEM_HOST), RT_ERR_INVALID_VALUE); /* not cudaMallocHost's */
+  assert_int_equal(rt_host_unregister(host), RT_SUCCESS);
+  assert_int_equal(rt_host_unregister(host), RT_ERR_INVALID_VALUE);
+  assert_int_equal(launch_vadd(vadd, a, b, host, N, 256), RT_ERR_ILLEGAL_ADDRESS);
+  free(host);
+}
+
 /* An out-of-bounds store: the launch fails with cudaErrorIllegalAddress,
  * which sticks (every later call returns it) until cudaDeviceReset. */
 static void test_fault_is_sticky(void **state) {
@@ -392,6 +417,7 @@ static void test_load_data(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test_setup_teardown(test_host_register, setup, teardown),
     cmocka_unit_test_setup_teardown(test_launch_end_to_end, setup, teardown),
     cmocka_unit_test_setup_teardown(test_fault_is_sticky, setup, teardown),
     cmocka_unit_test_setup_teardown(test_invalid_configuration, setup, teardown),

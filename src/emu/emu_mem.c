@@ -26,8 +26,9 @@ static uint8_t *global_ptr(Block *b, const EmuInstr *x, int warp, int lane, uint
       const GBuf *n = gmem_nearest(b->l->gmem, a), *f = gmem_freed(b->l->gmem, a);
       char near[256] = "no buffers are allocated";
       if (f)
-        snprintf(near, sizeof near, "%" PRIu64 " bytes into %s (%" PRIu64 " bytes at 0x%" PRIx64 "), which was freed "
-                 "(cudaFree) before", a - f->addr, f->name, f->size, f->addr);
+        snprintf(near, sizeof near, "%" PRIu64 " bytes into %s (%" PRIu64 " bytes at 0x%" PRIx64 "), which was %s before",
+                 a - f->addr, f->name, f->size, f->addr,
+                 f->adopted ? "unregistered (cudaHostUnregister)" : "freed (cudaFree)");
       else if (n) {
         if (a >= n->addr + n->size || a + size > n->addr + n->size)
           snprintf(near, sizeof near, "%" PRIu64 " bytes past the end of %s (%" PRIu64

@@ -34,7 +34,9 @@ void gmem_init_unified(GlobalMem *g, uint64_t limit) {
 static uint64_t span(uint64_t size) { return (size ? size + GMEM_ALIGN - 1 : GMEM_ALIGN) / GMEM_ALIGN * GMEM_ALIGN; }
 
 static void drop_data(const GlobalMem *g, GBuf *b) {
-  if (g->unified)
+  if (b->adopted)
+    ; /* the application's */
+  else if (g->unified)
     munmap(b->data, span(b->size));
   else
     free(b->data);
@@ -195,6 +197,32 @@ static void renumber(GlobalMem *g, int i) {
   if (g->heap.size && g->heap.buf > i) g->heap.buf--;
 }
 
+int gmem_adopt(GlobalMem *g, uint64_t addr, uint64_t size, const char *name, WmErr *e) {
+  if (!addr || !size || addr + size < addr)
+    return wm_err(e, WM_EUSAGE, "%s: no memory to register at 0x%" PRIx64 " (%" PRIu64 " bytes)", name, addr, size);
+  int i = 0;
+  while (i < g->n && g->buf[i].addr < addr) i++;
+  const GBuf *before = i ? &g->buf[i - 1] : NULL, *after = i < g->n ? &g->buf[i] : NULL;
+  if ((before && before->addr + before->size > addr) || (after && addr + size > after->addr))
+    return wm_err(e, WM_EUSAGE, "%s: [0x%" PRIx64 ", +%" PRIu64 ") overlaps %s", name, addr, size,
+                  before && before->addr + before->size > addr ? before->name : after->name);
+  if (g->n == g->cap) {
+    g->cap = g->cap ? g->cap * 2 : 8;
+    g->buf = wm_xrealloc(g->buf, (size_t)g->cap * sizeof *g->buf);
+  }
+  memmove(&g->buf[i + 1], &g->buf[i], (size_t)(g->n - i) * sizeof *g->buf);
+  g->n++;
+  for (int t = 0; t < g->ntex; t++)
+    if (g->tex[t].buf >= i) g->tex[t].buf++;
+  if (g->heap.size && g->heap.buf >= i) g->heap.buf++;
+  GBuf *b = &g->buf[i];
+  memset(b, 0, sizeof *b);
+  snprintf(b->name, sizeof b->name, "%s", name);
+  b->addr = addr, b->size = size, b->data = (uint8_t *)(uintptr_t)addr, b->adopted = 1;
+  b->type = PTX_T_B8, b->count = size;
+  return i;
+}
+
 int gmem_release(GlobalMem *g, uint64_t addr, WmErr *e) {
   if (!addr) return 0; /* cudaFree(NULL) does nothing */
   int lo = 0, hi = g->n - 1, i = -1;
@@ -209,7 +237,7 @@ int gmem_release(GlobalMem *g, uint64_t addr, WmErr *e) {
   if (g->heap.size && g->heap.buf == i)
     return wm_err(e, WM_EUSAGE, "cannot free 0x%" PRIx64 ": it is the device heap of malloc and new in kernels "
                   "(free it with free or delete in a kernel)", addr);
-  g->total -= b->size;
+  if (!b->adopted) g->total -= b->size;
   drop_data(g, b);
   if (g->nfreed == GMEM_FREED_MAX) /* an application freeing in a loop: forget the oldest */
     memmove(g->freed, g->freed + 1, (size_t)--g->nfreed * sizeof *g->freed);

@@ -21,7 +21,9 @@ typedef struct GBuf {
   char name[64];   /* "arg0", "param o", "global g_table": for messages */
   uint64_t addr;   /* device address */
   uint64_t size;   /* bytes */
-  uint8_t *data;   /* host copy, size bytes (owned) */
+  uint8_t *data;   /* host copy, size bytes (owned unless adopted) */
+  uint8_t adopted; /* the application's own memory (gmem_adopt): data is
+                      addr, never freed here */
   uint8_t type;    /* PtxType of the elements, for --dump and inits */
   uint64_t count;  /* elements */
 } GBuf;
@@ -110,6 +112,13 @@ void gmem_init(GlobalMem *g, uint64_t limit);
  * page after each buffer stays: a host overrun faults as a kernel's does. */
 void gmem_init_unified(GlobalMem *g, uint64_t limit);
 void gmem_free(GlobalMem *g);
+
+/* cudaHostRegister: the application's host memory [addr, addr+size)
+ * becomes a buffer (addr is its device address too, as with unified
+ * addressing), not counted against the limit and never freed here; -1 with
+ * a message if it overlaps a buffer.  gmem_release forgets it.  Indices of
+ * the other buffers may change. */
+int gmem_adopt(GlobalMem *g, uint64_t addr, uint64_t size, const char *name, WmErr *e);
 
 /* cudaFree: releases the buffer that starts at addr (unmapped in a
  * unified GlobalMem, so a later host access faults too; a kernel's is a

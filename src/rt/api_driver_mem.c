@@ -46,6 +46,17 @@ CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags) { return
 
 CUresult cuMemFreeHost(void *p) { return R(rt_free(p, RT_MEM_HOST)); }
 
+/* Registered memory is reached at its own address (unified addressing). */
+CUresult cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags) {
+  RtError r = rt_host_register(p, bytesize);
+  return r == RT_ERR_INVALID_VALUE ? CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED : R(r);
+}
+
+CUresult cuMemHostUnregister(void *p) {
+  RtError r = rt_host_unregister(p);
+  return r == RT_ERR_INVALID_VALUE ? CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED : R(r);
+}
+
 /* Memory from cuMemAllocHost is unified already: its device pointer is itself. */
 CUresult cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags) {
   int kind = -1;

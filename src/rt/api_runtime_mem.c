@@ -90,12 +90,19 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
   return cudaSuccess;
 }
 
+/* With unified addressing registered memory is mapped whatever the flags:
+ * kernels reach it at its own address. */
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
-  if (flags & cudaHostRegisterMapped) return E(rt_unsupported("cudaHostRegister (cudaHostRegisterMapped)"));
-  return cudaSuccess; /* page-locking changes nothing here */
+  if (flags & (cudaHostRegisterIoMemory | cudaHostRegisterReadOnly))
+    return E(rt_unsupported("cudaHostRegister (cudaHostRegisterIoMemory, cudaHostRegisterReadOnly)"));
+  RtError r = rt_host_register(ptr, size);
+  return r == RT_ERR_INVALID_VALUE ? E(rt_set_last_error(RT_ERR_HOST_MEMORY_ALREADY_REGISTERED)) : E(r);
 }
 
-cudaError_t cudaHostUnregister(void *ptr) { return cudaSuccess; }
+cudaError_t cudaHostUnregister(void *ptr) {
+  RtError r = rt_host_unregister(ptr);
+  return r == RT_ERR_INVALID_VALUE ? E(rt_set_last_error(RT_ERR_HOST_MEMORY_NOT_REGISTERED)) : E(r);
+}
 
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) { return E(rt_mem_info(free_bytes, total)); }
 

@@ -42,6 +42,8 @@ typedef enum RtError {
   RT_ERR_NOT_FOUND = 500,
   RT_ERR_NOT_READY = 600,
   RT_ERR_ILLEGAL_ADDRESS = 700,
+  RT_ERR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+  RT_ERR_HOST_MEMORY_NOT_REGISTERED = 713,
   RT_ERR_LAUNCH_OUT_OF_RESOURCES = 701,
   RT_ERR_LAUNCH_FAILURE = 719,
   RT_ERR_COOPERATIVE_TOO_LARGE = 720,
@@ -165,6 +167,15 @@ RtError rt_malloc(size_t size, RtMemKind kind, void **out);
  * (RT_ERR_INVALID_VALUE for kind RT_MEM_HOST) where no allocation of that
  * kind starts. */
 RtError rt_free(void *p, RtMemKind kind);
+/* cudaHostRegister / cudaHostUnregister: the application's own memory
+ * becomes reachable from kernels at its own address (unified addressing:
+ * every registration is mapped).  RT_ERR_INVALID_VALUE (message on stderr)
+ * if it overlaps an allocation or a registration; unregistering memory
+ * that is not registered is RT_ERR_INVALID_VALUE too (CUDA's
+ * cudaErrorHostMemoryNotRegistered, 713, where CUDA has it: see api). */
+RtError rt_host_register(void *p, size_t size);
+RtError rt_host_unregister(void *p);
+
 /* What p points into: its kind and allocation (base, size); kind -1 (and
  * RT_SUCCESS) for a pointer outside every allocation (the application's
  * host memory). */

@@ -65,12 +65,35 @@ RtError rt_free(void *p, RtMemKind kind) {
   return rtx_leave(RT_SUCCESS);
 }
 
+RtError rt_host_register(void *p, size_t size) {
+  RtError r = rtx_enter(1);
+  if (r) return r;
+  char name[64];
+  snprintf(name, sizeof name, "cudaHostRegister#%" PRIu64, ++rtx.nallocs);
+  WmErr e = {0};
+  if (gmem_adopt(&rtx.g, (uint64_t)(uintptr_t)p, size, name, &e) < 0) {
+    rtx_say("cudaHostRegister(%p, %zu) fails: %s", p, size, e.msg);
+    return rtx_leave(RT_ERR_INVALID_VALUE);
+  }
+  return rtx_leave(RT_SUCCESS);
+}
+
+RtError rt_host_unregister(void *p) {
+  RtError r = rtx_enter(1);
+  if (r) return r;
+  uint64_t a = (uint64_t)(uintptr_t)p;
+  GBuf *b = p ? gmem_find(&rtx.g, a, 1) : NULL;
+  WmErr e = {0};
+  if (!b || !b->adopted || b->addr != a || gmem_release(&rtx.g, a, &e)) return rtx_leave(RT_ERR_INVALID_VALUE);
+  return rtx_leave(RT_SUCCESS);
+}
+
 RtError rt_pointer_info(const void *p, int *kind, void **base, size_t *size) {
   RtError r = rtx_enter(1);
   if (r) return r;
   GBuf *b = p ? gmem_find(&rtx.g, (uint64_t)(uintptr_t)p, 1) : NULL;
   int k = b ? buf_kind(b) : -1;
-  if (b && k < 0) k = RT_MEM_DEVICE; /* a module's variables */
+  if (b && k < 0) k = b->adopted ? RT_MEM_HOST : RT_MEM_DEVICE; /* registered memory; a module's variables */
   if (kind) *kind = k;
   if (base) *base = b ? (void *)(uintptr_t)b->addr : NULL;
   if (size) *size = b ? (size_t)b->size : 0;
