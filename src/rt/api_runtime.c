@@ -349,6 +349,30 @@ static size_t total_mem(void) {
   return total;
 }
 
+/* The fields CUDA 12's and 13's cudaDeviceProp share, by name. */
+#define FILL_COMMON_PROPS(p, a)                                                 \
+  do {                                                                          \
+    memset(p, 0, sizeof *p);                                                    \
+    snprintf(p->name, sizeof p->name, "%s (warpmem %s)", a->gpu, a->name);      \
+    p->totalGlobalMem = total_mem();                                            \
+    p->sharedMemPerBlock = (size_t)a->smem_block;                               \
+    p->regsPerBlock = a->regs_block;                                            \
+    p->warpSize = a->warp_size;                                                 \
+    p->memPitch = (size_t)1 << 31;                                              \
+    p->maxThreadsPerBlock = a->max_threads_block;                               \
+    ArchLimits L = rt_arch_limits();                                            \
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = (int)L.block_xy;                \
+    p->maxThreadsDim[2] = (int)L.block_z;                                       \
+    p->maxGridSize[0] = (int)L.grid_x;                                          \
+    p->maxGridSize[1] = p->maxGridSize[2] = (int)L.grid_yz;                     \
+    p->totalConstMem = 64 << 10;                                                \
+    p->major = a->cc / 10;                                                      \
+    p->minor = a->cc % 10;                                                      \
+    p->textureAlignment = 512;                                                  \
+    p->texturePitchAlignment = 32;                                              \
+    p->multiProcessorCount = a->sms;                                            \
+  } while (0)
+
 #ifdef WM_CUDART12
 /* CUDA 12's cudaDeviceProp begins as CUDA 13's but for clockRate after
  * maxGridSize, deviceOverlap before multiProcessorCount and a few more:
@@ -370,27 +394,9 @@ struct DeviceProp12 {
 };
 
 static void fill_props(struct DeviceProp12 *p, const Arch *a) {
-  memset(p, 0, sizeof *p);
-  snprintf(p->name, sizeof p->name, "%s (warpmem %s)", a->gpu, a->name);
-  p->totalGlobalMem = total_mem();
-  p->sharedMemPerBlock = (size_t)a->smem_block;
-  p->regsPerBlock = a->regs_block;
-  p->warpSize = a->warp_size;
-  p->memPitch = (size_t)1 << 31;
-  p->maxThreadsPerBlock = a->max_threads_block;
-  ArchLimits L = rt_arch_limits();
-  p->maxThreadsDim[0] = p->maxThreadsDim[1] = (int)L.block_xy;
-  p->maxThreadsDim[2] = (int)L.block_z;
-  p->maxGridSize[0] = (int)L.grid_x;
-  p->maxGridSize[1] = p->maxGridSize[2] = (int)L.grid_yz;
+  FILL_COMMON_PROPS(p, a);
   p->clockRate = (int)(a->clock_ghz * 1e6);
-  p->totalConstMem = 64 << 10;
-  p->major = a->cc / 10;
-  p->minor = a->cc % 10;
-  p->textureAlignment = 512;
-  p->texturePitchAlignment = 32;
   p->deviceOverlap = 1;
-  p->multiProcessorCount = a->sms;
 }
 
 cudaError_t cudaGetDeviceProperties_v2(struct DeviceProp12 *prop, int device);
@@ -403,25 +409,7 @@ cudaError_t cudaGetDeviceProperties_v2(struct DeviceProp12 *prop, int device) {
 }
 #else
 static void fill_props(struct cudaDeviceProp *p, const Arch *a) {
-  memset(p, 0, sizeof *p);
-  snprintf(p->name, sizeof p->name, "%s (warpmem %s)", a->gpu, a->name);
-  p->totalGlobalMem = total_mem();
-  p->sharedMemPerBlock = (size_t)a->smem_block;
-  p->regsPerBlock = a->regs_block;
-  p->warpSize = a->warp_size;
-  p->memPitch = (size_t)1 << 31;
-  p->maxThreadsPerBlock = a->max_threads_block;
-  ArchLimits L = rt_arch_limits();
-  p->maxThreadsDim[0] = p->maxThreadsDim[1] = (int)L.block_xy;
-  p->maxThreadsDim[2] = (int)L.block_z;
-  p->maxGridSize[0] = (int)L.grid_x;
-  p->maxGridSize[1] = p->maxGridSize[2] = (int)L.grid_yz;
-  p->totalConstMem = 64 << 10;
-  p->major = a->cc / 10;
-  p->minor = a->cc % 10;
-  p->textureAlignment = 512;
-  p->texturePitchAlignment = 32;
-  p->multiProcessorCount = a->sms;
+  FILL_COMMON_PROPS(p, a);
   p->canMapHostMemory = p->unifiedAddressing = p->managedMemory = p->concurrentManagedAccess = 1;
   p->concurrentKernels = p->cooperativeLaunch = p->streamPrioritiesSupported = 1;
   p->globalL1CacheSupported = p->localL1CacheSupported = 1;
