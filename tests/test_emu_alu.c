@@ -534,6 +534,22 @@ static void test_vote_redux(void **state) {
               want, 14);
 }
 
+/* %clock64 advances as the block runs (one per warp instruction), so a
+ * kernel that spins until 1000 cycles have passed (the CUDA samples'
+ * clock_block) ends, having seen at least that many; %clock_hi is the
+ * high half (0 this early). */
+static void test_clock_advances(void **state) {
+  (void)state;
+  static const char body[] =
+    " mov.u64 %rd3, %clock64;\n"
+    "SPIN:\n mov.u64 %rd4, %clock64;\n sub.s64 %rd5, %rd4, %rd3;\n"
+    " setp.lt.s64 %p1, %rd5, 1000;\n @%p1 bra SPIN;\n"
+    " setp.ge.s64 %p2, %rd5, 1000;\n selp.u64 %rd6, 1, 0, %p2;\n st.global.u64 [%rd0], %rd6;\n"
+    " mov.u32 %r1, %clock_hi;\n cvt.u64.u32 %rd7, %r1;\n st.global.u64 [%rd0+8], %rd7;\n";
+  static const uint64_t want[] = {1, 0};
+  tu_check_warp(__func__, head, body, want, 2);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cvt_f2i_saturate), cmocka_unit_test(test_cvt_round_int), cmocka_unit_test(test_cvt_int),
@@ -543,7 +559,7 @@ int main(void) {
     cmocka_unit_test(test_mul),              cmocka_unit_test(test_div_rem_abs),   cmocka_unit_test(test_bitcount),
     cmocka_unit_test(test_copysign),         cmocka_unit_test(test_testp),         cmocka_unit_test(test_set_setp_selp),
     cmocka_unit_test(test_lop3),             cmocka_unit_test(test_atom_inc_dec),  cmocka_unit_test(test_shfl),
-    cmocka_unit_test(test_vote_redux),
+    cmocka_unit_test(test_vote_redux),       cmocka_unit_test(test_clock_advances),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,6 +126,11 @@ int emu_exec_mov(EMU_EXEC_ARGS) {
     }
     return 0;
   }
+  if (x->aux != EMU_CLOCK_NONE) { /* the block's warp instructions so far: one per cycle */
+    uint64_t t = b->warp_instrs, v = x->aux == EMU_CLOCK_HIGH ? t >> 32 : size == 4 ? (uint32_t)t : t;
+    LANES(mask, d[l] = v);
+    return 0;
+  }
   const uint64_t *a = SRC(0);
   LANES(mask, d[l] = a[l]);
   return 0;

@@ -32,7 +32,7 @@ typedef struct EmuInstr {
   uint16_t flags;
   uint8_t nd;           /* destination slots used in d[] */
   uint8_t guard_neg;
-  uint8_t aux;          /* PtxInstr.aux (textures and surfaces) */
+  uint8_t aux;          /* PtxInstr.aux (textures and surfaces); mov: EMU_CLOCK_* */
   uint32_t guard;       /* predicate slot or EMU_NOSLOT */
   uint32_t d[4];        /* destinations (vector elements); EMU_NOSLOT = sink */
   uint32_t s[6];        /* sources: a, b, c, ... (vector sources of st in s[0..3]) */
@@ -55,6 +55,10 @@ typedef struct EmuInstr {
  * As[ty][k..k+3]).  The emulator still runs each load; the memory model
  * sees one 16-byte request at the group's first word (if every lane's
  * address is 16-byte aligned) and nothing for the other three. */
+/* EmuInstr.aux of a mov that reads a clock (emu_prepare.c): the time now,
+ * its low bits or its high 32. */
+enum { EMU_CLOCK_NONE, EMU_CLOCK_LOW, EMU_CLOCK_HIGH };
+
 typedef enum { FUSE_NONE, FUSE_LEAD4, FUSE_MEMBER,
                FUSE_AGGREGATE /* a reduction ptxas makes one lane's (emu_uniform.c) */ } EmuFuse;
 

@@ -340,6 +340,27 @@ static void compute_reconvergence(EmuProgram *p, const PtxKernel *k) {
     reconverge_range(p, k, (int)k->fn[i].start, (int)(k->fn[i].end - k->fn[i].start));
 }
 
+/* --- clocks --- */
+
+/* mov from %clock, %clock64, %globaltimer and their halves reads the time
+ * when it runs (EMU_CLOCK_*), not a value fixed at the block's start: a
+ * kernel that spins until the clock has advanced (the CUDA samples'
+ * clock_block) must end. */
+static void mark_clock_reads(EmuProgram *p, int ncode) {
+  for (int i = 0; i < ncode; i++) {
+    EmuInstr *x = &p->code[i];
+    if (x->op != PTX_OP_MOV || x->ns != 1 || x->nd != 1 || x->s[0] < p->sreg_base || x->s[0] >= p->const_base)
+      continue;
+    switch (x->s[0] - p->sreg_base) {
+    case PTX_SR_CLOCK: case PTX_SR_CLOCK64: case PTX_SR_GLOBALTIMER: case PTX_SR_GLOBALTIMER_LO:
+      x->aux = EMU_CLOCK_LOW;
+      break;
+    case PTX_SR_CLOCK_HI: case PTX_SR_GLOBALTIMER_HI: x->aux = EMU_CLOCK_HIGH; break;
+    default: break;
+    }
+  }
+}
+
 /* --- the shared loads ptxas fuses (EmuFuse) --- */
 
 static int fusable_load(const EmuInstr *x) {
@@ -491,6 +512,7 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
   free(read);
   fuse_shared_loads(p, k);
   emu_mark_aggregated(p, k->ncode);
+  mark_clock_reads(p, k->ncode);
   /* a sentinel: running off the end of the code is a return */
   p->code[k->ncode].op = PTX_OP_RET;
   p->code[k->ncode].guard = EMU_NOSLOT;
