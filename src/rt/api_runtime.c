@@ -8,6 +8,7 @@
  * is not supported.  Types are the toolkit's own (cuda_runtime_api.h). */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "rt/api_runtime.h"
 
@@ -277,6 +278,25 @@ cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop) { r
 
 cudaError_t cudaDeviceSynchronize(void) { return E(rt_device_sync()); }
 cudaError_t cudaDeviceReset(void) { return E(rt_device_reset()); }
+
+/* The one device's PCI address: domain, bus and device 0, as
+ * cudaDevAttrPciBusId and friends report. */
+#define WM_PCI_BUS_ID "0000:00:00.0"
+
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
+  cudaError_t r = check_device(device);
+  if (r) return r;
+  if (!pciBusId || len <= 0) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  snprintf(pciBusId, (size_t)len, "%s", WM_PCI_BUS_ID);
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
+  if (!device || !pciBusId || strcasecmp(pciBusId, WM_PCI_BUS_ID) != 0)
+    return E(rt_set_last_error(RT_ERR_INVALID_DEVICE));
+  *device = 0;
+  return cudaSuccess;
+}
 
 cudaError_t cudaDriverGetVersion(int *driverVersion) {
   if (!driverVersion) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
