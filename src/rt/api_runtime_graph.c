@@ -161,6 +161,19 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
   return cudaSuccess;
 }
 
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *status, unsigned long long *id,
+                                     cudaGraph_t *graph, const cudaGraphNode_t **deps, const cudaGraphEdgeData **edges,
+                                     size_t *ndeps) {
+  struct CUgraph_st *g = capture_of(stream);
+  if (status) *status = g ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  if (id) *id = (unsigned long long)(uintptr_t)g;
+  if (graph) *graph = g;
+  if (deps) *deps = NULL; /* nodes run in the order they were added: no edges to report */
+  if (edges) *edges = NULL;
+  if (ndeps) *ndeps = 0;
+  return E(rt_stream_check((RtStream *)stream));
+}
+
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) {
   if (pCaptureStatus) *pCaptureStatus = capture_of(stream) ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
   return E(rt_stream_check((RtStream *)stream));
@@ -281,20 +294,54 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t 
 
 /* ---- executable graphs ---- */
 
+/* Appends copies of src's nodes to dst (a kernel node's own parameters). */
+static void copy_nodes(struct CUgraph_st *dst, const struct CUgraph_st *src) {
+  for (int i = 0; i < src->n; i++) {
+    GraphNode *nd = add_node(dst, src->node[i]->kind);
+    *nd = *src->node[i];
+    if (nd->params) {
+      nd->params = malloc(nd->size + 8);
+      if (!nd->params) abort();
+      memcpy(nd->params, src->node[i]->params, nd->size);
+    }
+  }
+}
+
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags) {
   if (!pGraphExec || !graph) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
   struct CUgraphExec_st *x = calloc(1, sizeof *x);
   if (!x) abort();
-  for (int i = 0; i < graph->n; i++) { /* a copy: the graph may go first */
-    GraphNode *nd = add_node(&x->g, graph->node[i]->kind);
-    *nd = *graph->node[i];
-    if (nd->params) {
-      nd->params = malloc(nd->size + 8);
-      if (!nd->params) abort();
-      memcpy(nd->params, graph->node[i]->params, nd->size);
-    }
-  }
+  copy_nodes(&x->g, graph); /* a copy: the graph may go first */
   *pGraphExec = x;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph) {
+  if (!pGraphClone || !originalGraph) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  struct CUgraph_st *g = calloc(1, sizeof *g);
+  if (!g) abort();
+  copy_nodes(g, originalGraph);
+  *pGraphClone = g;
+  return cudaSuccess;
+}
+
+/* The executable graph takes the new graph's nodes whole: its topology is
+ * the order of its nodes here, so every update succeeds. */
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo *info) {
+  if (!hGraphExec || !hGraph) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  free_nodes(&hGraphExec->g);
+  copy_nodes(&hGraphExec->g, hGraph);
+  if (info) memset(info, 0, sizeof *info); /* cudaGraphExecUpdateSuccess */
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType) {
+  static const enum cudaGraphNodeType type[] = {
+    [GN_EMPTY] = cudaGraphNodeTypeEmpty, [GN_KERNEL] = cudaGraphNodeTypeKernel, [GN_COPY] = cudaGraphNodeTypeMemcpy,
+    [GN_COPY3D] = cudaGraphNodeTypeMemcpy, [GN_SET] = cudaGraphNodeTypeMemset, [GN_HOST] = cudaGraphNodeTypeHost,
+    [GN_EVENT] = cudaGraphNodeTypeEventRecord};
+  if (!node || !pType) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  *pType = type[((const GraphNode *)node)->kind];
   return cudaSuccess;
 }
 
