@@ -6,6 +6,7 @@
  * are in api_runtime_mem.c; every other cudaError_t function of the
  * toolkit's header is a stub (generated: tools/gen_rt_stubs.py) that says it
  * is not supported.  Types are the toolkit's own (cuda_runtime_api.h). */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -296,6 +297,35 @@ cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
     return E(rt_set_last_error(RT_ERR_INVALID_DEVICE));
   *device = 0;
   return cudaSuccess;
+}
+
+/* A driver function by name, from the libcuda.so.1 warpmem run puts first
+ * on the library path (warpmem's): the newest _vN the name has, as
+ * cuGetProcAddress gives the current ABI. */
+static cudaError_t driver_entry(const char *symbol, void **fn, enum cudaDriverEntryPointQueryResult *status) {
+  if (status) *status = cudaDriverEntryPointSymbolNotFound;
+  if (!symbol || !fn) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  *fn = NULL;
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return cudaSuccess; /* found nothing: driverStatus says so */
+  static const char *const suffix[] = {"_v4", "_v3", "_v2", ""};
+  for (int i = 0; i < 4 && !*fn; i++) {
+    char name[256];
+    if ((size_t)snprintf(name, sizeof name, "%s%s", symbol, suffix[i]) < sizeof name) *fn = dlsym(lib, name);
+  }
+  if (*fn && status) *status = cudaDriverEntryPointSuccess;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                    enum cudaDriverEntryPointQueryResult *driverStatus) {
+  return driver_entry(symbol, funcPtr, driverStatus);
+}
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int cudaVersion,
+                                             unsigned long long flags,
+                                             enum cudaDriverEntryPointQueryResult *driverStatus) {
+  return driver_entry(symbol, funcPtr, driverStatus);
 }
 
 cudaError_t cudaDriverGetVersion(int *driverVersion) {
