@@ -149,9 +149,9 @@ static int scan_stmt(Unit *u, int i, Stmt *s) {
   s->last = decl_end(tok, d, s->kind);
   if (s->last < 0) return -1;
   if (s->kind != ST_OTHER) s->name = decl_name(tok, d, s->kind);
-  if (s->kind == ST_FUNC)
+  if (s->kind == ST_FUNC || s->kind == ST_ENTRY)
     for (int j = d; j <= s->last && !s->def; j++) s->def = punct(&tok[j], '{');
-  else s->def = s->kind == ST_ENTRY || (s->kind == ST_VAR && !(s->link & L_EXTERN));
+  else s->def = s->kind == ST_VAR && !(s->link & L_EXTERN);
   return 0;
 }
 
@@ -213,7 +213,7 @@ static int resolve(Merge *M) {
     for (int si = 0; si < M->u[ui].nst; si++) {
       Stmt *s = &M->u[ui].st[si];
       s->sym = -1;
-      if (s->name < 0 || (!s->link && s->kind != ST_ENTRY)) continue;
+      if (s->name < 0 || !s->link) continue;
       s->sym = sym_get(M, &M->u[ui].tok[s->name]);
       if (s->def && define(M, ui, si)) return -1;
     }
@@ -250,7 +250,7 @@ static void find_renames(Merge *M) {
     Unit *u = &M->u[ui];
     for (int si = 0; si < u->nst; si++) {
       const Stmt *s = &u->st[si];
-      if (s->name < 0 || s->link || s->kind == ST_ENTRY || !collides(M, ui, &u->tok[s->name])) continue;
+      if (s->name < 0 || s->link || !collides(M, ui, &u->tok[s->name])) continue;
       u->ren = wm_xrealloc(u->ren, (size_t)(u->nren + 1) * sizeof *u->ren);
       u->ren[u->nren++] = tok_str(&u->tok[s->name]);
     }

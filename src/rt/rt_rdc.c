@@ -4,7 +4,12 @@
  * binaries (fatbin_prelinked), whose PTX was compiled --compile-only:
  * relocatable, with .extern declarations of what the other units define.
  * ptx_merge links those texts into one, which is parsed as one module, so
- * that an extern __device__ variable is one object for every unit. */
+ * that an extern __device__ variable is one object for every unit.
+ *
+ * CUDA's device runtime (libcudadevrt's cuda_device_runtime.cu, whose
+ * static names nvcc prefixes with that file's name) is a unit too when a
+ * kernel launches kernels: it is left out, so that such a kernel is
+ * refused as dynamic parallelism (ptx_link) and the others run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,24 +48,31 @@ static void free_texts(char **texts, char **names, int n) {
 
 char *rtx_rdc_text(const void *wrapper, const char *module, WmErr *e) {
   const void **fb = wm_xmalloc(RDC_MAX_UNITS * sizeof *fb);
-  int n = fatbin_prelinked(wrapper, fb, RDC_MAX_UNITS), reloc = 0;
+  int n = fatbin_prelinked(wrapper, fb, RDC_MAX_UNITS), kept = 0, reloc = 0;
   char **texts = wm_xcalloc((size_t)n + 1, sizeof *texts), **names = wm_xcalloc((size_t)n + 1, sizeof *names);
   char *out = NULL;
   for (int i = 0; i < n; i++) {
     int r = 0;
     WmErr ue = {0};
-    names[i] = wm_xmalloc(strlen(module) + 32);
-    sprintf(names[i], "%s (translation unit %d of %d)", module, i + 1, n);
-    texts[i] = unit_text(fb[i], &r, &ue);
-    if (!texts[i]) {
-      wm_err(e, ue.code, "%s: %s", names[i], ue.msg);
+    names[kept] = wm_xmalloc(strlen(module) + 48);
+    sprintf(names[kept], "%s (translation unit %d of %d)", module, i + 1, n);
+    texts[kept] = unit_text(fb[i], &r, &ue);
+    if (!texts[kept]) {
+      wm_err(e, ue.code, "%s: %s", names[kept], ue.msg);
+      kept++;
       goto done;
     }
     reloc |= r;
+    if (strstr(texts[kept], "_cuda_device_runtime_cu_")) { /* libcudadevrt: left out */
+      free(texts[kept]);
+      free(names[kept]);
+      continue;
+    }
+    kept++;
   }
-  if (n && reloc) out = ptx_merge((const char *const *)texts, (const char *const *)names, n, e);
+  if (kept && reloc) out = ptx_merge((const char *const *)texts, (const char *const *)names, kept, e);
 done:
-  free_texts(texts, names, n);
+  free_texts(texts, names, kept);
   free(fb);
   return out;
 }
