@@ -117,11 +117,49 @@ static void test_errors(void **state) {
   expect_error(v1, v1, "'twice' is defined here and in a.ptx", "b.ptx:4:");
 }
 
+/* Dynamic parallelism (a launch from the device) refuses the kernel that
+ * does it, naming it, and only that kernel: by the call of CUDA's device
+ * launch API, or by the address of a kernel declared (or defined) before. */
+static void test_dynamic_parallelism(void **state) {
+  (void)state;
+  const char *text = HEAD
+      ".extern .func (.param .b32 r) cudaLaunchDeviceV2 (.param .b64 a, .param .b64 b);\n"
+      ".visible .entry child(.param .u64 p);\n"
+      ".visible .entry launcher(.param .u64 p) {\n"
+      "  .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+      "  mov.u64 %rd1, 0;\n"
+      "  { .param .b64 a; .param .b64 b; .param .b32 rv; st.param.b64 [a], %rd1; st.param.b64 [b], %rd1;\n"
+      "    call.uni (rv), cudaLaunchDeviceV2, (a, b); ld.param.b32 %r1, [rv]; }\n"
+      "  ret;\n}\n"
+      ".visible .entry taker(.param .u64 p) { .reg .b64 %rd<2>; mov.u64 %rd1, child; ret; }\n"
+      ".visible .entry child(.param .u64 p) { ret; }\n";
+  WmErr e = {0};
+  PtxModule *m = ptx_parse("dp.ptx", strdup(text), &e);
+  if (!m) fail_msg("ptx_parse: %s", e.msg);
+  int seen = 0;
+  for (int i = 0; i < m->nkernels; i++) {
+    const PtxKernel *k = &m->kernels[i];
+    const char *u = k->unsupported;
+    if (!strcmp(k->name, "child")) {
+      if (u) fail_msg("child refused: %s", u);
+      seen++;
+      continue;
+    }
+    if (!u || !strstr(u, "dynamic parallelism")) fail_msg("%s: not refused as dynamic parallelism: %s", k->name, u ? u : "(ran)");
+    if (!strcmp(k->name, "launcher") && !strstr(u, "cudaLaunchDeviceV2")) fail_msg("launcher: %s", u);
+    if (!strcmp(k->name, "taker") && !strstr(u, "'child'")) fail_msg("taker: %s", u);
+    seen++;
+  }
+  assert_int_equal(seen, 3);
+  ptx_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rdc_pair),
       cmocka_unit_test(test_rename_weak),
       cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_dynamic_parallelism),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
