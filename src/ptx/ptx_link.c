@@ -89,8 +89,9 @@ static int reach_all(Link *L) {
       if (!g->has_body) {
         refuse(m, L->k, call_instr(f, c),
                "unsupported call of external device function '%s' (kernel %s): it is declared here but "
-               "defined in none of the PTX warpmem has (with -rdc=true warpmem links the translation units' "
-               "PTX; a device library's (.a) functions have none)",
+               "defined in another file; warpmem runs one PTX module, so compile the function into this "
+               "file (or link with nvcc -dlink and give warpmem the linked PTX; warpmem run links an -rdc=true "
+               "application's files, but a device library's (.a) functions have no PTX there)",
                g->plain_name, L->k->name);
         return -1;
       }
