@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ptx/ptx_lex.h"
+#include "ptx/ptx_parse_int.h" /* Map */
 
 enum { ST_HDR, ST_FILE, ST_FUNC, ST_ENTRY, ST_VAR, ST_OTHER };
 enum { L_VISIBLE = 1, L_EXTERN = 2, L_WEAK = 4, L_COMMON = 8 };
@@ -31,16 +32,18 @@ typedef struct Unit {
   int nren;
 } Unit;
 
-typedef struct Sym {
+typedef struct LinkSym {
   char *name;
   int unit, stmt, strong, emitted; /* unit/stmt: the winning definition, -1: none */
-} Sym;
+} LinkSym;
 
 typedef struct Merge {
   Unit *u;
   int n;
-  Sym *sym;
+  LinkSym *sym;
   int nsym;
+  Map syms;  /* name -> index in sym + 1 */
+  Map units; /* every statement's name -> its unit + 1, -1 if in several */
   char *out;
   size_t len, cap;
   WmErr *e;
@@ -172,17 +175,12 @@ static int scan_unit(Merge *M, Unit *u) {
   return 0;
 }
 
-static int sym_find(const Merge *M, const PtxTok *t) {
-  for (int i = 0; i < M->nsym; i++)
-    if (strlen(M->sym[i].name) == t->len && !memcmp(M->sym[i].name, t->p, t->len)) return i;
-  return -1;
-}
-
 static int sym_get(Merge *M, const PtxTok *t) {
-  int i = sym_find(M, t);
-  if (i >= 0) return i;
+  intptr_t v = pp_map_get(&M->syms, t->p, t->len);
+  if (v) return (int)v - 1;
   M->sym = wm_xrealloc(M->sym, (size_t)(M->nsym + 1) * sizeof *M->sym);
-  M->sym[M->nsym] = (Sym){tok_str(t), -1, -1, 0, 0};
+  M->sym[M->nsym] = (LinkSym){tok_str(t), -1, -1, 0, 0};
+  pp_map_put(&M->syms, t->p, t->len, M->nsym + 1);
   return M->nsym++;
 }
 
@@ -191,7 +189,7 @@ static int sym_get(Merge *M, const PtxTok *t) {
 static int define(Merge *M, int ui, int si) {
   Unit *u = &M->u[ui];
   Stmt *s = &u->st[si];
-  Sym *y = &M->sym[s->sym];
+  LinkSym *y = &M->sym[s->sym];
   int strong = !(s->link & (L_WEAK | L_COMMON));
   if (y->unit < 0 || (strong && !y->strong)) {
     if (y->unit >= 0) M->u[y->unit].st[y->stmt].action = A_SKIP;
@@ -222,7 +220,7 @@ static int resolve(Merge *M) {
       Unit *u = &M->u[ui];
       Stmt *s = &u->st[si];
       if (s->kind != ST_VAR || s->sym < 0 || s->action == A_SKIP) continue;
-      Sym *y = &M->sym[s->sym];
+      LinkSym *y = &M->sym[s->sym];
       if (y->unit < 0 && !s->shared)
         return fail_at(M, u, &u->tok[s->name],
                        "undefined external variable '%s': declared .extern here, defined in none of the "
@@ -234,18 +232,24 @@ static int resolve(Merge *M) {
   return 0;
 }
 
-/* Does a name without linkage of unit ui also appear in another unit? */
-static int collides(const Merge *M, int ui, const PtxTok *t) {
-  for (int v = 0; v < M->n; v++)
-    for (int si = 0; si < M->u[v].nst && v != ui; si++) {
-      const Stmt *s = &M->u[v].st[si];
-      const PtxTok *o = s->name >= 0 ? &M->u[v].tok[s->name] : NULL;
-      if (o && o->len == t->len && !memcmp(o->p, t->p, t->len)) return 1;
+/* Which units name what: M->units. */
+static void map_units(Merge *M) {
+  for (int ui = 0; ui < M->n; ui++)
+    for (int si = 0; si < M->u[ui].nst; si++) {
+      const Stmt *s = &M->u[ui].st[si];
+      if (s->name < 0) continue;
+      const PtxTok *t = &M->u[ui].tok[s->name];
+      intptr_t v = pp_map_get(&M->units, t->p, t->len);
+      if (!v) pp_map_put(&M->units, t->p, t->len, ui + 1);
+      else if (v != ui + 1) pp_map_put(&M->units, t->p, t->len, -1);
     }
-  return 0;
 }
 
+/* Does a name of unit ui also appear in another unit? */
+static int collides(const Merge *M, int ui, const PtxTok *t) { return pp_map_get(&M->units, t->p, t->len) != ui + 1; }
+
 static void find_renames(Merge *M) {
+  map_units(M);
   for (int ui = 0; ui < M->n; ui++) {
     Unit *u = &M->u[ui];
     for (int si = 0; si < u->nst; si++) {
@@ -315,7 +319,7 @@ static void emit_all(Merge *M) {
       const Stmt *s = &u->st[si];
       if (s->kind == ST_HDR || s->action == A_SKIP) continue;
       if (s->action == A_DEF) {
-        const Sym *y = &M->sym[s->sym];
+        const LinkSym *y = &M->sym[s->sym];
         emit(M, y->unit, &M->u[y->unit].st[y->stmt]);
       } else {
         emit(M, ui, s);
@@ -333,6 +337,8 @@ static void merge_free(Merge *M) {
   }
   for (int i = 0; i < M->nsym; i++) free(M->sym[i].name);
   free(M->sym);
+  pp_map_free(&M->syms);
+  pp_map_free(&M->units);
   free(M->u);
 }
 
