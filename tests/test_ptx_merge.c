@@ -65,12 +65,14 @@ static void test_rdc_pair(void **state) {
 
 /* Both units have a `tmp` of their own (no linkage) and a weak `w`; the
  * kernel of the first writes tmp + w, the second unit's get() reads its
- * tmp (5): out = {1 + 10, 5}, w the first weak definition (10) since
- * there is no .visible one. */
+ * tmp (5), and two(), weak in the first unit (2) and .visible in the
+ * second (22): out = {1 + 10, 5, 22}, w the first weak definition (10)
+ * since there is no .visible one. */
 static const char *unit_a = HEAD
     ".extern .func (.param .b32 r) get ();\n"
     ".global .align 4 .u32 tmp = 1;\n"
     ".weak .global .align 4 .u32 w = 10;\n"
+    ".weak .func (.param .b32 r) two () { st.param.b32 [r], 2; ret; }\n"
     ".visible .entry k(.param .u64 p) {\n"
     "  .reg .b32 %r<6>; .reg .b64 %rd<2>;\n"
     "  ld.param.u64 %rd1, [p];\n"
@@ -78,23 +80,27 @@ static const char *unit_a = HEAD
     "  st.global.u32 [%rd1], %r3;\n"
     "  { .param .b32 rv; call.uni (rv), get, (); ld.param.b32 %r4, [rv]; }\n"
     "  st.global.u32 [%rd1+4], %r4;\n"
+    "  { .param .b32 rv; call.uni (rv), two, (); ld.param.b32 %r5, [rv]; }\n"
+    "  st.global.u32 [%rd1+8], %r5;\n"
     "  ret;\n}\n";
 static const char *unit_b = HEAD
     ".global .align 4 .u32 tmp = 5;\n"
     ".weak .global .align 4 .u32 w = 20;\n"
     ".visible .func (.param .b32 r) get () {\n"
     "  .reg .b32 %r<2>;\n"
-    "  ld.global.u32 %r1, [tmp]; st.param.b32 [r], %r1; ret;\n}\n";
+    "  ld.global.u32 %r1, [tmp]; st.param.b32 [r], %r1; ret;\n}\n"
+    ".visible .func (.param .b32 r) two () { st.param.b32 [r], 22; ret; }\n";
 
 static void test_rename_weak(void **state) {
   (void)state;
   const char *texts[] = {unit_a, unit_b};
   PtxModule *m = merge_parse(texts, 2);
   SimRun run;
-  tu_launch(&run, m, "k", "1", "1", 0, "buf:u32:2:zero", (const char *)NULL);
-  const uint32_t *out = tu_arg_buf(&run, 0, sizeof(uint32_t), 2);
+  tu_launch(&run, m, "k", "1", "1", 0, "buf:u32:3:zero", (const char *)NULL);
+  const uint32_t *out = tu_arg_buf(&run, 0, sizeof(uint32_t), 3);
   assert_int_equal(out[0], 11);
   assert_int_equal(out[1], 5);
+  assert_int_equal(out[2], 22);
   sim_run_free(&run);
   ptx_module_free(m);
 }

@@ -15,7 +15,8 @@
 
 enum { ST_HDR, ST_FILE, ST_FUNC, ST_ENTRY, ST_VAR, ST_OTHER };
 enum { L_VISIBLE = 1, L_EXTERN = 2, L_WEAK = 4, L_COMMON = 8 };
-enum { A_EMIT, A_SKIP, A_DEF }; /* A_DEF: emit the winning definition */
+enum { A_EMIT, A_SKIP, A_DEF, A_PROTO }; /* A_DEF: the winning definition; A_PROTO: a losing
+                                          function definition's prototype, for its unit's calls */
 
 typedef struct Stmt {
   int first, last; /* tokens */
@@ -184,6 +185,8 @@ static int sym_get(Merge *M, const PtxTok *t) {
   return M->nsym++;
 }
 
+static void lose(Stmt *s) { s->action = s->kind == ST_FUNC ? A_PROTO : A_SKIP; }
+
 /* Records definition (unit ui, statement si) of its symbol: the winner by
  * linkage, the loser skipped; two strong ones are an error. */
 static int define(Merge *M, int ui, int si) {
@@ -192,7 +195,7 @@ static int define(Merge *M, int ui, int si) {
   LinkSym *y = &M->sym[s->sym];
   int strong = !(s->link & (L_WEAK | L_COMMON));
   if (y->unit < 0 || (strong && !y->strong)) {
-    if (y->unit >= 0) M->u[y->unit].st[y->stmt].action = A_SKIP;
+    if (y->unit >= 0) lose(&M->u[y->unit].st[y->stmt]);
     y->unit = ui, y->stmt = si, y->strong = strong;
     return 0;
   }
@@ -201,7 +204,7 @@ static int define(Merge *M, int ui, int si) {
     snprintf(msg, sizeof msg, "'%%s' is defined here and in %.200s (two .visible definitions)", M->u[y->unit].name);
     return fail_at(M, u, &u->tok[s->name], msg, y->name);
   }
-  s->action = A_SKIP;
+  lose(s);
   return 0;
 }
 
@@ -282,7 +285,10 @@ static int renamed(const Unit *u, const PtxTok *t) {
 static void emit(Merge *M, int ui, const Stmt *s) {
   const Unit *u = &M->u[ui];
   const char *from = u->tok[s->first].p;
-  for (int i = s->first; i <= s->last; i++) {
+  int last = s->last;
+  if (s->action == A_PROTO)
+    for (last = s->first; !punct(&u->tok[last + 1], '{'); last++) continue;
+  for (int i = s->first; i <= last; i++) {
     const PtxTok *t = &u->tok[i];
     int file_no = t->kind == TK_NUM && i > 0 && u->file_base &&
                   (tok_eq(&u->tok[i - 1], ".file") || tok_eq(&u->tok[i - 1], ".loc") ||
@@ -296,9 +302,9 @@ static void emit(Merge *M, int ui, const Stmt *s) {
     put(M, buf, strlen(buf));
     from = t->p + t->len;
   }
-  const PtxTok *l = &u->tok[s->last];
+  const PtxTok *l = &u->tok[last];
   put(M, from, (size_t)(l->p + l->len - from));
-  put(M, "\n", 1);
+  put(M, s->action == A_PROTO ? ";\n" : "\n", s->action == A_PROTO ? 2 : 1);
 }
 
 static void emit_all(Merge *M) {
