@@ -20,18 +20,22 @@
 
 #define RDC_MAX_UNITS 4096
 
-/* The PTX of one translation unit's fat binary for the preset's arch;
- * *reloc says whether nvcc compiled it relocatable (--compile-only). */
+/* The PTX of one translation unit's fat binary for the preset's arch, if
+ * nvcc compiled it relocatable (--compile-only, *reloc = 1); NULL, *reloc
+ * 0 and no error for other PTX (a device-link module's units without
+ * -rdc=true, which register themselves), so it is not decompressed. */
 static char *unit_text(const void *fb, int *reloc, WmErr *e) {
   FatbinEntry *en = NULL;
   int n = 0;
+  *reloc = 0;
   if (fatbin_list(fb, 0, &en, &n, e)) return NULL;
   int i = fatbin_pick_ptx(en, n, (uint32_t)rt_arch()->cc, e);
-  char *text = i < 0 ? NULL : fatbin_ptx(&en[i], e);
-  if (text) {
+  char *text = NULL;
+  if (i >= 0) {
     char opts[256];
     snprintf(opts, sizeof opts, "%.*s", (int)(en[i].opts ? en[i].opts_len : 0), en[i].opts ? en[i].opts : "");
     *reloc = strstr(opts, "compile-only") != NULL;
+    if (*reloc) text = fatbin_ptx(&en[i], e);
   }
   free(en);
   return text;
@@ -48,7 +52,7 @@ static void free_texts(char **texts, char **names, int n) {
 
 char *rtx_rdc_text(const void *wrapper, const char *module, WmErr *e) {
   const void **fb = wm_xmalloc(RDC_MAX_UNITS * sizeof *fb);
-  int n = fatbin_prelinked(wrapper, fb, RDC_MAX_UNITS), kept = 0, reloc = 0;
+  int n = fatbin_prelinked(wrapper, fb, RDC_MAX_UNITS), kept = 0;
   char **texts = wm_xcalloc((size_t)n + 1, sizeof *texts), **names = wm_xcalloc((size_t)n + 1, sizeof *names);
   char *out = NULL;
   for (int i = 0; i < n; i++) {
@@ -58,11 +62,10 @@ char *rtx_rdc_text(const void *wrapper, const char *module, WmErr *e) {
     sprintf(names[kept], "%s (translation unit %d of %d)", module, i + 1, n);
     texts[kept] = unit_text(fb[i], &r, &ue);
     if (!texts[kept]) {
-      wm_err(e, ue.code, "%s: %s", names[kept], ue.msg);
+      if (ue.code) wm_err(e, ue.code, "%s: %s", names[kept], ue.msg);
       kept++;
       goto done;
     }
-    reloc |= r;
     if (strstr(texts[kept], "_cuda_device_runtime_cu_")) { /* libcudadevrt: left out */
       free(texts[kept]);
       free(names[kept]);
@@ -70,7 +73,7 @@ char *rtx_rdc_text(const void *wrapper, const char *module, WmErr *e) {
     }
     kept++;
   }
-  if (kept && reloc) out = ptx_merge((const char *const *)texts, (const char *const *)names, kept, e);
+  if (kept) out = ptx_merge((const char *const *)texts, (const char *const *)names, kept, e);
 done:
   free_texts(texts, names, kept);
   free(fb);
