@@ -1176,7 +1176,8 @@ static void test_error_unsupported(void **state) {
     assert_string_equal(e.msg, "t.ptx:13:3: unsupported call of external device function 'helper' (kernel k): it "
                                "is declared here but defined in another file; warpmem runs one PTX module, so "
                                "compile the function into this file (or link with nvcc -dlink and give warpmem "
-                               "the linked PTX)\n"
+                               "the linked PTX; warpmem run links an -rdc=true application's files, but a "
+                               "device library's (.a) functions have no PTX there)\n"
                                "    call.uni (retval0), _Z6helperi, (param0);\n"
                                "    ^");
     ptx_module_free(m);

@@ -250,7 +250,7 @@ void emu_printf_flush(EmuLaunch *l, Block *const *bs, size_t nb, uint64_t last) 
       full = 1;
       continue;
     }
-    fwrite(all[i].text + all[i].c->off, 1, len, out);
+    if (len) fwrite(all[i].text + all[i].c->off, 1, len, out); /* printf(""): no text at all */
     l->printf_bytes += len;
   }
   if (l->printf_dropped)

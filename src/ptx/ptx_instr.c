@@ -416,6 +416,11 @@ static void operand(Parser *P, Opd *o, const PtxInstr *in, int is_bra, int tex, 
   if (!s) {
     if (pp_map_get(&P->labels, t->p, t->len) || (t->p[0] == '$' && t->len > 2 && t->p[1] == 'L'))
       pp_unsup(P, t, "labels as values are not supported ('%s')", pp_tok_str(t, buf, sizeof buf));
+    int kernel = pp_map_get(&P->entry_decls, t->p, t->len) != 0;
+    for (int i = 0; i < P->m->nkernels && !kernel; i++) kernel = pp_is(t, P->m->kernels[i].name);
+    if (kernel)
+      pp_unsup(P, t, "unsupported dynamic parallelism: the address of kernel '%s', for a launch from the device "
+                 "(<<<>>> in a kernel); warpmem runs launches from the host only", pp_tok_str(t, buf, sizeof buf));
     pp_fail(P, t, "undeclared identifier '%s'", pp_tok_str(t, buf, sizeof buf));
   }
   o->o.kind = PTX_O_SYM;

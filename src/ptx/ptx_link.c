@@ -39,6 +39,14 @@ static void refuse(const PtxModule *m, PtxKernel *k, const PtxInstr *in, const c
   k->unsupported = wm_xstrdup(e.msg);
 }
 
+/* CUDA's device-side launch API (dynamic parallelism), which nvcc calls
+ * for <<<>>> in a kernel: cudaGetParameterBuffer, cudaLaunchDevice and
+ * CUDA 12+'s __cudaCDP2* names. */
+static int device_launch(const char *name) {
+  return !strncmp(name, "__cudaCDP", 9) || !strncmp(name, "cudaLaunchDevice", 16) ||
+         !strncmp(name, "cudaGetParameterBuffer", 22);
+}
+
 typedef struct Link {
   PtxModule *m;
   PtxKernel *k;
@@ -72,11 +80,18 @@ static int reach_all(Link *L) {
       }
       const PtxKernel *g = &m->funcs[callee];
       if (g->builtin) continue;
+      if (!g->has_body && device_launch(g->name)) {
+        refuse(m, L->k, call_instr(f, c),
+               "unsupported dynamic parallelism: kernel %s launches a kernel from the device (it calls %s); "
+               "warpmem runs launches from the host only", L->k->name, g->plain_name);
+        return -1;
+      }
       if (!g->has_body) {
         refuse(m, L->k, call_instr(f, c),
                "unsupported call of external device function '%s' (kernel %s): it is declared here but "
                "defined in another file; warpmem runs one PTX module, so compile the function into this "
-               "file (or link with nvcc -dlink and give warpmem the linked PTX)",
+               "file (or link with nvcc -dlink and give warpmem the linked PTX; warpmem run links an -rdc=true "
+               "application's files, but a device library's (.a) functions have no PTX there)",
                g->plain_name, L->k->name);
         return -1;
       }

@@ -593,6 +593,7 @@ static void entry(Parser *P) {
   while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') perf_directive(P);
   if (pp_is_punct(pp_peek(P), ';')) { /* a declaration: nothing to run */
     pp_next(P);
+    pp_map_put(&P->entry_decls, name->p, name->len, 1); /* its address: a device-side launch */
     end_kernel(P, NULL);
     m->nkernels--;
     for (int i = 0; i < k->nparams; i++) free(k->params[i].name);
@@ -818,6 +819,7 @@ static void parser_free(Parser *P) {
   free(P->syms);
   pp_map_free(&P->msyms);
   pp_map_free(&P->funcs);
+  pp_map_free(&P->entry_decls);
   pp_map_free(&P->ksyms);
   pp_map_free(&P->regs);
   pp_map_free(&P->labels);

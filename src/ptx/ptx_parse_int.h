@@ -91,6 +91,7 @@ typedef struct Parser {
   PtxModule *m;
   Map msyms;                /* module variables -> Sym* */
   Map funcs;                /* .func names -> index in PtxModule.funcs + 1 */
+  Map entry_decls;          /* .entry names declared without a body -> 1 */
   int capfuncs;
   Sym **syms;               /* every Sym, for freeing */
   int nsyms, capsyms;

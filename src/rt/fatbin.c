@@ -36,6 +36,20 @@ typedef struct FatbinWrapper { /* __fatBinC_Wrapper_t of CUDA's fatbinary.h */
   const void *filename_or_fatbins;
 } FatbinWrapper;
 
+int fatbin_prelinked(const void *wrapper, const void **out, int max) {
+  FatbinWrapper w;
+  if (!wrapper) return 0;
+  memcpy(&w, wrapper, sizeof w);
+  if ((uint32_t)w.magic != FATBIN_WRAPPER_MAGIC || w.version != 2 || !w.filename_or_fatbins) return 0;
+  const void *const *fb = w.filename_or_fatbins;
+  int n = 0;
+  while (n < max && fb[n]) {
+    out[n] = fb[n];
+    n++;
+  }
+  return n;
+}
+
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static uint32_t rd32(const uint8_t *p) { return (uint32_t)rd16(p) | (uint32_t)rd16(p + 2) << 16; }
 static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }

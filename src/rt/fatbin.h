@@ -51,6 +51,13 @@ typedef struct FatbinEntry {
  * to, or NULL with a message. */
 const void *fatbin_unwrap(const void *wrapper, WmErr *e);
 
+/* -rdc=true: the translation units' fat binaries (their PTX relocatable,
+ * in section __nv_relfatbin) that nvcc's device-link module was linked
+ * from: a version-2 wrapper's last field points to them, a NULL-terminated
+ * array (CUDA's crt/link.stub, __cudaPrelinkedFatbins).  Their number, at
+ * most max put in out; 0 for a version-1 wrapper or no array. */
+int fatbin_prelinked(const void *wrapper, const void **out, int max);
+
 /* The entries of the fat binaries at `image`, one after another (a section
  * may hold several), reading at most `len` bytes; len 0 trusts the headers'
  * sizes (an image in memory, from fatbin_unwrap: one fat binary), so a

@@ -158,6 +158,11 @@ void rtx_launches_free(void);
 /* rt_module.c */
 /* Registers per thread of m's kernels, from ptxas (once). */
 void rtx_module_regs(RtModule *m);
+/* -rdc=true (rt_rdc.c): the translation units' relocatable PTX behind a
+ * device-link module's wrapper, linked into one text (malloc'd); NULL if
+ * the wrapper lists none (e untouched) or they cannot be linked (e says
+ * why, naming `module` and the unit). */
+char *rtx_rdc_text(const void *wrapper, const char *module, WmErr *e);
 /* A valid function (magic), else NULL. */
 RtFunction *rtx_function(RtFunction *f);
 void rtx_modules_free(void);

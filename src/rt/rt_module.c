@@ -69,6 +69,11 @@ RtModule *rt_module_register_fatbin(const void *wrapper) {
   RtModule *m = module_new(NULL);
   WmErr e = {0};
   char *text = fatbin_text(wrapper, &e);
+  if (!text) { /* -rdc=true: the linked SASS, but the units' PTX behind it */
+    WmErr le = {0};
+    text = rtx_rdc_text(wrapper, m->name, &le);
+    if (le.code) e = le;
+  }
   if (text) {
     module_parse(m, text);
   } else {
