@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt/rt_int.h"
 
@@ -45,6 +46,7 @@ static void ctx_make(void) {
     return;
   }
   gmem_init_unified(&rtx.g, rtx.cfg.o.mem_limit);
+  rtx.pid = (long)getpid();
 }
 
 RtError rt_init(void) {

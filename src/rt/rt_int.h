@@ -116,6 +116,8 @@ typedef struct RtCtx {
   RtEvent *events;
   RtError sticky;
   int reported;
+  long pid;        /* the process that made the context: a child forked
+                      from it does not write the reports at its exit */
   uint64_t printf_fifo;
 } RtCtx;
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt/rt_int.h"
 
@@ -94,7 +95,7 @@ static void summary(FILE *out) {
 
 void rt_report_flush(void) {
   if (rtx_enter(0)) return;
-  if (rtx.reported || rtx.nlaunches == 0) {
+  if (rtx.reported || rtx.nlaunches == 0 || (long)getpid() != rtx.pid) {
     rtx_leave(RT_SUCCESS);
     return;
   }
