@@ -109,7 +109,7 @@ def compile_ptx(nvcc, cu, out):
     return r.returncode, r.stderr.strip()
 
 
-MODULE_ID = re.compile(rb"(_INTERNAL_|_GLOBAL__N__)[0-9a-f]{8}_")
+MODULE_ID = re.compile(rb"(_INTERNAL_|_GLOBAL__N__|__nv_static_[0-9]+__)[0-9a-f]{8}_")
 FILE_LINE = re.compile(r'^(\s*\.file\s+\d+\s+)"([^"]*)"(.*)$')
 B8_LINE = re.compile(r"^\s*\.b8\s+[0-9][0-9,\s]*$")
 
