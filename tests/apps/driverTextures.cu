@@ -15,19 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include <cuda.h>
+#include "app_driver.h"
 
-#define CHECK_CU(call)                                                                             \
-  do {                                                                                             \
-    CUresult r_ = (call);                                                                          \
-    if (r_ != CUDA_SUCCESS) {                                                                      \
-      const char *name_ = "?", *text_ = "?";                                                       \
-      cuGetErrorName(r_, &name_);                                                                  \
-      cuGetErrorString(r_, &text_);                                                                \
-      std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, #call, name_, text_); \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
 
 static const char *ptx = R"PTX(
 .version 8.0
