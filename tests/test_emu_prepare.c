@@ -108,6 +108,36 @@ static void test_aggregated_reductions(void **state) {
   ptx_module_free(m);
 }
 
+/* In a device function: a reduction of an immediate to a __device__
+ * variable is aggregated; one of the function's parameter (each thread's
+ * argument, read from its frame) is not. */
+static void test_aggregated_in_function(void **state) {
+  (void)state;
+  static const char ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".global .align 4 .u32 ctr;\n"
+    ".func f(.param .b32 f_p)\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n"
+    " ld.param.b32 %r1, [f_p];\n mov.u64 %rd1, ctr;\n"
+    " red.global.add.u32 [%rd1], 1;\n red.global.add.u32 [%rd1], %r1;\n ret;\n}\n"
+    ".visible .entry k(.param .u64 k_p)\n{\n .reg .b32 %r<3>;\n mov.u32 %r1, %tid.x;\n"
+    " { .param .b32 param0;\n st.param.b32 [param0+0], %r1;\n call.uni f, (param0);\n }\n ret;\n}\n";
+  WmErr e = {0};
+  PtxModule *m = ptx_parse("aggf.ptx", strdup(ptx), &e);
+  if (!m) fail_msg("%s", e.msg);
+  EmuProgram p;
+  assert_int_equal(emu_prepare(&p, m, &m->kernels[0], 0x700000000000ull, &e), 0);
+  int reds = 0;
+  for (int i = 0; i < p.ncode; i++) {
+    if (p.code[i].op != PTX_OP_RED) continue;
+    reds++;
+    int immediate = p.code[i].s[0] >= p.const_base;
+    assert_int_equal(p.code[i].fuse, immediate ? FUSE_AGGREGATE : FUSE_NONE);
+  }
+  assert_int_equal(reds, 2);
+  emu_program_free(&p);
+  ptx_module_free(m);
+}
+
 /* A half type chooses its function when the kernel is prepared: the
  * arithmetic of f16/bf16 gets one, moves and f32 keep the row's; a half
  * form PTX lacks is refused at its line and column. */
@@ -158,6 +188,7 @@ int main(void) {
     cmocka_unit_test(test_reconverges_after_if_else),
     cmocka_unit_test(test_half_chosen_at_prepare),
     cmocka_unit_test(test_aggregated_reductions),
+    cmocka_unit_test(test_aggregated_in_function),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

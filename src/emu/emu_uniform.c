@@ -9,9 +9,10 @@
  * prove uniform: gred#same).  So the uniformity that matters is the
  * compiler's, found here from the code: a register is uniform when every
  * instruction that writes it is an unguarded computation from uniform
- * operands (immediates, symbols, parameters, the block's and grid's
- * special registers); anything read from memory, another lane or a
- * per-thread register is not.  The emulator still runs every lane; only
+ * operands (immediates, symbols, the kernel's parameters, the block's and
+ * grid's special registers); anything read from memory, another lane, a
+ * per-thread register or a call's .param (a device function's parameters
+ * and return values, in the thread's frame) is not.  The emulator still runs every lane; only
  * the memory model sees one lane (EmuFuse FUSE_AGGREGATE). */
 #include <stdlib.h>
 
@@ -36,7 +37,9 @@ static int uniform_op(const EmuInstr *x) {
   case PTX_OP_MAD: case PTX_OP_MUL24: case PTX_OP_MAD24: case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_AND:
   case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT: case PTX_OP_MIN: case PTX_OP_MAX: case PTX_OP_SELP:
   case PTX_OP_SETP: return 1;
-  case PTX_OP_LD: return x->space == PTX_S_PARAM || x->space == PTX_S_CONST;
+  case PTX_OP_LD: /* the kernel's parameters, not a call's (ptx.h: PTX_PARAM_FRAME) */
+    return x->space == PTX_S_CONST ||
+           (x->space == PTX_S_PARAM && x->abase == EMU_NOSLOT && (uint64_t)x->aoff < PTX_PARAM_FRAME);
   default: return 0;
   }
 }
@@ -78,10 +81,7 @@ static int integer_add(const EmuInstr *x) {
 
 void emu_mark_aggregated(EmuProgram *p, int ncode) {
   int any = 0;
-  for (int i = 0; i < ncode; i++) {
-    if (p->code[i].op == PTX_OP_CALL) return; /* a function's ld.param is per thread: not analysed */
-    any |= p->code[i].op == PTX_OP_RED && integer_add(&p->code[i]);
-  }
+  for (int i = 0; i < ncode && !any; i++) any = p->code[i].op == PTX_OP_RED && integer_add(&p->code[i]);
   if (!any) return;
   uint8_t *u = uniform_registers(p, ncode);
   if (!u) return; /* no memory: count every lane, as before */
