@@ -11,6 +11,7 @@
 
 #include "rt/rt.h"
 #include "rt/rt_env.h"
+#include "rt/rt_image.h"
 #include "rt/rt_tex.h"
 #include "util/diag.h"
 #include "testutil.h"
@@ -385,7 +386,7 @@ static void test_arrays(void **state) {
   assert_int_equal(rt_array_elem_size(a), 0);
 }
 
-/* cuModuleLoadData's inputs: a fat binary image (its LZ4-compressed PTX
+/* cuModuleLoadData's inputs (rt_module_load_image): a fat binary image (its LZ4-compressed PTX
  * runs: a[i] += b[i]), PTX text, and SASS only (refused). */
 static void test_load_data(void **state) {
   WmErr e = {0};
@@ -393,7 +394,7 @@ static void test_load_data(void **state) {
   char *image = wm_read_file(tu_data("fatbin/add_lz4.fatbin"), &len, &e);
   assert_non_null(image);
   RtModule *m = NULL;
-  assert_int_equal(rt_module_load_data(image, "add_lz4", &m), RT_SUCCESS);
+  assert_int_equal(rt_module_load_image(image, len, "add_lz4", &m), RT_SUCCESS);
   free(image);
   RtFunction *add;
   assert_int_equal(rt_module_function(m, "_Z3addPfPKfi", &add), RT_SUCCESS);
@@ -407,11 +408,11 @@ static void test_load_data(void **state) {
   assert_int_equal(rt_launch(add, &c, args), RT_SUCCESS);
   for (int i = 0; i < n; i++) assert_true(a[i] == (float)i + 0.5f);
   RtModule *p = NULL;
-  assert_int_equal(rt_module_load_data(ptx, "text", &p), RT_SUCCESS);
+  assert_int_equal(rt_module_load_image(ptx, 0, "text", &p), RT_SUCCESS);
   char *sass = wm_read_file(tu_data("fatbin/add_sass.fatbin"), &len, &e);
   assert_non_null(sass);
   RtModule *s = NULL;
-  assert_int_equal(rt_module_load_data(sass, "add_sass", &s), RT_ERR_NO_KERNEL_IMAGE);
+  assert_int_equal(rt_module_load_image(sass, len, "add_sass", &s), RT_ERR_NO_KERNEL_IMAGE);
   free(sass);
 }
 

@@ -108,10 +108,6 @@ RtModule *rt_module_register_fatbin(const void *wrapper);
 /* cuModuleLoadData: a module from PTX text (copied); `name` names it in
  * messages.  RT_ERR_INVALID_PTX (message on stderr) if it does not parse. */
 RtError rt_module_load_ptx(const char *text, const char *name, RtModule **out);
-/* cuModuleLoadData / cuModuleLoadFatBinary: a fat binary image (its PTX, as
- * above), else PTX text; a cubin (SASS only) is RT_ERR_NO_KERNEL_IMAGE with
- * a message.  *out is set even on failure (unload it). */
-RtError rt_module_load_data(const void *image, const char *name, RtModule **out);
 /* __cudaUnregisterFatBinary / cuModuleUnload.  Its functions stay valid for
  * the reports; when the last module goes, the reports are written (the
  * application is exiting). */

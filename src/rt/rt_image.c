@@ -26,8 +26,7 @@ RtImageKind rt_image_kind(const void *image) {
   return RT_IMAGE_PTX;
 }
 
-/* The PTX text of fat binary fb (len bytes, 0: unknown), or NULL with e. */
-static char *fatbin_pick_text(const void *fb, size_t len, WmErr *e) {
+char *rtx_fatbin_ptx(const void *fb, size_t len, WmErr *e) {
   FatbinEntry *en = NULL;
   int n = 0;
   if (fatbin_list(fb, len, &en, &n, e)) return NULL;
@@ -54,7 +53,7 @@ RtError rt_module_load_image(const void *image, size_t len, const char *name, Rt
   }
   WmErr e = {0};
   const void *fb = k == RT_IMAGE_WRAPPER ? fatbin_unwrap(image, &e) : image;
-  char *text = fb ? fatbin_pick_text(fb, k == RT_IMAGE_WRAPPER ? 0 : len, &e) : NULL;
+  char *text = fb ? rtx_fatbin_ptx(fb, k == RT_IMAGE_WRAPPER ? 0 : len, &e) : NULL;
   if (!text) {
     rtx_say("%s: no device code warpmem can run: %s", what, e.msg);
     return rtx_leave(RT_ERR_NO_KERNEL_IMAGE);

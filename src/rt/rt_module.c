@@ -58,10 +58,9 @@ static RtError module_parse(RtModule *m, char *text) {
 }
 
 /* The PTX text of a fat binary's wrapper, or NULL with e. */
-static char *image_text(const void *image, WmErr *e);
 static char *fatbin_text(const void *wrapper, WmErr *e) {
   const void *fb = fatbin_unwrap(wrapper, e);
-  return fb ? image_text(fb, e) : NULL;
+  return fb ? rtx_fatbin_ptx(fb, 0, e) : NULL;
 }
 
 RtModule *rt_module_register_fatbin(const void *wrapper) {
@@ -93,47 +92,6 @@ RtError rt_module_load_ptx(const char *text, const char *name, RtModule **out) {
   r = module_parse(m, wm_xstrdup(text));
   *out = m;
   return rtx_leave(r);
-}
-
-/* The PTX of a fat binary image (not a wrapper), or NULL with e. */
-static char *image_text(const void *image, WmErr *e) {
-  FatbinEntry *en = NULL;
-  int n = 0;
-  if (fatbin_list(image, 0, &en, &n, e)) return NULL;
-  const Arch *a = rtx.cfg.o.cfg.arch ? rtx.cfg.o.cfg.arch : arch_default();
-  int i = fatbin_pick_ptx(en, n, (uint32_t)a->cc, e);
-  char *text = i < 0 ? NULL : fatbin_ptx(&en[i], e);
-  free(en);
-  return text;
-}
-
-RtError rt_module_load_data(const void *image, const char *name, RtModule **out) {
-  RtError r = rtx_enter(1);
-  if (r) return r;
-  if (!image || !out) return rtx_leave(RT_ERR_INVALID_VALUE);
-  /* byte by byte: PTX text may be shorter than a magic number */
-  const uint8_t *b = image, fat[4] = {0x50, 0xed, 0x55, 0xba}, elf[4] = {0x7f, 'E', 'L', 'F'};
-  int isfat = 1, iself = 1;
-  for (int i = 0; i < 4 && (isfat || iself); i++) {
-    isfat = isfat && b[i] == fat[i];
-    iself = iself && b[i] == elf[i];
-  }
-  uint32_t magic = isfat ? FATBIN_MAGIC : 0;
-  if (!isfat && !iself) { /* PTX text */
-    rtx_leave(RT_SUCCESS);
-    return rt_module_load_ptx(image, name, out);
-  }
-  RtModule *m = module_new(name);
-  *out = m;
-  WmErr e = {0};
-  char *text = magic == FATBIN_MAGIC ? image_text(image, &e) : NULL;
-  if (text) return rtx_leave(module_parse(m, text));
-  if (magic != FATBIN_MAGIC)
-    wm_err(&e, WM_EUNSUP, "a cubin (SASS only), which warpmem cannot run: load the PTX instead");
-  m->error = wm_xstrdup(e.msg);
-  m->error_code = RT_ERR_NO_KERNEL_IMAGE;
-  rtx_say("%s: no device code warpmem can run: %s", m->name, e.msg);
-  return rtx_leave(m->error_code);
 }
 
 void rt_module_unload(RtModule *m) {
