@@ -92,6 +92,14 @@ static uint8_t *map_at_next(GlobalMem *g, uint64_t size, const char *name, WmErr
                 GMEM_MAP_TRIES, g->next), NULL;
 }
 
+/* Room in g->buf for one more buffer. */
+static void room_for_one(GlobalMem *g) {
+  if (g->n == g->cap) {
+    g->cap = g->cap ? g->cap * 2 : 8;
+    g->buf = wm_xrealloc(g->buf, (size_t)g->cap * sizeof *g->buf);
+  }
+}
+
 int gmem_alloc(GlobalMem *g, uint64_t size, const char *name, uint8_t type,
                uint64_t count, WmErr *e) {
   if (size > g->limit || g->total + size > g->limit)
@@ -104,10 +112,7 @@ int gmem_alloc(GlobalMem *g, uint64_t size, const char *name, uint8_t type,
   if (!data)
     return g->unified ? -1 : wm_err(e, WM_ELIMIT, "%s: cannot allocate %llu bytes on the host", name,
                                     (unsigned long long)size);
-  if (g->n == g->cap) {
-    g->cap = g->cap ? g->cap * 2 : 8;
-    g->buf = wm_xrealloc(g->buf, (size_t)g->cap * sizeof *g->buf);
-  }
+  room_for_one(g);
   GBuf *b = &g->buf[g->n];
   memset(b, 0, sizeof *b);
   snprintf(b->name, sizeof b->name, "%s", name);
@@ -187,14 +192,20 @@ static int bad_release(const GlobalMem *g, uint64_t addr, WmErr *e) {
                 ", %" PRIu64 " bytes)", addr, b->name, b->addr, b->size);
 }
 
-/* Buffer i goes: every stored index above it moves down one; texture
- * objects on it keep their handle but lose their texels (GTex.buf -1). */
+/* Every stored buffer index from i on moves by delta (a buffer inserted
+ * at i: +1; buffer i removed: -1, after release_texels). */
+static void shift_indices(GlobalMem *g, int i, int delta) {
+  for (int t = 0; t < g->ntex; t++)
+    if (g->tex[t].buf >= i) g->tex[t].buf += delta;
+  if (g->heap.size && g->heap.buf >= i) g->heap.buf += delta;
+}
+
+/* Buffer i goes: texture objects on it keep their handle but lose their
+ * texels (GTex.buf -1), and the indices above it move down one. */
 static void renumber(GlobalMem *g, int i) {
-  for (int t = 0; t < g->ntex; t++) {
+  for (int t = 0; t < g->ntex; t++)
     if (g->tex[t].buf == i) g->tex[t].buf = -1;
-    else if (g->tex[t].buf > i) g->tex[t].buf--;
-  }
-  if (g->heap.size && g->heap.buf > i) g->heap.buf--;
+  shift_indices(g, i + 1, -1);
 }
 
 int gmem_adopt(GlobalMem *g, uint64_t addr, uint64_t size, const char *name, WmErr *e) {
@@ -206,15 +217,10 @@ int gmem_adopt(GlobalMem *g, uint64_t addr, uint64_t size, const char *name, WmE
   if ((before && before->addr + before->size > addr) || (after && addr + size > after->addr))
     return wm_err(e, WM_EUSAGE, "%s: [0x%" PRIx64 ", +%" PRIu64 ") overlaps %s", name, addr, size,
                   before && before->addr + before->size > addr ? before->name : after->name);
-  if (g->n == g->cap) {
-    g->cap = g->cap ? g->cap * 2 : 8;
-    g->buf = wm_xrealloc(g->buf, (size_t)g->cap * sizeof *g->buf);
-  }
+  room_for_one(g);
   memmove(&g->buf[i + 1], &g->buf[i], (size_t)(g->n - i) * sizeof *g->buf);
   g->n++;
-  for (int t = 0; t < g->ntex; t++)
-    if (g->tex[t].buf >= i) g->tex[t].buf++;
-  if (g->heap.size && g->heap.buf >= i) g->heap.buf++;
+  shift_indices(g, i, +1);
   GBuf *b = &g->buf[i];
   memset(b, 0, sizeof *b);
   snprintf(b->name, sizeof b->name, "%s", name);
