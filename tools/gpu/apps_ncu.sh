@@ -10,22 +10,10 @@
 # launch on any machine.  Also re-checks the texture corpus on the GPU
 # (gpu run --check) with its ncu and sim counters.  Everything goes to
 # $OUT/apps-ncu.tgz (default OUT: /tmp).
-set -uo pipefail
-dest=${OUT:-/tmp}
-mkdir -p "$dest"
-out=$(mktemp -d)
-cd "$(dirname "$0")/../.."
-t0=$(date +%s)
-if ! bash tools/gpu/build_on_device.sh build-device > "$out/build.log" 2>&1; then
-  tail -30 "$out/build.log"; exit 1
-fi
-source build-device/device-env.sh
-W=$PWD/build-device/warpmem
-metrics=$(grep -o '"[a-z0-9_]*__[a-z0-9_.]*"' src/mem/metrics.h | tr -d '"' | grep -v '^warpmem__' | sort -u | paste -sd, -)
+source "$(dirname "$0")/ncu_prologue.sh"
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 case "$gpu" in *H200*) arch=h200 ;; *) arch=hopper ;; esac
-{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; ncu --version | tail -1;
-  echo "warpmem preset: $arch"; } > "$out/env.txt" 2>&1
+echo "warpmem preset: $arch" >> "$out/env.txt"
 for app in build-device/apps/*; do
   n=$(basename "$app")
   case "$n" in *_static) continue ;; esac

@@ -8,19 +8,7 @@
 # reports), and simulates them (sim --format csv): check.txt, ncu-NAME.csv,
 # sim-NAME.csv in $OUT/corpus-ncu.tgz (default OUT: /tmp), which
 # tools/compare_ncu.py compares on any machine.
-set -uo pipefail
-dest=${OUT:-/tmp}
-mkdir -p "$dest"
-out=$(mktemp -d)
-cd "$(dirname "$0")/../.."
-t0=$(date +%s)
-if ! bash tools/gpu/build_on_device.sh build-device > "$out/build.log" 2>&1; then
-  tail -30 "$out/build.log"; exit 1
-fi
-source build-device/device-env.sh
-W=$PWD/build-device/warpmem
-metrics=$(grep -o '"[a-z0-9_]*__[a-z0-9_.]*"' src/mem/metrics.h | tr -d '"' | grep -v '^warpmem__' | sort -u | paste -sd, -)
-{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; ncu --version | tail -1; } > "$out/env.txt" 2>&1
+source "$(dirname "$0")/ncu_prologue.sh"
 for f in tests/corpus/*.cu; do
   n=$(basename "$f" .cu)
   p=tests/corpus/ptx/$n.ptx
