@@ -26,16 +26,6 @@ RtImageKind rt_image_kind(const void *image) {
   return RT_IMAGE_PTX;
 }
 
-char *rtx_fatbin_ptx(const void *fb, size_t len, WmErr *e) {
-  FatbinEntry *en = NULL;
-  int n = 0;
-  if (fatbin_list(fb, len, &en, &n, e)) return NULL;
-  int i = fatbin_pick_ptx(en, n, (uint32_t)rt_arch()->cc, e);
-  char *text = i < 0 ? NULL : fatbin_ptx(&en[i], e);
-  free(en);
-  return text;
-}
-
 RtError rt_module_load_image(const void *image, size_t len, const char *name, RtModule **out) {
   RtError r = rtx_enter(1);
   if (r) return r;

@@ -161,7 +161,7 @@ void rtx_launches_free(void);
 /* Registers per thread of m's kernels, from ptxas (once). */
 void rtx_module_regs(RtModule *m);
 /* The PTX text of fat binary fb for the preset (len bytes, 0: trust its
- * headers; fatbin_pick_ptx's choice), or NULL with e (rt_image.c). */
+ * headers; fatbin_pick_ptx's choice), or NULL with e (rt_module.c). */
 char *rtx_fatbin_ptx(const void *fb, size_t len, WmErr *e);
 /* -rdc=true (rt_rdc.c): the translation units' relocatable PTX behind a
  * device-link module's wrapper, linked into one text (malloc'd); NULL if

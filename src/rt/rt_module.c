@@ -57,6 +57,16 @@ static RtError module_parse(RtModule *m, char *text) {
   return m->error_code;
 }
 
+char *rtx_fatbin_ptx(const void *fb, size_t len, WmErr *e) {
+  FatbinEntry *en = NULL;
+  int n = 0;
+  if (fatbin_list(fb, len, &en, &n, e)) return NULL;
+  int i = fatbin_pick_ptx(en, n, (uint32_t)rt_arch()->cc, e);
+  char *text = i < 0 ? NULL : fatbin_ptx(&en[i], e);
+  free(en);
+  return text;
+}
+
 /* The PTX text of a fat binary's wrapper, or NULL with e. */
 static char *fatbin_text(const void *wrapper, WmErr *e) {
   const void *fb = fatbin_unwrap(wrapper, e);
