@@ -736,7 +736,12 @@ static void *run_blocks(void *arg) {
     b->order = j;
     if (b->running) __atomic_store_n(&b->running[w->first], j, __ATOMIC_RELEASE);
     int bad = run_block(b);
-    if (!bad && w->ring && ring_put(w->ring, j, &w->trace)) break;
+    if (!bad && w->ring && ring_put(w->ring, j, &w->trace)) {
+      /* another block faulted and stopped the replay: the blocks before it
+       * still run (untraced), so that the lowest fault is the one reported */
+      w->ring = NULL;
+      w->mm.trace = NULL;
+    }
     if (bad) {
       if (w->ring) ring_abort(w->ring);
       w->fault_block = j;
