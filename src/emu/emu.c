@@ -519,7 +519,7 @@ static int earlier_block_running(const Block *b) {
   return 0;
 }
 
-static int run_block(Block *b) {
+int emu_block_run(Block *b) {
   block_start(b);
   uint64_t quiet = 0;
   for (;;) {
@@ -566,115 +566,9 @@ static int check_launch(const EmuLaunch *l, const Arch *a, const PtxKernel *k, u
   return 0; /* dynamic shared memory nobody uses is allowed, as CUDA allows it */
 }
 
-/* --- workers: blocks are independent, so they run on several host threads;
- * each worker has its own block state and statistics, merged at the end in
- * worker order, so the counters do not depend on the thread count. --- */
+/* --- a block's state, set up once per host thread and reused --- */
 
-/* Sampling: the j-th block run is block_of(l, j); with sample_every k > 1
- * only every k-th wave of sample_wave blocks runs. */
-static uint64_t block_of(const EmuLaunch *l, uint64_t j) {
-  if (l->sample_every <= 1 || !l->sample_wave) return j;
-  return j / l->sample_wave * l->sample_wave * l->sample_every + j % l->sample_wave;
-}
-
-static uint64_t blocks_to_run(const EmuLaunch *l, uint64_t nblocks) {
-  if (l->sample_every <= 1 || !l->sample_wave) return nblocks;
-  uint64_t span = l->sample_wave * l->sample_every, full = nblocks / span, rest = nblocks % span;
-  return full * l->sample_wave + (rest < l->sample_wave ? rest : l->sample_wave);
-}
-
-/* Block traces wait here to be replayed through the caches in launch order
- * (mem/cache.h): a worker that finishes block i parks its trace in slot
- * i % EMU_RING, then whoever finds the next block in order ready replays
- * it.  A worker more than EMU_RING blocks ahead waits. */
-#define EMU_RING 64
-
-typedef struct Ring {
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  MemTrace slot[EMU_RING];
-  uint8_t ready[EMU_RING];
-  uint64_t head;          /* next block to replay */
-  uint64_t nblocks;
-  int group;              /* blocks replayed together (replay_group) */
-  const EmuLaunch *l;
-  int draining, abort;
-  CacheSys *cache;
-} Ring;
-
-/* Blocks of the group starting at g->head, if all are ready, else 0. */
-static int group_ready(const Ring *g) {
-  uint64_t n = g->nblocks - g->head < (uint64_t)g->group ? g->nblocks - g->head : (uint64_t)g->group;
-  for (uint64_t i = 0; i < n; i++)
-    if (!g->ready[(g->head + i) % EMU_RING]) return 0;
-  return (int)n;
-}
-
-/* Hands block i's trace (emptied in exchange) to the ring and replays what
- * is in order.  Returns -1 if the run was aborted. */
-static int ring_put(Ring *g, uint64_t i, MemTrace *t) {
-  pthread_mutex_lock(&g->mu);
-  while (!g->abort && i - g->head >= EMU_RING) pthread_cond_wait(&g->cv, &g->mu);
-  if (g->abort) {
-    pthread_mutex_unlock(&g->mu);
-    return -1;
-  }
-  MemTrace spare = g->slot[i % EMU_RING];
-  g->slot[i % EMU_RING] = *t;
-  *t = spare;
-  t->n = 0;
-  g->ready[i % EMU_RING] = 1;
-  if (!g->draining) {
-    g->draining = 1;
-    int n;
-    while (!g->abort && (n = group_ready(g)) > 0) {
-      const MemTrace *x[EMU_RING];
-      for (int j = 0; j < n; j++) x[j] = &g->slot[(g->head + (uint64_t)j) % EMU_RING];
-      pthread_mutex_unlock(&g->mu);
-      replay_blocks(g->cache, block_of(g->l, g->head), x, n);
-      pthread_mutex_lock(&g->mu);
-      for (int j = 0; j < n; j++) {
-        g->slot[g->head % EMU_RING].n = 0;
-        g->ready[g->head % EMU_RING] = 0;
-        g->head++;
-      }
-      pthread_cond_broadcast(&g->cv);
-    }
-    g->draining = 0;
-  }
-  pthread_mutex_unlock(&g->mu);
-  return 0;
-}
-
-static void ring_abort(Ring *g) {
-  pthread_mutex_lock(&g->mu);
-  g->abort = 1;
-  pthread_cond_broadcast(&g->cv);
-  pthread_mutex_unlock(&g->mu);
-}
-
-typedef struct Worker {
-  Block b;
-  MemModel mm;
-  MemTrace trace;
-  Ring *ring;
-  WmErr err;
-  uint64_t first, step, nblocks;
-  uint64_t *stop_at;      /* lowest faulting block so far (shared) */
-  uint64_t fault_block;
-  pthread_t th;
-  int started;
-} Worker;
-
-int emu_threads(void) {
-  const char *env = getenv("WARPMEM_THREADS");
-  long n = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-  if (n < 1) n = 1;
-  if (n > EMU_MAX_THREADS) n = EMU_MAX_THREADS;
-  return (int)n;
-}
-
-static void block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared,
+void emu_block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared,
                         WmErr *e) {
   MemModel *mm = b->mm;
   memset(b, 0, sizeof *b);
@@ -707,7 +601,7 @@ static void block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgr
   }
 }
 
-static void block_teardown(Block *b) {
+void emu_block_teardown(Block *b) {
   for (uint32_t w = 0; w < b->nwarps; w++) {
     free(b->warps[w].stack);
     free(b->warps[w].frames);
@@ -722,90 +616,6 @@ static void block_teardown(Block *b) {
   free(b->shared);
 }
 
-static void *run_blocks(void *arg) {
-  Worker *w = arg;
-  Block *b = &w->b;
-  const EmuLaunch *l = b->l;
-  for (uint64_t j = w->first; j < w->nblocks; j += w->step) {
-    if (j > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) break;
-    uint64_t i = block_of(l, j);
-    b->ctaid[0] = (uint32_t)(i % l->grid[0]);
-    b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
-    b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
-    if (b->shared_size) memset(b->shared, 0, b->shared_size);
-    b->order = j;
-    if (b->running) __atomic_store_n(&b->running[w->first], j, __ATOMIC_RELEASE);
-    int bad = run_block(b);
-    if (!bad && w->ring && ring_put(w->ring, j, &w->trace)) {
-      /* another block faulted and stopped the replay: the blocks before it
-       * still run (untraced), so that the lowest fault is the one reported */
-      w->ring = NULL;
-      w->mm.trace = NULL;
-    }
-    if (bad) {
-      if (w->ring) ring_abort(w->ring);
-      w->fault_block = j;
-      uint64_t cur = __atomic_load_n(w->stop_at, __ATOMIC_RELAXED);
-      while (j < cur && !__atomic_compare_exchange_n(w->stop_at, &cur, j, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-      }
-      break;
-    }
-  }
-  if (b->running) __atomic_store_n(&b->running[w->first], UINT64_MAX, __ATOMIC_RELEASE);
-  return NULL;
-}
-
-/* The ring that hands the blocks' traces to the caches in launch order. */
-static Ring *ring_new(EmuLaunch *l, uint64_t nblocks) {
-  Ring *ring = wm_xcalloc(1, sizeof *ring);
-  pthread_mutex_init(&ring->mu, NULL);
-  pthread_cond_init(&ring->cv, NULL);
-  ring->cache = l->cache;
-  ring->nblocks = nblocks;
-  ring->l = l;
-  ring->group = replay_group(l->cache);
-  if (ring->group < 1 || ring->group > EMU_RING / 2) ring->group = 1;
-  return ring;
-}
-
-static void ring_free(Ring *ring) {
-  for (int i = 0; i < EMU_RING; i++) trace_free(&ring->slot[i]);
-  pthread_mutex_destroy(&ring->mu);
-  pthread_cond_destroy(&ring->cv);
-  free(ring);
-}
-
-/* Runs the workers' shares of the blocks: worker 0 on this thread, the
- * others on threads of their own (or here, if one cannot start). */
-static void run_workers(Worker *ws, int nw) {
-  for (int t = 1; t < nw; t++)
-    if (pthread_create(&ws[t].th, NULL, run_blocks, &ws[t])) {
-      ws[t].started = -1;
-      if (ws[t].b.running) ws[t].b.running[t] = UINT64_MAX; /* runs later: nobody may wait for it */
-    } else {
-      ws[t].started = 1;
-    }
-  run_blocks(&ws[0]);
-  for (int t = 1; t < nw; t++) {
-    if (ws[t].started == 1) pthread_join(ws[t].th, NULL);
-    else run_blocks(&ws[t]); /* no thread: run its share here */
-  }
-}
-
-/* Sums the workers' instructions and statistics into the launch, and frees
- * them. */
-static void workers_finish(EmuLaunch *l, Worker *ws, int nw) {
-  l->warp_instrs = l->thread_instrs = 0;
-  for (int t = 0; t < nw; t++) {
-    Worker *w = &ws[t];
-    l->warp_instrs += w->b.warp_instrs;
-    l->thread_instrs += w->b.thread_instrs;
-    if (w->b.mm) mem_merge(l->mm, &w->mm);
-    if (w->b.mm) mem_free(&w->mm);
-    trace_free(&w->trace);
-    block_teardown(&w->b);
-  }
-}
 
 /* --- cooperative launches: every block is resident; a pass runs each
  * ready warp of each block once, blocks in launch order, so a block that
@@ -845,7 +655,7 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
   for (uint64_t i = 0; i < n; i++) {
     Block *b = &bs[i];
     b->mm = have_mm ? &mm : NULL;
-    block_setup(b, l, arch, prog, shared, e);
+    emu_block_setup(b, l, arch, prog, shared, e);
     b->ctaid[0] = (uint32_t)(i % l->grid[0]);
     b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
     b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
@@ -859,10 +669,9 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
   free(bp);
   if (have_mm) mm.trace = NULL;
   if (rc == 0 && tr) {
-    int group = replay_group(l->cache);
-    if (group < 1 || group > EMU_RING / 2) group = 1;
+    int group = emu_replay_group(l->cache);
     for (uint64_t i = 0; i < n; i += (uint64_t)group) {
-      const MemTrace *x[EMU_RING / 2];
+      const MemTrace *x[EMU_GROUP_MAX];
       int k = 0;
       for (; k < group && i + (uint64_t)k < n; k++) x[k] = &tr[i + (uint64_t)k];
       replay_blocks(l->cache, i, x, k);
@@ -873,7 +682,7 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
   for (uint64_t i = 0; i < n; i++) {
     l->warp_instrs += bs[i].warp_instrs;
     l->thread_instrs += bs[i].thread_instrs;
-    block_teardown(&bs[i]);
+    emu_block_teardown(&bs[i]);
     if (tr) trace_free(&tr[i]);
   }
   if (have_mm) {
@@ -933,51 +742,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     return rc;
   }
 
-  int nw = emu_heap_used(k) ? 1 : emu_threads(), rc = 0; /* allocation in block order (emu_heap.c) */
-  uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-  uint64_t nblocks = blocks_to_run(l, grid_blocks);
-  l->blocks_run = nblocks;
-  if ((uint64_t)nw > nblocks) nw = (int)nblocks;
-  Worker *ws = wm_xcalloc((size_t)nw, sizeof *ws);
-  uint64_t running[EMU_MAX_THREADS];
-  for (int t = 0; t < nw; t++) running[t] = 0; /* not started: may run anything */
-  uint64_t stop_at = UINT64_MAX;
-  Ring *ring = l->cache && l->mm ? ring_new(l, nblocks) : NULL;
-  for (int t = 0; t < nw; t++) {
-    Worker *w = &ws[t];
-    w->first = (uint64_t)t;
-    w->step = (uint64_t)nw;
-    w->nblocks = nblocks;
-    w->stop_at = &stop_at;
-    w->fault_block = UINT64_MAX;
-    if (l->mm && mem_init(&w->mm, &l->mm->cfg, k->ncode) == 0) w->b.mm = &w->mm;
-    if (ring && w->b.mm) {
-      w->ring = ring;
-      w->mm.trace = &w->trace;
-    }
-    block_setup(&w->b, l, arch, &prog, shared, &w->err);
-    w->b.running = nw > 1 ? running : NULL;
-    w->b.nrunning = nw;
-  }
-  run_workers(ws, nw);
-  /* the fault of the lowest block wins: every lower block has run */
-  int worst = -1;
-  for (int t = 0; t < nw; t++)
-    if (ws[t].fault_block != UINT64_MAX && (worst < 0 || ws[t].fault_block < ws[worst].fault_block)) worst = t;
-  if (worst >= 0) {
-    *e = ws[worst].err;
-    rc = -1;
-  }
-  Block *bp[EMU_MAX_THREADS];
-  for (int t = 0; t < nw; t++) bp[t] = &ws[t].b;
-  emu_printf_flush(l, bp, (size_t)nw, stop_at);
-  workers_finish(l, ws, nw);
-  if (l->mm) {
-    l->mm->metric[WM_M_WARPS] += nblocks * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
-    l->mm->metric[WM_M_INST] += l->warp_instrs;
-  }
-  free(ws);
-  if (ring) ring_free(ring);
+  int rc = emu_grid_run(l, arch, &prog, shared, e);
   emu_program_free(&prog);
   if (const_owned) {
     free(const_owned);

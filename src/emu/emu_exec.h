@@ -346,6 +346,24 @@ int emu_vprintf(Block *b, const EmuInstr *x, int warp, int lane, uint64_t fmt, u
  * one that faulted, if one did) and at most CUDA's FIFO of it. */
 void emu_printf_flush(EmuLaunch *l, Block *const *bs, size_t nb, uint64_t last);
 
+/* --- blocks (emu.c) and the grid over host threads (emu_grid.c) --- */
+
+#define EMU_GROUP_MAX 32 /* a larger replay group is replayed block by block */
+
+/* Sets b up for blocks of launch l (the workers reuse it block after
+ * block); frees with emu_block_teardown(). */
+void emu_block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e);
+void emu_block_teardown(Block *b);
+/* Runs block b (its ctaid, order and shared memory set) to the end: 0, or
+ * -1 after a fault (in b->e). */
+int emu_block_run(Block *b);
+/* Runs a plain launch's blocks over the host threads, their traces
+ * replayed in launch order when l->cache is set: 0, or -1 for the lowest
+ * block that faulted. */
+int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e);
+/* The replay's group (replay_group), or 1 beyond EMU_GROUP_MAX. */
+int emu_replay_group(const struct CacheSys *c);
+
 /* --- the module's segments (emu_segment.c) --- */
 
 /* Sets up l's module segments: *gbase gets the .global segment's address

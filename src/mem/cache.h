@@ -43,23 +43,15 @@ typedef struct CacheConfig {
   uint32_t interleave;   /* bytes mapped to one channel before the next */
 } CacheConfig;
 
-typedef struct CacheLine {
-  uint64_t tag;        /* line address + 1; 0: empty */
-  uint8_t valid;       /* sectors present */
-  uint8_t dirty;       /* sectors written (L2) */
-  uint8_t unused;      /* L2: sectors fetched along with another and not
-                          yet used */
-  uint32_t written[4]; /* L2: bytes written of a sector not present */
-  uint32_t writes;     /* L2: writes the line received */
-} CacheLine;
-
-/* One set-associative array of 128-byte lines (an L1, or the L2). */
+/* One set-associative array of 128-byte lines (an L1, or the L2).  A
+ * line's state is one word (cache.c's CL_* fields: tag, sector masks and
+ * its LRU rank within the set), so a set of 16 ways is 128 bytes: one or
+ * two host cache lines per look-up. */
 typedef struct CacheLevel {
-  CacheLine *line;     /* [sets * ways] */
-  uint64_t *tags;      /* [sets * ways] line[i].tag, apart for fast lookups */
-  uint32_t *lru;       /* [sets * ways] last use of line[i] */
+  uint64_t *way;       /* [sets * ways] line state words */
+  struct CacheWrites *writes; /* [sets * ways] the L2's write state; NULL for
+                          an L1 */
   uint32_t sets, ways;
-  uint32_t clock;
 } CacheLevel;
 
 typedef struct CacheSys {

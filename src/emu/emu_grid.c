@@ -1,0 +1,330 @@
+/* emu_grid.c - a plain launch's blocks over host threads, and their cache
+ * traces to the replay in launch order.
+ *
+ * Notes:
+ * - Blocks are independent, so they run on several host threads (workers),
+ *   each with its own block state and statistics, summed at the end; no
+ *   counter depends on the thread count.
+ * - Work is handed out in chunks of consecutive blocks (in run order) from
+ *   one counter, so a thread that draws cheap blocks takes more of them
+ *   (two static halves left the second thread idle on uneven grids), and
+ *   the threads meet once per chunk, not once per block (a launch of two
+ *   million one-warp blocks spent a fifth of its time in futex calls).
+ *   A chunk is a whole number of the replay's groups (blocks that share an
+ *   SM, replay_group()).
+ * - The traces of a chunk wait in a ring of EMU_RING chunks until every
+ *   earlier chunk is in; whoever then finds the next chunk ready replays it
+ *   through the caches (mem/replay.h), so the replay sees the blocks in
+ *   launch order whatever thread ran them.
+ * - Bounded memory: traces waiting in the ring may hold at most
+ *   EmuLaunch.trace_budget bytes (beyond one chunk per thread in progress);
+ *   a worker whose finished chunk would exceed it waits for the replay to
+ *   catch up before it takes more work.
+ * - A block that faults stops the replay (ring_abort); blocks before it
+ *   still run, untraced, so that the lowest faulting block is the one
+ *   reported, as one thread would report it.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu/emu_exec.h"
+
+/* Sampling: the j-th block run is block_of(l, j); with sample_every k > 1
+ * only every k-th wave of sample_wave blocks runs. */
+static uint64_t block_of(const EmuLaunch *l, uint64_t j) {
+  if (l->sample_every <= 1 || !l->sample_wave) return j;
+  return j / l->sample_wave * l->sample_wave * l->sample_every + j % l->sample_wave;
+}
+
+static uint64_t blocks_to_run(const EmuLaunch *l, uint64_t nblocks) {
+  if (l->sample_every <= 1 || !l->sample_wave) return nblocks;
+  uint64_t span = l->sample_wave * l->sample_every, full = nblocks / span, rest = nblocks % span;
+  return full * l->sample_wave + (rest < l->sample_wave ? rest : l->sample_wave);
+}
+
+int emu_replay_group(const struct CacheSys *c) {
+  int group = replay_group(c);
+  return group < 1 || group > EMU_GROUP_MAX ? 1 : group;
+}
+
+/* ---- the ring of chunks waiting for the replay ---------------------------- */
+
+#define EMU_RING 16       /* chunks */
+#define EMU_CHUNK_MAX 64  /* blocks */
+
+typedef struct Chunk {
+  MemTrace t[EMU_CHUNK_MAX]; /* one per block */
+  int n;                     /* blocks */
+} Chunk;
+
+typedef struct Ring {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  Chunk slot[EMU_RING];
+  uint8_t ready[EMU_RING];
+  uint64_t head;   /* next chunk to replay */
+  size_t bytes;    /* trace bytes of the ready chunks */
+  size_t budget;   /* most bytes ready chunks may hold */
+  uint64_t chunk;  /* blocks per chunk */
+  int group;       /* blocks replayed together (emu_replay_group) */
+  const EmuLaunch *l;
+  int draining, abort;
+  CacheSys *cache;
+} Ring;
+
+static size_t chunk_bytes(const Chunk *c) {
+  size_t n = 0;
+  for (int i = 0; i < c->n; i++) n += c->t[i].n * sizeof(TraceRec);
+  return n;
+}
+
+/* Replays chunk k (the ring's head), a group at a time. */
+static void replay_chunk(Ring *g, uint64_t k, const Chunk *c) {
+  for (int i = 0; i < c->n; i += g->group) {
+    const MemTrace *x[EMU_GROUP_MAX];
+    int n = c->n - i < g->group ? c->n - i : g->group;
+    for (int j = 0; j < n; j++) x[j] = &c->t[i + j];
+    replay_blocks(g->cache, block_of(g->l, k * g->chunk + (uint64_t)i), x, n);
+  }
+}
+
+/* Replays the chunks that are in order; the caller holds g->mu. */
+static void ring_drain(Ring *g) {
+  g->draining = 1;
+  while (!g->abort && g->ready[g->head % EMU_RING]) {
+    Chunk *c = &g->slot[g->head % EMU_RING];
+    pthread_mutex_unlock(&g->mu);
+    replay_chunk(g, g->head, c);
+    pthread_mutex_lock(&g->mu);
+    g->bytes -= chunk_bytes(c);
+    for (int i = 0; i < c->n; i++) c->t[i].n = 0;
+    g->ready[g->head % EMU_RING] = 0;
+    g->head++;
+    pthread_cond_broadcast(&g->cv);
+  }
+  g->draining = 0;
+}
+
+/* Hands chunk k's traces (emptied in exchange, keeping the slot's buffers
+ * for reuse) to the ring, replays what is in order, and waits while the
+ * ring holds more than its budget.  Returns -1 if the run was aborted. */
+static int ring_put(Ring *g, uint64_t k, Chunk *c) {
+  pthread_mutex_lock(&g->mu);
+  while (!g->abort && k - g->head >= EMU_RING) pthread_cond_wait(&g->cv, &g->mu);
+  if (g->abort) {
+    pthread_mutex_unlock(&g->mu);
+    return -1;
+  }
+  Chunk *s = &g->slot[k % EMU_RING];
+  for (int i = 0; i < c->n; i++) {
+    MemTrace spare = s->t[i];
+    s->t[i] = c->t[i];
+    c->t[i] = spare;
+    c->t[i].n = 0;
+  }
+  s->n = c->n;
+  g->ready[k % EMU_RING] = 1;
+  g->bytes += chunk_bytes(s);
+  if (!g->draining) ring_drain(g);
+  while (!g->abort && g->bytes > g->budget && g->head <= k) pthread_cond_wait(&g->cv, &g->mu);
+  pthread_mutex_unlock(&g->mu);
+  return 0;
+}
+
+static void ring_abort(Ring *g) {
+  pthread_mutex_lock(&g->mu);
+  g->abort = 1;
+  pthread_cond_broadcast(&g->cv);
+  pthread_mutex_unlock(&g->mu);
+}
+
+static Ring *ring_new(EmuLaunch *l, uint64_t chunk) {
+  Ring *ring = wm_xcalloc(1, sizeof *ring);
+  pthread_mutex_init(&ring->mu, NULL);
+  pthread_cond_init(&ring->cv, NULL);
+  ring->cache = l->cache;
+  ring->l = l;
+  ring->chunk = chunk;
+  ring->group = emu_replay_group(l->cache);
+  ring->budget = l->trace_budget ? l->trace_budget : EMU_TRACE_BUDGET;
+  return ring;
+}
+
+static void ring_free(Ring *ring) {
+  for (int i = 0; i < EMU_RING; i++)
+    for (int j = 0; j < EMU_CHUNK_MAX; j++) trace_free(&ring->slot[i].t[j]);
+  pthread_mutex_destroy(&ring->mu);
+  pthread_cond_destroy(&ring->cv);
+  free(ring);
+}
+
+/* ---- workers ---------------------------------------------------------------- */
+
+typedef struct Worker {
+  Block b;
+  MemModel mm;
+  Chunk chunk;            /* the traces of the chunk being run */
+  Ring *ring;
+  WmErr err;
+  int id;
+  uint64_t nblocks, chunk_blocks;
+  uint64_t *next;         /* next chunk to hand out (shared) */
+  uint64_t *stop_at;      /* lowest faulting block so far (shared) */
+  uint64_t fault_block;
+  pthread_t th;
+  int started;
+} Worker;
+
+int emu_threads(void) {
+  const char *env = getenv("WARPMEM_THREADS");
+  long n = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+  if (n < 1) n = 1;
+  if (n > EMU_MAX_THREADS) n = EMU_MAX_THREADS;
+  return (int)n;
+}
+
+/* Runs block j (run order) on w; its trace goes to trace slot i of the
+ * chunk.  Returns -1 if it faulted. */
+static int run_one(Worker *w, uint64_t j, int i) {
+  Block *b = &w->b;
+  const EmuLaunch *l = b->l;
+  uint64_t id = block_of(l, j);
+  b->ctaid[0] = (uint32_t)(id % l->grid[0]);
+  b->ctaid[1] = (uint32_t)(id / l->grid[0] % l->grid[1]);
+  b->ctaid[2] = (uint32_t)(id / ((uint64_t)l->grid[0] * l->grid[1]));
+  if (b->shared_size) memset(b->shared, 0, b->shared_size);
+  b->order = j;
+  if (b->running) __atomic_store_n(&b->running[w->id], j, __ATOMIC_RELEASE);
+  if (w->ring) w->mm.trace = &w->chunk.t[i];
+  if (!emu_block_run(b)) return 0;
+  if (w->ring) ring_abort(w->ring);
+  w->fault_block = j;
+  uint64_t cur = __atomic_load_n(w->stop_at, __ATOMIC_RELAXED);
+  while (j < cur && !__atomic_compare_exchange_n(w->stop_at, &cur, j, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return -1;
+}
+
+/* Drops the trace: another block faulted and stopped the replay, and the
+ * blocks before it still run (untraced) so that the lowest fault is the
+ * one reported. */
+static void stop_tracing(Worker *w) {
+  w->ring = NULL;
+  w->mm.trace = NULL;
+}
+
+static void *run_chunks(void *arg) {
+  Worker *w = arg;
+  for (;;) {
+    uint64_t k = __atomic_fetch_add(w->next, 1, __ATOMIC_RELAXED), j0 = k * w->chunk_blocks;
+    if (j0 >= w->nblocks || j0 > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) break;
+    uint64_t n = w->nblocks - j0 < w->chunk_blocks ? w->nblocks - j0 : w->chunk_blocks;
+    int bad = 0;
+    for (uint64_t i = 0; i < n && !bad; i++) {
+      if (j0 + i > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) break;
+      bad = run_one(w, j0 + i, (int)i);
+    }
+    if (bad) break;
+    w->chunk.n = (int)n;
+    if (w->ring && ring_put(w->ring, k, &w->chunk)) stop_tracing(w);
+  }
+  if (w->b.running) __atomic_store_n(&w->b.running[w->id], UINT64_MAX, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+/* Runs the workers: worker 0 on this thread, the others on threads of
+ * their own (or here, if one cannot start). */
+static void run_workers(Worker *ws, int nw) {
+  for (int t = 1; t < nw; t++)
+    if (pthread_create(&ws[t].th, NULL, run_chunks, &ws[t])) {
+      ws[t].started = -1;
+      if (ws[t].b.running) ws[t].b.running[t] = UINT64_MAX; /* runs later: nobody may wait for it */
+    } else {
+      ws[t].started = 1;
+    }
+  run_chunks(&ws[0]);
+  for (int t = 1; t < nw; t++) {
+    if (ws[t].started == 1) pthread_join(ws[t].th, NULL);
+    else run_chunks(&ws[t]); /* no thread: run what is left here */
+  }
+}
+
+/* Sums the workers' instructions and statistics into the launch, and frees
+ * them. */
+static void workers_finish(EmuLaunch *l, Worker *ws, int nw) {
+  l->warp_instrs = l->thread_instrs = 0;
+  for (int t = 0; t < nw; t++) {
+    Worker *w = &ws[t];
+    l->warp_instrs += w->b.warp_instrs;
+    l->thread_instrs += w->b.thread_instrs;
+    if (w->b.mm) mem_merge(l->mm, &w->mm);
+    if (w->b.mm) mem_free(&w->mm);
+    for (int i = 0; i < EMU_CHUNK_MAX; i++) trace_free(&w->chunk.t[i]);
+    emu_block_teardown(&w->b);
+  }
+}
+
+/* Blocks per chunk: a whole number of replay groups, about 256 warps (so
+ * that threads meet rarely), at most EMU_CHUNK_MAX blocks, and small
+ * enough that each thread gets several chunks. */
+static uint64_t chunk_size(const EmuLaunch *l, uint64_t nblocks, int nw, int group) {
+  uint64_t warps = ((uint64_t)l->block[0] * l->block[1] * l->block[2] + 31) / 32;
+  uint64_t c = (256 + warps - 1) / warps;
+  uint64_t fair = nblocks / (8 * (uint64_t)nw);
+  if (c > fair) c = fair;
+  if (c > EMU_CHUNK_MAX) c = EMU_CHUNK_MAX;
+  c = c / (uint64_t)group * (uint64_t)group;
+  return c ? c : (uint64_t)group;
+}
+
+int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
+  const PtxKernel *k = l->kernel;
+  int nw = emu_heap_used(k) ? 1 : emu_threads(), rc = 0; /* allocation in block order (emu_heap.c) */
+  uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  uint64_t nblocks = blocks_to_run(l, grid_blocks);
+  l->blocks_run = nblocks;
+  if ((uint64_t)nw > nblocks) nw = (int)nblocks;
+  int group = l->cache ? emu_replay_group(l->cache) : 1;
+  uint64_t chunk = chunk_size(l, nblocks, nw, group), next = 0;
+  Worker *ws = wm_xcalloc((size_t)nw, sizeof *ws);
+  uint64_t running[EMU_MAX_THREADS];
+  for (int t = 0; t < nw; t++) running[t] = 0; /* not started: may run anything */
+  uint64_t stop_at = UINT64_MAX;
+  Ring *ring = l->cache && l->mm ? ring_new(l, chunk) : NULL;
+  for (int t = 0; t < nw; t++) {
+    Worker *w = &ws[t];
+    w->id = t;
+    w->nblocks = nblocks;
+    w->chunk_blocks = chunk;
+    w->next = &next;
+    w->stop_at = &stop_at;
+    w->fault_block = UINT64_MAX;
+    if (l->mm && mem_init(&w->mm, &l->mm->cfg, k->ncode) == 0) w->b.mm = &w->mm;
+    if (ring && w->b.mm) w->ring = ring;
+    emu_block_setup(&w->b, l, arch, prog, shared, &w->err);
+    w->b.running = nw > 1 ? running : NULL;
+    w->b.nrunning = nw;
+  }
+  run_workers(ws, nw);
+  /* the fault of the lowest block wins: every lower block has run */
+  int worst = -1;
+  for (int t = 0; t < nw; t++)
+    if (ws[t].fault_block != UINT64_MAX && (worst < 0 || ws[t].fault_block < ws[worst].fault_block)) worst = t;
+  if (worst >= 0) {
+    *e = ws[worst].err;
+    rc = -1;
+  }
+  Block *bp[EMU_MAX_THREADS];
+  for (int t = 0; t < nw; t++) bp[t] = &ws[t].b;
+  emu_printf_flush(l, bp, (size_t)nw, stop_at);
+  workers_finish(l, ws, nw);
+  if (l->mm) {
+    l->mm->metric[WM_M_WARPS] += nblocks * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
+    l->mm->metric[WM_M_INST] += l->warp_instrs;
+  }
+  free(ws);
+  if (ring) ring_free(ring);
+  return rc;
+}
