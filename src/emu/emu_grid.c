@@ -55,8 +55,10 @@ int emu_replay_group(const struct CacheSys *c) {
 #define EMU_CHUNK_MAX 64  /* blocks */
 
 typedef struct Chunk {
-  MemTrace t[EMU_CHUNK_MAX]; /* one per block */
+  MemTrace t[EMU_CHUNK_MAX]; /* one per block (emptied once the L1 stage ran) */
   int n;                     /* blocks */
+  size_t bytes;              /* chunk_bytes() when it reached the ring */
+  L2Ops ops;                 /* the L1 stage's output, in launch order */
 } Chunk;
 
 typedef struct Ring {
@@ -72,22 +74,56 @@ typedef struct Ring {
   const EmuLaunch *l;
   int draining, abort;
   CacheSys *cache;
+  ReplayWorker rw; /* the drainer's L1 stage, when the workers cannot run it */
+  /* The L1 stage in the workers: group G (in run order) runs on SM
+   * G % sms, after group G - sms; sm_next[s] is the group SM s waits for. */
+  int parallel_l1;
+  int sms;
+  uint64_t *sm_next;
+  pthread_mutex_t sm_mu;
+  pthread_cond_t sm_cv;
 } Ring;
 
 static size_t chunk_bytes(const Chunk *c) {
-  size_t n = 0;
+  size_t n = c->ops.n * sizeof(L2Op);
   for (int i = 0; i < c->n; i++) n += c->t[i].n * sizeof(TraceRec);
   return n;
 }
 
-/* Replays chunk k (the ring's head), a group at a time. */
-static void replay_chunk(Ring *g, uint64_t k, const Chunk *c) {
+/* The L1 stage of chunk k's groups, in order, appending to c->ops;
+ * `wait` makes each group wait for its SM's turn (-1 if the run was
+ * aborted meanwhile). */
+static int chunk_l1(Ring *g, ReplayWorker *rw, uint64_t k, Chunk *c, int wait) {
   for (int i = 0; i < c->n; i += g->group) {
     const MemTrace *x[EMU_GROUP_MAX];
     int n = c->n - i < g->group ? c->n - i : g->group;
+    uint64_t G = (k * g->chunk + (uint64_t)i) / (uint64_t)g->group;
+    int sm = (int)(G % (uint64_t)g->sms);
+    if (wait && __atomic_load_n(&g->sm_next[sm], __ATOMIC_ACQUIRE) != G) {
+      pthread_mutex_lock(&g->sm_mu);
+      while (!__atomic_load_n(&g->abort, __ATOMIC_RELAXED) && __atomic_load_n(&g->sm_next[sm], __ATOMIC_ACQUIRE) != G)
+        pthread_cond_wait(&g->sm_cv, &g->sm_mu);
+      pthread_mutex_unlock(&g->sm_mu);
+      if (__atomic_load_n(&g->abort, __ATOMIC_RELAXED)) return -1;
+    }
     for (int j = 0; j < n; j++) x[j] = &c->t[i + j];
-    replay_blocks(g->cache, block_of(g->l, k * g->chunk + (uint64_t)i), x, n);
+    replay_l1(g->cache, rw, block_of(g->l, k * g->chunk + (uint64_t)i), x, n, &c->ops);
+    if (wait) {
+      pthread_mutex_lock(&g->sm_mu);
+      __atomic_store_n(&g->sm_next[sm], G + (uint64_t)g->sms, __ATOMIC_RELEASE);
+      pthread_cond_broadcast(&g->sm_cv);
+      pthread_mutex_unlock(&g->sm_mu);
+    }
   }
+  for (int i = 0; i < c->n; i++) c->t[i].n = 0;
+  return 0;
+}
+
+/* Replays chunk k (the ring's head) through the L2: its L1 stage first,
+ * if the workers did not run it. */
+static void replay_chunk(Ring *g, uint64_t k, Chunk *c) {
+  if (!g->parallel_l1) chunk_l1(g, &g->rw, k, c, 0);
+  cache_l2(g->cache, c->ops.op, c->ops.n);
 }
 
 /* Replays the chunks that are in order; the caller holds g->mu. */
@@ -98,8 +134,9 @@ static void ring_drain(Ring *g) {
     pthread_mutex_unlock(&g->mu);
     replay_chunk(g, g->head, c);
     pthread_mutex_lock(&g->mu);
-    g->bytes -= chunk_bytes(c);
+    g->bytes -= c->bytes;
     for (int i = 0; i < c->n; i++) c->t[i].n = 0;
+    c->ops.n = 0;
     g->ready[g->head % EMU_RING] = 0;
     g->head++;
     pthread_cond_broadcast(&g->cv);
@@ -124,9 +161,14 @@ static int ring_put(Ring *g, uint64_t k, Chunk *c) {
     c->t[i] = spare;
     c->t[i].n = 0;
   }
+  L2Ops spare = s->ops;
+  s->ops = c->ops;
+  c->ops = spare;
+  c->ops.n = 0;
   s->n = c->n;
+  s->bytes = chunk_bytes(s);
   g->ready[k % EMU_RING] = 1;
-  g->bytes += chunk_bytes(s);
+  g->bytes += s->bytes;
   if (!g->draining) ring_drain(g);
   while (!g->abort && g->bytes > g->budget && g->head <= k) pthread_cond_wait(&g->cv, &g->mu);
   pthread_mutex_unlock(&g->mu);
@@ -135,28 +177,58 @@ static int ring_put(Ring *g, uint64_t k, Chunk *c) {
 
 static void ring_abort(Ring *g) {
   pthread_mutex_lock(&g->mu);
-  g->abort = 1;
+  __atomic_store_n(&g->abort, 1, __ATOMIC_RELAXED);
   pthread_cond_broadcast(&g->cv);
   pthread_mutex_unlock(&g->mu);
+  pthread_mutex_lock(&g->sm_mu);
+  pthread_cond_broadcast(&g->sm_cv);
+  pthread_mutex_unlock(&g->sm_mu);
 }
 
-static Ring *ring_new(EmuLaunch *l, uint64_t chunk) {
+/* Whether group G always runs on SM G % sms, so that the workers can run
+ * the L1 stage (each SM's groups in order): true of the placement
+ * (replay.c) when sampled waves are whole waves of resident blocks;
+ * checked on the first groups. */
+static int sm_is_periodic(const Ring *g, uint64_t nblocks) {
+  const CacheConfig *k = &g->cache->cfg;
+  uint64_t wave = (uint64_t)k->sms * (uint64_t)k->blocks_per_sm;
+  if (g->l->sample_every > 1 && g->l->sample_wave % wave) return 0;
+  uint64_t groups = (nblocks + (uint64_t)g->group - 1) / (uint64_t)g->group;
+  for (uint64_t G = 0; G < groups && G < 4 * (uint64_t)k->sms; G++)
+    if (replay_sm(g->cache, block_of(g->l, G * (uint64_t)g->group)) != (int)(G % (uint64_t)k->sms)) return 0;
+  return 1;
+}
+
+static Ring *ring_new(EmuLaunch *l, uint64_t chunk, uint64_t nblocks, int nw) {
   Ring *ring = wm_xcalloc(1, sizeof *ring);
   pthread_mutex_init(&ring->mu, NULL);
   pthread_cond_init(&ring->cv, NULL);
+  pthread_mutex_init(&ring->sm_mu, NULL);
+  pthread_cond_init(&ring->sm_cv, NULL);
   ring->cache = l->cache;
   ring->l = l;
   ring->chunk = chunk;
   ring->group = emu_replay_group(l->cache);
   ring->budget = l->trace_budget ? l->trace_budget : EMU_TRACE_BUDGET;
+  ring->sms = l->cache->cfg.sms;
+  ring->parallel_l1 = nw > 1 && sm_is_periodic(ring, nblocks);
+  ring->sm_next = wm_xmalloc((size_t)ring->sms * sizeof *ring->sm_next);
+  for (int s = 0; s < ring->sms; s++) ring->sm_next[s] = (uint64_t)s;
   return ring;
 }
 
 static void ring_free(Ring *ring) {
-  for (int i = 0; i < EMU_RING; i++)
+  for (int i = 0; i < EMU_RING; i++) {
     for (int j = 0; j < EMU_CHUNK_MAX; j++) trace_free(&ring->slot[i].t[j]);
+    l2ops_free(&ring->slot[i].ops);
+  }
+  replay_worker_add(ring->cache, &ring->rw);
+  replay_worker_free(&ring->rw);
+  free(ring->sm_next);
   pthread_mutex_destroy(&ring->mu);
   pthread_cond_destroy(&ring->cv);
+  pthread_mutex_destroy(&ring->sm_mu);
+  pthread_cond_destroy(&ring->sm_cv);
   free(ring);
 }
 
@@ -166,6 +238,7 @@ typedef struct Worker {
   Block b;
   MemModel mm;
   Chunk chunk;            /* the traces of the chunk being run */
+  ReplayWorker rw;        /* its L1 stages (Ring.parallel_l1) */
   Ring *ring;
   WmErr err;
   int id;
@@ -228,6 +301,7 @@ static void *run_chunks(void *arg) {
     }
     if (bad) break;
     w->chunk.n = (int)n;
+    if (w->ring && w->ring->parallel_l1 && chunk_l1(w->ring, &w->rw, k, &w->chunk, 1)) stop_tracing(w);
     if (w->ring && ring_put(w->ring, k, &w->chunk)) stop_tracing(w);
   }
   if (w->b.running) __atomic_store_n(&w->b.running[w->id], UINT64_MAX, __ATOMIC_RELEASE);
@@ -262,6 +336,9 @@ static void workers_finish(EmuLaunch *l, Worker *ws, int nw) {
     if (w->b.mm) mem_merge(l->mm, &w->mm);
     if (w->b.mm) mem_free(&w->mm);
     for (int i = 0; i < EMU_CHUNK_MAX; i++) trace_free(&w->chunk.t[i]);
+    l2ops_free(&w->chunk.ops);
+    if (l->cache) replay_worker_add(l->cache, &w->rw);
+    replay_worker_free(&w->rw);
     emu_block_teardown(&w->b);
   }
 }
@@ -292,7 +369,7 @@ int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_
   uint64_t running[EMU_MAX_THREADS];
   for (int t = 0; t < nw; t++) running[t] = 0; /* not started: may run anything */
   uint64_t stop_at = UINT64_MAX;
-  Ring *ring = l->cache && l->mm ? ring_new(l, chunk) : NULL;
+  Ring *ring = l->cache && l->mm ? ring_new(l, chunk, nblocks, nw) : NULL;
   for (int t = 0; t < nw; t++) {
     Worker *w = &ws[t];
     w->id = t;

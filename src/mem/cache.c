@@ -191,9 +191,9 @@ void cache_free(CacheSys *c) {
   free(c->merge_pos);
   free(c->partial);
   dram_free(&c->dram);
-  free(c->sorted);
-  free(c->stores);
-  free(c->streams);
+  if (c->own) replay_worker_free(c->own);
+  free(c->own);
+  l2ops_free(&c->ops);
   memset(c, 0, sizeof *c);
 }
 
@@ -320,10 +320,7 @@ static void l2_write(CacheSys *c, uint64_t sector, uint32_t bytes, int merged) {
   uint64_t *m = &c->l2.way[w];
   unsigned s = sector & 3;
   count_write(c, w); /* merged or not: see cache.h */
-  if (!merged) {
-    c->metric[WM_M_L2_WR]++;
-    c->metric[cl_has(*m, CL_VALID, s) ? WM_M_L2_HIT : WM_M_L2_MISS]++;
-  }
+  if (!merged) c->metric[cl_has(*m, CL_VALID, s) ? WM_M_L2_HIT : WM_M_L2_MISS]++;
   note_use(c, m, s);
   cl_set(m, CL_DIRTY, s);
   if (cl_has(*m, CL_VALID, s)) return;
@@ -397,13 +394,16 @@ static int merged_store(CacheSys *c, int sm, uint64_t sector) {
 /* Lines touched by the request starting at r[0] (records up to the next
  * `first`); *end gets the index after it. */
 static unsigned request_lines(const TraceRec *r, size_t n, size_t i, size_t *end) {
-  uint64_t seen[32];
+  uint64_t seen[32], hi = 0;
   unsigned nl = 0;
   size_t j = i;
   do {
     uint64_t ln = r[j].sector >> 2;
     unsigned k = 0;
-    while (k < nl && seen[k] != ln) k++;
+    if (nl && ln > hi) k = nl; /* above every line so far: new, no search */
+    else
+      while (k < nl && seen[k] != ln) k++;
+    if (ln > hi) hi = ln;
     if (k == nl && nl < 32) seen[nl++] = ln;
     j++;
   } while (j < n && !r[j].first);
@@ -414,8 +414,8 @@ static unsigned request_lines(const TraceRec *r, size_t n, size_t i, size_t *end
 /* L1 sends L2 one request per 128-byte line (with a mask of its sectors):
  * a request's sectors come sorted by lane, so a new line starts a new L2
  * request unless it equals the previous one. */
-static void count_request(CacheSys *c, int metric, uint64_t sector, uint64_t *last_line) {
-  if (sector >> 2 != *last_line) c->metric[metric]++;
+static void count_request(uint64_t *metric, int which, uint64_t sector, uint64_t *last_line) {
+  if (sector >> 2 != *last_line) metric[which]++;
   *last_line = sector >> 2;
 }
 
@@ -425,29 +425,32 @@ static int in_last_store(const CacheLastStore *ls, uint64_t sector) {
   return 0;
 }
 
-/* Asks the host for the sets the request's sectors map to before any is
- * looked up: the L2's sets are spread over tens of megabytes, and one host
- * cache miss at a time would bound the replay (a set of 16 ways is two
- * host lines). */
-static void prefetch_sets(const CacheSys *c, const CacheLevel *l1, const TraceRec *r, size_t n, uint64_t local) {
+static void send(L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind) {
+  if (out->n == out->cap) {
+    out->cap = out->cap ? 2 * out->cap : 4096;
+    out->op = wm_xrealloc(out->op, out->cap * sizeof *out->op);
+  }
+  out->op[out->n++] = (L2Op){sector, bytes, kind};
+}
+
+/* Asks the host for the L1 sets of the request's sectors before any is
+ * looked up: one host cache miss at a time would bound the replay. */
+static void prefetch_l1(const CacheLevel *l1, const TraceRec *r, size_t n, uint64_t local) {
+  if (!l1->way) return;
   for (size_t i = 0; i < n; i++) {
     uint64_t sec = r[i].sector + (r[i].kind == TR_LOCAL_LD || r[i].kind == TR_LOCAL_ST ? local : 0);
-    const uint64_t *set = &c->l2.way[set_of(&c->l2, sec >> 2)];
-    __builtin_prefetch(set);
-    __builtin_prefetch(set + c->l2.ways - 1);
-    if (r[i].kind == TR_ST || r[i].kind == TR_ATOM || r[i].kind == TR_LOCAL_ST)
-      __builtin_prefetch(&c->l2.writes->count[set - c->l2.way]);
-    if (l1->way) __builtin_prefetch(&l1->way[set_of(l1, sec >> 2)]);
+    __builtin_prefetch(&l1->way[set_of(l1, sec >> 2)]);
   }
 }
 
-void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last) {
+void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last,
+                   uint64_t *metric, L2Ops *out) {
   CacheLevel *l1 = &c->l1[sm];
   size_t end;
-  prefetch_sets(c, l1, r, n, local);
+  prefetch_l1(l1, r, n, local);
   unsigned lines = request_lines(r, n, 0, &end);
   int merge_ok = r[0].kind == TR_ST && lines <= (unsigned)c->cfg.merge_lines; /* local stores: local_heap shows none merged */
-  c->metric[WM_M_L1_LINES] += lines;
+  metric[WM_M_L1_LINES] += lines;
   uint64_t last_rd = UINT64_MAX, last_wr = UINT64_MAX; /* line of the last L2 request */
   CacheLastStore now = {.n = 0};
   for (size_t i = 0; i < n; i++) {
@@ -467,25 +470,25 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
                           miss[] = {[TR_TEX] = WM_M_TEX_MISS, [TR_SULD] = WM_M_SULD_MISS};
       int tex = x->kind == TR_TEX || x->kind == TR_SULD;
       if (l1_load(l1, sec)) {
-        c->metric[WM_M_L1_HIT]++;
-        if (tex) c->metric[hit[x->kind]]++;
-        c->metric[WM_M_LDGSTS_HIT] += (uint64_t)ldgsts;
+        metric[WM_M_L1_HIT]++;
+        if (tex) metric[hit[x->kind]]++;
+        metric[WM_M_LDGSTS_HIT] += (uint64_t)ldgsts;
         break;
       }
-      c->metric[WM_M_L1_MISS]++;
-      if (tex) c->metric[miss[x->kind]]++;
-      c->metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
-      c->metric[WM_M_L2_RD]++;
-      count_request(c, WM_M_L2_RDREQ, sec, &last_rd);
-      l2_read(c, sec);
+      metric[WM_M_L1_MISS]++;
+      if (tex) metric[miss[x->kind]]++;
+      metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
+      metric[WM_M_L2_RD]++;
+      count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
+      send(out, sec, 0, L2_READ);
       break;
     }
     case TR_LD_NC:
-      c->metric[WM_M_L1_MISS]++;
-      c->metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
-      c->metric[WM_M_L2_RD]++;
-      count_request(c, WM_M_L2_RDREQ, sec, &last_rd);
-      l2_read(c, sec);
+      metric[WM_M_L1_MISS]++;
+      metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
+      metric[WM_M_L2_RD]++;
+      count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
+      send(out, sec, 0, L2_READ);
       break;
     case TR_LOCAL_ST:
       sec += local;
@@ -493,17 +496,43 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       /* fall through */
     case TR_ST: {
       int merged = merge_ok && (in_last_store(last, sec) | merged_store(c, sm, sec));
-      if (!merged) count_request(c, WM_M_L2_WRREQ, sec, &last_wr);
-      l2_write(c, sec, x->bytes, merged);
+      if (!merged) {
+        count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
+        metric[WM_M_L2_WR]++;
+      }
+      send(out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE);
       if (now.n < 32) now.sec[now.n++] = sec;
       break;
     }
     case TR_ATOM:
       l1_drop(l1, sec);
-      c->metric[WM_M_L2_ATOM]++;
-      l2_atomic(c, sec);
+      metric[WM_M_L2_ATOM]++;
+      send(out, sec, 0, L2_ATOM);
       break;
     }
   }
   if (r[0].kind == TR_ST || r[0].kind == TR_LOCAL_ST) *last = now;
+}
+
+/* How far ahead cache_l2() asks for the sets it will look up. */
+#define L2_AHEAD 8
+
+void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
+  for (size_t i = 0; i < n && i < L2_AHEAD; i++) __builtin_prefetch(&c->l2.way[set_of(&c->l2, ops[i].sector >> 2)]);
+  for (size_t i = 0; i < n; i++) {
+    if (i + L2_AHEAD < n) {
+      const L2Op *p = &ops[i + L2_AHEAD];
+      size_t at = set_of(&c->l2, p->sector >> 2);
+      __builtin_prefetch(&c->l2.way[at]);
+      __builtin_prefetch(&c->l2.way[at + c->l2.ways - 1]);
+      if (p->kind != L2_READ) __builtin_prefetch(&c->l2.writes->count[at]);
+    }
+    const L2Op *x = &ops[i];
+    switch (x->kind) {
+    case L2_READ: l2_read(c, x->sector); break;
+    case L2_WRITE: l2_write(c, x->sector, x->bytes, 0); break;
+    case L2_WRITE_MERGED: l2_write(c, x->sector, x->bytes, 1); break;
+    case L2_ATOM: l2_atomic(c, x->sector); break;
+    }
+  }
 }

@@ -66,13 +66,9 @@ typedef struct CacheSys {
   size_t partial_pos, partial_n;
   /* DRAM: its configuration, state and counters (dram.c) */
   Dram dram;
-  /* the replay's scratch, reused from group to group (replay.c) */
-  TraceRec *sorted;    /* a group's records, by warp */
-  size_t sorted_cap;
-  struct Stream *streams;    /* the group's warps being replayed */
-  size_t streams_cap;
-  struct GroupStore *stores; /* the group's store sectors, sorted */
-  size_t nstores, stores_cap;
+  /* replay_blocks()'s own L1 stage and its output (replay.c) */
+  ReplayWorker *own;
+  L2Ops ops;
   /* statistics */
   uint64_t metric[WM_M_COUNT]; /* the caches' and the replay's (DRAM's
                                   are in dram) */
@@ -99,11 +95,15 @@ typedef struct CacheLastStore {
   int n;
 } CacheLastStore;
 
-/* One warp's request through the L1 of SM sm and on to L2 and DRAM: the
- * records r[0..n), r[0] its first, all of one kind and one warp (as mem.c
- * records them).  `local` (sectors) is added to the sector of local
- * records: the warp's local window.  `last` is the warp's last store
- * request; a store request replaces it. */
-void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last);
+/* One warp's request through the L1 of SM sm: the records r[0..n), r[0]
+ * its first, all of one kind and one warp (as mem.c records them).
+ * `local` (sectors) is added to the sector of local records: the warp's
+ * local window.  `last` is the warp's last store request; a store request
+ * replaces it.  L1's counters go to metric, what it sends the L2 to out. */
+void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last,
+                   uint64_t *metric, L2Ops *out);
+
+/* The L2 (and DRAM) serve ops[0..n), in order. */
+void cache_l2(CacheSys *c, const L2Op *ops, size_t n);
 
 #endif

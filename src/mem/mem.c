@@ -87,21 +87,25 @@ static void trace_request(MemTrace *t, const MemReq *r, const uint64_t *addr, un
   uint64_t sec[32];
   uint32_t bytes[32];
   unsigned n = 0;
+  uint64_t hi = 0;
   uint32_t lane_bytes = size >= 32 ? 0xffffffffu : (1u << size) - 1;
   for (uint32_t m = r->mask; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctz(m);
     uint64_t s = addr[l] >> 5;
     uint32_t b = lane_bytes << (addr[l] & 31);
     unsigned k = n;
-    while (k > 0 && sec[k - 1] != s) k--; /* lanes usually follow each other */
+    if (!n || s > hi) k = 0, hi = s; /* above every sector so far: new, no search */
+    else
+      while (k > 0 && sec[k - 1] != s) k--; /* lanes usually follow each other */
     if (k > 0) bytes[k - 1] |= b;
     else {
       sec[n] = s;
       bytes[n++] = b;
     }
   }
+  TraceRec *out = trace_append(t, n);
   for (unsigned i = 0; i < n; i++)
-    trace_push(t, sec[i], bytes[i], r->warp, kind, i == 0);
+    out[i] = (TraceRec){sec[i], bytes[i], r->warp, (uint8_t)kind, i == 0};
 }
 
 static const uint8_t trace_kind[4] = {TR_LD, TR_ST, TR_ATOM, TR_ATOM};
