@@ -90,39 +90,37 @@ static size_t chunk_bytes(const Chunk *c) {
   return n;
 }
 
-/* The L1 stage of chunk k's groups, in order, appending to c->ops;
- * `wait` makes each group wait for its SM's turn (-1 if the run was
- * aborted meanwhile). */
-static int chunk_l1(Ring *g, ReplayWorker *rw, uint64_t k, Chunk *c, int wait) {
-  for (int i = 0; i < c->n; i += g->group) {
-    const MemTrace *x[EMU_GROUP_MAX];
-    int n = c->n - i < g->group ? c->n - i : g->group;
-    uint64_t G = (k * g->chunk + (uint64_t)i) / (uint64_t)g->group;
-    int sm = (int)(G % (uint64_t)g->sms);
-    if (wait && __atomic_load_n(&g->sm_next[sm], __ATOMIC_ACQUIRE) != G) {
-      pthread_mutex_lock(&g->sm_mu);
-      while (!__atomic_load_n(&g->abort, __ATOMIC_RELAXED) && __atomic_load_n(&g->sm_next[sm], __ATOMIC_ACQUIRE) != G)
-        pthread_cond_wait(&g->sm_cv, &g->sm_mu);
-      pthread_mutex_unlock(&g->sm_mu);
-      if (__atomic_load_n(&g->abort, __ATOMIC_RELAXED)) return -1;
-    }
-    for (int j = 0; j < n; j++) x[j] = &c->t[i + j];
-    replay_l1(g->cache, rw, block_of(g->l, k * g->chunk + (uint64_t)i), x, n, &c->ops);
-    if (wait) {
-      pthread_mutex_lock(&g->sm_mu);
-      __atomic_store_n(&g->sm_next[sm], G + (uint64_t)g->sms, __ATOMIC_RELEASE);
-      pthread_cond_broadcast(&g->sm_cv);
-      pthread_mutex_unlock(&g->sm_mu);
-    }
+/* The L1 stage of the group of n blocks starting at run-order block j0,
+ * traces t[0..n), appending to out; `wait` makes it wait for its SM's turn
+ * (-1 if the run was aborted meanwhile).  The traces are emptied. */
+static int group_l1(Ring *g, ReplayWorker *rw, uint64_t j0, MemTrace *t, int n, L2Ops *out, int wait) {
+  uint64_t G = j0 / (uint64_t)g->group;
+  int sm = (int)(G % (uint64_t)g->sms);
+  if (wait && __atomic_load_n(&g->sm_next[sm], __ATOMIC_ACQUIRE) != G) {
+    pthread_mutex_lock(&g->sm_mu);
+    while (!__atomic_load_n(&g->abort, __ATOMIC_RELAXED) && __atomic_load_n(&g->sm_next[sm], __ATOMIC_ACQUIRE) != G)
+      pthread_cond_wait(&g->sm_cv, &g->sm_mu);
+    pthread_mutex_unlock(&g->sm_mu);
+    if (__atomic_load_n(&g->abort, __ATOMIC_RELAXED)) return -1;
   }
-  for (int i = 0; i < c->n; i++) c->t[i].n = 0;
+  const MemTrace *x[EMU_GROUP_MAX];
+  for (int j = 0; j < n; j++) x[j] = &t[j];
+  replay_l1(g->cache, rw, block_of(g->l, j0), x, n, out);
+  for (int j = 0; j < n; j++) t[j].n = 0;
+  if (wait) {
+    pthread_mutex_lock(&g->sm_mu);
+    __atomic_store_n(&g->sm_next[sm], G + (uint64_t)g->sms, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&g->sm_cv);
+    pthread_mutex_unlock(&g->sm_mu);
+  }
   return 0;
 }
 
 /* Replays chunk k (the ring's head) through the L2: its L1 stage first,
  * if the workers did not run it. */
 static void replay_chunk(Ring *g, uint64_t k, Chunk *c) {
-  if (!g->parallel_l1) chunk_l1(g, &g->rw, k, c, 0);
+  for (int i = 0; !g->parallel_l1 && i < c->n; i += g->group)
+    group_l1(g, &g->rw, k * g->chunk + (uint64_t)i, &c->t[i], c->n - i < g->group ? c->n - i : g->group, &c->ops, 0);
   cache_l2(g->cache, c->ops.op, c->ops.n);
 }
 
@@ -288,20 +286,34 @@ static void stop_tracing(Worker *w) {
   w->mm.trace = NULL;
 }
 
+/* Runs the blocks of chunk k (n from run-order block j0) on w.  With the
+ * L1 stage in the workers, each group's traces go through it as soon as
+ * the group has run (so a worker holds one group's traces, hot in the host
+ * cache); otherwise they wait in the chunk for the drainer.  Returns -1 if
+ * a block faulted. */
+static int run_chunk(Worker *w, uint64_t j0, uint64_t n) {
+  Ring *g = w->ring;
+  int par = g && g->parallel_l1;
+  uint64_t group = g ? (uint64_t)g->group : 1;
+  for (uint64_t i0 = 0; i0 < n; i0 += group) {
+    uint64_t m = n - i0 < group ? n - i0 : group;
+    for (uint64_t i = i0; i < i0 + m; i++) {
+      if (j0 + i > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) return 0;
+      if (run_one(w, j0 + i, (int)(par ? i - i0 : i))) return -1;
+    }
+    if (par && w->ring && group_l1(g, &w->rw, j0 + i0, w->chunk.t, (int)m, &w->chunk.ops, 1)) stop_tracing(w);
+  }
+  return 0;
+}
+
 static void *run_chunks(void *arg) {
   Worker *w = arg;
   for (;;) {
     uint64_t k = __atomic_fetch_add(w->next, 1, __ATOMIC_RELAXED), j0 = k * w->chunk_blocks;
     if (j0 >= w->nblocks || j0 > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) break;
     uint64_t n = w->nblocks - j0 < w->chunk_blocks ? w->nblocks - j0 : w->chunk_blocks;
-    int bad = 0;
-    for (uint64_t i = 0; i < n && !bad; i++) {
-      if (j0 + i > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) break;
-      bad = run_one(w, j0 + i, (int)i);
-    }
-    if (bad) break;
-    w->chunk.n = (int)n;
-    if (w->ring && w->ring->parallel_l1 && chunk_l1(w->ring, &w->rw, k, &w->chunk, 1)) stop_tracing(w);
+    if (run_chunk(w, j0, n)) break;
+    w->chunk.n = w->ring && w->ring->parallel_l1 ? 0 : (int)n;
     if (w->ring && ring_put(w->ring, k, &w->chunk)) stop_tracing(w);
   }
   if (w->b.running) __atomic_store_n(&w->b.running[w->id], UINT64_MAX, __ATOMIC_RELEASE);

@@ -118,6 +118,18 @@ static size_t level_find(const CacheLevel *lv, uint64_t ln) {
   return SIZE_MAX;
 }
 
+/* The way line ln is in, or else the one it would take; the LRU order is
+ * left alone. */
+static size_t level_way(const CacheLevel *lv, uint64_t ln) {
+  size_t at = set_of(lv, ln), v = at;
+  for (size_t w = at; w < at + lv->ways; w++) {
+    uint64_t t = cl_tag(lv->way[w]);
+    if (t == ln + 1 || !t) return w;
+    if ((lv->way[w] >> CL_RANK) > (lv->way[v] >> CL_RANK)) v = w;
+  }
+  return v;
+}
+
 /* Makes way w of the set starting at `at` the most recently used. */
 static void level_touch(CacheLevel *lv, size_t at, size_t w) {
   uint64_t *set = &lv->way[at], r = lv->way[w] >> CL_RANK;
@@ -515,7 +527,8 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
 }
 
 /* How far ahead cache_l2() asks for the sets it will look up. */
-#define L2_AHEAD 8
+#define L2_AHEAD 16
+#define L2_NEAR 4
 
 void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
   for (size_t i = 0; i < n && i < L2_AHEAD; i++) __builtin_prefetch(&c->l2.way[set_of(&c->l2, ops[i].sector >> 2)]);
@@ -527,6 +540,8 @@ void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
       __builtin_prefetch(&c->l2.way[at + c->l2.ways - 1]);
       if (p->kind != L2_READ) __builtin_prefetch(&c->l2.writes->count[at]);
     }
+    if (i + L2_NEAR < n && ops[i + L2_NEAR].kind != L2_READ) /* its set is in by now: its write state too */
+      __builtin_prefetch(c->l2.writes->written[level_way(&c->l2, ops[i + L2_NEAR].sector >> 2)], 1);
     const L2Op *x = &ops[i];
     switch (x->kind) {
     case L2_READ: l2_read(c, x->sector); break;
