@@ -630,6 +630,7 @@ static int run_grid(Block *bs, uint64_t n, MemModel *mm, MemTrace *tr) {
     Pass ps = {0};
     for (uint64_t i = 0; i < n; i++) {
       if (tr) mm->trace = &tr[i];
+      if (mm) mm->block = i;
       if (run_pass(&bs[i], &ps)) return -1;
     }
     int go = after_pass(&ps, &quiet);

@@ -269,6 +269,7 @@ static int run_one(Worker *w, uint64_t j, int i) {
   b->order = j;
   if (b->running) __atomic_store_n(&b->running[w->id], j, __ATOMIC_RELEASE);
   if (w->ring) w->mm.trace = &w->chunk.t[i];
+  w->mm.block = j;
   if (!emu_block_run(b)) return 0;
   if (w->ring) ring_abort(w->ring);
   w->fault_block = j;
