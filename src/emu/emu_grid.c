@@ -24,7 +24,9 @@
  *   still run, untraced, so that the lowest faulting block is the one
  *   reported, as one thread would report it.
  */
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,6 +75,7 @@ typedef struct Ring {
   int group;       /* blocks replayed together (emu_replay_group) */
   const EmuLaunch *l;
   int draining, abort;
+  int warned;      /* note_big_group said so */
   CacheSys *cache;
   ReplayWorker rw; /* the drainer's L1 stage, when the workers cannot run it */
   /* The L1 stage in the workers: group G (in run order) runs on SM
@@ -197,7 +200,7 @@ static int sm_is_periodic(const Ring *g, uint64_t nblocks) {
   return 1;
 }
 
-static Ring *ring_new(EmuLaunch *l, uint64_t chunk, uint64_t nblocks, int nw) {
+static Ring *ring_new(EmuLaunch *l, uint64_t chunk, uint64_t nblocks, int nw, size_t budget) {
   Ring *ring = wm_xcalloc(1, sizeof *ring);
   pthread_mutex_init(&ring->mu, NULL);
   pthread_cond_init(&ring->cv, NULL);
@@ -207,7 +210,7 @@ static Ring *ring_new(EmuLaunch *l, uint64_t chunk, uint64_t nblocks, int nw) {
   ring->l = l;
   ring->chunk = chunk;
   ring->group = emu_replay_group(l->cache);
-  ring->budget = l->trace_budget ? l->trace_budget : EMU_TRACE_BUDGET;
+  ring->budget = budget;
   ring->sms = l->cache->cfg.sms;
   ring->parallel_l1 = nw > 1 && sm_is_periodic(ring, nblocks);
   ring->sm_next = wm_xmalloc((size_t)ring->sms * sizeof *ring->sm_next);
@@ -248,12 +251,36 @@ typedef struct Worker {
   int started;
 } Worker;
 
+/* A positive whole number from the environment variable `name`, or `def`
+ * when it is unset; -1 with a message when it is not one. */
+static long env_count(const char *name, long def, long max, WmErr *e) {
+  const char *v = getenv(name);
+  if (!v || !*v) return def;
+  char *end;
+  errno = 0;
+  long n = strtol(v, &end, 10);
+  if (errno || *end || n < 1 || n > max)
+    return wm_err(e, WM_EUSAGE, "%s=%s: expected a whole number from 1 to %ld", name, v, max), -1;
+  return n;
+}
+
 int emu_threads(void) {
-  const char *env = getenv("WARPMEM_THREADS");
-  long n = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+  WmErr ignored;
+  long n = env_count("WARPMEM_THREADS", sysconf(_SC_NPROCESSORS_ONLN), 1L << 20, &ignored);
   if (n < 1) n = 1;
   if (n > EMU_MAX_THREADS) n = EMU_MAX_THREADS;
   return (int)n;
+}
+
+/* The host threads and the trace budget, from WARPMEM_THREADS and
+ * WARPMEM_TRACE_MB (checked: a typo must not pass for the default). */
+static int grid_settings(EmuLaunch *l, int *threads, size_t *budget, WmErr *e) {
+  long n = env_count("WARPMEM_THREADS", sysconf(_SC_NPROCESSORS_ONLN), 1L << 20, e);
+  long mb = env_count("WARPMEM_TRACE_MB", (long)(EMU_TRACE_BUDGET >> 20), 1L << 30, e);
+  if (n < 0 || mb < 0) return -1;
+  *threads = n > EMU_MAX_THREADS ? EMU_MAX_THREADS : n < 1 ? 1 : (int)n;
+  *budget = l->trace_budget ? l->trace_budget : (size_t)mb << 20;
+  return 0;
 }
 
 /* Runs block j (run order) on w; its trace goes to trace slot i of the
@@ -287,6 +314,20 @@ static void stop_tracing(Worker *w) {
   w->mm.trace = NULL;
 }
 
+/* The trace of one group must be held whole (its warps' requests are
+ * interleaved): say so, once per launch, when one is larger than the
+ * budget the rest of the replay keeps to. */
+static void note_big_group(Ring *g, uint64_t j0, const MemTrace *t, int n) {
+  size_t bytes = 0;
+  for (int i = 0; i < n; i++) bytes += t[i].n * sizeof(TraceRec);
+  if (bytes <= g->budget || __atomic_exchange_n(&g->warned, 1, __ATOMIC_RELAXED)) return;
+  fprintf(stderr,
+          "warpmem: note: kernel %s, block %llu: its cache trace holds %zu MiB, over the %zu MiB budget of "
+          "the replay (WARPMEM_TRACE_MB): a block's trace is held whole until the caches replay it, so this "
+          "launch needs that much more memory; --no-caches needs none\n",
+          g->l->kernel->name, (unsigned long long)block_of(g->l, j0), bytes >> 20, g->budget >> 20);
+}
+
 /* Runs the blocks of chunk k (n from run-order block j0) on w.  With the
  * L1 stage in the workers, each group's traces go through it as soon as
  * the group has run (so a worker holds one group's traces, hot in the host
@@ -302,6 +343,7 @@ static int run_chunk(Worker *w, uint64_t j0, uint64_t n) {
       if (j0 + i > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) return 0;
       if (run_one(w, j0 + i, (int)(par ? i - i0 : i))) return -1;
     }
+    if (g) note_big_group(g, j0 + i0, &w->chunk.t[par ? 0 : i0], (int)m);
     if (par && w->ring && group_l1(g, &w->rw, j0 + i0, w->chunk.t, (int)m, &w->chunk.ops, 1)) stop_tracing(w);
   }
   return 0;
@@ -371,7 +413,10 @@ static uint64_t chunk_size(const EmuLaunch *l, uint64_t nblocks, int nw, int gro
 
 int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
   const PtxKernel *k = l->kernel;
-  int nw = emu_heap_used(k) ? 1 : emu_threads(), rc = 0; /* allocation in block order (emu_heap.c) */
+  int nw, rc = 0;
+  size_t budget;
+  if (grid_settings(l, &nw, &budget, e)) return -1;
+  if (emu_heap_used(k)) nw = 1; /* allocation in block order (emu_heap.c) */
   uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
   uint64_t nblocks = blocks_to_run(l, grid_blocks);
   l->blocks_run = nblocks;
@@ -382,7 +427,7 @@ int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_
   uint64_t running[EMU_MAX_THREADS];
   for (int t = 0; t < nw; t++) running[t] = 0; /* not started: may run anything */
   uint64_t stop_at = UINT64_MAX;
-  Ring *ring = l->cache && l->mm ? ring_new(l, chunk, nblocks, nw) : NULL;
+  Ring *ring = l->cache && l->mm ? ring_new(l, chunk, nblocks, nw, budget) : NULL;
   for (int t = 0; t < nw; t++) {
     Worker *w = &ws[t];
     w->id = t;
