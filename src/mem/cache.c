@@ -133,7 +133,13 @@ static size_t level_way(const CacheLevel *lv, uint64_t ln) {
 /* Makes way w of the set starting at `at` the most recently used. */
 static void level_touch(CacheLevel *lv, size_t at, size_t w) {
   uint64_t *set = &lv->way[at], r = lv->way[w] >> CL_RANK;
-  for (uint32_t i = 0; i < lv->ways; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
+  if (r == 0) return; /* already the most recent */
+  if (lv->ways == 16) /* the L2's: a fixed count the compiler vectorizes */
+    for (uint32_t i = 0; i < 16; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
+  else if (lv->ways == 4) /* the L1's */
+    for (uint32_t i = 0; i < 4; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
+  else
+    for (uint32_t i = 0; i < lv->ways; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
   lv->way[w] &= ~(63ull << CL_RANK);
 }
 
@@ -143,21 +149,19 @@ static void level_touch(CacheLevel *lv, size_t at, size_t w) {
  * not yet refilled. */
 static size_t level_lookup(CacheLevel *lv, uint64_t ln, int *hit) {
   size_t at = set_of(lv, ln), v = SIZE_MAX, oldest = at;
+  uint64_t last = (uint64_t)(lv->ways - 1); /* ranks are a permutation: this one is the LRU way */
   for (size_t w = at; w < at + lv->ways; w++) {
-    uint64_t t = cl_tag(lv->way[w]);
+    uint64_t m = lv->way[w], t = cl_tag(m);
     if (t == ln + 1) {
       level_touch(lv, at, w);
       *hit = 1;
       return w;
     }
-    if (!t) {
-      if (v == SIZE_MAX) v = w;
-    } else if ((lv->way[w] >> CL_RANK) > (lv->way[oldest] >> CL_RANK) || !cl_tag(lv->way[oldest])) {
-      oldest = w;
-    }
+    if (!t && v == SIZE_MAX) v = w;
+    if (m >> CL_RANK == last) oldest = w;
   }
   *hit = 0;
-  if (v == SIZE_MAX) v = oldest;
+  if (v == SIZE_MAX) v = oldest; /* no empty way: all hold lines, the LRU one goes */
   level_touch(lv, at, v);
   return v;
 }
@@ -453,6 +457,11 @@ static void prefetch_l1(const CacheLevel *l1, const TraceRec *r, size_t n, uint6
     uint64_t sec = r[i].sector + (r[i].kind == TR_LOCAL_LD || r[i].kind == TR_LOCAL_ST ? local : 0);
     __builtin_prefetch(&l1->way[set_of(l1, sec >> 2)]);
   }
+}
+
+void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector) {
+  const CacheLevel *l1 = &c->l1[sm];
+  if (l1->way) __builtin_prefetch(&l1->way[set_of(l1, sector >> 2)]);
 }
 
 void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last,

@@ -103,6 +103,9 @@ typedef struct CacheLastStore {
 void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last,
                    uint64_t *metric, L2Ops *out);
 
+/* Asks the host to bring in the set of SM sm's L1 that sector maps to. */
+void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector);
+
 /* The L2 (and DRAM) serve ops[0..n), in order. */
 void cache_l2(CacheSys *c, const L2Op *ops, size_t n);
 

@@ -219,6 +219,9 @@ void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *con
   if (!nstreams) return;
   stores_collect(w, first, t, nb);
   Stream *st = w->streams;
+  for (size_t s = 0; s < nstreams; s++) /* the first L1 sets all warps need, asked for at once */
+    if (st[s].n && st[s].r[0].kind != TR_LOCAL_LD && st[s].r[0].kind != TR_LOCAL_ST)
+      cache_prefetch_l1(c, st[s].sm, st[s].r[0].sector);
   /* round-robin over the warps of the co-resident blocks, a request each:
    * they share the SM's L1 at the same time */
   for (size_t left = nstreams;;) {
