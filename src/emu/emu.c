@@ -443,7 +443,7 @@ static int deadlock(Block *b) {
                 b->bar_arrived[b->warps[first].bar_id], live, list);
 }
 
-static void block_start(Block *b) {
+void emu_block_start(Block *b) {
   for (uint32_t w = 0; w < b->nwarps; w++) {
     Warp *wp = &b->warps[w];
     uint32_t first = w * 32, n = b->nthreads - first < 32 ? b->nthreads - first : 32;
@@ -470,16 +470,9 @@ static void block_start(Block *b) {
   b->exited_threads = 0;
 }
 
-/* What one pass over the ready warps of a block (or grid) did. */
-typedef struct Pass {
-  uint64_t ran, spun;  /* warps run; of them, warps that yielded in a spin */
-  uint64_t instrs;     /* warp instructions */
-  int released;        /* a barrier completed */
-  int waiting;         /* a warp waits at a barrier */
-} Pass;
 
 /* Runs each ready warp of b once, then completes the barriers it can. */
-static int run_pass(Block *b, Pass *ps) {
+int emu_run_pass(Block *b, EmuPass *ps) {
   uint64_t before = b->warp_instrs;
   for (uint32_t w = 0; w < b->nwarps; w++) {
     if (b->warps[w].state != W_READY) continue;
@@ -495,7 +488,7 @@ static int run_pass(Block *b, Pass *ps) {
 
 /* After a pass: 1 to go on, 0 when every warp is done, -1 for a deadlock or
  * a spin that lasted EMU_SPIN_BUDGET warp instructions (*quiet counts them). */
-static int after_pass(const Pass *ps, uint64_t *quiet) {
+int emu_after_pass(const EmuPass *ps, uint64_t *quiet) {
   if (ps->released || (ps->ran && ps->spun < ps->ran)) {
     *quiet = 0;
     return 1;
@@ -505,7 +498,7 @@ static int after_pass(const Pass *ps, uint64_t *quiet) {
 }
 
 /* The error for a stopped block: its spinning warp, else its barrier. */
-static int stopped(Block *b, uint64_t quiet, int cooperative) {
+int emu_stopped(Block *b, uint64_t quiet, int cooperative) {
   for (uint32_t w = 0; w < b->nwarps; w++)
     if (b->warps[w].state == W_READY && b->warps[w].spin_stuck) return emu_no_progress(b, (int)w, quiet, cooperative);
   return deadlock(b);
@@ -520,50 +513,19 @@ static int earlier_block_running(const Block *b) {
 }
 
 int emu_block_run(Block *b) {
-  block_start(b);
+  emu_block_start(b);
   uint64_t quiet = 0;
   for (;;) {
-    Pass ps = {0};
-    if (run_pass(b, &ps)) return -1;
-    int go = after_pass(&ps, &quiet);
+    EmuPass ps = {0};
+    if (emu_run_pass(b, &ps)) return -1;
+    int go = emu_after_pass(&ps, &quiet);
     if (go < 0 && ps.ran && earlier_block_running(b)) {
       quiet = 0; /* its spin may end when that block writes */
       sched_yield();
       continue;
     }
-    if (go <= 0) return go ? stopped(b, quiet, 0) : 0;
+    if (go <= 0) return go ? emu_stopped(b, quiet, 0) : 0;
   }
-}
-
-/* --- launch --- */
-
-static int check_launch(const EmuLaunch *l, const Arch *a, const PtxKernel *k, uint32_t shared, WmErr *e) {
-  const uint32_t *g = l->grid, *bl = l->block;
-  ArchLimits lim = arch_limits(a);
-  uint64_t threads = (uint64_t)bl[0] * bl[1] * bl[2];
-  if (!g[0] || !g[1] || !g[2] || !bl[0] || !bl[1] || !bl[2])
-    return wm_err(e, WM_ELIMIT, "kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
-                  k->name, g[0], g[1], g[2], bl[0], bl[1], bl[2]);
-  if (threads > lim.block_threads || bl[0] > lim.block_xy || bl[1] > lim.block_xy || bl[2] > lim.block_z)
-    return wm_err(e, WM_ELIMIT,
-                  "kernel %s: block (%u,%u,%u) has %llu threads; CUDA allows at most %u per block on %s "
-                  "(x, y <= %u, z <= %u): the launch would fail with cudaErrorInvalidConfiguration",
-                  k->name, bl[0], bl[1], bl[2], (unsigned long long)threads, lim.block_threads, a->name,
-                  lim.block_xy, lim.block_z);
-  if (g[1] > lim.grid_yz || g[2] > lim.grid_yz || g[0] > lim.grid_x)
-    return wm_err(e, WM_ELIMIT, "kernel %s: grid (%u,%u,%u) exceeds CUDA's limits on %s (x <= %u, y, z <= %u)",
-                  k->name, g[0], g[1], g[2], a->name, lim.grid_x, lim.grid_yz);
-  for (int i = 0; i < 3; i++)
-    if (k->reqntid[i] && k->reqntid[i] != bl[i])
-      return wm_err(e, WM_ELIMIT, "kernel %s requires a block of (%u,%u,%u) threads (.reqntid), not (%u,%u,%u)",
-                    k->name, k->reqntid[0], k->reqntid[1] ? k->reqntid[1] : 1, k->reqntid[2] ? k->reqntid[2] : 1,
-                    bl[0], bl[1], bl[2]);
-  if (shared > lim.smem_block)
-    return wm_err(e, WM_ELIMIT,
-                  "kernel %s: %u bytes of shared memory per block (%u static + %u dynamic) exceed the "
-                  "%u bytes a block can have on %s",
-                  k->name, shared, k->shared_static, l->smem_dynamic, lim.smem_block, a->name);
-  return 0; /* dynamic shared memory nobody uses is allowed, as CUDA allows it */
 }
 
 /* --- a block's state, set up once per host thread and reused --- */
@@ -616,141 +578,6 @@ void emu_block_teardown(Block *b) {
   free(b->shared);
 }
 
-
-/* --- cooperative launches: every block is resident; a pass runs each
- * ready warp of each block once, blocks in launch order, so a block that
- * spins on a flag (the grid barrier's counter) lets the others set it.
- * One host thread runs the grid, so the order and the counters do not
- * depend on the thread count; each block keeps its own cache trace, replayed
- * in launch order as for a plain launch. --- */
-
-static int run_grid(Block *bs, uint64_t n, MemModel *mm, MemTrace *tr) {
-  uint64_t quiet = 0;
-  for (;;) {
-    Pass ps = {0};
-    for (uint64_t i = 0; i < n; i++) {
-      if (tr) mm->trace = &tr[i];
-      if (mm) mm->block = i;
-      if (run_pass(&bs[i], &ps)) return -1;
-    }
-    int go = after_pass(&ps, &quiet);
-    if (go > 0) continue;
-    if (go == 0) return 0;
-    for (uint64_t i = 0; i < n; i++) /* the first block with a spinning warp, else a waiting one */
-      for (uint32_t w = 0; w < bs[i].nwarps; w++)
-        if (bs[i].warps[w].state == W_READY && bs[i].warps[w].spin_stuck) return stopped(&bs[i], quiet, 1);
-    for (uint64_t i = 0; i < n; i++)
-      for (uint32_t w = 0; w < bs[i].nwarps; w++)
-        if (bs[i].warps[w].state == W_WAIT) return stopped(&bs[i], quiet, 1);
-    return -1;
-  }
-}
-
-/* Runs a cooperative launch on this thread: every block set up at once. */
-static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
-  uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-  MemModel mm;
-  int have_mm = l->mm && mem_init(&mm, &l->mm->cfg, l->kernel->ncode) == 0;
-  MemTrace *tr = have_mm && l->cache ? wm_xcalloc(n, sizeof *tr) : NULL;
-  Block *bs = wm_xcalloc(n, sizeof *bs);
-  for (uint64_t i = 0; i < n; i++) {
-    Block *b = &bs[i];
-    b->mm = have_mm ? &mm : NULL;
-    emu_block_setup(b, l, arch, prog, shared, e);
-    b->ctaid[0] = (uint32_t)(i % l->grid[0]);
-    b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
-    b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
-    b->order = i;
-    block_start(b);
-  }
-  int rc = run_grid(bs, n, have_mm ? &mm : NULL, tr);
-  Block **bp = wm_xmalloc(n * sizeof *bp);
-  for (uint64_t i = 0; i < n; i++) bp[i] = &bs[i];
-  emu_printf_flush(l, bp, (size_t)n, UINT64_MAX);
-  free(bp);
-  if (have_mm) mm.trace = NULL;
-  if (rc == 0 && tr) {
-    int group = emu_replay_group(l->cache);
-    for (uint64_t i = 0; i < n; i += (uint64_t)group) {
-      const MemTrace *x[EMU_GROUP_MAX];
-      int k = 0;
-      for (; k < group && i + (uint64_t)k < n; k++) x[k] = &tr[i + (uint64_t)k];
-      replay_blocks(l->cache, i, x, k);
-    }
-  }
-  l->blocks_run = n;
-  l->warp_instrs = l->thread_instrs = 0;
-  for (uint64_t i = 0; i < n; i++) {
-    l->warp_instrs += bs[i].warp_instrs;
-    l->thread_instrs += bs[i].thread_instrs;
-    emu_block_teardown(&bs[i]);
-    if (tr) trace_free(&tr[i]);
-  }
-  if (have_mm) {
-    mem_merge(l->mm, &mm);
-    mem_free(&mm);
-  }
-  free(bs);
-  free(tr);
-  return rc;
-}
-
-/* The grid-sync workspace the driver gives a cooperative launch
- * (cooperative_groups/details/driver_abi.h: {wsSize, barrier}, the barrier
- * counting arrivals from zero), then the grid. */
-static int cooperative_launch(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
-  int wi = gmem_alloc(l->gmem, 8, "grid-sync workspace of the cooperative launch", PTX_T_U32, 2, e);
-  if (wi < 0) return -1;
-  uint32_t ws[2] = {8, 0};
-  memcpy(l->gmem->buf[wi].data, ws, sizeof ws);
-  l->grid_ws = l->gmem->buf[wi].addr;
-  int rc = run_cooperative(l, arch, prog, shared, e);
-  WmErr ignored; /* the workspace is of this launch only: a long-lived GlobalMem must not collect them */
-  if (gmem_release(l->gmem, l->grid_ws, &ignored) == 0) l->gmem->nfreed--; /* nor remember them */
-  if (l->mm) {
-    l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
-    l->mm->metric[WM_M_INST] += l->warp_instrs;
-  }
-  return rc;
-}
-
-int emu_run(EmuLaunch *l, WmErr *e) {
-  const PtxKernel *k = l->kernel;
-  const PtxModule *m = l->mod;
-  uint32_t align = k->shared_extern_align ? k->shared_extern_align : 1;
-  uint32_t shared = l->smem_dynamic ? (k->shared_static + align - 1) / align * align + l->smem_dynamic
-                                    : k->shared_static;
-  const Arch *arch = l->arch ? l->arch : arch_default();
-  if (check_launch(l, arch, k, shared, e)) return -1;
-
-  uint64_t gbase;
-  uint8_t *const_owned;
-  if (emu_segments(l, &gbase, &const_owned, e)) return -1;
-  EmuProgram prog;
-  if ((emu_heap_used(k) && emu_heap_open(l->gmem, l->heap_size, e)) || emu_prepare(&prog, m, k, gbase, e)) {
-    free(const_owned);
-    if (const_owned) l->const_mem = NULL;
-    return -1;
-  }
-  l->grid_ws = 0;
-  if (l->cooperative) {
-    int rc = cooperative_launch(l, arch, &prog, shared, e);
-    emu_program_free(&prog);
-    if (const_owned) {
-      free(const_owned);
-      l->const_mem = NULL;
-    }
-    return rc;
-  }
-
-  int rc = emu_grid_run(l, arch, &prog, shared, e);
-  emu_program_free(&prog);
-  if (const_owned) {
-    free(const_owned);
-    l->const_mem = NULL;
-  }
-  return rc;
-}
 
 int emu_check(const PtxModule *m, const PtxKernel *k, WmErr *e) {
   EmuProgram prog;

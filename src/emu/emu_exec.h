@@ -346,9 +346,7 @@ int emu_vprintf(Block *b, const EmuInstr *x, int warp, int lane, uint64_t fmt, u
  * one that faulted, if one did) and at most CUDA's FIFO of it. */
 void emu_printf_flush(EmuLaunch *l, Block *const *bs, size_t nb, uint64_t last);
 
-/* --- blocks (emu.c) and the grid over host threads (emu_grid.c) --- */
-
-#define EMU_GROUP_MAX 32 /* a larger replay group is replayed block by block */
+/* --- a block (emu.c), for the launch (emu_grid.c) --- */
 
 /* Sets b up for blocks of launch l (the workers reuse it block after
  * block); frees with emu_block_teardown(). */
@@ -357,12 +355,22 @@ void emu_block_teardown(Block *b);
 /* Runs block b (its ctaid, order and shared memory set) to the end: 0, or
  * -1 after a fault (in b->e). */
 int emu_block_run(Block *b);
-/* Runs a plain launch's blocks over the host threads, their traces
- * replayed in launch order when l->cache is set: 0, or -1 for the lowest
- * block that faulted. */
-int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e);
-/* The replay's group (replay_group), or 1 beyond EMU_GROUP_MAX. */
-int emu_replay_group(const struct CacheSys *c);
+/* The pieces of emu_block_run() a cooperative grid interleaves: */
+void emu_block_start(Block *b); /* every warp at the kernel's start */
+/* What one pass over the ready warps of a block (or grid) did. */
+typedef struct EmuPass {
+  uint64_t ran, spun;  /* warps run; of them, warps that yielded in a spin */
+  uint64_t instrs;     /* warp instructions */
+  int released;        /* a barrier completed */
+  int waiting;         /* a warp waits at a barrier */
+} EmuPass;
+/* Runs each ready warp of b once, then completes the barriers it can. */
+int emu_run_pass(Block *b, EmuPass *ps);
+/* After a pass: 1 to go on, 0 when every warp is done, -1 for a deadlock or
+ * a spin that lasted EMU_SPIN_BUDGET warp instructions (*quiet counts them). */
+int emu_after_pass(const EmuPass *ps, uint64_t *quiet);
+/* The error for a stopped block: its spinning warp, else its barrier. */
+int emu_stopped(Block *b, uint64_t quiet, int cooperative);
 
 /* --- the module's segments (emu_segment.c) --- */
 

@@ -1,7 +1,9 @@
-/* emu_grid.c - a plain launch's blocks over host threads, and their cache
- * traces to the replay in launch order.
+/* emu_grid.c - a launch: its blocks over host threads, and their cache
+ * traces to the replay in launch order (emu.c runs one block).
  *
  * Notes:
+ * - emu_run() is the launch: its checks, then a plain grid (below) or a
+ *   cooperative one (every block resident, run on one thread).
  * - Blocks are independent, so they run on several host threads (workers),
  *   each with its own block state and statistics, summed at the end; no
  *   counter depends on the thread count.
@@ -46,7 +48,10 @@ static uint64_t blocks_to_run(const EmuLaunch *l, uint64_t nblocks) {
   return full * l->sample_wave + (rest < l->sample_wave ? rest : l->sample_wave);
 }
 
-int emu_replay_group(const struct CacheSys *c) {
+#define EMU_GROUP_MAX 32 /* a larger replay group is replayed block by block */
+
+/* The replay's group (replay_group), or 1 beyond EMU_GROUP_MAX. */
+static int emu_replay_group(const struct CacheSys *c) {
   int group = replay_group(c);
   return group < 1 || group > EMU_GROUP_MAX ? 1 : group;
 }
@@ -411,7 +416,10 @@ static uint64_t chunk_size(const EmuLaunch *l, uint64_t nblocks, int nw, int gro
   return c ? c : (uint64_t)group;
 }
 
-int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
+/* Runs a plain launch's blocks over the host threads, their traces
+ * replayed in launch order when l->cache is set: 0, or -1 for the lowest
+ * block that faulted. */
+static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
   const PtxKernel *k = l->kernel;
   int nw, rc = 0;
   size_t budget;
@@ -461,5 +469,171 @@ int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_
   }
   free(ws);
   if (ring) ring_free(ring);
+  return rc;
+}
+
+/* --- cooperative launches: every block is resident; a pass runs each
+ * ready warp of each block once, blocks in launch order, so a block that
+ * spins on a flag (the grid barrier's counter) lets the others set it.
+ * One host thread runs the grid, so the order and the counters do not
+ * depend on the thread count; each block keeps its own cache trace, replayed
+ * in launch order as for a plain launch. --- */
+
+static int run_grid(Block *bs, uint64_t n, MemModel *mm, MemTrace *tr) {
+  uint64_t quiet = 0;
+  for (;;) {
+    EmuPass ps = {0};
+    for (uint64_t i = 0; i < n; i++) {
+      if (tr) mm->trace = &tr[i];
+      if (mm) mm->block = i;
+      if (emu_run_pass(&bs[i], &ps)) return -1;
+    }
+    int go = emu_after_pass(&ps, &quiet);
+    if (go > 0) continue;
+    if (go == 0) return 0;
+    for (uint64_t i = 0; i < n; i++) /* the first block with a spinning warp, else a waiting one */
+      for (uint32_t w = 0; w < bs[i].nwarps; w++)
+        if (bs[i].warps[w].state == W_READY && bs[i].warps[w].spin_stuck) return emu_stopped(&bs[i], quiet, 1);
+    for (uint64_t i = 0; i < n; i++)
+      for (uint32_t w = 0; w < bs[i].nwarps; w++)
+        if (bs[i].warps[w].state == W_WAIT) return emu_stopped(&bs[i], quiet, 1);
+    return -1;
+  }
+}
+
+/* Runs a cooperative launch on this thread: every block set up at once. */
+static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
+  uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  MemModel mm;
+  int have_mm = l->mm && mem_init(&mm, &l->mm->cfg, l->kernel->ncode) == 0;
+  MemTrace *tr = have_mm && l->cache ? wm_xcalloc(n, sizeof *tr) : NULL;
+  Block *bs = wm_xcalloc(n, sizeof *bs);
+  for (uint64_t i = 0; i < n; i++) {
+    Block *b = &bs[i];
+    b->mm = have_mm ? &mm : NULL;
+    emu_block_setup(b, l, arch, prog, shared, e);
+    b->ctaid[0] = (uint32_t)(i % l->grid[0]);
+    b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
+    b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
+    b->order = i;
+    emu_block_start(b);
+  }
+  int rc = run_grid(bs, n, have_mm ? &mm : NULL, tr);
+  Block **bp = wm_xmalloc(n * sizeof *bp);
+  for (uint64_t i = 0; i < n; i++) bp[i] = &bs[i];
+  emu_printf_flush(l, bp, (size_t)n, UINT64_MAX);
+  free(bp);
+  if (have_mm) mm.trace = NULL;
+  if (rc == 0 && tr) {
+    int group = emu_replay_group(l->cache);
+    for (uint64_t i = 0; i < n; i += (uint64_t)group) {
+      const MemTrace *x[EMU_GROUP_MAX];
+      int k = 0;
+      for (; k < group && i + (uint64_t)k < n; k++) x[k] = &tr[i + (uint64_t)k];
+      replay_blocks(l->cache, i, x, k);
+    }
+  }
+  l->blocks_run = n;
+  l->warp_instrs = l->thread_instrs = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    l->warp_instrs += bs[i].warp_instrs;
+    l->thread_instrs += bs[i].thread_instrs;
+    emu_block_teardown(&bs[i]);
+    if (tr) trace_free(&tr[i]);
+  }
+  if (have_mm) {
+    mem_merge(l->mm, &mm);
+    mem_free(&mm);
+  }
+  free(bs);
+  free(tr);
+  return rc;
+}
+
+/* The grid-sync workspace the driver gives a cooperative launch
+ * (cooperative_groups/details/driver_abi.h: {wsSize, barrier}, the barrier
+ * counting arrivals from zero), then the grid. */
+static int cooperative_launch(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
+  int wi = gmem_alloc(l->gmem, 8, "grid-sync workspace of the cooperative launch", PTX_T_U32, 2, e);
+  if (wi < 0) return -1;
+  uint32_t ws[2] = {8, 0};
+  memcpy(l->gmem->buf[wi].data, ws, sizeof ws);
+  l->grid_ws = l->gmem->buf[wi].addr;
+  int rc = run_cooperative(l, arch, prog, shared, e);
+  WmErr ignored; /* the workspace is of this launch only: a long-lived GlobalMem must not collect them */
+  if (gmem_release(l->gmem, l->grid_ws, &ignored) == 0) l->gmem->nfreed--; /* nor remember them */
+  if (l->mm) {
+    l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
+    l->mm->metric[WM_M_INST] += l->warp_instrs;
+  }
+  return rc;
+}
+
+/* --- launch --- */
+
+static int check_launch(const EmuLaunch *l, const Arch *a, const PtxKernel *k, uint32_t shared, WmErr *e) {
+  const uint32_t *g = l->grid, *bl = l->block;
+  ArchLimits lim = arch_limits(a);
+  uint64_t threads = (uint64_t)bl[0] * bl[1] * bl[2];
+  if (!g[0] || !g[1] || !g[2] || !bl[0] || !bl[1] || !bl[2])
+    return wm_err(e, WM_ELIMIT, "kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
+                  k->name, g[0], g[1], g[2], bl[0], bl[1], bl[2]);
+  if (threads > lim.block_threads || bl[0] > lim.block_xy || bl[1] > lim.block_xy || bl[2] > lim.block_z)
+    return wm_err(e, WM_ELIMIT,
+                  "kernel %s: block (%u,%u,%u) has %llu threads; CUDA allows at most %u per block on %s "
+                  "(x, y <= %u, z <= %u): the launch would fail with cudaErrorInvalidConfiguration",
+                  k->name, bl[0], bl[1], bl[2], (unsigned long long)threads, lim.block_threads, a->name,
+                  lim.block_xy, lim.block_z);
+  if (g[1] > lim.grid_yz || g[2] > lim.grid_yz || g[0] > lim.grid_x)
+    return wm_err(e, WM_ELIMIT, "kernel %s: grid (%u,%u,%u) exceeds CUDA's limits on %s (x <= %u, y, z <= %u)",
+                  k->name, g[0], g[1], g[2], a->name, lim.grid_x, lim.grid_yz);
+  for (int i = 0; i < 3; i++)
+    if (k->reqntid[i] && k->reqntid[i] != bl[i])
+      return wm_err(e, WM_ELIMIT, "kernel %s requires a block of (%u,%u,%u) threads (.reqntid), not (%u,%u,%u)",
+                    k->name, k->reqntid[0], k->reqntid[1] ? k->reqntid[1] : 1, k->reqntid[2] ? k->reqntid[2] : 1,
+                    bl[0], bl[1], bl[2]);
+  if (shared > lim.smem_block)
+    return wm_err(e, WM_ELIMIT,
+                  "kernel %s: %u bytes of shared memory per block (%u static + %u dynamic) exceed the "
+                  "%u bytes a block can have on %s",
+                  k->name, shared, k->shared_static, l->smem_dynamic, lim.smem_block, a->name);
+  return 0; /* dynamic shared memory nobody uses is allowed, as CUDA allows it */
+}
+
+int emu_run(EmuLaunch *l, WmErr *e) {
+  const PtxKernel *k = l->kernel;
+  const PtxModule *m = l->mod;
+  uint32_t align = k->shared_extern_align ? k->shared_extern_align : 1;
+  uint32_t shared = l->smem_dynamic ? (k->shared_static + align - 1) / align * align + l->smem_dynamic
+                                    : k->shared_static;
+  const Arch *arch = l->arch ? l->arch : arch_default();
+  if (check_launch(l, arch, k, shared, e)) return -1;
+
+  uint64_t gbase;
+  uint8_t *const_owned;
+  if (emu_segments(l, &gbase, &const_owned, e)) return -1;
+  EmuProgram prog;
+  if ((emu_heap_used(k) && emu_heap_open(l->gmem, l->heap_size, e)) || emu_prepare(&prog, m, k, gbase, e)) {
+    free(const_owned);
+    if (const_owned) l->const_mem = NULL;
+    return -1;
+  }
+  l->grid_ws = 0;
+  if (l->cooperative) {
+    int rc = cooperative_launch(l, arch, &prog, shared, e);
+    emu_program_free(&prog);
+    if (const_owned) {
+      free(const_owned);
+      l->const_mem = NULL;
+    }
+    return rc;
+  }
+
+  int rc = emu_grid_run(l, arch, &prog, shared, e);
+  emu_program_free(&prog);
+  if (const_owned) {
+    free(const_owned);
+    l->const_mem = NULL;
+  }
   return rc;
 }

@@ -207,9 +207,6 @@ void cache_free(CacheSys *c) {
   free(c->merge_pos);
   free(c->partial);
   dram_free(&c->dram);
-  if (c->own) replay_worker_free(c->own);
-  free(c->own);
-  l2ops_free(&c->ops);
   memset(c, 0, sizeof *c);
 }
 

@@ -66,9 +66,6 @@ typedef struct CacheSys {
   size_t partial_pos, partial_n;
   /* DRAM: its configuration, state and counters (dram.c) */
   Dram dram;
-  /* replay_blocks()'s own L1 stage and its output (replay.c) */
-  ReplayWorker *own;
-  L2Ops ops;
   /* statistics */
   uint64_t metric[WM_M_COUNT]; /* the caches' and the replay's (DRAM's
                                   are in dram) */

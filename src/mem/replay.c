@@ -265,9 +265,11 @@ void l2ops_free(L2Ops *o) {
 }
 
 void replay_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb) {
-  if (!c->own) c->own = wm_xcalloc(1, sizeof *c->own);
-  c->ops.n = 0;
-  replay_l1(c, c->own, first, t, nb, &c->ops);
-  replay_worker_add(c, c->own);
-  cache_l2(c, c->ops.op, c->ops.n);
+  ReplayWorker w = {0};
+  L2Ops ops = {0};
+  replay_l1(c, &w, first, t, nb, &ops);
+  replay_worker_add(c, &w);
+  cache_l2(c, ops.op, ops.n);
+  replay_worker_free(&w);
+  l2ops_free(&ops);
 }
