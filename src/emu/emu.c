@@ -41,7 +41,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "emu/emu_exec.h"
 
@@ -570,24 +569,12 @@ static int check_launch(const EmuLaunch *l, const Arch *a, const PtxKernel *k, u
  * each worker has its own block state and statistics, merged at the end in
  * worker order, so the counters do not depend on the thread count. --- */
 
-/* Sampling: the j-th block run is block_of(l, j); with sample_every k > 1
- * only every k-th wave of sample_wave blocks runs. */
-static uint64_t block_of(const EmuLaunch *l, uint64_t j) {
-  if (l->sample_every <= 1 || !l->sample_wave) return j;
-  return j / l->sample_wave * l->sample_wave * l->sample_every + j % l->sample_wave;
-}
-
-static uint64_t blocks_to_run(const EmuLaunch *l, uint64_t nblocks) {
-  if (l->sample_every <= 1 || !l->sample_wave) return nblocks;
-  uint64_t span = l->sample_wave * l->sample_every, full = nblocks / span, rest = nblocks % span;
-  return full * l->sample_wave + (rest < l->sample_wave ? rest : l->sample_wave);
-}
-
 /* Block traces wait here to be replayed through the caches in launch order
  * (mem/cache.h): a worker that finishes block i parks its trace in slot
  * i % EMU_RING, then whoever finds the next block in order ready replays
- * it.  A worker more than EMU_RING blocks ahead waits. */
-#define EMU_RING 64
+ * it.  A worker more than EMU_RING blocks ahead waits.  In a sharded
+ * launch, rank 0's ring also takes the other processes' traces (feed_ring);
+ * theirs (`out`) counts their own blocks and hands them to rank 0. */
 
 typedef struct Ring {
   pthread_mutex_t mu;
@@ -600,6 +587,7 @@ typedef struct Ring {
   const EmuLaunch *l;
   int draining, abort;
   CacheSys *cache;
+  const EmuShard *out;    /* set: deliver block i's trace, not replay it */
 } Ring;
 
 /* Blocks of the group starting at g->head, if all are ready, else 0. */
@@ -631,7 +619,8 @@ static int ring_put(Ring *g, uint64_t i, MemTrace *t) {
       const MemTrace *x[EMU_RING];
       for (int j = 0; j < n; j++) x[j] = &g->slot[(g->head + (uint64_t)j) % EMU_RING];
       pthread_mutex_unlock(&g->mu);
-      replay_blocks(g->cache, block_of(g->l, g->head), x, n);
+      for (int j = 0; g->out && j < n; j++) g->out->deliver(g->out->ctx, emu_shard_block(g->out, g->head + j), x[j]);
+      if (!g->out) replay_blocks(g->cache, emu_block_of(g->l, g->head), x, n);
       pthread_mutex_lock(&g->mu);
       for (int j = 0; j < n; j++) {
         g->slot[g->head % EMU_RING].n = 0;
@@ -665,14 +654,6 @@ typedef struct Worker {
   pthread_t th;
   int started;
 } Worker;
-
-int emu_threads(void) {
-  const char *env = getenv("WARPMEM_THREADS");
-  long n = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-  if (n < 1) n = 1;
-  if (n > EMU_MAX_THREADS) n = EMU_MAX_THREADS;
-  return (int)n;
-}
 
 static void block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared,
                         WmErr *e) {
@@ -726,9 +707,10 @@ static void *run_blocks(void *arg) {
   Worker *w = arg;
   Block *b = &w->b;
   const EmuLaunch *l = b->l;
-  for (uint64_t j = w->first; j < w->nblocks; j += w->step) {
+  for (uint64_t q = w->first; q < w->nblocks; q += w->step) {
+    uint64_t j = emu_shard_block(l->shard, q); /* this process's q-th block */
     if (j > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) break;
-    uint64_t i = block_of(l, j);
+    uint64_t i = emu_block_of(l, j);
     b->ctaid[0] = (uint32_t)(i % l->grid[0]);
     b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
     b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
@@ -736,7 +718,7 @@ static void *run_blocks(void *arg) {
     b->order = j;
     if (b->running) __atomic_store_n(&b->running[w->first], j, __ATOMIC_RELEASE);
     int bad = run_block(b);
-    if (!bad && w->ring && ring_put(w->ring, j, &w->trace)) {
+    if (!bad && w->ring && ring_put(w->ring, w->ring->out ? q : j, &w->trace)) {
       /* another block faulted and stopped the replay: the blocks before it
        * still run (untraced), so that the lowest fault is the one reported */
       w->ring = NULL;
@@ -763,9 +745,24 @@ static Ring *ring_new(EmuLaunch *l, uint64_t nblocks) {
   ring->cache = l->cache;
   ring->nblocks = nblocks;
   ring->l = l;
-  ring->group = replay_group(l->cache);
-  if (ring->group < 1 || ring->group > EMU_RING / 2) ring->group = 1;
+  ring->group = emu_ring_group(l);
+  if (l->shard && l->shard->rank) ring->out = l->shard;
   return ring;
+}
+
+/* Rank 0 of a sharded launch: the other processes' traces, fed to the
+ * ring in launch order on a thread of their own. */
+static void *feed_ring(void *arg) {
+  Ring *g = arg;
+  const EmuShard *sh = g->l->shard;
+  MemTrace t = {0};
+  for (uint64_t j = 0; j < g->nblocks; j++)
+    if (emu_shard_owner(sh, j) && (sh->fetch(sh->ctx, j, &t) || ring_put(g, j, &t))) {
+      ring_abort(g); /* one stopped (a fault): rank 0's blocks run on untraced */
+      break;
+    }
+  trace_free(&t);
+  return NULL;
 }
 
 static void ring_free(Ring *ring) {
@@ -859,8 +856,7 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
   free(bp);
   if (have_mm) mm.trace = NULL;
   if (rc == 0 && tr) {
-    int group = replay_group(l->cache);
-    if (group < 1 || group > EMU_RING / 2) group = 1;
+    int group = emu_ring_group(l);
     for (uint64_t i = 0; i < n; i += (uint64_t)group) {
       const MemTrace *x[EMU_RING / 2];
       int k = 0;
@@ -894,7 +890,10 @@ static int cooperative_launch(EmuLaunch *l, const Arch *arch, const EmuProgram *
   uint32_t ws[2] = {8, 0};
   memcpy(l->gmem->buf[wi].data, ws, sizeof ws);
   l->grid_ws = l->gmem->buf[wi].addr;
-  int rc = run_cooperative(l, arch, prog, shared, e);
+  int idle = l->shard && l->shard->rank; /* not sharded: rank 0 runs the grid */
+  int rc = idle ? 0 : run_cooperative(l, arch, prog, shared, e);
+  if (idle) l->blocks_run = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  if (l->shard) rc = l->shard->finish(l->shard->ctx, l, rc ? 0 : UINT64_MAX, e);
   WmErr ignored; /* the workspace is of this launch only: a long-lived GlobalMem must not collect them */
   if (gmem_release(l->gmem, l->grid_ws, &ignored) == 0) l->gmem->nfreed--; /* nor remember them */
   if (l->mm) {
@@ -935,19 +934,19 @@ int emu_run(EmuLaunch *l, WmErr *e) {
 
   int nw = emu_heap_used(k) ? 1 : emu_threads(), rc = 0; /* allocation in block order (emu_heap.c) */
   uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-  uint64_t nblocks = blocks_to_run(l, grid_blocks);
+  uint64_t nblocks = emu_blocks_to_run(l, grid_blocks), nrun = l->shard ? emu_shard_count(l->shard, nblocks) : nblocks;
   l->blocks_run = nblocks;
-  if ((uint64_t)nw > nblocks) nw = (int)nblocks;
+  if ((uint64_t)nw > nrun) nw = (int)nrun;
   Worker *ws = wm_xcalloc((size_t)nw, sizeof *ws);
   uint64_t running[EMU_MAX_THREADS];
   for (int t = 0; t < nw; t++) running[t] = 0; /* not started: may run anything */
   uint64_t stop_at = UINT64_MAX;
-  Ring *ring = l->cache && l->mm ? ring_new(l, nblocks) : NULL;
+  Ring *ring = l->cache && l->mm ? ring_new(l, l->shard && l->shard->rank ? nrun : nblocks) : NULL;
   for (int t = 0; t < nw; t++) {
     Worker *w = &ws[t];
     w->first = (uint64_t)t;
     w->step = (uint64_t)nw;
-    w->nblocks = nblocks;
+    w->nblocks = nrun;
     w->stop_at = &stop_at;
     w->fault_block = UINT64_MAX;
     if (l->mm && mem_init(&w->mm, &l->mm->cfg, k->ncode) == 0) w->b.mm = &w->mm;
@@ -959,19 +958,24 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     w->b.running = nw > 1 ? running : NULL;
     w->b.nrunning = nw;
   }
-  run_workers(ws, nw);
+  pthread_t feeder;
+  int feed = ring && nrun < nblocks && !ring->out, fed = feed && pthread_create(&feeder, NULL, feed_ring, ring) == 0;
+  if (feed && !fed) ring_abort(ring); /* the workers run untraced; the launch fails */
+  if (nw) run_workers(ws, nw);
+  if (fed) pthread_join(feeder, NULL);
   /* the fault of the lowest block wins: every lower block has run */
-  int worst = -1;
+  uint64_t fault = UINT64_MAX;
   for (int t = 0; t < nw; t++)
-    if (ws[t].fault_block != UINT64_MAX && (worst < 0 || ws[t].fault_block < ws[worst].fault_block)) worst = t;
-  if (worst >= 0) {
-    *e = ws[worst].err;
-    rc = -1;
+    if (ws[t].fault_block < fault) fault = ws[t].fault_block, *e = ws[t].err;
+  if (feed && !fed) {
+    fault = 0;
+    wm_err(e, WM_ELIMIT, "cannot start the thread that takes the other ranks' block traces");
   }
   Block *bp[EMU_MAX_THREADS];
   for (int t = 0; t < nw; t++) bp[t] = &ws[t].b;
   emu_printf_flush(l, bp, (size_t)nw, stop_at);
   workers_finish(l, ws, nw);
+  rc = l->shard ? l->shard->finish(l->shard->ctx, l, fault, e) : fault == UINT64_MAX ? 0 : -1;
   if (l->mm) {
     l->mm->metric[WM_M_WARPS] += nblocks * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
     l->mm->metric[WM_M_INST] += l->warp_instrs;
