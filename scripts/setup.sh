@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what warpmem needs to build and test, if missing (Debian 12):
 # cmake, a C compiler, pkg-config, jansson (JSON), cmocka (tests), lz4 and
-# zstd (the compressed PTX in applications' fat binaries), and
-# python3 with nm for the layout check.
+# zstd (the compressed PTX in applications' fat binaries), Open MPI
+# (warpmem sim over MPI ranks), and python3 with nm for the layout check.
 # The CUDA toolkit (nvcc) is optional: without it, give warpmem .ptx files.
 set -euo pipefail
 need=()
@@ -15,6 +15,8 @@ pkg-config --exists jansson 2>/dev/null || need+=(libjansson-dev)
 pkg-config --exists cmocka 2>/dev/null || need+=(libcmocka-dev)
 pkg-config --exists liblz4 2>/dev/null || need+=(liblz4-dev)   # fat binaries (warpmem run)
 pkg-config --exists libzstd 2>/dev/null || need+=(libzstd-dev)
+# Open MPI: `mpirun -np N warpmem sim` (docs/mpi.md) and its test
+{ command -v mpirun >/dev/null && pkg-config --exists ompi-c 2>/dev/null; } || need+=(openmpi-bin libopenmpi-dev)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
   sudo=""

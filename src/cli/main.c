@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/gpu_cmd.h"
+#include "sim/sim_mpi.h"
 
 static const char *usage_main =
   "usage: warpmem COMMAND [OPTIONS]\n"
@@ -32,7 +33,25 @@ static const char *usage_main =
   "exit status: 0 ok, 1 an error, 2 usage, 3 no GPU (gpu), 4 some launches of a\n"
   "file were refused or failed while the others ran and were reported.\n";
 
+static int command(int argc, char **argv);
+
+/* Under mpirun with several ranks, every rank runs the command: `sim`
+ * shards each launch's blocks over them (sim_mpi.h); the commands that do
+ * not simulate run alike on each, rank 0's output shown. */
 int main(int argc, char **argv) {
+  WmErr e = {0};
+  int nranks = sim_mpi_start(&e);
+  if (nranks < 0) return sim_mpi_stop(wm_err_print(&e));
+  const char *cmd = argc > 1 ? argv[1] : "";
+  if (nranks > 1 && (!strcmp(cmd, "run") || !strcmp(cmd, "lab") || !strcmp(cmd, "gpu"))) {
+    fprintf(stderr, "warpmem: `warpmem %s` does not run under mpirun yet (only `warpmem sim` is sharded over "
+            "MPI ranks: docs/mpi.md); run it as one process\n", cmd);
+    return sim_mpi_stop(1);
+  }
+  return sim_mpi_stop(command(argc, argv));
+}
+
+static int command(int argc, char **argv) {
   if (argc < 2) {
     fputs(usage_main, stderr);
     return 2;

@@ -309,7 +309,7 @@ static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const
     rep[i] = report_refusal(mod, &ls[i], &e, errors[i]);
     ++*not_run;
     /* text shows the message in place; JSON and CSV go to files, so say it here too */
-    if (c->format != REPORT_TEXT)
+    if (c->format != REPORT_TEXT && sim_rank() == 0)
       fprintf(stderr, "warpmem: %s %s: %s\n", ls[i].label, report_status_name[rep[i].status], e.msg);
   }
   if (progress) fprintf(stderr, "\r%60s\r", "");
@@ -320,6 +320,11 @@ int cli_sim_cmd(int argc, char **argv) {
   SimCmd c;
   int status = parse_options(argc, argv, &c);
   if (status >= 0) return status;
+  char rank_dir[4200]; /* under mpirun, rank 0 writes --dump; the others only to check them (tests) */
+  if (sim_rank() && c.o.dump_dir) {
+    snprintf(rank_dir, sizeof rank_dir, "%s.rank%d", c.o.dump_dir, sim_rank());
+    c.o.dump_dir = getenv("WARPMEM_MPI_DUMP_ALL") ? rank_dir : NULL;
+  }
   WmErr e = {0};
   PtxModule *mod = ptx_load_with(c.file, arch_ptx_target(), c.nvcc.flag, c.nvcc.n, &e);
   if (!mod) return wm_err_print(&e);
@@ -340,7 +345,7 @@ int cli_sim_cmd(int argc, char **argv) {
     status = 1;
   }
   if (status == 0 && not_run) {
-    fprintf(stderr, "warpmem: %d of %d launches did not run (refused or failed; reported in place)\n", not_run, n);
+    if (sim_rank() == 0) fprintf(stderr, "warpmem: %d of %d launches did not run (refused or failed; reported in place)\n", not_run, n);
     status = CLI_EXIT_SOME_NOT_RUN;
   }
   for (int i = 0; i < n; i++) {

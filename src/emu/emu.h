@@ -10,6 +10,33 @@
 #include "mem/mem.h"
 #include "ptx/ptx.h"
 
+struct EmuLaunch;
+
+/* A launch sharded over processes (MPI ranks; src/sim/sim_mpi.c fills it,
+ * the emulator stays MPI-free).  The blocks, in run order j (after
+ * sampling), are dealt in chunks of `chunk` consecutive blocks, chunk c to
+ * process c % nproc; each process runs only its own.  The caches are
+ * rank 0's: every other process hands its blocks' traces over in order of
+ * j (deliver), and rank 0's ring takes them in (fetch) beside its own, so
+ * the replay sees every block in launch order, as one process does. */
+typedef struct EmuShard {
+  uint64_t chunk;            /* a multiple of the replay's group (a group
+                                never spans processes); >= the blocks:
+                                rank 0 runs all, the others none */
+  int rank, nproc;
+  void *ctx;
+  /* rank 0: into *t, the trace of block j run by another process (called
+     in order of j); 0, or 1 when that process stopped sending (a fault) */
+  int (*fetch)(void *ctx, uint64_t j, MemTrace *t);
+  /* the others: block j's trace (in order of j) */
+  void (*deliver)(void *ctx, uint64_t j, const MemTrace *t);
+  /* every process, after its blocks: adds the others' statistics and
+     instruction counts to rank 0's l, and agrees on the fault of the lowest
+     block (`fault`: this process's lowest faulting j, UINT64_MAX if none,
+     its message in *e).  0, or -1 with that fault's message in *e. */
+  int (*finish)(void *ctx, struct EmuLaunch *l, uint64_t fault, WmErr *e);
+} EmuShard;
+
 typedef struct EmuLaunch {
   const Arch *arch;          /* the GPU: its launch limits and SM count;
                                 NULL: the default preset */
@@ -55,6 +82,7 @@ typedef struct EmuLaunch {
   uint64_t grid_ws;          /* set by emu_run: that workspace's address
                                 (released when the launch ends), 0 for a
                                 plain launch (grid.is_valid() false) */
+  const EmuShard *shard;     /* NULL: this process runs every block */
   /* out */
   uint64_t blocks_run;       /* blocks run (all, unless sampling) */
   uint64_t thread_instrs;    /* lane-instructions executed */
@@ -74,6 +102,22 @@ int emu_threads(void);
  * and address of the first fault (WM_EFAULT, WM_EARITH, WM_EDEADLOCK,
  * WM_ELIMIT, WM_EUNSUP). */
 int emu_run(EmuLaunch *l, WmErr *e);
+
+/* Sharding (emu_shard.c): the blocks of the run order process sh->rank
+ * runs out of n, the q-th of them, and the process that runs block j. */
+uint64_t emu_shard_count(const EmuShard *sh, uint64_t n);
+uint64_t emu_shard_block(const EmuShard *sh, uint64_t q);
+int emu_shard_owner(const EmuShard *sh, uint64_t j);
+/* Consecutive blocks to deal to a process: the replay's group (1 without
+ * caches) times as many as fit a chunk of the host threads (emu_grid.c), so
+ * that a chunk is one process's and one thread's. */
+uint64_t emu_shard_chunk(const EmuLaunch *l);
+/* Whether sharding kernel k (of a plain launch, or a cooperative one) gives
+ * exactly one process's result: 0 if so, else 1 with the reason in why[n]
+ * (blocks that may communicate through global memory within the launch:
+ * global atomics, volatile or acquire/release accesses, the device heap,
+ * printf's order, a cooperative grid). */
+int emu_shard_unsafe(const PtxKernel *k, int cooperative, char *why, size_t n);
 
 /* Whether the emulator can run kernel k of m, without running it: the
  * parser's per-kernel refusal (ptx_find_kernel) has been passed already;

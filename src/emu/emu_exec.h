@@ -348,6 +348,9 @@ void emu_printf_flush(EmuLaunch *l, Block *const *bs, size_t nb, uint64_t last);
 
 /* --- a block (emu.c), for the launch (emu_grid.c) --- */
 
+#define EMU_GROUP_MAX 32 /* a larger replay group is replayed block by block */
+#define EMU_CHUNK_MAX 64 /* blocks handed to a host thread at a time */
+
 /* Sets b up for blocks of launch l (the workers reuse it block after
  * block); frees with emu_block_teardown(). */
 void emu_block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e);

@@ -48,8 +48,6 @@ static uint64_t blocks_to_run(const EmuLaunch *l, uint64_t nblocks) {
   return full * l->sample_wave + (rest < l->sample_wave ? rest : l->sample_wave);
 }
 
-#define EMU_GROUP_MAX 32 /* a larger replay group is replayed block by block */
-
 /* The replay's group (replay_group), or 1 beyond EMU_GROUP_MAX. */
 static int emu_replay_group(const struct CacheSys *c) {
   int group = replay_group(c);
@@ -59,7 +57,6 @@ static int emu_replay_group(const struct CacheSys *c) {
 /* ---- the ring of chunks waiting for the replay ---------------------------- */
 
 #define EMU_RING 16       /* chunks */
-#define EMU_CHUNK_MAX 64  /* blocks */
 
 typedef struct Chunk {
   MemTrace t[EMU_CHUNK_MAX]; /* one per block (emptied once the L1 stage ran) */
@@ -74,6 +71,7 @@ typedef struct Ring {
   Chunk slot[EMU_RING];
   uint8_t ready[EMU_RING];
   uint64_t head;   /* next chunk to replay */
+  uint64_t nblocks;
   size_t bytes;    /* trace bytes of the ready chunks */
   size_t budget;   /* most bytes ready chunks may hold */
   uint64_t chunk;  /* blocks per chunk */
@@ -83,6 +81,12 @@ typedef struct Ring {
   int warned;      /* note_big_group said so */
   CacheSys *cache;
   ReplayWorker rw; /* the drainer's L1 stage, when the workers cannot run it */
+  /* A launch sharded over processes (EmuShard): rank 0's ring takes the
+   * others' traces too, in launch order (feed_ring); theirs hands its own
+   * blocks' traces to rank 0 (deliver), not to caches.  Ring slots are
+   * chunks of the run order on rank 0, the process's own chunks elsewhere. */
+  const EmuShard *sh;
+  int out;
   /* The L1 stage in the workers: group G (in run order) runs on SM
    * G % sms, after group G - sms; sm_next[s] is the group SM s waits for. */
   int parallel_l1;
@@ -127,6 +131,11 @@ static int group_l1(Ring *g, ReplayWorker *rw, uint64_t j0, MemTrace *t, int n, 
 /* Replays chunk k (the ring's head) through the L2: its L1 stage first,
  * if the workers did not run it. */
 static void replay_chunk(Ring *g, uint64_t k, Chunk *c) {
+  if (g->out) { /* k is this process's k-th chunk */
+    uint64_t j0 = (k * (uint64_t)g->sh->nproc + (uint64_t)g->sh->rank) * g->chunk;
+    for (int i = 0; i < c->n; i++) g->sh->deliver(g->sh->ctx, j0 + (uint64_t)i, &c->t[i]);
+    return;
+  }
   for (int i = 0; !g->parallel_l1 && i < c->n; i += g->group)
     group_l1(g, &g->rw, k * g->chunk + (uint64_t)i, &c->t[i], c->n - i < g->group ? c->n - i : g->group, &c->ops, 0);
   cache_l2(g->cache, c->ops.op, c->ops.n);
@@ -214,10 +223,13 @@ static Ring *ring_new(EmuLaunch *l, uint64_t chunk, uint64_t nblocks, int nw, si
   ring->cache = l->cache;
   ring->l = l;
   ring->chunk = chunk;
+  ring->nblocks = nblocks;
   ring->group = emu_replay_group(l->cache);
   ring->budget = budget;
   ring->sms = l->cache->cfg.sms;
-  ring->parallel_l1 = nw > 1 && sm_is_periodic(ring, nblocks);
+  ring->sh = l->shard && l->shard->chunk < nblocks ? l->shard : NULL;
+  ring->out = ring->sh && ring->sh->rank;
+  ring->parallel_l1 = nw > 1 && !ring->sh && sm_is_periodic(ring, nblocks);
   ring->sm_next = wm_xmalloc((size_t)ring->sms * sizeof *ring->sm_next);
   for (int s = 0; s < ring->sms; s++) ring->sm_next[s] = (uint64_t)s;
   return ring;
@@ -250,6 +262,7 @@ typedef struct Worker {
   int id;
   uint64_t nblocks, chunk_blocks;
   uint64_t *next;         /* next chunk to hand out (shared) */
+  const EmuShard *sh;     /* the launch is sharded: this process's chunks */
   uint64_t *stop_at;      /* lowest faulting block so far (shared) */
   uint64_t fault_block;
   pthread_t th;
@@ -356,15 +369,41 @@ static int run_chunk(Worker *w, uint64_t j0, uint64_t n) {
 
 static void *run_chunks(void *arg) {
   Worker *w = arg;
+  const EmuShard *sh = w->sh;
   for (;;) {
-    uint64_t k = __atomic_fetch_add(w->next, 1, __ATOMIC_RELAXED), j0 = k * w->chunk_blocks;
+    /* q: this process's next chunk; k: its place in the run order */
+    uint64_t q = __atomic_fetch_add(w->next, 1, __ATOMIC_RELAXED);
+    uint64_t k = sh ? q * (uint64_t)sh->nproc + (uint64_t)sh->rank : q, j0 = k * w->chunk_blocks;
     if (j0 >= w->nblocks || j0 > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) break;
     uint64_t n = w->nblocks - j0 < w->chunk_blocks ? w->nblocks - j0 : w->chunk_blocks;
     if (run_chunk(w, j0, n)) break;
     w->chunk.n = w->ring && w->ring->parallel_l1 ? 0 : (int)n;
-    if (w->ring && ring_put(w->ring, k, &w->chunk)) stop_tracing(w);
+    if (w->ring && ring_put(w->ring, w->ring->out ? q : k, &w->chunk)) stop_tracing(w);
   }
   if (w->b.running) __atomic_store_n(&w->b.running[w->id], UINT64_MAX, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+/* Rank 0 of a sharded launch: the other processes' traces, fed to the
+ * ring in launch order on a thread of their own. */
+static void *feed_ring(void *arg) {
+  Ring *g = arg;
+  const EmuShard *sh = g->sh;
+  Chunk *c = wm_xcalloc(1, sizeof *c);
+  for (uint64_t k = 0; k * g->chunk < g->nblocks; k++) {
+    if (k % (uint64_t)sh->nproc == 0) continue; /* rank 0's own */
+    uint64_t j0 = k * g->chunk, n = g->nblocks - j0 < g->chunk ? g->nblocks - j0 : g->chunk;
+    int stop = 0;
+    for (uint64_t i = 0; i < n && !stop; i++) stop = sh->fetch(sh->ctx, j0 + i, &c->t[i]);
+    c->n = (int)n;
+    if (stop || ring_put(g, k, c)) {
+      ring_abort(g); /* one stopped (a fault): rank 0's blocks run on untraced */
+      break;
+    }
+  }
+  for (int i = 0; i < EMU_CHUNK_MAX; i++) trace_free(&c->t[i]);
+  l2ops_free(&c->ops);
+  free(c);
   return NULL;
 }
 
@@ -428,10 +467,12 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
   uint64_t nblocks = blocks_to_run(l, grid_blocks);
   l->blocks_run = nblocks;
-  if ((uint64_t)nw > nblocks) nw = (int)nblocks;
+  const EmuShard *sh = l->shard && l->shard->chunk < nblocks ? l->shard : NULL;
+  uint64_t nrun = l->shard ? emu_shard_count(l->shard, nblocks) : nblocks; /* this process's */
+  if ((uint64_t)nw > nrun) nw = (int)nrun;
   int group = l->cache ? emu_replay_group(l->cache) : 1;
-  uint64_t chunk = chunk_size(l, nblocks, nw, group), next = 0;
-  Worker *ws = wm_xcalloc((size_t)nw, sizeof *ws);
+  uint64_t chunk = sh ? sh->chunk : chunk_size(l, nblocks, nw ? nw : 1, group), next = 0;
+  Worker *ws = wm_xcalloc((size_t)(nw ? nw : 1), sizeof *ws);
   uint64_t running[EMU_MAX_THREADS];
   for (int t = 0; t < nw; t++) running[t] = 0; /* not started: may run anything */
   uint64_t stop_at = UINT64_MAX;
@@ -442,6 +483,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
     w->nblocks = nblocks;
     w->chunk_blocks = chunk;
     w->next = &next;
+    w->sh = sh;
     w->stop_at = &stop_at;
     w->fault_block = UINT64_MAX;
     if (l->mm && mem_init(&w->mm, &l->mm->cfg, k->ncode) == 0) w->b.mm = &w->mm;
@@ -450,19 +492,24 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
     w->b.running = nw > 1 ? running : NULL;
     w->b.nrunning = nw;
   }
-  run_workers(ws, nw);
+  pthread_t feeder;
+  int feed = ring && ring->sh && !ring->out, fed = feed && pthread_create(&feeder, NULL, feed_ring, ring) == 0;
+  if (feed && !fed) ring_abort(ring); /* the workers run untraced; the launch fails */
+  if (nw) run_workers(ws, nw);
+  if (fed) pthread_join(feeder, NULL);
   /* the fault of the lowest block wins: every lower block has run */
-  int worst = -1;
+  uint64_t fault = UINT64_MAX;
   for (int t = 0; t < nw; t++)
-    if (ws[t].fault_block != UINT64_MAX && (worst < 0 || ws[t].fault_block < ws[worst].fault_block)) worst = t;
-  if (worst >= 0) {
-    *e = ws[worst].err;
-    rc = -1;
+    if (ws[t].fault_block < fault) fault = ws[t].fault_block, *e = ws[t].err;
+  if (feed && !fed) {
+    fault = 0;
+    wm_err(e, WM_ELIMIT, "cannot start the thread that takes the other ranks' block traces");
   }
   Block *bp[EMU_MAX_THREADS];
   for (int t = 0; t < nw; t++) bp[t] = &ws[t].b;
   emu_printf_flush(l, bp, (size_t)nw, stop_at);
   workers_finish(l, ws, nw);
+  rc = l->shard ? l->shard->finish(l->shard->ctx, l, fault, e) : fault == UINT64_MAX ? 0 : -1;
   if (l->mm) {
     l->mm->metric[WM_M_WARPS] += nblocks * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
     l->mm->metric[WM_M_INST] += l->warp_instrs;
@@ -559,7 +606,10 @@ static int cooperative_launch(EmuLaunch *l, const Arch *arch, const EmuProgram *
   uint32_t ws[2] = {8, 0};
   memcpy(l->gmem->buf[wi].data, ws, sizeof ws);
   l->grid_ws = l->gmem->buf[wi].addr;
-  int rc = run_cooperative(l, arch, prog, shared, e);
+  int idle = l->shard && l->shard->rank; /* not sharded: rank 0 runs the grid */
+  int rc = idle ? 0 : run_cooperative(l, arch, prog, shared, e);
+  if (idle) l->blocks_run = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  if (l->shard) rc = l->shard->finish(l->shard->ctx, l, rc ? 0 : UINT64_MAX, e);
   WmErr ignored; /* the workspace is of this launch only: a long-lived GlobalMem must not collect them */
   if (gmem_release(l->gmem, l->grid_ws, &ignored) == 0) l->gmem->nfreed--; /* nor remember them */
   if (l->mm) {

@@ -8,6 +8,18 @@
 #include "emu/emu_approx.h"
 #include "util/sys.h"
 
+static SimRunner runner = emu_run;
+static int runner_rank, runner_nranks = 1;
+
+void sim_set_runner(SimRunner r, int rank, int nranks) {
+  runner = r ? r : emu_run;
+  runner_rank = rank;
+  runner_nranks = nranks;
+}
+
+int sim_rank(void) { return runner_rank; }
+int sim_nranks(void) { return runner_nranks; }
+
 const Arch *sim_arch(const SimOptions *o) { return o->cfg.arch ? o->cfg.arch : arch_default(); }
 
 /* Occupancy of the launch on the preset, into run->occ: registers from
@@ -135,7 +147,7 @@ static int run_bound(const PtxModule *mod, const PtxKernel *k, const LaunchSpec 
   memset(&cm, 0, sizeof cm);
   if (!b->functional) sim_model_begin(o, k, ls, run, &cm, &l);
   double t0 = wm_now();
-  if (emu_run(&l, e)) {
+  if (runner(&l, e)) {
     sim_model_abort(&cm);
     mem_free(&run->mm);
     name_launch(ls, e);

@@ -122,4 +122,13 @@ int sim_run_bound(const PtxModule *mod, const LaunchSpec *ls, const SimBound *b,
                   WmErr *e);
 void sim_run_free(SimRun *r);
 
+/* Every launch's call of the emulator: emu_run, unless a runner is set.
+ * Under mpirun, sim_mpi.c sets one that shards each launch over the ranks
+ * (rank: this process's, of nranks); sim_rank() says which this is (0 and
+ * 1 rank otherwise), so that only rank 0 prints and writes files. */
+typedef int (*SimRunner)(EmuLaunch *l, WmErr *e);
+void sim_set_runner(SimRunner r, int rank, int nranks);
+int sim_rank(void);
+int sim_nranks(void);
+
 #endif

@@ -1,0 +1,64 @@
+/* emu_shard.c - who runs which blocks of a launch: the run order
+ * (sampling), the host threads, and the processes of a launch sharded over
+ * several (EmuShard, emu.h; the transport is the sim layer's,
+ * src/sim/sim_mpi.c), and which kernels cannot be sharded exactly.
+ *
+ * Notes:
+ *  - Blocks are dealt in chunks of consecutive blocks of the run order, in
+ *    turn: chunk c to process c % nproc.  A chunk is a multiple of the cache
+ *    replay's group, so the blocks replayed together always come from one
+ *    process, and the host threads' chunk (emu_grid.c), so that each
+ *    process hands its threads its own chunks.
+ *  - Sharding is exact when no block reads what another block writes
+ *    during the launch: each process then writes what one process would,
+ *    and the sim layer merges what each changed.  Blocks that may
+ *    communicate (global atomics, volatile or acquire/release accesses:
+ *    flags and spin loops, the device heap, a cooperative grid) and printf
+ *    (its order across blocks) make a kernel unsafe: it runs on rank 0.
+ */
+#include <stdio.h>
+
+#include "emu/emu_exec.h"
+
+uint64_t emu_shard_chunk(const EmuLaunch *l) {
+  uint64_t group = (uint64_t)(l->cache ? replay_group(l->cache) : 1);
+  if (group < 1 || group > EMU_GROUP_MAX) group = 1;
+  return group * (EMU_CHUNK_MAX / group);
+}
+
+uint64_t emu_shard_count(const EmuShard *sh, uint64_t n) {
+  if (sh->chunk >= n) return sh->rank == 0 ? n : 0;
+  uint64_t span = sh->chunk * (uint64_t)sh->nproc, rest = n % span, mine = (uint64_t)sh->rank * sh->chunk;
+  uint64_t tail = rest > mine ? rest - mine : 0;
+  return n / span * sh->chunk + (tail < sh->chunk ? tail : sh->chunk);
+}
+
+uint64_t emu_shard_block(const EmuShard *sh, uint64_t q) {
+  if (!sh) return q;
+  return q / sh->chunk * sh->chunk * (uint64_t)sh->nproc + (uint64_t)sh->rank * sh->chunk + q % sh->chunk;
+}
+
+int emu_shard_owner(const EmuShard *sh, uint64_t j) { return (int)(j / sh->chunk % (uint64_t)sh->nproc); }
+
+static int global_space(int space) { return space == PTX_S_GLOBAL || space == PTX_S_GENERIC || space == PTX_S_NONE; }
+
+int emu_shard_unsafe(const PtxKernel *k, int cooperative, char *why, size_t n) {
+  if (cooperative) return snprintf(why, n, "a cooperative launch (its blocks wait for each other)"), 1;
+  for (int c = 0; c < k->ncalls; c++) {
+    int callee = k->calls[c].callee;
+    if (callee == PTX_CALL_MALLOC || callee == PTX_CALL_FREE || callee == PTX_CALL_ALIGNED_MALLOC)
+      return snprintf(why, n, "it calls malloc or free (one device heap, allocated in block order)"), 1;
+    if (callee == PTX_CALL_VPRINTF) return snprintf(why, n, "it calls printf (its text is in block order)"), 1;
+  }
+  for (int i = 0; i < k->ncode; i++) {
+    const PtxInstr *in = &k->code[i];
+    int mem = in->op == PTX_OP_LD || in->op == PTX_OP_ST;
+    if ((in->op == PTX_OP_ATOM || in->op == PTX_OP_RED) && global_space(in->space))
+      return snprintf(why, n, "it has global atomics (PTX line %u): blocks of different ranks could update "
+                      "the same words", in->ptx_line), 1;
+    if (mem && (in->flags & PTX_IF_VOLATILE) && global_space(in->space))
+      return snprintf(why, n, "it has volatile or acquire/release global accesses (PTX line %u): blocks may "
+                      "wait for each other's writes", in->ptx_line), 1;
+  }
+  return 0;
+}
