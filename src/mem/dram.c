@@ -28,10 +28,11 @@ void dram_init(Dram *d, int channels, int banks, uint32_t row_bytes, uint32_t in
   d->interleave = interleave ? interleave : 256;
   d->row_bytes = row_bytes ? row_bytes : 1024;
   d->units_per_row = d->row_bytes / d->interleave ? d->row_bytes / d->interleave : 1;
-  d->inv[0] = 1.0 / d->interleave;
-  d->inv[1] = 1.0 / d->channels;
-  d->inv[2] = 1.0 / d->banks;
-  d->inv[3] = 1.0 / d->units_per_row;
+  const uint32_t div[4] = {d->interleave, d->channels, d->banks, d->units_per_row};
+  for (int i = 0; i < 4; i++) {
+    d->inv[i] = 1.0 / div[i];
+    d->shift[i] = div[i] & (div[i] - 1) ? -1 : __builtin_ctz(div[i]);
+  }
   size_t nb = (size_t)d->channels * (size_t)d->banks;
   d->open_row = wm_xmalloc(nb * sizeof *d->open_row);
   for (size_t i = 0; i < nb; i++) d->open_row[i] = -1;
@@ -43,10 +44,15 @@ void dram_free(Dram *d) {
   d->open_row = NULL;
 }
 
-/* x / d, x % d for the small divisors of the mapping: a multiplication by
- * the reciprocal, corrected to be exact (x below 2^52: addresses are), as
- * three 64-bit divisions per access cost the replay a tenth of its time. */
-static inline uint64_t divmod(uint64_t x, uint64_t d, double inv, uint64_t *rem) {
+/* x / d, x % d for the divisors of the mapping, with d's shift when it is
+ * a power of two, else a multiplication by its reciprocal corrected to be
+ * exact (x below 2^52: addresses are): four 64-bit divisions per access
+ * cost the replay a tenth of its time. */
+static inline uint64_t divmod(uint64_t x, uint64_t d, int shift, double inv, uint64_t *rem) {
+  if (shift >= 0) {
+    *rem = x & (d - 1);
+    return x >> shift;
+  }
   uint64_t q = x < (1ull << 52) ? (uint64_t)((double)x * inv) : x / d;
   while (q * d > x) q--;
   while ((q + 1) * d <= x) q++;
@@ -56,10 +62,10 @@ static inline uint64_t divmod(uint64_t x, uint64_t d, double inv, uint64_t *rem)
 
 void dram_access(Dram *d, uint64_t addr, unsigned bytes, int write) {
   uint64_t ch, bank, off;
-  uint64_t unit = divmod(addr, d->interleave, d->inv[0], &off);
-  unit = divmod(unit, d->channels, d->inv[1], &ch);
-  unit = divmod(unit, d->banks, d->inv[2], &bank);
-  int64_t row = (int64_t)divmod(unit, d->units_per_row, d->inv[3], &off);
+  uint64_t unit = divmod(addr, d->interleave, d->shift[0], d->inv[0], &off);
+  unit = divmod(unit, d->channels, d->shift[1], d->inv[1], &ch);
+  unit = divmod(unit, d->banks, d->shift[2], d->inv[2], &bank);
+  int64_t row = (int64_t)divmod(unit, d->units_per_row, d->shift[3], d->inv[3], &off);
   int64_t *open = &d->open_row[ch * (uint64_t)d->banks + bank];
   if (*open == row) d->row_hits++;
   else d->row_misses++;
