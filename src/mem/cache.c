@@ -533,8 +533,8 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
 }
 
 /* How far ahead cache_l2() asks for the sets it will look up. */
-#define L2_AHEAD 16
-#define L2_NEAR 4
+#define L2_AHEAD 24
+#define L2_NEAR 12
 
 void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
   for (size_t i = 0; i < n && i < L2_AHEAD; i++) __builtin_prefetch(&c->l2.way[set_of(&c->l2, ops[i].sector >> 2)]);

@@ -114,7 +114,7 @@ static void stores_collect(ReplayWorker *w, uint64_t first, const MemTrace *cons
     for (size_t i = 0; i < t[b]->n; i++) n += t[b]->r[i].kind == TR_ST;
   w->nstores = n;
   if (!n) return;
-  size_t cap = 64;
+  size_t cap = 16;
   while (cap < 2 * n) cap *= 2;
   if (w->stores_cap < cap) {
     free(w->stores);
@@ -187,14 +187,20 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const
     w->streams = wm_xmalloc(nstreams * sizeof *w->streams);
   }
   Stream *st = w->streams;
-  memset(st, 0, nstreams * sizeof *st);
+  for (size_t i = 0; i < nstreams; i++) { /* not memset: `last` holds 32 sectors nobody reads until set */
+    st[i].n = st[i].pos = 0;
+    st[i].last.n = 0;
+  }
   size_t at = 0;
   for (int b = 0; b < nb; b++) {
     uint64_t sm, slot;
     place(&c->cfg, first + (uint64_t)b, &sm, &slot);
     Stream *bs = &st[(size_t)b * (size_t)maxw];
     if (maxw == 1) { /* one warp: its records are its stream */
-      *bs = (Stream){.r = t[b]->r, .n = t[b]->n, .block = first + (uint64_t)b, .sm = (int)sm};
+      bs->r = t[b]->r;
+      bs->n = t[b]->n;
+      bs->block = first + (uint64_t)b;
+      bs->sm = (int)sm;
       continue;
     }
     for (size_t i = 0; i < t[b]->n; i++) bs[t[b]->r[i].warp].n++;
