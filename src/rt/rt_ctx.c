@@ -9,6 +9,11 @@
 #include <unistd.h>
 
 #include "rt/rt_int.h"
+#include "sim/sim_mpi.h"
+
+/* sim_mpi.c is linked into libwarpmem_rt.so (and the warpmem command), not
+ * into the core library the unit tests link: absent there. */
+#pragma weak sim_mpi_start
 
 RtCtx rtx;
 
@@ -47,6 +52,11 @@ static void ctx_make(void) {
   }
   gmem_init_unified(&rtx.g, rtx.cfg.o.mem_limit);
   rtx.pid = (long)getpid();
+  WmErr e = {0}; /* under mpirun, the ranks shard each launch (docs/mpi.md) */
+  if (sim_mpi_start && sim_mpi_start(&e) < 0) {
+    rtx_say("error: %s; every CUDA call fails with cudaErrorInitializationError", e.msg);
+    rtx.init_error = RT_ERR_INITIALIZATION;
+  }
 }
 
 RtError rt_init(void) {

@@ -4,6 +4,9 @@
 #include <stdio.h>
 
 #include "rt/rt_int.h"
+#include "sim/sim_mpi.h"
+
+#pragma weak sim_mpi_stop /* as sim_mpi_start in rt_ctx.c */
 #include "rt/rt_tex.h"
 
 RtError rt_device_reset(void) {
@@ -35,4 +38,5 @@ void rt_shutdown(void) {
  * touch its memory from other destructors). */
 __attribute__((destructor)) static void rt_at_exit(void) {
   if (rtx.inited && !rtx.init_error) rt_report_flush();
+  if (rtx.inited && sim_mpi_stop) sim_mpi_stop(0); /* under mpirun: every rank ends together */
 }

@@ -37,6 +37,13 @@ static int launched_ranks(void) {
   return getenv("PMIX_RANK") ? 0 : 1;
 }
 
+int sim_mpi_env_rank(void) {
+  const char *r = getenv("OMPI_COMM_WORLD_RANK");
+  if (!r) r = getenv("PMIX_RANK");
+  if (!r || launched_ranks() == 1) return -1;
+  return atoi(r);
+}
+
 #ifndef WARPMEM_MPI
 
 int sim_mpi_start(WmErr *e) {
