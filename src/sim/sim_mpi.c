@@ -178,10 +178,7 @@ static int recv_trace(Launch *L, int from, MemTrace *t, uint64_t *j) {
   MPI_Probe(from, TAG_TRACE, MPI_COMM_WORLD, &st);
   MPI_Get_count(&st, G.rec, &n);
   if (n < 1) n = 1;
-  if ((size_t)n > t->cap) {
-    t->cap = (size_t)n;
-    t->r = wm_xrealloc(t->r, t->cap * sizeof *t->r);
-  }
+  trace_reserve(t, (size_t)n);
   MPI_Recv(t->r, n, G.rec, from, TAG_TRACE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   L->trace_bytes += (uint64_t)n * sizeof *t->r;
   TraceRec h = t->r[0];
