@@ -186,6 +186,7 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   if (c->cfg.group < 1 || c->cfg.blocks_per_sm % c->cfg.group) c->cfg.group = 1;
   if (c->cfg.fetch_bytes < 32) c->cfg.fetch_bytes = 32;
   c->l1 = wm_xcalloc((size_t)c->cfg.sms, sizeof *c->l1);
+  c->l2_last_ln = UINT64_MAX;
   if (c->cfg.l1_bytes)
     for (int s = 0; s < c->cfg.sms; s++) level_init(&c->l1[s], c->cfg.l1_bytes, c->cfg.l1_ways, 0);
   level_init(&c->l2, c->cfg.l2_bytes ? c->cfg.l2_bytes : 128, c->cfg.l2_ways, 1);
@@ -240,12 +241,17 @@ static void l2_evict(CacheSys *c, size_t w) {
 
 /* The way holding line ln, brought in (empty of sectors) on a miss. */
 static size_t l2_line(CacheSys *c, uint64_t ln) {
+  /* the line of the previous operation (a request's sectors come in line
+   * order) is still in its way, and already the most recent: no look-up */
+  if (ln == c->l2_last_ln) return c->l2_last_way;
   int hit;
   size_t w = level_lookup(&c->l2, ln, &hit);
   if (!hit) {
     l2_evict(c, w);
     level_fill(&c->l2, w, ln);
   }
+  c->l2_last_ln = ln;
+  c->l2_last_way = w;
   return w;
 }
 
@@ -364,24 +370,36 @@ static void l2_atomic(CacheSys *c, uint64_t sector) {
 
 /* ---- L1 ----------------------------------------------------------------- */
 
+/* The L1 line a request touched last: the request's next sector in the
+ * same line needs no look-up (the line is still there, and already the
+ * most recent).  Good for one request only: other requests may evict it. */
+typedef struct L1Last {
+  uint64_t ln;
+  size_t way;
+} L1Last;
+
 /* A load of `sector` through this L1: 1 on a hit; on a miss the sector is
  * allocated (the caller fetches it from L2).  Either way the line becomes
  * the most recent. */
-static int l1_load(CacheLevel *lv, uint64_t sector) {
+static int l1_load(CacheLevel *lv, uint64_t sector, L1Last *last) {
   if (!lv->way) return 0;
   uint64_t ln = sector >> 2;
   unsigned s = sector & 3;
-  int hit;
-  size_t w = level_lookup(lv, ln, &hit);
-  if (!hit) level_fill(lv, w, ln);
-  else if (cl_has(lv->way[w], CL_VALID, s)) return 1;
+  size_t w = last->way;
+  if (ln != last->ln) {
+    int hit;
+    w = level_lookup(lv, ln, &hit);
+    if (!hit) level_fill(lv, w, ln); /* no sector valid: the test below misses */
+    *last = (L1Last){ln, w};
+  }
+  if (cl_has(lv->way[w], CL_VALID, s)) return 1;
   cl_set(&lv->way[w], CL_VALID, s);
   return 0;
 }
 
 /* A local store allocates its sector (it also writes through). */
-static void l1_allocate(CacheLevel *lv, uint64_t sector) {
-  if (lv->way) l1_load(lv, sector);
+static void l1_allocate(CacheLevel *lv, uint64_t sector, L1Last *last) {
+  if (lv->way) l1_load(lv, sector, last);
 }
 
 static void l1_drop(CacheLevel *lv, uint64_t sector) {
@@ -471,6 +489,7 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
   metric[WM_M_L1_LINES] += lines;
   uint64_t last_rd = UINT64_MAX, last_wr = UINT64_MAX; /* line of the last L2 request */
   CacheLastStore now = {.n = 0};
+  L1Last l1_last = {UINT64_MAX, 0};
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];
     uint64_t sec = x->sector;
@@ -487,7 +506,7 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       static const int8_t hit[] = {[TR_TEX] = WM_M_TEX_HIT, [TR_SULD] = WM_M_SULD_HIT},
                           miss[] = {[TR_TEX] = WM_M_TEX_MISS, [TR_SULD] = WM_M_SULD_MISS};
       int tex = x->kind == TR_TEX || x->kind == TR_SULD;
-      if (l1_load(l1, sec)) {
+      if (l1_load(l1, sec, &l1_last)) {
         metric[WM_M_L1_HIT]++;
         if (tex) metric[hit[x->kind]]++;
         metric[WM_M_LDGSTS_HIT] += (uint64_t)ldgsts;
@@ -510,7 +529,7 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       break;
     case TR_LOCAL_ST:
       sec += local;
-      l1_allocate(l1, sec);
+      l1_allocate(l1, sec, &l1_last);
       /* fall through */
     case TR_ST: {
       int merged = merge_ok && (in_last_store(last, sec) | merged_store(c, sm, sec));
