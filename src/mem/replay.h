@@ -88,7 +88,7 @@ enum { L2_READ, L2_WRITE, L2_WRITE_MERGED /* L1 combined it: not counted */, L2_
 typedef struct L2Op {
   uint64_t sector;
   uint32_t bytes;
-  uint32_t kind;
+  uint32_t kind;    /* L2_READ.. in the low 2 bits; above, the L2 set */
 } L2Op;
 
 typedef struct L2Ops {
