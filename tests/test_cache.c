@@ -924,6 +924,75 @@ static void test_atomics(void **state)
   cache_free(&c);
 }
 
+/* ---- 15b. the two stages: L1 per SM in any order, then L2 in order ----- */
+
+/* Block b's trace: warp 0 loads sectors b*8 .. b*8+3 (one line), then the
+ * line every block shares (sector 1000), then stores 2 bytes of sector
+ * 2000 + b. */
+static void stage_trace(MemTrace *t, uint64_t b)
+{
+  LD(t, 0, b * 8, b * 8 + 1, b * 8 + 2, b * 8 + 3);
+  LD(t, 0, 1000);
+  ST(t, 0, 3, 2000 + b);
+}
+
+/* Four blocks on two SMs (group 1: blocks 0, 2 on SM 0 and 1, 3 on SM 1).
+ * The host threads run the L1 stage of different SMs' groups in any order
+ * (here SM 1's before SM 0's) and the L2 stage in launch order: every
+ * counter equals replay_blocks() block after block.  By hand: 4 blocks x 5
+ * sectors read = 20 L1 sectors, of which the shared sector 1000 hits in
+ * the L1 of an SM for its second block (2 hits, 18 misses); of the 18 L2
+ * reads, sector 1000 hits for the second SM's first block (1 hit; the
+ * stores go to new lines: misses). */
+static void test_two_stages(void **state)
+{
+  (void)state;
+  CacheConfig k = small_cfg(32);
+  k.sms = 2;
+  k.blocks_per_sm = 2;
+  uint64_t ref[WM_M_COUNT], got[WM_M_COUNT];
+  CacheSys c;
+  MemTrace t = {0};
+
+  cache_init(&c, &k);
+  for (uint64_t b = 0; b < 4; b++) {
+    stage_trace(&t, b);
+    run1(&c, b, &t);
+  }
+  counters(&c, ref);
+  cache_free(&c);
+  assert_int_equal(ref[WM_M_L1_HIT], 2);
+  assert_int_equal(ref[WM_M_L1_MISS], 18);
+  assert_int_equal(ref[WM_M_L2_HIT], 1);
+
+  cache_init(&c, &k);
+  ReplayWorker w[2];
+  memset(w, 0, sizeof w);
+  L2Ops ops[4];
+  memset(ops, 0, sizeof ops);
+  static const uint64_t order[4] = {1, 3, 0, 2}; /* SM 1's groups first */
+  for (int i = 0; i < 4; i++) {
+    uint64_t b = order[i];
+    assert_int_equal(replay_sm(&c, b), (int)(b % 2));
+    stage_trace(&t, b);
+    const MemTrace *p[1] = {&t};
+    replay_l1(&c, &w[b % 2], b, p, 1, &ops[b]);
+    trace_free(&t);
+  }
+  for (uint64_t b = 0; b < 4; b++) {
+    cache_l2(&c, ops[b].op, ops[b].n);
+    l2ops_free(&ops[b]);
+  }
+  for (int i = 0; i < 2; i++) {
+    replay_worker_add(&c, &w[i]);
+    replay_worker_free(&w[i]);
+  }
+  counters(&c, got);
+  for (int m = 0; m < WM_M_COUNT; m++)
+    assert_int_equal(got[m], ref[m]);
+  cache_free(&c);
+}
+
 /* ---- 16. a trace larger than TRACE_SPILL moves to a temporary file ------ */
 
 /* Records past TRACE_SPILL bytes (16 bytes each) live in a file mapped in
@@ -964,6 +1033,7 @@ int main(void)
     cmocka_unit_test(test_raw),
     cmocka_unit_test(test_hot),
     cmocka_unit_test(test_atomics),
+    cmocka_unit_test(test_two_stages),
     cmocka_unit_test(test_trace_spill),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
