@@ -4,7 +4,7 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: all setup build lab test test-sanitize bench clean
+.PHONY: all setup build lab test test-sanitize bench bench-large clean
 
 all: build
 
@@ -26,8 +26,13 @@ test-sanitize: setup
 	@cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 WARPMEM_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
 
+# The 38 ground-truth launches: rates, stage shares, thread scaling
+# (docs/performance.md); bench-large: launches of 1e10+ thread-instructions.
 bench: build
 	$(BUILD)/bench_sim
+
+bench-large: build
+	$(BUILD)/bench_sim --quick bench/ptx/large_kernels.ptx bench/large_kernels.cu
 
 clean:
 	rm -rf $(BUILD) build-asan

@@ -13,6 +13,7 @@ from one source:
     tests/data/X.cu            -> tests/data/X.ptx        test fixtures
     tests/corpus/X.cu          -> tests/corpus/ptx/X.ptx  real-code-style kernels,
                                   one per feature (tests/corpus/README.md)
+    bench/X_kernels.cu         -> bench/ptx/X_kernels.ptx the benchmark's large launches
 
 Usage (from anywhere):
     python3 tools/build_ptx.py             regenerate lab/ptx and tests/data
@@ -51,6 +52,7 @@ SETS = [
     ("groundtruth", lambda name: name.endswith("_kernels.cu"), "groundtruth/ptx"),
     ("tests/data", lambda name: True, "tests/data"),
     ("tests/corpus", lambda name: True, "tests/corpus/ptx"),
+    ("bench", lambda name: name.endswith("_kernels.cu"), "bench/ptx"),
 ]
 
 

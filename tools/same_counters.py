@@ -13,7 +13,7 @@ Exit status 0 when equal; otherwise the first differences are printed.
 import json
 import sys
 
-IGNORE = {("simulation", "seconds"), ("wall_seconds",), ("seconds",)}
+IGNORE = {("simulation", "seconds"), ("wall_seconds",), ("seconds",), ("simulation_seconds",)}
 
 
 def walk(a, b, path, out):

@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu/emu_exec.h"
 
@@ -442,7 +443,7 @@ static int deadlock(Block *b) {
                 b->bar_arrived[b->warps[first].bar_id], live, list);
 }
 
-static void block_start(Block *b) {
+void emu_block_start(Block *b) {
   for (uint32_t w = 0; w < b->nwarps; w++) {
     Warp *wp = &b->warps[w];
     uint32_t first = w * 32, n = b->nthreads - first < 32 ? b->nthreads - first : 32;
@@ -469,16 +470,9 @@ static void block_start(Block *b) {
   b->exited_threads = 0;
 }
 
-/* What one pass over the ready warps of a block (or grid) did. */
-typedef struct Pass {
-  uint64_t ran, spun;  /* warps run; of them, warps that yielded in a spin */
-  uint64_t instrs;     /* warp instructions */
-  int released;        /* a barrier completed */
-  int waiting;         /* a warp waits at a barrier */
-} Pass;
 
 /* Runs each ready warp of b once, then completes the barriers it can. */
-static int run_pass(Block *b, Pass *ps) {
+int emu_run_pass(Block *b, EmuPass *ps) {
   uint64_t before = b->warp_instrs;
   for (uint32_t w = 0; w < b->nwarps; w++) {
     if (b->warps[w].state != W_READY) continue;
@@ -494,7 +488,7 @@ static int run_pass(Block *b, Pass *ps) {
 
 /* After a pass: 1 to go on, 0 when every warp is done, -1 for a deadlock or
  * a spin that lasted EMU_SPIN_BUDGET warp instructions (*quiet counts them). */
-static int after_pass(const Pass *ps, uint64_t *quiet) {
+int emu_after_pass(const EmuPass *ps, uint64_t *quiet) {
   if (ps->released || (ps->ran && ps->spun < ps->ran)) {
     *quiet = 0;
     return 1;
@@ -504,7 +498,7 @@ static int after_pass(const Pass *ps, uint64_t *quiet) {
 }
 
 /* The error for a stopped block: its spinning warp, else its barrier. */
-static int stopped(Block *b, uint64_t quiet, int cooperative) {
+int emu_stopped(Block *b, uint64_t quiet, int cooperative) {
   for (uint32_t w = 0; w < b->nwarps; w++)
     if (b->warps[w].state == W_READY && b->warps[w].spin_stuck) return emu_no_progress(b, (int)w, quiet, cooperative);
   return deadlock(b);
@@ -518,144 +512,25 @@ static int earlier_block_running(const Block *b) {
   return 0;
 }
 
-static int run_block(Block *b) {
-  block_start(b);
+int emu_block_run(Block *b) {
+  emu_block_start(b);
   uint64_t quiet = 0;
   for (;;) {
-    Pass ps = {0};
-    if (run_pass(b, &ps)) return -1;
-    int go = after_pass(&ps, &quiet);
+    EmuPass ps = {0};
+    if (emu_run_pass(b, &ps)) return -1;
+    int go = emu_after_pass(&ps, &quiet);
     if (go < 0 && ps.ran && earlier_block_running(b)) {
       quiet = 0; /* its spin may end when that block writes */
       sched_yield();
       continue;
     }
-    if (go <= 0) return go ? stopped(b, quiet, 0) : 0;
+    if (go <= 0) return go ? emu_stopped(b, quiet, 0) : 0;
   }
 }
 
-/* --- launch --- */
+/* --- a block's state, set up once per host thread and reused --- */
 
-static int check_launch(const EmuLaunch *l, const Arch *a, const PtxKernel *k, uint32_t shared, WmErr *e) {
-  const uint32_t *g = l->grid, *bl = l->block;
-  ArchLimits lim = arch_limits(a);
-  uint64_t threads = (uint64_t)bl[0] * bl[1] * bl[2];
-  if (!g[0] || !g[1] || !g[2] || !bl[0] || !bl[1] || !bl[2])
-    return wm_err(e, WM_ELIMIT, "kernel %s: grid (%u,%u,%u) and block (%u,%u,%u) must be non-zero",
-                  k->name, g[0], g[1], g[2], bl[0], bl[1], bl[2]);
-  if (threads > lim.block_threads || bl[0] > lim.block_xy || bl[1] > lim.block_xy || bl[2] > lim.block_z)
-    return wm_err(e, WM_ELIMIT,
-                  "kernel %s: block (%u,%u,%u) has %llu threads; CUDA allows at most %u per block on %s "
-                  "(x, y <= %u, z <= %u): the launch would fail with cudaErrorInvalidConfiguration",
-                  k->name, bl[0], bl[1], bl[2], (unsigned long long)threads, lim.block_threads, a->name,
-                  lim.block_xy, lim.block_z);
-  if (g[1] > lim.grid_yz || g[2] > lim.grid_yz || g[0] > lim.grid_x)
-    return wm_err(e, WM_ELIMIT, "kernel %s: grid (%u,%u,%u) exceeds CUDA's limits on %s (x <= %u, y, z <= %u)",
-                  k->name, g[0], g[1], g[2], a->name, lim.grid_x, lim.grid_yz);
-  for (int i = 0; i < 3; i++)
-    if (k->reqntid[i] && k->reqntid[i] != bl[i])
-      return wm_err(e, WM_ELIMIT, "kernel %s requires a block of (%u,%u,%u) threads (.reqntid), not (%u,%u,%u)",
-                    k->name, k->reqntid[0], k->reqntid[1] ? k->reqntid[1] : 1, k->reqntid[2] ? k->reqntid[2] : 1,
-                    bl[0], bl[1], bl[2]);
-  if (shared > lim.smem_block)
-    return wm_err(e, WM_ELIMIT,
-                  "kernel %s: %u bytes of shared memory per block (%u static + %u dynamic) exceed the "
-                  "%u bytes a block can have on %s",
-                  k->name, shared, k->shared_static, l->smem_dynamic, lim.smem_block, a->name);
-  return 0; /* dynamic shared memory nobody uses is allowed, as CUDA allows it */
-}
-
-/* --- workers: blocks are independent, so they run on several host threads;
- * each worker has its own block state and statistics, merged at the end in
- * worker order, so the counters do not depend on the thread count. --- */
-
-/* Block traces wait here to be replayed through the caches in launch order
- * (mem/cache.h): a worker that finishes block i parks its trace in slot
- * i % EMU_RING, then whoever finds the next block in order ready replays
- * it.  A worker more than EMU_RING blocks ahead waits.  In a sharded
- * launch, rank 0's ring also takes the other processes' traces (feed_ring);
- * theirs (`out`) counts their own blocks and hands them to rank 0. */
-
-typedef struct Ring {
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  MemTrace slot[EMU_RING];
-  uint8_t ready[EMU_RING];
-  uint64_t head;          /* next block to replay */
-  uint64_t nblocks;
-  int group;              /* blocks replayed together (replay_group) */
-  const EmuLaunch *l;
-  int draining, abort;
-  CacheSys *cache;
-  const EmuShard *out;    /* set: deliver block i's trace, not replay it */
-} Ring;
-
-/* Blocks of the group starting at g->head, if all are ready, else 0. */
-static int group_ready(const Ring *g) {
-  uint64_t n = g->nblocks - g->head < (uint64_t)g->group ? g->nblocks - g->head : (uint64_t)g->group;
-  for (uint64_t i = 0; i < n; i++)
-    if (!g->ready[(g->head + i) % EMU_RING]) return 0;
-  return (int)n;
-}
-
-/* Hands block i's trace (emptied in exchange) to the ring and replays what
- * is in order.  Returns -1 if the run was aborted. */
-static int ring_put(Ring *g, uint64_t i, MemTrace *t) {
-  pthread_mutex_lock(&g->mu);
-  while (!g->abort && i - g->head >= EMU_RING) pthread_cond_wait(&g->cv, &g->mu);
-  if (g->abort) {
-    pthread_mutex_unlock(&g->mu);
-    return -1;
-  }
-  MemTrace spare = g->slot[i % EMU_RING];
-  g->slot[i % EMU_RING] = *t;
-  *t = spare;
-  t->n = 0;
-  g->ready[i % EMU_RING] = 1;
-  if (!g->draining) {
-    g->draining = 1;
-    int n;
-    while (!g->abort && (n = group_ready(g)) > 0) {
-      const MemTrace *x[EMU_RING];
-      for (int j = 0; j < n; j++) x[j] = &g->slot[(g->head + (uint64_t)j) % EMU_RING];
-      pthread_mutex_unlock(&g->mu);
-      for (int j = 0; g->out && j < n; j++) g->out->deliver(g->out->ctx, emu_shard_block(g->out, g->head + j), x[j]);
-      if (!g->out) replay_blocks(g->cache, emu_block_of(g->l, g->head), x, n);
-      pthread_mutex_lock(&g->mu);
-      for (int j = 0; j < n; j++) {
-        g->slot[g->head % EMU_RING].n = 0;
-        g->ready[g->head % EMU_RING] = 0;
-        g->head++;
-      }
-      pthread_cond_broadcast(&g->cv);
-    }
-    g->draining = 0;
-  }
-  pthread_mutex_unlock(&g->mu);
-  return 0;
-}
-
-static void ring_abort(Ring *g) {
-  pthread_mutex_lock(&g->mu);
-  g->abort = 1;
-  pthread_cond_broadcast(&g->cv);
-  pthread_mutex_unlock(&g->mu);
-}
-
-typedef struct Worker {
-  Block b;
-  MemModel mm;
-  MemTrace trace;
-  Ring *ring;
-  WmErr err;
-  uint64_t first, step, nblocks;
-  uint64_t *stop_at;      /* lowest faulting block so far (shared) */
-  uint64_t fault_block;
-  pthread_t th;
-  int started;
-} Worker;
-
-static void block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared,
+void emu_block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared,
                         WmErr *e) {
   MemModel *mm = b->mm;
   memset(b, 0, sizeof *b);
@@ -688,7 +563,7 @@ static void block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgr
   }
 }
 
-static void block_teardown(Block *b) {
+void emu_block_teardown(Block *b) {
   for (uint32_t w = 0; w < b->nwarps; w++) {
     free(b->warps[w].stack);
     free(b->warps[w].frames);
@@ -703,292 +578,6 @@ static void block_teardown(Block *b) {
   free(b->shared);
 }
 
-static void *run_blocks(void *arg) {
-  Worker *w = arg;
-  Block *b = &w->b;
-  const EmuLaunch *l = b->l;
-  for (uint64_t q = w->first; q < w->nblocks; q += w->step) {
-    uint64_t j = emu_shard_block(l->shard, q); /* this process's q-th block */
-    if (j > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) break;
-    uint64_t i = emu_block_of(l, j);
-    b->ctaid[0] = (uint32_t)(i % l->grid[0]);
-    b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
-    b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
-    if (b->shared_size) memset(b->shared, 0, b->shared_size);
-    b->order = j;
-    if (b->running) __atomic_store_n(&b->running[w->first], j, __ATOMIC_RELEASE);
-    int bad = run_block(b);
-    if (!bad && w->ring && ring_put(w->ring, w->ring->out ? q : j, &w->trace)) {
-      /* another block faulted and stopped the replay: the blocks before it
-       * still run (untraced), so that the lowest fault is the one reported */
-      w->ring = NULL;
-      w->mm.trace = NULL;
-    }
-    if (bad) {
-      if (w->ring) ring_abort(w->ring);
-      w->fault_block = j;
-      uint64_t cur = __atomic_load_n(w->stop_at, __ATOMIC_RELAXED);
-      while (j < cur && !__atomic_compare_exchange_n(w->stop_at, &cur, j, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-      }
-      break;
-    }
-  }
-  if (b->running) __atomic_store_n(&b->running[w->first], UINT64_MAX, __ATOMIC_RELEASE);
-  return NULL;
-}
-
-/* The ring that hands the blocks' traces to the caches in launch order. */
-static Ring *ring_new(EmuLaunch *l, uint64_t nblocks) {
-  Ring *ring = wm_xcalloc(1, sizeof *ring);
-  pthread_mutex_init(&ring->mu, NULL);
-  pthread_cond_init(&ring->cv, NULL);
-  ring->cache = l->cache;
-  ring->nblocks = nblocks;
-  ring->l = l;
-  ring->group = emu_ring_group(l);
-  if (l->shard && l->shard->rank) ring->out = l->shard;
-  return ring;
-}
-
-/* Rank 0 of a sharded launch: the other processes' traces, fed to the
- * ring in launch order on a thread of their own. */
-static void *feed_ring(void *arg) {
-  Ring *g = arg;
-  const EmuShard *sh = g->l->shard;
-  MemTrace t = {0};
-  for (uint64_t j = 0; j < g->nblocks; j++)
-    if (emu_shard_owner(sh, j) && (sh->fetch(sh->ctx, j, &t) || ring_put(g, j, &t))) {
-      ring_abort(g); /* one stopped (a fault): rank 0's blocks run on untraced */
-      break;
-    }
-  trace_free(&t);
-  return NULL;
-}
-
-static void ring_free(Ring *ring) {
-  for (int i = 0; i < EMU_RING; i++) trace_free(&ring->slot[i]);
-  pthread_mutex_destroy(&ring->mu);
-  pthread_cond_destroy(&ring->cv);
-  free(ring);
-}
-
-/* Runs the workers' shares of the blocks: worker 0 on this thread, the
- * others on threads of their own (or here, if one cannot start). */
-static void run_workers(Worker *ws, int nw) {
-  for (int t = 1; t < nw; t++)
-    if (pthread_create(&ws[t].th, NULL, run_blocks, &ws[t])) {
-      ws[t].started = -1;
-      if (ws[t].b.running) ws[t].b.running[t] = UINT64_MAX; /* runs later: nobody may wait for it */
-    } else {
-      ws[t].started = 1;
-    }
-  run_blocks(&ws[0]);
-  for (int t = 1; t < nw; t++) {
-    if (ws[t].started == 1) pthread_join(ws[t].th, NULL);
-    else run_blocks(&ws[t]); /* no thread: run its share here */
-  }
-}
-
-/* Sums the workers' instructions and statistics into the launch, and frees
- * them. */
-static void workers_finish(EmuLaunch *l, Worker *ws, int nw) {
-  l->warp_instrs = l->thread_instrs = 0;
-  for (int t = 0; t < nw; t++) {
-    Worker *w = &ws[t];
-    l->warp_instrs += w->b.warp_instrs;
-    l->thread_instrs += w->b.thread_instrs;
-    if (w->b.mm) mem_merge(l->mm, &w->mm);
-    if (w->b.mm) mem_free(&w->mm);
-    trace_free(&w->trace);
-    block_teardown(&w->b);
-  }
-}
-
-/* --- cooperative launches: every block is resident; a pass runs each
- * ready warp of each block once, blocks in launch order, so a block that
- * spins on a flag (the grid barrier's counter) lets the others set it.
- * One host thread runs the grid, so the order and the counters do not
- * depend on the thread count; each block keeps its own cache trace, replayed
- * in launch order as for a plain launch. --- */
-
-static int run_grid(Block *bs, uint64_t n, MemModel *mm, MemTrace *tr) {
-  uint64_t quiet = 0;
-  for (;;) {
-    Pass ps = {0};
-    for (uint64_t i = 0; i < n; i++) {
-      if (tr) mm->trace = &tr[i];
-      if (run_pass(&bs[i], &ps)) return -1;
-    }
-    int go = after_pass(&ps, &quiet);
-    if (go > 0) continue;
-    if (go == 0) return 0;
-    for (uint64_t i = 0; i < n; i++) /* the first block with a spinning warp, else a waiting one */
-      for (uint32_t w = 0; w < bs[i].nwarps; w++)
-        if (bs[i].warps[w].state == W_READY && bs[i].warps[w].spin_stuck) return stopped(&bs[i], quiet, 1);
-    for (uint64_t i = 0; i < n; i++)
-      for (uint32_t w = 0; w < bs[i].nwarps; w++)
-        if (bs[i].warps[w].state == W_WAIT) return stopped(&bs[i], quiet, 1);
-    return -1;
-  }
-}
-
-/* Runs a cooperative launch on this thread: every block set up at once. */
-static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
-  uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-  MemModel mm;
-  int have_mm = l->mm && mem_init(&mm, &l->mm->cfg, l->kernel->ncode) == 0;
-  MemTrace *tr = have_mm && l->cache ? wm_xcalloc(n, sizeof *tr) : NULL;
-  Block *bs = wm_xcalloc(n, sizeof *bs);
-  for (uint64_t i = 0; i < n; i++) {
-    Block *b = &bs[i];
-    b->mm = have_mm ? &mm : NULL;
-    block_setup(b, l, arch, prog, shared, e);
-    b->ctaid[0] = (uint32_t)(i % l->grid[0]);
-    b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
-    b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
-    b->order = i;
-    block_start(b);
-  }
-  int rc = run_grid(bs, n, have_mm ? &mm : NULL, tr);
-  Block **bp = wm_xmalloc(n * sizeof *bp);
-  for (uint64_t i = 0; i < n; i++) bp[i] = &bs[i];
-  emu_printf_flush(l, bp, (size_t)n, UINT64_MAX);
-  free(bp);
-  if (have_mm) mm.trace = NULL;
-  if (rc == 0 && tr) {
-    int group = emu_ring_group(l);
-    for (uint64_t i = 0; i < n; i += (uint64_t)group) {
-      const MemTrace *x[EMU_RING / 2];
-      int k = 0;
-      for (; k < group && i + (uint64_t)k < n; k++) x[k] = &tr[i + (uint64_t)k];
-      replay_blocks(l->cache, i, x, k);
-    }
-  }
-  l->blocks_run = n;
-  l->warp_instrs = l->thread_instrs = 0;
-  for (uint64_t i = 0; i < n; i++) {
-    l->warp_instrs += bs[i].warp_instrs;
-    l->thread_instrs += bs[i].thread_instrs;
-    block_teardown(&bs[i]);
-    if (tr) trace_free(&tr[i]);
-  }
-  if (have_mm) {
-    mem_merge(l->mm, &mm);
-    mem_free(&mm);
-  }
-  free(bs);
-  free(tr);
-  return rc;
-}
-
-/* The grid-sync workspace the driver gives a cooperative launch
- * (cooperative_groups/details/driver_abi.h: {wsSize, barrier}, the barrier
- * counting arrivals from zero), then the grid. */
-static int cooperative_launch(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
-  int wi = gmem_alloc(l->gmem, 8, "grid-sync workspace of the cooperative launch", PTX_T_U32, 2, e);
-  if (wi < 0) return -1;
-  uint32_t ws[2] = {8, 0};
-  memcpy(l->gmem->buf[wi].data, ws, sizeof ws);
-  l->grid_ws = l->gmem->buf[wi].addr;
-  int idle = l->shard && l->shard->rank; /* not sharded: rank 0 runs the grid */
-  int rc = idle ? 0 : run_cooperative(l, arch, prog, shared, e);
-  if (idle) l->blocks_run = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-  if (l->shard) rc = l->shard->finish(l->shard->ctx, l, rc ? 0 : UINT64_MAX, e);
-  WmErr ignored; /* the workspace is of this launch only: a long-lived GlobalMem must not collect them */
-  if (gmem_release(l->gmem, l->grid_ws, &ignored) == 0) l->gmem->nfreed--; /* nor remember them */
-  if (l->mm) {
-    l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
-    l->mm->metric[WM_M_INST] += l->warp_instrs;
-  }
-  return rc;
-}
-
-int emu_run(EmuLaunch *l, WmErr *e) {
-  const PtxKernel *k = l->kernel;
-  const PtxModule *m = l->mod;
-  uint32_t align = k->shared_extern_align ? k->shared_extern_align : 1;
-  uint32_t shared = l->smem_dynamic ? (k->shared_static + align - 1) / align * align + l->smem_dynamic
-                                    : k->shared_static;
-  const Arch *arch = l->arch ? l->arch : arch_default();
-  if (check_launch(l, arch, k, shared, e)) return -1;
-
-  uint64_t gbase;
-  uint8_t *const_owned;
-  if (emu_segments(l, &gbase, &const_owned, e)) return -1;
-  EmuProgram prog;
-  if ((emu_heap_used(k) && emu_heap_open(l->gmem, l->heap_size, e)) || emu_prepare(&prog, m, k, gbase, e)) {
-    free(const_owned);
-    if (const_owned) l->const_mem = NULL;
-    return -1;
-  }
-  l->grid_ws = 0;
-  if (l->cooperative) {
-    int rc = cooperative_launch(l, arch, &prog, shared, e);
-    emu_program_free(&prog);
-    if (const_owned) {
-      free(const_owned);
-      l->const_mem = NULL;
-    }
-    return rc;
-  }
-
-  int nw = emu_heap_used(k) ? 1 : emu_threads(), rc = 0; /* allocation in block order (emu_heap.c) */
-  uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-  uint64_t nblocks = emu_blocks_to_run(l, grid_blocks), nrun = l->shard ? emu_shard_count(l->shard, nblocks) : nblocks;
-  l->blocks_run = nblocks;
-  if ((uint64_t)nw > nrun) nw = (int)nrun;
-  Worker *ws = wm_xcalloc((size_t)nw, sizeof *ws);
-  uint64_t running[EMU_MAX_THREADS];
-  for (int t = 0; t < nw; t++) running[t] = 0; /* not started: may run anything */
-  uint64_t stop_at = UINT64_MAX;
-  Ring *ring = l->cache && l->mm ? ring_new(l, l->shard && l->shard->rank ? nrun : nblocks) : NULL;
-  for (int t = 0; t < nw; t++) {
-    Worker *w = &ws[t];
-    w->first = (uint64_t)t;
-    w->step = (uint64_t)nw;
-    w->nblocks = nrun;
-    w->stop_at = &stop_at;
-    w->fault_block = UINT64_MAX;
-    if (l->mm && mem_init(&w->mm, &l->mm->cfg, k->ncode) == 0) w->b.mm = &w->mm;
-    if (ring && w->b.mm) {
-      w->ring = ring;
-      w->mm.trace = &w->trace;
-    }
-    block_setup(&w->b, l, arch, &prog, shared, &w->err);
-    w->b.running = nw > 1 ? running : NULL;
-    w->b.nrunning = nw;
-  }
-  pthread_t feeder;
-  int feed = ring && nrun < nblocks && !ring->out, fed = feed && pthread_create(&feeder, NULL, feed_ring, ring) == 0;
-  if (feed && !fed) ring_abort(ring); /* the workers run untraced; the launch fails */
-  if (nw) run_workers(ws, nw);
-  if (fed) pthread_join(feeder, NULL);
-  /* the fault of the lowest block wins: every lower block has run */
-  uint64_t fault = UINT64_MAX;
-  for (int t = 0; t < nw; t++)
-    if (ws[t].fault_block < fault) fault = ws[t].fault_block, *e = ws[t].err;
-  if (feed && !fed) {
-    fault = 0;
-    wm_err(e, WM_ELIMIT, "cannot start the thread that takes the other ranks' block traces");
-  }
-  Block *bp[EMU_MAX_THREADS];
-  for (int t = 0; t < nw; t++) bp[t] = &ws[t].b;
-  emu_printf_flush(l, bp, (size_t)nw, stop_at);
-  workers_finish(l, ws, nw);
-  rc = l->shard ? l->shard->finish(l->shard->ctx, l, fault, e) : fault == UINT64_MAX ? 0 : -1;
-  if (l->mm) {
-    l->mm->metric[WM_M_WARPS] += nblocks * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
-    l->mm->metric[WM_M_INST] += l->warp_instrs;
-  }
-  free(ws);
-  if (ring) ring_free(ring);
-  emu_program_free(&prog);
-  if (const_owned) {
-    free(const_owned);
-    l->const_mem = NULL;
-  }
-  return rc;
-}
 
 int emu_check(const PtxModule *m, const PtxKernel *k, WmErr *e) {
   EmuProgram prog;

@@ -62,6 +62,9 @@ typedef struct EmuLaunch {
   CacheSys *cache;           /* if set (with mm), the blocks' global and
                                 local sectors are replayed through it in
                                 launch order (mem/cache.h) */
+  size_t trace_budget;       /* most bytes of block traces waiting for the
+                                cache replay (0: EMU_TRACE_BUDGET); threads
+                                that run ahead wait beyond it */
   uint64_t sample_wave;      /* sampling: blocks per wave (0: run all) */
   uint32_t sample_every;     /* run every sample_every-th wave (<= 1: all);
                                 the counters are those of the blocks run */
@@ -89,6 +92,7 @@ typedef struct EmuLaunch {
 } EmuLaunch;
 
 #define EMU_MAX_THREADS 64
+#define EMU_TRACE_BUDGET ((size_t)1 << 30) /* EmuLaunch.trace_budget's default */
 
 /* Host threads emu_run uses: $WARPMEM_THREADS, else the online CPUs. */
 int emu_threads(void);
@@ -105,8 +109,8 @@ uint64_t emu_shard_count(const EmuShard *sh, uint64_t n);
 uint64_t emu_shard_block(const EmuShard *sh, uint64_t q);
 int emu_shard_owner(const EmuShard *sh, uint64_t j);
 /* Consecutive blocks to deal to a process: the replay's group (1 without
- * caches) times as many as fit half the ring of traces, so that rank 0 runs
- * its next chunk while the previous, another's, is replayed. */
+ * caches) times as many as fit a chunk of the host threads (emu_grid.c), so
+ * that a chunk is one process's and one thread's. */
 uint64_t emu_shard_chunk(const EmuLaunch *l);
 /* Whether sharding kernel k (of a plain launch, or a cooperative one) gives
  * exactly one process's result: 0 if so, else 1 with the reason in why[n]

@@ -346,6 +346,35 @@ int emu_vprintf(Block *b, const EmuInstr *x, int warp, int lane, uint64_t fmt, u
  * one that faulted, if one did) and at most CUDA's FIFO of it. */
 void emu_printf_flush(EmuLaunch *l, Block *const *bs, size_t nb, uint64_t last);
 
+/* --- a block (emu.c), for the launch (emu_grid.c) --- */
+
+#define EMU_GROUP_MAX 32 /* a larger replay group is replayed block by block */
+#define EMU_CHUNK_MAX 64 /* blocks handed to a host thread at a time */
+
+/* Sets b up for blocks of launch l (the workers reuse it block after
+ * block); frees with emu_block_teardown(). */
+void emu_block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e);
+void emu_block_teardown(Block *b);
+/* Runs block b (its ctaid, order and shared memory set) to the end: 0, or
+ * -1 after a fault (in b->e). */
+int emu_block_run(Block *b);
+/* The pieces of emu_block_run() a cooperative grid interleaves: */
+void emu_block_start(Block *b); /* every warp at the kernel's start */
+/* What one pass over the ready warps of a block (or grid) did. */
+typedef struct EmuPass {
+  uint64_t ran, spun;  /* warps run; of them, warps that yielded in a spin */
+  uint64_t instrs;     /* warp instructions */
+  int released;        /* a barrier completed */
+  int waiting;         /* a warp waits at a barrier */
+} EmuPass;
+/* Runs each ready warp of b once, then completes the barriers it can. */
+int emu_run_pass(Block *b, EmuPass *ps);
+/* After a pass: 1 to go on, 0 when every warp is done, -1 for a deadlock or
+ * a spin that lasted EMU_SPIN_BUDGET warp instructions (*quiet counts them). */
+int emu_after_pass(const EmuPass *ps, uint64_t *quiet);
+/* The error for a stopped block: its spinning warp, else its barrier. */
+int emu_stopped(Block *b, uint64_t quiet, int cooperative);
+
 /* --- the module's segments (emu_segment.c) --- */
 
 /* Sets up l's module segments: *gbase gets the .global segment's address

@@ -100,17 +100,6 @@ void emu_program_free(EmuProgram *p);
  * uniform across the warp: FUSE_AGGREGATE (emu_uniform.c). */
 void emu_mark_aggregated(EmuProgram *p, int ncode);
 
-/* Block traces wait in a ring of this many to be replayed in launch order
- * (emu.c); blocks replayed together (the replay's group, clamped to half
- * the ring; 1 without caches): emu_shard.c. */
-#define EMU_RING 64
-int emu_ring_group(const EmuLaunch *l);
-/* Sampling: the j-th block run is emu_block_of(l, j); with sample_every
- * k > 1 only every k-th wave of sample_wave blocks runs, emu_blocks_to_run
- * of the n of the grid. */
-uint64_t emu_block_of(const EmuLaunch *l, uint64_t j);
-uint64_t emu_blocks_to_run(const EmuLaunch *l, uint64_t n);
-
 /* Chooses the half-precision function of x (emu_half.c) when one of its
  * types is f16, bf16, their pairs, or a narrow format of cvt: returns 1
  * with x->half set, 0 when x has no such type (or only moves its bits),

@@ -7,9 +7,8 @@
  *  - Blocks are dealt in chunks of consecutive blocks of the run order, in
  *    turn: chunk c to process c % nproc.  A chunk is a multiple of the cache
  *    replay's group, so the blocks replayed together always come from one
- *    process, and at most half the ring of traces, so that rank 0, which
- *    replays every block in order, can run its next chunk while it replays
- *    the previous one (another process's).
+ *    process, and the host threads' chunk (emu_grid.c), so that each
+ *    process hands its threads its own chunks.
  *  - Sharding is exact when no block reads what another block writes
  *    during the launch: each process then writes what one process would,
  *    and the sim layer merges what each changed.  Blocks that may
@@ -18,19 +17,13 @@
  *    (its order across blocks) make a kernel unsafe: it runs on rank 0.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include "emu/emu_exec.h"
 
-int emu_ring_group(const EmuLaunch *l) {
-  int group = l->cache ? replay_group(l->cache) : 1;
-  return group < 1 || group > EMU_RING / 2 ? 1 : group;
-}
-
 uint64_t emu_shard_chunk(const EmuLaunch *l) {
-  uint64_t group = (uint64_t)emu_ring_group(l);
-  return group * (EMU_RING / 2 / group);
+  uint64_t group = (uint64_t)(l->cache ? replay_group(l->cache) : 1);
+  if (group < 1 || group > EMU_GROUP_MAX) group = 1;
+  return group * (EMU_CHUNK_MAX / group);
 }
 
 uint64_t emu_shard_count(const EmuShard *sh, uint64_t n) {
@@ -68,23 +61,4 @@ int emu_shard_unsafe(const PtxKernel *k, int cooperative, char *why, size_t n) {
                       "wait for each other's writes", in->ptx_line), 1;
   }
   return 0;
-}
-
-int emu_threads(void) {
-  const char *env = getenv("WARPMEM_THREADS");
-  long n = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-  if (n < 1) n = 1;
-  if (n > EMU_MAX_THREADS) n = EMU_MAX_THREADS;
-  return (int)n;
-}
-
-uint64_t emu_block_of(const EmuLaunch *l, uint64_t j) {
-  if (l->sample_every <= 1 || !l->sample_wave) return j;
-  return j / l->sample_wave * l->sample_wave * l->sample_every + j % l->sample_wave;
-}
-
-uint64_t emu_blocks_to_run(const EmuLaunch *l, uint64_t nblocks) {
-  if (l->sample_every <= 1 || !l->sample_wave) return nblocks;
-  uint64_t span = l->sample_wave * l->sample_every, full = nblocks / span, rest = nblocks % span;
-  return full * l->sample_wave + (rest < l->sample_wave ? rest : l->sample_wave);
 }

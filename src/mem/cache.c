@@ -47,62 +47,133 @@
 
 /* ---- one set-associative array ------------------------------------------ */
 
-static void level_init(CacheLevel *lv, uint64_t bytes, int ways) {
+/* A line's state word: the tag (line address + 1; 0: empty way), the
+ * sectors present, written (L2) and fetched along with another and not yet
+ * used (L2), and the line's LRU rank in its set (0: most recent).  Ranks
+ * instead of time stamps keep a set in ways * 8 bytes and give the same
+ * victims: the least recently used line has the highest rank. */
+#define CL_TAG_BITS 46
+#define CL_TAG_MASK ((1ull << CL_TAG_BITS) - 1)
+#define CL_VALID 46
+#define CL_DIRTY 50
+#define CL_UNUSED 54
+#define CL_RANK 58
+#define CL_MAX_WAYS 64 /* ranks of 6 bits */
+
+static inline uint64_t cl_tag(uint64_t m) { return m & CL_TAG_MASK; }
+static inline unsigned cl_bits(uint64_t m, int at) { return (unsigned)(m >> at) & 15u; }
+static inline int cl_has(uint64_t m, int at, unsigned s) { return (int)(m >> (at + (int)s) & 1); }
+static inline void cl_set(uint64_t *m, int at, unsigned s) { *m |= 1ull << (at + (int)s); }
+static inline void cl_clear(uint64_t *m, int at, unsigned s) { *m &= ~(1ull << (at + (int)s)); }
+
+/* The L2's per-line write state, apart from the words a look-up scans:
+ * a set's counts fill one host line. */
+typedef struct CacheWrites {
+  uint32_t *count;        /* [sets * ways] writes the line received */
+  uint32_t (*written)[4]; /* [sets * ways] bytes written of each sector
+                             not present */
+} CacheWrites;
+
+static void level_init(CacheLevel *lv, uint64_t bytes, int ways, int l2) {
   uint64_t lines = bytes / 128;
   if (ways < 1) ways = 1;
+  if (ways > CL_MAX_WAYS) ways = CL_MAX_WAYS;
   if (lines < (uint64_t)ways) lines = (uint64_t)ways;
   lv->ways = (uint32_t)ways;
   lv->sets = (uint32_t)(lines / (uint64_t)ways);
-  lv->line = wm_xcalloc((size_t)lv->sets * lv->ways, sizeof *lv->line);
-  lv->tags = wm_xcalloc((size_t)lv->sets * lv->ways, sizeof *lv->tags);
-  lv->lru = wm_xcalloc((size_t)lv->sets * lv->ways, sizeof *lv->lru);
-  lv->clock = 0;
+  size_t n = (size_t)lv->sets * lv->ways;
+  lv->way = wm_xaligned(64, n * sizeof *lv->way);
+  for (size_t i = 0; i < n; i++) lv->way[i] = (uint64_t)(i % lv->ways) << CL_RANK; /* empty, ranked */
+  lv->writes = NULL;
+  if (l2) {
+    lv->writes = wm_xmalloc(sizeof *lv->writes);
+    lv->writes->count = wm_xaligned(64, n * sizeof *lv->writes->count);
+    memset(lv->writes->count, 0, n * sizeof *lv->writes->count);
+    lv->writes->written = wm_xcalloc(n, sizeof *lv->writes->written);
+  }
 }
 
 static void level_free(CacheLevel *lv) {
-  free(lv->line);
-  free(lv->tags);
-  free(lv->lru);
+  free(lv->way);
+  if (lv->writes) {
+    free(lv->writes->count);
+    free(lv->writes->written);
+  }
+  free(lv->writes);
 }
 
-/* The set of line ln: hashed, as real caches do, so that power-of-two
- * strides (a matrix column) spread over all sets instead of a few. */
+/* The first way of line ln's set: hashed, as real caches do, so that
+ * power-of-two strides (a matrix column) spread over all sets instead of a
+ * few. */
 static size_t set_of(const CacheLevel *lv, uint64_t ln) {
   uint64_t h = ((ln ^ (ln >> 11) ^ (ln >> 23)) * 0x9E3779B97F4A7C15ull) >> 32;
   return (size_t)((h * lv->sets) >> 32) * lv->ways; /* h scaled to [0, sets): no division */
 }
 
-static CacheLine *level_find(CacheLevel *lv, uint64_t ln) {
+/* Way index of line ln, or SIZE_MAX; the LRU order is left alone. */
+static size_t level_find(const CacheLevel *lv, uint64_t ln) {
   size_t at = set_of(lv, ln);
-  const uint64_t *tag = &lv->tags[at]; /* the tags alone: a set's scan stays in one or two host cache lines */
-  for (uint32_t w = 0; w < lv->ways; w++)
-    if (tag[w] == ln + 1) return &lv->line[at + w];
-  return NULL;
+  for (size_t w = at; w < at + lv->ways; w++)
+    if (cl_tag(lv->way[w]) == ln + 1) return w;
+  return SIZE_MAX;
 }
 
-/* Makes x hold line ln (0 + 1: empty), its other state cleared. */
-static void level_fill(CacheLevel *lv, CacheLine *x, uint64_t tag) {
-  memset(x, 0, sizeof *x);
-  x->tag = tag;
-  lv->tags[x - lv->line] = tag;
-}
-
-/* Line ln if present; otherwise NULL, with *victim the way to refill in its
- * set: an empty one, else the least recently used (the caller writes back
- * what it held).  One pass over the set. */
-static CacheLine *level_lookup(CacheLevel *lv, uint64_t ln, CacheLine **victim) {
-  size_t at = set_of(lv, ln), v = at, empty = SIZE_MAX;
+/* The way line ln is in, or else the one it would take; the LRU order is
+ * left alone. */
+static size_t level_way(const CacheLevel *lv, uint64_t ln) {
+  size_t at = set_of(lv, ln), v = at;
   for (size_t w = at; w < at + lv->ways; w++) {
-    uint64_t t = lv->tags[w];
-    if (t == ln + 1) return &lv->line[w];
-    if (!t) {
-      if (empty == SIZE_MAX) empty = w;
-    } else if ((uint32_t)(lv->clock - lv->lru[w]) > (uint32_t)(lv->clock - lv->lru[v]) || !lv->tags[v]) {
-      v = w;
-    }
+    uint64_t t = cl_tag(lv->way[w]);
+    if (t == ln + 1 || !t) return w;
+    if ((lv->way[w] >> CL_RANK) > (lv->way[v] >> CL_RANK)) v = w;
   }
-  *victim = &lv->line[empty != SIZE_MAX ? empty : v];
-  return NULL;
+  return v;
+}
+
+/* Makes way w of the set starting at `at` the most recently used. */
+static void level_touch(CacheLevel *lv, size_t at, size_t w) {
+  uint64_t *set = &lv->way[at], r = lv->way[w] >> CL_RANK;
+  if (r == 0) return; /* already the most recent */
+  if (lv->ways == 16) /* the L2's: a fixed count the compiler vectorizes */
+    for (uint32_t i = 0; i < 16; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
+  else if (lv->ways == 4) /* the L1's */
+    for (uint32_t i = 0; i < 4; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
+  else
+    for (uint32_t i = 0; i < lv->ways; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
+  lv->way[w] &= ~(63ull << CL_RANK);
+}
+
+/* Line ln's way, made the most recent; *hit says whether it was there.  On
+ * a miss the way is the set's victim (an empty way, else the least
+ * recently used), given to the caller with its old state to write back,
+ * not yet refilled. */
+static size_t level_lookup(CacheLevel *lv, uint64_t ln, int *hit) {
+  size_t at = set_of(lv, ln), v = SIZE_MAX, oldest = at;
+  uint64_t last = (uint64_t)(lv->ways - 1); /* ranks are a permutation: this one is the LRU way */
+  for (size_t w = at; w < at + lv->ways; w++) {
+    uint64_t m = lv->way[w], t = cl_tag(m);
+    if (t == ln + 1) {
+      level_touch(lv, at, w);
+      *hit = 1;
+      return w;
+    }
+    if (!t && v == SIZE_MAX) v = w;
+    if (m >> CL_RANK == last) oldest = w;
+  }
+  *hit = 0;
+  if (v == SIZE_MAX) v = oldest; /* no empty way: all hold lines, the LRU one goes */
+  level_touch(lv, at, v);
+  return v;
+}
+
+/* Makes way w hold line ln (its sectors and write state cleared), keeping
+ * its rank. */
+static void level_fill(CacheLevel *lv, size_t w, uint64_t ln) {
+  lv->way[w] = (lv->way[w] & ~((1ull << CL_RANK) - 1)) | (ln + 1);
+  if (lv->writes) {
+    lv->writes->count[w] = 0;
+    memset(lv->writes->written[w], 0, sizeof lv->writes->written[w]);
+  }
 }
 
 /* ---- setup ---------------------------------------------------------------- */
@@ -116,8 +187,8 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   if (c->cfg.fetch_bytes < 32) c->cfg.fetch_bytes = 32;
   c->l1 = wm_xcalloc((size_t)c->cfg.sms, sizeof *c->l1);
   if (c->cfg.l1_bytes)
-    for (int s = 0; s < c->cfg.sms; s++) level_init(&c->l1[s], c->cfg.l1_bytes, c->cfg.l1_ways);
-  level_init(&c->l2, c->cfg.l2_bytes ? c->cfg.l2_bytes : 128, c->cfg.l2_ways);
+    for (int s = 0; s < c->cfg.sms; s++) level_init(&c->l1[s], c->cfg.l1_bytes, c->cfg.l1_ways, 0);
+  level_init(&c->l2, c->cfg.l2_bytes ? c->cfg.l2_bytes : 128, c->cfg.l2_ways, 1);
   if (c->cfg.merge_sectors > 0) {
     c->merge = wm_xcalloc((size_t)c->cfg.sms * (size_t)c->cfg.merge_sectors, sizeof *c->merge);
     c->merge_pos = wm_xcalloc((size_t)c->cfg.sms, sizeof *c->merge_pos);
@@ -136,9 +207,6 @@ void cache_free(CacheSys *c) {
   free(c->merge_pos);
   free(c->partial);
   dram_free(&c->dram);
-  free(c->sorted);
-  free(c->stores);
-  free(c->streams);
   memset(c, 0, sizeof *c);
 }
 
@@ -154,42 +222,43 @@ void cache_add_metrics(const CacheSys *c, uint64_t *m) {
 
 /* ---- L2 ----------------------------------------------------------------- */
 
-static void l2_evict(CacheSys *c, CacheLine *v) {
-  if (!v->tag) return;
-  uint64_t base = (v->tag - 1) * 128;
+/* Writes back what way w holds (its dirty sectors, a partly written one
+ * completed from DRAM first) before it takes another line. */
+static void l2_evict(CacheSys *c, size_t w) {
+  uint64_t m = c->l2.way[w];
+  if (!cl_tag(m)) return;
+  uint64_t base = (cl_tag(m) - 1) * 128;
   for (unsigned s = 0; s < 4; s++) {
-    if (!(v->dirty >> s & 1)) continue;
-    if (!(v->valid >> s & 1)) { /* fill a partial write first */
+    if (!cl_has(m, CL_DIRTY, s)) continue;
+    if (!cl_has(m, CL_VALID, s)) { /* fill a partial write first */
       dram_access(&c->dram, base + 32 * s, 32, 0);
       c->metric[WM_M_DRAM_USED] += 32;
     }
     dram_access(&c->dram, base + 32 * s, 32, 1);
   }
-  level_fill(&c->l2, v, 0);
 }
 
-static CacheLine *l2_line(CacheSys *c, uint64_t ln) {
-  CacheLevel *lv = &c->l2;
-  CacheLine *victim, *x = level_lookup(lv, ln, &victim);
-  if (!x) {
-    x = victim;
-    l2_evict(c, x);
-    level_fill(lv, x, ln + 1);
+/* The way holding line ln, brought in (empty of sectors) on a miss. */
+static size_t l2_line(CacheSys *c, uint64_t ln) {
+  int hit;
+  size_t w = level_lookup(&c->l2, ln, &hit);
+  if (!hit) {
+    l2_evict(c, w);
+    level_fill(&c->l2, w, ln);
   }
-  lv->lru[x - lv->line] = ++lv->clock;
-  return x;
+  return w;
 }
 
-/* Makes sector s of x present, fetching from DRAM: a read miss brings
+/* Makes sector s of way w present, fetching from DRAM: a read miss brings
  * fetch_bytes (the aligned group of sectors around s), a sector that was
  * only partly written just its own 32 bytes. */
-static void l2_fill(CacheSys *c, CacheLine *x, unsigned s) {
-  uint64_t base = (x->tag - 1) * 128;
-  if (x->dirty >> s & 1) { /* merge the written bytes into the sector */
+static void l2_fill(CacheSys *c, size_t w, unsigned s) {
+  uint64_t *m = &c->l2.way[w], base = (cl_tag(*m) - 1) * 128;
+  if (cl_has(*m, CL_DIRTY, s)) { /* merge the written bytes into the sector */
     dram_access(&c->dram, base + 32 * s, 32, 0);
     c->metric[WM_M_DRAM_USED] += 32;
-    x->valid |= (uint8_t)(1u << s);
-    x->written[s] = 0;
+    cl_set(m, CL_VALID, s);
+    c->l2.writes->written[w][s] = 0;
     return;
   }
   unsigned n = (unsigned)c->cfg.fetch_bytes / 32;
@@ -197,32 +266,32 @@ static void l2_fill(CacheSys *c, CacheLine *x, unsigned s) {
   unsigned first = s / n * n;
   dram_access(&c->dram, base + 32 * first, 32 * n, 0);
   for (unsigned i = first; i < first + n; i++)
-    if (!(x->dirty >> i & 1) && !(x->valid >> i & 1) && i != s) {
-      x->valid |= (uint8_t)(1u << i);
-      x->unused |= (uint8_t)(1u << i);
+    if (!cl_has(*m, CL_DIRTY, i) && !cl_has(*m, CL_VALID, i) && i != s) {
+      cl_set(m, CL_VALID, i);
+      cl_set(m, CL_UNUSED, i);
     }
-  x->valid |= (uint8_t)(1u << s);
+  cl_set(m, CL_VALID, s);
   c->metric[WM_M_DRAM_USED] += 32;
 }
 
 /* A sector fetched along with another counts as used when first touched. */
-static void note_use(CacheSys *c, CacheLine *x, unsigned s) {
-  if (x->unused >> s & 1) {
-    x->unused &= (uint8_t)~(1u << s);
+static void note_use(CacheSys *c, uint64_t *m, unsigned s) {
+  if (cl_has(*m, CL_UNUSED, s)) {
+    cl_clear(m, CL_UNUSED, s);
     c->metric[WM_M_DRAM_USED] += 32;
   }
 }
 
 static void l2_read(CacheSys *c, uint64_t sector) {
-  CacheLine *x = l2_line(c, sector >> 2);
+  size_t w = l2_line(c, sector >> 2);
   unsigned s = sector & 3;
-  if (x->valid >> s & 1) {
+  if (cl_has(c->l2.way[w], CL_VALID, s)) {
     c->metric[WM_M_L2_HIT]++;
-    note_use(c, x, s);
+    note_use(c, &c->l2.way[w], s);
     return;
   }
   c->metric[WM_M_L2_MISS]++;
-  l2_fill(c, x, s);
+  l2_fill(c, w, s);
 }
 
 /* Notes that `sector` became partly written; past the L2's limit on such
@@ -234,14 +303,14 @@ static void partial_push(CacheSys *c, uint64_t sector) {
   if (!cap) return;
   if (c->partial_n == cap) {
     uint64_t old = c->partial[c->partial_pos];
-    CacheLine *x = level_find(&c->l2, old >> 2);
+    size_t w = level_find(&c->l2, old >> 2);
     unsigned s = old & 3;
-    if (x && (x->dirty >> s & 1) && !(x->valid >> s & 1)) {
-      uint64_t base = (x->tag - 1) * 128;
+    if (w != SIZE_MAX && cl_has(c->l2.way[w], CL_DIRTY, s) && !cl_has(c->l2.way[w], CL_VALID, s)) {
+      uint64_t base = (cl_tag(c->l2.way[w]) - 1) * 128;
       dram_access(&c->dram, base + 32 * s, 32, 0);
       c->metric[WM_M_DRAM_USED] += 32;
-      x->valid |= (uint8_t)(1u << s);
-      x->written[s] = 0;
+      cl_set(&c->l2.way[w], CL_VALID, s);
+      c->l2.writes->written[w][s] = 0;
     }
   } else {
     c->partial_n++;
@@ -250,70 +319,75 @@ static void partial_push(CacheSys *c, uint64_t sector) {
   c->partial_pos = (c->partial_pos + 1) % cap;
 }
 
+/* Counts one more write to way w's line: a line every warp writes (a[0])
+ * serializes the warps at its L2 slice (CacheSys.hot_writes). */
+static void count_write(CacheSys *c, size_t w) {
+  uint32_t *n = &c->l2.writes->count[w];
+  if (++*n > c->hot_writes) c->hot_writes = *n;
+}
+
 /* Writes `bytes` of a sector; `merged`: L1 combined them with a write it
  * sent before, so L2 counts no new access. */
 static void l2_write(CacheSys *c, uint64_t sector, uint32_t bytes, int merged) {
-  CacheLine *x = l2_line(c, sector >> 2);
+  size_t w = l2_line(c, sector >> 2);
+  uint64_t *m = &c->l2.way[w];
   unsigned s = sector & 3;
-  if (++x->writes > c->hot_writes) c->hot_writes = x->writes; /* merged or not: see cache.h */
-  if (!merged) {
-    c->metric[WM_M_L2_WR]++;
-    c->metric[(x->valid >> s & 1) ? WM_M_L2_HIT : WM_M_L2_MISS]++;
-  }
-  note_use(c, x, s);
-  x->dirty |= (uint8_t)(1u << s);
-  if (x->valid >> s & 1) return;
-  int was_partial = x->written[s] != 0;
-  x->written[s] |= bytes;
-  if (x->written[s] == 0xffffffffu) {
-    x->valid |= (uint8_t)(1u << s);
-    x->written[s] = 0;
+  count_write(c, w); /* merged or not: see cache.h */
+  if (!merged) c->metric[cl_has(*m, CL_VALID, s) ? WM_M_L2_HIT : WM_M_L2_MISS]++;
+  note_use(c, m, s);
+  cl_set(m, CL_DIRTY, s);
+  if (cl_has(*m, CL_VALID, s)) return;
+  uint32_t *written = &c->l2.writes->written[w][s];
+  int was_partial = *written != 0;
+  *written |= bytes;
+  if (*written == 0xffffffffu) {
+    cl_set(m, CL_VALID, s);
+    *written = 0;
   } else if (!was_partial) {
     partial_push(c, sector);
   }
 }
 
 static void l2_atomic(CacheSys *c, uint64_t sector) {
-  CacheLine *x = l2_line(c, sector >> 2);
+  size_t w = l2_line(c, sector >> 2);
   unsigned s = sector & 3;
-  if (!(x->valid >> s & 1)) {
+  if (!cl_has(c->l2.way[w], CL_VALID, s)) {
     c->metric[WM_M_L2_MISS]++;
-    l2_fill(c, x, s);
+    l2_fill(c, w, s);
   } else {
     c->metric[WM_M_L2_HIT]++;
-    note_use(c, x, s);
+    note_use(c, &c->l2.way[w], s);
   }
-  if (++x->writes > c->hot_writes) c->hot_writes = x->writes;
-  x->dirty |= (uint8_t)(1u << s);
+  count_write(c, w);
+  cl_set(&c->l2.way[w], CL_DIRTY, s);
 }
 
 /* ---- L1 ----------------------------------------------------------------- */
 
-/* 1 if sector s of line ln is present in this L1 (and touches it). */
-static int l1_hit(CacheLevel *lv, uint64_t sector) {
-  if (!lv->line) return 0;
-  CacheLine *x = level_find(lv, sector >> 2);
-  if (!x || !(x->valid >> (sector & 3) & 1)) return 0;
-  lv->lru[x - lv->line] = ++lv->clock;
-  return 1;
+/* A load of `sector` through this L1: 1 on a hit; on a miss the sector is
+ * allocated (the caller fetches it from L2).  Either way the line becomes
+ * the most recent. */
+static int l1_load(CacheLevel *lv, uint64_t sector) {
+  if (!lv->way) return 0;
+  uint64_t ln = sector >> 2;
+  unsigned s = sector & 3;
+  int hit;
+  size_t w = level_lookup(lv, ln, &hit);
+  if (!hit) level_fill(lv, w, ln);
+  else if (cl_has(lv->way[w], CL_VALID, s)) return 1;
+  cl_set(&lv->way[w], CL_VALID, s);
+  return 0;
 }
 
+/* A local store allocates its sector (it also writes through). */
 static void l1_allocate(CacheLevel *lv, uint64_t sector) {
-  if (!lv->line) return;
-  uint64_t ln = sector >> 2;
-  CacheLine *victim, *x = level_lookup(lv, ln, &victim);
-  if (!x) {
-    x = victim;
-    level_fill(lv, x, ln + 1);
-  }
-  x->valid |= (uint8_t)(1u << (sector & 3));
-  lv->lru[x - lv->line] = ++lv->clock;
+  if (lv->way) l1_load(lv, sector);
 }
 
 static void l1_drop(CacheLevel *lv, uint64_t sector) {
-  if (!lv->line) return;
-  CacheLine *x = level_find(lv, sector >> 2);
-  if (x) x->valid &= (uint8_t)~(1u << (sector & 3));
+  if (!lv->way) return;
+  size_t w = level_find(lv, sector >> 2);
+  if (w != SIZE_MAX) cl_clear(&lv->way[w], CL_VALID, sector & 3);
 }
 
 /* 1 if a recent store on SM sm wrote this sector (then it is merged). */
@@ -333,13 +407,16 @@ static int merged_store(CacheSys *c, int sm, uint64_t sector) {
 /* Lines touched by the request starting at r[0] (records up to the next
  * `first`); *end gets the index after it. */
 static unsigned request_lines(const TraceRec *r, size_t n, size_t i, size_t *end) {
-  uint64_t seen[32];
+  uint64_t seen[32], hi = 0;
   unsigned nl = 0;
   size_t j = i;
   do {
     uint64_t ln = r[j].sector >> 2;
     unsigned k = 0;
-    while (k < nl && seen[k] != ln) k++;
+    if (nl && ln > hi) k = nl; /* above every line so far: new, no search */
+    else
+      while (k < nl && seen[k] != ln) k++;
+    if (ln > hi) hi = ln;
     if (k == nl && nl < 32) seen[nl++] = ln;
     j++;
   } while (j < n && !r[j].first);
@@ -350,8 +427,8 @@ static unsigned request_lines(const TraceRec *r, size_t n, size_t i, size_t *end
 /* L1 sends L2 one request per 128-byte line (with a mask of its sectors):
  * a request's sectors come sorted by lane, so a new line starts a new L2
  * request unless it equals the previous one. */
-static void count_request(CacheSys *c, int metric, uint64_t sector, uint64_t *last_line) {
-  if (sector >> 2 != *last_line) c->metric[metric]++;
+static void count_request(uint64_t *metric, int which, uint64_t sector, uint64_t *last_line) {
+  if (sector >> 2 != *last_line) metric[which]++;
   *last_line = sector >> 2;
 }
 
@@ -361,12 +438,37 @@ static int in_last_store(const CacheLastStore *ls, uint64_t sector) {
   return 0;
 }
 
-void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last) {
+static void send(L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind) {
+  if (out->n == out->cap) {
+    out->cap = out->cap ? 2 * out->cap : 4096;
+    out->op = wm_xrealloc(out->op, out->cap * sizeof *out->op);
+  }
+  out->op[out->n++] = (L2Op){sector, bytes, kind};
+}
+
+/* Asks the host for the L1 sets of the request's sectors before any is
+ * looked up: one host cache miss at a time would bound the replay. */
+static void prefetch_l1(const CacheLevel *l1, const TraceRec *r, size_t n, uint64_t local) {
+  if (!l1->way) return;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t sec = r[i].sector + (r[i].kind == TR_LOCAL_LD || r[i].kind == TR_LOCAL_ST ? local : 0);
+    __builtin_prefetch(&l1->way[set_of(l1, sec >> 2)]);
+  }
+}
+
+void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector) {
+  const CacheLevel *l1 = &c->l1[sm];
+  if (l1->way) __builtin_prefetch(&l1->way[set_of(l1, sector >> 2)]);
+}
+
+void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last,
+                   uint64_t *metric, L2Ops *out) {
   CacheLevel *l1 = &c->l1[sm];
   size_t end;
+  prefetch_l1(l1, r, n, local);
   unsigned lines = request_lines(r, n, 0, &end);
   int merge_ok = r[0].kind == TR_ST && lines <= (unsigned)c->cfg.merge_lines; /* local stores: local_heap shows none merged */
-  c->metric[WM_M_L1_LINES] += lines;
+  metric[WM_M_L1_LINES] += lines;
   uint64_t last_rd = UINT64_MAX, last_wr = UINT64_MAX; /* line of the last L2 request */
   CacheLastStore now = {.n = 0};
   for (size_t i = 0; i < n; i++) {
@@ -385,27 +487,26 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       static const int8_t hit[] = {[TR_TEX] = WM_M_TEX_HIT, [TR_SULD] = WM_M_SULD_HIT},
                           miss[] = {[TR_TEX] = WM_M_TEX_MISS, [TR_SULD] = WM_M_SULD_MISS};
       int tex = x->kind == TR_TEX || x->kind == TR_SULD;
-      if (l1_hit(l1, sec)) {
-        c->metric[WM_M_L1_HIT]++;
-        if (tex) c->metric[hit[x->kind]]++;
-        c->metric[WM_M_LDGSTS_HIT] += (uint64_t)ldgsts;
+      if (l1_load(l1, sec)) {
+        metric[WM_M_L1_HIT]++;
+        if (tex) metric[hit[x->kind]]++;
+        metric[WM_M_LDGSTS_HIT] += (uint64_t)ldgsts;
         break;
       }
-      c->metric[WM_M_L1_MISS]++;
-      if (tex) c->metric[miss[x->kind]]++;
-      c->metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
-      c->metric[WM_M_L2_RD]++;
-      count_request(c, WM_M_L2_RDREQ, sec, &last_rd);
-      l2_read(c, sec);
-      l1_allocate(l1, sec);
+      metric[WM_M_L1_MISS]++;
+      if (tex) metric[miss[x->kind]]++;
+      metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
+      metric[WM_M_L2_RD]++;
+      count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
+      send(out, sec, 0, L2_READ);
       break;
     }
     case TR_LD_NC:
-      c->metric[WM_M_L1_MISS]++;
-      c->metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
-      c->metric[WM_M_L2_RD]++;
-      count_request(c, WM_M_L2_RDREQ, sec, &last_rd);
-      l2_read(c, sec);
+      metric[WM_M_L1_MISS]++;
+      metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
+      metric[WM_M_L2_RD]++;
+      count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
+      send(out, sec, 0, L2_READ);
       break;
     case TR_LOCAL_ST:
       sec += local;
@@ -413,17 +514,46 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       /* fall through */
     case TR_ST: {
       int merged = merge_ok && (in_last_store(last, sec) | merged_store(c, sm, sec));
-      if (!merged) count_request(c, WM_M_L2_WRREQ, sec, &last_wr);
-      l2_write(c, sec, x->bytes, merged);
+      if (!merged) {
+        count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
+        metric[WM_M_L2_WR]++;
+      }
+      send(out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE);
       if (now.n < 32) now.sec[now.n++] = sec;
       break;
     }
     case TR_ATOM:
       l1_drop(l1, sec);
-      c->metric[WM_M_L2_ATOM]++;
-      l2_atomic(c, sec);
+      metric[WM_M_L2_ATOM]++;
+      send(out, sec, 0, L2_ATOM);
       break;
     }
   }
   if (r[0].kind == TR_ST || r[0].kind == TR_LOCAL_ST) *last = now;
+}
+
+/* How far ahead cache_l2() asks for the sets it will look up. */
+#define L2_AHEAD 16
+#define L2_NEAR 4
+
+void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
+  for (size_t i = 0; i < n && i < L2_AHEAD; i++) __builtin_prefetch(&c->l2.way[set_of(&c->l2, ops[i].sector >> 2)]);
+  for (size_t i = 0; i < n; i++) {
+    if (i + L2_AHEAD < n) {
+      const L2Op *p = &ops[i + L2_AHEAD];
+      size_t at = set_of(&c->l2, p->sector >> 2);
+      __builtin_prefetch(&c->l2.way[at]);
+      __builtin_prefetch(&c->l2.way[at + c->l2.ways - 1]);
+      if (p->kind != L2_READ) __builtin_prefetch(&c->l2.writes->count[at]);
+    }
+    if (i + L2_NEAR < n && ops[i + L2_NEAR].kind != L2_READ) /* its set is in by now: its write state too */
+      __builtin_prefetch(c->l2.writes->written[level_way(&c->l2, ops[i + L2_NEAR].sector >> 2)], 1);
+    const L2Op *x = &ops[i];
+    switch (x->kind) {
+    case L2_READ: l2_read(c, x->sector); break;
+    case L2_WRITE: l2_write(c, x->sector, x->bytes, 0); break;
+    case L2_WRITE_MERGED: l2_write(c, x->sector, x->bytes, 1); break;
+    case L2_ATOM: l2_atomic(c, x->sector); break;
+    }
+  }
 }

@@ -43,23 +43,15 @@ typedef struct CacheConfig {
   uint32_t interleave;   /* bytes mapped to one channel before the next */
 } CacheConfig;
 
-typedef struct CacheLine {
-  uint64_t tag;        /* line address + 1; 0: empty */
-  uint8_t valid;       /* sectors present */
-  uint8_t dirty;       /* sectors written (L2) */
-  uint8_t unused;      /* L2: sectors fetched along with another and not
-                          yet used */
-  uint32_t written[4]; /* L2: bytes written of a sector not present */
-  uint32_t writes;     /* L2: writes the line received */
-} CacheLine;
-
-/* One set-associative array of 128-byte lines (an L1, or the L2). */
+/* One set-associative array of 128-byte lines (an L1, or the L2).  A
+ * line's state is one word (cache.c's CL_* fields: tag, sector masks and
+ * its LRU rank within the set), so a set of 16 ways is 128 bytes: one or
+ * two host cache lines per look-up. */
 typedef struct CacheLevel {
-  CacheLine *line;     /* [sets * ways] */
-  uint64_t *tags;      /* [sets * ways] line[i].tag, apart for fast lookups */
-  uint32_t *lru;       /* [sets * ways] last use of line[i] */
+  uint64_t *way;       /* [sets * ways] line state words */
+  struct CacheWrites *writes; /* [sets * ways] the L2's write state; NULL for
+                          an L1 */
   uint32_t sets, ways;
-  uint32_t clock;
 } CacheLevel;
 
 typedef struct CacheSys {
@@ -74,13 +66,6 @@ typedef struct CacheSys {
   size_t partial_pos, partial_n;
   /* DRAM: its configuration, state and counters (dram.c) */
   Dram dram;
-  /* the replay's scratch, reused from group to group (replay.c) */
-  TraceRec *sorted;    /* a group's records, by warp */
-  size_t sorted_cap;
-  struct Stream *streams;    /* the group's warps being replayed */
-  size_t streams_cap;
-  struct GroupStore *stores; /* the group's store sectors, sorted */
-  size_t nstores, stores_cap;
   /* statistics */
   uint64_t metric[WM_M_COUNT]; /* the caches' and the replay's (DRAM's
                                   are in dram) */
@@ -107,11 +92,18 @@ typedef struct CacheLastStore {
   int n;
 } CacheLastStore;
 
-/* One warp's request through the L1 of SM sm and on to L2 and DRAM: the
- * records r[0..n), r[0] its first, all of one kind and one warp (as mem.c
- * records them).  `local` (sectors) is added to the sector of local
- * records: the warp's local window.  `last` is the warp's last store
- * request; a store request replaces it. */
-void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last);
+/* One warp's request through the L1 of SM sm: the records r[0..n), r[0]
+ * its first, all of one kind and one warp (as mem.c records them).
+ * `local` (sectors) is added to the sector of local records: the warp's
+ * local window.  `last` is the warp's last store request; a store request
+ * replaces it.  L1's counters go to metric, what it sends the L2 to out. */
+void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last,
+                   uint64_t *metric, L2Ops *out);
+
+/* Asks the host to bring in the set of SM sm's L1 that sector maps to. */
+void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector);
+
+/* The L2 (and DRAM) serve ops[0..n), in order. */
+void cache_l2(CacheSys *c, const L2Op *ops, size_t n);
 
 #endif

@@ -16,6 +16,7 @@ typedef struct Dram {
   uint32_t interleave;     /* bytes mapped to one channel before the next */
   /* derived state */
   uint32_t units_per_row;  /* interleave units in a row (at least 1) */
+  double inv[4];           /* 1 / interleave, channels, banks, units_per_row */
   int64_t *open_row;       /* [channels * banks]: the row each bank holds
                               open; -1: none yet */
   /* statistics (WM_M_DRAM_RD, _WR, WM_M_ROW_HIT, _MISS: dram_add_metrics) */

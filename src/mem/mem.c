@@ -46,6 +46,7 @@ int mem_init(MemModel *mm, const MemConfig *cfg, int ncode)
   mm->nline = ncode;
   mm->line = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->line) : NULL;
   mm->memo = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->memo) : NULL;
+  mm->smemo = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->smemo) : NULL;
   return 0;
 }
 
@@ -53,8 +54,10 @@ void mem_free(MemModel *mm)
 {
   free(mm->line);
   free(mm->memo);
+  free(mm->smemo);
   mm->line = NULL;
   mm->memo = NULL;
+  mm->smemo = NULL;
   mm->nline = 0;
 }
 
@@ -65,7 +68,7 @@ static const uint8_t gsec[4] = {WM_M_GLD_SEC, WM_M_GST_SEC, WM_M_GATOM_SEC, WM_M
  * (measured: smsp__inst_executed_op_global_red.sum is 0 for atom kernels). */
 static const int ginst[4] = {WM_M_GLD_INST, WM_M_GST_INST, -1, WM_M_GRED_INST};
 
-static void line_units(LineStat *ls, const MemGen *g, const MemReq *r,
+static void line_units(const MemModel *mm, LineStat *ls, const MemReq *r,
                        unsigned units, unsigned ideal, uint8_t kind)
 {
   ls->requests++;
@@ -74,7 +77,8 @@ static void line_units(LineStat *ls, const MemGen *g, const MemReq *r,
   ls->unit_kind = kind;
   if (units > ls->worst) {
     ls->worst = units;
-    mem_explain(ls->why, sizeof ls->why, g, r, units, ideal);
+    ls->worst_block = mm->block;
+    mem_explain(ls->why, sizeof ls->why, &mm->gen, r, units, ideal);
   }
 }
 
@@ -87,21 +91,25 @@ static void trace_request(MemTrace *t, const MemReq *r, const uint64_t *addr, un
   uint64_t sec[32];
   uint32_t bytes[32];
   unsigned n = 0;
+  uint64_t hi = 0;
   uint32_t lane_bytes = size >= 32 ? 0xffffffffu : (1u << size) - 1;
   for (uint32_t m = r->mask; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctz(m);
     uint64_t s = addr[l] >> 5;
     uint32_t b = lane_bytes << (addr[l] & 31);
     unsigned k = n;
-    while (k > 0 && sec[k - 1] != s) k--; /* lanes usually follow each other */
+    if (!n || s > hi) k = 0, hi = s; /* above every sector so far: new, no search */
+    else
+      while (k > 0 && sec[k - 1] != s) k--; /* lanes usually follow each other */
     if (k > 0) bytes[k - 1] |= b;
     else {
       sec[n] = s;
       bytes[n++] = b;
     }
   }
+  TraceRec *out = trace_append(t, n);
   for (unsigned i = 0; i < n; i++)
-    trace_push(t, sec[i], bytes[i], r->warp, kind, i == 0);
+    out[i] = (TraceRec){sec[i], bytes[i], r->warp, (uint8_t)kind, i == 0};
 }
 
 static const uint8_t trace_kind[4] = {TR_LD, TR_ST, TR_ATOM, TR_ATOM};
@@ -115,7 +123,7 @@ static void generation_transactions(MemModel *mm, const MemReq *r, LineStat *ls)
   mm->metric[WM_M_G_TRANS] += t.n;
   mm->metric[WM_M_G_MOVED] += t.moved;
   if (ls)
-    line_units(ls, &mm->gen, r, t.n, t.ideal, MEM_UNIT_TRANSACTIONS);
+    line_units(mm, ls, r, t.n, t.ideal, MEM_UNIT_TRANSACTIONS);
 }
 
 static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
@@ -161,7 +169,7 @@ static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
   mm->metric[WM_M_G_TRANS] += sec;
   mm->metric[WM_M_G_MOVED] += 32u * sec;
   if (ls)
-    line_units(ls, &mm->gen, r, sec, (distinct * r->size + 31) / 32, MEM_UNIT_SECTORS);
+    line_units(mm, ls, r, sec, (distinct * r->size + 31) / 32, MEM_UNIT_SECTORS);
 }
 
 static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
@@ -199,6 +207,7 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
     ls->unit_kind = MEM_UNIT_SECTORS;
     if (worst > ls->worst) {
       ls->worst = worst;
+      ls->worst_block = mm->block;
       mem_explain(ls->why, sizeof ls->why, &mm->gen, r, worst, worst_ideal);
     }
   }
@@ -218,7 +227,37 @@ static void matrix_access(MemModel *mm, const MemReq *r, LineStat *ls)
   mm->metric[st ? WM_M_SST_WF : WM_M_SLD_WF] += wf;
   mm->metric[st ? WM_M_SST_BC : WM_M_SLD_BC] += wf - ideal;
   if (ls)
-    line_units(ls, &mm->gen, r, wf, ideal, MEM_UNIT_WAVEFRONTS);
+    line_units(mm, ls, r, wf, ideal, MEM_UNIT_WAVEFRONTS);
+}
+
+/* A full warp's shared request costs what the instruction's previous one
+ * cost when every lane's offset from lane 0 is the same and lane 0 sits at
+ * the same place among the banks (its address mod 128): the cost is a
+ * function of those alone.  A tiled kernel's loads repeat their pattern
+ * from tile to tile, so the grouping (smem.c) runs once per pattern. */
+static unsigned smem_cost_memo(MemModel *mm, const MemReq *r, unsigned *ideal)
+{
+  if (r->mask != 0xffffffffu || !mm->smemo || r->instr < 0 || r->instr >= mm->nline)
+    return mem_smem_cost(r->addr, r->mask, r->size, r->op, ideal);
+  MemMemo *mo = &mm->smemo[r->instr];
+  uint64_t a0 = r->addr[0], diff = 0;
+  uint32_t key = (uint32_t)(a0 & 127) | (uint32_t)r->op << 8;
+  for (unsigned l = 0; l < 32; l++)
+    diff |= (r->addr[l] - a0) ^ mo->delta[l];
+  if (diff == 0 && mo->size == r->size && mo->phase == key) {
+    *ideal = mo->distinct;
+    return mo->sectors;
+  }
+  unsigned wf = mem_smem_cost(r->addr, r->mask, r->size, r->op, ideal);
+  for (unsigned l = 0; l < 32; l++)
+    mo->delta[l] = r->addr[l] - a0;
+  mo->phase = key;
+  mo->size = r->size ? r->size : 1; /* 0 marks an empty memo */
+  mo->sectors = wf;
+  mo->distinct = *ideal;
+  if (mo->size != r->size)
+    mo->size = 0; /* a size-0 request is never remembered */
+  return wf;
 }
 
 static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
@@ -229,7 +268,7 @@ static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
     return;
   }
   unsigned wf = mm->gen.banks == MEM_BANKS_SM70
-                    ? mem_smem_cost(r->addr, r->mask, r->size, r->op, &ideal)
+                    ? smem_cost_memo(mm, r, &ideal)
                     : mem_smem_cost_gen(&mm->gen, r->addr, r->mask, r->size, r->op, &ideal);
   switch (r->op) {
   case MEM_LD:
@@ -248,7 +287,7 @@ static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
     break;
   }
   if (ls)
-    line_units(ls, &mm->gen, r, wf, ideal,
+    line_units(mm, ls, r, wf, ideal,
                mm->gen.banks == MEM_BANKS_SM70 ? MEM_UNIT_WAVEFRONTS : MEM_UNIT_SMEM_TRANS);
 }
 
@@ -280,7 +319,7 @@ static void ldgsts_access(MemModel *mm, const MemReq *r, LineStat *ls)
   mm->metric[cg ? WM_M_LDGSTS_SEC_CG : WM_M_LDGSTS_SEC_CA] += sec;
   if (ls) {
     ls->execs++;
-    line_units(ls, &mm->gen, r, sec, (distinct * r->size + 31) / 32, MEM_UNIT_SECTORS);
+    line_units(mm, ls, r, sec, (distinct * r->size + 31) / 32, MEM_UNIT_SECTORS);
   }
 }
 
@@ -306,8 +345,10 @@ void mem_access(MemModel *mm, const MemReq *r)
   default: /* const, param: the constant cache, not L1 */
     if (ls) {
       ls->requests++;
-      if (ls->execs == 1)
+      if (ls->execs == 1) {
+        ls->worst_block = mm->block;
         mem_explain(ls->why, sizeof ls->why, &mm->gen, r, 0, 0);
+      }
     }
     break;
   }

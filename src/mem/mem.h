@@ -125,6 +125,9 @@ typedef struct LineStat {
                           wavefront per 128 bytes */
   uint8_t unit_kind;   /* MemUnit: what `units` counts */
   uint32_t worst;      /* most units one request took */
+  uint64_t worst_block;/* the block (in run order) where it first did:
+                          merged statistics keep the earliest block's why,
+                          whichever host thread ran it */
   char why[160];       /* explanation of the worst request, e.g.
                           "32 lanes touch 32 sectors: lanes are 8 KiB apart" */
 } LineStat;
@@ -143,9 +146,14 @@ typedef struct MemModel {
   MemConfig cfg;
   /* derived state */
   MemGen gen;          /* the generation's rules */
-  MemMemo *memo;       /* [nline] */
+  MemMemo *memo;       /* [nline] global requests */
+  MemMemo *smemo;      /* [nline] shared requests: the wavefronts in
+                          `sectors`, the ideal in `distinct`, the op in
+                          phase's high bits */
   MemTrace *trace;     /* if set, global and local sectors are recorded here
                           for the cache model (mem/replay.h) */
+  uint64_t block;      /* the block running (its place in run order), set
+                          by the emulator */
   /* statistics */
   uint64_t metric[WM_M_COUNT];
   LineStat *line;      /* [nline], indexed by instruction */

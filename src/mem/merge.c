@@ -14,10 +14,13 @@ void mem_merge(MemModel *dst, const MemModel *src) {
     d->units += s->units;
     d->ideal += s->ideal;
     if (s->unit_kind) d->unit_kind = s->unit_kind;
-    /* strictly worse only: merged in worker order, so ties keep the
-     * explanation of the lowest worker, whatever the thread count */
-    if (s->worst > d->worst || (d->why[0] == '\0' && s->why[0])) {
+    /* the worst request, and on a tie the earliest block's: what one
+     * thread running the blocks in order would have kept, whichever
+     * thread ran them */
+    if (s->worst > d->worst || (d->why[0] == '\0' && s->why[0]) ||
+        (s->worst == d->worst && s->why[0] && s->worst_block < d->worst_block)) {
       d->worst = s->worst;
+      d->worst_block = s->worst_block;
       memcpy(d->why, s->why, sizeof d->why);
     }
   }

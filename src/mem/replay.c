@@ -44,6 +44,15 @@ void trace_push(MemTrace *t, uint64_t sector, uint32_t bytes, unsigned warp, uns
   t->r[t->n++] = (TraceRec){sector, bytes, (uint16_t)warp, (uint8_t)kind, (uint8_t)first};
 }
 
+TraceRec *trace_append(MemTrace *t, size_t n) {
+  if (t->cap - t->n < n) {
+    while (t->cap - t->n < n) t->cap = t->cap ? t->cap * 2 : 1024;
+    t->r = wm_xrealloc(t->r, t->cap * sizeof *t->r);
+  }
+  t->n += n;
+  return t->r + t->n - n;
+}
+
 void trace_free(MemTrace *t) {
   free(t->r);
   memset(t, 0, sizeof *t);
@@ -74,45 +83,73 @@ static uint64_t local_base(const CacheSys *c, uint64_t block, unsigned warp) {
 
 int replay_group(const CacheSys *c) { return c->cfg.group; }
 
-/* ---- one request ---------------------------------------------------------- */
+/* ---- a group's stores, for the read-after-write waits ------------------ */
 
-/* A sector some warp of the replayed group stores, and which warp. */
+/* The sectors some warp of the replayed group stores, in an open-addressing
+ * table: the sector, and the warp that stores it (block * 65536 + warp), or
+ * MANY when several do. */
 typedef struct GroupStore {
-  uint64_t sector;
-  uint64_t warp;  /* block * 65536 + warp */
+  uint64_t sector;  /* + 1; 0: empty */
+  uint64_t warp;
 } GroupStore;
 
-static int store_cmp(const void *a, const void *b) {
-  const GroupStore *x = a, *y = b;
-  if (x->sector != y->sector) return x->sector < y->sector ? -1 : 1;
-  return x->warp < y->warp ? -1 : x->warp > y->warp;
+#define MANY UINT64_MAX
+
+static size_t store_slot(uint64_t sector, size_t mask) {
+  return (size_t)((sector * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+}
+
+static void stores_add(ReplayWorker *w, uint64_t sector, uint64_t warp) {
+  size_t mask = w->stores_cap - 1, i = store_slot(sector, mask);
+  while (w->stores[i].sector && w->stores[i].sector != sector + 1) i = (i + 1) & mask;
+  GroupStore *g = &w->stores[i];
+  if (!g->sector) *g = (GroupStore){sector + 1, warp};
+  else if (g->warp != warp) g->warp = MANY;
+}
+
+/* Fills the table with the group's global store sectors. */
+static void stores_collect(ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb) {
+  size_t n = 0;
+  for (int b = 0; b < nb; b++)
+    for (size_t i = 0; i < t[b]->n; i++) n += t[b]->r[i].kind == TR_ST;
+  w->nstores = n;
+  if (!n) return;
+  size_t cap = 64;
+  while (cap < 2 * n) cap *= 2;
+  if (w->stores_cap < cap) {
+    free(w->stores);
+    w->stores = wm_xmalloc(cap * sizeof *w->stores);
+  }
+  w->stores_cap = cap;
+  memset(w->stores, 0, cap * sizeof *w->stores);
+  for (int b = 0; b < nb; b++)
+    for (size_t i = 0; i < t[b]->n; i++)
+      if (t[b]->r[i].kind == TR_ST) stores_add(w, t[b]->r[i].sector, (first + (uint64_t)b) * 65536 + t[b]->r[i].warp);
 }
 
 /* 1 if a warp other than `warp` of the group stores `sector`: a load of it
  * then waits for that store to reach L2 (measured: inc_case#3, where each
  * block's warps read and write a[blockStart], takes 1.7x inc_case#1). */
-static int stored_by_other(const CacheSys *c, uint64_t sector, uint64_t warp) {
-  size_t lo = 0, hi = c->nstores;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (c->stores[mid].sector < sector) lo = mid + 1;
-    else hi = mid;
-  }
-  for (size_t i = lo; i < c->nstores && c->stores[i].sector == sector; i++)
-    if (c->stores[i].warp != warp) return 1;
+static int stored_by_other(const ReplayWorker *w, uint64_t sector, uint64_t warp) {
+  size_t mask = w->stores_cap - 1, i = store_slot(sector, mask);
+  for (; w->stores[i].sector; i = (i + 1) & mask)
+    if (w->stores[i].sector == sector + 1) return w->stores[i].warp != warp;
   return 0;
 }
 
-/* Replays one request: the records r[0..n) (one `first` at r[0]) of a warp
- * of `block` on SM sm; `last` is that warp's last store request. */
-static void replay_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_t n,
-                           CacheLastStore *last) {
+/* ---- one request ---------------------------------------------------------- */
+
+/* Replays one request through the L1: the records r[0..n) (one `first` at
+ * r[0]) of a warp of `block` on SM sm; `last` is that warp's last store
+ * request. */
+static void replay_request(CacheSys *c, ReplayWorker *w, int sm, uint64_t block, const TraceRec *r, size_t n,
+                           CacheLastStore *last, L2Ops *out) {
   unsigned kind = r[0].kind;
   uint64_t local = kind == TR_LOCAL_LD || kind == TR_LOCAL_ST ? local_base(c, block, r[0].warp) / 32 : 0;
-  if ((kind == TR_LD || kind == TR_LOCAL_LD) && c->nstores &&
-      stored_by_other(c, r[0].sector + local, block * 65536 + r[0].warp))
-    c->metric[WM_M_RAW]++;
-  cache_request(c, sm, r, n, local, last);
+  if ((kind == TR_LD || kind == TR_LOCAL_LD) && w->nstores &&
+      stored_by_other(w, r[0].sector + local, block * 65536 + r[0].warp))
+    w->metric[WM_M_RAW]++;
+  cache_request(c, sm, r, n, local, last, w->metric, out);
 }
 
 /* ---- a group of co-resident blocks -------------------------------------- */
@@ -127,7 +164,9 @@ typedef struct Stream {
   CacheLastStore last;
 } Stream;
 
-void replay_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb) {
+/* Sorts the group's records into one stream per warp; returns the number of
+ * streams (blocks * the most warps a block traced). */
+static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb) {
   size_t total = 0;
   int maxw = 0;
   for (int b = 0; b < nb; b++) {
@@ -135,50 +174,54 @@ void replay_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb
     for (size_t i = 0; i < t[b]->n; i++)
       if (t[b]->r[i].warp >= maxw) maxw = t[b]->r[i].warp + 1;
   }
-  c->blocks += (uint64_t)nb;
-  if (!total) return;
-  if ((size_t)c->sorted_cap < total) {
-    c->sorted_cap = total;
-    c->sorted = wm_xrealloc(c->sorted, total * sizeof *c->sorted);
+  if (!total) return 0;
+  if (w->sorted_cap < total) {
+    w->sorted_cap = total;
+    free(w->sorted);
+    w->sorted = wm_xmalloc(total * sizeof *w->sorted);
   }
   size_t nstreams = (size_t)nb * (size_t)maxw;
-  if (c->streams_cap < nstreams) {
-    c->streams_cap = nstreams;
-    free(c->streams);
-    c->streams = wm_xmalloc(nstreams * sizeof *c->streams);
+  if (w->streams_cap < nstreams) {
+    w->streams_cap = nstreams;
+    free(w->streams);
+    w->streams = wm_xmalloc(nstreams * sizeof *w->streams);
   }
-  Stream *st = c->streams;
+  Stream *st = w->streams;
   memset(st, 0, nstreams * sizeof *st);
   size_t at = 0;
   for (int b = 0; b < nb; b++) {
     uint64_t sm, slot;
     place(&c->cfg, first + (uint64_t)b, &sm, &slot);
     Stream *bs = &st[(size_t)b * (size_t)maxw];
+    if (maxw == 1) { /* one warp: its records are its stream */
+      *bs = (Stream){.r = t[b]->r, .n = t[b]->n, .block = first + (uint64_t)b, .sm = (int)sm};
+      continue;
+    }
     for (size_t i = 0; i < t[b]->n; i++) bs[t[b]->r[i].warp].n++;
-    for (int w = 0; w < maxw; w++) {
-      bs[w].r = c->sorted + at;
-      bs[w].block = first + (uint64_t)b;
-      bs[w].sm = (int)sm;
-      at += bs[w].n;
-      bs[w].n = 0;
+    for (int x = 0; x < maxw; x++) {
+      bs[x].r = w->sorted + at;
+      bs[x].block = first + (uint64_t)b;
+      bs[x].sm = (int)sm;
+      at += bs[x].n;
+      bs[x].n = 0;
     }
     for (size_t i = 0; i < t[b]->n; i++) {
       Stream *x = &bs[t[b]->r[i].warp];
       ((TraceRec *)x->r)[x->n++] = t[b]->r[i];
     }
   }
-  c->nstores = 0;
-  for (int b = 0; b < nb; b++)
-    for (size_t i = 0; i < t[b]->n; i++) {
-      const TraceRec *x = &t[b]->r[i];
-      if (x->kind != TR_ST) continue;
-      if (c->nstores == c->stores_cap) {
-        c->stores_cap = c->stores_cap ? 2 * c->stores_cap : 1024;
-        c->stores = wm_xrealloc(c->stores, c->stores_cap * sizeof *c->stores);
-      }
-      c->stores[c->nstores++] = (GroupStore){x->sector, (first + (uint64_t)b) * 65536 + x->warp};
-    }
-  if (c->nstores) qsort(c->stores, c->nstores, sizeof *c->stores, store_cmp);
+  return nstreams;
+}
+
+void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb, L2Ops *out) {
+  w->blocks += (uint64_t)nb;
+  size_t nstreams = gather_streams(c, w, first, t, nb);
+  if (!nstreams) return;
+  stores_collect(w, first, t, nb);
+  Stream *st = w->streams;
+  for (size_t s = 0; s < nstreams; s++) /* the first L1 sets all warps need, asked for at once */
+    if (st[s].n && st[s].r[0].kind != TR_LOCAL_LD && st[s].r[0].kind != TR_LOCAL_ST)
+      cache_prefetch_l1(c, st[s].sm, st[s].r[0].sector);
   /* round-robin over the warps of the co-resident blocks, a request each:
    * they share the SM's L1 at the same time */
   for (size_t left = nstreams;;) {
@@ -188,10 +231,45 @@ void replay_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb
       if (x->pos >= x->n) continue;
       size_t e = x->pos + 1;
       while (e < x->n && !x->r[e].first) e++;
-      replay_request(c, x->sm, x->block, x->r + x->pos, e - x->pos, &x->last);
+      replay_request(c, w, x->sm, x->block, x->r + x->pos, e - x->pos, &x->last, out);
       x->pos = e;
       left++;
     }
     if (!left) break;
   }
+}
+
+int replay_sm(const CacheSys *c, uint64_t block) {
+  uint64_t sm, slot;
+  place(&c->cfg, block, &sm, &slot);
+  return (int)sm;
+}
+
+void replay_worker_add(CacheSys *c, ReplayWorker *w) {
+  for (int i = 0; i < WM_M_COUNT; i++) c->metric[i] += w->metric[i];
+  memset(w->metric, 0, sizeof w->metric);
+  c->blocks += w->blocks;
+  w->blocks = 0;
+}
+
+void replay_worker_free(ReplayWorker *w) {
+  free(w->sorted);
+  free(w->streams);
+  free(w->stores);
+  memset(w, 0, sizeof *w);
+}
+
+void l2ops_free(L2Ops *o) {
+  free(o->op);
+  memset(o, 0, sizeof *o);
+}
+
+void replay_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb) {
+  ReplayWorker w = {0};
+  L2Ops ops = {0};
+  replay_l1(c, &w, first, t, nb, &ops);
+  replay_worker_add(c, &w);
+  cache_l2(c, ops.op, ops.n);
+  replay_worker_free(&w);
+  l2ops_free(&ops);
 }

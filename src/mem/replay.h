@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem/metrics.h"
+
 /* One sector a request touched. */
 typedef enum {
   TR_LD,       /* global load, cached in L1 */
@@ -49,6 +51,9 @@ typedef struct MemTrace {
 void trace_push(MemTrace *t, uint64_t sector, uint32_t bytes, unsigned warp, unsigned kind,
                 int first);
 void trace_free(MemTrace *t);
+/* Room for n more records at the end of t (counted in t->n): the caller
+ * fills them. */
+TraceRec *trace_append(MemTrace *t, size_t n);
 
 struct CacheSys;
 
@@ -59,5 +64,50 @@ void replay_blocks(struct CacheSys *c, uint64_t first, const MemTrace *const *t,
 
 /* Consecutive blocks that share an SM and are replayed together. */
 int replay_group(const struct CacheSys *c);
+
+/* ---- the replay in two stages, for several host threads ---------------
+ * replay_blocks() is replay_l1() then cache_l2().  The L1 stage of a group
+ * touches only its SM's L1 (and the thread's own scratch), so groups on
+ * different SMs can run it at the same time; a group must follow the
+ * groups before it on the same SM.  Its output, the L2 operations, must
+ * then reach cache_l2() in launch order. */
+
+/* What an L1 sends the L2: a sector read, written (with the bytes) or
+ * updated atomically. */
+enum { L2_READ, L2_WRITE, L2_WRITE_MERGED /* L1 combined it: not counted */, L2_ATOM };
+
+typedef struct L2Op {
+  uint64_t sector;
+  uint32_t bytes;
+  uint32_t kind;
+} L2Op;
+
+typedef struct L2Ops {
+  L2Op *op;
+  size_t n, cap;
+} L2Ops;
+
+/* One host thread's side of the replay: scratch reused from group to group,
+ * and the counters of its L1 stages. */
+typedef struct ReplayWorker {
+  TraceRec *sorted;          /* a group's records, by warp */
+  size_t sorted_cap;
+  struct Stream *streams;    /* the group's warps being replayed */
+  size_t streams_cap;
+  struct GroupStore *stores; /* the group's store sectors (a hash table) */
+  size_t nstores, stores_cap;
+  uint64_t metric[WM_M_COUNT];
+  uint64_t blocks;           /* blocks replayed */
+} ReplayWorker;
+
+/* The L1 stage of a group: its requests through the L1 of its SM, the
+ * L2 operations appended to out, counters in w. */
+void replay_l1(struct CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb, L2Ops *out);
+/* The SM that block runs on. */
+int replay_sm(const struct CacheSys *c, uint64_t block);
+/* Moves w's counters into c. */
+void replay_worker_add(struct CacheSys *c, ReplayWorker *w);
+void replay_worker_free(ReplayWorker *w);
+void l2ops_free(L2Ops *o);
 
 #endif

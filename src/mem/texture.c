@@ -93,6 +93,7 @@ void mem_texture(MemModel *mm, const MemTexReq *r) {
   ls->unit_kind = MEM_UNIT_SECTORS;
   if (ns > ls->worst) {
     ls->worst = ns;
+    ls->worst_block = mm->block;
     snprintf(ls->why, sizeof ls->why, "%u lanes %s %u texels of %u bytes in %u sectors of the tiled storage",
              lanes, r->op == MEM_SURF_ST ? "write" : "read", r->n, r->size, ns);
   }

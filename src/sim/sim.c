@@ -176,7 +176,7 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
   if (mod->global_init) memcpy(gvars, mod->global_init, mod->global_size);
   for (int i = 0; i < o->nconsts; i++)
     if (launch_set_const(o->consts[i], mod, cmem, gvars, e)) goto out;
-  SimBound b = {.gmem = &g, .params = params, .const_mem = cmem};
+  SimBound b = {.gmem = &g, .params = params, .const_mem = cmem, .functional = o->functional};
   if (run_bound(mod, k, ls, &b, gvars, o, run, e)) goto out;
   rc = 0;
   if (o->dump_dir && launch_dump(o->dump_dir, ls, &g, e)) {

@@ -40,6 +40,9 @@ typedef struct SimOptions {
   uint32_t stack_size;   /* --stack-size: call stack bytes per thread (0: 1 KiB) */
   uint64_t heap_size;    /* --heap-size: bytes of malloc's heap (0: 8 MiB) */
   int cooperative;       /* --cooperative: every launch is cooperative */
+  int functional;        /* outputs only: no memory model, caches or time
+                            (as SimBound.functional; the benchmark's
+                            emulation-only stage) */
   FILE *printf_out;      /* device printf's text (NULL: stdout) */
 } SimOptions;
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 int wm_verr(WmErr *e, int code, const char *fmt, va_list ap) {
   if (e) {
@@ -70,6 +71,20 @@ static void *check(void *p, size_t n) {
 void *wm_xmalloc(size_t n) { return check(malloc(n ? n : 1), n); }
 void *wm_xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1), n * size); }
 void *wm_xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1), n); }
+void *wm_xaligned(size_t align, size_t n) {
+  /* Tables of megabytes read at random (the caches' sets) take a TLB miss
+   * per access on 4 KiB pages: ask for huge pages where the kernel gives
+   * them on request (transparent_hugepage=madvise). */
+  const size_t huge = (size_t)2 << 20;
+  int big = n >= 2 * huge;
+  if (big && align < huge) align = huge;
+  n = (n + align - 1) / align * align; /* aligned_alloc wants a multiple */
+  void *p = check(aligned_alloc(align, n ? n : align), n);
+#ifdef MADV_HUGEPAGE
+  if (big) (void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+  return p;
+}
 char *wm_xstrdup(const char *s) { return check(strdup(s), strlen(s) + 1); }
 
 char *wm_xstrndup(const char *s, size_t n) {

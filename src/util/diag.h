@@ -59,6 +59,7 @@ void wm_source_line(const char *src, int line, char *buf, size_t bufsz);
 void *wm_xmalloc(size_t n);
 void *wm_xcalloc(size_t n, size_t size);
 void *wm_xrealloc(void *p, size_t n);
+void *wm_xaligned(size_t align, size_t n); /* free() it; align a power of two */
 char *wm_xstrdup(const char *s);
 char *wm_xstrndup(const char *s, size_t n);
 

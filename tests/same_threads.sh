@@ -1,0 +1,36 @@
+#!/bin/sh
+# same_threads.sh - the counters do not depend on how the simulation runs:
+# the same JSON report (every counter, per-line row and prediction; wall
+# time aside) with 1, 2 and 3 host threads (blocks handed out in chunks to
+# whichever thread is free, the L1 stage of the replay on those threads,
+# the L2 stage on one), and with a replay budget so small that threads
+# wait for the replay after every chunk.  Launches of the ground truth that
+# cover stores merged in L1, atomics, local memory, shared memory, groups
+# of blocks per SM and sampled waves.
+#
+#   same_threads.sh WARPMEM SAME_COUNTERS_PY PTX
+set -eu
+warpmem=$1 same=$2 ptx=$3
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+run() { # NAME THREADS TRACE_MB ARGS...
+  name=$1 threads=$2 mb=$3
+  shift 3
+  WARPMEM_THREADS=$threads WARPMEM_TRACE_MB=$mb "$warpmem" sim "$ptx" --format json --lines --init zero "$@" \
+    > "$dir/$name.$threads.$mb.json"
+}
+for k in inc_case f3_plain f3_smem tr_naive madd_nc setRowReadColDyn local_heap; do
+  run "$k" 1 1024 --kernel "$k"
+  for v in "2 1024" "3 1024" "2 1"; do
+    set -- $v
+    run "$k" "$1" "$2" --kernel "$k"
+    python3 "$same" "$dir/$k.1.1024.json" "$dir/$k.$1.$2.json" > "$dir/diff" ||
+      { echo "FAIL: $k with $1 threads and a $2 MiB trace budget differs from 1 thread:"; cat "$dir/diff"; exit 1; }
+  done
+  echo "ok: $k"
+done
+run stride 1 1024 --kernel stride_copy --sample 8
+run stride 2 1024 --kernel stride_copy --sample 8
+python3 "$same" "$dir/stride.1.1024.json" "$dir/stride.2.1024.json" > "$dir/diff" ||
+  { echo "FAIL: stride_copy --sample 8 with 2 threads differs from 1:"; cat "$dir/diff"; exit 1; }
+echo "ok: stride_copy --sample 8"
