@@ -64,6 +64,21 @@ static void out_run(Out *o, uint64_t addr, const uint8_t *bytes, uint64_t len) {
   o->n += need;
 }
 
+/* Bit k set where byte k of x is not zero. */
+static uint8_t nonzero_bytes(uint64_t x) {
+  uint64_t t = x | x >> 4; /* bit 0 of each byte: the OR of its bits */
+  t |= t >> 2;
+  t |= t >> 1;
+  return (uint8_t)((t & 0x0101010101010101ull) * 0x0102040810204080ull >> 56);
+}
+
+/* Byte k all ones where bit k of m is set. */
+static uint64_t byte_mask(uint8_t m) {
+  uint64_t e = m * 0x0101010101010101ull & 0x8040201008040201ull;
+  uint64_t nz = (e | ((e & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full)) & 0x8080808080808080ull;
+  return (nz >> 7) * 0xff;
+}
+
 /* Whether any byte of the 8-byte word x is zero. */
 static int has_zero_byte(uint64_t x) { return ((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull) != 0; }
 
@@ -102,8 +117,7 @@ static void diff_masked(Out *o, uint64_t addr, const uint8_t *cur, const uint8_t
     size_t n = len - w < 8 ? len - w : 8;
     memcpy(&a, cur + w, n);
     if (base) memcpy(&b, base + w, n);
-    uint64_t x = a ^ b;
-    for (size_t k = 0; x && k < n; k++) mask[w / 8] |= (uint8_t)(((x >> (8 * k) & 0xff) != 0) << k);
+    mask[w / 8] = nonzero_bytes(a ^ b);
   }
   if (o->n + need > o->cap) {
     o->cap = (o->n + need) * 2;
@@ -146,11 +160,13 @@ uint8_t *sim_diff_build(const GlobalMem *g, const SimSnap *s, size_t *len) {
 
 static void apply_masked(uint8_t *dst, const uint8_t *mask, const uint8_t *src, size_t len) {
   for (size_t w = 0; w < len; w += 8) {
+    uint64_t d = 0, s = 0, m = byte_mask(mask[w / 8]);
     size_t n = len - w < 8 ? len - w : 8;
-    if (mask[w / 8] == 0xff && n == 8) memcpy(dst + w, src + w, 8);
-    else
-      for (size_t k = 0; mask[w / 8] && k < n; k++)
-        if (mask[w / 8] >> k & 1) dst[w + k] = src[w + k];
+    if (!m) continue;
+    memcpy(&d, dst + w, n);
+    memcpy(&s, src + w, n);
+    d = (d & ~m) | (s & m);
+    memcpy(dst + w, &d, n);
   }
 }
 
