@@ -19,8 +19,8 @@
  *  - A kernel whose blocks may communicate through global memory
  *    (emu_shard_unsafe) runs on rank 0 alone, which broadcasts what changed.
  *  - One MPI call at a time (MPI_THREAD_SERIALIZED): during the blocks,
- *    rank 0's feeder thread (emu.c) and the other ranks' ring drainer make
- *    them; the main thread after.
+ *    rank 0's feeder thread (emu_grid.c) and the other ranks' ring
+ *    drainer make them; the main thread after.
  *  - Built without MPI (no WARPMEM_MPI), only the refusal is left.
  */
 #include <stdio.h>
