@@ -238,6 +238,7 @@ int cli_run_cmd(int argc, char **argv) {
   RunCmd c;
   int st = parse_options(argc, argv, &c);
   if (st >= 0) return st;
+  if (c.out && sim_env_rank() > 0) c.out = "/dev/null"; /* under mpirun, rank 0 writes --out */
   static RunPlan p; /* large paths: not on the stack */
   memset(&p, 0, sizeof p);
   WmErr e = {0};

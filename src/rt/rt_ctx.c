@@ -9,6 +9,12 @@
 #include <unistd.h>
 
 #include "rt/rt_int.h"
+#include "sim/sim_mpi.h"
+
+/* Under mpirun, the application's launches are sharded over the ranks
+ * (docs/mpi.md): libwarpmem_rt.so has sim_mpi.c; a test program linking the
+ * library alone does not, and runs as one process. */
+int sim_mpi_start(WmErr *e) __attribute__((weak));
 
 RtCtx rtx;
 
@@ -47,6 +53,11 @@ static void ctx_make(void) {
   }
   gmem_init_unified(&rtx.g, rtx.cfg.o.mem_limit);
   rtx.pid = (long)getpid();
+  WmErr e = {0};
+  if (sim_mpi_start && sim_mpi_start(&e) < 0) {
+    rtx_say("error: %s; every CUDA call fails with cudaErrorInitializationError", e.msg);
+    rtx.init_error = RT_ERR_INITIALIZATION;
+  }
 }
 
 RtError rt_init(void) {

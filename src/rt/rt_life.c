@@ -5,6 +5,9 @@
 
 #include "rt/rt_int.h"
 #include "rt/rt_tex.h"
+#include "sim/sim_mpi.h"
+
+int sim_mpi_stop(int status) __attribute__((weak)); /* in libwarpmem_rt.so (rt_ctx.c) */
 
 RtError rt_device_reset(void) {
   RtError r = rtx_enter(0);
@@ -35,4 +38,5 @@ void rt_shutdown(void) {
  * touch its memory from other destructors). */
 __attribute__((destructor)) static void rt_at_exit(void) {
   if (rtx.inited && !rtx.init_error) rt_report_flush();
+  if (sim_mpi_stop) sim_mpi_stop(0); /* under mpirun: after the last launch */
 }
