@@ -36,8 +36,10 @@ static const char *usage_main =
 static int command(int argc, char **argv);
 
 /* Under mpirun with several ranks, every rank runs the command: `sim`
- * shards each launch's blocks over them (sim_mpi.h); the commands that do
- * not simulate run alike on each, rank 0's output shown. */
+ * shards each launch's blocks over them (sim_mpi.h), and so does `run`
+ * through the application's process, which initializes MPI itself
+ * (libwarpmem_rt.so); the commands that do not simulate run alike on each,
+ * rank 0's output shown. */
 int main(int argc, char **argv) {
   WmErr e = {0};
   const char *cmd = argc > 1 ? argv[1] : "";
