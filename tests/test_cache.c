@@ -924,6 +924,28 @@ static void test_atomics(void **state)
   cache_free(&c);
 }
 
+/* ---- 16. a trace larger than TRACE_SPILL moves to a temporary file ------ */
+
+/* Records past TRACE_SPILL bytes (16 bytes each) live in a file mapped in
+ * memory, not on the heap; every record stays as written across the move
+ * and the growth after it, and replays as a heap trace does. */
+static void test_trace_spill(void **state)
+{
+  (void)state;
+  MemTrace t = {0};
+  size_t n = TRACE_SPILL / sizeof(TraceRec) + 1000; /* just past the limit */
+  for (size_t i = 0; i < n; i++)
+    trace_push(&t, i, (uint32_t)i, (unsigned)(i & 1), TR_LD, 1);
+  assert_int_not_equal(t.file, 0);
+  assert_int_equal(t.n, n);
+  for (size_t i = 0; i < n; i += n / 97)
+    assert_true(t.r[i].sector == i && t.r[i].bytes == (uint32_t)i && t.r[i].warp == (i & 1));
+  assert_true(t.r[n - 1].sector == n - 1);
+  trace_free(&t);
+  assert_int_equal(t.file, 0);
+  assert_null(t.r);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -942,6 +964,7 @@ int main(void)
     cmocka_unit_test(test_raw),
     cmocka_unit_test(test_hot),
     cmocka_unit_test(test_atomics),
+    cmocka_unit_test(test_trace_spill),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,22 +36,22 @@ static const char *usage_main =
 static int command(int argc, char **argv);
 
 /* Under mpirun with several ranks, every rank runs the command: `sim`
- * shards each launch's blocks over them (sim_mpi.h), and so does `run`
- * through the application's process, which initializes MPI itself
- * (libwarpmem_rt.so); the commands that do not simulate run alike on each,
- * rank 0's output shown. */
+ * shards each launch's blocks over them (sim_mpi.h), `run` the launches of
+ * the application that each rank runs; the commands that do not simulate
+ * run alike on each, rank 0's output shown. */
 int main(int argc, char **argv) {
   WmErr e = {0};
   const char *cmd = argc > 1 ? argv[1] : "";
-  if (!strcmp(cmd, "run")) { /* MPI is the application's process's (libwarpmem_rt.so): rank 0 shows */
-    if (sim_env_rank() > 0 && !freopen("/dev/null", "w", stdout)) return 1;
+  if (!strcmp(cmd, "run") && sim_mpi_env_rank() >= 0) {
+    /* the application's runtime joins the ranks (src/rt); rank 0 speaks */
+    if (sim_mpi_env_rank() > 0 && !freopen("/dev/null", "w", stdout)) return 1;
     return command(argc, argv);
   }
   int nranks = sim_mpi_start(&e);
   if (nranks < 0) return sim_mpi_stop(wm_err_print(&e));
   if (nranks > 1 && (!strcmp(cmd, "lab") || !strcmp(cmd, "gpu"))) {
-    fprintf(stderr, "warpmem: `warpmem %s` does not run under mpirun yet (only `warpmem sim` and `warpmem run` "
-            "shard launches over MPI ranks: docs/mpi.md); run it as one process\n", cmd);
+    fprintf(stderr, "warpmem: `warpmem %s` does not run under mpirun yet (only `warpmem sim` is sharded over "
+            "MPI ranks: docs/mpi.md); run it as one process\n", cmd);
     return sim_mpi_stop(1);
   }
   return sim_mpi_stop(command(argc, argv));

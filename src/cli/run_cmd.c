@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arch/arch.h"
+#include "sim/sim_mpi.h"
 #include "cli/cli.h"
 #include "cli/run_cmd.h"
 
@@ -178,6 +179,7 @@ static int one_option(int argc, char **argv, int *i, RunCmd *c) {
  * its arguments untouched.  Returns -1 to go on, else an exit status. */
 static int parse_options(int argc, char **argv, RunCmd *c) {
   memset(c, 0, sizeof *c);
+  c->quiet = sim_mpi_env_rank() > 0; /* under mpirun, rank 0 tells the progress */
   c->format = "text";
   int i = 2;
   for (; i < argc; i++) {
@@ -194,6 +196,7 @@ static int parse_options(int argc, char **argv, RunCmd *c) {
   if (!argv[i][0]) return cli_usage_error("%s", "APP is an empty name");
   c->app = argv[i];
   c->app_argv = &argv[i];
+  if (sim_mpi_env_rank() > 0 && c->out) c->out = "/dev/null"; /* under mpirun, rank 0 writes the report */
   return -1;
 }
 
@@ -238,7 +241,6 @@ int cli_run_cmd(int argc, char **argv) {
   RunCmd c;
   int st = parse_options(argc, argv, &c);
   if (st >= 0) return st;
-  if (c.out && sim_env_rank() > 0) c.out = "/dev/null"; /* under mpirun, rank 0 writes --out */
   static RunPlan p; /* large paths: not on the stack */
   memset(&p, 0, sizeof p);
   WmErr e = {0};

@@ -334,16 +334,18 @@ static void stop_tracing(Worker *w) {
 
 /* The trace of one group must be held whole (its warps' requests are
  * interleaved): say so, once per launch, when one is larger than the
- * budget the rest of the replay keeps to. */
+ * budget the rest of the replay keeps to (beyond TRACE_SPILL a trace lives
+ * in a temporary file, so it costs disk, not memory). */
 static void note_big_group(Ring *g, uint64_t j0, const MemTrace *t, int n) {
   size_t bytes = 0;
   for (int i = 0; i < n; i++) bytes += t[i].n * sizeof(TraceRec);
   if (bytes <= g->budget || __atomic_exchange_n(&g->warned, 1, __ATOMIC_RELAXED)) return;
   fprintf(stderr,
-          "warpmem: note: kernel %s, block %llu: its cache trace holds %zu MiB, over the %zu MiB budget of "
-          "the replay (WARPMEM_TRACE_MB): a block's trace is held whole until the caches replay it, so this "
-          "launch needs that much more memory; --no-caches needs none\n",
-          g->l->kernel->name, (unsigned long long)block_of(g->l, j0), bytes >> 20, g->budget >> 20);
+          "warpmem: note: kernel %s, block %llu: its cache trace holds %zu MiB, over the replay's budget of %zu "
+          "MiB (WARPMEM_TRACE_MB): a block's trace is kept whole until the caches replay it, in a temporary "
+          "file in $TMPDIR beyond %zu MiB; --no-caches needs none\n",
+          g->l->kernel->name, (unsigned long long)block_of(g->l, j0), bytes >> 20, g->budget >> 20,
+          TRACE_SPILL >> 20);
 }
 
 /* Runs the blocks of chunk k (n from run-order block j0) on w.  With the

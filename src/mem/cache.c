@@ -120,8 +120,8 @@ static size_t level_find(const CacheLevel *lv, uint64_t ln) {
 
 /* The way line ln is in, or else the one it would take; the LRU order is
  * left alone. */
-static size_t level_way(const CacheLevel *lv, uint64_t ln) {
-  size_t at = set_of(lv, ln), v = at;
+static size_t level_way(const CacheLevel *lv, size_t at, uint64_t ln) {
+  size_t v = at;
   for (size_t w = at; w < at + lv->ways; w++) {
     uint64_t t = cl_tag(lv->way[w]);
     if (t == ln + 1 || !t) return w;
@@ -143,12 +143,13 @@ static void level_touch(CacheLevel *lv, size_t at, size_t w) {
   lv->way[w] &= ~(63ull << CL_RANK);
 }
 
-/* Line ln's way, made the most recent; *hit says whether it was there.  On
+/* Line ln's way (its set starts at `at`, set_of()), made the most recent;
+ * *hit says whether it was there.  On
  * a miss the way is the set's victim (an empty way, else the least
  * recently used), given to the caller with its old state to write back,
  * not yet refilled. */
-static size_t level_lookup(CacheLevel *lv, uint64_t ln, int *hit) {
-  size_t at = set_of(lv, ln), v = SIZE_MAX, oldest = at;
+static size_t level_lookup(CacheLevel *lv, size_t at, uint64_t ln, int *hit) {
+  size_t v = SIZE_MAX, oldest = at;
   uint64_t last = (uint64_t)(lv->ways - 1); /* ranks are a permutation: this one is the LRU way */
   for (size_t w = at; w < at + lv->ways; w++) {
     uint64_t m = lv->way[w], t = cl_tag(m);
@@ -186,6 +187,7 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   if (c->cfg.group < 1 || c->cfg.blocks_per_sm % c->cfg.group) c->cfg.group = 1;
   if (c->cfg.fetch_bytes < 32) c->cfg.fetch_bytes = 32;
   c->l1 = wm_xcalloc((size_t)c->cfg.sms, sizeof *c->l1);
+  c->l2_last_ln = UINT64_MAX;
   if (c->cfg.l1_bytes)
     for (int s = 0; s < c->cfg.sms; s++) level_init(&c->l1[s], c->cfg.l1_bytes, c->cfg.l1_ways, 0);
   level_init(&c->l2, c->cfg.l2_bytes ? c->cfg.l2_bytes : 128, c->cfg.l2_ways, 1);
@@ -239,13 +241,18 @@ static void l2_evict(CacheSys *c, size_t w) {
 }
 
 /* The way holding line ln, brought in (empty of sectors) on a miss. */
-static size_t l2_line(CacheSys *c, uint64_t ln) {
+static size_t l2_line(CacheSys *c, uint64_t ln, size_t at) {
+  /* the line of the previous operation (a request's sectors come in line
+   * order) is still in its way, and already the most recent: no look-up */
+  if (ln == c->l2_last_ln) return c->l2_last_way;
   int hit;
-  size_t w = level_lookup(&c->l2, ln, &hit);
+  size_t w = level_lookup(&c->l2, at, ln, &hit);
   if (!hit) {
     l2_evict(c, w);
     level_fill(&c->l2, w, ln);
   }
+  c->l2_last_ln = ln;
+  c->l2_last_way = w;
   return w;
 }
 
@@ -282,8 +289,8 @@ static void note_use(CacheSys *c, uint64_t *m, unsigned s) {
   }
 }
 
-static void l2_read(CacheSys *c, uint64_t sector) {
-  size_t w = l2_line(c, sector >> 2);
+static void l2_read(CacheSys *c, uint64_t sector, size_t at) {
+  size_t w = l2_line(c, sector >> 2, at);
   unsigned s = sector & 3;
   if (cl_has(c->l2.way[w], CL_VALID, s)) {
     c->metric[WM_M_L2_HIT]++;
@@ -328,8 +335,8 @@ static void count_write(CacheSys *c, size_t w) {
 
 /* Writes `bytes` of a sector; `merged`: L1 combined them with a write it
  * sent before, so L2 counts no new access. */
-static void l2_write(CacheSys *c, uint64_t sector, uint32_t bytes, int merged) {
-  size_t w = l2_line(c, sector >> 2);
+static void l2_write(CacheSys *c, uint64_t sector, size_t at, uint32_t bytes, int merged) {
+  size_t w = l2_line(c, sector >> 2, at);
   uint64_t *m = &c->l2.way[w];
   unsigned s = sector & 3;
   count_write(c, w); /* merged or not: see cache.h */
@@ -348,8 +355,8 @@ static void l2_write(CacheSys *c, uint64_t sector, uint32_t bytes, int merged) {
   }
 }
 
-static void l2_atomic(CacheSys *c, uint64_t sector) {
-  size_t w = l2_line(c, sector >> 2);
+static void l2_atomic(CacheSys *c, uint64_t sector, size_t at) {
+  size_t w = l2_line(c, sector >> 2, at);
   unsigned s = sector & 3;
   if (!cl_has(c->l2.way[w], CL_VALID, s)) {
     c->metric[WM_M_L2_MISS]++;
@@ -364,24 +371,36 @@ static void l2_atomic(CacheSys *c, uint64_t sector) {
 
 /* ---- L1 ----------------------------------------------------------------- */
 
+/* The L1 line a request touched last: the request's next sector in the
+ * same line needs no look-up (the line is still there, and already the
+ * most recent).  Good for one request only: other requests may evict it. */
+typedef struct L1Last {
+  uint64_t ln;
+  size_t way;
+} L1Last;
+
 /* A load of `sector` through this L1: 1 on a hit; on a miss the sector is
  * allocated (the caller fetches it from L2).  Either way the line becomes
  * the most recent. */
-static int l1_load(CacheLevel *lv, uint64_t sector) {
+static int l1_load(CacheLevel *lv, uint64_t sector, L1Last *last) {
   if (!lv->way) return 0;
   uint64_t ln = sector >> 2;
   unsigned s = sector & 3;
-  int hit;
-  size_t w = level_lookup(lv, ln, &hit);
-  if (!hit) level_fill(lv, w, ln);
-  else if (cl_has(lv->way[w], CL_VALID, s)) return 1;
+  size_t w = last->way;
+  if (ln != last->ln) {
+    int hit;
+    w = level_lookup(lv, set_of(lv, ln), ln, &hit);
+    if (!hit) level_fill(lv, w, ln); /* no sector valid: the test below misses */
+    *last = (L1Last){ln, w};
+  }
+  if (cl_has(lv->way[w], CL_VALID, s)) return 1;
   cl_set(&lv->way[w], CL_VALID, s);
   return 0;
 }
 
 /* A local store allocates its sector (it also writes through). */
-static void l1_allocate(CacheLevel *lv, uint64_t sector) {
-  if (lv->way) l1_load(lv, sector);
+static void l1_allocate(CacheLevel *lv, uint64_t sector, L1Last *last) {
+  if (lv->way) l1_load(lv, sector, last);
 }
 
 static void l1_drop(CacheLevel *lv, uint64_t sector) {
@@ -438,12 +457,15 @@ static int in_last_store(const CacheLastStore *ls, uint64_t sector) {
   return 0;
 }
 
-static void send(L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind) {
+/* Queues an operation for the L2 with its set (hashed here, in the L1
+ * stage the host threads share, not in the one serial L2 stage). */
+static void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind) {
   if (out->n == out->cap) {
     out->cap = out->cap ? 2 * out->cap : 4096;
     out->op = wm_xrealloc(out->op, out->cap * sizeof *out->op);
   }
-  out->op[out->n++] = (L2Op){sector, bytes, kind};
+  size_t set = set_of(&c->l2, sector >> 2) / c->l2.ways;
+  out->op[out->n++] = (L2Op){sector, bytes, (uint32_t)(set << 2 | kind)};
 }
 
 /* Asks the host for the L1 sets of the request's sectors before any is
@@ -471,6 +493,7 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
   metric[WM_M_L1_LINES] += lines;
   uint64_t last_rd = UINT64_MAX, last_wr = UINT64_MAX; /* line of the last L2 request */
   CacheLastStore now = {.n = 0};
+  L1Last l1_last = {UINT64_MAX, 0};
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];
     uint64_t sec = x->sector;
@@ -487,7 +510,7 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       static const int8_t hit[] = {[TR_TEX] = WM_M_TEX_HIT, [TR_SULD] = WM_M_SULD_HIT},
                           miss[] = {[TR_TEX] = WM_M_TEX_MISS, [TR_SULD] = WM_M_SULD_MISS};
       int tex = x->kind == TR_TEX || x->kind == TR_SULD;
-      if (l1_load(l1, sec)) {
+      if (l1_load(l1, sec, &l1_last)) {
         metric[WM_M_L1_HIT]++;
         if (tex) metric[hit[x->kind]]++;
         metric[WM_M_LDGSTS_HIT] += (uint64_t)ldgsts;
@@ -498,7 +521,7 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
       count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
-      send(out, sec, 0, L2_READ);
+      send(c, out, sec, 0, L2_READ);
       break;
     }
     case TR_LD_NC:
@@ -506,11 +529,11 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
       count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
-      send(out, sec, 0, L2_READ);
+      send(c, out, sec, 0, L2_READ);
       break;
     case TR_LOCAL_ST:
       sec += local;
-      l1_allocate(l1, sec);
+      l1_allocate(l1, sec, &l1_last);
       /* fall through */
     case TR_ST: {
       int merged = merge_ok && (in_last_store(last, sec) | merged_store(c, sm, sec));
@@ -518,14 +541,14 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
         count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
         metric[WM_M_L2_WR]++;
       }
-      send(out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE);
+      send(c, out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE);
       if (now.n < 32) now.sec[now.n++] = sec;
       break;
     }
     case TR_ATOM:
       l1_drop(l1, sec);
       metric[WM_M_L2_ATOM]++;
-      send(out, sec, 0, L2_ATOM);
+      send(c, out, sec, 0, L2_ATOM);
       break;
     }
   }
@@ -533,27 +556,33 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
 }
 
 /* How far ahead cache_l2() asks for the sets it will look up. */
-#define L2_AHEAD 16
-#define L2_NEAR 4
+#define L2_AHEAD 24
+#define L2_NEAR 12
+
+/* The first way of an operation's set. */
+static size_t op_set(const CacheSys *c, const L2Op *op) { return (size_t)(op->kind >> 2) * c->l2.ways; }
 
 void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
-  for (size_t i = 0; i < n && i < L2_AHEAD; i++) __builtin_prefetch(&c->l2.way[set_of(&c->l2, ops[i].sector >> 2)]);
+  for (size_t i = 0; i < n && i < L2_AHEAD; i++) __builtin_prefetch(&c->l2.way[op_set(c, &ops[i])]);
   for (size_t i = 0; i < n; i++) {
     if (i + L2_AHEAD < n) {
       const L2Op *p = &ops[i + L2_AHEAD];
-      size_t at = set_of(&c->l2, p->sector >> 2);
+      size_t at = op_set(c, p);
       __builtin_prefetch(&c->l2.way[at]);
       __builtin_prefetch(&c->l2.way[at + c->l2.ways - 1]);
-      if (p->kind != L2_READ) __builtin_prefetch(&c->l2.writes->count[at]);
+      if ((p->kind & 3) != L2_READ) __builtin_prefetch(&c->l2.writes->count[at]);
     }
-    if (i + L2_NEAR < n && ops[i + L2_NEAR].kind != L2_READ) /* its set is in by now: its write state too */
-      __builtin_prefetch(c->l2.writes->written[level_way(&c->l2, ops[i + L2_NEAR].sector >> 2)], 1);
+    if (i + L2_NEAR < n && (ops[i + L2_NEAR].kind & 3) != L2_READ) { /* its set is in by now: its write state too */
+      const L2Op *p = &ops[i + L2_NEAR];
+      __builtin_prefetch(c->l2.writes->written[level_way(&c->l2, op_set(c, p), p->sector >> 2)], 1);
+    }
     const L2Op *x = &ops[i];
-    switch (x->kind) {
-    case L2_READ: l2_read(c, x->sector); break;
-    case L2_WRITE: l2_write(c, x->sector, x->bytes, 0); break;
-    case L2_WRITE_MERGED: l2_write(c, x->sector, x->bytes, 1); break;
-    case L2_ATOM: l2_atomic(c, x->sector); break;
+    size_t at = op_set(c, x);
+    switch (x->kind & 3) {
+    case L2_READ: l2_read(c, x->sector, at); break;
+    case L2_WRITE: l2_write(c, x->sector, at, x->bytes, 0); break;
+    case L2_WRITE_MERGED: l2_write(c, x->sector, at, x->bytes, 1); break;
+    case L2_ATOM: l2_atomic(c, x->sector, at); break;
     }
   }
 }

@@ -60,6 +60,8 @@ typedef struct CacheSys {
   /* derived state: the caches (cache.c) */
   CacheLevel *l1;      /* [sms] */
   CacheLevel l2;
+  uint64_t l2_last_ln; /* the line the L2's last operation touched, and */
+  size_t l2_last_way;  /* its way (l2_line) */
   uint64_t *merge;     /* [sms * merge_sectors] recent store sectors */
   uint32_t *merge_pos; /* [sms] */
   uint64_t *partial;   /* [partial_sectors] ring of partly written sectors */

@@ -28,10 +28,11 @@ void dram_init(Dram *d, int channels, int banks, uint32_t row_bytes, uint32_t in
   d->interleave = interleave ? interleave : 256;
   d->row_bytes = row_bytes ? row_bytes : 1024;
   d->units_per_row = d->row_bytes / d->interleave ? d->row_bytes / d->interleave : 1;
-  d->inv[0] = 1.0 / d->interleave;
-  d->inv[1] = 1.0 / d->channels;
-  d->inv[2] = 1.0 / d->banks;
-  d->inv[3] = 1.0 / d->units_per_row;
+  const uint32_t div[4] = {d->interleave, d->channels, d->banks, d->units_per_row};
+  for (int i = 0; i < 4; i++) {
+    d->inv[i] = 1.0 / div[i];
+    d->shift[i] = div[i] & (div[i] - 1) ? -1 : __builtin_ctz(div[i]);
+  }
   size_t nb = (size_t)d->channels * (size_t)d->banks;
   d->open_row = wm_xmalloc(nb * sizeof *d->open_row);
   for (size_t i = 0; i < nb; i++) d->open_row[i] = -1;
@@ -41,31 +42,6 @@ void dram_init(Dram *d, int channels, int banks, uint32_t row_bytes, uint32_t in
 void dram_free(Dram *d) {
   free(d->open_row);
   d->open_row = NULL;
-}
-
-/* x / d, x % d for the small divisors of the mapping: a multiplication by
- * the reciprocal, corrected to be exact (x below 2^52: addresses are), as
- * three 64-bit divisions per access cost the replay a tenth of its time. */
-static inline uint64_t divmod(uint64_t x, uint64_t d, double inv, uint64_t *rem) {
-  uint64_t q = x < (1ull << 52) ? (uint64_t)((double)x * inv) : x / d;
-  while (q * d > x) q--;
-  while ((q + 1) * d <= x) q++;
-  *rem = x - q * d;
-  return q;
-}
-
-void dram_access(Dram *d, uint64_t addr, unsigned bytes, int write) {
-  uint64_t ch, bank, off;
-  uint64_t unit = divmod(addr, d->interleave, d->inv[0], &off);
-  unit = divmod(unit, d->channels, d->inv[1], &ch);
-  unit = divmod(unit, d->banks, d->inv[2], &bank);
-  int64_t row = (int64_t)divmod(unit, d->units_per_row, d->inv[3], &off);
-  int64_t *open = &d->open_row[ch * (uint64_t)d->banks + bank];
-  if (*open == row) d->row_hits++;
-  else d->row_misses++;
-  *open = row;
-  if (write) d->wr_bytes += bytes;
-  else d->rd_bytes += bytes;
 }
 
 void dram_add_metrics(const Dram *d, uint64_t *m) {

@@ -82,14 +82,12 @@ static void line_units(const MemModel *mm, LineStat *ls, const MemReq *r,
   }
 }
 
-/* Records the distinct sectors of a request, with the bytes each lane
- * writes, for the cache model.  `addr` are byte addresses (global) or
- * interleaved local offsets. */
-static void trace_request(MemTrace *t, const MemReq *r, const uint64_t *addr, unsigned size,
-                          unsigned kind)
+/* The distinct sectors of a request (sec[], in lane order of first touch)
+ * and the bytes the lanes touch in each; returns how many.  `addr` are byte
+ * addresses (global) or interleaved local offsets. */
+static unsigned request_sectors(const MemReq *r, const uint64_t *addr, unsigned size, uint64_t *sec,
+                                uint32_t *bytes)
 {
-  uint64_t sec[32];
-  uint32_t bytes[32];
   unsigned n = 0;
   uint64_t hi = 0;
   uint32_t lane_bytes = size >= 32 ? 0xffffffffu : (1u << size) - 1;
@@ -107,9 +105,41 @@ static void trace_request(MemTrace *t, const MemReq *r, const uint64_t *addr, un
       bytes[n++] = b;
     }
   }
+  return n;
+}
+
+/* Appends a request's sectors to the trace, `base` added to each. */
+static void trace_emit(MemTrace *t, const MemReq *r, uint64_t base, const uint64_t *sec, const uint32_t *bytes,
+                       unsigned n, unsigned kind)
+{
   TraceRec *out = trace_append(t, n);
   for (unsigned i = 0; i < n; i++)
-    out[i] = (TraceRec){sec[i], bytes[i], r->warp, (uint8_t)kind, i == 0};
+    out[i] = (TraceRec){base + sec[i], bytes[i], r->warp, (uint8_t)kind, i == 0};
+}
+
+/* Records the sectors of a request for the cache model. */
+static void trace_request(MemTrace *t, const MemReq *r, const uint64_t *addr, unsigned size,
+                          unsigned kind)
+{
+  uint64_t sec[32];
+  uint32_t bytes[32];
+  unsigned n = request_sectors(r, addr, size, sec, bytes);
+  trace_emit(t, r, 0, sec, bytes, n, kind);
+}
+
+/* Records a full warp's global request whose shape the instruction's memo
+ * holds: its sectors relative to lane 0's, kept from the first request of
+ * that shape. */
+static void trace_memo(MemTrace *t, MemMemo *mo, const MemReq *r, unsigned kind)
+{
+  uint64_t base = r->addr[0] >> 5;
+  if (!mo->tn) {
+    uint64_t sec[32];
+    mo->tn = (uint8_t)request_sectors(r, r->addr, r->size, sec, mo->tbytes);
+    for (unsigned i = 0; i < mo->tn; i++)
+      mo->trel[i] = sec[i] - base;
+  }
+  trace_emit(t, r, base, mo->trel, mo->tbytes, mo->tn, kind);
 }
 
 static const uint8_t trace_kind[4] = {TR_LD, TR_ST, TR_ATOM, TR_ATOM};
@@ -128,12 +158,12 @@ static void generation_transactions(MemModel *mm, const MemReq *r, LineStat *ls)
 
 static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
 {
-  if (mm->trace)
-    trace_request(mm->trace, r, r->addr, r->size,
-                  r->op == MEM_LD && !mem_load_cached(&mm->gen, r) ? TR_LD_NC : trace_kind[r->op & 3]);
+  unsigned kind = r->op == MEM_LD && !mem_load_cached(&mm->gen, r) ? TR_LD_NC : trace_kind[r->op & 3];
   unsigned op = r->op & 3, distinct;
   unsigned sec;
   if (r->op == MEM_ATOM || r->op == MEM_RED) {
+    if (mm->trace)
+      trace_request(mm->trace, r, r->addr, r->size, kind);
     sec = mem_atomic_sectors(r->addr, r->mask, r->size);
     mem_coalesce(r->addr, r->mask, r->size, &distinct);
   } else if (r->mask == 0xffffffffu && mm->memo && r->instr >= 0 && r->instr < mm->nline) {
@@ -152,8 +182,13 @@ static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
       mo->size = r->size;
       mo->sectors = sec;
       mo->distinct = distinct;
+      mo->tn = 0;
     }
+    if (mm->trace)
+      trace_memo(mm->trace, mo, r, kind);
   } else {
+    if (mm->trace)
+      trace_request(mm->trace, r, r->addr, r->size, kind);
     sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
   }
   mm->metric[greq[op]]++;

@@ -140,6 +140,9 @@ typedef struct MemMemo {
   uint32_t phase;      /* addr[0] % 32 */
   uint32_t size;       /* bytes per lane; 0: nothing remembered */
   uint32_t sectors, distinct;
+  uint8_t tn;          /* global: sectors for the cache trace (0: not yet) */
+  uint64_t trel[32];   /* their sector numbers minus lane 0's */
+  uint32_t tbytes[32]; /* the bytes touched in each */
 } MemMemo;
 
 typedef struct MemModel {

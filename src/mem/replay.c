@@ -24,37 +24,86 @@
  *   the group stores as a read-after-write wait (WM_M_RAW, for the time
  *   model).
  */
+#define _GNU_SOURCE /* mremap */
 #include "mem/replay.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "mem/cache.h"
 #include "util/diag.h"
 
 /* ---- recording ------------------------------------------------------------ */
 
+/* Moves t's records to a temporary file of `bytes` bytes mapped in memory
+ * (or grows that file); 0, or -1 if the file cannot be made or grown. */
+static int spill(MemTrace *t, size_t bytes) {
+  if (!t->file) {
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/warpmem-trace-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) return -1;
+    unlink(path);
+    void *p = ftruncate(fd, (off_t)bytes) ? MAP_FAILED : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+      close(fd);
+      return -1;
+    }
+    if (t->n) memcpy(p, t->r, t->n * sizeof *t->r);
+    free(t->r);
+    t->r = p;
+    t->file = fd + 1;
+    return 0;
+  }
+  void *p = ftruncate(t->file - 1, (off_t)bytes) ? MAP_FAILED
+                                                  : mremap(t->r, t->cap * sizeof *t->r, bytes, MREMAP_MAYMOVE);
+  if (p == MAP_FAILED) return -1;
+  t->r = p;
+  return 0;
+}
+
+void trace_reserve(MemTrace *t, size_t n) {
+  if (n <= t->cap) return;
+  size_t cap = t->cap ? t->cap : 1024;
+  while (cap < n) cap *= 2;
+  size_t bytes = cap * sizeof *t->r;
+  if ((bytes > TRACE_SPILL || t->file) && spill(t, bytes) == 0) {
+    t->cap = cap;
+    return;
+  }
+  if (t->file) { /* as out of memory (diag.c): nothing sensible is left to do */
+    fprintf(stderr, "warpmem: cannot grow a cache trace to %zu MiB in its temporary file (TMPDIR full?)\n",
+            bytes >> 20);
+    exit(70);
+  }
+  t->r = wm_xrealloc(t->r, bytes); /* no file to be had: the heap, as before */
+  t->cap = cap;
+}
+
 void trace_push(MemTrace *t, uint64_t sector, uint32_t bytes, unsigned warp, unsigned kind,
                 int first) {
-  if (t->n == t->cap) {
-    t->cap = t->cap ? t->cap * 2 : 1024;
-    t->r = wm_xrealloc(t->r, t->cap * sizeof *t->r);
-  }
+  if (t->n == t->cap) trace_reserve(t, t->n + 1);
   t->r[t->n++] = (TraceRec){sector, bytes, (uint16_t)warp, (uint8_t)kind, (uint8_t)first};
 }
 
 TraceRec *trace_append(MemTrace *t, size_t n) {
-  if (t->cap - t->n < n) {
-    while (t->cap - t->n < n) t->cap = t->cap ? t->cap * 2 : 1024;
-    t->r = wm_xrealloc(t->r, t->cap * sizeof *t->r);
-  }
+  if (t->cap - t->n < n) trace_reserve(t, t->n + n);
   t->n += n;
   return t->r + t->n - n;
 }
 
 void trace_free(MemTrace *t) {
-  free(t->r);
+  if (t->file) {
+    munmap(t->r, t->cap * sizeof *t->r);
+    close(t->file - 1);
+  } else {
+    free(t->r);
+  }
   memset(t, 0, sizeof *t);
 }
 
@@ -114,7 +163,7 @@ static void stores_collect(ReplayWorker *w, uint64_t first, const MemTrace *cons
     for (size_t i = 0; i < t[b]->n; i++) n += t[b]->r[i].kind == TR_ST;
   w->nstores = n;
   if (!n) return;
-  size_t cap = 64;
+  size_t cap = 16;
   while (cap < 2 * n) cap *= 2;
   if (w->stores_cap < cap) {
     free(w->stores);
@@ -175,11 +224,7 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const
       if (t[b]->r[i].warp >= maxw) maxw = t[b]->r[i].warp + 1;
   }
   if (!total) return 0;
-  if (w->sorted_cap < total) {
-    w->sorted_cap = total;
-    free(w->sorted);
-    w->sorted = wm_xmalloc(total * sizeof *w->sorted);
-  }
+  trace_reserve(&w->sorted, total); /* as large as the group's traces: spilled as they are */
   size_t nstreams = (size_t)nb * (size_t)maxw;
   if (w->streams_cap < nstreams) {
     w->streams_cap = nstreams;
@@ -187,19 +232,25 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const
     w->streams = wm_xmalloc(nstreams * sizeof *w->streams);
   }
   Stream *st = w->streams;
-  memset(st, 0, nstreams * sizeof *st);
+  for (size_t i = 0; i < nstreams; i++) { /* not memset: `last` holds 32 sectors nobody reads until set */
+    st[i].n = st[i].pos = 0;
+    st[i].last.n = 0;
+  }
   size_t at = 0;
   for (int b = 0; b < nb; b++) {
     uint64_t sm, slot;
     place(&c->cfg, first + (uint64_t)b, &sm, &slot);
     Stream *bs = &st[(size_t)b * (size_t)maxw];
     if (maxw == 1) { /* one warp: its records are its stream */
-      *bs = (Stream){.r = t[b]->r, .n = t[b]->n, .block = first + (uint64_t)b, .sm = (int)sm};
+      bs->r = t[b]->r;
+      bs->n = t[b]->n;
+      bs->block = first + (uint64_t)b;
+      bs->sm = (int)sm;
       continue;
     }
     for (size_t i = 0; i < t[b]->n; i++) bs[t[b]->r[i].warp].n++;
     for (int x = 0; x < maxw; x++) {
-      bs[x].r = w->sorted + at;
+      bs[x].r = w->sorted.r + at;
       bs[x].block = first + (uint64_t)b;
       bs[x].sm = (int)sm;
       at += bs[x].n;
@@ -253,7 +304,7 @@ void replay_worker_add(CacheSys *c, ReplayWorker *w) {
 }
 
 void replay_worker_free(ReplayWorker *w) {
-  free(w->sorted);
+  trace_free(&w->sorted);
   free(w->streams);
   free(w->stores);
   memset(w, 0, sizeof *w);

@@ -42,10 +42,17 @@ typedef struct TraceRec {
   uint8_t first;    /* first sector of its request */
 } TraceRec;
 
+/* A block's trace.  Up to TRACE_SPILL bytes it lives on the heap; beyond,
+ * in a temporary file mapped in memory (deleted when made), whose pages
+ * the kernel writes out and drops under memory pressure: a launch whose
+ * blocks each touch gigabytes of sectors does not need that much memory. */
 typedef struct MemTrace {
   TraceRec *r;
   size_t n, cap;
+  int file;         /* the temporary file's descriptor + 1; 0: heap */
 } MemTrace;
+
+#define TRACE_SPILL ((size_t)64 << 20)
 
 /* Appends one record (the trace grows as needed; trace_free() frees it). */
 void trace_push(MemTrace *t, uint64_t sector, uint32_t bytes, unsigned warp, unsigned kind,
@@ -54,6 +61,8 @@ void trace_free(MemTrace *t);
 /* Room for n more records at the end of t (counted in t->n): the caller
  * fills them. */
 TraceRec *trace_append(MemTrace *t, size_t n);
+/* Makes t hold at least n records (t->n unchanged). */
+void trace_reserve(MemTrace *t, size_t n);
 
 struct CacheSys;
 
@@ -79,7 +88,7 @@ enum { L2_READ, L2_WRITE, L2_WRITE_MERGED /* L1 combined it: not counted */, L2_
 typedef struct L2Op {
   uint64_t sector;
   uint32_t bytes;
-  uint32_t kind;
+  uint32_t kind;    /* L2_READ.. in the low 2 bits; above, the L2 set */
 } L2Op;
 
 typedef struct L2Ops {
@@ -90,8 +99,7 @@ typedef struct L2Ops {
 /* One host thread's side of the replay: scratch reused from group to group,
  * and the counters of its L1 stages. */
 typedef struct ReplayWorker {
-  TraceRec *sorted;          /* a group's records, by warp */
-  size_t sorted_cap;
+  MemTrace sorted;           /* a group's records, by warp */
   struct Stream *streams;    /* the group's warps being replayed */
   size_t streams_cap;
   struct GroupStore *stores; /* the group's store sectors (a hash table) */

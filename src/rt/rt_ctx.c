@@ -11,10 +11,9 @@
 #include "rt/rt_int.h"
 #include "sim/sim_mpi.h"
 
-/* Under mpirun, the application's launches are sharded over the ranks
- * (docs/mpi.md): libwarpmem_rt.so has sim_mpi.c; a test program linking the
- * library alone does not, and runs as one process. */
-int sim_mpi_start(WmErr *e) __attribute__((weak));
+/* sim_mpi.c is linked into libwarpmem_rt.so (and the warpmem command), not
+ * into the core library the unit tests link: absent there. */
+#pragma weak sim_mpi_start
 
 RtCtx rtx;
 
@@ -53,7 +52,7 @@ static void ctx_make(void) {
   }
   gmem_init_unified(&rtx.g, rtx.cfg.o.mem_limit);
   rtx.pid = (long)getpid();
-  WmErr e = {0};
+  WmErr e = {0}; /* under mpirun, the ranks shard each launch (docs/mpi.md) */
   if (sim_mpi_start && sim_mpi_start(&e) < 0) {
     rtx_say("error: %s; every CUDA call fails with cudaErrorInitializationError", e.msg);
     rtx.init_error = RT_ERR_INITIALIZATION;

@@ -4,10 +4,10 @@
 #include <stdio.h>
 
 #include "rt/rt_int.h"
-#include "rt/rt_tex.h"
 #include "sim/sim_mpi.h"
 
-int sim_mpi_stop(int status) __attribute__((weak)); /* in libwarpmem_rt.so (rt_ctx.c) */
+#pragma weak sim_mpi_stop /* as sim_mpi_start in rt_ctx.c */
+#include "rt/rt_tex.h"
 
 RtError rt_device_reset(void) {
   RtError r = rtx_enter(0);
@@ -38,5 +38,5 @@ void rt_shutdown(void) {
  * touch its memory from other destructors). */
 __attribute__((destructor)) static void rt_at_exit(void) {
   if (rtx.inited && !rtx.init_error) rt_report_flush();
-  if (sim_mpi_stop) sim_mpi_stop(0); /* under mpirun: after the last launch */
+  if (rtx.inited && sim_mpi_stop) sim_mpi_stop(0); /* under mpirun: every rank ends together */
 }

@@ -41,7 +41,7 @@ void rtx_progress(const RtLaunchRec *r, int n) {
             r->grid[2], r->block[0], r->block[1], r->block[2], limiter(r), r->error ? r->error : "");
     return;
   }
-  if (!rtx.cfg.progress || sim_rank() > 0) return; /* under mpirun, rank 0's (the merged counters) */
+  if (!rtx.cfg.progress) return;
   char t[32];
   fmt_time(r->ns, t, sizeof t);
   rtx_say("launch %d: %s grid (%u,%u,%u) block (%u,%u,%u): %s%s%s%s", n, r->label, r->grid[0], r->grid[1],

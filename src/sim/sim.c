@@ -20,12 +20,6 @@ void sim_set_runner(SimRunner r, int rank, int nranks) {
 int sim_rank(void) { return runner_rank; }
 int sim_nranks(void) { return runner_nranks; }
 
-int sim_env_rank(void) {
-  const char *r = getenv("OMPI_COMM_WORLD_RANK");
-  if (!r) r = getenv("PMIX_RANK");
-  return r ? atoi(r) : 0;
-}
-
 const Arch *sim_arch(const SimOptions *o) { return o->cfg.arch ? o->cfg.arch : arch_default(); }
 
 /* Occupancy of the launch on the preset, into run->occ: registers from

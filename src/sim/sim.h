@@ -130,10 +130,5 @@ typedef int (*SimRunner)(EmuLaunch *l, WmErr *e);
 void sim_set_runner(SimRunner r, int rank, int nranks);
 int sim_rank(void);
 int sim_nranks(void);
-/* The rank mpirun gave this process by its environment (Open MPI's
- * OMPI_COMM_WORLD_RANK, PMIx's PMIX_RANK), 0 outside mpirun: for a process
- * that does not itself initialize MPI (`warpmem run`'s, whose application
- * does). */
-int sim_env_rank(void);
 
 #endif

@@ -37,6 +37,13 @@ static int launched_ranks(void) {
   return getenv("PMIX_RANK") ? 0 : 1;
 }
 
+int sim_mpi_env_rank(void) {
+  const char *r = getenv("OMPI_COMM_WORLD_RANK");
+  if (!r) r = getenv("PMIX_RANK");
+  if (!r || launched_ranks() == 1) return -1;
+  return atoi(r);
+}
+
 #ifndef WARPMEM_MPI
 
 int sim_mpi_start(WmErr *e) {
@@ -193,10 +200,7 @@ static int recv_trace(Launch *L, int from, MemTrace *t, uint64_t *j) {
   while (MPI_Iprobe(from, TAG_TRACE, MPI_COMM_WORLD, &ready, &st) == MPI_SUCCESS && !ready) nap();
   MPI_Get_count(&st, G.rec, &n);
   if (n < 1) n = 1;
-  if ((size_t)n > t->cap) {
-    t->cap = (size_t)n;
-    t->r = wm_xrealloc(t->r, t->cap * sizeof *t->r);
-  }
+  trace_reserve(t, (size_t)n);
   MPI_Recv(t->r, n, G.rec, from, TAG_TRACE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   L->trace_bytes += (uint64_t)n * sizeof *t->r;
   TraceRec h = t->r[0];

@@ -16,6 +16,13 @@
  * (1: a single process), or -1 with a message. */
 int sim_mpi_start(WmErr *e);
 
+/* This process's rank when mpirun started it with several ranks (from the
+ * environment; MPI is not initialized), else -1.  `warpmem run` under
+ * mpirun: the command does not initialize MPI, the application it starts
+ * does (its stand-in runtime, src/rt), and the command of every rank but 0
+ * is silent. */
+int sim_mpi_env_rank(void);
+
 /* Ends the run: every rank returns the highest exit status of all ranks,
  * after MPI_Finalize.  A single process: status. */
 int sim_mpi_stop(int status);
