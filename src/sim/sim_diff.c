@@ -1,9 +1,10 @@
 /* sim_diff.c - the bytes a launch changed in global memory (sim_diff.h).
  *
  * Notes:
- *  - The snapshot is a full copy of every buffer: simple and exact, at the
- *    price of twice the memory (docs/mpi.md: a copy on first write, with
- *    page protection, would copy only what is written).
+ *  - The snapshot is a copy of every buffer: simple and exact, at the price
+ *    of twice the memory (docs/mpi.md: a copy on first write, with page
+ *    protection, would copy only what is written).  Pages that are all
+ *    zeros are not copied: the copy is calloc'd, so they cost nothing.
  *  - Pages (4 KiB) are compared with memcmp; a page that differs is walked
  *    by 8-byte words, and a word that differs only in some of its bytes
  *    byte by byte, so a run holds exactly the changed bytes.  Where the
@@ -19,6 +20,8 @@
 #define DIFF_PAGE 4096u
 #define DIFF_MASKED (1ull << 63) /* in a record's length: a page with its mask */
 
+static const uint8_t zero_page[DIFF_PAGE];
+
 void sim_snap_take(const GlobalMem *g, SimSnap *s) {
   s->n = g->n;
   s->addr = wm_xcalloc((size_t)g->n + 1, sizeof *s->addr);
@@ -27,8 +30,11 @@ void sim_snap_take(const GlobalMem *g, SimSnap *s) {
   for (int i = 0; i < g->n; i++) {
     s->addr[i] = g->buf[i].addr;
     s->size[i] = g->buf[i].size;
-    s->data[i] = wm_xmalloc(g->buf[i].size + 1);
-    memcpy(s->data[i], g->buf[i].data, g->buf[i].size);
+    s->data[i] = wm_xcalloc(g->buf[i].size + 1, 1);
+    for (uint64_t off = 0; off < g->buf[i].size; off += DIFF_PAGE) {
+      size_t len = g->buf[i].size - off < DIFF_PAGE ? (size_t)(g->buf[i].size - off) : DIFF_PAGE;
+      if (memcmp(g->buf[i].data + off, zero_page, len)) memcpy(s->data[i] + off, g->buf[i].data + off, len);
+    }
   }
 }
 
@@ -58,14 +64,29 @@ static void out_run(Out *o, uint64_t addr, const uint8_t *bytes, uint64_t len) {
   o->n += need;
 }
 
+/* Bit k set where byte k of x is not zero. */
+static uint8_t nonzero_bytes(uint64_t x) {
+  uint64_t t = x | x >> 4; /* bit 0 of each byte: the OR of its bits */
+  t |= t >> 2;
+  t |= t >> 1;
+  return (uint8_t)((t & 0x0101010101010101ull) * 0x0102040810204080ull >> 56);
+}
+
+/* Byte k all ones where bit k of m is set. */
+static uint64_t byte_mask(uint8_t m) {
+  uint64_t e = m * 0x0101010101010101ull & 0x8040201008040201ull;
+  uint64_t nz = (e | ((e & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full)) & 0x8080808080808080ull;
+  return (nz >> 7) * 0xff;
+}
+
 /* Whether any byte of the 8-byte word x is zero. */
 static int has_zero_byte(uint64_t x) { return ((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull) != 0; }
 
 /* The runs of changed bytes of one page: cur against base (NULL: zeros). */
-static void diff_page(Out *o, uint64_t addr, const uint8_t *cur, const uint8_t *base, size_t len) {
-  size_t i = 0, start = 0;
+static void diff_page(Out *o, uint64_t addr, const uint8_t *cur, const uint8_t *base, size_t len, size_t budget) {
+  size_t i = 0, start = 0, before = o->n;
   int open = 0;
-  while (i < len) {
+  while (i < len && o->n - before <= budget) {
     uint64_t a = 0, b = 0;
     size_t step = len - i >= 8 ? 8 : 1;
     memcpy(&a, cur + i, step);
@@ -84,16 +105,20 @@ static void diff_page(Out *o, uint64_t addr, const uint8_t *cur, const uint8_t *
     }
     i += step;
   }
-  if (open) out_run(o, addr + start, cur + start, len - start);
+  if (open && i >= len) out_run(o, addr + start, cur + start, len - start);
 }
-
-static const uint8_t zero_page[DIFF_PAGE];
 
 /* The page as one record: its mask (bit i: byte i changed), then its bytes. */
 static void diff_masked(Out *o, uint64_t addr, const uint8_t *cur, const uint8_t *base, size_t len) {
   uint8_t mask[DIFF_PAGE / 8 + 8] = {0};
   size_t mlen = (len + 7) / 8 / 8 * 8 + 8, need = 16 + mlen + (len + 7) / 8 * 8;
-  for (size_t i = 0; i < len; i++) mask[i / 8] |= (uint8_t)((cur[i] != (base ? base[i] : 0)) << (i % 8));
+  for (size_t w = 0; w < len; w += 8) { /* a mask byte per 8-byte word */
+    uint64_t a = 0, b = 0;
+    size_t n = len - w < 8 ? len - w : 8;
+    memcpy(&a, cur + w, n);
+    if (base) memcpy(&b, base + w, n);
+    mask[w / 8] = nonzero_bytes(a ^ b);
+  }
   if (o->n + need > o->cap) {
     o->cap = (o->n + need) * 2;
     o->p = wm_xrealloc(o->p, o->cap);
@@ -111,9 +136,9 @@ static void diff_buffer(Out *o, const GBuf *b, const uint8_t *base) {
   for (uint64_t off = 0; off < b->size; off += DIFF_PAGE) {
     size_t len = b->size - off < DIFF_PAGE ? (size_t)(b->size - off) : DIFF_PAGE;
     if (!memcmp(b->data + off, base ? base + off : zero_page, len)) continue;
-    size_t before = o->n;
-    diff_page(o, b->addr + off, b->data + off, base ? base + off : NULL, len);
-    if (o->n - before > 16 + len / 8 + 8 + len) { /* fragmented: the masked page is smaller */
+    size_t before = o->n, masked = 16 + len / 8 + 8 + len;
+    diff_page(o, b->addr + off, b->data + off, base ? base + off : NULL, len, masked);
+    if (o->n - before > masked || o->n - before == 0) { /* fragmented: the masked page is smaller */
       o->n = before;
       diff_masked(o, b->addr + off, b->data + off, base ? base + off : NULL, len);
     }
@@ -134,8 +159,15 @@ uint8_t *sim_diff_build(const GlobalMem *g, const SimSnap *s, size_t *len) {
 }
 
 static void apply_masked(uint8_t *dst, const uint8_t *mask, const uint8_t *src, size_t len) {
-  for (size_t i = 0; i < len; i++)
-    if (mask[i / 8] >> (i % 8) & 1) dst[i] = src[i];
+  for (size_t w = 0; w < len; w += 8) {
+    uint64_t d = 0, s = 0, m = byte_mask(mask[w / 8]);
+    size_t n = len - w < 8 ? len - w : 8;
+    if (!m) continue;
+    memcpy(&d, dst + w, n);
+    memcpy(&s, src + w, n);
+    d = (d & ~m) | (s & m);
+    memcpy(dst + w, &d, n);
+  }
 }
 
 uint64_t sim_diff_apply(GlobalMem *g, const uint8_t *d, size_t len) {

@@ -19,8 +19,8 @@
  *  - A kernel whose blocks may communicate through global memory
  *    (emu_shard_unsafe) runs on rank 0 alone, which broadcasts what changed.
  *  - One MPI call at a time (MPI_THREAD_SERIALIZED): during the blocks,
- *    rank 0's feeder thread (emu.c) and the other ranks' ring drainer make
- *    them; the main thread after.
+ *    rank 0's feeder thread (emu_grid.c) and the other ranks' ring
+ *    drainer make them; the main thread after.
  *  - Built without MPI (no WARPMEM_MPI), only the refusal is left.
  */
 #include <stdio.h>
@@ -58,10 +58,12 @@ int sim_mpi_stop(int status) { return status; }
 
 #include <mpi.h>
 #include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sim/sim.h"
 #include "sim/sim_diff.h"
+#include "util/sys.h"
 
 enum { TAG_TRACE = 1, TAG_STATS = 2 };
 #define TRACE_END 1u                  /* TraceRec.bytes of a header: the rank sends no more */
@@ -119,6 +121,22 @@ static void unquiet_rank(void) {
   G.teeing = 0;
 }
 
+/* ---- waiting ---- */
+
+/* Open MPI's blocking calls poll, a core each: a rank that waits for
+ * another (rank 0's feeder for the next trace, a rank done with its blocks
+ * for rank 0's replay) would take the cores its own workers, or another
+ * rank on the same machine, need.  So waits test and sleep. */
+static void nap(void) {
+  struct timespec ts = {0, 100 * 1000};
+  nanosleep(&ts, NULL);
+}
+
+static void wait_for(MPI_Request *r) {
+  int done = 0;
+  while (MPI_Test(r, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) nap();
+}
+
 /* ---- one launch ---- */
 
 typedef struct Pending {
@@ -142,8 +160,12 @@ static void reap(Launch *L, int all) {
   while (L->head < L->npend) {
     Pending *p = &L->pend[L->head];
     int done = 0;
-    if (all || L->pend_bytes > PEND_LIMIT) done = MPI_Wait(&p->req, MPI_STATUS_IGNORE) == MPI_SUCCESS;
-    else MPI_Test(&p->req, &done, MPI_STATUS_IGNORE);
+    if (all || L->pend_bytes > PEND_LIMIT) {
+      wait_for(&p->req);
+      done = 1;
+    } else {
+      MPI_Test(&p->req, &done, MPI_STATUS_IGNORE);
+    }
     if (!done) break;
     free(p->buf);
     L->pend_bytes -= p->bytes;
@@ -174,8 +196,8 @@ static void deliver(void *ctx, uint64_t j, const MemTrace *t) {
  * *j (its block).  Returns 1 for the end record. */
 static int recv_trace(Launch *L, int from, MemTrace *t, uint64_t *j) {
   MPI_Status st;
-  int n = 0;
-  MPI_Probe(from, TAG_TRACE, MPI_COMM_WORLD, &st);
+  int n = 0, ready = 0;
+  while (MPI_Iprobe(from, TAG_TRACE, MPI_COMM_WORLD, &ready, &st) == MPI_SUCCESS && !ready) nap();
   MPI_Get_count(&st, G.rec, &n);
   if (n < 1) n = 1;
   trace_reserve(t, (size_t)n);
@@ -255,6 +277,9 @@ static void merge_stats(Launch *L, EmuLaunch *l) {
 static int finish(void *ctx, EmuLaunch *l, uint64_t fault, WmErr *e) {
   Launch *L = ctx;
   if (L->traced) end_traces(L);
+  MPI_Request all_here; /* the ranks done first wait for the others asleep, then exchange */
+  MPI_Ibarrier(MPI_COMM_WORLD, &all_here);
+  wait_for(&all_here);
   merge_stats(L, l);
   uint64_t low = UINT64_MAX;
   MPI_Allreduce(&fault, &low, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
@@ -309,19 +334,24 @@ static int sharded_run(EmuLaunch *l, WmErr *e) {
   L.ended = wm_xcalloc((size_t)G.nproc, 1);
   SimSnap snap = {0};
   int changes = !unsafe || G.rank == 0; /* unsharded, only rank 0 runs blocks */
+  double t0 = wm_now();
   if (changes) sim_snap_take(l->gmem, &snap);
+  double t1 = wm_now();
   l->shard = &L.sh;
   l->warp_instrs = l->thread_instrs = 0;
   int rc = emu_run(l, e);
   l->shard = NULL;
+  double t2 = wm_now();
   uint64_t diff = exchange_memory(l->gmem, changes ? &snap : NULL);
   sim_snap_free(&snap);
+  double t3 = wm_now();
   if (G.verbose && G.rank == 0)
     fprintf(stderr,
             "warpmem: mpi: %s: %d ranks, %s; block traces to rank 0 %llu bytes, statistics %llu bytes, "
-            "changed memory %llu bytes (each rank's to the %d others)\n",
+            "changed memory %llu bytes (each rank's to the %d others); seconds: blocks %.3f, snapshot, "
+            "diff and exchange %.3f\n",
             l->kernel->name, G.nproc, unsafe ? "on rank 0 alone" : "sharded", (unsigned long long)L.trace_bytes,
-            (unsigned long long)L.stat_bytes, (unsigned long long)diff, G.nproc - 1);
+            (unsigned long long)L.stat_bytes, (unsigned long long)diff, G.nproc - 1, t2 - t1, (t1 - t0) + (t3 - t2));
   free(L.ended);
   free(L.pend);
   return rc;
