@@ -67,10 +67,10 @@ static int sreg_per_thread(int sr) {
          (sr >= PTX_SR_LANEMASK_EQ && sr <= PTX_SR_LANEMASK_GE);
 }
 
-static void sreg_block_values(Block *b, uint64_t *R) {
-  const EmuProgram *p = b->p;
+/* The special registers' values in block b (those of a thread aside). */
+static void sreg_values(const Block *b, uint64_t v[PTX_SR_COUNT]) {
   const EmuLaunch *l = b->l;
-  uint64_t v[PTX_SR_COUNT] = {0};
+  memset(v, 0, sizeof(uint64_t) * PTX_SR_COUNT);
   v[PTX_SR_NTID_X] = l->block[0], v[PTX_SR_NTID_Y] = l->block[1], v[PTX_SR_NTID_Z] = l->block[2];
   v[PTX_SR_CTAID_X] = b->ctaid[0], v[PTX_SR_CTAID_Y] = b->ctaid[1], v[PTX_SR_CTAID_Z] = b->ctaid[2];
   v[PTX_SR_NCTAID_X] = l->grid[0], v[PTX_SR_NCTAID_Y] = l->grid[1], v[PTX_SR_NCTAID_Z] = l->grid[2];
@@ -96,14 +96,21 @@ static void sreg_block_values(Block *b, uint64_t *R) {
     v[PTX_SR_ENVREG1] = (uint32_t)(l->grid_ws >> 32);
     v[PTX_SR_ENVREG2] = (uint32_t)l->grid_ws;
   }
-  for (int sr = 0; sr < PTX_SR_COUNT; sr++) {
-    /* only the special registers the kernel reads; the launch-wide ones
-     * (all but ctaid, smid and the clocks) once per warp */
-    if (!(p->sregs_used[sr / 64] >> sr % 64 & 1) || sreg_per_thread(sr)) continue;
-    if (b->sregs_ready && !sreg_per_block(sr)) continue;
-    uint64_t *s = R + (size_t)(p->sreg_base + (uint32_t)sr) * 32;
-    for (int ln = 0; ln < 32; ln++) s[ln] = v[sr];
+}
+
+/* The special registers block_start writes into each warp: those the
+ * kernel reads, but a thread's own; the launch-wide ones (all but ctaid,
+ * smid and the clocks) only in the worker's first block.  Returns how
+ * many are in sr[]. */
+static int sreg_block_list(const Block *b, uint16_t sr[PTX_SR_COUNT]) {
+  const EmuProgram *p = b->p;
+  int n = 0;
+  for (int s = 0; s < PTX_SR_COUNT; s++) {
+    if (!(p->sregs_used[s / 64] >> s % 64 & 1) || sreg_per_thread(s)) continue;
+    if (b->sregs_ready && !sreg_per_block(s)) continue;
+    sr[n++] = (uint16_t)s;
   }
+  return n;
 }
 
 /* Per-warp values that never change between blocks of a launch. */
@@ -444,6 +451,12 @@ static int deadlock(Block *b) {
 }
 
 static void block_start(Block *b) {
+  /* the block's special registers once, then each warp's copy (the values
+   * are the same for every warp, the clocks' too: computed before any runs) */
+  uint64_t v[PTX_SR_COUNT];
+  uint16_t sr[PTX_SR_COUNT];
+  int nsr = sreg_block_list(b, sr);
+  if (nsr) sreg_values(b, v);
   for (uint32_t w = 0; w < b->nwarps; w++) {
     Warp *wp = &b->warps[w];
     uint32_t first = w * 32, n = b->nthreads - first < 32 ? b->nthreads - first : 32;
@@ -458,7 +471,10 @@ static void block_start(Block *b) {
     wp->stack_top = b->stack_base;
     wp->spin_armed = 0;
     wp->spin_edges = 0;
-    sreg_block_values(b, wp->R);
+    for (int i = 0; i < nsr; i++) {
+      uint64_t *s = wp->R + (size_t)(b->p->sreg_base + sr[i]) * 32, val = v[sr[i]];
+      for (int ln = 0; ln < 32; ln++) s[ln] = val;
+    }
   }
   b->sregs_ready = 1;
   if (b->async) emu_async_reset(b->async);
