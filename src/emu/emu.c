@@ -184,34 +184,6 @@ static int arrive(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t mask, u
   return 1;
 }
 
-/* --- dispatch --- */
-
-static EmuExecFn *const exec_fn[PTX_OP_COUNT] = {
-#define X(e, name, flags, mods, shape, imm, exec, sem) [PTX_OP_##e] = emu_exec_##exec,
-  PTX_OPS(X)
-#undef X
-};
-
-/* Float arithmetic with .rz/.rm/.rp (add.rz.f32, __fmul_ru, __ddiv_rd, ...)
- * runs in that rounding mode on the host; everything else in the default
- * round-to-nearest-even. */
-static int exec_rounded(EMU_EXEC_ARGS) {
-  int old_mode = fegetround();
-  fesetround(emu_fe_mode(x->rnd));
-  int rc = exec_fn[x->op](b, x, warp, mask, R);
-  fesetround(old_mode);
-  return rc;
-}
-
-/* bra, ret, exit, bar and barrier change the SIMT stack: run_warp runs them */
-int emu_exec_simt(EMU_EXEC_ARGS) {
-  return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EUNSUP, "%s reached the dispatch", ptx_op_name[x->op]);
-}
-
-/* membar, fence, bar.warp.sync, nanosleep, prefetch: nothing to do in a
- * sequential emulator that keeps its warps in lockstep */
-int emu_exec_nop(EMU_EXEC_ARGS) { return 0; }
-
 /* A warp whose path spins (the spin watch) at the branch `pc` that split
  * it lets its other lanes run, as Volta's independent thread scheduling
  * does, so that a lock one lane of the warp took can be released: the other
@@ -352,9 +324,7 @@ static int run_warp(Block *b, int wi) {
       }
       break;
     default:
-      rc = x->half       ? emu_half_fns[x->half](b, x, wi, eff, R)
-           : x->host_rnd ? exec_rounded(b, x, wi, eff, R)
-                         : exec_fn[x->op](b, x, wi, eff, R);
+      rc = x->fn(b, x, wi, eff, R);
       if (rc > 0) { /* it waits before the instruction (mbarrier): not executed yet */
         winstr--;
         tinstr -= mask == FULL ? 32u : (uint64_t)popc32(mask);

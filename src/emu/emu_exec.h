@@ -266,10 +266,12 @@ static inline void thread_of(const Block *b, int warp, int lane, uint32_t t[3]) 
  * -1 after a fault (emu_fault), or 1 when the warp must wait before the
  * instruction (it set the warp's state to W_WAIT; mbarrier waits). */
 #define EMU_EXEC_ARGS Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R
-typedef int EmuExecFn(EMU_EXEC_ARGS);
 #define X(e, name, flags, mods, shape, imm, exec, sem) EmuExecFn emu_exec_##exec;
 PTX_OPS(X)
 #undef X
+
+/* Runs x's row function in the host rounding mode of x->rnd (emu_select.c). */
+int emu_exec_rounded(EMU_EXEC_ARGS);
 
 /* The host rounding mode (fenv.h) of a PTX rounding modifier. */
 int emu_fe_mode(unsigned rnd);
