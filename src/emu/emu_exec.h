@@ -99,6 +99,10 @@ typedef struct PrintChunk {
   size_t off, len;    /* one lane's printf text, in Block.out */
 } PrintChunk;
 
+/* Memory instructions whose last buffer a block remembers (kernels that
+ * alternate between buffers find each one without a search). */
+#define EMU_BUF_MEMO 64
+
 typedef struct Block {
   EmuLaunch *l;
   const EmuProgram *p;
@@ -120,6 +124,8 @@ typedef struct Block {
   uint64_t *regs;     /* the warps' register files */
   int sregs_ready;    /* launch-wide special registers are in place */
   GBuf *last_buf;     /* the buffer the last global access hit */
+  GBuf *buf_memo[EMU_BUF_MEMO]; /* the buffer each memory instruction (its pc
+                         modulo EMU_BUF_MEMO) last hit, or NULL */
   MemModel *mm;       /* this worker's statistics, or NULL */
   uint16_t cur_warp;  /* the warp running now (for the cache trace) */
   EmuAsync *async;    /* pending cp.async copies; NULL unless the kernel

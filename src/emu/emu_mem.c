@@ -64,48 +64,67 @@ typedef struct Region {
   uint64_t origin;
 } Region;
 
-/* Whether every lane's off[l], aligned to size, lies with its size bytes
- * in [start, start + len).  One pass that vectorizes: a - start and
- * len - size - (a - start) both stay below 2^63 exactly when the lane is
- * inside, so the top bit of their OR over the lanes says if any is not. */
-static inline int all_inside(uint32_t mask, const uint64_t *off, unsigned size, uint64_t start, uint64_t len) {
-  if (len < size) return 0;
-  uint64_t lim = len - size, bad = 0, bits = 0;
-  LANES(mask, {
-    uint64_t rel = off[l] - start;
-    bad |= rel | (lim - rel);
-    bits |= off[l];
-  });
+typedef uint64_t V2 __attribute__((vector_size(16)));
+
+/* off[l] = (base[l] + aoff) & wrap for the lanes of mask; returns whether
+ * every one, aligned to size, lies with its size bytes in [start, start +
+ * len).  a - start and len - size - (a - start) both stay below 2^63
+ * exactly when a lane is inside, so the top bit of their OR over the lanes
+ * says if any is not: one pass without branches, two lanes at a time for
+ * a full warp. */
+static inline int offsets_inside(uint32_t mask, const uint64_t *base, uint64_t aoff, uint64_t wrap, unsigned size,
+                                 uint64_t start, uint64_t len, uint64_t *off) {
+  uint64_t lim = len - size, bad = len < size ? 1ull << 63 : 0, bits = 0;
+  if (mask == FULL) {
+    V2 vbad = {0, 0}, vbits = {0, 0};
+    const V2 va = {aoff, aoff}, vw = {wrap, wrap}, vs = {start, start}, vl = {lim, lim};
+    for (int l = 0; l < 32; l += 2) {
+      V2 v;
+      memcpy(&v, base + l, sizeof v);
+      v = (v + va) & vw;
+      memcpy(off + l, &v, sizeof v);
+      V2 rel = v - vs;
+      vbad |= rel | (vl - rel);
+      vbits |= v;
+    }
+    bad |= vbad[0] | vbad[1];
+    bits = vbits[0] | vbits[1];
+  } else {
+    for (uint32_t m = mask; m; m &= m - 1) {
+      int l = __builtin_ctz(m);
+      uint64_t v = (base[l] + aoff) & wrap, rel = v - start;
+      off[l] = v;
+      bad |= rel | (lim - rel);
+      bits |= v;
+    }
+  }
   return !(bad >> 63) && !(bits & (size - 1));
 }
 
 /* The fast path of resolve(), for global and shared accesses through a
  * base register: off[l] gets each lane's address; returns 1 with *rg set
- * when every lane is aligned and inside the buffer the last access hit
- * (or one buffer found for the warp, or shared memory), else 0: the
- * checked path decides. */
+ * when every lane is aligned and inside one buffer (the one this
+ * instruction hit last, or the last access's, or one found for the warp)
+ * or shared memory, else 0: the checked path decides. */
 static inline int resolve_fast(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *base, uint64_t aoff,
                                unsigned size, uint64_t *off, Region *rg) {
   if (x->space == PTX_S_SHARED) {
-    LANES(mask, off[l] = (base[l] + aoff) & 0xffffffffull);
     rg->data = b->shared, rg->origin = 0;
-    return all_inside(mask, off, size, 0, b->shared_size);
+    return offsets_inside(mask, base, aoff, 0xffffffffull, size, 0, b->shared_size, off);
   }
-  LANES(mask, off[l] = base[l] + aoff);
-  GBuf *g = b->last_buf;
-  if (g && all_inside(mask, off, size, g->addr, g->size)) {
-    rg->data = g->data, rg->origin = g->addr;
-    return 1;
+  GBuf **memo = &b->buf_memo[(size_t)(x - b->p->code) % EMU_BUF_MEMO];
+  GBuf *g = *memo ? *memo : b->last_buf;
+  int in = offsets_inside(mask, base, aoff, UINT64_MAX, size, g ? g->addr : 0, g ? g->size : 0, off);
+  if (!in) { /* one lookup for the warp */
+    uint64_t lo = UINT64_MAX, hi = 0;
+    LANES(mask, {
+      lo = off[l] < lo ? off[l] : lo;
+      hi = off[l] > hi ? off[l] : hi;
+    });
+    g = gmem_find(b->l->gmem, lo, hi + size - lo);
+    if (!g || !offsets_inside(mask, base, aoff, UINT64_MAX, size, g->addr, g->size, off)) return 0;
   }
-  /* kernels alternate between buffers: one lookup for the warp */
-  uint64_t lo = UINT64_MAX, hi = 0;
-  LANES(mask, {
-    lo = off[l] < lo ? off[l] : lo;
-    hi = off[l] > hi ? off[l] : hi;
-  });
-  g = gmem_find(b->l->gmem, lo, hi + size - lo);
-  if (!g || !all_inside(mask, off, size, g->addr, g->size)) return 0;
-  b->last_buf = g;
+  b->last_buf = *memo = g;
   rg->data = g->data, rg->origin = g->addr;
   return 1;
 }
