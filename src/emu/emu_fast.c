@@ -54,13 +54,37 @@ static inline int nan64(uint64_t v) { return (v & 0x7fffffffffffffffull) > 0x7ff
     return 0;                                                                  \
   }
 
-FAST(mov_any, a[l])
-FAST(add_i32, (uint32_t)(a[l] + bb[l]))
-FAST(add_i64, a[l] + bb[l])
+/* The same for a full warp two lanes at a time (GCC's vector types: SSE2
+ * on x86-64), VEXPR computing them from va and vb. */
+typedef uint64_t V2 __attribute__((vector_size(16)));
+#define FAST_V(name, EXPR, VEXPR)                                              \
+  static int name(EMU_EXEC_ARGS) {                                             \
+    uint64_t *d = DST(0);                                                      \
+    const uint64_t *a = SRC(0), *bb = SRC(x->ns > 1 ? 1 : 0);                  \
+    const V2 lo32 = {0xffffffffu, 0xffffffffu};                                \
+    (void)b, (void)warp, (void)lo32;                                           \
+    if (mask != FULL) {                                                        \
+      LANES(mask, d[l] = (EXPR));                                              \
+      return 0;                                                                \
+    }                                                                          \
+    for (int l = 0; l < 32; l += 2) {                                          \
+      V2 va, vb;                                                               \
+      memcpy(&va, a + l, sizeof va);                                           \
+      memcpy(&vb, bb + l, sizeof vb);                                          \
+      (void)vb;                                                                \
+      V2 vd = (VEXPR);                                                         \
+      memcpy(d + l, &vd, sizeof vd);                                           \
+    }                                                                          \
+    return 0;                                                                  \
+  }
+
+FAST_V(mov_any, a[l], va)
+FAST_V(add_i32, (uint32_t)(a[l] + bb[l]), (va + vb) & lo32)
+FAST_V(add_i64, a[l] + bb[l], va + vb)
 FAST_FLOAT(add_f32, emu_exec_add, nan32, B32(F32(a[l]) + F32(bb[l])))
 FAST_FLOAT(add_f64, emu_exec_add, nan64, B64(F64(a[l]) + F64(bb[l])))
-FAST(sub_i32, (uint32_t)(a[l] - bb[l]))
-FAST(sub_i64, a[l] - bb[l])
+FAST_V(sub_i32, (uint32_t)(a[l] - bb[l]), (va - vb) & lo32)
+FAST_V(sub_i64, a[l] - bb[l], va - vb)
 FAST_FLOAT(sub_f32, emu_exec_sub, nan32, B32(F32(a[l]) - F32(bb[l])))
 FAST_FLOAT(sub_f64, emu_exec_sub, nan64, B64(F64(a[l]) - F64(bb[l])))
 FAST(mul_lo_i32, (uint32_t)((uint32_t)a[l] * (uint32_t)bb[l]))
@@ -73,23 +97,23 @@ FAST(mad_lo_i32, (uint32_t)((uint32_t)a[l] * (uint32_t)bb[l] + (uint32_t)c[l]))
 FAST(mad_wide_s32, (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)bb[l]) + c[l])
 FAST(mad_wide_u32, (uint64_t)(uint32_t)a[l] * (uint32_t)bb[l] + c[l])
 FAST(mad_lo_i64, a[l] * bb[l] + c[l])
-FAST(and_any, a[l] & bb[l])
-FAST(or_any, a[l] | bb[l])
-FAST(xor_any, a[l] ^ bb[l])
+FAST_V(and_any, a[l] & bb[l], va & vb)
+FAST_V(or_any, a[l] | bb[l], va | vb)
+FAST_V(xor_any, a[l] ^ bb[l], va ^ vb)
 FAST(selp_any, (c[l] & 1) ? a[l] : bb[l])
 FAST(and_pred, (a[l] & bb[l]) & 1)
 FAST(or_pred, (a[l] | bb[l]) & 1)
 FAST(xor_pred, (a[l] ^ bb[l]) & 1)
-FAST(cvt_zext32, (uint32_t)a[l])
+FAST_V(cvt_zext32, (uint32_t)a[l], va & lo32)
 FAST(cvt_sext32, (uint64_t)(int64_t)(int32_t)a[l])
 FAST(cvt_f32_s32, B32((float)(int32_t)a[l]))
 FAST(cvt_f32_u32, B32((float)(uint32_t)a[l]))
 FAST(cvt_f64_f32, B64((double)F32(a[l])))
-FAST(shl_i32, (uint32_t)(a[l] << x->imm))
-FAST(shl_i64, a[l] << x->imm)
+FAST_V(shl_i32, (uint32_t)(a[l] << x->imm), (va << x->imm) & lo32)
+FAST_V(shl_i64, a[l] << x->imm, va << x->imm)
 FAST(shr_u32, (uint32_t)a[l] >> x->imm)
 FAST(shr_s32, (uint32_t)((int32_t)a[l] >> x->imm))
-FAST(shr_u64, a[l] >> x->imm)
+FAST_V(shr_u64, a[l] >> x->imm, va >> x->imm)
 FAST(shr_s64, (uint64_t)((int64_t)a[l] >> x->imm))
 FAST(zero_any, 0)
 
