@@ -124,16 +124,16 @@ FAST(zero_any, 0)
   FAST_FLOAT(fma_f32##suffix, emu_exec_mad, nan32, B32(__builtin_fmaf(F32(a[l]), F32(bb[l]), F32(c[l])))) \
   FAST_FLOAT(fma_f64##suffix, emu_exec_mad, nan64, B64(__builtin_fma(F64(a[l]), F64(bb[l]), F64(c[l]))))
 FMA_FORMS()
-#if defined(__GNUC__) && defined(__x86_64__)
-#define HOST_FMA 1
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #pragma GCC push_options
 #pragma GCC target("fma")
 FMA_FORMS(_hw)
 #pragma GCC pop_options
+static int host_fma(void) { return __builtin_cpu_supports("fma"); }
 #else
-#define HOST_FMA 0
 #define fma_f32_hw fma_f32
 #define fma_f64_hw fma_f64
+static int host_fma(void) { return 0; }
 #endif
 
 /* setp with one comparison of integers (or ordered f32), no combining
@@ -209,8 +209,8 @@ static EmuExecFn *arith_fn(const EmuInstr *x) {
     return i64 && lo ? mul_lo_i64 : NULL;
   case PTX_OP_MAD:
   case PTX_OP_FMA:
-    if (f32) return HOST_FMA && __builtin_cpu_supports("fma") ? fma_f32_hw : fma_f32;
-    if (f64) return HOST_FMA && __builtin_cpu_supports("fma") ? fma_f64_hw : fma_f64;
+    if (f32) return host_fma() ? fma_f32_hw : fma_f32;
+    if (f64) return host_fma() ? fma_f64_hw : fma_f64;
     if (x->op == PTX_OP_FMA) return NULL;
     if (i32) return sub == PTX_SUB_WIDE ? (s ? mad_wide_s32 : mad_wide_u32) : lo ? mad_lo_i32 : NULL;
     return i64 && lo ? mad_lo_i64 : NULL;
