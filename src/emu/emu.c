@@ -1,7 +1,7 @@
 /* emu.c - the SIMT core: blocks of warps, the SIMT stack, barriers, the
  * launch over host threads, and the dispatch of each decoded instruction to
- * its function (emu_exec_EXEC, from the exec column of ptx_ops.h; the
- * files of the emulator are listed in emu_exec.h).
+ * its function (EmuInstr.fn, which emu_select.c chose; the files of the
+ * emulator are listed in emu_exec.h).
  *
  * Notes:
  *  - A block's warps run one at a time, each until it waits at a barrier,

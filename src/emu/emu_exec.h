@@ -18,8 +18,12 @@
  *   emu_printf.c printf's formatting, and its output in block order
  *   emu_fault.c  located runtime faults
  *   emu_sched.c  the spin watch: warps that wait for memory nobody changes
- * Each instruction runs as emu_exec_EXEC (EXEC from its row of ptx_ops.h)
- * over all active lanes of one warp.
+ *   emu_select.c which function runs each instruction (EmuInstr.fn, chosen
+ *                at prepare time)
+ *   emu_fast.c   fast forms of the common instructions
+ * Each instruction runs as emu_exec_EXEC (EXEC from its row of ptx_ops.h),
+ * or the fast form emu_select.c chose for it, over all active lanes of one
+ * warp.
  */
 #ifndef WM_EMU_EXEC_H
 #define WM_EMU_EXEC_H
