@@ -1,7 +1,7 @@
 /* emu.c - the SIMT core: blocks of warps, the SIMT stack, barriers, the
  * launch over host threads, and the dispatch of each decoded instruction to
- * its function (emu_exec_EXEC, from the exec column of ptx_ops.h; the
- * files of the emulator are listed in emu_exec.h).
+ * its function (EmuInstr.fn, which emu_select.c chose; the files of the
+ * emulator are listed in emu_exec.h).
  *
  * Notes:
  *  - A block's warps run one at a time, each until it waits at a barrier,
@@ -67,10 +67,10 @@ static int sreg_per_thread(int sr) {
          (sr >= PTX_SR_LANEMASK_EQ && sr <= PTX_SR_LANEMASK_GE);
 }
 
-static void sreg_block_values(Block *b, uint64_t *R) {
-  const EmuProgram *p = b->p;
+/* The special registers' values in block b (those of a thread aside). */
+static void sreg_values(const Block *b, uint64_t v[PTX_SR_COUNT]) {
   const EmuLaunch *l = b->l;
-  uint64_t v[PTX_SR_COUNT] = {0};
+  memset(v, 0, sizeof(uint64_t) * PTX_SR_COUNT);
   v[PTX_SR_NTID_X] = l->block[0], v[PTX_SR_NTID_Y] = l->block[1], v[PTX_SR_NTID_Z] = l->block[2];
   v[PTX_SR_CTAID_X] = b->ctaid[0], v[PTX_SR_CTAID_Y] = b->ctaid[1], v[PTX_SR_CTAID_Z] = b->ctaid[2];
   v[PTX_SR_NCTAID_X] = l->grid[0], v[PTX_SR_NCTAID_Y] = l->grid[1], v[PTX_SR_NCTAID_Z] = l->grid[2];
@@ -96,14 +96,21 @@ static void sreg_block_values(Block *b, uint64_t *R) {
     v[PTX_SR_ENVREG1] = (uint32_t)(l->grid_ws >> 32);
     v[PTX_SR_ENVREG2] = (uint32_t)l->grid_ws;
   }
-  for (int sr = 0; sr < PTX_SR_COUNT; sr++) {
-    /* only the special registers the kernel reads; the launch-wide ones
-     * (all but ctaid, smid and the clocks) once per warp */
-    if (!(p->sregs_used[sr / 64] >> sr % 64 & 1) || sreg_per_thread(sr)) continue;
-    if (b->sregs_ready && !sreg_per_block(sr)) continue;
-    uint64_t *s = R + (size_t)(p->sreg_base + (uint32_t)sr) * 32;
-    for (int ln = 0; ln < 32; ln++) s[ln] = v[sr];
+}
+
+/* The special registers block_start writes into each warp: those the
+ * kernel reads, but a thread's own; the launch-wide ones (all but ctaid,
+ * smid and the clocks) only in the worker's first block.  Returns how
+ * many are in sr[]. */
+static int sreg_block_list(const Block *b, uint16_t sr[PTX_SR_COUNT]) {
+  const EmuProgram *p = b->p;
+  int n = 0;
+  for (int s = 0; s < PTX_SR_COUNT; s++) {
+    if (!(p->sregs_used[s / 64] >> s % 64 & 1) || sreg_per_thread(s)) continue;
+    if (b->sregs_ready && !sreg_per_block(s)) continue;
+    sr[n++] = (uint16_t)s;
   }
+  return n;
 }
 
 /* Per-warp values that never change between blocks of a launch. */
@@ -176,34 +183,6 @@ static int arrive(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t mask, u
   w->bar_pc = (uint32_t)(x - b->p->code);
   return 1;
 }
-
-/* --- dispatch --- */
-
-static EmuExecFn *const exec_fn[PTX_OP_COUNT] = {
-#define X(e, name, flags, mods, shape, imm, exec, sem) [PTX_OP_##e] = emu_exec_##exec,
-  PTX_OPS(X)
-#undef X
-};
-
-/* Float arithmetic with .rz/.rm/.rp (add.rz.f32, __fmul_ru, __ddiv_rd, ...)
- * runs in that rounding mode on the host; everything else in the default
- * round-to-nearest-even. */
-static int exec_rounded(EMU_EXEC_ARGS) {
-  int old_mode = fegetround();
-  fesetround(emu_fe_mode(x->rnd));
-  int rc = exec_fn[x->op](b, x, warp, mask, R);
-  fesetround(old_mode);
-  return rc;
-}
-
-/* bra, ret, exit, bar and barrier change the SIMT stack: run_warp runs them */
-int emu_exec_simt(EMU_EXEC_ARGS) {
-  return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EUNSUP, "%s reached the dispatch", ptx_op_name[x->op]);
-}
-
-/* membar, fence, bar.warp.sync, nanosleep, prefetch: nothing to do in a
- * sequential emulator that keeps its warps in lockstep */
-int emu_exec_nop(EMU_EXEC_ARGS) { return 0; }
 
 /* A warp whose path spins (the spin watch) at the branch `pc` that split
  * it lets its other lanes run, as Volta's independent thread scheduling
@@ -345,9 +324,7 @@ static int run_warp(Block *b, int wi) {
       }
       break;
     default:
-      rc = x->half       ? emu_half_fns[x->half](b, x, wi, eff, R)
-           : x->host_rnd ? exec_rounded(b, x, wi, eff, R)
-                         : exec_fn[x->op](b, x, wi, eff, R);
+      rc = x->fn(b, x, wi, eff, R);
       if (rc > 0) { /* it waits before the instruction (mbarrier): not executed yet */
         winstr--;
         tinstr -= mask == FULL ? 32u : (uint64_t)popc32(mask);
@@ -444,6 +421,12 @@ static int deadlock(Block *b) {
 }
 
 void emu_block_start(Block *b) {
+  /* the block's special registers once, then each warp's copy (the values
+   * are the same for every warp, the clocks' too: computed before any runs) */
+  uint64_t v[PTX_SR_COUNT];
+  uint16_t sr[PTX_SR_COUNT];
+  int nsr = sreg_block_list(b, sr);
+  if (nsr) sreg_values(b, v);
   for (uint32_t w = 0; w < b->nwarps; w++) {
     Warp *wp = &b->warps[w];
     uint32_t first = w * 32, n = b->nthreads - first < 32 ? b->nthreads - first : 32;
@@ -458,7 +441,10 @@ void emu_block_start(Block *b) {
     wp->stack_top = b->stack_base;
     wp->spin_armed = 0;
     wp->spin_edges = 0;
-    sreg_block_values(b, wp->R);
+    for (int i = 0; i < nsr; i++) {
+      uint64_t *s = wp->R + (size_t)(b->p->sreg_base + sr[i]) * 32, val = v[sr[i]];
+      for (int ln = 0; ln < 32; ln++) s[ln] = val;
+    }
   }
   b->sregs_ready = 1;
   if (b->async) emu_async_reset(b->async);

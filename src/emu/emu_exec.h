@@ -18,8 +18,12 @@
  *   emu_printf.c printf's formatting, and its output in block order
  *   emu_fault.c  located runtime faults
  *   emu_sched.c  the spin watch: warps that wait for memory nobody changes
- * Each instruction runs as emu_exec_EXEC (EXEC from its row of ptx_ops.h)
- * over all active lanes of one warp.
+ *   emu_select.c which function runs each instruction (EmuInstr.fn, chosen
+ *                at prepare time)
+ *   emu_fast.c   fast forms of the common instructions
+ * Each instruction runs as emu_exec_EXEC (EXEC from its row of ptx_ops.h),
+ * or the fast form emu_select.c chose for it, over all active lanes of one
+ * warp.
  */
 #ifndef WM_EMU_EXEC_H
 #define WM_EMU_EXEC_H
@@ -99,6 +103,10 @@ typedef struct PrintChunk {
   size_t off, len;    /* one lane's printf text, in Block.out */
 } PrintChunk;
 
+/* Memory instructions whose last buffer a block remembers (kernels that
+ * alternate between buffers find each one without a search). */
+#define EMU_BUF_MEMO 64
+
 typedef struct Block {
   EmuLaunch *l;
   const EmuProgram *p;
@@ -120,6 +128,8 @@ typedef struct Block {
   uint64_t *regs;     /* the warps' register files */
   int sregs_ready;    /* launch-wide special registers are in place */
   GBuf *last_buf;     /* the buffer the last global access hit */
+  GBuf *buf_memo[EMU_BUF_MEMO]; /* the buffer each memory instruction (its pc
+                         modulo EMU_BUF_MEMO) last hit, or NULL */
   MemModel *mm;       /* this worker's statistics, or NULL */
   uint16_t cur_warp;  /* the warp running now (for the cache trace) */
   EmuAsync *async;    /* pending cp.async copies; NULL unless the kernel
@@ -266,10 +276,12 @@ static inline void thread_of(const Block *b, int warp, int lane, uint32_t t[3]) 
  * -1 after a fault (emu_fault), or 1 when the warp must wait before the
  * instruction (it set the warp's state to W_WAIT; mbarrier waits). */
 #define EMU_EXEC_ARGS Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R
-typedef int EmuExecFn(EMU_EXEC_ARGS);
 #define X(e, name, flags, mods, shape, imm, exec, sem) EmuExecFn emu_exec_##exec;
 PTX_OPS(X)
 #undef X
+
+/* Runs x's row function in the host rounding mode of x->rnd (emu_select.c). */
+int emu_exec_rounded(EMU_EXEC_ARGS);
 
 /* The host rounding mode (fenv.h) of a PTX rounding modifier. */
 int emu_fe_mode(unsigned rnd);

@@ -24,8 +24,16 @@
 
 #define EMU_NOSLOT 0xffffffffu
 
+struct Block;
+struct EmuInstr;
+/* What runs an instruction (emu_exec.h: EMU_EXEC_ARGS). */
+typedef int EmuExecFn(struct Block *b, const struct EmuInstr *x, int warp, uint32_t mask, uint64_t *R);
+
 /* One decoded instruction.  Slots index the warp's register file. */
 typedef struct EmuInstr {
+  EmuExecFn *fn;        /* its function, chosen at prepare time (emu_select.c):
+                           the row's exec, a half-precision one, the rounded
+                           wrapper or a fast form (emu_fast.c) */
   uint16_t op;          /* PtxOp */
   uint8_t type, type2;  /* PtxType */
   uint8_t space, vec, cmp, sub, rnd;
@@ -48,6 +56,7 @@ typedef struct EmuInstr {
   uint8_t fmod;         /* PTX_FM_*: .relu, .NaN, .xorsign.abs, .oob, .satfinite */
   uint8_t half;         /* a half type's function (emu_half_fns[half], chosen at
                            prepare time), 0: the row's exec */
+  uint32_t imm;         /* a fast form's operand read at prepare time (a shift count) */
 } EmuInstr;
 
 /* ptxas fuses four scalar 4-byte shared loads of one thread from
@@ -99,6 +108,15 @@ void emu_program_free(EmuProgram *p);
 /* Marks the integer reductions whose address and value ptxas can prove
  * uniform across the warp: FUSE_AGGREGATE (emu_uniform.c). */
 void emu_mark_aggregated(EmuProgram *p, int ncode);
+
+/* Sets every instruction's fn (emu_select.c), once the program is
+ * complete. */
+void emu_select_fns(EmuProgram *p);
+/* The general function of x's row of ptx_ops.h (what a fast form must
+ * equal). */
+EmuExecFn *emu_row_fn(const EmuInstr *x);
+/* A fast form of x (emu_fast.c) or NULL; may set x->imm. */
+EmuExecFn *emu_fast_fn(EmuInstr *x, const EmuProgram *p);
 
 /* Chooses the half-precision function of x (emu_half.c) when one of its
  * types is f16, bf16, their pairs, or a narrow format of cvt: returns 1

@@ -57,42 +57,76 @@ static const char *op_word(const EmuInstr *x) {
   }
 }
 
-/* The fast path of resolve(): every lane aligned and inside the buffer the
- * last access hit (or inside shared memory).  Returns 1 with ptr[] and
- * off[] filled, or 0: the checked path decides. */
-static inline int resolve_fast(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *base, uint64_t aoff,
-                               unsigned size, uint8_t **ptr, uint64_t *off) {
-  /* fast path: every lane aligned and inside the buffer the last access
-   * hit (or inside shared memory); anything else takes the checked path */
-  uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
-  uint64_t wrap = x->space == PTX_S_SHARED ? 0xffffffffull : UINT64_MAX;
-  LANES(mask, {
-    uint64_t a = (base[l] + aoff) & wrap;
-    off[l] = a;
-    bits |= a;
-    lo = a < lo ? a : lo;
-    hi = a > hi ? a : hi;
-  });
-  if ((bits & (size - 1)) == 0) {
-    uint8_t *data = NULL;
-    uint64_t origin = 0;
-    if (x->space == PTX_S_SHARED) {
-      if (hi + size <= b->shared_size) data = b->shared;
-    } else {
-      GBuf *g = b->last_buf;
-      if (!g || lo < g->addr || hi + size > g->addr + g->size) {
-        /* kernels alternate between buffers: one lookup for the warp */
-        g = gmem_find(b->l->gmem, lo, hi + size - lo);
-        if (g) b->last_buf = g;
-      }
-      if (g) data = g->data, origin = g->addr;
+/* One host region that a warp's accesses may all fall in: lane l's bytes
+ * are at data + (off[l] - origin). */
+typedef struct Region {
+  uint8_t *data;
+  uint64_t origin;
+} Region;
+
+typedef uint64_t V2 __attribute__((vector_size(16)));
+
+/* off[l] = (base[l] + aoff) & wrap for the lanes of mask; returns whether
+ * every one, aligned to size, lies with its size bytes in [start, start +
+ * len).  a - start and len - size - (a - start) both stay below 2^63
+ * exactly when a lane is inside, so the top bit of their OR over the lanes
+ * says if any is not: one pass without branches, two lanes at a time for
+ * a full warp. */
+static inline int offsets_inside(uint32_t mask, const uint64_t *base, uint64_t aoff, uint64_t wrap, unsigned size,
+                                 uint64_t start, uint64_t len, uint64_t *off) {
+  uint64_t lim = len - size, bad = len < size ? 1ull << 63 : 0, bits = 0;
+  if (mask == FULL) {
+    V2 vbad = {0, 0}, vbits = {0, 0};
+    const V2 va = {aoff, aoff}, vw = {wrap, wrap}, vs = {start, start}, vl = {lim, lim};
+    for (int l = 0; l < 32; l += 2) {
+      V2 v;
+      memcpy(&v, base + l, sizeof v);
+      v = (v + va) & vw;
+      memcpy(off + l, &v, sizeof v);
+      V2 rel = v - vs;
+      vbad |= rel | (vl - rel);
+      vbits |= v;
     }
-    if (data) {
-      LANES(mask, ptr[l] = data + (off[l] - origin));
-      return 1;
+    bad |= vbad[0] | vbad[1];
+    bits = vbits[0] | vbits[1];
+  } else {
+    for (uint32_t m = mask; m; m &= m - 1) {
+      int l = __builtin_ctz(m);
+      uint64_t v = (base[l] + aoff) & wrap, rel = v - start;
+      off[l] = v;
+      bad |= rel | (lim - rel);
+      bits |= v;
     }
   }
-  return 0;
+  return !(bad >> 63) && !(bits & (size - 1));
+}
+
+/* The fast path of resolve(), for global and shared accesses through a
+ * base register: off[l] gets each lane's address; returns 1 with *rg set
+ * when every lane is aligned and inside one buffer (the one this
+ * instruction hit last, or the last access's, or one found for the warp)
+ * or shared memory, else 0: the checked path decides. */
+static inline int resolve_fast(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *base, uint64_t aoff,
+                               unsigned size, uint64_t *off, Region *rg) {
+  if (x->space == PTX_S_SHARED) {
+    rg->data = b->shared, rg->origin = 0;
+    return offsets_inside(mask, base, aoff, 0xffffffffull, size, 0, b->shared_size, off);
+  }
+  GBuf **memo = &b->buf_memo[(size_t)(x - b->p->code) % EMU_BUF_MEMO];
+  GBuf *g = *memo ? *memo : b->last_buf;
+  int in = offsets_inside(mask, base, aoff, UINT64_MAX, size, g ? g->addr : 0, g ? g->size : 0, off);
+  if (!in) { /* one lookup for the warp */
+    uint64_t lo = UINT64_MAX, hi = 0;
+    LANES(mask, {
+      lo = off[l] < lo ? off[l] : lo;
+      hi = off[l] > hi ? off[l] : hi;
+    });
+    g = gmem_find(b->l->gmem, lo, hi + size - lo);
+    if (!g || !offsets_inside(mask, base, aoff, UINT64_MAX, size, g->addr, g->size, off)) return 0;
+  }
+  b->last_buf = *memo = g;
+  rg->data = g->data, rg->origin = g->addr;
+  return 1;
 }
 
 /* Resolves every active lane's address base[l] + aoff (base NULL: aoff
@@ -103,9 +137,12 @@ static inline int resolve_fast(Block *b, const EmuInstr *x, uint32_t mask, const
  * addresses are mapped by the windows). */
 static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *base, uint64_t aoff,
                    int store, unsigned size, uint8_t **ptr, uint64_t *off, uint8_t *spaces) {
+  Region rg;
   if (base && (x->space == PTX_S_GLOBAL || x->space == PTX_S_SHARED) &&
-      resolve_fast(b, x, mask, base, aoff, size, ptr, off))
+      resolve_fast(b, x, mask, base, aoff, size, off, &rg)) {
+    LANES(mask, ptr[l] = rg.data + (off[l] - rg.origin));
     return x->space;
+  }
   int first = -1; /* without a base register every lane has one address */
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
@@ -264,32 +301,74 @@ void emu_mem_model(Block *b, const EmuInstr *x, uint32_t mask, const EmuWhere *w
   model(b, x, mask, w->off, w->spaces, w->uniform, size, elem);
 }
 
+/* Lane l's element of a load: elem bytes at p, sign-extended if sign. */
+static inline uint64_t load_elem(const uint8_t *p, unsigned elem, int sign) {
+  uint64_t t = 0;
+  memcpy(&t, p, elem);
+  return sign ? (uint64_t)sext(t, elem) : t;
+}
+
+/* Loads element v of every lane into d, from where the lanes' addresses
+ * are: ptr[l] (AT(l) = ptr[l] + o) or one region (rg.data + off[l] -
+ * rg.origin + o); fixed sizes, so memcpy becomes one move. */
+#define LOAD_LANES(AT)                                                          \
+  switch (elem) {                                                               \
+  case 4: {                                                                     \
+    uint32_t t;                                                                 \
+    if (sign) LANES(mask, { memcpy(&t, AT(l), 4); d[l] = (uint64_t)(int64_t)(int32_t)t; }); \
+    else LANES(mask, { memcpy(&t, AT(l), 4); d[l] = t; });                      \
+    break;                                                                      \
+  }                                                                             \
+  case 8: LANES(mask, memcpy(&d[l], AT(l), 8)); break;                          \
+  default: LANES(mask, d[l] = load_elem(AT(l), elem, sign));                    \
+  }
+#define AT_PTR(l) (at.ptr[l] + o)
+#define AT_REGION(l) (rg.data + (at.off[l] - rg.origin) + o)
+
+/* ld from an address without a base register (a parameter, a variable):
+ * one lane's access, its value for all.  Returns 1 when done (0 or -1 in
+ * *rc), 0 when the space is per thread (local, a call's parameters) and
+ * every lane must be resolved. */
+static int ld_uniform(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R, unsigned elem, int *rc) {
+  unsigned size = elem * x->vec;
+  int sign = ptx_type_is_signed((PtxType)x->type), l0 = __builtin_ctz(mask);
+  Where at;
+  int sp = resolve(b, x, warp, mask & -mask, NULL, (uint64_t)x->aoff, 0, size, at.ptr, at.off, at.spaces);
+  if (sp < 0) return *rc = -1, 1;
+  if (sp == PTX_S_LOCAL || (sp == PTX_S_PARAM && (uint64_t)x->aoff >= PTX_PARAM_FRAME)) return 0;
+  for (unsigned v = 0; v < x->vec; v++) {
+    if (x->d[v] == EMU_NOSLOT) continue;
+    uint64_t *d = R + (size_t)x->d[v] * 32, val = load_elem(at.ptr[l0] + v * elem, elem, sign);
+    LANES(mask, d[l] = val);
+  }
+  uint64_t a0 = at.off[l0];
+  LANES(mask, at.off[l] = a0);
+  if (x->fuse == FUSE_NONE) model(b, x, mask, at.off, at.spaces, sp, size, elem);
+  else if (x->fuse == FUSE_LEAD4) model_fused4(b, x, mask, at.off, at.spaces, sp);
+  return *rc = 0, 1;
+}
+
 int emu_exec_ld(EMU_EXEC_ARGS) {
   unsigned elem = ptx_type_size((PtxType)x->type), size = elem * x->vec;
+  int rc, sign = ptx_type_is_signed((PtxType)x->type);
+  if (x->abase == EMU_NOSLOT && !b->async && ld_uniform(b, x, warp, mask, R, elem, &rc)) return rc;
   Where at;
-  if (locate(b, x, warp, mask, R, size, &at)) return -1;
+  Region rg;
+  int fast = x->abase != EMU_NOSLOT && (x->space == PTX_S_GLOBAL || x->space == PTX_S_SHARED) &&
+             resolve_fast(b, x, mask, R + (size_t)x->abase * 32, (uint64_t)x->aoff, size, at.off, &rg);
+  if (fast) at.uniform = x->space;
+  else if (locate(b, x, warp, mask, R, size, &at)) return -1;
   if (b->async && (at.uniform == PTX_S_SHARED || at.uniform == 0) &&
       emu_async_check_read(b, x, warp, mask, at.off, at.spaces, at.uniform, size))
     return -1;
-  int sign = ptx_type_is_signed((PtxType)x->type);
   for (unsigned v = 0; v < x->vec; v++) {
     if (x->d[v] == EMU_NOSLOT) continue;
     uint64_t *d = R + (size_t)x->d[v] * 32;
     unsigned o = v * elem;
-    switch (elem) { /* fixed sizes, so memcpy becomes one move */
-    case 4: {
-      uint32_t t;
-      if (sign) LANES(mask, { memcpy(&t, at.ptr[l] + o, 4); d[l] = (uint64_t)(int64_t)(int32_t)t; });
-      else LANES(mask, { memcpy(&t, at.ptr[l] + o, 4); d[l] = t; });
-      break;
-    }
-    case 8: LANES(mask, memcpy(&d[l], at.ptr[l] + o, 8)); break;
-    default:
-      LANES(mask, {
-        uint64_t t = 0;
-        memcpy(&t, at.ptr[l] + o, elem);
-        d[l] = sign ? (uint64_t)sext(t, elem) : t;
-      });
+    if (fast) {
+      LOAD_LANES(AT_REGION)
+    } else {
+      LOAD_LANES(AT_PTR)
     }
   }
   if (x->fuse == FUSE_NONE) model(b, x, mask, at.off, at.spaces, at.uniform, size, elem);
@@ -297,17 +376,29 @@ int emu_exec_ld(EMU_EXEC_ARGS) {
   return 0;
 }
 
+/* Stores element v of every lane, as LOAD_LANES loads. */
+#define STORE_LANES(AT)                                                         \
+  switch (elem) {                                                               \
+  case 4: LANES(mask, { uint32_t t = (uint32_t)s[l]; memcpy(AT(l), &t, 4); }); break; \
+  case 8: LANES(mask, memcpy(AT(l), &s[l], 8)); break;                          \
+  default: LANES(mask, memcpy(AT(l), &s[l], elem));                             \
+  }
+
 int emu_exec_st(EMU_EXEC_ARGS) {
   unsigned elem = ptx_type_size((PtxType)x->type), size = elem * x->vec;
   Where at;
-  if (locate(b, x, warp, mask, R, size, &at)) return -1;
+  Region rg;
+  int fast = x->abase != EMU_NOSLOT && (x->space == PTX_S_GLOBAL || x->space == PTX_S_SHARED) &&
+             resolve_fast(b, x, mask, R + (size_t)x->abase * 32, (uint64_t)x->aoff, size, at.off, &rg);
+  if (fast) at.uniform = x->space;
+  else if (locate(b, x, warp, mask, R, size, &at)) return -1;
   for (unsigned v = 0; v < x->vec; v++) {
     const uint64_t *s = R + (size_t)x->s[v] * 32;
     unsigned o = v * elem;
-    switch (elem) {
-    case 4: LANES(mask, { uint32_t t = (uint32_t)s[l]; memcpy(at.ptr[l] + o, &t, 4); }); break;
-    case 8: LANES(mask, memcpy(at.ptr[l] + o, &s[l], 8)); break;
-    default: LANES(mask, memcpy(at.ptr[l] + o, &s[l], elem));
+    if (fast) {
+      STORE_LANES(AT_REGION)
+    } else {
+      STORE_LANES(AT_PTR)
     }
   }
   model(b, x, mask, at.off, at.spaces, at.uniform, size, elem);

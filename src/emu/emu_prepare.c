@@ -521,6 +521,7 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
   p->consts = c.v;
   p->nconst = c.n;
   p->nslots = p->const_base + c.n;
+  emu_select_fns(p);
   return 0;
 }
 

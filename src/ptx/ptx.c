@@ -42,37 +42,30 @@ const char *const ptx_sreg_name[PTX_SR_COUNT] = {
 #undef X
 };
 
-static const struct { const char *name; unsigned size; } type_info[PTX_T_COUNT] = {
-  [PTX_T_NONE] = {"", 0},       [PTX_T_PRED] = {"pred", 1},
-  [PTX_T_B8] = {"b8", 1},       [PTX_T_B16] = {"b16", 2},
-  [PTX_T_B32] = {"b32", 4},     [PTX_T_B64] = {"b64", 8},
-  [PTX_T_B128] = {"b128", 16},  [PTX_T_U8] = {"u8", 1},
-  [PTX_T_U16] = {"u16", 2},     [PTX_T_U32] = {"u32", 4},
-  [PTX_T_U64] = {"u64", 8},     [PTX_T_S8] = {"s8", 1},
-  [PTX_T_S16] = {"s16", 2},     [PTX_T_S32] = {"s32", 4},
-  [PTX_T_S64] = {"s64", 8},     [PTX_T_F16] = {"f16", 2},
-  [PTX_T_F16X2] = {"f16x2", 4}, [PTX_T_BF16] = {"bf16", 2},
-  [PTX_T_BF16X2] = {"bf16x2", 4}, [PTX_T_F32] = {"f32", 4},
-  [PTX_T_F64] = {"f64", 8},      [PTX_T_TF32] = {"tf32", 4},
-  [PTX_T_E4M3X2] = {"e4m3x2", 2}, [PTX_T_E5M2X2] = {"e5m2x2", 2},
-  [PTX_T_U16X2] = {"u16x2", 4},  [PTX_T_S16X2] = {"s16x2", 4},
+static const char *const type_names[PTX_T_COUNT] = {
+  [PTX_T_NONE] = "", [PTX_T_PRED] = "pred", [PTX_T_B8] = "b8", [PTX_T_B16] = "b16",
+  [PTX_T_B32] = "b32", [PTX_T_B64] = "b64", [PTX_T_B128] = "b128", [PTX_T_U8] = "u8",
+  [PTX_T_U16] = "u16", [PTX_T_U32] = "u32", [PTX_T_U64] = "u64", [PTX_T_S8] = "s8",
+  [PTX_T_S16] = "s16", [PTX_T_S32] = "s32", [PTX_T_S64] = "s64", [PTX_T_F16] = "f16",
+  [PTX_T_F16X2] = "f16x2", [PTX_T_BF16] = "bf16", [PTX_T_BF16X2] = "bf16x2", [PTX_T_F32] = "f32",
+  [PTX_T_F64] = "f64", [PTX_T_TF32] = "tf32", [PTX_T_E4M3X2] = "e4m3x2", [PTX_T_E5M2X2] = "e5m2x2",
+  [PTX_T_U16X2] = "u16x2", [PTX_T_S16X2] = "s16x2",
 };
 
-unsigned ptx_type_size(PtxType t) {
-  return (unsigned)t < PTX_T_COUNT ? type_info[t].size : 0;
-}
+/* bytes; PRED is 1 */
+const uint8_t ptx_type_sizes[PTX_T_COUNT] = {
+  [PTX_T_NONE] = 0, [PTX_T_PRED] = 1, [PTX_T_B8] = 1, [PTX_T_B16] = 2, [PTX_T_B32] = 4,
+  [PTX_T_B64] = 8, [PTX_T_B128] = 16, [PTX_T_U8] = 1, [PTX_T_U16] = 2, [PTX_T_U32] = 4,
+  [PTX_T_U64] = 8, [PTX_T_S8] = 1, [PTX_T_S16] = 2, [PTX_T_S32] = 4, [PTX_T_S64] = 8,
+  [PTX_T_F16] = 2, [PTX_T_F16X2] = 4, [PTX_T_BF16] = 2, [PTX_T_BF16X2] = 4, [PTX_T_F32] = 4,
+  [PTX_T_F64] = 8, [PTX_T_TF32] = 4, [PTX_T_E4M3X2] = 2, [PTX_T_E5M2X2] = 2, [PTX_T_U16X2] = 4,
+  [PTX_T_S16X2] = 4,
+};
 
-int ptx_type_is_signed(PtxType t) {
-  return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
-}
 
-int ptx_type_is_float(PtxType t) {
-  return t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 ||
-         t == PTX_T_BF16X2 || t == PTX_T_F32 || t == PTX_T_F64;
-}
 
 const char *ptx_type_name(PtxType t) {
-  return (unsigned)t < PTX_T_COUNT ? type_info[t].name : "?";
+  return (unsigned)t < PTX_T_COUNT ? type_names[t] : "?";
 }
 
 const char *ptx_space_name(PtxSpace s) {

@@ -33,9 +33,18 @@ typedef enum {
   PTX_T_COUNT
 } PtxType;
 
-unsigned ptx_type_size(PtxType t);     /* bytes; PRED is 1 */
-int ptx_type_is_signed(PtxType t);     /* .sN */
-int ptx_type_is_float(PtxType t);      /* .f16/.bf16/.f32/.f64 (and x2) */
+/* Inline: the emulator asks for every instruction it runs. */
+extern const uint8_t ptx_type_sizes[PTX_T_COUNT];
+static inline unsigned ptx_type_size(PtxType t) { /* bytes; PRED is 1 */
+  return (unsigned)t < PTX_T_COUNT ? ptx_type_sizes[t] : 0;
+}
+static inline int ptx_type_is_signed(PtxType t) { /* .sN */
+  return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
+}
+static inline int ptx_type_is_float(PtxType t) { /* .f16/.bf16/.f32/.f64 (and x2) */
+  return t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2 || t == PTX_T_F32 ||
+         t == PTX_T_F64;
+}
 const char *ptx_type_name(PtxType t);  /* "f32", ... */
 
 /* State spaces.  Addresses in GENERIC are mapped by the emulator's windows. */

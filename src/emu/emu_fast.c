@@ -1,0 +1,271 @@
+/* emu_fast.c - the common forms of the common instructions, each its own
+ * function, chosen when the kernel is prepared (emu_fast_fn), so that the
+ * hot loop neither re-reads the instruction's type and modifiers for
+ * every instruction nor branches on them per lane.
+ *
+ * Notes:
+ *  - Each function computes bit for bit what the row's general function
+ *    (emu_alu.c, emu_bits.c, emu_cmp.c, emu_cvt.c) computes for that form,
+ *    including what it leaves in the upper bits of a 64-bit register
+ *    (tests/test_emu_fast.c runs both on the same random lanes).
+ *  - Forms with .ftz, .sat, .cc, a rounding mode other than the default
+ *    round-to-nearest, a half type or a combining predicate keep the general
+ *    function.
+ *  - fma and mad on floats use the host's fused multiply-add instruction
+ *    when it has one (one rounding, as fmaf does, without libm's call).
+ *  - A shift by an immediate reads its count when the kernel is prepared
+ *    (EmuInstr.imm), so the lanes' loop is one shift.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "emu/emu_exec.h"
+
+/* Which NaN an operation on NaNs gives depends on the order in which the
+ * compiled general function (or libm's fmaf) hands the operands to the
+ * host's instruction, which returns its first NaN operand; the compiler
+ * may commute a + b, a * b and fma's a and b.  So a float form whose
+ * operands hold a NaN in an active lane leaves the warp to the general
+ * function: the same bits by construction. */
+static inline int nan32(uint64_t v) { return ((uint32_t)v & 0x7fffffffu) > 0x7f800000u; }
+static inline int nan64(uint64_t v) { return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
+
+/* d = EXPR(l) for the active lanes, or the general function GENERAL when a
+ * lane's operand is a NaN (NAN(v) says, for sources a, b and, with three, c). */
+#define FAST_FLOAT(name, GENERAL, NAN, EXPR)                                   \
+  static int name(EMU_EXEC_ARGS) {                                             \
+    uint64_t *d = DST(0);                                                      \
+    const uint64_t *a = SRC(0), *bb = SRC(1), *c = SRC(x->ns > 2 ? 2 : 1);     \
+    int any = 0;                                                               \
+    LANES(mask, any |= NAN(a[l]) | NAN(bb[l]) | NAN(c[l]));                    \
+    if (any) return GENERAL(b, x, warp, mask, R);                              \
+    LANES(mask, d[l] = (EXPR));                                                \
+    return 0;                                                                  \
+  }
+
+/* d = EXPR(l) for the active lanes; a, b, c the first three sources. */
+#define FAST(name, EXPR)                                                       \
+  static int name(EMU_EXEC_ARGS) {                                             \
+    uint64_t *d = DST(0);                                                      \
+    const uint64_t *a = SRC(0), *bb = SRC(x->ns > 1 ? 1 : 0);                  \
+    const uint64_t *c = SRC(x->ns > 2 ? 2 : 0);                                \
+    (void)b, (void)warp, (void)a, (void)bb, (void)c;                           \
+    LANES(mask, d[l] = (EXPR));                                                \
+    return 0;                                                                  \
+  }
+
+/* The same for a full warp two lanes at a time (GCC's vector types: SSE2
+ * on x86-64), VEXPR computing them from va and vb. */
+typedef uint64_t V2 __attribute__((vector_size(16)));
+#define FAST_V(name, EXPR, VEXPR)                                              \
+  static int name(EMU_EXEC_ARGS) {                                             \
+    uint64_t *d = DST(0);                                                      \
+    const uint64_t *a = SRC(0), *bb = SRC(x->ns > 1 ? 1 : 0);                  \
+    const V2 lo32 = {0xffffffffu, 0xffffffffu};                                \
+    (void)b, (void)warp, (void)lo32;                                           \
+    if (mask != FULL) {                                                        \
+      LANES(mask, d[l] = (EXPR));                                              \
+      return 0;                                                                \
+    }                                                                          \
+    for (int l = 0; l < 32; l += 2) {                                          \
+      V2 va, vb;                                                               \
+      memcpy(&va, a + l, sizeof va);                                           \
+      memcpy(&vb, bb + l, sizeof vb);                                          \
+      (void)vb;                                                                \
+      V2 vd = (VEXPR);                                                         \
+      memcpy(d + l, &vd, sizeof vd);                                           \
+    }                                                                          \
+    return 0;                                                                  \
+  }
+
+FAST_V(mov_any, a[l], va)
+FAST_V(add_i32, (uint32_t)(a[l] + bb[l]), (va + vb) & lo32)
+FAST_V(add_i64, a[l] + bb[l], va + vb)
+FAST_FLOAT(add_f32, emu_exec_add, nan32, B32(F32(a[l]) + F32(bb[l])))
+FAST_FLOAT(add_f64, emu_exec_add, nan64, B64(F64(a[l]) + F64(bb[l])))
+FAST_V(sub_i32, (uint32_t)(a[l] - bb[l]), (va - vb) & lo32)
+FAST_V(sub_i64, a[l] - bb[l], va - vb)
+FAST_FLOAT(sub_f32, emu_exec_sub, nan32, B32(F32(a[l]) - F32(bb[l])))
+FAST_FLOAT(sub_f64, emu_exec_sub, nan64, B64(F64(a[l]) - F64(bb[l])))
+FAST(mul_lo_i32, (uint32_t)((uint32_t)a[l] * (uint32_t)bb[l]))
+FAST(mul_wide_s32, (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)bb[l]))
+FAST(mul_wide_u32, (uint64_t)(uint32_t)a[l] * (uint32_t)bb[l])
+FAST(mul_lo_i64, a[l] * bb[l])
+FAST_FLOAT(mul_f32, emu_exec_mul, nan32, B32(F32(a[l]) * F32(bb[l])))
+FAST_FLOAT(mul_f64, emu_exec_mul, nan64, B64(F64(a[l]) * F64(bb[l])))
+FAST(mad_lo_i32, (uint32_t)((uint32_t)a[l] * (uint32_t)bb[l] + (uint32_t)c[l]))
+FAST(mad_wide_s32, (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)bb[l]) + c[l])
+FAST(mad_wide_u32, (uint64_t)(uint32_t)a[l] * (uint32_t)bb[l] + c[l])
+FAST(mad_lo_i64, a[l] * bb[l] + c[l])
+FAST_V(and_any, a[l] & bb[l], va & vb)
+FAST_V(or_any, a[l] | bb[l], va | vb)
+FAST_V(xor_any, a[l] ^ bb[l], va ^ vb)
+FAST(selp_any, (c[l] & 1) ? a[l] : bb[l])
+FAST(and_pred, (a[l] & bb[l]) & 1)
+FAST(or_pred, (a[l] | bb[l]) & 1)
+FAST(xor_pred, (a[l] ^ bb[l]) & 1)
+FAST_V(cvt_zext32, (uint32_t)a[l], va & lo32)
+FAST(cvt_sext32, (uint64_t)(int64_t)(int32_t)a[l])
+FAST(cvt_f32_s32, B32((float)(int32_t)a[l]))
+FAST(cvt_f32_u32, B32((float)(uint32_t)a[l]))
+FAST(cvt_f64_f32, B64((double)F32(a[l])))
+FAST_V(shl_i32, (uint32_t)(a[l] << x->imm), (va << x->imm) & lo32)
+FAST_V(shl_i64, a[l] << x->imm, va << x->imm)
+FAST(shr_u32, (uint32_t)a[l] >> x->imm)
+FAST(shr_s32, (uint32_t)((int32_t)a[l] >> x->imm))
+FAST_V(shr_u64, a[l] >> x->imm, va >> x->imm)
+FAST(shr_s64, (uint64_t)((int64_t)a[l] >> x->imm))
+FAST(zero_any, 0)
+
+/* fma on the host's FMA unit when it has one: the same single rounding as
+ * fmaf, without the call.  Nothing else in these functions, so that no
+ * a * b + c of C is contracted into one. */
+#define FMA_FORMS(suffix)                                                      \
+  FAST_FLOAT(fma_f32##suffix, emu_exec_mad, nan32, B32(__builtin_fmaf(F32(a[l]), F32(bb[l]), F32(c[l])))) \
+  FAST_FLOAT(fma_f64##suffix, emu_exec_mad, nan64, B64(__builtin_fma(F64(a[l]), F64(bb[l]), F64(c[l]))))
+FMA_FORMS()
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#pragma GCC push_options
+#pragma GCC target("fma")
+FMA_FORMS(_hw)
+#pragma GCC pop_options
+static int host_fma(void) { return __builtin_cpu_supports("fma"); }
+#else
+#define fma_f32_hw fma_f32
+#define fma_f64_hw fma_f64
+static int host_fma(void) { return 0; }
+#endif
+
+/* setp with one comparison of integers (or ordered f32), no combining
+ * predicate: p = a CMP b, q = !p, as compare_lanes (emu_cmp.c) reads the
+ * types. */
+#define SETP(name, GET, OP)                                                    \
+  static int name(EMU_EXEC_ARGS) {                                             \
+    const uint64_t *a = SRC(0), *bb = SRC(1);                                  \
+    uint64_t *p = x->d[0] != EMU_NOSLOT ? DST(0) : NULL;                       \
+    uint64_t *q = x->d[1] != EMU_NOSLOT ? DST(1) : NULL;                       \
+    (void)b, (void)warp;                                                       \
+    if (p && q) LANES(mask, { uint64_t t_ = GET(a[l]) OP GET(bb[l]); p[l] = t_; q[l] = t_ ^ 1; }); \
+    else if (p) LANES(mask, p[l] = GET(a[l]) OP GET(bb[l]));                   \
+    else if (q) LANES(mask, q[l] = !(GET(a[l]) OP GET(bb[l])));                \
+    return 0;                                                                  \
+  }
+#define GET_S32(r) ((int32_t)(r))
+#define GET_U32(r) ((uint32_t)(r))
+#define GET_S64(r) ((int64_t)(r))
+#define GET_U64(r) (r)
+#define SETPS(T)                                                               \
+  SETP(setp_eq_##T, GET_##T, ==) SETP(setp_ne_##T, GET_##T, !=)                \
+  SETP(setp_lt_##T, GET_##T, <) SETP(setp_le_##T, GET_##T, <=)                 \
+  SETP(setp_gt_##T, GET_##T, >) SETP(setp_ge_##T, GET_##T, >=)
+SETPS(S32)
+SETPS(U32)
+SETPS(S64)
+SETPS(U64)
+#define GET_F32(r) F32(r)
+SETP(setp_eq_F32, GET_F32, ==)
+SETP(setp_lt_F32, GET_F32, <)
+SETP(setp_le_F32, GET_F32, <=)
+SETP(setp_gt_F32, GET_F32, >)
+SETP(setp_ge_F32, GET_F32, >=)
+
+/* The comparison's function among the six of a type (EQ..GE). */
+#define PICK6(T) { setp_eq_##T, setp_ne_##T, setp_lt_##T, setp_le_##T, setp_gt_##T, setp_ge_##T }
+static EmuExecFn *const setp_fns[4][6] = {PICK6(S32), PICK6(U32), PICK6(S64), PICK6(U64)};
+static EmuExecFn *const setp_f32_fns[6] = {setp_eq_F32, NULL, setp_lt_F32, setp_le_F32, setp_gt_F32, setp_ge_F32};
+
+static EmuExecFn *setp_fn(const EmuInstr *x) {
+  if (x->s[2] != EMU_NOSLOT || x->nd < 1 || (x->flags & PTX_IF_FTZ) || x->cmp < PTX_CMP_EQ ||
+      x->cmp > PTX_CMP_GE)
+    return NULL;
+  unsigned i = x->cmp - PTX_CMP_EQ;
+  switch (x->type) {
+  case PTX_T_S32: return setp_fns[0][i];
+  case PTX_T_U32: case PTX_T_B32: return setp_fns[1][i];
+  case PTX_T_S64: return setp_fns[2][i];
+  case PTX_T_U64: case PTX_T_B64: return setp_fns[3][i];
+  case PTX_T_F32: return setp_f32_fns[i];
+  default: return NULL;
+  }
+}
+
+/* Integer types of 32 and 64 bits (not the bit types for arithmetic:
+ * their class is unsigned, which is what these forms compute anyway). */
+static int is_int32(unsigned t) { return t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_B32; }
+static int is_int64(unsigned t) { return t == PTX_T_U64 || t == PTX_T_S64 || t == PTX_T_B64; }
+
+/* add, sub, mul, mad and fma without .cc, .sat, .ftz or modifiers. */
+static EmuExecFn *arith_fn(const EmuInstr *x) {
+  unsigned t = x->type, sub = x->sub;
+  int i32 = is_int32(t), i64 = is_int64(t), f32 = t == PTX_T_F32, f64 = t == PTX_T_F64;
+  int s = t == PTX_T_S32, lo = sub != PTX_SUB_WIDE && sub != PTX_SUB_HI;
+  switch (x->op) {
+  case PTX_OP_ADD: return i32 ? add_i32 : i64 ? add_i64 : f32 ? add_f32 : f64 ? add_f64 : NULL;
+  case PTX_OP_SUB: return i32 ? sub_i32 : i64 ? sub_i64 : f32 ? sub_f32 : f64 ? sub_f64 : NULL;
+  case PTX_OP_MUL:
+    if (f32) return mul_f32;
+    if (f64) return mul_f64;
+    if (i32) return sub == PTX_SUB_WIDE ? (s ? mul_wide_s32 : mul_wide_u32) : lo ? mul_lo_i32 : NULL;
+    return i64 && lo ? mul_lo_i64 : NULL;
+  case PTX_OP_MAD:
+  case PTX_OP_FMA:
+    if (f32) return host_fma() ? fma_f32_hw : fma_f32;
+    if (f64) return host_fma() ? fma_f64_hw : fma_f64;
+    if (x->op == PTX_OP_FMA) return NULL;
+    if (i32) return sub == PTX_SUB_WIDE ? (s ? mad_wide_s32 : mad_wide_u32) : lo ? mad_lo_i32 : NULL;
+    return i64 && lo ? mad_lo_i64 : NULL;
+  default: return NULL;
+  }
+}
+
+/* shl and shr by an immediate count (in x->imm, which emu_fast_fn sets). */
+static EmuExecFn *shift_fn(EmuInstr *x, const EmuProgram *p) {
+  if (x->ns < 2 || x->s[1] < p->const_base || x->s[1] >= p->const_base + p->nconst) return NULL;
+  uint32_t k = (uint32_t)p->consts[x->s[1] - p->const_base];
+  unsigned t = x->type, bits = is_int32(t) ? 32 : is_int64(t) ? 64 : 0;
+  int sign = t == PTX_T_S32 || t == PTX_T_S64;
+  if (!bits) return NULL;
+  if (x->op == PTX_OP_SHR && sign) k = k >= bits ? bits - 1 : k; /* the sign fills it */
+  else if (k >= bits) return zero_any;
+  x->imm = k;
+  if (x->op == PTX_OP_SHL) return bits == 32 ? shl_i32 : shl_i64;
+  return bits == 32 ? (sign ? shr_s32 : shr_u32) : (sign ? shr_s64 : shr_u64);
+}
+
+/* cvt between integers of 32 and 64 bits (the source's low 32 bits zero-
+ * or sign-extended, as the destination's or a 32-bit source's sign says),
+ * and the round-to-nearest conversions of 32-bit integers to f32 and of
+ * f32 to f64 (exact). */
+static EmuExecFn *cvt_fn(const EmuInstr *x) {
+  unsigned dt = x->type, st = x->type2;
+  int d32 = dt == PTX_T_U32 || dt == PTX_T_S32, d64 = dt == PTX_T_U64 || dt == PTX_T_S64;
+  int s32 = st == PTX_T_U32 || st == PTX_T_S32, s64 = st == PTX_T_U64 || st == PTX_T_S64;
+  if (x->flags & (PTX_IF_SAT | PTX_IF_FTZ)) return NULL;
+  if (d32 && (s32 || s64)) return dt == PTX_T_S32 ? cvt_sext32 : cvt_zext32;
+  if (d64 && s32) return st == PTX_T_S32 ? cvt_sext32 : cvt_zext32;
+  if (d64 && s64) return mov_any;
+  if (dt == PTX_T_F32 && (x->rnd == PTX_RND_RN || x->rnd == PTX_RND_NONE))
+    return st == PTX_T_S32 ? cvt_f32_s32 : st == PTX_T_U32 ? cvt_f32_u32 : NULL;
+  if (dt == PTX_T_F64 && st == PTX_T_F32 && x->rnd <= PTX_RND_RP) return cvt_f64_f32;
+  return NULL;
+}
+
+EmuExecFn *emu_fast_fn(EmuInstr *x, const EmuProgram *p) {
+  if (x->half || x->host_rnd || x->fmod || x->nd < 1 || x->d[0] == EMU_NOSLOT) return NULL;
+  int plain = !(x->flags & (PTX_IF_CC | PTX_IF_SAT | PTX_IF_FTZ));
+  switch (x->op) {
+  case PTX_OP_MOV: return x->nd == 1 && x->ns == 1 && x->aux == EMU_CLOCK_NONE ? mov_any : NULL;
+  case PTX_OP_CVTA: return x->space == PTX_S_GLOBAL && ptx_type_size((PtxType)x->type) == 8 ? mov_any : NULL;
+  case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MAD: case PTX_OP_FMA:
+    return plain && x->ns >= (x->op == PTX_OP_MAD || x->op == PTX_OP_FMA ? 3 : 2) ? arith_fn(x) : NULL;
+  case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR:
+    if (x->ns < 2) return NULL;
+    if (x->type == PTX_T_PRED) return x->op == PTX_OP_AND ? and_pred : x->op == PTX_OP_OR ? or_pred : xor_pred;
+    return x->op == PTX_OP_AND ? and_any : x->op == PTX_OP_OR ? or_any : xor_any;
+  case PTX_OP_SELP: return x->ns >= 3 ? selp_any : NULL;
+  case PTX_OP_SHL: case PTX_OP_SHR: return shift_fn(x, p);
+  case PTX_OP_SETP: return setp_fn(x);
+  case PTX_OP_CVT: return cvt_fn(x);
+  default: return NULL;
+  }
+}
