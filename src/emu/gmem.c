@@ -112,6 +112,7 @@ int gmem_alloc(GlobalMem *g, uint64_t size, const char *name, uint8_t type,
   if (!data)
     return g->unified ? -1 : wm_err(e, WM_ELIMIT, "%s: cannot allocate %llu bytes on the host", name,
                                     (unsigned long long)size);
+  if (size >= ((uint64_t)4 << 20)) wm_advise_huge(data, size);
   room_for_one(g);
   GBuf *b = &g->buf[g->n];
   memset(b, 0, sizeof *b);

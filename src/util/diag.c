@@ -1,6 +1,7 @@
 #include "util/diag.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,16 @@ static void *check(void *p, size_t n) {
 void *wm_xmalloc(size_t n) { return check(malloc(n ? n : 1), n); }
 void *wm_xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1), n * size); }
 void *wm_xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1), n); }
+void wm_advise_huge(void *p, size_t n) {
+#ifdef MADV_HUGEPAGE
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  uintptr_t lo = ((uintptr_t)p + huge - 1) / huge * huge, hi = ((uintptr_t)p + n) / huge * huge;
+  if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+  (void)p, (void)n;
+#endif
+}
+
 void *wm_xaligned(size_t align, size_t n) {
   /* Tables of megabytes read at random (the caches' sets) take a TLB miss
    * per access on 4 KiB pages: ask for huge pages where the kernel gives
@@ -80,9 +91,7 @@ void *wm_xaligned(size_t align, size_t n) {
   if (big && align < huge) align = huge;
   n = (n + align - 1) / align * align; /* aligned_alloc wants a multiple */
   void *p = check(aligned_alloc(align, n ? n : align), n);
-#ifdef MADV_HUGEPAGE
-  if (big) (void)madvise(p, n, MADV_HUGEPAGE);
-#endif
+  if (big) wm_advise_huge(p, n);
   return p;
 }
 char *wm_xstrdup(const char *s) { return check(strdup(s), strlen(s) + 1); }

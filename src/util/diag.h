@@ -60,6 +60,11 @@ void *wm_xmalloc(size_t n);
 void *wm_xcalloc(size_t n, size_t size);
 void *wm_xrealloc(void *p, size_t n);
 void *wm_xaligned(size_t align, size_t n); /* free() it; align a power of two */
+/* Asks for huge pages for the 2 MiB-aligned part of [p, p + n), where the
+ * kernel gives them on request: a large table or buffer then costs a page
+ * fault (and, when the first write replaces the zero page, a TLB flush of
+ * every thread's CPU) per 2 MiB instead of per 4 KiB. */
+void wm_advise_huge(void *p, size_t n);
 char *wm_xstrdup(const char *s);
 char *wm_xstrndup(const char *s, size_t n);
 
