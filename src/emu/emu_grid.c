@@ -671,17 +671,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     return -1;
   }
   l->grid_ws = 0;
-  if (l->cooperative) {
-    int rc = cooperative_launch(l, arch, &prog, shared, e);
-    emu_program_free(&prog);
-    if (const_owned) {
-      free(const_owned);
-      l->const_mem = NULL;
-    }
-    return rc;
-  }
-
-  int rc = emu_grid_run(l, arch, &prog, shared, e);
+  int rc = l->cooperative ? cooperative_launch(l, arch, &prog, shared, e) : emu_grid_run(l, arch, &prog, shared, e);
   emu_program_free(&prog);
   if (const_owned) {
     free(const_owned);
