@@ -102,13 +102,15 @@ static void level_free(CacheLevel *lv) {
   free(lv->writes);
 }
 
-/* The first way of line ln's set: hashed, as real caches do, so that
- * power-of-two strides (a matrix column) spread over all sets instead of a
- * few. */
-static size_t set_of(const CacheLevel *lv, uint64_t ln) {
+/* The set of line ln: hashed, as real caches do, so that power-of-two
+ * strides (a matrix column) spread over all sets instead of a few. */
+static size_t set_index(const CacheLevel *lv, uint64_t ln) {
   uint64_t h = ((ln ^ (ln >> 11) ^ (ln >> 23)) * 0x9E3779B97F4A7C15ull) >> 32;
-  return (size_t)((h * lv->sets) >> 32) * lv->ways; /* h scaled to [0, sets): no division */
+  return (size_t)((h * lv->sets) >> 32); /* h scaled to [0, sets): no division */
 }
+
+/* The first way of line ln's set. */
+static size_t set_of(const CacheLevel *lv, uint64_t ln) { return set_index(lv, ln) * lv->ways; }
 
 /* Way index of line ln, or SIZE_MAX; the LRU order is left alone. */
 static size_t level_find(const CacheLevel *lv, uint64_t ln) {
@@ -417,7 +419,7 @@ static int merged_store(CacheSys *c, int sm, uint64_t sector) {
   for (int i = 0; i < n; i++)
     if (fifo[i] == sector + 1) return 1;
   fifo[c->merge_pos[sm]] = sector + 1;
-  c->merge_pos[sm] = (c->merge_pos[sm] + 1) % (uint32_t)n;
+  if (++c->merge_pos[sm] == (uint32_t)n) c->merge_pos[sm] = 0;
   return 0;
 }
 
@@ -464,7 +466,7 @@ static void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes,
     out->cap = out->cap ? 2 * out->cap : 4096;
     out->op = wm_xrealloc(out->op, out->cap * sizeof *out->op);
   }
-  size_t set = set_of(&c->l2, sector >> 2) / c->l2.ways;
+  size_t set = set_index(&c->l2, sector >> 2);
   out->op[out->n++] = (L2Op){sector, bytes, (uint32_t)(set << 2 | kind)};
 }
 
@@ -492,7 +494,8 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
   int merge_ok = r[0].kind == TR_ST && lines <= (unsigned)c->cfg.merge_lines; /* local stores: local_heap shows none merged */
   metric[WM_M_L1_LINES] += lines;
   uint64_t last_rd = UINT64_MAX, last_wr = UINT64_MAX; /* line of the last L2 request */
-  CacheLastStore now = {.n = 0};
+  CacheLastStore now; /* not zeroed whole: 32 sectors, of which n are used */
+  now.n = 0;
   L1Last l1_last = {UINT64_MAX, 0};
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];
@@ -552,7 +555,10 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       break;
     }
   }
-  if (r[0].kind == TR_ST || r[0].kind == TR_LOCAL_ST) *last = now;
+  if (r[0].kind == TR_ST || r[0].kind == TR_LOCAL_ST) {
+    last->n = now.n;
+    memcpy(last->sec, now.sec, (size_t)now.n * sizeof now.sec[0]);
+  }
 }
 
 /* How far ahead cache_l2() asks for the sets it will look up. */
