@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "mem/cache.h"
+#include "util/spill.h"
 
 #define ALL 0xffffffffu
 
@@ -993,16 +994,16 @@ static void test_two_stages(void **state)
   cache_free(&c);
 }
 
-/* ---- 16. a trace larger than TRACE_SPILL moves to a temporary file ------ */
+/* ---- 16. a trace larger than WM_SPILL_BYTES moves to a temporary file ------ */
 
-/* Records past TRACE_SPILL bytes (16 bytes each) live in a file mapped in
+/* Records past WM_SPILL_BYTES bytes (16 bytes each) live in a file mapped in
  * memory, not on the heap; every record stays as written across the move
  * and the growth after it, and replays as a heap trace does. */
 static void test_trace_spill(void **state)
 {
   (void)state;
   MemTrace t = {0};
-  size_t n = TRACE_SPILL / sizeof(TraceRec) + 1000; /* just past the limit */
+  size_t n = WM_SPILL_BYTES / sizeof(TraceRec) + 1000; /* just past the limit */
   for (size_t i = 0; i < n; i++)
     trace_push(&t, i, (uint32_t)i, (unsigned)(i & 1), TR_LD, 1);
   assert_int_not_equal(t.file, 0);

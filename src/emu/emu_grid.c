@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "emu/emu_exec.h"
+#include "util/spill.h"
 
 /* Sampling: the j-th block run is block_of(l, j); with sample_every k > 1
  * only every k-th wave of sample_wave blocks runs. */
@@ -334,7 +335,7 @@ static void stop_tracing(Worker *w) {
 
 /* The trace of one group must be held whole (its warps' requests are
  * interleaved): say so, once per launch, when one is larger than the
- * budget the rest of the replay keeps to (beyond TRACE_SPILL a trace lives
+ * budget the rest of the replay keeps to (beyond WM_SPILL_BYTES a trace lives
  * in a temporary file, so it costs disk, not memory). */
 static void note_big_group(Ring *g, uint64_t j0, const MemTrace *t, int n) {
   size_t bytes = 0;
@@ -345,7 +346,7 @@ static void note_big_group(Ring *g, uint64_t j0, const MemTrace *t, int n) {
           "MiB (WARPMEM_TRACE_MB): a block's trace is kept whole until the caches replay it, in a temporary "
           "file in $TMPDIR beyond %zu MiB; --no-caches needs none\n",
           g->l->kernel->name, (unsigned long long)block_of(g->l, j0), bytes >> 20, g->budget >> 20,
-          TRACE_SPILL >> 20);
+          WM_SPILL_BYTES >> 20);
 }
 
 /* Runs the blocks of chunk k (n from run-order block j0) on w.  With the

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "util/diag.h"
+#include "util/spill.h"
 
 
 /* ---- one set-associative array ------------------------------------------ */
@@ -463,8 +464,9 @@ static int in_last_store(const CacheLastStore *ls, uint64_t sector) {
  * stage the host threads share, not in the one serial L2 stage). */
 static void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind) {
   if (out->n == out->cap) {
-    out->cap = out->cap ? 2 * out->cap : 4096;
-    out->op = wm_xrealloc(out->op, out->cap * sizeof *out->op);
+    void *p = out->op;
+    wm_spill_reserve(&p, &out->cap, out->n, out->n + 1, sizeof *out->op, &out->file);
+    out->op = p;
   }
   size_t set = set_index(&c->l2, sector >> 2);
   out->op[out->n++] = (L2Op){sector, bytes, (uint32_t)(set << 2 | kind)};

@@ -24,65 +24,22 @@
  *   the group stores as a read-after-write wait (WM_M_RAW, for the time
  *   model).
  */
-#define _GNU_SOURCE /* mremap */
 #include "mem/replay.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "mem/cache.h"
 #include "util/diag.h"
+#include "util/spill.h"
 
 /* ---- recording ------------------------------------------------------------ */
 
-/* Moves t's records to a temporary file of `bytes` bytes mapped in memory
- * (or grows that file); 0, or -1 if the file cannot be made or grown. */
-static int spill(MemTrace *t, size_t bytes) {
-  if (!t->file) {
-    const char *dir = getenv("TMPDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/warpmem-trace-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(path);
-    if (fd < 0) return -1;
-    unlink(path);
-    void *p = ftruncate(fd, (off_t)bytes) ? MAP_FAILED : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED) {
-      close(fd);
-      return -1;
-    }
-    if (t->n) memcpy(p, t->r, t->n * sizeof *t->r);
-    free(t->r);
-    t->r = p;
-    t->file = fd + 1;
-    return 0;
-  }
-  void *p = ftruncate(t->file - 1, (off_t)bytes) ? MAP_FAILED
-                                                  : mremap(t->r, t->cap * sizeof *t->r, bytes, MREMAP_MAYMOVE);
-  if (p == MAP_FAILED) return -1;
-  t->r = p;
-  return 0;
-}
-
 void trace_reserve(MemTrace *t, size_t n) {
-  if (n <= t->cap) return;
-  size_t cap = t->cap ? t->cap : 1024;
-  while (cap < n) cap *= 2;
-  size_t bytes = cap * sizeof *t->r;
-  if ((bytes > TRACE_SPILL || t->file) && spill(t, bytes) == 0) {
-    t->cap = cap;
-    return;
-  }
-  if (t->file) { /* as out of memory (diag.c): nothing sensible is left to do */
-    fprintf(stderr, "warpmem: cannot grow a cache trace to %zu MiB in its temporary file (TMPDIR full?)\n",
-            bytes >> 20);
-    exit(70);
-  }
-  t->r = wm_xrealloc(t->r, bytes); /* no file to be had: the heap, as before */
-  t->cap = cap;
+  void *p = t->r;
+  wm_spill_reserve(&p, &t->cap, t->n, n, sizeof *t->r, &t->file);
+  t->r = p;
 }
 
 void trace_push(MemTrace *t, uint64_t sector, uint32_t bytes, unsigned warp, unsigned kind,
@@ -98,12 +55,7 @@ TraceRec *trace_append(MemTrace *t, size_t n) {
 }
 
 void trace_free(MemTrace *t) {
-  if (t->file) {
-    munmap(t->r, t->cap * sizeof *t->r);
-    close(t->file - 1);
-  } else {
-    free(t->r);
-  }
+  wm_spill_free(t->r, t->cap, sizeof *t->r, t->file);
   memset(t, 0, sizeof *t);
 }
 
@@ -311,7 +263,7 @@ void replay_worker_free(ReplayWorker *w) {
 }
 
 void l2ops_free(L2Ops *o) {
-  free(o->op);
+  wm_spill_free(o->op, o->cap, sizeof *o->op, o->file);
   memset(o, 0, sizeof *o);
 }
 

@@ -42,17 +42,14 @@ typedef struct TraceRec {
   uint8_t first;    /* first sector of its request */
 } TraceRec;
 
-/* A block's trace.  Up to TRACE_SPILL bytes it lives on the heap; beyond,
- * in a temporary file mapped in memory (deleted when made), whose pages
- * the kernel writes out and drops under memory pressure: a launch whose
- * blocks each touch gigabytes of sectors does not need that much memory. */
+/* A block's trace.  Up to WM_SPILL_BYTES it lives on the heap; beyond, in
+ * a temporary file mapped in memory (util/spill.h): a launch whose blocks
+ * each touch gigabytes of sectors does not need that much memory. */
 typedef struct MemTrace {
   TraceRec *r;
   size_t n, cap;
   int file;         /* the temporary file's descriptor + 1; 0: heap */
 } MemTrace;
-
-#define TRACE_SPILL ((size_t)64 << 20)
 
 /* Appends one record (the trace grows as needed; trace_free() frees it). */
 void trace_push(MemTrace *t, uint64_t sector, uint32_t bytes, unsigned warp, unsigned kind,
@@ -91,9 +88,10 @@ typedef struct L2Op {
   uint32_t kind;    /* L2_READ.. in the low 2 bits; above, the L2 set */
 } L2Op;
 
-typedef struct L2Ops {
+typedef struct L2Ops { /* grows as a MemTrace does (util/spill.h) */
   L2Op *op;
   size_t n, cap;
+  int file;
 } L2Ops;
 
 /* One host thread's side of the replay: scratch reused from group to group,
