@@ -134,6 +134,9 @@ static size_t level_way(const CacheLevel *lv, size_t at, uint64_t ln) {
 }
 
 /* Makes way w of the set starting at `at` the most recently used. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default"))) /* the 16-way update in four AVX2 compares */
+#endif
 static void level_touch(CacheLevel *lv, size_t at, size_t w) {
   uint64_t *set = &lv->way[at], r = lv->way[w] >> CL_RANK;
   if (r == 0) return; /* already the most recent */
@@ -151,6 +154,9 @@ static void level_touch(CacheLevel *lv, size_t at, size_t w) {
  * a miss the way is the set's victim (an empty way, else the least
  * recently used), given to the caller with its old state to write back,
  * not yet refilled. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 static size_t level_lookup(CacheLevel *lv, size_t at, uint64_t ln, int *hit) {
   size_t v = SIZE_MAX, oldest = at;
   uint64_t last = (uint64_t)(lv->ways - 1); /* ranks are a permutation: this one is the LRU way */
