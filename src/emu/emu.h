@@ -62,9 +62,6 @@ typedef struct EmuLaunch {
   CacheSys *cache;           /* if set (with mm), the blocks' global and
                                 local sectors are replayed through it in
                                 launch order (mem/cache.h) */
-  size_t trace_budget;       /* most bytes of block traces waiting for the
-                                cache replay (0: EMU_TRACE_BUDGET); threads
-                                that run ahead wait beyond it */
   uint64_t sample_wave;      /* sampling: blocks per wave (0: run all) */
   uint32_t sample_every;     /* run every sample_every-th wave (<= 1: all);
                                 the counters are those of the blocks run */
@@ -92,10 +89,8 @@ typedef struct EmuLaunch {
 } EmuLaunch;
 
 #define EMU_MAX_THREADS 64
-#define EMU_TRACE_BUDGET ((size_t)1 << 30) /* EmuLaunch.trace_budget's default */
-
-/* Host threads emu_run uses: $WARPMEM_THREADS, else the online CPUs. */
-int emu_threads(void);
+#define EMU_TRACE_BUDGET ((size_t)1 << 30) /* default of WARPMEM_TRACE_MB: bytes of block traces
+                                              waiting for the cache replay (emu_grid.c) */
 
 /* Checks the launch against the limits, then runs every block.  Returns 0,
  * or -1 with a message naming the kernel, CUDA and PTX line, block, thread

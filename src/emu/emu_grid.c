@@ -283,22 +283,14 @@ static long env_count(const char *name, long def, long max, WmErr *e) {
   return n;
 }
 
-int emu_threads(void) {
-  WmErr ignored;
-  long n = env_count("WARPMEM_THREADS", sysconf(_SC_NPROCESSORS_ONLN), 1L << 20, &ignored);
-  if (n < 1) n = 1;
-  if (n > EMU_MAX_THREADS) n = EMU_MAX_THREADS;
-  return (int)n;
-}
-
 /* The host threads and the trace budget, from WARPMEM_THREADS and
  * WARPMEM_TRACE_MB (checked: a typo must not pass for the default). */
-static int grid_settings(EmuLaunch *l, int *threads, size_t *budget, WmErr *e) {
+static int grid_settings(int *threads, size_t *budget, WmErr *e) {
   long n = env_count("WARPMEM_THREADS", sysconf(_SC_NPROCESSORS_ONLN), 1L << 20, e);
   long mb = env_count("WARPMEM_TRACE_MB", (long)(EMU_TRACE_BUDGET >> 20), 1L << 30, e);
   if (n < 0 || mb < 0) return -1;
-  *threads = n > EMU_MAX_THREADS ? EMU_MAX_THREADS : n < 1 ? 1 : (int)n;
-  *budget = l->trace_budget ? l->trace_budget : (size_t)mb << 20;
+  *threads = n > EMU_MAX_THREADS ? EMU_MAX_THREADS : (int)n; /* env_count: n >= 1 */
+  *budget = (size_t)mb << 20;
   return 0;
 }
 
@@ -465,7 +457,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   const PtxKernel *k = l->kernel;
   int nw, rc = 0;
   size_t budget;
-  if (grid_settings(l, &nw, &budget, e)) return -1;
+  if (grid_settings(&nw, &budget, e)) return -1;
   if (emu_heap_used(k)) nw = 1; /* allocation in block order (emu_heap.c) */
   uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
   uint64_t nblocks = blocks_to_run(l, grid_blocks);

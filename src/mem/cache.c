@@ -62,7 +62,6 @@
 #define CL_MAX_WAYS 64 /* ranks of 6 bits */
 
 static inline uint64_t cl_tag(uint64_t m) { return m & CL_TAG_MASK; }
-static inline unsigned cl_bits(uint64_t m, int at) { return (unsigned)(m >> at) & 15u; }
 static inline int cl_has(uint64_t m, int at, unsigned s) { return (int)(m >> (at + (int)s) & 1); }
 static inline void cl_set(uint64_t *m, int at, unsigned s) { *m |= 1ull << (at + (int)s); }
 static inline void cl_clear(uint64_t *m, int at, unsigned s) { *m &= ~(1ull << (at + (int)s)); }
@@ -478,20 +477,19 @@ static void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes,
   out->op[out->n++] = (L2Op){sector, bytes, (uint32_t)(set << 2 | kind)};
 }
 
-/* Asks the host for the L1 sets of the request's sectors before any is
- * looked up: one host cache miss at a time would bound the replay. */
-static void prefetch_l1(const CacheLevel *l1, const TraceRec *r, size_t n, uint64_t local) {
-  if (!l1->way) return;
-  for (size_t i = 0; i < n; i++) {
-    uint64_t sec = r[i].sector + (r[i].kind == TR_LOCAL_LD || r[i].kind == TR_LOCAL_ST ? local : 0);
-    __builtin_prefetch(&l1->way[set_of(l1, sec >> 2)]);
-  }
-}
-
-void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector) {
-  const CacheLevel *l1 = &c->l1[sm];
+/* Asks the host for the set of an L1 that sector maps to. */
+static void prefetch_set(const CacheLevel *l1, uint64_t sector) {
   if (l1->way) __builtin_prefetch(&l1->way[set_of(l1, sector >> 2)]);
 }
+
+/* Asks for the L1 sets of the request's sectors before any is looked up:
+ * one host cache miss at a time would bound the replay. */
+static void prefetch_l1(const CacheLevel *l1, const TraceRec *r, size_t n, uint64_t local) {
+  for (size_t i = 0; i < n; i++)
+    prefetch_set(l1, r[i].sector + (r[i].kind == TR_LOCAL_LD || r[i].kind == TR_LOCAL_ST ? local : 0));
+}
+
+void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector) { prefetch_set(&c->l1[sm], sector); }
 
 void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last,
                    uint64_t *metric, L2Ops *out) {

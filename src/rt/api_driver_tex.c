@@ -243,13 +243,18 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pR
 
 CUresult cuTexObjectDestroy(CUtexObject texObject) { return R(rt_object_destroy(texObject, 0)); }
 
-CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject) {
+/* The resource a texture (surface 0) or surface (1) object reads. */
+static CUresult object_resource_desc(CUDA_RESOURCE_DESC *pResDesc, uint64_t object, int surface) {
   if (!pResDesc) return drv_fail(RT_ERR_INVALID_VALUE);
   RtResource r;
-  RtError e = rt_object_desc(texObject, 0, &r, NULL);
+  RtError e = rt_object_desc(object, surface, &r, NULL);
   if (e) return R(e);
   resource_desc(&r, pResDesc);
   return CUDA_SUCCESS;
+}
+
+CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject) {
+  return object_resource_desc(pResDesc, texObject, 0);
 }
 
 CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc) {
@@ -265,10 +270,5 @@ CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC 
 CUresult cuSurfObjectDestroy(CUsurfObject surfObject) { return R(rt_object_destroy(surfObject, 1)); }
 
 CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject) {
-  if (!pResDesc) return drv_fail(RT_ERR_INVALID_VALUE);
-  RtResource r;
-  RtError e = rt_object_desc(surfObject, 1, &r, NULL);
-  if (e) return R(e);
-  resource_desc(&r, pResDesc);
-  return CUDA_SUCCESS;
+  return object_resource_desc(pResDesc, surfObject, 1);
 }

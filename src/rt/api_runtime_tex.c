@@ -228,13 +228,18 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struc
 
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) { return E(rt_object_destroy(texObject, 0)); }
 
-cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc, cudaTextureObject_t texObject) {
+/* The resource a texture (surface 0) or surface (1) object reads. */
+static cudaError_t object_resource_desc(struct cudaResourceDesc *pResDesc, uint64_t object, int surface) {
   if (!pResDesc) return fail(RT_ERR_INVALID_VALUE);
   RtResource r;
-  RtError e = rt_object_desc(texObject, 0, &r, NULL);
+  RtError e = rt_object_desc(object, surface, &r, NULL);
   if (e) return E(e);
   resource_desc(&r, pResDesc);
   return cudaSuccess;
+}
+
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc, cudaTextureObject_t texObject) {
+  return object_resource_desc(pResDesc, texObject, 0);
 }
 
 cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc, cudaTextureObject_t texObject) {
@@ -264,10 +269,5 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const stru
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) { return E(rt_object_destroy(surfObject, 1)); }
 
 cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc, cudaSurfaceObject_t surfObject) {
-  if (!pResDesc) return fail(RT_ERR_INVALID_VALUE);
-  RtResource r;
-  RtError e = rt_object_desc(surfObject, 1, &r, NULL);
-  if (e) return E(e);
-  resource_desc(&r, pResDesc);
-  return cudaSuccess;
+  return object_resource_desc(pResDesc, surfObject, 1);
 }
