@@ -40,6 +40,8 @@ static void drop_data(const GlobalMem *g, GBuf *b) {
     ; /* the application's */
   else if (g->unified)
     munmap(b->data, span(b->size));
+  else if (b->size >= GMEM_POOL_MIN)
+    gpool_give(b->data, b->size);
   else
     free(b->data);
   b->data = NULL;
@@ -94,48 +96,6 @@ static uint8_t *map_at_next(GlobalMem *g, uint64_t size, const char *name, WmErr
                 GMEM_MAP_TRIES, g->next), NULL;
 }
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older glibc headers lack it */
-#endif
-
-/* Makes a large buffer's pages the process's own now, while no kernel
- * runs: a kernel's first write to a page that still maps the shared zero
- * page must flush that page from the TLB of every CPU running one of the
- * simulator's threads (an IPI each, a VM exit in a virtual machine: a
- * fifth of inc1's time).  The kernel clears about 3 GB/s on one thread
- * here, so a large buffer is split over the CPUs (0.31 s a GiB on one, 0.17
- * on two).  Where the kernel cannot (before Linux 5.14), nothing changes. */
-typedef struct Range {
-  uintptr_t lo, hi;
-  pthread_t th;
-  int started;
-} Range;
-
-static void *populate_range(void *arg) {
-  Range *r = arg;
-  if (r->hi > r->lo) (void)madvise((void *)r->lo, r->hi - r->lo, MADV_POPULATE_WRITE);
-  return NULL;
-}
-
-static void populate(void *data, uint64_t size) {
-  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  uintptr_t lo = ((uintptr_t)data + page - 1) / page * page, hi = ((uintptr_t)data + size) / page * page;
-  if (hi <= lo) return;
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  int n = size >= ((uint64_t)64 << 20) && cpus > 1 ? (cpus > 8 ? 8 : (int)cpus) : 1;
-  Range r[8];
-  uintptr_t step = (hi - lo) / (uintptr_t)n / page * page;
-  for (int i = 0; i < n; i++) {
-    r[i] = (Range){lo + (uintptr_t)i * step, i == n - 1 ? hi : lo + (uintptr_t)(i + 1) * step, 0, 0};
-    if (i) r[i].started = pthread_create(&r[i].th, NULL, populate_range, &r[i]) == 0;
-  }
-  populate_range(&r[0]);
-  for (int i = 1; i < n; i++) {
-    if (r[i].started) pthread_join(r[i].th, NULL);
-    else populate_range(&r[i]);
-  }
-}
-
 /* Room in g->buf for one more buffer. */
 static void room_for_one(GlobalMem *g) {
   if (g->n == g->cap) {
@@ -144,19 +104,31 @@ static void room_for_one(GlobalMem *g) {
   }
 }
 
-int gmem_alloc(GlobalMem *g, uint64_t size, const char *name, uint8_t type,
-               uint64_t count, WmErr *e) {
+/* The host copy of a new buffer: at its device address (unified), from
+ * the pool (large), else calloc'd.  zero 0: the caller writes every byte. */
+static uint8_t *host_copy(GlobalMem *g, uint64_t size, const char *name, int zero, WmErr *e) {
+  uint8_t *data;
+  if (g->unified) {
+    if (!(data = map_at_next(g, size, name, e))) return NULL;
+    if (size >= GMEM_POOL_MIN) gpool_populate(data, size);
+    return data;
+  }
+  data = size >= GMEM_POOL_MIN ? gpool_take(size, zero) : calloc(size ? size : 1, 1);
+  if (!data)
+    return wm_err(e, WM_ELIMIT, "%s: cannot allocate %llu bytes on the host", name, (unsigned long long)size), NULL;
+  return data;
+}
+
+static int alloc_buffer(GlobalMem *g, uint64_t size, const char *name, uint8_t type, uint64_t count, int zero,
+                        WmErr *e) {
   if (size > g->limit || g->total + size > g->limit)
     return wm_err(e, WM_ELIMIT,
                   "%s: %llu bytes would take the run to %llu bytes of global memory, over the "
                   "limit of %llu (raise it with --mem-limit)",
                   name, (unsigned long long)size, (unsigned long long)(g->total + size),
                   (unsigned long long)g->limit);
-  uint8_t *data = g->unified ? map_at_next(g, size, name, e) : calloc(size ? size : 1, 1);
-  if (!data)
-    return g->unified ? -1 : wm_err(e, WM_ELIMIT, "%s: cannot allocate %llu bytes on the host", name,
-                                    (unsigned long long)size);
-  if (size >= ((uint64_t)4 << 20)) populate(data, size);
+  uint8_t *data = host_copy(g, size, name, zero, e);
+  if (!data) return -1;
   room_for_one(g);
   GBuf *b = &g->buf[g->n];
   memset(b, 0, sizeof *b);
@@ -169,6 +141,14 @@ int gmem_alloc(GlobalMem *g, uint64_t size, const char *name, uint8_t type,
   g->next += (size + GMEM_ALIGN - 1) / GMEM_ALIGN * GMEM_ALIGN + GMEM_ALIGN;
   g->total += size;
   return g->n++;
+}
+
+int gmem_alloc(GlobalMem *g, uint64_t size, const char *name, uint8_t type, uint64_t count, WmErr *e) {
+  return alloc_buffer(g, size, name, type, count, 1, e);
+}
+
+int gmem_alloc_filled(GlobalMem *g, uint64_t size, const char *name, uint8_t type, uint64_t count, WmErr *e) {
+  return alloc_buffer(g, size, name, type, count, 0, e);
 }
 
 GBuf *gmem_find(GlobalMem *g, uint64_t addr, uint64_t len) {

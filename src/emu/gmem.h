@@ -135,6 +135,23 @@ int gmem_release(GlobalMem *g, uint64_t addr, WmErr *e);
 int gmem_alloc(GlobalMem *g, uint64_t size, const char *name, uint8_t type,
                uint64_t count, WmErr *e);
 
+/* As gmem_alloc, for a caller that writes all `size` bytes itself before
+ * any use: a buffer from the pool is not cleared first. */
+int gmem_alloc_filled(GlobalMem *g, uint64_t size, const char *name, uint8_t type, uint64_t count, WmErr *e);
+
+/* Host copies of GMEM_POOL_MIN bytes or more are mapped resident and, when
+ * freed, kept in a process-wide pool for the next buffer of about their
+ * size (gmem_pool.c; thread-safe).  gpool_take: size bytes (zeroed if
+ * zero), NULL when the host has no memory; gpool_give: back to the pool or
+ * unmapped; gpool_drain: unmaps what the pool keeps; gpool_kept: its
+ * bytes; gpool_populate: makes fresh pages resident over the CPUs. */
+#define GMEM_POOL_MIN (4ull << 20)
+uint8_t *gpool_take(uint64_t size, int zero);
+void gpool_give(uint8_t *p, uint64_t size);
+void gpool_drain(void);
+uint64_t gpool_kept(void);
+void gpool_populate(void *data, uint64_t size);
+
 /* Adds a texture or surface object (t->buf and t->addr set) and returns
  * its handle. */
 uint64_t gmem_add_tex(GlobalMem *g, const GTex *t);

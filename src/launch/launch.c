@@ -555,10 +555,12 @@ static void param_list(const PtxKernel *k, char *buf, size_t n) {
  * it) named `name`, and writes its address at slot. */
 static int bind_buffer(const ArgSpec *a, const char *name, int argno, GlobalMem *g, uint8_t *slot, InitKind dflt,
                        uint64_t seed, WmErr *e) {
-  int bi = gmem_alloc(g, a->count * la_type_bytes(a->type), name, a->type, a->count, e);
-  if (bi < 0) return -1;
   uint8_t init = a->init == INIT_DEFAULT ? (uint8_t)dflt : a->init;
   if (init == INIT_DEFAULT) init = INIT_RAND;
+  uint64_t bytes = a->count * la_type_bytes(a->type);
+  int bi = init == INIT_ZERO ? gmem_alloc(g, bytes, name, a->type, a->count, e)
+                             : gmem_alloc_filled(g, bytes, name, a->type, a->count, e);
+  if (bi < 0) return -1;
   fill(&g->buf[bi], a, init, seed, argno);
   store_le(slot, g->buf[bi].addr, 8);
   return 0;

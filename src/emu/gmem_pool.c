@@ -1,0 +1,161 @@
+/* gmem_pool.c - the host copies of large buffers: made resident before a
+ * kernel runs, and kept for the next launch when freed.
+ *
+ * A file of launches binds and frees the same large buffers again and
+ * again (the seed benchmark: 3.1 GB over 38 launches).  Fresh pages cost
+ * the kernel a fault, a clear and a cgroup charge each, and munmap as much
+ * again: 0.8 s of the benchmark's 9.  A freed block waits in a small pool
+ * instead, and the next buffer of about its size takes it, cleared in user
+ * space over the CPUs (or not at all when the caller writes every byte).
+ * The pool holds at most GPOOL_BYTES; a block it cannot keep is unmapped.
+ */
+#include "emu/gmem.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older glibc headers lack it */
+#endif
+
+#define GPOOL_SLOTS 32
+#define GPOOL_BYTES (2ull << 30) /* most bytes kept between launches */
+#define GPOOL_SPLIT (64ull << 20) /* blocks from this size are cleared by every CPU */
+
+typedef struct Block {
+  uint8_t *p;
+  uint64_t len; /* bytes mapped: a whole number of pages */
+} Block;
+
+static struct {
+  pthread_mutex_t lock;
+  Block b[GPOOL_SLOTS];
+  int n;
+  uint64_t bytes;
+} pool = {PTHREAD_MUTEX_INITIALIZER, {{0, 0}}, 0, 0};
+
+static uint64_t page_size(void) {
+  long p = sysconf(_SC_PAGESIZE);
+  return p > 0 ? (uint64_t)p : 4096;
+}
+
+static uint64_t round_to_pages(uint64_t size) {
+  uint64_t pg = page_size();
+  return (size + pg - 1) / pg * pg;
+}
+
+/* One CPU's share of making a block resident: the kernel's populate on
+ * fresh pages, a memset on pages the pool kept. */
+typedef struct Range {
+  uint8_t *lo, *hi;
+  int zero; /* 1: memset (kept pages), 0: MADV_POPULATE_WRITE (fresh ones) */
+  pthread_t th;
+  int started;
+} Range;
+
+static void *do_range(void *arg) {
+  Range *r = arg;
+  if (r->hi <= r->lo) return NULL;
+  if (r->zero) memset(r->lo, 0, (size_t)(r->hi - r->lo));
+  else (void)madvise(r->lo, (size_t)(r->hi - r->lo), MADV_POPULATE_WRITE);
+  return NULL;
+}
+
+/* Why populate fresh pages at all: a kernel's first write to a page that
+ * still maps the shared zero page must flush that page from the TLB of
+ * every CPU running one of the simulator's threads (an IPI each, a VM exit
+ * in a virtual machine: a fifth of inc1's time).  The kernel clears about
+ * 3 GB/s on one thread here, so large blocks are split over the CPUs
+ * (0.31 s a GiB on one, 0.17 on two).  Where the kernel cannot populate
+ * (before Linux 5.14), nothing changes. */
+static void over_cpus(uint8_t *p, uint64_t len, int zero) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  int n = len >= GPOOL_SPLIT && cpus > 1 ? (cpus > 8 ? 8 : (int)cpus) : 1;
+  Range r[8];
+  uint64_t pg = page_size(), step = len / (uint64_t)n / pg * pg;
+  for (int i = 0; i < n; i++) {
+    r[i] = (Range){p + (uint64_t)i * step, i == n - 1 ? p + len : p + (uint64_t)(i + 1) * step, zero, 0, 0};
+    if (i) r[i].started = pthread_create(&r[i].th, NULL, do_range, &r[i]) == 0;
+  }
+  do_range(&r[0]);
+  for (int i = 1; i < n; i++) {
+    if (r[i].started) pthread_join(r[i].th, NULL);
+    else do_range(&r[i]);
+  }
+}
+
+/* The kept block that fits `len` with the least to spare (at most an
+ * eighth, so that a small buffer does not pin a large block), taken out of
+ * the pool; NULL if none. */
+static uint8_t *take_kept(uint64_t len) {
+  pthread_mutex_lock(&pool.lock);
+  int best = -1;
+  for (int i = 0; i < pool.n; i++)
+    if (pool.b[i].len >= len && pool.b[i].len - len <= len / 8 && (best < 0 || pool.b[i].len < pool.b[best].len))
+      best = i;
+  uint8_t *p = NULL;
+  if (best >= 0) {
+    p = pool.b[best].p;
+    if (pool.b[best].len > len) munmap(p + len, (size_t)(pool.b[best].len - len)); /* page-aligned tail */
+    pool.bytes -= pool.b[best].len;
+    pool.b[best] = pool.b[--pool.n];
+  }
+  pthread_mutex_unlock(&pool.lock);
+  return p;
+}
+
+uint8_t *gpool_take(uint64_t size, int zero) {
+  uint64_t len = round_to_pages(size ? size : 1);
+  uint8_t *p = take_kept(len);
+  if (p) {
+    if (zero) over_cpus(p, len, 1);
+    return p;
+  }
+  p = mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  over_cpus(p, len, 0);
+  return p;
+}
+
+void gpool_give(uint8_t *p, uint64_t size) {
+  if (!p) return;
+  uint64_t len = round_to_pages(size ? size : 1);
+  pthread_mutex_lock(&pool.lock);
+  /* Room: the oldest blocks go first (they fit the launches of long ago). */
+  while (pool.n && (pool.n == GPOOL_SLOTS || pool.bytes + len > GPOOL_BYTES)) {
+    munmap(pool.b[0].p, (size_t)pool.b[0].len);
+    pool.bytes -= pool.b[0].len;
+    memmove(&pool.b[0], &pool.b[1], (size_t)--pool.n * sizeof pool.b[0]);
+  }
+  if (len <= GPOOL_BYTES) {
+    pool.b[pool.n++] = (Block){p, len};
+    pool.bytes += len;
+    p = NULL;
+  }
+  pthread_mutex_unlock(&pool.lock);
+  if (p) munmap(p, (size_t)len);
+}
+
+void gpool_drain(void) {
+  pthread_mutex_lock(&pool.lock);
+  for (int i = 0; i < pool.n; i++) munmap(pool.b[i].p, (size_t)pool.b[i].len);
+  pool.n = 0;
+  pool.bytes = 0;
+  pthread_mutex_unlock(&pool.lock);
+}
+
+uint64_t gpool_kept(void) {
+  pthread_mutex_lock(&pool.lock);
+  uint64_t b = pool.bytes;
+  pthread_mutex_unlock(&pool.lock);
+  return b;
+}
+
+void gpool_populate(void *data, uint64_t size) {
+  uint64_t pg = page_size();
+  uintptr_t lo = ((uintptr_t)data + pg - 1) / pg * pg, hi = ((uintptr_t)data + size) / pg * pg;
+  if (hi > lo) over_cpus((uint8_t *)lo, hi - lo, 0);
+}
