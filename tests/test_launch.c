@@ -642,6 +642,34 @@ static void test_dump(void **state) {
   gmem_free(&g);
 }
 
+/* A large rand buffer is filled by several threads; its bytes are the
+ * documented generator's all the same (launch.c: splitmix64 from
+ * seed ^ 0xD1B54A32D192ED03 * (argno + 1), element i its (i+1)-th draw,
+ * f32 = the draw's top 24 bits / 2^24), wherever the split falls. */
+static void test_bind_rand_large(void **state) {
+  (void)state;
+  enum { N = 5000003 };
+  static const char *const args[] = {"buf:f32:5000003", "buf:u8:1", "i32:0", "i32:0"};
+  LaunchSpec l = spec_of(args, 4);
+  uint8_t params[64];
+  WmErr e = {0};
+  GlobalMem g;
+  gmem_init(&g, 0);
+  if (launch_bind(&tkernel, &l, &g, params, INIT_RAND, 9, &e)) fail_msg("%s", e.msg);
+  float *want = malloc(sizeof(float) * N);
+  uint64_t st = 9 ^ 0xD1B54A32D192ED03ull;
+  for (int i = 0; i < N; i++) {
+    uint64_t z = (st += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    want[i] = (float)(z >> 40) * (1.0f / 16777216.0f);
+  }
+  assert_memory_equal(g.buf[0].data, want, sizeof(float) * N);
+  free(want);
+  gmem_free(&g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_seed_file),    cmocka_unit_test(test_large_file),
@@ -651,6 +679,7 @@ int main(void) {
     cmocka_unit_test(test_bind_params),  cmocka_unit_test(test_bind_inits),
     cmocka_unit_test(test_bind_default_init), cmocka_unit_test(test_bind_errors),
     cmocka_unit_test(test_bind_empty),   cmocka_unit_test(test_dump),
+    cmocka_unit_test(test_bind_rand_large),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

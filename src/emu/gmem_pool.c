@@ -10,6 +10,7 @@
  * The pool holds at most GPOOL_BYTES; a block it cannot keep is unmapped.
  */
 #include "emu/gmem.h"
+#include "util/sys.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -47,44 +48,28 @@ static uint64_t round_to_pages(uint64_t size) {
   return (size + pg - 1) / pg * pg;
 }
 
-/* One CPU's share of making a block resident: the kernel's populate on
- * fresh pages, a memset on pages the pool kept. */
-typedef struct Range {
-  uint8_t *lo, *hi;
-  int zero; /* 1: memset (kept pages), 0: MADV_POPULATE_WRITE (fresh ones) */
-  pthread_t th;
-  int started;
-} Range;
-
-static void *do_range(void *arg) {
-  Range *r = arg;
-  if (r->hi <= r->lo) return NULL;
-  if (r->zero) memset(r->lo, 0, (size_t)(r->hi - r->lo));
-  else (void)madvise(r->lo, (size_t)(r->hi - r->lo), MADV_POPULATE_WRITE);
-  return NULL;
-}
-
 /* Why populate fresh pages at all: a kernel's first write to a page that
  * still maps the shared zero page must flush that page from the TLB of
  * every CPU running one of the simulator's threads (an IPI each, a VM exit
  * in a virtual machine: a fifth of inc1's time).  The kernel clears about
  * 3 GB/s on one thread here, so large blocks are split over the CPUs
  * (0.31 s a GiB on one, 0.17 on two).  Where the kernel cannot populate
- * (before Linux 5.14), nothing changes. */
+ * (before Linux 5.14), nothing changes.  Kept pages are cleared in user
+ * space instead (memset). */
+typedef struct Job {
+  uint8_t *p;
+  int zero; /* 1: memset (kept pages), 0: MADV_POPULATE_WRITE (fresh ones) */
+} Job;
+
+static void do_range(void *ctx, uint64_t lo, uint64_t hi) {
+  const Job *j = ctx;
+  if (j->zero) memset(j->p + lo, 0, (size_t)(hi - lo));
+  else (void)madvise(j->p + lo, (size_t)(hi - lo), MADV_POPULATE_WRITE);
+}
+
 static void over_cpus(uint8_t *p, uint64_t len, int zero) {
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  int n = len >= GPOOL_SPLIT && cpus > 1 ? (cpus > 8 ? 8 : (int)cpus) : 1;
-  Range r[8];
-  uint64_t pg = page_size(), step = len / (uint64_t)n / pg * pg;
-  for (int i = 0; i < n; i++) {
-    r[i] = (Range){p + (uint64_t)i * step, i == n - 1 ? p + len : p + (uint64_t)(i + 1) * step, zero, 0, 0};
-    if (i) r[i].started = pthread_create(&r[i].th, NULL, do_range, &r[i]) == 0;
-  }
-  do_range(&r[0]);
-  for (int i = 1; i < n; i++) {
-    if (r[i].started) pthread_join(r[i].th, NULL);
-    else do_range(&r[i]);
-  }
+  Job j = {p, zero};
+  wm_split(len, GPOOL_SPLIT / 2, page_size(), do_range, &j);
 }
 
 /* The kept block that fits `len` with the least to spare (at most an

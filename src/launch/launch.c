@@ -450,8 +450,10 @@ static void store_le(uint8_t *p, uint64_t v, unsigned bytes) {
   for (unsigned i = 0; i < bytes; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
+#define SPLITMIX_GAMMA 0x9E3779B97F4A7C15ull
+
 static uint64_t splitmix64(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  uint64_t z = (*s += SPLITMIX_GAMMA);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
@@ -515,24 +517,42 @@ static inline void store_elem(uint8_t *p, uint64_t v, unsigned es) {
 #endif
 }
 
-static void fill(GBuf *b, const ArgSpec *a, uint8_t init, uint64_t seed, int argno) {
-  unsigned es = la_type_bytes(a->type);
-  uint8_t *d = b->data;
-  switch (init) {
-  case INIT_ZERO:
-    break; /* gmem_alloc zeroes */
+typedef struct Fill {
+  uint8_t *d;
+  const ArgSpec *a;
+  unsigned es;
+  uint8_t init;
+  uint64_t st0; /* rand: the generator's state before element 0 */
+} Fill;
+
+/* Elements [lo, hi) of a fill.  Element i's draw is the generator's
+ * (i+1)-th from st0, so the bytes do not depend on how a fill is split. */
+static void fill_range(void *ctx, uint64_t lo, uint64_t hi) {
+  const Fill *f = ctx;
+  uint8_t *d = f->d;
+  unsigned es = f->es;
+  uint8_t t = f->a->type;
+  switch (f->init) {
   case INIT_IOTA:
-    for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, iota_bits(a->type, i), es);
+    for (uint64_t i = lo; i < hi; i++) store_elem(d + i * es, iota_bits(t, i), es);
     break;
   case INIT_CONST:
-    for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, a->bits, es);
+    for (uint64_t i = lo; i < hi; i++) store_elem(d + i * es, f->a->bits, es);
     break;
   default: { /* INIT_RAND */
-    uint64_t st = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(argno + 1));
-    for (uint64_t i = 0; i < a->count; i++) store_elem(d + i * es, rand_bits(a->type, &st), es);
+    uint64_t st = f->st0 + lo * SPLITMIX_GAMMA;
+    for (uint64_t i = lo; i < hi; i++) store_elem(d + i * es, rand_bits(t, &st), es);
     break;
   }
   }
+}
+
+#define FILL_GRAIN (UINT64_C(1) << 21) /* elements: a smaller buffer is filled by one thread */
+
+static void fill(GBuf *b, const ArgSpec *a, uint8_t init, uint64_t seed, int argno) {
+  if (init == INIT_ZERO) return; /* gmem_alloc zeroes */
+  Fill f = {b->data, a, la_type_bytes(a->type), init, seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(argno + 1))};
+  wm_split(a->count, FILL_GRAIN, 1, fill_range, &f);
 }
 
 /* "(.u64, .u64, .u32, .u32)" */
