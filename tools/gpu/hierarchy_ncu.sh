@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# On the device machine, from the repository root (carry .gpu-debs if the
+# machine lacks jansson, cmocka, lz4 or zstd):
+#   bash tools/gpu/hierarchy_ncu.sh [all]
+# Builds warpmem, then measures the hierarchy probes
+# (groundtruth/hierarchy_kernels.cu, issue 13) on this GPU, buffers
+# zero-filled: every launch profiled once with Nsight Compute (every Nsight
+# metric warpmem reports, caches flushed before each: ncu-hierarchy.csv) and
+# timed with events (gpu run, cold and hot: times-hierarchy.json).  With
+# `all`, the seed launches and their large sizes too (groundtruth/
+# seed_kernels.cu and seed_launches_large.cu, as measured on the H200 in
+# groundtruth/): ncu-seed.csv, ncu-large.csv, times-*.json.  Everything goes
+# to $OUT/hierarchy-ncu.tgz (default OUT: /tmp); tools/compare_ncu.py
+# compares each ncu CSV with `warpmem sim --format csv` on any machine.
+source "$(dirname "$0")/ncu_prologue.sh"
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+echo "gpu: $gpu" >> "$out/env.txt"
+large=$(mktemp -d)
+cp groundtruth/ptx/seed_kernels.ptx "$large/seed_launches_large.ptx"
+cp groundtruth/seed_launches_large.cu "$large/seed_launches_large.cu"
+sets="hierarchy=groundtruth/ptx/hierarchy_kernels.ptx"
+[ "${1:-}" = all ] && sets="$sets seed=groundtruth/ptx/seed_kernels.ptx large=$large/seed_launches_large.ptx"
+for s in $sets; do
+  n=${s%%=*} p=${s#*=}
+  timeout 400 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
+    --log-file "$out/ncu-$n.csv" $W gpu run "$p" --init zero --no-time > "$out/ncu-$n.out" 2>&1
+  echo "$n: ncu exit $?, $(grep -c '^"[0-9]' "$out/ncu-$n.csv") profiled, $(( $(date +%s) - t0 )) s"
+  timeout 300 $W gpu run "$p" --init zero --budget 0.2 --format json > "$out/times-$n.json" 2> "$out/times-$n.err"
+  echo "$n: gpu run exit $?, $(( $(date +%s) - t0 )) s"
+done
+tar czf "$dest/hierarchy-ncu.tgz" -C "$out" .
+cat "$out/env.txt"
+echo "done in $(( $(date +%s) - t0 )) s"
