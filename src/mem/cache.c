@@ -406,9 +406,18 @@ static int l1_load(CacheLevel *lv, uint64_t sector, L1Last *last) {
   return 0;
 }
 
-/* A local store allocates its sector (it also writes through). */
-static void l1_allocate(CacheLevel *lv, uint64_t sector, L1Last *last) {
-  if (lv->way) l1_load(lv, sector, last);
+/* A global store looks its sector up (Nsight Compute counts the lookup: a
+ * hit when the sector is valid, which the store then updates) but
+ * allocates nothing and leaves the LRU order alone: 1 on a hit.  Measured
+ * on an H100 (docs/results/h100-2026-11-25-hierarchy): st_loop#256's
+ * 2.16 M store sectors to lines its loads brought hit; copy_grid's miss. */
+static int l1_store_lookup(const CacheLevel *lv, uint64_t sector, L1Last *last) {
+  if (!lv->way) return 0;
+  uint64_t ln = sector >> 2;
+  size_t w = ln == last->ln ? last->way : level_find(lv, ln);
+  if (w == SIZE_MAX) return 0;
+  *last = (L1Last){ln, w};
+  return cl_has(lv->way[w], CL_VALID, sector & 3);
 }
 
 static void l1_drop(CacheLevel *lv, uint64_t sector) {
@@ -540,11 +549,12 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
       send(c, out, sec, 0, L2_READ);
       break;
-    case TR_LOCAL_ST:
+    case TR_LOCAL_ST: /* allocates its sector (it also writes through) */
       sec += local;
-      l1_allocate(l1, sec, &l1_last);
+      metric[l1_load(l1, sec, &l1_last) ? WM_M_L1_HIT : WM_M_L1_MISS]++;
       /* fall through */
     case TR_ST: {
+      if (kind == TR_ST) metric[l1_store_lookup(l1, sec, &l1_last) ? WM_M_L1_HIT : WM_M_L1_MISS]++;
       int merged = merge_ok && (in_last_store(last, sec) | merged_store(c, sm, sec));
       if (!merged) {
         count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
@@ -554,7 +564,8 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
       if (now.n < 32) now.sec[now.n++] = sec;
       break;
     }
-    case TR_ATOM:
+    case TR_ATOM: /* looked up (a miss: atomics run in L2) and dropped from L1 */
+      metric[WM_M_L1_MISS]++;
       l1_drop(l1, sec);
       metric[WM_M_L2_ATOM]++;
       send(c, out, sec, 0, L2_ATOM);

@@ -49,8 +49,8 @@
   X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
   X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)") \
   /* caches and DRAM (mem/cache.c, mem/dram.c) */                                            \
-  X(L1_HIT,   "l1tex__t_sectors_lookup_hit.sum",                   "global/local/texture sectors that hit in L1") \
-  X(L1_MISS,  "l1tex__t_sectors_lookup_miss.sum",                  "global/local/texture sectors that missed in L1") \
+  X(L1_HIT,   "l1tex__t_sectors_lookup_hit.sum",                   "global/local/texture sectors that hit in L1 (stores: to a valid sector)") \
+  X(L1_MISS,  "l1tex__t_sectors_lookup_miss.sum",                  "global/local/texture sectors that missed in L1 (stores and atomics included)") \
   X(L2_RD,    "lts__t_sectors_srcunit_tex_op_read.sum",            "L2 sectors read by L1 (misses and uncached loads)") \
   X(L2_WR,    "lts__t_sectors_srcunit_tex_op_write.sum",           "L2 sectors written by L1 (stores write through)") \
   X(L2_ATOM,  "lts__t_sectors_srcunit_tex_op_atom.sum",            "L2 sectors of atomics and reductions") \
