@@ -575,6 +575,12 @@ void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t lo
   if (r[0].kind == TR_ST || r[0].kind == TR_LOCAL_ST) {
     last->n = now.n;
     memcpy(last->sec, now.sec, (size_t)now.n * sizeof now.sec[0]);
+  } else {
+    /* Only back-to-back stores merge: a warp that loads (or runs an
+     * atomic) between two stores to the same sectors sends both to L2
+     * (H100 probes st_loop#256, matvec_alias, chain#same: every
+     * iteration's store reaches L2). */
+    last->n = 0;
   }
 }
 
