@@ -166,10 +166,10 @@ static int chk_warp(EMU_EXEC_ARGS) {
     uint32_t missing = named & ~mask;
     char d[400];
     if (missing) {
-      uint32_t ex = missing & w->exited, none = missing & ~w->exists, path = missing & w->exists & ~w->exited;
-      snprintf(d, sizeof d, "%s mask 0x%08x names lanes 0x%08x that do not execute it: exited 0x%08x, "
-               "on another path or guarded off 0x%08x, not threads of the block 0x%08x (warp %d)",
-               ptx_op_name[x->op], named, missing, ex, path, none, warp);
+      uint32_t none = missing & ~w->exists, path = missing & w->exists & ~w->exited;
+      snprintf(d, sizeof d, "%s.sync's member mask 0x%08x names lanes 0x%08x of warp %d that do not execute it "
+               "(exited, returned, on another path or guarded off%s): undefined on the GPU",
+               ptx_op_name[x->op], named, missing, warp, none ? "; some are not threads of the block" : "");
       emu_chk_report(b, CHK_SYNCCHECK, "member mask names inactive lanes", "", pc,
                      (uint32_t)warp * 32 + (uint32_t)__builtin_ctz(mask), ptx_op_name[x->op], UINT32_MAX, 0, NULL,
                      UINT64_MAX, d);

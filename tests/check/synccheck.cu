@@ -1,0 +1,57 @@
+// synccheck.cu - barrier and warp-mask misuse, and the corrected twins
+// (tests/test_check.c asserts the lines).
+//@ sync_divergent grid=1 block=64 args=buf:f32:64:zero
+//@ sync_fixed grid=1 block=64 args=buf:f32:64:zero
+//@ shfl_exited grid=1 block=32 args=buf:i32:32:zero
+//@ shfl_fixed grid=1 block=32 args=buf:i32:32:zero
+//@ count_mismatch grid=1 block=128 args=buf:i32:128:zero
+//@ count_fixed grid=1 block=128 args=buf:i32:128:zero
+
+// __syncthreads() reached by half of each warp.
+extern "C" __global__ void sync_divergent(float *out) {
+  __shared__ float s[64];
+  int t = threadIdx.x;
+  s[t] = t;
+  if (t % 32 < 16) __syncthreads();
+  out[t] = s[63 - t];
+}
+
+extern "C" __global__ void sync_fixed(float *out) {
+  __shared__ float s[64];
+  int t = threadIdx.x;
+  s[t] = t;
+  __syncthreads();
+  out[t] = s[63 - t];
+}
+
+// The upper half of the warp has exited; the mask still names it.
+extern "C" __global__ void shfl_exited(int *out) {
+  int t = threadIdx.x;
+  if (t >= 16) return;
+  int v = __shfl_down_sync(0xffffffffu, t, 1);
+  out[t] = v;
+}
+
+extern "C" __global__ void shfl_fixed(int *out) {
+  int t = threadIdx.x;
+  if (t >= 16) return;
+  int v = __shfl_down_sync(0x0000ffffu, t, 1);
+  out[t] = v;
+}
+
+// Named barrier 1: the first warp says 64 threads take part, the others 128.
+extern "C" __global__ void count_mismatch(int *out) {
+  int t = threadIdx.x;
+  unsigned n = t < 32 ? 64 : 128;
+  out[t] = t;
+  asm volatile("bar.sync 1, %0;" ::"r"(n) : "memory");
+  out[t] += 1;
+}
+
+extern "C" __global__ void count_fixed(int *out) {
+  int t = threadIdx.x;
+  unsigned n = 128;
+  out[t] = t;
+  asm volatile("bar.sync 1, %0;" ::"r"(n) : "memory");
+  out[t] += 1;
+}
