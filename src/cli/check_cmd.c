@@ -36,40 +36,6 @@ static const char *usage_check =
   "launches were refused (an instruction warpmem does not run, arguments that do\n"
   "not bind); 1 an error; 2 a usage error.\n";
 
-int cli_check_cmd(int argc, char **argv) {
-  unsigned tools = 0;
-  char **args = wm_xcalloc((size_t)argc + 1, sizeof *args);
-  int n = 0;
-  for (int i = 0; i < argc; i++) {
-    if (i >= 2 && (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
-      free(args);
-      fputs(usage_check, stdout);
-      return 0;
-    }
-    if (i < 2 || strcmp(argv[i], "--tool")) {
-      args[n++] = argv[i];
-      continue;
-    }
-    if (i + 1 >= argc) {
-      free(args);
-      return cli_usage_error("%s needs a value", "--tool");
-    }
-    char list[256];
-    snprintf(list, sizeof list, "%s", argv[++i]);
-    for (char *s = strtok(list, ","); s; s = strtok(NULL, ",")) {
-      int k = cli_choice(s, emu_chk_tool_name, CHK_NTOOLS);
-      if (k < 0) {
-        free(args);
-        return cli_usage_error("--tool takes memcheck, racecheck, synccheck or initcheck, not '%s'", s);
-      }
-      tools |= 1u << k;
-    }
-  }
-  int st = cli_sim_check(n, args, tools ? tools : (1u << CHK_NTOOLS) - 1);
-  free(args);
-  return st;
-}
-
 /* --- text --- */
 
 static void text_site(const EmuChkSite *s) {
@@ -170,8 +136,8 @@ static size_t launch_report(const EmuCheck *c, size_t from, const LaunchSpec *ls
   return n;
 }
 
-int cli_check_launches(const PtxModule *mod, const LaunchSpec *ls, int n, SimOptions *o, unsigned tools, int json,
-                       const char *file) {
+static int check_launches(const PtxModule *mod, const LaunchSpec *ls, int n, SimOptions *o, unsigned tools, int json,
+                          const char *file) {
   EmuCheck *c = emu_check_new(tools);
   o->check = c;
   o->functional = 1; /* outputs only: no memory model, caches or time */
@@ -217,4 +183,38 @@ int cli_check_launches(const PtxModule *mod, const LaunchSpec *ls, int n, SimOpt
   o->check = NULL;
   if (status) return status;
   return total ? CLI_EXIT_CHECK_FOUND : refused ? CLI_EXIT_SOME_NOT_RUN : 0;
+}
+
+int cli_check_cmd(int argc, char **argv) {
+  unsigned tools = 0;
+  char **args = wm_xcalloc((size_t)argc + 1, sizeof *args);
+  int n = 0;
+  for (int i = 0; i < argc; i++) {
+    if (i >= 2 && (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
+      free(args);
+      fputs(usage_check, stdout);
+      return 0;
+    }
+    if (i < 2 || strcmp(argv[i], "--tool")) {
+      args[n++] = argv[i];
+      continue;
+    }
+    if (i + 1 >= argc) {
+      free(args);
+      return cli_usage_error("%s needs a value", "--tool");
+    }
+    char list[256];
+    snprintf(list, sizeof list, "%s", argv[++i]);
+    for (char *s = strtok(list, ","); s; s = strtok(NULL, ",")) {
+      int k = cli_choice(s, emu_chk_tool_name, CHK_NTOOLS);
+      if (k < 0) {
+        free(args);
+        return cli_usage_error("--tool takes memcheck, racecheck, synccheck or initcheck, not '%s'", s);
+      }
+      tools |= 1u << k;
+    }
+  }
+  int st = cli_sim_check(n, args, tools ? tools : (1u << CHK_NTOOLS) - 1, check_launches);
+  free(args);
+  return st;
 }

@@ -64,9 +64,9 @@ int cli_sim_cmd(int argc, char **argv);
 int cli_check_cmd(int argc, char **argv);
 /* sim's options and launches, each checked by the tools (a bit per
  * EmuChkTool) and reported by cli_check_launches. */
-int cli_sim_check(int argc, char **argv, unsigned tools);
-int cli_check_launches(const PtxModule *mod, const LaunchSpec *ls, int n, SimOptions *o, unsigned tools, int json,
+typedef int CliCheckFn(const PtxModule *mod, const LaunchSpec *ls, int n, SimOptions *o, unsigned tools, int json,
                        const char *file);
+int cli_sim_check(int argc, char **argv, unsigned tools, CliCheckFn *run);
 /* warpmem run (run_cmd.c): an application with warpmem's CUDA runtime */
 int cli_run_cmd(int argc, char **argv);
 /* warpmem arch, warpmem occupancy (arch_cmd.c) */

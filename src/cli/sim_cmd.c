@@ -317,7 +317,7 @@ static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const
 }
 
 /* `warpmem sim`, or `warpmem check` when tools is not 0 (check_cmd.c). */
-static int sim_or_check(int argc, char **argv, unsigned tools) {
+static int sim_or_check(int argc, char **argv, unsigned tools, CliCheckFn *check) {
   SimCmd c;
   int status = parse_options(argc, argv, &c);
   if (status >= 0) return status;
@@ -341,7 +341,7 @@ static int sim_or_check(int argc, char **argv, unsigned tools) {
   ReportRun *rep = wm_xcalloc((size_t)n, sizeof *rep);
   char **errors = wm_xcalloc((size_t)n, sizeof *errors);
   int single = c.o.kernel && (c.o.have_grid || c.o.have_block || c.o.nargs);
-  if (tools) status = cli_check_launches(mod, ls, n, &c.o, tools, c.format == REPORT_JSON, c.file);
+  if (tools) status = check(mod, ls, n, &c.o, tools, c.format == REPORT_JSON, c.file);
   else status = run_launches(mod, ls, n, &c, single, runs, rep, errors, &not_run);
   if (status == 0 && !tools && report_write(stdout, rep, n, c.format, c.lines)) {
     fprintf(stderr, "warpmem: cannot write the report\n");
@@ -363,5 +363,7 @@ static int sim_or_check(int argc, char **argv, unsigned tools) {
   return status;
 }
 
-int cli_sim_cmd(int argc, char **argv) { return sim_or_check(argc, argv, 0); }
-int cli_sim_check(int argc, char **argv, unsigned tools) { return sim_or_check(argc, argv, tools); }
+int cli_sim_cmd(int argc, char **argv) { return sim_or_check(argc, argv, 0, NULL); }
+int cli_sim_check(int argc, char **argv, unsigned tools, CliCheckFn *run) {
+  return sim_or_check(argc, argv, tools, run);
+}

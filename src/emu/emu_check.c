@@ -151,7 +151,7 @@ static uint32_t mask_slot(const EmuInstr *x) {
  * named in a member mask must execute the instruction (not be exited, on
  * another path or outside the block), and every lane that executes it must
  * be in its own mask.  Then the instruction's own function. */
-static int chk_warp(EMU_EXEC_ARGS) {
+int emu_chk_exec_warp(EMU_EXEC_ARGS) {
   EmuCheck *c = b->l->check;
   uint32_t pc = (uint32_t)(x - b->p->code), ms = mask_slot(x);
   const Warp *w = &b->warps[warp];
@@ -185,27 +185,6 @@ static int chk_warp(EMU_EXEC_ARGS) {
   }
   if (x->op == PTX_OP_BARWARP && b->chk) b->chk->wsync[warp]++;
   return c->orig[pc](b, x, warp, mask, R);
-}
-
-void emu_chk_prepare(EmuCheck *c, EmuProgram *p) {
-  free(c->orig);
-  c->norig = p->ncode + 1;
-  c->orig = wm_xcalloc((size_t)c->norig, sizeof *c->orig);
-  emu_chk_scope(c, p);
-  for (int i = 0; i <= p->ncode; i++) {
-    EmuInstr *x = &p->code[i];
-    c->orig[i] = x->fn;
-    if (i == p->ncode) continue;
-    switch (x->op) {
-    case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_ST: case PTX_OP_ATOM: case PTX_OP_RED:
-      x->fn = emu_chk_exec_mem;
-      break;
-    case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_BARWARP:
-      x->fn = chk_warp;
-      break;
-    default: break;
-    }
-  }
 }
 
 /* --- blocks --- */

@@ -77,7 +77,8 @@ void emu_chk_report(Block *b, EmuChkTool tool, const char *kind, const char *spa
                     const char *detail);
 /* The checked memory instruction (emu_check_mem.c). */
 int emu_chk_exec_mem(EMU_EXEC_ARGS);
-/* Which checks apply to p (emu_check_mem.c): sets c's race_* and init_*. */
-void emu_chk_scope(EmuCheck *c, const EmuProgram *p);
+/* The checked warp instruction (emu_check.c): bar.warp.sync, shfl, vote,
+ * match, redux. */
+int emu_chk_exec_warp(EMU_EXEC_ARGS);
 
 #endif

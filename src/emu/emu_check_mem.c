@@ -88,7 +88,7 @@ void emu_check_written(EmuCheck *c, uint64_t addr, uint64_t size) {
 
 /* --- which checks a kernel allows --- */
 
-void emu_chk_scope(EmuCheck *c, const EmuProgram *p) {
+static void scope(EmuCheck *c, const EmuProgram *p) {
   int race = c->tools >> CHK_RACECHECK & 1, init = c->tools >> CHK_INITCHECK & 1;
   c->race_shared = c->race_global = race;
   c->init_shared = c->init_global = init;
@@ -303,4 +303,27 @@ int emu_chk_exec_mem(EMU_EXEC_ARGS) {
       }
     }
   return fn(b, x, warp, mask, R);
+}
+
+/* --- the checked functions, chosen per launch --- */
+
+void emu_chk_prepare(EmuCheck *c, EmuProgram *p) {
+  free(c->orig);
+  c->norig = p->ncode + 1;
+  c->orig = wm_xcalloc((size_t)c->norig, sizeof *c->orig);
+  scope(c, p);
+  for (int i = 0; i <= p->ncode; i++) {
+    EmuInstr *x = &p->code[i];
+    c->orig[i] = x->fn;
+    if (i == p->ncode) continue;
+    switch (x->op) {
+    case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_ST: case PTX_OP_ATOM: case PTX_OP_RED:
+      x->fn = emu_chk_exec_mem;
+      break;
+    case PTX_OP_SHFL: case PTX_OP_VOTE: case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_BARWARP:
+      x->fn = emu_chk_exec_warp;
+      break;
+    default: break;
+    }
+  }
 }
