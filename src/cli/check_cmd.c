@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "emu/emu_check.h"
+#include "report/report_check.h"
 
 static const char *usage_check =
   "usage: warpmem check FILE [--tool memcheck,racecheck,synccheck,initcheck]\n"
@@ -35,31 +36,6 @@ static const char *usage_check =
   "exit status: 0 nothing found; 5 something found; 4 nothing found but some\n"
   "launches were refused (an instruction warpmem does not run, arguments that do\n"
   "not bind); 1 an error; 2 a usage error.\n";
-
-/* --- text --- */
-
-static void text_site(const EmuChkSite *s) {
-  printf("    %-6s at %s%s(PTX line %u) by thread (%u,%u,%u) of block (%u,%u,%u)\n", s->op, s->src,
-         s->src[0] ? " " : "", s->ptx_line, s->thread[0], s->thread[1], s->thread[2], s->block[0], s->block[1],
-         s->block[2]);
-}
-
-static void text_finding(const EmuFinding *f) {
-  printf("  %s: %s", emu_chk_tool_name[f->tool], f->kind);
-  if (f->space[0]) printf(" on %s memory", f->space);
-  if (f->addr != UINT64_MAX)
-    printf(" at %s0x%" PRIx64, !strcmp(f->space, "shared") ? "offset " : "", f->addr);
-  if (f->kernel[0]) printf(" in kernel %s", f->kernel);
-  printf(" (%" PRIu64 " time%s)\n", f->count, f->count == 1 ? "" : "s");
-  if (f->at.pc != UINT32_MAX) text_site(&f->at);
-  if (f->other.pc != UINT32_MAX) text_site(&f->other);
-  for (const char *p = f->detail; *p;) { /* indented, line by line */
-    const char *nl = strchr(p, '\n');
-    int len = nl ? (int)(nl - p) : (int)strlen(p);
-    printf("    %.*s\n", len, p);
-    p += len + (nl ? 1 : 0);
-  }
-}
 
 /* --- JSON --- */
 
@@ -129,7 +105,7 @@ static size_t launch_report(const EmuCheck *c, size_t from, const LaunchSpec *ls
   printf(": grid (%u,%u,%u) block (%u,%u,%u)\n", ls->grid[0], ls->grid[1], ls->grid[2], ls->block[0], ls->block[1],
          ls->block[2]);
   if (refused) printf("  REFUSED: %s\n", refused);
-  for (size_t i = from; i < emu_check_count(c); i++) text_finding(emu_check_get(c, i));
+  for (size_t i = from; i < emu_check_count(c); i++) report_check_finding(stdout, emu_check_get(c, i));
   if (limits[0]) printf("  note: %s\n", limits);
   printf("  %s: %zu error%s (memcheck %" PRIu64 ", racecheck %" PRIu64 ", synccheck %" PRIu64
          ", initcheck %" PRIu64 ")\n", ls->label, n, n == 1 ? "" : "s", mine[0], mine[1], mine[2], mine[3]);
