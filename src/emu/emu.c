@@ -514,6 +514,7 @@ int emu_block_run(Block *b) {
       sched_yield();
       continue;
     }
+    if (go == 0 && b->chk) emu_chk_block_end(b);
     if (go <= 0) return go ? emu_stopped(b, quiet, 0) : 0;
   }
 }

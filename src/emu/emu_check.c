@@ -121,7 +121,7 @@ void emu_check_note(EmuCheck *c, EmuChkTool tool, const char *kind, uint64_t add
 void emu_check_fault(EmuCheck *c, const char *kernel, const WmErr *e) {
   if (c->fault_seen) return;
   int sync = strstr(e->msg, "barrier deadlock") || strstr(e->msg, ".sync: the member mask");
-  const char *kind = sync ? (strstr(e->msg, "deadlock") ? "barrier deadlock" : "member mask")
+  const char *kind = strstr(e->msg, "Assertion") ? "device assert" : sync ? (strstr(e->msg, "deadlock") ? "barrier deadlock" : "member mask")
                    : e->code == WM_EFAULT ? "invalid access"
                    : e->code == WM_EDEADLOCK ? "no progress" : "launch error";
   int fresh;
@@ -193,13 +193,16 @@ void emu_chk_block_new(Block *b) {
   EmuChkBlock *k = wm_xcalloc(1, sizeof *k);
   k->shared = wm_xcalloc((size_t)b->shared_size + 1, sizeof *k->shared);
   k->wsync = wm_xcalloc(b->nwarps, sizeof *k->wsync);
+  k->split = wm_xcalloc(b->nwarps, sizeof *k->split);
   b->chk = k;
 }
 
 void emu_chk_block_free(Block *b) {
   if (!b->chk) return;
   free(b->chk->shared);
+  emu_chk_block_end(b);
   free(b->chk->wsync);
+  free(b->chk->split);
   free(b->chk);
   b->chk = NULL;
 }
@@ -211,10 +214,43 @@ void emu_chk_block_start(Block *b) {
   k->gen = ++c->ggen;
   c->gused = 0;
   memset(k->wsync, 0, b->nwarps * sizeof *k->wsync);
+  memset(k->split, 0, b->nwarps * sizeof *k->split);
   for (int i = 0; i < EMU_NBARS; i++) k->bar_pc[i] = UINT32_MAX;
 }
 
 /* --- barriers --- */
+
+/* Lanes of w parked where their next instruction ends the thread (an
+ * unguarded exit or a kernel's ret): on the GPU they have exited already
+ * (`if (i >= n) return;` then __syncthreads()). */
+static uint32_t parked_at_exit(const Block *b, const Warp *w) {
+  uint32_t m = 0;
+  for (int s = 0; s + 1 < w->sp; s++) {
+    const EmuInstr *x = &b->p->code[w->stack[s].pc];
+    if ((int)w->stack[s].pc < b->p->ncode && x->guard == EMU_NOSLOT &&
+        (x->op == PTX_OP_EXIT || (x->op == PTX_OP_RET && !w->nframes)))
+      m |= w->stack[s].mask;
+  }
+  return m;
+}
+
+/* Warp wi's lanes split->lanes never reached the barrier the others of the
+ * warp waited at. */
+static void split_report(Block *b, int wi) {
+  ChkSplit *sp = &b->chk->split[wi];
+  char d[300];
+  snprintf(d, sizeof d, "lanes 0x%08x of warp %d never reach the barrier the others of the warp waited at "
+           "(on another path or guarded off): __syncthreads() in divergent code", sp->lanes, wi);
+  emu_chk_report(b, CHK_SYNCCHECK, "divergent barrier", "", sp->pc, sp->t, ptx_op_name[b->p->code[sp->pc].op],
+                 UINT32_MAX, 0, NULL, UINT64_MAX, d);
+  sp->lanes = 0;
+}
+
+void emu_chk_block_end(Block *b) {
+  if (!b->chk || !b->chk->split) return;
+  for (uint32_t w = 0; w < b->nwarps; w++)
+    if (b->chk->split[w].lanes) split_report(b, (int)w);
+}
 
 void emu_chk_arrive(Block *b, int wi, const EmuInstr *x, uint32_t mask, const uint64_t *R) {
   EmuCheck *c = b->l->check;
@@ -224,12 +260,11 @@ void emu_chk_arrive(Block *b, int wi, const EmuInstr *x, uint32_t mask, const ui
   uint32_t pc = (uint32_t)(x - b->p->code), live = w->exists & ~w->exited, l0 = (uint32_t)__builtin_ctz(mask);
   uint32_t t = (uint32_t)wi * 32 + l0, id = (uint32_t)R[(size_t)x->s[0] * 32 + l0] % EMU_NBARS;
   char d[400];
-  if (mask != live) {
-    snprintf(d, sizeof d, "lanes 0x%08x of warp %d reach the barrier, lanes 0x%08x of it are on another path "
-             "or guarded off: __syncthreads() in divergent code", mask, wi, live & ~mask);
-    emu_chk_report(b, CHK_SYNCCHECK, "divergent barrier", "", pc, t, ptx_op_name[x->op], UINT32_MAX, 0, NULL,
-                   UINT64_MAX, d);
-  }
+  ChkSplit *sp = &k->split[wi];
+  if (sp->lanes && sp->pc == pc) sp->lanes &= ~mask; /* the rest of a split arrival */
+  if (sp->lanes) split_report(b, wi);
+  uint32_t missing = live & ~mask & ~parked_at_exit(b, w);
+  if (missing) *sp = (ChkSplit){pc, missing, t};
   if (x->s[1] != EMU_NOSLOT) {
     uint32_t cnt = (uint32_t)R[(size_t)x->s[1] * 32 + l0], diff = 0;
     for (uint32_t m = mask; m; m &= m - 1)

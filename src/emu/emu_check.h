@@ -99,6 +99,8 @@ void emu_chk_block_start(struct Block *b);
 /* Warp wi arrives at barrier instruction x with lanes `mask` (before the
  * emulator counts it). */
 void emu_chk_arrive(struct Block *b, int wi, const struct EmuInstr *x, uint32_t mask, const uint64_t *R);
+/* Block b ran to its end (what synccheck waited for is reported). */
+void emu_chk_block_end(struct Block *b);
 /* Barrier id completes (before the emulator releases its warps). */
 void emu_chk_release(struct Block *b, int id);
 

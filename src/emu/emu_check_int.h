@@ -68,7 +68,17 @@ typedef struct EmuChkBlock {
   uint32_t bar_pc[EMU_NBARS]; /* pc of the first bar.sync without a count
                                  in the current instance, UINT32_MAX none */
   uint16_t bar_t[EMU_NBARS];  /* its thread */
+  struct ChkSplit *split;  /* [nwarps] a warp's barrier arrival without some
+                              of its lanes: they must reach it later */
 } EmuChkBlock;
+
+/* Lanes of a warp that did not arrive with the others at the barrier
+ * instruction pc: on Volta and later they may arrive there later (a warp's
+ * threads arrive independently), else it is __syncthreads() in divergent
+ * code. */
+typedef struct ChkSplit {
+  uint32_t pc, lanes, t;
+} ChkSplit;
 
 /* Records a finding at instruction pc, thread t of b (other: pc2, t2;
  * pc2 UINT32_MAX for none); op words name the two accesses. */

@@ -267,6 +267,8 @@ static void global_access(Access *a, uint64_t g, unsigned n, int phase, int read
     }
   }
   if (!c->race_global || a->sync) return;
+  const GlobalMem *gm = a->b->l->gmem;
+  if (gm->heap.size && g - gm->buf[gm->heap.buf].addr < gm->heap.size) return; /* malloc reuses what free gave back */
   for (unsigned i = 0; i < n; i++) {
     ChkCell *cell = gcell(c, a->b->chk->gen, g + i, phase == 1);
     if (!cell) continue;
