@@ -33,7 +33,8 @@ static const char *usage_main =
   "  version          the version\n"
   "\n"
   "exit status: 0 ok, 1 an error, 2 usage, 3 no GPU (gpu), 4 some launches of a\n"
-  "file were refused or failed while the others ran and were reported.\n";
+  "file were refused or failed while the others ran and were reported, 5 check\n"
+  "found errors.\n";
 
 static int command(int argc, char **argv);
 
