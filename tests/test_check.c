@@ -15,7 +15,8 @@
  *    never written: 2 occurrences.  global_uninit: 128 threads read an
  *    input without an init: 128 occurrences, none with --init rand.
  *  - sync_divergent: lanes 0-15 of each of the 2 warps reach __syncthreads()
- *    (line 15): one finding, 2 occurrences.
+ *    (line 16), lanes 16-31 never do: one finding, 2 occurrences.
+ *  - two_barriers: warp 0 waits at line 68, warp 1 at line 71: one finding.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,17 +80,22 @@ static void test_racecheck_global(void **state) {
 static void test_synccheck(void **state) {
   (void)state;
   char *out = check("synccheck.ptx", "--kernel sync_divergent", 5);
-  has(out, "synccheck: divergent barrier in kernel sync_divergent (2 times)\n    bar    at synccheck.cu:15");
+  has(out, "synccheck: divergent barrier in kernel sync_divergent (2 times)\n    bar    at synccheck.cu:16");
   has(out, "1 error");
   free(out);
   out = check("synccheck.ptx", "--kernel shfl_exited", 5);
   has(out, "synccheck: member mask names inactive lanes in kernel shfl_exited (1 time)\n"
-           "    shfl   at synccheck.cu:31");
+           "    shfl   at synccheck.cu:32");
   has(out, "names lanes 0xffff0000 of warp 0");
   assert_int_equal(count(out, "memcheck: "), 0); /* the emulator's own fault is this finding */
   free(out);
   out = check("synccheck.ptx", "--kernel count_mismatch", 5);
-  has(out, "synccheck: barrier count mismatch in kernel count_mismatch (1 time)\n    bar    at synccheck.cu:47");
+  has(out, "synccheck: barrier count mismatch in kernel count_mismatch (1 time)\n    bar    at synccheck.cu:48");
+  free(out);
+  out = check("synccheck.ptx", "--kernel two_barriers", 5);
+  has(out, "synccheck: barriers at different lines in kernel two_barriers (1 time)\n"
+           "    bar    at synccheck.cu:71");
+  has(out, "    bar    at synccheck.cu:68");
   free(out);
   out = check("synccheck.ptx", "--kernel sync_fixed", 0);
   free(out);

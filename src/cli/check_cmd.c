@@ -114,6 +114,10 @@ static size_t launch_report(const EmuCheck *c, size_t from, const LaunchSpec *ls
 
 static int check_launches(const PtxModule *mod, const LaunchSpec *ls, int n, SimOptions *o, unsigned tools, int json,
                           const char *file) {
+  if (sim_nranks() > 1) {
+    fprintf(stderr, "warpmem: check runs as one process, not under mpirun (its shadow state is one process's)\n");
+    return 2;
+  }
   EmuCheck *c = emu_check_new(tools);
   o->check = c;
   o->functional = 1; /* outputs only: no memory model, caches or time */

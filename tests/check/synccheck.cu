@@ -6,6 +6,7 @@
 //@ shfl_fixed grid=1 block=32 args=buf:i32:32:zero
 //@ count_mismatch grid=1 block=128 args=buf:i32:128:zero
 //@ count_fixed grid=1 block=128 args=buf:i32:128:zero
+//@ two_barriers grid=1 block=64 args=buf:f32:64:zero
 
 // __syncthreads() reached by half of each warp.
 extern "C" __global__ void sync_divergent(float *out) {
@@ -54,4 +55,20 @@ extern "C" __global__ void count_fixed(int *out) {
   out[t] = t;
   asm volatile("bar.sync 1, %0;" ::"r"(n) : "memory");
   out[t] += 1;
+}
+
+// Warp 0 waits at one __syncthreads(), warp 1 at another: the barrier
+// completes, but the block's threads took different paths to it (the fix is
+// sync_fixed's single barrier).
+extern "C" __global__ void two_barriers(float *out) {
+  __shared__ float s[64];
+  int t = threadIdx.x;
+  if (t < 32) {
+    s[t] = t;
+    __syncthreads();
+  } else {
+    s[t] = -t;
+    __syncthreads();
+  }
+  out[t] = s[63 - t];
 }
