@@ -46,6 +46,23 @@ void emu_check_launch(EmuCheck *c) {
   c->limits[0] = '\0';
 }
 
+static EmuFinding *add_finding(EmuCheck *c, EmuChkTool tool, const char *kind, uint32_t pc, uint32_t pc2);
+
+/* The finding of this launch with these keys (source lines, *fresh 0), or a
+ * new one at pc and pc2. */
+static EmuFinding *finding_at(EmuCheck *c, EmuChkTool tool, const char *kind, uint64_t key, uint64_t key2,
+                              uint32_t pc, uint32_t pc2, int *fresh) {
+  *fresh = 0;
+  for (size_t i = c->nf; i-- > c->first;) {
+    EmuFinding *f = &c->f[i];
+    if (f->tool == tool && f->key == key && f->key2 == key2 && !strcmp(f->kind, kind)) return f;
+  }
+  *fresh = 1;
+  EmuFinding *f = add_finding(c, tool, kind, pc, pc2);
+  if (f) f->key = key, f->key2 = key2;
+  return f;
+}
+
 /* A new finding of this launch, or NULL when it has too many (counted as
  * dropped). */
 static EmuFinding *add_finding(EmuCheck *c, EmuChkTool tool, const char *kind, uint32_t pc, uint32_t pc2) {
@@ -65,18 +82,14 @@ static EmuFinding *add_finding(EmuCheck *c, EmuChkTool tool, const char *kind, u
   f->at.pc = pc;
   f->other.pc = pc2;
   f->addr = UINT64_MAX;
+  f->key = pc;
+  f->key2 = pc2;
   return f;
 }
 
 /* The finding of this launch with these keys (*fresh 0), or a new one. */
 static EmuFinding *finding(EmuCheck *c, EmuChkTool tool, const char *kind, uint32_t pc, uint32_t pc2, int *fresh) {
-  *fresh = 0;
-  for (size_t i = c->nf; i-- > c->first;) {
-    EmuFinding *f = &c->f[i];
-    if (f->tool == tool && f->at.pc == pc && f->other.pc == pc2 && !strcmp(f->kind, kind)) return f;
-  }
-  *fresh = 1;
-  return add_finding(c, tool, kind, pc, pc2);
+  return finding_at(c, tool, kind, pc, pc2, pc, pc2, fresh);
 }
 
 /* Where instruction pc of b's kernel is, run by linear thread t. */
@@ -91,12 +104,20 @@ static void site(Block *b, EmuChkSite *s, uint32_t pc, uint32_t t, const char *o
   thread_of(b, (int)(t / 32), (int)(t % 32), s->thread);
 }
 
+/* Instruction pc's source line as a key (file and line), or the
+ * instruction's (the top bit set) without line information. */
+static uint64_t line_key(const Block *b, uint32_t pc) {
+  if (pc == UINT32_MAX || (int)pc >= b->p->ncode) return UINT64_MAX;
+  const PtxInstr *in = &b->p->k->code[pc];
+  return in->cu_line ? (uint64_t)in->cu_file << 32 | in->cu_line : 1ull << 63 | pc;
+}
+
 void emu_chk_report(Block *b, EmuChkTool tool, const char *kind, const char *space, uint32_t pc, uint32_t t,
                     const char *op, uint32_t pc2, uint32_t t2, const char *op2, uint64_t addr,
                     const char *detail) {
   EmuCheck *c = b->l->check;
   int fresh;
-  EmuFinding *f = finding(c, tool, kind, pc, pc2, &fresh);
+  EmuFinding *f = finding_at(c, tool, kind, line_key(b, pc), line_key(b, pc2), pc, pc2, &fresh);
   if (!f) return;
   f->count++;
   if (!fresh) return;

@@ -46,6 +46,8 @@ typedef struct EmuFinding {
   EmuChkSite at, other;  /* other.pc UINT32_MAX when there is one site */
   uint64_t addr;         /* in its space; UINT64_MAX: none */
   uint64_t count;
+  uint64_t key, key2;    /* the two source lines (or instructions without
+                            line information): one finding per pair */
   char detail[2048];     /* the rest, in words (a fault's whole message) */
 } EmuFinding;
 
