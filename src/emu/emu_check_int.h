@@ -21,13 +21,14 @@ typedef struct ChkCell {
   uint16_t wsy, rsy, rsy2;
 } ChkCell;
 
-/* A global byte's shadow within one block: an open-addressing table keyed
- * by address, its slots valid only for the generation (block) that wrote
- * them, so a new block starts empty without clearing it. */
+/* A global word's shadow (its 4 bytes') within one block: an
+ * open-addressing table keyed by the word's address, its slots valid only
+ * for the generation (block) that wrote them, so a new block starts empty
+ * without clearing it. */
 typedef struct ChkSlot {
   uint64_t addr;
   uint32_t gen;
-  ChkCell c;
+  ChkCell c[4];
 } ChkSlot;
 
 /* initcheck's view of a buffer named by emu_check_uninit: a bit per byte,
@@ -37,9 +38,10 @@ typedef struct ChkBuf {
   uint8_t *set;
 } ChkBuf;
 
-/* Most slots of the global table (48 bytes each): beyond, global races of
- * that block go unchecked and emu_check_limits says so. */
-#define CHK_GLOBAL_SLOTS_MAX ((size_t)1 << 22)
+/* Most slots of the global table (128 bytes each, 4 bytes of global
+ * memory): beyond, global races of that block go unchecked and
+ * emu_check_limits says so. */
+#define CHK_GLOBAL_SLOTS_MAX ((size_t)1 << 20)
 
 struct EmuCheck {
   unsigned tools;

@@ -111,7 +111,11 @@ static void scope(EmuCheck *c, const EmuProgram *p) {
 
 /* --- the global table --- */
 
-static size_t slot_hash(uint64_t a, size_t cap) { return (size_t)((a * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1); }
+/* The words of a 128-byte line in consecutive slots: a warp's neighbouring
+ * lanes touch neighbouring slots. */
+static size_t slot_hash(uint64_t a, size_t cap) {
+  return (size_t)(((a >> 7) * 0x9E3779B97F4A7C15ull >> 20) + (a >> 2 & 31)) & (cap - 1);
+}
 
 /* Grows the table, keeping generation gen's slots; 0, or -1 at the limit. */
 static int grow(EmuCheck *c, uint32_t gen) {
@@ -131,14 +135,14 @@ static int grow(EmuCheck *c, uint32_t gen) {
   return 0;
 }
 
-/* Byte a's cell in this block (gen), NULL when it has none (insert 0) or
- * the table is full. */
-static ChkCell *gcell(EmuCheck *c, uint32_t gen, uint64_t a, int insert) {
+/* The cells of word a (4-byte aligned) in this block (gen), NULL when it has
+ * none (insert 0) or the table is full. */
+static ChkCell *gword(EmuCheck *c, uint32_t gen, uint64_t a, int insert) {
   if (insert && (c->gused + 1) * 2 > c->gcap && grow(c, gen)) {
     if (!strstr(c->limits, "global racecheck"))
       snprintf(c->limits + strlen(c->limits), sizeof c->limits - strlen(c->limits),
                "%sa block touched over %zu bytes of global memory: global racecheck saw only the first",
-               c->limits[0] ? "; " : "", CHK_GLOBAL_SLOTS_MAX / 2);
+               c->limits[0] ? "; " : "", CHK_GLOBAL_SLOTS_MAX / 2 * 4);
     return NULL;
   }
   if (!c->gcap) return NULL;
@@ -148,11 +152,11 @@ static ChkCell *gcell(EmuCheck *c, uint32_t gen, uint64_t a, int insert) {
       if (!insert) return NULL;
       s->gen = gen;
       s->addr = a;
-      s->c = (ChkCell){.wt = CHK_NOTHREAD, .rt = CHK_NOTHREAD, .rt2 = CHK_NOTHREAD};
+      for (int i = 0; i < 4; i++) s->c[i] = (ChkCell){.wt = CHK_NOTHREAD, .rt = CHK_NOTHREAD, .rt2 = CHK_NOTHREAD};
       c->gused++;
-      return &s->c;
+      return s->c;
     }
-    if (s->addr == a) return &s->c;
+    if (s->addr == a) return s->c;
   }
 }
 
@@ -269,11 +273,13 @@ static void global_access(Access *a, uint64_t g, unsigned n, int phase, int read
   if (!c->race_global || a->sync) return;
   const GlobalMem *gm = a->b->l->gmem;
   if (gm->heap.size && g - gm->buf[gm->heap.buf].addr < gm->heap.size) return; /* malloc reuses what free gave back */
+  ChkCell *word = NULL;
   for (unsigned i = 0; i < n; i++) {
-    ChkCell *cell = gcell(c, a->b->chk->gen, g + i, phase == 1);
-    if (!cell) continue;
-    if (phase == 1) cell_update(a, cell);
-    else if (cell_check(a, cell)) break;
+    uint64_t at = g + i;
+    if (i == 0 || at % 4 == 0) word = gword(c, a->b->chk->gen, at & ~3ull, phase == 1);
+    if (!word) continue;
+    if (phase == 1) cell_update(a, &word[at % 4]);
+    else if (cell_check(a, &word[at % 4])) break;
   }
 }
 
