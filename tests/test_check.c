@@ -97,6 +97,10 @@ static void test_synccheck(void **state) {
            "    bar    at synccheck.cu:71");
   has(out, "    bar    at synccheck.cu:68");
   free(out);
+  out = check("synccheck.ptx", "--kernel shfl_outside", 5);
+  has(out, "synccheck: lane outside its member mask in kernel shfl_outside (1 time)\n"
+           "    shfl   at synccheck.cu:81 (PTX line 320) by thread (16,0,0)");
+  free(out);
   out = check("synccheck.ptx", "--kernel sync_fixed", 0);
   free(out);
   out = check("synccheck.ptx", "--kernel shfl_fixed", 0);

@@ -72,3 +72,11 @@ extern "C" __global__ void two_barriers(float *out) {
   }
   out[t] = s[63 - t];
 }
+
+// Every lane shuffles with the mask of the lower half: lanes 16-31 execute
+// __shfl_sync with a mask that does not name them (undefined in PTX).
+//@ shfl_outside grid=1 block=32 args=buf:i32:32:zero
+extern "C" __global__ void shfl_outside(int *out) {
+  int t = threadIdx.x;
+  out[t] = __shfl_sync(0x0000ffffu, t, 0);
+}
