@@ -101,6 +101,8 @@ static void test_synccheck(void **state) {
   has(out, "synccheck: lane outside its member mask in kernel shfl_outside (1 time)\n"
            "    shfl   at synccheck.cu:81 (PTX line 320) by thread (16,0,0)");
   free(out);
+  out = check("synccheck.ptx", "--kernel early_return", 0); /* returned threads do not make a barrier divergent */
+  free(out);
   out = check("synccheck.ptx", "--kernel sync_fixed", 0);
   free(out);
   out = check("synccheck.ptx", "--kernel shfl_fixed", 0);

@@ -247,9 +247,10 @@ void emu_chk_block_start(Block *b) {
 static uint32_t parked_at_exit(const Block *b, const Warp *w) {
   uint32_t m = 0;
   for (int s = 0; s + 1 < w->sp; s++) {
-    const EmuInstr *x = &b->p->code[w->stack[s].pc];
-    if ((int)w->stack[s].pc < b->p->ncode && x->guard == EMU_NOSLOT &&
-        (x->op == PTX_OP_EXIT || (x->op == PTX_OP_RET && !w->nframes)))
+    uint32_t pc = w->stack[s].pc;
+    const EmuInstr *x = &b->p->code[pc < (uint32_t)b->p->ncode ? pc : (uint32_t)b->p->ncode];
+    if (pc >= (uint32_t)b->p->ncode || /* the kernel's end */
+        (x->guard == EMU_NOSLOT && (x->op == PTX_OP_EXIT || (x->op == PTX_OP_RET && !w->nframes))))
       m |= w->stack[s].mask;
   }
   return m;

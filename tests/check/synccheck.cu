@@ -80,3 +80,16 @@ extern "C" __global__ void shfl_outside(int *out) {
   int t = threadIdx.x;
   out[t] = __shfl_sync(0x0000ffffu, t, 0);
 }
+
+// Correct code: threads past the end return before the barrier (they have
+// exited on the GPU; the emulator parks them where they reconverge).
+//@ early_return grid=3 block=128 args=buf:f32:300:zero,buf:f32:300:iota,i32:300
+extern "C" __global__ void early_return(float *out, const float *in, int n) {
+  __shared__ float s[128];
+  int i = blockIdx.x * 128 + threadIdx.x;
+  if (i >= n) return;
+  s[threadIdx.x] = in[i];
+  __syncthreads();
+  int j = threadIdx.x ^ 1;
+  if (blockIdx.x * 128 + j < n) out[i] = s[j];
+}
