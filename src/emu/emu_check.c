@@ -6,8 +6,9 @@
  * Notes:
  *  - A checked launch runs on one host thread (emu_grid.c), so the state
  *    needs no lock.
- *  - Findings are kept once per launch, tool, kind and pair of
- *    instructions, with a count: a race in a loop is one finding.
+ *  - Findings are kept once per launch, tool, kind and pair of source
+ *    lines (of instructions without line information), with a count: a
+ *    race in a loop is one finding.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -46,23 +47,6 @@ void emu_check_launch(EmuCheck *c) {
   c->limits[0] = '\0';
 }
 
-static EmuFinding *add_finding(EmuCheck *c, EmuChkTool tool, const char *kind, uint32_t pc, uint32_t pc2);
-
-/* The finding of this launch with these keys (source lines, *fresh 0), or a
- * new one at pc and pc2. */
-static EmuFinding *finding_at(EmuCheck *c, EmuChkTool tool, const char *kind, uint64_t key, uint64_t key2,
-                              uint32_t pc, uint32_t pc2, int *fresh) {
-  *fresh = 0;
-  for (size_t i = c->nf; i-- > c->first;) {
-    EmuFinding *f = &c->f[i];
-    if (f->tool == tool && f->key == key && f->key2 == key2 && !strcmp(f->kind, kind)) return f;
-  }
-  *fresh = 1;
-  EmuFinding *f = add_finding(c, tool, kind, pc, pc2);
-  if (f) f->key = key, f->key2 = key2;
-  return f;
-}
-
 /* A new finding of this launch, or NULL when it has too many (counted as
  * dropped). */
 static EmuFinding *add_finding(EmuCheck *c, EmuChkTool tool, const char *kind, uint32_t pc, uint32_t pc2) {
@@ -84,6 +68,21 @@ static EmuFinding *add_finding(EmuCheck *c, EmuChkTool tool, const char *kind, u
   f->addr = UINT64_MAX;
   f->key = pc;
   f->key2 = pc2;
+  return f;
+}
+
+/* The finding of this launch with these keys (source lines, *fresh 0), or a
+ * new one at pc and pc2. */
+static EmuFinding *finding_at(EmuCheck *c, EmuChkTool tool, const char *kind, uint64_t key, uint64_t key2,
+                              uint32_t pc, uint32_t pc2, int *fresh) {
+  *fresh = 0;
+  for (size_t i = c->nf; i-- > c->first;) {
+    EmuFinding *f = &c->f[i];
+    if (f->tool == tool && f->key == key && f->key2 == key2 && !strcmp(f->kind, kind)) return f;
+  }
+  *fresh = 1;
+  EmuFinding *f = add_finding(c, tool, kind, pc, pc2);
+  if (f) f->key = key, f->key2 = key2;
   return f;
 }
 
