@@ -52,6 +52,7 @@ SETS = [
     ("groundtruth", lambda name: name.endswith("_kernels.cu"), "groundtruth/ptx"),
     ("tests/data", lambda name: True, "tests/data"),
     ("tests/corpus", lambda name: True, "tests/corpus/ptx"),
+    ("tests/check", lambda name: True, "tests/check/ptx"),
     ("bench", lambda name: name.endswith("_kernels.cu"), "bench/ptx"),
 ]
 

@@ -89,6 +89,7 @@ int cli_common_option(int argc, char **argv, int *i, SimOptions *o) {
     int k = cli_choice(v, inits, (int)(sizeof inits / sizeof *inits));
     if (k < 0) return 2 + cli_usage_error("--init takes zero, iota or rand, not '%s'", v ? v : "");
     o->init = (InitKind)k;
+    o->init_given = 1;
     return 1;
   }
   if (!strcmp(a, "--seed")) {

@@ -58,6 +58,15 @@ int cli_usage_error(const char *fmt, const char *arg);
 
 /* warpmem sim (sim_cmd.c) */
 int cli_sim_cmd(int argc, char **argv);
+/* warpmem check (check_cmd.c): exit status 5 when a check found something
+ * (4 when none did but some launches were refused, as sim). */
+#define CLI_EXIT_CHECK_FOUND 5
+int cli_check_cmd(int argc, char **argv);
+/* sim's options and launches, each checked by the tools (a bit per
+ * EmuChkTool) and reported by cli_check_launches. */
+typedef int CliCheckFn(const PtxModule *mod, const LaunchSpec *ls, int n, SimOptions *o, unsigned tools, int json,
+                       const char *file);
+int cli_sim_check(int argc, char **argv, unsigned tools, CliCheckFn *run);
 /* warpmem run (run_cmd.c): an application with warpmem's CUDA runtime */
 int cli_run_cmd(int argc, char **argv);
 /* warpmem arch, warpmem occupancy (arch_cmd.c) */

@@ -22,6 +22,8 @@ static const char *usage_main =
   "commands:\n"
   "  sim FILE [...]   simulate kernels of a .cu or .ptx file (warpmem sim --help)\n"
   "  run APP [...]    run a CUDA application, every launch simulated (warpmem run --help)\n"
+  "  check FILE [...] find races, uninitialized reads, barrier misuse, bad accesses\n"
+  "                   in the kernels of a .cu or .ptx file (warpmem check --help)\n"
   "  lab [...]        run the experiment catalogue (warpmem lab --help)\n"
   "  arch [NAME]      the GPU presets, or every fact of one (warpmem arch --help)\n"
   "  occupancy ...    blocks per SM and what limits them (warpmem occupancy --help)\n"
@@ -31,7 +33,8 @@ static const char *usage_main =
   "  version          the version\n"
   "\n"
   "exit status: 0 ok, 1 an error, 2 usage, 3 no GPU (gpu), 4 some launches of a\n"
-  "file were refused or failed while the others ran and were reported.\n";
+  "file were refused or failed while the others ran and were reported, 5 check\n"
+  "found errors.\n";
 
 static int command(int argc, char **argv);
 
@@ -72,6 +75,7 @@ static int command(int argc, char **argv) {
     return 0;
   }
   if (!strcmp(cmd, "sim")) return cli_sim_cmd(argc, argv);
+  if (!strcmp(cmd, "check")) return cli_check_cmd(argc, argv);
   if (!strcmp(cmd, "run")) return cli_run_cmd(argc, argv);
   if (!strcmp(cmd, "arch")) return cli_arch_cmd(argc, argv);
   if (!strcmp(cmd, "occupancy")) return cli_occupancy_cmd(argc, argv);

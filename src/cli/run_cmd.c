@@ -60,6 +60,11 @@ static const char *usage_run =
   "                   wavefronts per request, the ideal, and why\n"
   "  -o, --out FILE   write the report to FILE instead of stdout\n"
   "  -q, --quiet      no progress lines on stderr while APP runs\n"
+  "  --check          check every launch as warpmem check does (memcheck,\n"
+  "                   racecheck, synccheck, initcheck; cudaMalloc'd memory is\n"
+  "                   uninitialized until a copy, memset or kernel writes it),\n"
+  "                   plus device memory never freed (leaks) and double or\n"
+  "                   invalid frees: the findings follow the report\n"
   "  --               ends the options (for an APP whose name starts with '-')\n"
   "\n"
   "B takes K, M and G suffixes (powers of 2).\n"
@@ -75,7 +80,8 @@ static const char *usage_run =
   "(cudaErrorIllegalAddress, ...), so APP's own error handling runs.\n"
   "See docs/run.md.\n"
   "\n"
-  "exit status: APP's own; 128+N if a signal N ended it; 1 if APP could not\n"
+  "exit status: APP's own (5 with --check when APP exited 0 and the check found\n"
+  "something); 128+N if a signal N ended it; 1 if APP could not\n"
   "be run (not found, not an ELF executable, linked with the static CUDA\n"
   "runtime, warpmem's runtime not built) or the report not written; 2 a usage\n"
   "error.\n";
@@ -167,6 +173,7 @@ static int one_option(int argc, char **argv, int *i, RunCmd *c) {
     return 0;
   }
   if (!strcmp(a, "--lines")) c->lines = 1;
+  else if (!strcmp(a, "--check")) c->check = 1;
   else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) c->quiet = 1;
   else if (is_value_option(a)) {
     if (*i + 1 >= argc) return cli_usage_error("%s needs a value", a);

@@ -21,6 +21,7 @@ typedef struct RunCmd {
   const char *skip, *count;/* --launch-skip/--launch-count, checked digits */
   uint64_t mem_limit, stack_size, heap_size;
   int lines, no_caches, quiet;
+  int check;               /* --check: every launch checked (warpmem check's tools) */
   const char *app;         /* APP as given */
   char **app_argv;         /* APP and its arguments, NULL-terminated (argv's tail) */
 } RunCmd;
@@ -31,6 +32,7 @@ typedef struct RunPlan {
   char rt_dir[4096];       /* the folder of libcudart.so.N, libcuda.so.1 */
   char report_dir[4096];   /* a temporary folder of our own */
   char report[4200];       /* the report file the runtime writes at exit */
+  char check[4200];        /* --check: the findings' file the runtime writes at exit */
   FILE *out;               /* --out FILE, opened before the run (NULL: stdout) */
   int preload_asan;        /* warpmem's libraries are ASan's: libasan preloaded */
   ElfInfo elf;

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "cli/run_cmd.h"
 
 int run_report_prepare(const RunCmd *c, RunPlan *p, WmErr *e) {
@@ -17,6 +18,7 @@ int run_report_prepare(const RunCmd *c, RunPlan *p, WmErr *e) {
   if (!mkdtemp(p->report_dir))
     return wm_err(e, WM_EIO, "cannot make a temporary folder %s: %s", p->report_dir, strerror(errno));
   snprintf(p->report, sizeof p->report, "%s/report.%s", p->report_dir, c->format);
+  snprintf(p->check, sizeof p->check, "%s/check.txt", p->report_dir);
   if (!c->out) return 0;
   p->out = fopen(c->out, "we"); /* close-on-exec: not the app's */
   if (!p->out) {
@@ -85,6 +87,15 @@ int run_report_finish(const RunCmd *c, const RunPlan *p, int wstatus) {
     unlink(p->report);
   } else if (wstatus != -1) {
     explain_missing(p, wstatus);
+  }
+  if (c->check && access(p->check, F_OK) == 0) { /* findings: after the report, and the exit status says so */
+    printf("warpmem check of %s:\n", p->app_path);
+    fflush(stdout);
+    if (copy_file(p->check, stdout)) status = 1;
+    else if (status == 0) status = CLI_EXIT_CHECK_FOUND;
+    unlink(p->check);
+  } else if (c->check && wstatus != -1 && !WIFSIGNALED(wstatus)) {
+    printf("warpmem check of %s: no errors\n", p->app_path);
   }
   if (p->out && fclose(p->out)) {
     fprintf(stderr, "warpmem: --out %s: %s\n", c->out, strerror(errno));

@@ -316,10 +316,12 @@ static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const
   return 0;
 }
 
-int cli_sim_cmd(int argc, char **argv) {
+/* `warpmem sim`, or `warpmem check` when tools is not 0 (check_cmd.c). */
+static int sim_or_check(int argc, char **argv, unsigned tools, CliCheckFn *check) {
   SimCmd c;
   int status = parse_options(argc, argv, &c);
   if (status >= 0) return status;
+  if (tools && c.format == REPORT_CSV) return cli_usage_error("check writes text or json, not %s", "csv");
   char rank_dir[4200]; /* under mpirun, rank 0 writes --dump; the others only to check them (tests) */
   if (sim_rank() && c.o.dump_dir) {
     snprintf(rank_dir, sizeof rank_dir, "%s.rank%d", c.o.dump_dir, sim_rank());
@@ -339,8 +341,9 @@ int cli_sim_cmd(int argc, char **argv) {
   ReportRun *rep = wm_xcalloc((size_t)n, sizeof *rep);
   char **errors = wm_xcalloc((size_t)n, sizeof *errors);
   int single = c.o.kernel && (c.o.have_grid || c.o.have_block || c.o.nargs);
-  status = run_launches(mod, ls, n, &c, single, runs, rep, errors, &not_run);
-  if (status == 0 && report_write(stdout, rep, n, c.format, c.lines)) {
+  if (tools) status = check(mod, ls, n, &c.o, tools, c.format == REPORT_JSON, c.file);
+  else status = run_launches(mod, ls, n, &c, single, runs, rep, errors, &not_run);
+  if (status == 0 && !tools && report_write(stdout, rep, n, c.format, c.lines)) {
     fprintf(stderr, "warpmem: cannot write the report\n");
     status = 1;
   }
@@ -358,4 +361,9 @@ int cli_sim_cmd(int argc, char **argv) {
   free(ls);
   ptx_module_free(mod);
   return status;
+}
+
+int cli_sim_cmd(int argc, char **argv) { return sim_or_check(argc, argv, 0, NULL); }
+int cli_sim_check(int argc, char **argv, unsigned tools, CliCheckFn *run) {
+  return sim_or_check(argc, argv, tools, run);
 }

@@ -43,6 +43,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "emu/emu_check.h"
 #include "emu/emu_exec.h"
 
 #define EMU_SLICE 100000
@@ -156,6 +157,7 @@ static void pop_done(Block *b, Warp *w) {
 static int arrive(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t mask, uint64_t *R) {
   uint32_t id = (uint32_t)R[(size_t)x->s[0] * 32 + (size_t)__builtin_ctz(mask)];
   if (id >= 16) return emu_fault(b, x, wi, __builtin_ctz(mask), WM_EFAULT, "barrier id %u is out of range (0..15)", id);
+  if (b->chk) emu_chk_arrive(b, wi, x, mask, R);
   if (x->s[1] != EMU_NOSLOT) {
     uint32_t cnt = (uint32_t)R[(size_t)x->s[1] * 32 + (size_t)__builtin_ctz(mask)];
     if (cnt % 32 || cnt == 0 || cnt > b->nwarps * 32)
@@ -353,6 +355,7 @@ static int release_barriers(Block *b) {
     for (uint32_t w = 0; w < b->nwarps; w++)
       if (b->warps[w].state == W_WAIT && b->warps[w].bar_id == id) waiting = 1;
     if (!waiting || b->bar_arrived[id] < need) continue;
+    if (b->chk) emu_chk_release(b, id);
     for (uint32_t w = 0; w < b->nwarps; w++) {
       Warp *wp = &b->warps[w];
       if (wp->state != W_WAIT || wp->bar_id != id) continue;
@@ -454,6 +457,7 @@ void emu_block_start(Block *b) {
   memset(b->bar_all, 1, sizeof b->bar_all);
   memset(b->bar_any, 0, sizeof b->bar_any);
   b->exited_threads = 0;
+  if (b->chk) emu_chk_block_start(b);
 }
 
 
@@ -510,6 +514,7 @@ int emu_block_run(Block *b) {
       sched_yield();
       continue;
     }
+    if (go == 0 && b->chk) emu_chk_block_end(b);
     if (go <= 0) return go ? emu_stopped(b, quiet, 0) : 0;
   }
 }
@@ -547,9 +552,11 @@ void emu_block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram 
     b->warps[w].stack = wm_xmalloc(sizeof(SimtEntry) * EMU_STACK_MAX);
     warp_init_slots(b, (int)w, b->warps[w].R);
   }
+  if (l->check) emu_chk_block_new(b);
 }
 
 void emu_block_teardown(Block *b) {
+  emu_chk_block_free(b);
   for (uint32_t w = 0; w < b->nwarps; w++) {
     free(b->warps[w].stack);
     free(b->warps[w].frames);

@@ -80,6 +80,7 @@ typedef struct EmuLaunch {
                                 (released when the launch ends), 0 for a
                                 plain launch (grid.is_valid() false) */
   const EmuShard *shard;     /* NULL: this process runs every block */
+  struct EmuCheck *check;    /* `warpmem check` (emu_check.h); NULL: off */
   /* out */
   uint64_t blocks_run;       /* blocks run (all, unless sampling) */
   uint64_t thread_instrs;    /* lane-instructions executed */

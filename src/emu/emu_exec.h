@@ -148,6 +148,7 @@ typedef struct Block {
   uint64_t *running;  /* [nrunning]: the place of the block each host thread
                          runs now (UINT64_MAX: none); NULL on one thread */
   int nrunning;
+  struct EmuChkBlock *chk; /* `warpmem check`'s shadow (emu_check_int.h), NULL */
 } Block;
 
 /* CUDA's default printf FIFO (cudaLimitPrintfFifoSize) and stack

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "emu/emu_check.h"
 #include "emu/emu_exec.h"
 #include "util/spill.h"
 
@@ -458,7 +459,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   int nw, rc = 0;
   size_t budget;
   if (grid_settings(&nw, &budget, e)) return -1;
-  if (emu_heap_used(k)) nw = 1; /* allocation in block order (emu_heap.c) */
+  if (emu_heap_used(k) || l->check) nw = 1; /* allocation in block order (emu_heap.c); the check's shadow */
   uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
   uint64_t nblocks = blocks_to_run(l, grid_blocks);
   l->blocks_run = nblocks;
@@ -664,6 +665,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
     return -1;
   }
   l->grid_ws = 0;
+  if (l->check) emu_chk_prepare(l->check, &prog);
   int rc = l->cooperative ? cooperative_launch(l, arch, &prog, shared, e) : emu_grid_run(l, arch, &prog, shared, e);
   emu_program_free(&prog);
   if (const_owned) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "emu/emu_check.h"
 #include "rt/rt_int.h"
 #include "sim/sim_mpi.h"
 
@@ -51,6 +52,7 @@ static void ctx_make(void) {
     return;
   }
   gmem_init_unified(&rtx.g, rtx.cfg.o.mem_limit);
+  if (rtx.cfg.check_path) rtx.cfg.o.check = rtx.check = emu_check_new(0);
   rtx.pid = (long)getpid();
   WmErr e = {0}; /* under mpirun, the ranks shard each launch (docs/mpi.md) */
   if (sim_mpi_start && sim_mpi_start(&e) < 0) {
@@ -188,6 +190,7 @@ double rt_clock_ns(void) {
 void rtx_ctx_free(void) {
   if (rtx.inited && !rtx.init_error) gmem_free(&rtx.g);
   rtx_env_free(&rtx.cfg);
+  emu_check_free(rtx.check);
   memset(&rtx, 0, sizeof rtx);
   last_error = RT_SUCCESS;
   nsaid = 0;

@@ -99,6 +99,8 @@ int rtx_env_read(RtConfig *c, char *err, size_t n) {
   c->progress = 1;
   const char *rep = getenv(RT_ENV_REPORT);
   if (rep && *rep) c->report_path = wm_xstrdup(rep);
+  const char *chk = getenv(RT_ENV_CHECK);
+  if (chk && *chk) c->check_path = wm_xstrdup(chk);
   static const char *const formats[] = {[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv"};
   static const char *const flag[] = {"0", "1"};
   int fmt = REPORT_TEXT, lines = 0, caches = 1, progress = 1;
@@ -127,6 +129,8 @@ void rtx_env_free(RtConfig *c) {
   if (c->kernel_regex) regfree(&c->re);
   free(c->kernel);
   free(c->report_path);
+  free(c->check_path);
+  c->check_path = NULL;
   c->kernel = c->report_path = NULL;
   c->kernel_regex = 0;
 }

@@ -29,6 +29,7 @@ typedef struct RtConfig {
   regex_t re;
   uint64_t skip, count;    /* ncu's --launch-skip, --launch-count (0: all) */
   int progress;            /* a line per launch on stderr */
+  char *check_path;        /* run --check: the findings' file (NULL: no check) */
 } RtConfig;
 
 /* Reads the environment into c (o initialized); -1 with the message naming
@@ -119,9 +120,14 @@ typedef struct RtCtx {
   long pid;        /* the process that made the context: a child forked
                       from it does not write the reports at its exit */
   uint64_t printf_fifo;
+  struct EmuCheck *check;  /* run --check (cfg.check_path), NULL: none */
 } RtCtx;
 
 extern RtCtx rtx;
+
+/* rt_mem.c: run --check's end: the allocations never freed (leaks), then
+ * every finding to cfg.check_path, if anything was found. */
+void rtx_check_flush(void);
 
 /* rt_ctx.c: every rt_* function starts with rtx_enter (initializes, takes
  * the lock; with sticky, a sticky error is returned) and ends with

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/emu_check.h"
 #include "rt/rt_int.h"
 
 static const Arch *ctx_arch(void) { return rtx.cfg.o.cfg.arch ? rtx.cfg.o.cfg.arch : arch_default(); }
@@ -113,9 +114,12 @@ static RtError run_bound(RtFunction *f, const RtLaunchConfig *c, const uint8_t *
   o.carveout_pct = f->carveout;
   WmErr e = {0};
   fflush(stdout); /* device printf follows the host's output */
+  if (rtx.check) emu_check_launch(rtx.check);
   int rc = sim_run_bound(f->m->mod, ls, &b, &o, &rec->run, &e);
   fflush(stdout);
   free(ls);
+  if (rc && rtx.check && (e.code == WM_EFAULT || e.code == WM_EARITH || e.code == WM_EDEADLOCK))
+    emu_check_fault(rtx.check, f->name, &e);
   if (rc) {
     rec->status = report_status_of(e.code);
     rec->error = wm_xstrdup(e.msg);

@@ -38,5 +38,6 @@ void rt_shutdown(void) {
  * touch its memory from other destructors). */
 __attribute__((destructor)) static void rt_at_exit(void) {
   if (rtx.inited && !rtx.init_error) rt_report_flush();
+  if (rtx.inited && !rtx.init_error && rtx.check) rtx_check_flush();
   if (rtx.inited && sim_mpi_stop) sim_mpi_stop(0); /* under mpirun: every rank ends together */
 }

@@ -6,7 +6,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "emu/emu_check.h"
+#include "report/report_check.h"
 #include "rt/rt_int.h"
 
 /* Allocations are named KIND#N ("cudaMalloc#3"): the name says the kind
@@ -44,7 +47,29 @@ RtError rt_malloc(size_t size, RtMemKind kind, void **out) {
     return rtx_leave(RT_ERR_MEMORY_ALLOCATION);
   }
   *out = (void *)(uintptr_t)rtx.g.buf[i].addr;
+  if (rtx.check && kind == RT_MEM_DEVICE) emu_check_uninit(rtx.check, rtx.g.buf[i].addr, size);
   return rtx_leave(RT_SUCCESS);
+}
+
+/* run --check: a free of something that is not a live allocation of that
+ * kind: a double free (it was one), or an invalid one. */
+static void check_bad_free(uint64_t a, RtMemKind kind, const GBuf *b) {
+  const char *fn = kind == RT_MEM_HOST ? "cudaFreeHost" : "cudaFree";
+  const GBuf *f = gmem_freed(&rtx.g, a);
+  char d[400];
+  if (!b && f && f->addr == a) {
+    snprintf(d, sizeof d, "%s(0x%" PRIx64 "): %s (%" PRIu64 " bytes) was freed before", fn, a, f->name, f->size);
+    emu_check_note(rtx.check, CHK_MEMCHECK, "double free", a, d);
+    return;
+  }
+  if (b && b->addr != a)
+    snprintf(d, sizeof d, "%s(0x%" PRIx64 "): %" PRIu64 " bytes into %s, not the address the allocation returned",
+             fn, a, a - b->addr, b->name);
+  else if (b)
+    snprintf(d, sizeof d, "%s(0x%" PRIx64 "): %s is not memory %s frees", fn, a, b->name, fn);
+  else
+    snprintf(d, sizeof d, "%s(0x%" PRIx64 "): no allocation is at this address", fn, a);
+  emu_check_note(rtx.check, CHK_MEMCHECK, "invalid free", a, d);
 }
 
 RtError rt_free(void *p, RtMemKind kind) {
@@ -56,12 +81,16 @@ RtError rt_free(void *p, RtMemKind kind) {
   int k = b && b->addr == a ? buf_kind(b) : -1;
   /* cudaFree takes managed memory too */
   int ok = kind == RT_MEM_HOST ? k == RT_MEM_HOST : (k == RT_MEM_DEVICE || k == RT_MEM_MANAGED);
-  if (!ok) return rtx_leave(kind == RT_MEM_HOST ? RT_ERR_INVALID_VALUE : RT_ERR_INVALID_DEVICE_POINTER);
+  if (!ok) {
+    if (rtx.check) check_bad_free(a, kind, b);
+    return rtx_leave(kind == RT_MEM_HOST ? RT_ERR_INVALID_VALUE : RT_ERR_INVALID_DEVICE_POINTER);
+  }
   WmErr e = {0};
   if (gmem_release(&rtx.g, a, &e)) {
     rtx_say("%s", e.msg);
     return rtx_leave(RT_ERR_INVALID_DEVICE_POINTER);
   }
+  if (rtx.check) emu_check_forget(rtx.check, a);
   return rtx_leave(RT_SUCCESS);
 }
 
@@ -114,7 +143,10 @@ RtError rt_mem_info(size_t *free_bytes, size_t *total) {
 static RtError check_range(const char *what, const char *side, const void *p, size_t n) {
   if (!in_device_range(p) || n == 0) return RT_SUCCESS;
   uint64_t a = (uint64_t)(uintptr_t)p;
-  if (gmem_find(&rtx.g, a, n)) return RT_SUCCESS;
+  if (gmem_find(&rtx.g, a, n)) {
+    if (rtx.check && side[0] == 'd') emu_check_written(rtx.check, a, n); /* initcheck: the host wrote it */
+    return RT_SUCCESS;
+  }
   const GBuf *b = gmem_nearest(&rtx.g, a);
   if (b && a >= b->addr && a < b->addr + b->size)
     rtx_say("%s: the %s range of %zu bytes at %p runs %" PRIu64 " bytes past the end of %s (%" PRIu64
@@ -194,4 +226,32 @@ void rtx_mem_free_all(void) {
     WmErr e = {0};
     if (gmem_release(&rtx.g, rtx.g.buf[i].addr, &e)) return;
   }
+}
+
+void rtx_check_flush(void) {
+  if (rtx.pid != (long)getpid()) return; /* a child forked from the app: its parent reports */
+  emu_check_launch(rtx.check);
+  for (int i = 0; i < rtx.g.n; i++) {
+    const GBuf *b = &rtx.g.buf[i];
+    int k = buf_kind(b);
+    if (k != RT_MEM_DEVICE && k != RT_MEM_MANAGED) continue;
+    char d[200];
+    snprintf(d, sizeof d, "%s: %" PRIu64 " bytes at 0x%" PRIx64 " never freed", b->name, b->size, b->addr);
+    emu_check_note(rtx.check, CHK_MEMCHECK, "leak", b->addr, d);
+  }
+  size_t n = emu_check_count(rtx.check);
+  if (!n) return;
+  FILE *f = fopen(rtx.cfg.check_path, "w");
+  if (!f) {
+    rtx_say("cannot write the check's findings to %s", rtx.cfg.check_path);
+    return;
+  }
+  uint64_t per[CHK_NTOOLS] = {0};
+  for (size_t i = 0; i < n; i++) {
+    report_check_finding(f, emu_check_get(rtx.check, i));
+    per[emu_check_get(rtx.check, i)->tool]++;
+  }
+  fprintf(f, "check: %zu error%s (memcheck %" PRIu64 ", racecheck %" PRIu64 ", synccheck %" PRIu64
+          ", initcheck %" PRIu64 ")\n", n, n == 1 ? "" : "s", per[0], per[1], per[2], per[3]);
+  fclose(f);
 }

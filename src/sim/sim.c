@@ -6,6 +6,7 @@
 
 #include "sim/sim.h"
 #include "emu/emu_approx.h"
+#include "emu/emu_check.h"
 #include "util/sys.h"
 
 static SimRunner runner = emu_run;
@@ -140,7 +141,7 @@ static int run_bound(const PtxModule *mod, const PtxKernel *k, const LaunchSpec 
                  .gmem = b->gmem, .const_mem = b->const_mem, .global_init = global_init,
                  .global_base = b->global_base, .mm = b->functional ? NULL : &run->mm,
                  .stack_size = o->stack_size, .heap_size = o->heap_size, .cooperative = ls->cooperative,
-                 .printf_out = o->printf_out};
+                 .printf_out = o->printf_out, .check = o->check};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
   SimModel cm;
@@ -162,6 +163,18 @@ static int run_bound(const PtxModule *mod, const PtxKernel *k, const LaunchSpec 
   return 0;
 }
 
+/* `warpmem check`: the buffers of ls bound in g whose spec names no init
+ * (and no --init) are uninitialized for initcheck. */
+static void check_uninit(const LaunchSpec *ls, const GlobalMem *g, const SimOptions *o) {
+  emu_check_forget_all(o->check);
+  for (int i = 0; i < g->n && !o->init_given; i++) {
+    int argno;
+    if (sscanf(g->buf[i].name, "arg%d", &argno) == 1 && argno >= 0 && argno < ls->nargs &&
+        ls->args[argno].kind == ARG_BUF && ls->args[argno].init == INIT_DEFAULT)
+      emu_check_uninit(o->check, g->buf[i].addr, g->buf[i].size);
+  }
+}
+
 int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions *o, SimRun *run,
                    WmErr *e) {
   const PtxKernel *k = launch_begin(mod, ls, o, run, e);
@@ -172,6 +185,7 @@ int sim_run_launch(const PtxModule *mod, const LaunchSpec *ls, const SimOptions 
   uint8_t *cmem = wm_xcalloc(mod->const_size + 1, 1), *gvars = wm_xcalloc(mod->global_size + 1, 1);
   int rc = -1;
   if (launch_bind(k, ls, &g, params, o->init, o->seed, e)) goto out;
+  if (o->check) check_uninit(ls, &g, o);
   if (mod->const_init) memcpy(cmem, mod->const_init, mod->const_size);
   if (mod->global_init) memcpy(gvars, mod->global_init, mod->global_size);
   for (int i = 0; i < o->nconsts; i++)

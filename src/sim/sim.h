@@ -44,6 +44,10 @@ typedef struct SimOptions {
                             (as SimBound.functional; the benchmark's
                             emulation-only stage) */
   FILE *printf_out;      /* device printf's text (NULL: stdout) */
+  struct EmuCheck *check;/* `warpmem check` (emu/emu_check.h): each launch is
+                            checked; buffers without an init are uninitialized
+                            for initcheck unless init_given */
+  int init_given;        /* --init was given */
 } SimOptions;
 
 typedef struct SimRun {
