@@ -70,6 +70,11 @@ void model_cache_config(const Arch *a, int blocks_per_sm, uint32_t threads, uint
   out->interleave = (uint32_t)a->dram_interleave;
 }
 
+void model_spread_small_grid(CacheConfig *k, uint64_t blocks) {
+  uint64_t per_sm = k->sms > 0 ? (blocks + (uint64_t)k->sms - 1) / (uint64_t)k->sms : blocks;
+  while (k->group > 1 && (uint64_t)k->group > per_sm) k->group /= 2;
+}
+
 static double ratio(double num, double den) { return den > 0 ? num / den : 0; }
 
 /* How the bounds combine: 6 fits the H200 launches where two bounds are

@@ -61,6 +61,13 @@ typedef struct ModelTime {
 void model_cache_config(const Arch *a, int blocks_per_sm, uint32_t threads, uint32_t smem,
                         uint32_t local_bytes, CacheConfig *out);
 
+/* A grid of fewer than sms * group blocks has its blocks spread one an
+ * SM first (measured on an H100: colsum's 132 one-warp blocks each find
+ * the whole L1 of an SM; st_blocks' neighbours share no SM): the group
+ * shrinks (halving, so that it still divides blocks_per_sm) to at most
+ * the blocks each SM gets. */
+void model_spread_small_grid(CacheConfig *k, uint64_t blocks);
+
 /* Predicts the time of a launch from its counters (metrics.h). */
 void model_time(const Arch *a, const uint64_t *metric, const ModelLaunch *l, ModelTime *t);
 
