@@ -148,6 +148,11 @@ typedef struct Block {
   uint64_t *running;  /* [nrunning]: the place of the block each host thread
                          runs now (UINT64_MAX: none); NULL on one thread */
   int nrunning;
+  struct EmuWatch *watch; /* the launch's watchdog (emu_watch.c), or NULL */
+  uint64_t watch_pending; /* warp instructions not yet told to it */
+  uint32_t slice;     /* most instructions a warp runs before the next
+                         (EMU_SLICE, less under a small budget) */
+  int stopped;        /* the watchdog stopped it (not a fault: b->e unset) */
 } Block;
 
 /* CUDA's default printf FIFO (cudaLimitPrintfFifoSize) and stack
@@ -426,6 +431,32 @@ void emu_ptx_where(const PtxModule *m, uint32_t line, char *buf, size_t n);
 void emu_cu_where(const PtxModule *m, const PtxInstr *in, char *buf, size_t n);
 /* x's type is one its function does not run: an EUNSUP fault. */
 int emu_unsupported_type(Block *b, const EmuInstr *x, int warp, uint32_t mask);
+
+/* --- the watchdog (emu_watch.c) --- */
+
+/* A launch's budget of warp instructions and wall time, shared by the
+ * host threads that run its blocks.  Each block tells it what it ran once
+ * `every` instructions have gathered (emu_run_pass), so the hot loop pays
+ * nothing per instruction; a thread that sees `stop` stops its block. */
+typedef struct EmuWatch {
+  uint64_t limit;     /* warp instructions (EmuLaunch.max_instrs) */
+  uint64_t every;     /* a block's instructions between two looks */
+  uint64_t used;      /* told so far, by every block (atomic) */
+  double start, timeout; /* wm_now() at the start; seconds, 0: none */
+  int stop;           /* atomic: 0, EMU_WATCH_INSTRS or EMU_WATCH_TIME */
+} EmuWatch;
+enum { EMU_WATCH_INSTRS = 1, EMU_WATCH_TIME = 2 };
+#define EMU_SLICE 100000 /* instructions a warp runs before the next one's turn */
+void emu_watch_init(EmuWatch *w, const EmuLaunch *l);
+/* Makes w block b's watchdog (after emu_block_setup). */
+void emu_watch_attach(EmuWatch *w, Block *b);
+/* Tells b's pending instructions to the watchdog and looks at its clock:
+ * 1 if the launch must stop (b->stopped set), else 0. */
+int emu_watch_look(Block *b);
+/* The watchdog's error (WM_EWATCHDOG) for a launch it stopped: the budget,
+ * the warps still running in the n blocks bs (those it interrupted, the
+ * others are skipped) and where some of them are.  Returns -1. */
+int emu_watch_error(const EmuWatch *w, const EmuLaunch *l, Block *const *bs, size_t n, WmErr *e);
 
 /* --- the spin watch (emu_sched.c) --- */
 

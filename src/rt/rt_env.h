@@ -20,5 +20,7 @@
 #define RT_ENV_MEMLIMIT "WARPMEM_RUN_MEM_LIMIT"/* bytes of device memory (sim --mem-limit) */
 #define RT_ENV_STACK    "WARPMEM_RUN_STACK"    /* sim --stack-size */
 #define RT_ENV_HEAP     "WARPMEM_RUN_HEAP"     /* sim --heap-size */
+#define RT_ENV_MAXINSTR "WARPMEM_RUN_MAX_INSTRUCTIONS" /* sim --max-instructions */
+#define RT_ENV_TIMEOUT  "WARPMEM_RUN_TIMEOUT"  /* sim --timeout (seconds) */
 
 #endif

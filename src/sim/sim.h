@@ -44,6 +44,9 @@ typedef struct SimOptions {
                             (as SimBound.functional; the benchmark's
                             emulation-only stage) */
   FILE *printf_out;      /* device printf's text (NULL: stdout) */
+  uint64_t max_instrs;   /* --max-instructions: the watchdog's budget of warp
+                            instructions per launch (0: EMU_MAX_INSTRS_DEFAULT) */
+  double timeout;        /* --timeout: wall seconds per launch (0: none) */
 } SimOptions;
 
 typedef struct SimRun {

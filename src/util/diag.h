@@ -24,6 +24,7 @@ enum {
   WM_ETOOL,     /* external tool (nvcc) missing or failed */
   WM_EGPU,      /* CUDA driver or cuBLAS failed */
   WM_ENOGPU,    /* no GPU: the driver, a device or cuBLAS is missing */
+  WM_EWATCHDOG, /* emulated kernel: over --max-instructions or --timeout */
 };
 
 typedef struct WmErr {
