@@ -2,6 +2,11 @@
 // (tests/test_guard.c).  Each endless kernel has a twin that ends.
 //
 // A good launch before and after the endless ones: their reports must survive.
+// The //! lines make the folder a catalogue for warpmem lab --dir.
+//! group: guard
+//! title: kernels that never end, between two that do
+//! exp: endless
+//! title: the watchdog's kernels
 //@ scale grid=4 block=64 args=buf:f32:256:iota,f32:2
 //@ count_forever grid=2 block=64 args=buf:u32:1:zero,buf:u32:128:zero
 //@ poll_forever grid=1 block=32 args=buf:u32:1:zero,buf:u32:32:zero
