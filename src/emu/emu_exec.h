@@ -458,6 +458,19 @@ int emu_watch_look(Block *b);
  * others are skipped) and where some of them are.  Returns -1. */
 int emu_watch_error(const EmuWatch *w, const EmuLaunch *l, Block *const *bs, size_t n, WmErr *e);
 
+/* --- host memory budgets (emu_budget.c, docs/limits.md) --- */
+
+#define EMU_LOCAL_MAX (512u << 10)            /* a thread's own local memory: CUDA's limit */
+#define EMU_BLOCK_BYTES_MAX (4ull << 30)      /* one block's registers, local and shared memory */
+#define EMU_BLOCKS_BYTES_MAX (16ull << 30)    /* the blocks in memory at once (one per host
+                                                 thread; all of a cooperative grid) */
+/* Checks what a block of l needs (registers of p, local memory, `shared`
+ * bytes) against the budgets: 0 with the bytes in *block_bytes, or -1 with
+ * a message (WM_ELIMIT). */
+int emu_check_budget(const EmuLaunch *l, const EmuProgram *p, uint32_t shared, uint64_t *block_bytes, WmErr *e);
+/* The host threads (at most nw) whose blocks fit EMU_BLOCKS_BYTES_MAX. */
+int emu_budget_threads(int nw, uint64_t block_bytes);
+
 /* --- the spin watch (emu_sched.c) --- */
 
 /* Backward branches a warp takes between two looks of the watch (emu.c

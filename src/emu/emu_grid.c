@@ -457,7 +457,9 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   const PtxKernel *k = l->kernel;
   int nw, rc = 0;
   size_t budget;
-  if (grid_settings(&nw, &budget, e)) return -1;
+  uint64_t block_bytes;
+  if (emu_check_budget(l, prog, shared, &block_bytes, e) || grid_settings(&nw, &budget, e)) return -1;
+  nw = emu_budget_threads(nw, block_bytes);
   if (emu_heap_used(k)) nw = 1; /* allocation in block order (emu_heap.c) */
   uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
   uint64_t nblocks = blocks_to_run(l, grid_blocks);
@@ -549,7 +551,13 @@ static int run_grid(Block *bs, uint64_t n, MemModel *mm, MemTrace *tr) {
 
 /* Runs a cooperative launch on this thread: every block set up at once. */
 static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
-  uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], block_bytes;
+  if (emu_check_budget(l, prog, shared, &block_bytes, e)) return -1;
+  if (block_bytes > EMU_BLOCKS_BYTES_MAX / n)
+    return wm_err(e, WM_ELIMIT, "kernel %s: the %llu blocks of the cooperative launch, all resident, need %llu MiB "
+                  "of host memory, over warpmem's budget of %llu MiB (docs/limits.md)", l->kernel->name,
+                  (unsigned long long)n, (unsigned long long)(block_bytes * n >> 20),
+                  (unsigned long long)(EMU_BLOCKS_BYTES_MAX >> 20));
   MemModel mm;
   int have_mm = l->mm && mem_init(&mm, &l->mm->cfg, l->kernel->ncode) == 0;
   MemTrace *tr = have_mm && l->cache ? wm_xcalloc(n, sizeof *tr) : NULL;

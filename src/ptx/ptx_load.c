@@ -173,10 +173,9 @@ PtxModule *ptx_load_with(const char *path, const char *arch, const char *const *
     return ptx_parse(path, text, e);
   }
   if (!arch || !*arch) arch = arch_ptx_target();
-  if (access(path, R_OK) != 0) {
-    wm_err(e, WM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    return NULL;
-  }
+  int fd = wm_open_regular(path, WM_READ_MAX, e); /* not a FIFO nvcc would wait on */
+  if (fd < 0) return NULL;
+  close(fd);
   char nvcc[4096];
   if (find_tool("nvcc", nvcc, sizeof nvcc) < 0) {
     wm_err(e, WM_ETOOL,

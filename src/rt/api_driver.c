@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt/api_driver.h"
 #include "rt/rt_image.h"
@@ -457,10 +458,17 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int nu
 
 CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) { return cuModuleLoadData(module, fatCubin); }
 
-/* The whole file at path (NUL-terminated, malloc'd), or NULL. */
+/* The whole file at path (NUL-terminated, malloc'd), or NULL; a FIFO or a
+ * device is refused with a message (it could block or never end). */
 static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
+  WmErr e = {0};
+  int fd = wm_open_regular(path, WM_READ_MAX, &e);
+  if (fd < 0) fprintf(stderr, "==WARPMEM== cuModuleLoad: %s\n", e.msg);
+  FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+  if (!f) {
+    if (fd >= 0) close(fd);
+    return NULL;
+  }
   char *buf = NULL;
   size_t n = 0, cap = 0, got;
   do {
