@@ -16,6 +16,7 @@
 
 #include "rt/api_driver.h"
 #include "rt/rt_image.h"
+#include "util/diag.h"
 
 /* ---- errors --------------------------------------------------------------- */
 
