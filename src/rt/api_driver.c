@@ -12,11 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rt/api_driver.h"
 #include "rt/rt_image.h"
-#include "util/diag.h"
 
 /* ---- errors --------------------------------------------------------------- */
 
@@ -462,9 +463,13 @@ CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) { return 
 /* The whole file at path (NUL-terminated, malloc'd), or NULL; a FIFO or a
  * device is refused with a message (it could block or never end). */
 static char *read_file(const char *path, size_t *len) {
-  WmErr e = {0};
-  int fd = wm_open_regular(path, WM_READ_MAX, &e);
-  if (fd < 0) fprintf(stderr, "==WARPMEM== cuModuleLoad: %s\n", e.msg);
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+    fprintf(stderr, "==WARPMEM== cuModuleLoad: %s is not a regular file (a FIFO, device or directory)\n", path);
+    close(fd);
+    fd = -1;
+  }
   FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
   if (!f) {
     if (fd >= 0) close(fd);
