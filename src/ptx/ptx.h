@@ -18,6 +18,11 @@
 
 #define PTX_NOREG 0xffffffffu /* no register (a '_' sink, no guard, no base) */
 
+/* What the front end accepts (docs/limits.md says why each value). */
+#define PTX_MAX_BYTES (256u << 20)  /* a PTX text: 256 MiB */
+#define PTX_MAX_INSTRS (1 << 22)    /* a kernel's instructions, its device functions' included */
+#define PTX_MAX_FUNCS 4096          /* device functions one kernel reaches */
+
 /* Data types.  Size in bytes from ptx_type_size(). */
 typedef enum {
   PTX_T_NONE,
