@@ -9,10 +9,13 @@
  * barrier in a plain launch, line 44), each with a launch that ends around it. */
 #include <jansson.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "launch/launch.h"
+#include "ptx/ptx.h"
 #include "rt/rt_env.h"
 #include "rt/rt_int.h"
 #include "testutil.h"
@@ -237,6 +240,110 @@ static void test_bad_values(void **state) {
   unsetenv(RT_ENV_TIMEOUT);
 }
 
+/* A FIFO, a device, a directory given as a file: refused at once, never
+ * read (a FIFO with no writer would block forever). */
+static void test_special_files(void **state) {
+  (void)state;
+  char fifo[] = "/tmp/wmguard-XXXXXX", path[64], args[256], *err;
+  assert_non_null(mkdtemp(fifo));
+  const char *const names[] = {"k.ptx", "k.cu"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s/%s", fifo, names[i]);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    snprintf(args, sizeof args, "sim %s", path);
+    double t0 = wm_now();
+    assert_int_equal(tu_run_cli(args, NULL, &err), 1);
+    assert_true(wm_now() - t0 < 20);
+    expect_in(err, "a FIFO (named pipe), not a file");
+    free(err);
+  }
+  snprintf(args, sizeof args, "lab --dir %s --no-gpu", fifo); /* its k.cu is a FIFO */
+  assert_int_equal(tu_run_cli(args, NULL, &err), 1);
+  expect_in(err, "a FIFO (named pipe), not a file");
+  free(err);
+  for (int i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s/%s", fifo, names[i]);
+    unlink(path);
+  }
+  assert_int_equal(tu_run_cli("sim /dev/zero", NULL, &err), 1);
+  expect_in(err, "/dev/zero: a device, not a file");
+  free(err);
+  snprintf(args, sizeof args, "sim %s", fifo);
+  assert_int_equal(tu_run_cli(args, NULL, &err), 1);
+  expect_in(err, "a directory, not a file");
+  free(err);
+  rmdir(fifo);
+}
+
+/* nvcc and ptxas run under a time limit; a bad limit is refused. */
+static void test_tool_limits(void **state) {
+  (void)state;
+  char *out, *err, cu[4200];
+  snprintf(cu, sizeof cu, "sim %s/../guard/guard_kernels.cu", WM_TEST_DATA);
+  setenv("WARPMEM_NVCC_TIMEOUT", "abc", 1);
+  assert_int_equal(tu_run_cli(cu, NULL, &err), 2);
+  expect_in(err, "WARPMEM_NVCC_TIMEOUT=abc: expected seconds");
+  free(err);
+  char nvcc[4096];
+  if (wm_find_program("nvcc", nvcc, sizeof nvcc) == 0 || access("/usr/local/cuda/bin/nvcc", X_OK) == 0) {
+    setenv("WARPMEM_NVCC_TIMEOUT", "0.01", 1); /* nvcc takes a second at least */
+    double s;
+    double t0 = wm_now();
+    assert_int_equal(tu_run_cli(cu, NULL, &err), 1);
+    s = wm_now() - t0;
+    expect_in(err, "nvcc did not finish within 0.01 s on ");
+    expect_in(err, "guard_kernels.cu and was stopped (its time limit: WARPMEM_NVCC_TIMEOUT, default 300 s)");
+    assert_true(s < 10);
+    free(err);
+  }
+  unsetenv("WARPMEM_NVCC_TIMEOUT");
+  setenv("WARPMEM_PTXAS_TIMEOUT", "0.001", 1);
+  assert_int_equal(run_guard("sim %s --kernel scale", &out, &err, NULL), 0);
+  if (!strstr(out, "ptxas not found")) expect_in(out, "ptxas -v (the registers per thread) did not finish within");
+  expect_in(out, "assuming 32");
+  free(out);
+  free(err);
+  unsetenv("WARPMEM_PTXAS_TIMEOUT");
+}
+
+/* Sizes from input are checked before anything is allocated: a .local
+ * array of 4 GB (4 TB for a block of 1024 threads), 4097 launches, a PTX
+ * text over 256 MiB. */
+static void test_input_limits(void **state) {
+  (void)state;
+  char *ptx = tu_temp_file(".ptx", ".version 8.0\n.target sm_90\n.address_size 64\n"
+                                   ".visible .entry k(.param .u64 p)\n{\n .local .align 4 .b8 big[4000000000];\n"
+                                   " .reg .b64 %rd<3>;\n mov.u64 %rd1, big;\n ret;\n}\n");
+  char args[4200], *out, *err;
+  snprintf(args, sizeof args, "sim %s --kernel k --grid 1 --block 1024 --arg buf:u32:1", ptx);
+  assert_int_equal(tu_run_cli(args, &out, &err), 1);
+  expect_in(err, "kernel k has 4000000000 bytes of local memory per thread");
+  expect_in(err, "at most 512 KiB per thread");
+  free(out);
+  free(err);
+  unlink(ptx);
+  free(ptx);
+  size_t n = 4200 * 40 + 200;
+  char *text = malloc(n), *p = text;
+  p += sprintf(p, ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n ret;\n}\n");
+  for (int i = 0; i < 4200; i++) p += sprintf(p, "//@ k#%d grid=1 block=1 args=\n", i);
+  ptx = tu_temp_file(".ptx", text);
+  free(text);
+  snprintf(args, sizeof args, "sim %s", ptx);
+  assert_int_equal(tu_run_cli(args, NULL, &err), 1);
+  expect_in(err, "more than 4096 '//@' launches in one file");
+  free(err);
+  unlink(ptx);
+  free(ptx);
+  text = malloc((size_t)PTX_MAX_BYTES + 2); /* ptx_parse owns it */
+  memset(text, ' ', (size_t)PTX_MAX_BYTES + 1);
+  text[PTX_MAX_BYTES + 1] = '\0';
+  WmErr e = {0};
+  assert_null(ptx_parse("big.ptx", text, &e));
+  assert_int_equal(e.code, WM_ELIMIT);
+  expect_in(e.msg, "big.ptx: 268435457 bytes of PTX, over the 256 MiB warpmem reads");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup(test_poll_forever_budget, setup),
@@ -247,6 +354,9 @@ int main(void) {
     cmocka_unit_test_setup(test_others_report, setup),
     cmocka_unit_test_setup(test_lab_reports, setup),
     cmocka_unit_test_setup(test_bad_values, setup),
+    cmocka_unit_test_setup(test_special_files, setup),
+    cmocka_unit_test_setup(test_tool_limits, setup),
+    cmocka_unit_test_setup(test_input_limits, setup),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
