@@ -102,15 +102,15 @@ int emu_watch_error(const EmuWatch *w, const EmuLaunch *l, Block *const *bs, siz
   char what[256];
   uint64_t ran = __atomic_load_n(&w->used, __ATOMIC_RELAXED);
   if (w->stop == EMU_WATCH_TIME)
-    snprintf(what, sizeof what, "still running after %g s (--timeout %g; %llu warp instructions ran)",
+    snprintf(what, sizeof what, "still running after %.1f s (--timeout %g; %llu warp instructions ran)",
              wm_now() - w->start, w->timeout, (unsigned long long)ran);
   else
     snprintf(what, sizeof what,
-             "ran more than %llu warp instructions (--max-instructions %llu) without finishing",
+             "ran more than %llu warp instructions (--max-instructions %llu) without finishing: an endless loop, "
+             "or a kernel longer than the budget",
              (unsigned long long)w->limit, (unsigned long long)w->limit);
   return wm_err(e, WM_EWATCHDOG,
-                "watchdog: kernel %s %s: it looks like an endless loop; %llu warps of %llu blocks in progress "
-                "were stopped; %s:%s",
+                "watchdog: kernel %s %s; %llu warps of %llu blocks in progress were stopped; %s:%s",
                 l->kernel->name, what, (unsigned long long)warps, (unsigned long long)blocks,
                 warps > EMU_WATCH_SHOWN ? "where the first of them are" : "where they are", where);
 }
