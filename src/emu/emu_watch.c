@@ -109,6 +109,8 @@ int emu_watch_error(const EmuWatch *w, const EmuLaunch *l, Block *const *bs, siz
              "ran more than %llu warp instructions (--max-instructions %llu) without finishing: an endless loop, "
              "or a kernel longer than the budget",
              (unsigned long long)w->limit, (unsigned long long)w->limit);
+  if (!warps) /* the budget ran out in the pass that ended the last warps */
+    return wm_err(e, WM_EWATCHDOG, "watchdog: kernel %s %s, as its last warps finished", l->kernel->name, what);
   return wm_err(e, WM_EWATCHDOG,
                 "watchdog: kernel %s %s; %llu warps of %llu blocks in progress were stopped; %s:%s",
                 l->kernel->name, what, (unsigned long long)warps, (unsigned long long)blocks,
