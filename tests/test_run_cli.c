@@ -82,6 +82,8 @@ static void test_bad_options(void **state) {
   fails("run --mem-limit 0 true", 2, "--mem-limit takes a byte count");
   fails("run --stack-size 8 true", 2, "--stack-size takes bytes per thread");
   fails("run --heap-size 1T true", 2, "--heap-size takes bytes");
+  fails("run --max-instructions 0 true", 2, "--max-instructions takes warp instructions");
+  fails("run --timeout abc true", 2, "--timeout takes seconds");
   fails("run --grid 1 true", 2, "unknown option '--grid'");
   fails("run --lines --", 2, "needs an APP");
 }
@@ -149,7 +151,7 @@ static void test_fake_app(void **state) {
   use_fake_rt();
   char *out, *err;
   run("run --format json -k regex:^vec -s 2 -c 1 --arch h100 --loads cg --no-caches --lines -q "
-      "--mem-limit 1G --stack-size 2K --heap-size 16M " WM_FAKE_APP " 5 x",
+      "--mem-limit 1G --stack-size 2K --heap-size 16M --max-instructions 5M --timeout 2.5 " WM_FAKE_APP " 5 x",
       5, &out, &err);
   const char *app = strstr(out, "fake app: runtime 13, 2 argument(s)\n");
   const char *rep = strstr(out, "fake runtime: warpmem\n");
@@ -160,7 +162,8 @@ static void test_fake_app(void **state) {
                               "WARPMEM_RUN_COUNT=1", "WARPMEM_RUN_ARCH=h100", "WARPMEM_RUN_LOADS=cg",
                               "WARPMEM_RUN_CACHES=0", "WARPMEM_RUN_LINES=1", "WARPMEM_RUN_PROGRESS=0",
                               "WARPMEM_RUN_MEM_LIMIT=1073741824", "WARPMEM_RUN_STACK=2048",
-                              "WARPMEM_RUN_HEAP=16777216"};
+                              "WARPMEM_RUN_HEAP=16777216", "WARPMEM_RUN_MAX_INSTRUCTIONS=5M",
+                              "WARPMEM_RUN_TIMEOUT=2.5"};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) expect_in(out, vars[i]);
   free(out);
   free(err);

@@ -14,6 +14,7 @@ from one source:
     tests/corpus/X.cu          -> tests/corpus/ptx/X.ptx  real-code-style kernels,
                                   one per feature (tests/corpus/README.md)
     bench/X_kernels.cu         -> bench/ptx/X_kernels.ptx the benchmark's large launches
+    tests/guard/X.cu           -> tests/guard/ptx/X.ptx   kernels that never end (the watchdog)
 
 Usage (from anywhere):
     python3 tools/build_ptx.py             regenerate lab/ptx and tests/data
@@ -54,6 +55,7 @@ SETS = [
     ("tests/corpus", lambda name: True, "tests/corpus/ptx"),
     ("tests/check", lambda name: True, "tests/check/ptx"),
     ("bench", lambda name: name.endswith("_kernels.cu"), "bench/ptx"),
+    ("tests/guard", lambda name: True, "tests/guard/ptx"),
 ]
 
 

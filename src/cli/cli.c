@@ -57,6 +57,26 @@ int cli_choice(const char *s, const char *const *words, int n) {
   return -1;
 }
 
+/* --max-instructions N (1 to 2^50 warp instructions) or --timeout SECONDS
+ * (above 0, at most a week): the watchdog's budget of a launch.  1, or an
+ * exit status + 2. */
+int cli_watch_option(const char *a, const char *v, SimOptions *o) {
+  char *end = NULL;
+  if (!strcmp(a, "--max-instructions")) {
+    uint64_t n;
+    if (!v || cli_parse_size(v, &n) || n < 1 || n > (1ull << 50))
+      return 2 + cli_usage_error("--max-instructions takes warp instructions per launch, 1 to 2^50 (K, M, G "
+                                 "suffixes), not '%s'", v ? v : "");
+    o->max_instrs = n;
+    return 1;
+  }
+  double t = v ? strtod(v, &end) : 0;
+  if (!v || end == v || *end || !(t > 0) || t > 7 * 86400.0)
+    return 2 + cli_usage_error("--timeout takes seconds per launch, above 0 and at most 604800, not '%s'", v ? v : "");
+  o->timeout = t;
+  return 1;
+}
+
 /* Simulation options shared by sim and lab; returns 1 if argv[*i] was one, 0 if not,
  * or an exit status + 2 (so >= 2) on a bad value. */
 int cli_common_option(int argc, char **argv, int *i, SimOptions *o) {
@@ -149,6 +169,7 @@ int cli_common_option(int argc, char **argv, int *i, SimOptions *o) {
     o->sample = (int)n;
     return 1;
   }
+  if (!strcmp(a, "--max-instructions") || !strcmp(a, "--timeout")) return cli_watch_option(a, VALUE(), o);
   if (!strcmp(a, "--no-caches")) {
     o->cfg.caches = 0;
     return 1;
@@ -190,5 +211,5 @@ int cli_nvcc_option(int argc, char **argv, int *i, CliNvcc *f) {
 
 int cli_launch_error(const WmErr *e) {
   return e->code == WM_EUNSUP || e->code == WM_EARGS || e->code == WM_ELIMIT || e->code == WM_EFAULT ||
-         e->code == WM_EARITH || e->code == WM_EDEADLOCK || e->code == WM_EGPU;
+         e->code == WM_EARITH || e->code == WM_EDEADLOCK || e->code == WM_EGPU || e->code == WM_EWATCHDOG;
 }

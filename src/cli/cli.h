@@ -35,6 +35,14 @@ int cli_nvcc_option(int argc, char **argv, int *i, CliNvcc *f);
  * returns 1 if argv[*i] was one, 0 if not, or an exit status + 2 (so >= 2)
  * on a bad value. */
 int cli_common_option(int argc, char **argv, int *i, SimOptions *o);
+/* --max-instructions or --timeout (a) with its value v (NULL: none). */
+int cli_watch_option(const char *a, const char *v, SimOptions *o);
+#define CLI_WATCH_USAGE \
+  "  --max-instructions N  the watchdog: stop a launch that runs more than N warp\n" \
+  "                   instructions (default 2^35 = 3.4e10, 1.1e12 thread-\n" \
+  "                   instructions: 30x the largest benchmark launch) as an\n" \
+  "                   endless loop, naming where its warps are\n" \
+  "  --timeout S      the same after S seconds of wall-clock time (default none)\n"
 int cli_parse_size(const char *s, uint64_t *out);
 /* The index of s in words[0..n-1] (an option's value; NULL words are
  * skipped), or -1. */

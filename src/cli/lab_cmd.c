@@ -44,10 +44,12 @@ static const char *usage_lab =
   "                  h200-seed-counters.csv of the source tree, or of\n"
   "                  $WARPMEM_GROUNDTRUTH_DIR; takes --only, --list and --format\n"
   "  --arch NAME     the preset simulated (default h200)\n"
+  CLI_WATCH_USAGE
   "\n"
-  "A launch the simulator refuses (an instruction it does not run) or that\n"
-  "faults is reported in its place (text and markdown: a '!' line with the\n"
-  "located message; JSON and CSV: status and error) and the others run.\n"
+  "A launch the simulator refuses (an instruction it does not run), that\n"
+  "faults or that the watchdog stops is reported in its place (text and\n"
+  "markdown: a '!' line with the located message; JSON and CSV: status and\n"
+  "error) and the others run.\n"
   "exit status: 0 ok, 1 an error, 2 usage, 4 some launches refused or failed.\n";
 
 /* ---- options ---------------------------------------------------------------- */

@@ -52,6 +52,7 @@ static const char *usage_run =
   "                   cudaDeviceSetLimit changes it)\n"
   "  --heap-size B    the device heap of malloc and new (default 8M, as\n"
   "                   cudaLimitMallocHeapSize)\n"
+  CLI_WATCH_USAGE
   "\n"
   "the report:\n"
   "  --format FMT     text (default), json or csv; metric names are Nsight\n"
@@ -77,7 +78,8 @@ static const char *usage_run =
   "\n"
   "A fault in a kernel (an out-of-bounds access, a deadlock) prints warpmem's\n"
   "located error and makes the next CUDA call return CUDA's error\n"
-  "(cudaErrorIllegalAddress, ...), so APP's own error handling runs.\n"
+  "(cudaErrorIllegalAddress, ...), so APP's own error handling runs; a launch\n"
+  "the watchdog stops returns cudaErrorLaunchTimeout.\n"
   "See docs/run.md.\n"
   "\n"
   "exit status: APP's own (5 with --check when APP exited 0 and the check found\n"
@@ -115,7 +117,7 @@ static int check_kernel(const char *s) {
  * for the runtime.  Returns 1 taken, 0 not one, else an exit status + 2. */
 static int model_option(int argc, char **argv, int *i, RunCmd *c) {
   static const char *const names[] = {"--arch", "--loads", "--no-caches", "--mem-limit", "--stack-size",
-                                      "--heap-size"};
+                                      "--heap-size", "--max-instructions", "--timeout"};
   const char *a = argv[*i];
   if (cli_choice(a, names, (int)(sizeof names / sizeof *names)) < 0) return 0;
   SimOptions o;
@@ -127,6 +129,8 @@ static int model_option(int argc, char **argv, int *i, RunCmd *c) {
   else if (!strcmp(a, "--no-caches")) c->no_caches = 1;
   else if (!strcmp(a, "--mem-limit")) c->mem_limit = o.mem_limit;
   else if (!strcmp(a, "--stack-size")) c->stack_size = o.stack_size;
+  else if (!strcmp(a, "--max-instructions")) c->max_instrs = argv[*i];
+  else if (!strcmp(a, "--timeout")) c->timeout = argv[*i];
   else c->heap_size = o.heap_size;
   return 1;
 }

@@ -20,6 +20,7 @@ typedef struct RunCmd {
   const char *loads;       /* ca | cg */
   const char *skip, *count;/* --launch-skip/--launch-count, checked digits */
   uint64_t mem_limit, stack_size, heap_size;
+  const char *max_instrs, *timeout; /* the watchdog's, checked */
   int lines, no_caches, quiet;
   int check;               /* --check: every launch checked (warpmem check's tools) */
   const char *app;         /* APP as given */

@@ -118,6 +118,8 @@ void run_set_env(const RunCmd *c, const RunPlan *p) {
   set_bytes(RT_ENV_STACK, c->stack_size);
   set_bytes(RT_ENV_HEAP, c->heap_size);
   set_or_unset(RT_ENV_CHECK, c->check ? p->check : NULL);
+  set_or_unset(RT_ENV_MAXINSTR, c->max_instrs);
+  set_or_unset(RT_ENV_TIMEOUT, c->timeout);
   prepend_path("LD_LIBRARY_PATH", p->rt_dir);
 }
 

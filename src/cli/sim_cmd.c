@@ -19,6 +19,7 @@ static const char *usage_sim =
   "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
   "                   [--max-threads N] [--const NAME=TYPE:VALUE[,VALUE...]]...\n"
   "                   [--sample N] [--no-caches] [--cooperative]\n"
+  "                   [--max-instructions N] [--timeout SECONDS]\n"
   "                   [-I DIR]... [-D NAME[=VALUE]]... [-std=X] [--nvcc-flag FLAG]...\n"
   "\n"
   "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo\n"
@@ -81,7 +82,7 @@ static const char *usage_sim =
   "                   cooperative): all blocks resident at once, so grid.sync()\n"
   "                   and flags between blocks work; a grid larger than the GPU\n"
   "                   holds is refused as CUDA refuses it\n"
-
+  CLI_WATCH_USAGE
   CLI_NVCC_USAGE
   "  WARPMEM_THREADS  host threads that run blocks (default: one per CPU)\n"
   "\n"
@@ -89,8 +90,9 @@ static const char *usage_sim =
   "nvcc failed, the one launch built from --kernel/--grid/--block/--arg failed);\n"
   "2 a usage error; 4 some launches of FILE were refused (an instruction warpmem\n"
   "does not run, arguments that do not bind, a limit) or failed (a fault, a\n"
-  "deadlock) while the others ran: each is reported in its place (text: REFUSED:\n"
-  "or FAILED: and the located message; JSON and CSV: status and error).\n";
+  "deadlock, a launch the watchdog stopped) while the others ran: each is reported\n"
+  "in its place (text: REFUSED: or FAILED: and the located message; JSON and\n"
+  "CSV: status and error).\n";
 
 static int parse_format(const char *s, ReportFormat *f) {
   static const char *const names[] = {[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv"};

@@ -46,8 +46,6 @@
 #include "emu/emu_check.h"
 #include "emu/emu_exec.h"
 
-#define EMU_SLICE 100000
-
 /* --- control --- */
 
 /* Special registers that differ between the blocks of a launch. */
@@ -252,7 +250,7 @@ static int run_warp(Block *b, int wi) {
   uint64_t winstr = 0, tinstr = 0;
   int rc = 0, switched = 0;
   w->spin_stuck = 0;
-  for (int budget = EMU_SLICE; budget > 0 && w->state == W_READY; budget--) {
+  for (uint32_t budget = b->slice; budget > 0 && w->state == W_READY; budget--) {
     SimtEntry *top = &w->stack[w->sp - 1];
     const EmuInstr *x = &code[top->pc];
     uint32_t mask = top->mask;
@@ -470,7 +468,9 @@ int emu_run_pass(Block *b, EmuPass *ps) {
     ps->ran++;
     ps->spun += b->warps[w].spin_stuck;
   }
-  ps->instrs += b->warp_instrs - before;
+  uint64_t ran = b->warp_instrs - before;
+  ps->instrs += ran;
+  if (b->watch && (b->watch_pending += ran) >= b->watch->every && emu_watch_look(b)) return -1;
   ps->released |= release_barriers(b);
   for (uint32_t w = 0; w < b->nwarps; w++) ps->waiting |= b->warps[w].state == W_WAIT;
   return 0;
@@ -530,6 +530,7 @@ void emu_block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram 
   b->p = prog;
   b->m = l->mod;
   b->e = e;
+  b->slice = EMU_SLICE;
   b->sms = (uint32_t)arch->sms;
   b->nthreads = l->block[0] * l->block[1] * l->block[2];
   b->nwarps = (b->nthreads + 31) / 32;

@@ -81,6 +81,10 @@ typedef struct EmuLaunch {
                                 plain launch (grid.is_valid() false) */
   const EmuShard *shard;     /* NULL: this process runs every block */
   struct EmuCheck *check;    /* `warpmem check` (emu_check.h); NULL: off */
+  uint64_t max_instrs;       /* the watchdog (emu_watch.c): warp instructions
+                                the launch may run before it is stopped
+                                (0: EMU_MAX_INSTRS_DEFAULT) */
+  double timeout;            /* and wall seconds (0: no limit) */
   /* out */
   uint64_t blocks_run;       /* blocks run (all, unless sampling) */
   uint64_t thread_instrs;    /* lane-instructions executed */
@@ -90,6 +94,12 @@ typedef struct EmuLaunch {
 } EmuLaunch;
 
 #define EMU_MAX_THREADS 64
+/* The watchdog's default budget: 2^35 (3.4e10) warp instructions, 1.1e12
+ * thread-instructions at full warps, 30 times the largest launch of
+ * bench/large_kernels.cu (3e10 thread-instructions) and about 20 minutes
+ * of emulation on one host thread; a kernel that runs longer is taken to
+ * loop forever (--max-instructions raises it). */
+#define EMU_MAX_INSTRS_DEFAULT (1ull << 35)
 #define EMU_TRACE_BUDGET ((size_t)1 << 30) /* default of WARPMEM_TRACE_MB: bytes of block traces
                                               waiting for the cache replay (emu_grid.c) */
 

@@ -149,6 +149,11 @@ typedef struct Block {
                          runs now (UINT64_MAX: none); NULL on one thread */
   int nrunning;
   struct EmuChkBlock *chk; /* `warpmem check`'s shadow (emu_check_int.h), NULL */
+  struct EmuWatch *watch; /* the launch's watchdog (emu_watch.c), or NULL */
+  uint64_t watch_pending; /* warp instructions not yet told to it */
+  uint32_t slice;     /* most instructions a warp runs before the next
+                         (EMU_SLICE, less under a small budget) */
+  int stopped;        /* the watchdog stopped it (not a fault: b->e unset) */
 } Block;
 
 /* CUDA's default printf FIFO (cudaLimitPrintfFifoSize) and stack
@@ -427,6 +432,45 @@ void emu_ptx_where(const PtxModule *m, uint32_t line, char *buf, size_t n);
 void emu_cu_where(const PtxModule *m, const PtxInstr *in, char *buf, size_t n);
 /* x's type is one its function does not run: an EUNSUP fault. */
 int emu_unsupported_type(Block *b, const EmuInstr *x, int warp, uint32_t mask);
+
+/* --- the watchdog (emu_watch.c) --- */
+
+/* A launch's budget of warp instructions and wall time, shared by the
+ * host threads that run its blocks.  Each block tells it what it ran once
+ * `every` instructions have gathered (emu_run_pass), so the hot loop pays
+ * nothing per instruction; a thread that sees `stop` stops its block. */
+typedef struct EmuWatch {
+  uint64_t limit;     /* warp instructions (EmuLaunch.max_instrs) */
+  uint64_t every;     /* a block's instructions between two looks */
+  uint64_t used;      /* told so far, by every block (atomic) */
+  double start, timeout; /* wm_now() at the start; seconds, 0: none */
+  int stop;           /* atomic: 0, EMU_WATCH_INSTRS or EMU_WATCH_TIME */
+} EmuWatch;
+enum { EMU_WATCH_INSTRS = 1, EMU_WATCH_TIME = 2 };
+#define EMU_SLICE 100000 /* instructions a warp runs before the next one's turn */
+void emu_watch_init(EmuWatch *w, const EmuLaunch *l);
+/* Makes w block b's watchdog (after emu_block_setup). */
+void emu_watch_attach(EmuWatch *w, Block *b);
+/* Tells b's pending instructions to the watchdog and looks at its clock:
+ * 1 if the launch must stop (b->stopped set), else 0. */
+int emu_watch_look(Block *b);
+/* The watchdog's error (WM_EWATCHDOG) for a launch it stopped: the budget,
+ * the warps still running in the n blocks bs (those it interrupted, the
+ * others are skipped) and where some of them are.  Returns -1. */
+int emu_watch_error(const EmuWatch *w, const EmuLaunch *l, Block *const *bs, size_t n, WmErr *e);
+
+/* --- host memory budgets (emu_budget.c, docs/limits.md) --- */
+
+#define EMU_LOCAL_MAX (512u << 10)            /* a thread's own local memory: CUDA's limit */
+#define EMU_BLOCK_BYTES_MAX (4ull << 30)      /* one block's registers, local and shared memory */
+#define EMU_BLOCKS_BYTES_MAX (16ull << 30)    /* the blocks in memory at once (one per host
+                                                 thread; all of a cooperative grid) */
+/* Checks what a block of l needs (registers of p, local memory, `shared`
+ * bytes) against the budgets: 0 with the bytes in *block_bytes, or -1 with
+ * a message (WM_ELIMIT). */
+int emu_check_budget(const EmuLaunch *l, const EmuProgram *p, uint32_t shared, uint64_t *block_bytes, WmErr *e);
+/* The host threads (at most nw) whose blocks fit EMU_BLOCKS_BYTES_MAX. */
+int emu_budget_threads(int nw, uint64_t block_bytes);
 
 /* --- the spin watch (emu_sched.c) --- */
 

@@ -458,7 +458,9 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   const PtxKernel *k = l->kernel;
   int nw, rc = 0;
   size_t budget;
-  if (grid_settings(&nw, &budget, e)) return -1;
+  uint64_t block_bytes;
+  if (emu_check_budget(l, prog, shared, &block_bytes, e) || grid_settings(&nw, &budget, e)) return -1;
+  nw = emu_budget_threads(nw, block_bytes);
   if (emu_heap_used(k) || l->check) nw = 1; /* allocation in block order (emu_heap.c); the check's shadow */
   uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
   uint64_t nblocks = blocks_to_run(l, grid_blocks);
@@ -472,6 +474,8 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   uint64_t running[EMU_MAX_THREADS];
   for (int t = 0; t < nw; t++) running[t] = 0; /* not started: may run anything */
   uint64_t stop_at = UINT64_MAX;
+  EmuWatch watch;
+  emu_watch_init(&watch, l);
   Ring *ring = l->cache && l->mm ? ring_new(l, chunk, nblocks, nw, budget) : NULL;
   for (int t = 0; t < nw; t++) {
     Worker *w = &ws[t];
@@ -485,6 +489,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
     if (l->mm && mem_init(&w->mm, &l->mm->cfg, k->ncode) == 0) w->b.mm = &w->mm;
     if (ring && w->b.mm) w->ring = ring;
     emu_block_setup(&w->b, l, arch, prog, shared, &w->err);
+    emu_watch_attach(&watch, &w->b);
     w->b.running = nw > 1 ? running : NULL;
     w->b.nrunning = nw;
   }
@@ -503,6 +508,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   }
   Block *bp[EMU_MAX_THREADS];
   for (int t = 0; t < nw; t++) bp[t] = &ws[t].b;
+  if (watch.stop) emu_watch_error(&watch, l, bp, (size_t)nw, e); /* over the others' faults */
   emu_printf_flush(l, bp, (size_t)nw, stop_at);
   workers_finish(l, ws, nw);
   rc = l->shard ? l->shard->finish(l->shard->ctx, l, fault, e) : fault == UINT64_MAX ? 0 : -1;
@@ -546,15 +552,24 @@ static int run_grid(Block *bs, uint64_t n, MemModel *mm, MemTrace *tr) {
 
 /* Runs a cooperative launch on this thread: every block set up at once. */
 static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
-  uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+  uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], block_bytes;
+  if (emu_check_budget(l, prog, shared, &block_bytes, e)) return -1;
+  if (block_bytes > EMU_BLOCKS_BYTES_MAX / n)
+    return wm_err(e, WM_ELIMIT, "kernel %s: the %llu blocks of the cooperative launch, all resident, need %llu MiB "
+                  "of host memory, over warpmem's budget of %llu MiB (docs/limits.md)", l->kernel->name,
+                  (unsigned long long)n, (unsigned long long)(block_bytes * n >> 20),
+                  (unsigned long long)(EMU_BLOCKS_BYTES_MAX >> 20));
   MemModel mm;
   int have_mm = l->mm && mem_init(&mm, &l->mm->cfg, l->kernel->ncode) == 0;
   MemTrace *tr = have_mm && l->cache ? wm_xcalloc(n, sizeof *tr) : NULL;
   Block *bs = wm_xcalloc(n, sizeof *bs);
+  EmuWatch watch;
+  emu_watch_init(&watch, l);
   for (uint64_t i = 0; i < n; i++) {
     Block *b = &bs[i];
     b->mm = have_mm ? &mm : NULL;
     emu_block_setup(b, l, arch, prog, shared, e);
+    emu_watch_attach(&watch, b);
     b->ctaid[0] = (uint32_t)(i % l->grid[0]);
     b->ctaid[1] = (uint32_t)(i / l->grid[0] % l->grid[1]);
     b->ctaid[2] = (uint32_t)(i / ((uint64_t)l->grid[0] * l->grid[1]));
@@ -564,6 +579,8 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
   int rc = run_grid(bs, n, have_mm ? &mm : NULL, tr);
   Block **bp = wm_xmalloc(n * sizeof *bp);
   for (uint64_t i = 0; i < n; i++) bp[i] = &bs[i];
+  for (uint64_t i = 0; watch.stop && i < n; i++) bs[i].stopped = 1; /* every block is in progress */
+  if (watch.stop) emu_watch_error(&watch, l, bp, (size_t)n, e);
   emu_printf_flush(l, bp, (size_t)n, UINT64_MAX);
   free(bp);
   if (have_mm) mm.trace = NULL;

@@ -46,6 +46,7 @@ typedef unsigned long long CUsurfObject;
   X(CUDA_ERROR_INVALID_ADDRESS_SPACE, 717, "cuda.h")                   \
   X(CUDA_ERROR_INVALID_PC, 718, "cuda.h")                              \
   X(CUDA_ERROR_LAUNCH_FAILED, 719, "cuda.h")                           \
+  X(CUDA_ERROR_LAUNCH_TIMEOUT, 702, "cuda.h")                          \
   X(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, 720, "cuda.h")            \
   X(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 95, "cuda.h")              \
   X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1, "cuda.h")            \

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lab/lab.h"
@@ -171,9 +172,21 @@ static int on_path(const char *prog) {
 /* The command line: ncu, its options, this program as the child.  Only the
  * compared counters are collected (fewer replay passes); kernel names stay
  * mangled, as the //@ lines name templates. */
-static char *ncu_command(const Lab *lab) {
+/* ncu's time limit: $WARPMEM_NCU_TIMEOUT seconds (default 3600: it
+ * replays every launch dozens of times), or -1 for a bad value. */
+static double ncu_limit(void) {
+  const char *v = getenv("WARPMEM_NCU_TIMEOUT");
+  if (!v || !*v) return 3600;
+  char *end;
+  double t = strtod(v, &end);
+  return end == v || *end || !(t > 0) || t > 86400 ? -1 : t;
+}
+
+static char *ncu_command(const Lab *lab, double limit) {
   size_t cap = 16384, n = 0;
   char *cmd = wm_xmalloc(cap);
+  if (on_path("timeout")) /* coreutils: the process group killed past the limit */
+    n += (size_t)snprintf(cmd + n, cap - n, "timeout -k 10 %g ", limit);
   n += (size_t)snprintf(cmd + n, cap - n,
                         "ncu --clock-control none --print-kernel-base mangled --csv --page raw --print-units base "
                         "--metrics ");
@@ -293,7 +306,13 @@ int lab_ncu(Lab *lab) {
     fprintf(stderr, "warpmem lab --ncu: ncu (Nsight Compute) is not on PATH: nothing profiled\n");
     return 0;
   }
-  char *cmd = ncu_command(lab);
+  double limit = ncu_limit();
+  if (limit < 0) {
+    fprintf(stderr, "warpmem lab --ncu: WARPMEM_NCU_TIMEOUT=%s: expected seconds, above 0 and at most 86400\n",
+            getenv("WARPMEM_NCU_TIMEOUT"));
+    return 2;
+  }
+  char *cmd = ncu_command(lab, limit);
   fprintf(stderr, "warpmem lab --ncu: %s\n", cmd);
   FILE *p = popen(cmd, "r");
   free(cmd);
@@ -305,6 +324,9 @@ int lab_ncu(Lab *lab) {
   int nrows;
   int parsed = parse_ncu(p, &rows, &nrows);
   int st = pclose(p);
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 124)
+    fprintf(stderr, "warpmem lab --ncu: ncu did not finish within %g s and was stopped (WARPMEM_NCU_TIMEOUT)\n",
+            limit);
   if (parsed || nrows == 0) {
     fprintf(stderr, "warpmem lab --ncu: ncu printed no counters (exit status %d); run the command above to see why\n", st);
     free(rows);

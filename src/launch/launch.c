@@ -378,6 +378,11 @@ int launch_parse_file(const char *path, const char *text, LaunchSpec **out, int 
     while (q < end && is_blank(*q)) q++;
     if (end - q >= 3 && memcmp(q, "//@", 3) == 0) {
       Line L = {path, text, line, p};
+      if (cnt == LAUNCH_MAX_LAUNCHES) {
+        free(v);
+        return wm_err_at(e, WM_ELIMIT, path, text, line, 1, "more than %d '//@' launches in one file, warpmem's "
+                         "limit (docs/limits.md): split the file", LAUNCH_MAX_LAUNCHES);
+      }
       if (cnt == cap) {
         cap = cap ? cap * 2 : 16;
         v = wm_xrealloc(v, (size_t)cap * sizeof *v);

@@ -46,6 +46,7 @@ typedef struct ArgSpec {
 } ArgSpec;
 
 #define LAUNCH_MAX_ARGS 64
+#define LAUNCH_MAX_LAUNCHES 4096 /* '//@' lines of one file (a LaunchSpec is ~30 KB) */
 
 typedef struct LaunchSpec {
   char name[4096];   /* kernel name (mangled template names run long: CUB's pass 600 characters) */

@@ -18,6 +18,11 @@
 
 #define PTX_NOREG 0xffffffffu /* no register (a '_' sink, no guard, no base) */
 
+/* What the front end accepts (docs/limits.md says why each value). */
+#define PTX_MAX_BYTES (256u << 20)  /* a PTX text: 256 MiB */
+#define PTX_MAX_INSTRS (1 << 22)    /* a kernel's instructions, its device functions' included */
+#define PTX_MAX_FUNCS 4096          /* device functions one kernel reaches */
+
 /* Data types.  Size in bytes from ptx_type_size(). */
 typedef enum {
   PTX_T_NONE,
@@ -470,6 +475,13 @@ PtxModule *ptx_load(const char *path, const char *arch, WmErr *e);
  * ignored for a .ptx).  A failed compile's message holds nvcc's output and
  * the command run. */
 PtxModule *ptx_load_with(const char *path, const char *arch, const char *const *nvcc_flags, int nflags, WmErr *e);
+/* The tools' time limits (seconds; $WARPMEM_NVCC_TIMEOUT and
+ * $WARPMEM_PTXAS_TIMEOUT override them): nvcc on a large project file takes
+ * a minute at most; ptxas -v on a 30 MB PTX took minutes, for a register
+ * count the occupancy can do without (it then assumes one, and says so).
+ * Past its limit the tool's process group is killed. */
+#define PTX_NVCC_TIMEOUT 300.0
+#define PTX_PTXAS_TIMEOUT 60.0
 
 /* Registers per thread of the module's kernels, from `ptxas -arch=sm_XX -v`
  * on the module's PTX (ptxas found like nvcc): fills PtxKernel.regs of the

@@ -651,6 +651,9 @@ static void append(Parser *P, PtxInstr *in, Opd *fin, int nf) {
     if (o->o.kind == PTX_O_IMM) o->o.imm = (int64_t)pp_num_value(P, o->tok, o->num, pp_opd_type(in, i));
     if (o->o.kind == PTX_O_REG && (o->o.reg[0] == PTX_NOREG)) pp_fail(P, o->tok, "bad register");
   }
+  if (k->ncode >= PTX_MAX_INSTRS)
+    pp_fail(P, pp_peek(P), "%s has more than %d instructions, warpmem's limit (docs/limits.md)", k->name,
+            PTX_MAX_INSTRS);
   GROW(k->code, k->ncode, P->capcode);
   int idx = k->ncode;
   for (int i = 0; i < nf; i++) {

@@ -209,6 +209,16 @@ static void link_kernel(PtxModule *m, PtxKernel *k) {
       free(L.fn_of);
       return;
     }
+  uint64_t total = (uint64_t)k->ncode;
+  for (int i = 1; i < L.n; i++) total += (uint64_t)L.fn[i].f->ncode;
+  if (L.n > PTX_MAX_FUNCS || total > PTX_MAX_INSTRS) {
+    refuse(m, k, &k->code[0], "kernel %s reaches %d device functions, %llu instructions with its own: over "
+           "warpmem's limits of %d functions and %d instructions (docs/limits.md)", k->name, L.n - 1,
+           (unsigned long long)total, PTX_MAX_FUNCS, PTX_MAX_INSTRS);
+    free(L.fn);
+    free(L.fn_of);
+    return;
+  }
   for (int c = 0; c < k->ncalls; c++) k->calls[c].caller = 0;
   for (int i = 1; i < L.n; i++) append_fn(&L, i);
   for (int c = 0; c < k->ncalls; c++) {

@@ -5,12 +5,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -26,20 +28,66 @@ static int find_tool(const char *tool, char *buf, size_t n) {
   return -1;
 }
 
-/* Runs argv[0] with stdin from /dev/null and stdout and stderr into `log`;
- * *status gets its wait status.  Returns 0, or -1 with WM_ETOOL in e. */
-static int spawn_logged(char *const argv[], const char *log, int *status, WmErr *e) {
+/* The time limit of a tool: $var in seconds (above 0, at most a day), or
+ * def when it is unset.  -1 with a message for a value that is not one. */
+static double tool_limit(const char *var, double def, WmErr *e) {
+  const char *v = getenv(var);
+  if (!v || !*v) return def;
+  char *end;
+  double t = strtod(v, &end);
+  if (end == v || *end || !(t > 0) || t > 86400)
+    return wm_err(e, WM_EUSAGE, "%s=%s: expected seconds, above 0 and at most 86400", var, v);
+  return t;
+}
+
+/* Waits for pid up to `limit` seconds; past it, kills its process group
+ * (the tool and what it started: nvcc's cicc and ptxas).  0 with its wait
+ * status, 1 if it was killed, -1 if waiting failed. */
+static int wait_limited(pid_t pid, double limit, int *status) {
+  double end = wm_now() + limit;
+  long nap = 1000000; /* ns: 1 ms, doubling to 50 ms */
+  for (;;) {
+    pid_t r = waitpid(pid, status, WNOHANG);
+    if (r == pid) return 0;
+    if (r < 0 && errno != EINTR) return -1;
+    if (wm_now() > end) break;
+    struct timespec ts = {0, nap};
+    nanosleep(&ts, NULL);
+    if (nap < 50000000) nap *= 2;
+  }
+  kill(-pid, SIGKILL);
+  while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+  }
+  return 1;
+}
+
+/* Runs argv[0] (the tool `what` working on `file`) in a process group of its
+ * own, with stdin from /dev/null and stdout and stderr into `log`, for at
+ * most $limit_var seconds (else limit_def); *status gets its wait status.
+ * Returns 0, or -1 with WM_ETOOL in e (WM_EUSAGE for a bad $limit_var). */
+static int spawn_logged(char *const argv[], const char *log, const char *what, const char *file,
+                        const char *limit_var, double limit_def, int *status, WmErr *e) {
+  double limit = tool_limit(limit_var, limit_def, e);
+  if (limit < 0) return -1;
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  posix_spawnattr_t at;
+  posix_spawnattr_init(&at);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&at, 0);
   pid_t pid;
-  int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+  int rc = posix_spawn(&pid, argv[0], &fa, &at, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&at);
   if (rc != 0) return wm_err(e, WM_ETOOL, "cannot run %s: %s", argv[0], strerror(rc));
-  while (waitpid(pid, status, 0) < 0)
-    if (errno != EINTR) return wm_err(e, WM_ETOOL, "waiting for %s: %s", argv[0], strerror(errno));
+  rc = wait_limited(pid, limit, status);
+  if (rc < 0) return wm_err(e, WM_ETOOL, "waiting for %s: %s", argv[0], strerror(errno));
+  if (rc > 0)
+    return wm_err(e, WM_ETOOL, "%s did not finish within %g s on %s and was stopped (its time limit: %s, "
+                  "default %g s)", what, limit, file, limit_var, limit_def);
   return 0;
 }
 
@@ -90,7 +138,7 @@ static int run_nvcc(const char *nvcc, const char *cu, const char *arch, const ch
   argv[k++] = "-o";
   argv[k++] = (char *)out;
   int status, rc = 0;
-  if (spawn_logged(argv, log, &status, e)) rc = -1;
+  if (spawn_logged(argv, log, "nvcc", cu, "WARPMEM_NVCC_TIMEOUT", PTX_NVCC_TIMEOUT, &status, e)) rc = -1;
   else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     char said[1536], cmd[1024]; /* what nvcc said (its last ~1500 bytes), and to what */
     read_tail(log, said, sizeof said);
@@ -125,10 +173,9 @@ PtxModule *ptx_load_with(const char *path, const char *arch, const char *const *
     return ptx_parse(path, text, e);
   }
   if (!arch || !*arch) arch = arch_ptx_target();
-  if (access(path, R_OK) != 0) {
-    wm_err(e, WM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    return NULL;
-  }
+  int fd = wm_open_regular(path, WM_READ_MAX, e); /* not a FIFO nvcc would wait on */
+  if (fd < 0) return NULL;
+  close(fd);
   char nvcc[4096];
   if (find_tool("nvcc", nvcc, sizeof nvcc) < 0) {
     wm_err(e, WM_ETOOL,
@@ -267,8 +314,9 @@ static int run_ptxas(PtxModule *m, const char *ptxas, const char *dir, int targe
   argv[c++] = "/dev/null";
   WmErr e = {0};
   int status = 0;
-  if (spawn_logged(argv, log, &status, &e)) {
-    snprintf(why, whyn, "%.150s", e.msg);
+  if (spawn_logged(argv, log, "ptxas -v (the registers per thread)", m->path, "WARPMEM_PTXAS_TIMEOUT",
+                   PTX_PTXAS_TIMEOUT, &status, &e)) {
+    snprintf(why, whyn, "%.*s", (int)whyn - 1, e.msg);
   } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     char said[120];
     read_tail(log, said, sizeof said);
@@ -302,7 +350,7 @@ int ptx_registers(PtxModule *m, int cc, const char *const *entries, int nentries
   }
   int own = strncmp(m->target, "sm_", 3) == 0 ? atoi(m->target + 3) : 0;
   int target = cc < PTXAS_OLDEST_SM ? PTXAS_OLDEST_SM : cc;
-  char why[160] = "";
+  char why[sizeof m->regs_note] = "";
   /* ptxas compiles PTX for its .target and newer: lower the .target to
    * count registers for an older GPU */
   int rc = run_ptxas(m, ptxas, dir, target, own > target, entries, nentries, why, sizeof why);

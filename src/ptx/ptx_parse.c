@@ -832,6 +832,13 @@ static void parser_free(Parser *P) {
 }
 
 PtxModule *ptx_parse(const char *path, char *text, WmErr *e) {
+  size_t bytes = strlen(text);
+  if (bytes > PTX_MAX_BYTES) {
+    wm_err(e, WM_ELIMIT, "%s: %zu bytes of PTX, over the %u MiB warpmem reads (docs/limits.md)", path, bytes,
+           PTX_MAX_BYTES >> 20);
+    free(text); /* ptx_parse owns text (the module would have) */
+    return NULL;
+  }
   PtxModule *m = wm_xcalloc(1, sizeof *m);
   m->text = text;
   m->path = wm_xstrdup(path);

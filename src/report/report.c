@@ -27,7 +27,7 @@ const char *const report_status_name[3] = {[REPORT_OK] = "ok", [REPORT_REFUSED] 
                                            [REPORT_FAILED] = "failed"};
 
 ReportStatus report_status_of(int code) {
-  return code == WM_EFAULT || code == WM_EARITH || code == WM_EDEADLOCK || code == WM_EGPU ? REPORT_FAILED
+  return code == WM_EFAULT || code == WM_EARITH || code == WM_EDEADLOCK || code == WM_EGPU || code == WM_EWATCHDOG ? REPORT_FAILED
                                                                                           : REPORT_REFUSED;
 }
 

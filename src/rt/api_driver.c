@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "rt/api_driver.h"
 #include "rt/rt_image.h"
@@ -41,6 +44,7 @@ CUresult drv_result(RtError e) {
   case RT_ERR_HOST_MEMORY_NOT_REGISTERED: return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
   case RT_ERR_LAUNCH_OUT_OF_RESOURCES: return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
   case RT_ERR_LAUNCH_FAILURE: return CUDA_ERROR_LAUNCH_FAILED;
+  case RT_ERR_LAUNCH_TIMEOUT: return CUDA_ERROR_LAUNCH_TIMEOUT;
   case RT_ERR_COOPERATIVE_TOO_LARGE: return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
   case RT_ERR_NOT_SUPPORTED: return CUDA_ERROR_NOT_SUPPORTED;
   default: return CUDA_ERROR_UNKNOWN;
@@ -80,6 +84,7 @@ static const struct {
   {CUDA_ERROR_LAUNCH_TIMEOUT, "CUDA_ERROR_LAUNCH_TIMEOUT", "the launch timed out and was terminated"},
   {CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "device-side assert triggered"},
   {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+  {CUDA_ERROR_LAUNCH_TIMEOUT, "CUDA_ERROR_LAUNCH_TIMEOUT", "the launch timed out and was terminated"},
   {CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
    "too many blocks in cooperative launch"},
   {CUDA_ERROR_NOT_PERMITTED, "CUDA_ERROR_NOT_PERMITTED", "operation not permitted"},
@@ -455,10 +460,21 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int nu
 
 CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) { return cuModuleLoadData(module, fatCubin); }
 
-/* The whole file at path (NUL-terminated, malloc'd), or NULL. */
+/* The whole file at path (NUL-terminated, malloc'd), or NULL; a FIFO or a
+ * device is refused with a message (it could block or never end). */
 static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+    fprintf(stderr, "==WARPMEM== cuModuleLoad: %s is not a regular file (a FIFO, device or directory)\n", path);
+    close(fd);
+    fd = -1;
+  }
+  FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+  if (!f) {
+    if (fd >= 0) close(fd);
+    return NULL;
+  }
   char *buf = NULL;
   size_t n = 0, cap = 0, got;
   do {

@@ -69,7 +69,7 @@ static char *rd_table(ElfFile *f, uint64_t off, uint64_t len, const char *what, 
 static int open_elf(ElfFile *f, const char *path, WmErr *e) {
   memset(f, 0, sizeof *f);
   f->path = path;
-  f->fd = open(path, O_RDONLY | O_CLOEXEC);
+  f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block: refused below */
   if (f->fd < 0) return wm_err(e, WM_EIO, "%s: cannot open: %s", path, strerror(errno));
   struct stat st;
   if (fstat(f->fd, &st) || !S_ISREG(st.st_mode)) return wm_err(e, WM_EIO, "%s: not a regular file", path);

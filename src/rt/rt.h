@@ -46,6 +46,7 @@ typedef enum RtError {
   RT_ERR_HOST_MEMORY_NOT_REGISTERED = 713,
   RT_ERR_LAUNCH_OUT_OF_RESOURCES = 701,
   RT_ERR_LAUNCH_FAILURE = 719,
+  RT_ERR_LAUNCH_TIMEOUT = 702,  /* the watchdog stopped it (--max-instructions, --timeout) */
   RT_ERR_COOPERATIVE_TOO_LARGE = 720,
   RT_ERR_NOT_SUPPORTED = 801,
   RT_ERR_UNKNOWN = 999

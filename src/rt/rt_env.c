@@ -92,6 +92,20 @@ static int env_kernel(RtConfig *c, char *err, size_t n) {
   return 0;
 }
 
+/* WARPMEM_RUN_TIMEOUT: seconds, above 0 and at most a week (sim --timeout). */
+static int env_timeout(RtConfig *c, char *err, size_t n) {
+  const char *v = getenv(RT_ENV_TIMEOUT);
+  if (!v || !*v) return 0;
+  char *end;
+  double t = strtod(v, &end);
+  if (end == v || *end || !(t > 0) || t > 7 * 86400.0) {
+    snprintf(err, n, "%s='%s': expected seconds, above 0 and at most 604800", RT_ENV_TIMEOUT, v);
+    return -1;
+  }
+  c->o.timeout = t;
+  return 0;
+}
+
 int rtx_env_read(RtConfig *c, char *err, size_t n) {
   memset(c, 0, sizeof *c);
   sim_options_init(&c->o);
@@ -112,7 +126,9 @@ int rtx_env_read(RtConfig *c, char *err, size_t n) {
       env_size(RT_ENV_COUNT, 0, UINT64_MAX, &c->count, err, n) ||
       env_size(RT_ENV_MEMLIMIT, 1, UINT64_MAX, &c->o.mem_limit, err, n) ||
       env_size(RT_ENV_STACK, 16, 1u << 20, &stack, err, n) ||
-      env_size(RT_ENV_HEAP, 16, 64ull << 30, &heap, err, n) || env_kernel(c, err, n)) {
+      env_size(RT_ENV_HEAP, 16, 64ull << 30, &heap, err, n) ||
+      env_size(RT_ENV_MAXINSTR, 1, 1ull << 50, &c->o.max_instrs, err, n) || env_timeout(c, err, n) ||
+      env_kernel(c, err, n)) {
     rtx_env_free(c);
     return -1;
   }

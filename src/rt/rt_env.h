@@ -22,5 +22,7 @@
 #define RT_ENV_HEAP     "WARPMEM_RUN_HEAP"     /* sim --heap-size */
 #define RT_ENV_CHECK    "WARPMEM_RUN_CHECK"    /* run --check: every launch checked (emu/emu_check.h),
                                                   the findings written to this file at exit */
+#define RT_ENV_MAXINSTR "WARPMEM_RUN_MAX_INSTRUCTIONS" /* sim --max-instructions */
+#define RT_ENV_TIMEOUT  "WARPMEM_RUN_TIMEOUT"  /* sim --timeout (seconds) */
 
 #endif

@@ -36,6 +36,7 @@ static const RtErrText errs[] = {
    "pointer does not correspond to a registered memory region"},
   {RT_ERR_LAUNCH_OUT_OF_RESOURCES, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
   {RT_ERR_LAUNCH_FAILURE, "cudaErrorLaunchFailure", "unspecified launch failure"},
+  {RT_ERR_LAUNCH_TIMEOUT, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
   {RT_ERR_COOPERATIVE_TOO_LARGE, "cudaErrorCooperativeLaunchTooLarge",
    "too many blocks in cooperative launch"},
   {RT_ERR_NOT_SUPPORTED, "cudaErrorNotSupported", "operation not supported"},

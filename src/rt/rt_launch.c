@@ -92,6 +92,7 @@ static RtError launch_error(const WmErr *e, const RtLaunchConfig *c) {
   case WM_EFAULT: rtx_set_sticky(RT_ERR_ILLEGAL_ADDRESS); return RT_ERR_ILLEGAL_ADDRESS;
   case WM_EARITH:
   case WM_EDEADLOCK: rtx_set_sticky(RT_ERR_LAUNCH_FAILURE); return RT_ERR_LAUNCH_FAILURE;
+  case WM_EWATCHDOG: rtx_set_sticky(RT_ERR_LAUNCH_TIMEOUT); return RT_ERR_LAUNCH_TIMEOUT;
   case WM_ELIMIT: return c->cooperative ? RT_ERR_COOPERATIVE_TOO_LARGE : RT_ERR_LAUNCH_OUT_OF_RESOURCES;
   case WM_EUNSUP: return RT_ERR_NOT_SUPPORTED;
   case WM_EARGS: return RT_ERR_INVALID_VALUE;

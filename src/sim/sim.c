@@ -141,7 +141,7 @@ static int run_bound(const PtxModule *mod, const PtxKernel *k, const LaunchSpec 
                  .gmem = b->gmem, .const_mem = b->const_mem, .global_init = global_init,
                  .global_base = b->global_base, .mm = b->functional ? NULL : &run->mm,
                  .stack_size = o->stack_size, .heap_size = o->heap_size, .cooperative = ls->cooperative,
-                 .printf_out = o->printf_out, .check = o->check};
+                 .printf_out = o->printf_out, .check = o->check, .max_instrs = o->max_instrs, .timeout = o->timeout};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
   SimModel cm;

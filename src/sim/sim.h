@@ -48,6 +48,9 @@ typedef struct SimOptions {
                             checked; buffers without an init are uninitialized
                             for initcheck unless init_given */
   int init_given;        /* --init was given */
+  uint64_t max_instrs;   /* --max-instructions: the watchdog's budget of warp
+                            instructions per launch (0: EMU_MAX_INSTRS_DEFAULT) */
+  double timeout;        /* --timeout: wall seconds per launch (0: none) */
 } SimOptions;
 
 typedef struct SimRun {

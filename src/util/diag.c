@@ -1,11 +1,14 @@
 #include "util/diag.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int wm_verr(WmErr *e, int code, const char *fmt, va_list ap) {
   if (e) {
@@ -103,9 +106,38 @@ char *wm_xstrndup(const char *s, size_t n) {
   return d;
 }
 
+int wm_open_regular(const char *path, uint64_t max, WmErr *e) {
+  /* O_NONBLOCK: opening a FIFO with no writer would wait forever */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return wm_err(e, WM_EIO, "%s: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  const char *what = NULL;
+  if (fstat(fd, &st)) what = strerror(errno);
+  else if (S_ISDIR(st.st_mode)) what = "a directory, not a file";
+  else if (S_ISFIFO(st.st_mode)) what = "a FIFO (named pipe), not a file: warpmem reads regular files only";
+  else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) what = "a device, not a file: warpmem reads regular files only";
+  else if (S_ISSOCK(st.st_mode)) what = "a socket, not a file: warpmem reads regular files only";
+  else if (!S_ISREG(st.st_mode)) what = "not a regular file";
+  if (what) {
+    close(fd);
+    return wm_err(e, WM_EIO, "%s: %s", path, what);
+  }
+  if ((uint64_t)st.st_size > max) {
+    close(fd);
+    return wm_err(e, WM_ELIMIT, "%s: %llu bytes, over the %llu MiB warpmem reads (docs/limits.md)", path,
+                  (unsigned long long)st.st_size, (unsigned long long)(max >> 20));
+  }
+  int fl = fcntl(fd, F_GETFL);
+  if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  return fd;
+}
+
 char *wm_read_file(const char *path, size_t *len, WmErr *e) {
-  FILE *f = fopen(path, "rb");
+  int fd = wm_open_regular(path, WM_READ_MAX, e);
+  if (fd < 0) return NULL;
+  FILE *f = fdopen(fd, "rb");
   if (!f) {
+    close(fd);
     wm_err(e, WM_EIO, "%s: cannot open: %s", path, strerror(errno));
     return NULL;
   }

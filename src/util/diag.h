@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum {
   WM_OK = 0,
@@ -24,6 +25,7 @@ enum {
   WM_ETOOL,     /* external tool (nvcc) missing or failed */
   WM_EGPU,      /* CUDA driver or cuBLAS failed */
   WM_ENOGPU,    /* no GPU: the driver, a device or cuBLAS is missing */
+  WM_EWATCHDOG, /* emulated kernel: over --max-instructions or --timeout */
 };
 
 typedef struct WmErr {
@@ -71,5 +73,12 @@ char *wm_xstrndup(const char *s, size_t n);
 /* Reads a whole file into a NUL-terminated malloc'd buffer (caller frees).
  * Returns NULL and fills e on failure. */
 char *wm_read_file(const char *path, size_t *len, WmErr *e);
+/* Opens path for reading without blocking (a FIFO with no writer would
+ * wait forever) and requires a regular file of at most max bytes: a
+ * directory, FIFO, device or socket is an error naming what it is.
+ * Returns the descriptor (blocking again), or -1 with a message. */
+int wm_open_regular(const char *path, uint64_t max, WmErr *e);
+/* The largest file wm_read_file reads (docs/limits.md): 1 GiB. */
+#define WM_READ_MAX (1ull << 30)
 
 #endif

@@ -61,7 +61,14 @@ MATRIX_MUL = [("matrixMulTiled", [4, 8, 1], [16, 16, 1],
 SAXPY = [("saxpy", [32, 1, 1], [128, 1, 1],
           {WARPS: 128, LD_REQ: 256, LD_SEC: 1024, ST_REQ: 128, ST_SEC: 512})]
 
+# spinForever: scaleFirst, n = 1024 floats, 256 threads a block: 4 blocks,
+# 32 warps, one load and one store request of 4 sectors each per warp; then
+# pollForever, stopped by the watchdog, in its place as failed.
+SCALE_FIRST = [("scaleFirst", [4, 1, 1], [256, 1, 1], {WARPS: 32, LD_REQ: 32, LD_SEC: 128, ST_REQ: 32, ST_SEC: 128})]
+FAILED = {"spinForever": ("pollForever", "watchdog: kernel _Z11pollForeverPVjPj")}
+
 CHECKS = {
+    "spinForever": SCALE_FIRST,
     "vectorAdd": VECTOR_ADD,
     "transpose": [TRANSPOSE_NAIVE, TRANSPOSE_TILED],
     "transpose-tiled-only": [TRANSPOSE_TILED],  # -k regex:Tiled, or -s 1 -c 1
@@ -77,11 +84,27 @@ def profiled_launches(report):
     return [r for r in report if isinstance(r, dict) and r.get("metrics")]
 
 
+def check_failed(name, report):
+    """The launch FAILED[name] names is in the report, failed, with its error."""
+    if name not in FAILED:
+        return []
+    kernel, error = FAILED[name]
+    if isinstance(report, dict):
+        report = report.get("launches") or report.get("reports") or []
+    for r in report:
+        if isinstance(r, dict) and kernel in r.get("kernel", ""):
+            if r.get("status") == "failed" and error in (r.get("error") or ""):
+                return []
+            return [f"{kernel}: status {r.get('status')}, error {r.get('error')!r}: not failed with {error!r}"]
+    return [f"no launch of {kernel} in the report"]
+
+
 def check(name, path):
     with open(path, encoding="utf-8") as f:
-        launches = profiled_launches(json.load(f))
+        report = json.load(f)
+    launches = [r for r in profiled_launches(report) if r.get("status", "ok") == "ok"]
     want = CHECKS[name]
-    faults = []
+    faults = check_failed(name, report)
     if len(launches) != len(want):
         got = [r.get("kernel") for r in launches]
         return [f"{len(launches)} profiled launches ({got}), not {len(want)}"]

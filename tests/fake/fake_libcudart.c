@@ -24,7 +24,7 @@ __attribute__((destructor)) static void write_report(void) {
   fprintf(f, "fake runtime: %s\n", FAKE_WHO);
   const char *const names[] = {RT_ENV_FORMAT, RT_ENV_LINES, RT_ENV_ARCH, RT_ENV_KERNEL, RT_ENV_SKIP,
                                RT_ENV_COUNT, RT_ENV_CACHES, RT_ENV_LOADS, RT_ENV_PROGRESS, RT_ENV_MEMLIMIT,
-                               RT_ENV_STACK, RT_ENV_HEAP};
+                               RT_ENV_STACK, RT_ENV_HEAP, RT_ENV_MAXINSTR, RT_ENV_TIMEOUT};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) put(f, names[i]);
   if (f != stdout) fclose(f);
 }
