@@ -63,6 +63,7 @@ typedef struct CacheSys {
   uint64_t l2_last_ln; /* the line the L2's last operation touched, and */
   size_t l2_last_way;  /* its way (l2_line) */
   uint64_t *merge;     /* [sms * merge_sectors] recent store sectors */
+  uint32_t *merge_blk; /* [sms * merge_sectors] the block (low bits) that stored each */
   uint32_t *merge_pos; /* [sms] */
   uint64_t *partial;   /* [partial_sectors] ring of partly written sectors */
   size_t partial_pos, partial_n;
@@ -97,10 +98,11 @@ typedef struct CacheLastStore {
 /* One warp's request through the L1 of SM sm: the records r[0..n), r[0]
  * its first, all of one kind and one warp (as mem.c records them).
  * `local` (sectors) is added to the sector of local records: the warp's
- * local window.  `last` is the warp's last store request; a store request
+ * local window; `block` is the warp's block (stores merge within a block).
+ * `last` is the warp's last store request; a store request
  * replaces it.  L1's counters go to metric, what it sends the L2 to out. */
-void cache_request(CacheSys *c, int sm, const TraceRec *r, size_t n, uint64_t local, CacheLastStore *last,
-                   uint64_t *metric, L2Ops *out);
+void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_t n, uint64_t local,
+                   CacheLastStore *last, uint64_t *metric, L2Ops *out);
 
 /* Asks the host to bring in the set of SM sm's L1 that sector maps to. */
 void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector);

@@ -149,7 +149,7 @@ static void replay_request(CacheSys *c, ReplayWorker *w, int sm, uint64_t block,
   if ((kind == TR_LD || kind == TR_LOCAL_LD) && w->nstores &&
       stored_by_other(w, r[0].sector + local, block * 65536 + r[0].warp))
     w->metric[WM_M_RAW]++;
-  cache_request(c, sm, r, n, local, last, w->metric, out);
+  cache_request(c, sm, block, r, n, local, last, w->metric, out);
 }
 
 /* ---- a group of co-resident blocks -------------------------------------- */
