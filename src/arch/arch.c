@@ -403,6 +403,9 @@ static const Arch presets[] = {
     .merge_sectors = 16,         /* [GT] fitted on h200: L1 store merging (sm_70+) */
     .merge_lines = 16,
     .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */
+    .launch_dram_bytes = 2816,   /* measured on an H100: the shortest launches (empty,
+                                    one_store, setRowReadRow) read 2816 bytes,
+                                    docs/results/h100-2026-11-25-hierarchy */
     .launch_ns = 2500,           /* as h200: the shortest kernels of [GT] last
                                     ~2 us (h200-seed-counters.csv) */
     .block_ns = 79.4,            /* as h200 (fitted there) */
@@ -470,6 +473,8 @@ static const Arch presets[] = {
     .merge_sectors = 16,         /* [GT] fitted on h200: L1 store merging (sm_70+) */
     .merge_lines = 16,
     .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */
+    .launch_dram_bytes = 2816,   /* [GT] measured: setRowReadRow and the other
+                                    launches without global loads read 2816 bytes */
     .launch_ns = 2500,           /* [GT] fitted: the shortest kernels */
     .block_ns = 79.4,            /* [GT] fitted: inc1#32/64/128 start one block
                                     per 79.4 ns per SM */

@@ -94,6 +94,9 @@ typedef struct Arch {
   /* Time model (src/model/model.c): throughputs and latencies. */
   double dram_latency_ns;
   double launch_ns;          /* kernel launch overhead */
+  double launch_dram_bytes;  /* DRAM bytes every launch reads besides its
+                                data (its code and parameters, as Nsight
+                                Compute counts dram__bytes_read); 0: unknown */
   double block_ns;           /* per-SM cost to launch a block */
   double dram_eff;           /* fraction of dram_gbs a streaming kernel
                                 sustains */

@@ -70,6 +70,7 @@ void sim_model_end(SimModel *cm, const EmuLaunch *l, SimRun *run) {
   if (cm->on) cache_add_metrics(&cm->cache, run->mm.metric);
   if (l->blocks_run && l->blocks_run < grid) scale_counts(&run->mm, (double)grid / (double)l->blocks_run);
   if (!cm->on) return;
+  run->mm.metric[WM_M_DRAM_RD] += (uint64_t)cm->arch->launch_dram_bytes; /* code and parameters */
   ModelLaunch ml = {.blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2],
                     .threads = l->block[0] * l->block[1] * l->block[2],
                     .blocks_per_sm = cm->blocks_per_sm,
