@@ -683,6 +683,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   }
   l->grid_ws = 0;
   if (l->check) emu_chk_prepare(l->check, &prog);
+  if (l->mm && l->mm->round) emu_mark_rounds(&prog, l->mm->round, l->mm->nline);
   int rc = l->cooperative ? cooperative_launch(l, arch, &prog, shared, e) : emu_grid_run(l, arch, &prog, shared, e);
   emu_program_free(&prog);
   if (const_owned) {

@@ -47,6 +47,7 @@ int mem_init(MemModel *mm, const MemConfig *cfg, int ncode)
   mm->line = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->line) : NULL;
   mm->memo = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->memo) : NULL;
   mm->smemo = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->smemo) : NULL;
+  mm->round = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->round) : NULL;
   return 0;
 }
 
@@ -55,6 +56,8 @@ void mem_free(MemModel *mm)
   free(mm->line);
   free(mm->memo);
   free(mm->smemo);
+  free(mm->round);
+  mm->round = NULL;
   mm->line = NULL;
   mm->memo = NULL;
   mm->smemo = NULL;

@@ -160,6 +160,8 @@ typedef struct MemModel {
   /* statistics */
   uint64_t metric[WM_M_COUNT];
   LineStat *line;      /* [nline], indexed by instruction */
+  uint8_t *round;      /* [nline] 1: a load that starts a round trip
+                          (emu_mark_rounds); WM_M_ROUNDS counts their execs */
   int nline;
 } MemModel;
 

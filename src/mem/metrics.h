@@ -61,6 +61,7 @@
   X(L1_LINES, "warpmem__l1_tag_lookups",                           "128-byte lines global/local requests touch (L1TEX looks up one tag per clock)") \
   X(HOT,      "warpmem__l2_hot_line_writes",                       "store sectors sent to the most-written L2 line (same-address contention)") \
   X(RAW,      "warpmem__l1_loads_after_store",                     "loads of a sector this SM stored moments before (they wait for the store to reach L2)") \
+  X(ROUNDS,   "warpmem__load_rounds",                              "global/local loads that start a round trip in the PTX: no earlier load's value was used since (a warp waits a memory latency once per round; ptxas may batch the loads of a loop without stores: fewer on the GPU; emu/emu_rounds.c)") \
   X(DRAM_RD,  "dram__bytes_read.sum",                              "bytes read from DRAM (fills, in fetch-size units)") \
   X(DRAM_WR,  "dram__bytes_write.sum",                             "bytes written to DRAM (dirty L2 evictions)") \
   X(DRAM_USED,"warpmem__dram_bytes_used",                          "bytes of DRAM reads that were used: asked for, or fetched along and touched later (the rest is over-fetch)") \

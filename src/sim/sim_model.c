@@ -69,6 +69,10 @@ void sim_model_end(SimModel *cm, const EmuLaunch *l, SimRun *run) {
   run->blocks_run = l->blocks_run;
   if (cm->on) cache_add_metrics(&cm->cache, run->mm.metric);
   if (l->blocks_run && l->blocks_run < grid) scale_counts(&run->mm, (double)grid / (double)l->blocks_run);
+  uint64_t rounds = 0;
+  for (int i = 0; run->mm.round && i < run->mm.nline; i++)
+    if (run->mm.round[i]) rounds += run->mm.line[i].execs;
+  run->mm.metric[WM_M_ROUNDS] = rounds;
   if (!cm->on) return;
   run->mm.metric[WM_M_DRAM_RD] += (uint64_t)cm->arch->launch_dram_bytes; /* code and parameters */
   ModelLaunch ml = {.blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2],
