@@ -14,7 +14,7 @@ static const char *usage_sim =
   "usage: warpmem sim FILE [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
   "                   [--smem BYTES] [--arg SPEC]... [--arch NAME] [--regs N]\n"
   "                   [--stack-size BYTES] [--heap-size BYTES]\n"
-  "                   [--loads ca|cg] [--bank-mode 4|8] [--format text|json|csv]\n"
+  "                   [--loads ca|cg] [--bank-mode 4|8] [--format text|json|csv|ncu-csv]\n"
   "                   [--lines] [--dump DIR]\n"
   "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
   "                   [--max-threads N] [--const NAME=TYPE:VALUE[,VALUE...]]...\n"
@@ -63,7 +63,8 @@ static const char *usage_sim =
   "                   cudaLimitMallocHeapSize); malloc returns NULL when full\n"
   "  --carveout PCT   preferred shared-memory carveout, percent (or max-l1,\n"
   "                   max-shared); default: the driver's choice\n"
-  "  --format FMT     text (default), json or csv; metric names are Nsight Compute's\n"
+  "  --format FMT     text (default), json, csv, or ncu-csv (the layout of\n"
+  "                   ncu --csv --page raw); metric names are Nsight Compute's\n"
   "  --lines          per memory instruction: source line, requests, sectors or\n"
   "                   wavefronts per request, the ideal, and why\n"
   "  --dump DIR       write every buffer after the run to DIR\n"
@@ -95,8 +96,9 @@ static const char *usage_sim =
   "CSV: status and error).\n";
 
 static int parse_format(const char *s, ReportFormat *f) {
-  static const char *const names[] = {[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv"};
-  int i = cli_choice(s, names, 3);
+  static const char *const names[] = {[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
+                                      [REPORT_NCU_CSV] = "ncu-csv"};
+  int i = cli_choice(s, names, 4);
   if (i >= 0) *f = (ReportFormat)i;
   return i < 0 ? -1 : 0;
 }
@@ -230,7 +232,7 @@ static int parse_options(int argc, char **argv, SimCmd *c) {
     if (st == 1) continue;
     if (!strcmp(a, "--format")) {
       if (!v || parse_format(v, &c->format))
-        return cli_usage_error("--format takes text, json or csv, not '%s'", v ? v : "");
+        return cli_usage_error("--format takes text, json, csv or ncu-csv, not '%s'", v ? v : "");
       i++;
     } else if (!strcmp(a, "--lines")) {
       c->lines = 1;
@@ -323,7 +325,8 @@ static int sim_or_check(int argc, char **argv, unsigned tools, CliCheckFn *check
   SimCmd c;
   int status = parse_options(argc, argv, &c);
   if (status >= 0) return status;
-  if (tools && c.format == REPORT_CSV) return cli_usage_error("check writes text or json, not %s", "csv");
+  if (tools && (c.format == REPORT_CSV || c.format == REPORT_NCU_CSV))
+    return cli_usage_error("check writes text or json, not %s", c.format == REPORT_CSV ? "csv" : "ncu-csv");
   char rank_dir[4200]; /* under mpirun, rank 0 writes --dump; the others only to check them (tests) */
   if (sim_rank() && c.o.dump_dir) {
     snprintf(rank_dir, sizeof rank_dir, "%s.rank%d", c.o.dump_dir, sim_rank());

@@ -598,6 +598,9 @@ int report_write(FILE *out, const ReportRun *runs, int nruns, ReportFormat fmt, 
   case REPORT_CSV:
     write_csv(out, runs, nruns, lines);
     break;
+  case REPORT_NCU_CSV:
+    report_write_ncu_csv(out, runs, nruns);
+    break;
   default:
     for (int i = 0; i < nruns; i++) {
       if (i) fputc('\n', out);

@@ -12,7 +12,7 @@
 #include "model/model.h"
 #include "ptx/ptx.h"
 
-typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV } ReportFormat;
+typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_NCU_CSV } ReportFormat;
 
 /* Whether a launch ran: refused before it ran (an unsupported instruction,
  * arguments that do not bind, a limit) or failed while running (a fault, a
@@ -79,6 +79,10 @@ double report_rate(const MemModel *mm, ReportRate which);
  * Text: a launch that did not run is its heading, then "REFUSED:" or
  * "FAILED:" and the message, indented. */
 int report_write(FILE *out, const ReportRun *runs, int nruns, ReportFormat fmt, int lines);
+
+/* ncu-csv: the layout of `ncu --csv --page raw --print-units base`
+ * (report_ncu.c): Nsight Compute's metrics only, the launches that ran. */
+void report_write_ncu_csv(FILE *out, const ReportRun *runs, int nruns);
 
 /* The "occupancy" object of the JSON report (also `warpmem occupancy
  * --format json`): arch, registers, registers_from, blocks_per_sm,
