@@ -188,23 +188,6 @@ static void text_occupancy(FILE *out, const ReportRun *r) {
 
 /* ---- caches, DRAM and time ----------------------------------------------- */
 
-const char *const report_rate_name[REPORT_NRATES] = {
-  "l1tex__t_sector_hit_rate.pct", "lts__t_sector_hit_rate.pct", "warpmem__dram_row_hit_rate.pct",
-  "warpmem__dram_read_used.pct"};
-
-static double pct(uint64_t num, uint64_t den) { return den ? 100.0 * (double)num / (double)den : -1; }
-
-double report_rate(const MemModel *mm, ReportRate which) {
-  const uint64_t *m = mm->metric;
-  switch (which) {
-  case REPORT_L1_HIT_PCT: return pct(m[WM_M_L1_HIT], m[WM_M_L1_HIT] + m[WM_M_L1_MISS]);
-  case REPORT_L2_HIT_PCT: return pct(m[WM_M_L2_HIT], m[WM_M_L2_HIT] + m[WM_M_L2_MISS]);
-  case REPORT_ROW_HIT_PCT: return pct(m[WM_M_ROW_HIT], m[WM_M_ROW_HIT] + m[WM_M_ROW_MISS]);
-  case REPORT_DRAM_USED_PCT: return pct(m[WM_M_DRAM_USED], m[WM_M_DRAM_RD]);
-  default: return -1;
-  }
-}
-
 static void text_bytes(FILE *out, const char *what, double bytes, const char *extra) {
   const char *unit = bytes >= 1e9 ? "GB" : bytes >= 1e6 ? "MB" : bytes >= 1e3 ? "kB" : "B";
   double v = bytes >= 1e9 ? bytes / 1e9 : bytes >= 1e6 ? bytes / 1e6 : bytes >= 1e3 ? bytes / 1e3 : bytes;
