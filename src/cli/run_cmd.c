@@ -55,7 +55,7 @@ static const char *usage_run =
   CLI_WATCH_USAGE
   "\n"
   "the report:\n"
-  "  --format FMT     text (default), json or csv; metric names are Nsight\n"
+  "  --format FMT     text (default), json, csv or ncu-csv; metric names are Nsight\n"
   "                   Compute's\n"
   "  --lines          per memory instruction: source line, requests, sectors or\n"
   "                   wavefronts per request, the ideal, and why\n"
@@ -144,9 +144,9 @@ static int is_value_option(const char *a) {
 /* One of is_value_option()'s, with its value v.  Returns -1 to go on, else
  * an exit status. */
 static int value_option(RunCmd *c, const char *a, const char *v) {
-  static const char *const formats[] = {"text", "json", "csv"};
+  static const char *const formats[] = {"text", "json", "csv", "ncu-csv"};
   if (!strcmp(a, "--format")) {
-    if (cli_choice(v, formats, 3) < 0) return cli_usage_error("--format takes text, json or csv, not '%s'", v);
+    if (cli_choice(v, formats, 4) < 0) return cli_usage_error("--format takes text, json, csv or ncu-csv, not '%s'", v);
     c->format = v;
   } else if (!strcmp(a, "--out") || !strcmp(a, "-o")) {
     if (!*v) return cli_usage_error("--out takes a file name, not '%s'", v);
