@@ -8,7 +8,9 @@
  *
  * The ELF reader takes a path: the input is written to a memfd per input
  * and closed after.  Nothing else is global. */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memfd_create */
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +21,9 @@
 #include "rt/elf.h"
 #include "rt/fatbin.h"
 
-#define MAX_INPUT (4u << 20)
+#define FATBIN_MAX_INPUT (4u << 20)
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int fuzz_fatbin_one(const uint8_t *data, size_t size);
 
 static void fatbin(const uint8_t *data, size_t size) {
   WmErr e = {0};
@@ -59,9 +61,15 @@ static void elf(const uint8_t *data, size_t size) {
   close(fd);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size > MAX_INPUT) return 0;
+int fuzz_fatbin_one(const uint8_t *data, size_t size) {
+  if (size > FATBIN_MAX_INPUT) return 0;
   if (size >= 4 && !memcmp(data, "\177ELF", 4)) elf(data, size);
   else fatbin(data, size);
   return 0;
 }
+
+/* The fuzzer's entry point; tests/test_fuzz_corpus.c calls fuzz_fatbin_one. */
+#ifndef FUZZ_NO_MAIN
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return fuzz_fatbin_one(data, size); }
+#endif

@@ -13,11 +13,10 @@
 #include "launch/launch.h"
 #include "ptx/ptx.h"
 
-#define MAX_INPUT (256u << 10)
-#define MAX_LINE 4096
+#define LAUNCH_MAX_INPUT (256u << 10)
+#define LAUNCH_MAX_LINE 4096
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int fuzz_launch_one(const uint8_t *data, size_t size);
 
 static const char module_ptx[] =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -29,11 +28,18 @@ static const char module_ptx[] =
     ".visible .entry k(.param .u64 p)\n{\n\tret;\n}\n";
 static PtxModule *module;
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
+/* Parses the module once (the first input); fuzz_launch_done frees it. */
+static void launch_init(void) {
+  if (module) return;
   WmErr e = {0};
   module = ptx_parse("const.ptx", strdup(module_ptx), &e);
   if (!module) abort(); /* the harness's own module must parse */
-  return 0;
+}
+
+void fuzz_launch_done(void);
+void fuzz_launch_done(void) {
+  ptx_module_free(module);
+  module = NULL;
 }
 
 /* One line through every command-line parser. */
@@ -51,8 +57,9 @@ static void one_line(const char *s) {
   free(gmem);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size > MAX_INPUT) return 0;
+int fuzz_launch_one(const uint8_t *data, size_t size) {
+  if (size > LAUNCH_MAX_INPUT) return 0;
+  launch_init();
   char *text = malloc(size + 1);
   memcpy(text, data, size);
   text[size] = 0;
@@ -61,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int n = 0;
   launch_parse_file("fuzz.cu", text, &specs, &n, &e);
   free(specs); /* NULL after an error */
-  char line[MAX_LINE];
+  char line[LAUNCH_MAX_LINE];
   for (const char *p = text; *p;) {
     const char *end = strchr(p, '\n');
     size_t len = end ? (size_t)(end - p) : strlen(p);
@@ -76,3 +83,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   free(text);
   return 0;
 }
+
+/* The fuzzer's entry point; tests/test_fuzz_corpus.c calls fuzz_launch_one. */
+#ifndef FUZZ_NO_MAIN
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return fuzz_launch_one(data, size); }
+#endif

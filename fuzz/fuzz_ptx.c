@@ -14,22 +14,22 @@
 #include "ptx/ptx.h"
 #include "ptx/ptx_merge.h"
 
-#define MAX_INPUT (1u << 20) /* PTX of a megabyte covers every construct */
-#define MAX_UNITS 8
+#define PTX_MAX_INPUT (1u << 20) /* PTX of a megabyte covers every construct */
+#define PTX_MAX_UNITS 8
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int fuzz_ptx_one(const uint8_t *data, size_t size);
 
 /* The units of data (split at NULs), merged; NULL if ptx_merge refuses them. */
 static char *merged(const uint8_t *data, size_t size) {
   char *copy = malloc(size + 1);
   memcpy(copy, data, size);
   copy[size] = 0;
-  const char *texts[MAX_UNITS], *names[MAX_UNITS];
-  static const char *const unit_names[MAX_UNITS] = {"u0.ptx", "u1.ptx", "u2.ptx", "u3.ptx",
+  const char *texts[PTX_MAX_UNITS], *names[PTX_MAX_UNITS];
+  static const char *const unit_names[PTX_MAX_UNITS] = {"u0.ptx", "u1.ptx", "u2.ptx", "u3.ptx",
                                                     "u4.ptx", "u5.ptx", "u6.ptx", "u7.ptx"};
   int n = 0;
   size_t at = 0;
-  while (at <= size && n < MAX_UNITS) {
+  while (at <= size && n < PTX_MAX_UNITS) {
     texts[n] = copy + at;
     names[n] = unit_names[n];
     n++;
@@ -41,8 +41,8 @@ static char *merged(const uint8_t *data, size_t size) {
   return text;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size > MAX_INPUT) return 0;
+int fuzz_ptx_one(const uint8_t *data, size_t size) {
+  if (size > PTX_MAX_INPUT) return 0;
   char *text;
   if (memchr(data, 0, size)) {
     text = merged(data, size);
@@ -63,3 +63,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ptx_module_free(m);
   return 0;
 }
+
+/* The fuzzer's entry point; tests/test_fuzz_corpus.c calls fuzz_ptx_one. */
+#ifndef FUZZ_NO_MAIN
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return fuzz_ptx_one(data, size); }
+#endif
