@@ -742,7 +742,9 @@ void pp_module(Parser *P) {
       m->version_minor = *dot == '.' ? (int)strtol(dot + 1, NULL, 10) : 0;
     } else if (pp_is(t, ".target")) {
       pp_next(P);
-      const PtxTok *tg = pp_expect_word(P, "a target");
+      const PtxTok *tg = pp_peek(P);
+      if (tg->kind == TK_WORD && tg->p[0] == '.') pp_fail_expected(P, "a target"); /* `.target .file` */
+      pp_expect_word(P, "a target");
       pp_tok_str(tg, m->target, sizeof m->target);
       while (pp_accept(P, ",")) pp_expect_word(P, "a target option");
     } else if (pp_is(t, ".address_size")) {
