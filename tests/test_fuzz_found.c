@@ -54,11 +54,26 @@ static void test_merge_loc_number_huge(void **state) {
   free(text);
 }
 
+/* A .func declaration with an unclosed '(' before its ';' made the linker
+ * look for the function's name forever; now it has none, the statement is
+ * copied and the parser refuses it. */
+static void test_merge_func_unclosed_paren(void **state) {
+  WmErr e = {0};
+  char *text = merge2(".func .x (;", ".version 8.0\n", &e);
+  assert_non_null(text);
+  assert_non_null(strstr(text, ".func .x (;"));
+  PtxModule *m = ptx_parse("merged.ptx", text, &e);
+  assert_null(m);
+  assert_int_equal(e.code, WM_EPARSE);
+  assert_non_null(strstr(e.msg, "merged.ptx:4:"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_merge_unit_ends_in_header),
       cmocka_unit_test(test_merge_file_number_too_large),
       cmocka_unit_test(test_merge_loc_number_huge),
+      cmocka_unit_test(test_merge_func_unclosed_paren),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,7 +78,8 @@ static int close_of(const PtxTok *tok, int i, char open, char close) {
 static int decl_name(const PtxTok *tok, int d, int kind) {
   int i = d + 1;
   if (kind == ST_FUNC) {
-    while (tok[i].kind == TK_WORD && tok[i].p[0] == '.') i = punct(&tok[i + 1], '(') ? close_of(tok, i + 1, '(', ')') + 1 : i + 1;
+    while (i > 0 && tok[i].kind == TK_WORD && tok[i].p[0] == '.') /* i 0: an unclosed '(' */
+      i = punct(&tok[i + 1], '(') ? close_of(tok, i + 1, '(', ')') + 1 : i + 1;
     if (i > 0 && punct(&tok[i], '(')) i = close_of(tok, i, '(', ')') + 1;
     return i > 0 && tok[i].kind == TK_WORD ? i : -1;
   }
