@@ -69,12 +69,32 @@ static void test_merge_func_unclosed_paren(void **state) {
   assert_non_null(strstr(e.msg, "merged.ptx:"));
 }
 
+/* A module whose first .global variable has 0 bytes (`.b8 a[0]`): the
+ * parser computed its initializer's place as NULL + 0 (UBSan: applying
+ * zero offset to null pointer); the segment now exists from the first
+ * variable, and the module parses as before. */
+static void test_parse_first_global_empty(void **state) {
+  WmErr e = {0};
+  PtxModule *m = ptx_parse("z0.ptx",
+                           wm_xstrdup(".version 8.0\n.target sm_90\n.address_size 64\n"
+                                      ".global .align 4 .b8 a[0];\n.const .align 4 .b8 c[0];\n"
+                                      ".visible .entry k() { ret; }\n"),
+                           &e);
+  if (!m) fail_msg("%s", e.msg);
+  assert_int_equal(m->nvars, 2);
+  assert_int_equal(m->global_size, 0);
+  assert_int_equal(m->const_size, 0);
+  assert_non_null(m->global_init);
+  ptx_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_merge_unit_ends_in_header),
       cmocka_unit_test(test_merge_file_number_too_large),
       cmocka_unit_test(test_merge_loc_number_huge),
       cmocka_unit_test(test_merge_func_unclosed_paren),
+      cmocka_unit_test(test_parse_first_global_empty),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,7 +94,7 @@ static uint8_t *module_segment(Parser *P, const PtxTok *name, Sym *s, int space,
   }
   uint8_t **bufp = space == PTX_S_GLOBAL ? &m->global_init : &m->const_init;
   uint64_t *cap = space == PTX_S_GLOBAL ? &P->gcap : &P->ccap;
-  if (end > *cap) {
+  if (end > *cap || !*bufp) { /* !*bufp: a first variable of 0 bytes still gets a segment */
     uint64_t nc = *cap ? *cap : 256;
     while (nc < end) nc *= 2;
     *bufp = wm_xrealloc(*bufp, nc);
