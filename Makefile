@@ -4,7 +4,7 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: all setup build lab test test-sanitize bench bench-large clean
+.PHONY: all setup build lab test test-sanitize bench bench-large clean fuzz fuzz-smoke
 
 all: build
 
@@ -34,5 +34,16 @@ bench: build
 bench-large: build
 	$(BUILD)/bench_sim --quick bench/ptx/large_kernels.ptx bench/large_kernels.cu
 
+# The libFuzzer harnesses of fuzz/ (clang; docs/fuzzing.md), built apart in
+# build-fuzz; fuzz-smoke runs each FUZZ_SECONDS over its corpus (CI).
+FUZZ_SECONDS ?= 30
+fuzz:
+	@scripts/setup.sh fuzz
+	@cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DWARPMEM_FUZZ=ON >/dev/null
+	@cmake --build build-fuzz -j $(JOBS) --target fuzzers
+
+fuzz-smoke: fuzz
+	fuzz/run.sh build-fuzz/fuzz $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan build-fuzz

@@ -4,6 +4,9 @@
 # zstd (the compressed PTX in applications' fat binaries), Open MPI
 # (warpmem sim over MPI ranks), and python3 with nm for the layout check.
 # The CUDA toolkit (nvcc) is optional: without it, give warpmem .ptx files.
+# `setup.sh fuzz` (make fuzz) also installs clang and its compiler-rt
+# (libFuzzer and the sanitizers' runtimes: libclang-rt-dev, only a
+# recommendation of clang's packages) for the harnesses of fuzz/.
 set -euo pipefail
 need=()
 command -v cmake >/dev/null || need+=(cmake)
@@ -17,6 +20,12 @@ pkg-config --exists liblz4 2>/dev/null || need+=(liblz4-dev)   # fat binaries (w
 pkg-config --exists libzstd 2>/dev/null || need+=(libzstd-dev)
 # Open MPI: `mpirun -np N warpmem sim` (docs/mpi.md) and its test
 { command -v mpirun >/dev/null && pkg-config --exists ompi-c 2>/dev/null; } || need+=(openmpi-bin libopenmpi-dev)
+if [ "${1:-}" = fuzz ]; then
+  command -v clang >/dev/null || need+=(clang)
+  if ! command -v clang >/dev/null || [ ! -f "$(clang -print-runtime-dir)/libclang_rt.fuzzer-x86_64.a" ]; then
+    need+=(libclang-rt-dev)
+  fi
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
   sudo=""

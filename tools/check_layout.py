@@ -11,6 +11,8 @@ Fails (exit 1, one line per fault) when
   - a source file has more than 1,000 lines;
   - a function has more than 100 lines and the comment above it does not
     say why ("long because ...").
+The fuzz harnesses (fuzz/*.c) stand above every layer, as tests do (they
+may include any header), and are held to the same file and function sizes.
 Prints what it checked and "layout: N passed, N failed".
 """
 import os
@@ -137,9 +139,18 @@ def symbol_graph(lib):
     return graph
 
 
-def long_functions(src, faults):
+def fuzz_files(repo):
+    """fuzz/*.c: the harnesses, above every layer."""
+    fuzz = os.path.join(repo, "fuzz")
+    if os.path.isdir(fuzz):
+        for f in sorted(os.listdir(fuzz)):
+            if f.endswith((".c", ".h")):
+                yield "../fuzz", f, os.path.join(fuzz, f)
+
+
+def long_functions(files, faults):
     n = 0
-    for d, f, path in source_files(src):
+    for d, f, path in files:
         if not f.endswith(".c"):
             continue
         with open(path, encoding="utf-8") as fh:
@@ -196,14 +207,14 @@ def main(argv):
         faults.append("include cycle: " + " -> ".join(comp))
 
     files = list(source_files(src))
-    for d, f, path in files:
+    for d, f, path in files + list(fuzz_files(repo)):
         with open(path, encoding="utf-8") as fh:
             count = sum(1 for _ in fh)
         checks += 1
         if count > MAX_FILE_LINES:
             faults.append(f"src/{d}/{f}: {count} lines (over {MAX_FILE_LINES})")
 
-    checks += long_functions(src, faults)
+    checks += long_functions(list(source_files(src)) + list(fuzz_files(repo)), faults)
 
     if lib:
         sym = symbol_graph(lib)

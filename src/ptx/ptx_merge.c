@@ -78,7 +78,8 @@ static int close_of(const PtxTok *tok, int i, char open, char close) {
 static int decl_name(const PtxTok *tok, int d, int kind) {
   int i = d + 1;
   if (kind == ST_FUNC) {
-    while (tok[i].kind == TK_WORD && tok[i].p[0] == '.') i = punct(&tok[i + 1], '(') ? close_of(tok, i + 1, '(', ')') + 1 : i + 1;
+    while (i > 0 && tok[i].kind == TK_WORD && tok[i].p[0] == '.') /* i 0: an unclosed '(' */
+      i = punct(&tok[i + 1], '(') ? close_of(tok, i + 1, '(', ')') + 1 : i + 1;
     if (i > 0 && punct(&tok[i], '(')) i = close_of(tok, i, '(', ')') + 1;
     return i > 0 && tok[i].kind == TK_WORD ? i : -1;
   }
@@ -99,10 +100,11 @@ static int decl_end(const PtxTok *tok, int d, int kind) {
   return -1;
 }
 
-/* A header or .file statement at tok[i]: its last token. */
+/* A header or .file statement at tok[i]: its last token (never the EOF:
+ * a text may end inside it, and ptx_parse says where). */
 static int simple_end(const PtxTok *tok, int i, int args) {
-  i += args;
-  while (punct(&tok[i + 1], ',')) i += 2;
+  for (int k = 0; k < args && tok[i + 1].kind != TK_EOF; k++) i++;
+  while (punct(&tok[i + 1], ',') && tok[i + 2].kind != TK_EOF) i += 2;
   return i;
 }
 
@@ -114,7 +116,8 @@ static void version_of(Unit *u, const PtxTok *v) {
   u->vmin = *dot == '.' ? (int)strtol(dot + 1, NULL, 10) : 0;
 }
 
-/* One module-scope statement starting at tok[i] into s; -1 if unterminated. */
+/* One module-scope statement starting at tok[i] into s; -1 if unterminated,
+ * -2 for a .file number over 0xffff. */
 static int scan_stmt(Unit *u, int i, Stmt *s) {
   const PtxTok *tok = u->tok;
   memset(s, 0, sizeof *s);
@@ -129,8 +132,9 @@ static int scan_stmt(Unit *u, int i, Stmt *s) {
   }
   if (tok_eq(&tok[i], ".file")) {
     s->kind = ST_FILE;
-    int f = (int)strtol(tok[i + 1].p, NULL, 10);
-    if (f > u->max_file) u->max_file = f;
+    long f = tok[i + 1].kind == TK_NUM ? strtol(tok[i + 1].p, NULL, 10) : 0;
+    if (f > 0xffff) return -2; /* as ptx_parse; the units' numbers add up */
+    if (f > u->max_file) u->max_file = (int)f;
     s->last = simple_end(tok, i, 2);
     return 0;
   }
@@ -169,7 +173,9 @@ static int scan_unit(Merge *M, Unit *u) {
       u->st = wm_xrealloc(u->st, (size_t)cap * sizeof *u->st);
     }
     Stmt *s = &u->st[u->nst];
-    if (scan_stmt(u, i, s)) return fail_at(M, u, &u->tok[i], "unterminated statement%s", "");
+    int rc = scan_stmt(u, i, s);
+    if (rc == -2) return fail_at(M, u, &u->tok[i + 1], "file number too large%s", "");
+    if (rc) return fail_at(M, u, &u->tok[i], "unterminated statement%s", "");
     u->nst++;
     i = s->last + 1;
   }
@@ -293,10 +299,12 @@ static void emit(Merge *M, int ui, const Stmt *s) {
     int file_no = t->kind == TK_NUM && i > 0 && u->file_base &&
                   (tok_eq(&u->tok[i - 1], ".file") || tok_eq(&u->tok[i - 1], ".loc") ||
                    tok_eq(&u->tok[i - 1], "inlined_at"));
+    long n = file_no ? strtol(t->p, NULL, 10) : 0;
+    if (n < 0 || n > 0xffff) file_no = 0; /* not a file number ptx_parse takes: left for it to refuse */
     if (!file_no && !renamed(u, t)) continue;
     put(M, from, (size_t)(t->p - from));
     char buf[64];
-    if (file_no) snprintf(buf, sizeof buf, "%ld", strtol(t->p, NULL, 10) + u->file_base);
+    if (file_no) snprintf(buf, sizeof buf, "%ld", n + u->file_base);
     else snprintf(buf, sizeof buf, "$wm%d", ui);
     if (!file_no) put(M, t->p, t->len);
     put(M, buf, strlen(buf));

@@ -94,7 +94,7 @@ static uint8_t *module_segment(Parser *P, const PtxTok *name, Sym *s, int space,
   }
   uint8_t **bufp = space == PTX_S_GLOBAL ? &m->global_init : &m->const_init;
   uint64_t *cap = space == PTX_S_GLOBAL ? &P->gcap : &P->ccap;
-  if (end > *cap) {
+  if (end > *cap || !*bufp) { /* !*bufp: a first variable of 0 bytes still gets a segment */
     uint64_t nc = *cap ? *cap : 256;
     while (nc < end) nc *= 2;
     *bufp = wm_xrealloc(*bufp, nc);
@@ -742,7 +742,9 @@ void pp_module(Parser *P) {
       m->version_minor = *dot == '.' ? (int)strtol(dot + 1, NULL, 10) : 0;
     } else if (pp_is(t, ".target")) {
       pp_next(P);
-      const PtxTok *tg = pp_expect_word(P, "a target");
+      const PtxTok *tg = pp_peek(P);
+      if (tg->kind == TK_WORD && tg->p[0] == '.') pp_fail_expected(P, "a target"); /* `.target .file` */
+      pp_expect_word(P, "a target");
       pp_tok_str(tg, m->target, sizeof m->target);
       while (pp_accept(P, ",")) pp_expect_word(P, "a target option");
     } else if (pp_is(t, ".address_size")) {
