@@ -200,9 +200,10 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
     for (int s = 0; s < c->cfg.sms; s++) level_init(&c->l1[s], c->cfg.l1_bytes, c->cfg.l1_ways, 0);
   level_init(&c->l2, c->cfg.l2_bytes ? c->cfg.l2_bytes : 128, c->cfg.l2_ways, 1);
   if (c->cfg.merge_sectors > 0) {
-    c->merge = wm_xcalloc((size_t)c->cfg.sms * (size_t)c->cfg.merge_sectors, sizeof *c->merge);
-    c->merge_pos = wm_xcalloc((size_t)c->cfg.sms, sizeof *c->merge_pos);
-    c->merge_blk = wm_xcalloc((size_t)c->cfg.sms * (size_t)c->cfg.merge_sectors, sizeof *c->merge_blk);
+    size_t n = (size_t)c->cfg.merge_sectors, bytes = n * (sizeof(uint64_t) + sizeof(uint32_t)) + sizeof(uint32_t);
+    c->merge_stride = (bytes + 63) / 64 * 64;
+    c->merge = wm_xaligned(64, (size_t)c->cfg.sms * c->merge_stride);
+    memset(c->merge, 0, (size_t)c->cfg.sms * c->merge_stride);
   }
   if (c->cfg.partial_sectors)
     c->partial = wm_xmalloc((size_t)c->cfg.partial_sectors * sizeof *c->partial);
@@ -215,8 +216,6 @@ void cache_free(CacheSys *c) {
   free(c->l1);
   level_free(&c->l2);
   free(c->merge);
-  free(c->merge_pos);
-  free(c->merge_blk);
   free(c->partial);
   dram_free(&c->dram);
   memset(c, 0, sizeof *c);
@@ -435,14 +434,15 @@ static void l1_drop(CacheLevel *lv, uint64_t sector) {
 static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block) {
   int n = c->cfg.merge_sectors;
   if (n <= 0) return 0;
-  size_t at = (size_t)sm * (size_t)n;
-  uint64_t *fifo = &c->merge[at];
-  uint32_t *blk = &c->merge_blk[at], b = (uint32_t)block;
+  uint8_t *at = c->merge + (size_t)sm * c->merge_stride;
+  uint64_t *fifo = (uint64_t *)(void *)at;
+  uint32_t *blk = (uint32_t *)(void *)(at + (size_t)n * sizeof *fifo), b = (uint32_t)block;
+  uint32_t *pos = blk + n;
   for (int i = 0; i < n; i++)
     if (fifo[i] == sector + 1 && blk[i] == b) return 1;
-  fifo[c->merge_pos[sm]] = sector + 1;
-  blk[c->merge_pos[sm]] = b;
-  if (++c->merge_pos[sm] == (uint32_t)n) c->merge_pos[sm] = 0;
+  fifo[*pos] = sector + 1;
+  blk[*pos] = b;
+  if (++*pos == (uint32_t)n) *pos = 0;
   return 0;
 }
 

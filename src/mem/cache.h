@@ -60,12 +60,16 @@ typedef struct CacheSys {
   /* derived state: the caches (cache.c) */
   CacheLevel *l1;      /* [sms] */
   CacheLevel l2;
-  uint64_t l2_last_ln; /* the line the L2's last operation touched, and */
-  size_t l2_last_way;  /* its way (l2_line) */
-  uint64_t *merge;     /* [sms * merge_sectors] recent store sectors */
-  uint32_t *merge_blk; /* [sms * merge_sectors] the block (low bits) that stored each */
-  uint32_t *merge_pos; /* [sms] */
+  /* Each SM's recent store sectors, the block (low bits) that stored each,
+   * and the next slot: merge_stride bytes an SM, a whole number of host
+   * cache lines, since host threads replay different SMs at once. */
+  uint8_t *merge;
+  size_t merge_stride;
   uint64_t *partial;   /* [partial_sectors] ring of partly written sectors */
+  /* What only the serial L2 stage writes, on host cache lines of its own
+   * (the L1 stage's threads read the fields above all the time). */
+  _Alignas(64) uint64_t l2_last_ln; /* the line the L2's last operation touched, and */
+  size_t l2_last_way;  /* its way (l2_line) */
   size_t partial_pos, partial_n;
   /* DRAM: its configuration, state and counters (dram.c) */
   Dram dram;
