@@ -2,7 +2,6 @@
 #include "ptx/ptx.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
