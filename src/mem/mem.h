@@ -104,6 +104,18 @@ typedef struct MemGen {
                           CA or CG (Fermi's default is CA) */
 } MemGen;
 
+/* One warp's access of a memory instruction, kept for the pictures of the
+ * HTML report (report/report_picture.c): the lanes of the instruction's
+ * worst request, kept with `why` (the same request, the same block). */
+typedef struct MemPicture {
+  uint64_t addr[32];   /* each lane's address, as MemReq.addr */
+  uint32_t mask;       /* lanes that accessed memory; 0: nothing kept */
+  uint8_t size;        /* bytes each lane accesses */
+  uint8_t space;       /* PtxSpace */
+  uint8_t op;          /* MemOpKind */
+  uint16_t warp;       /* warp within its block */
+} MemPicture;
+
 /* LineStat.unit_kind */
 typedef enum {
   MEM_UNIT_NONE,
@@ -130,6 +142,7 @@ typedef struct LineStat {
                           whichever host thread ran it */
   char why[160];       /* explanation of the worst request, e.g.
                           "32 lanes touch 32 sectors: lanes are 8 KiB apart" */
+  MemPicture pic;      /* the worst request's lanes */
 } LineStat;
 
 /* The last full-warp global request of an instruction: a warp whose
