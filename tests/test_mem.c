@@ -700,6 +700,36 @@ static void test_explain(void **state)
   assert_true(strlen(b) < sizeof b);
 }
 
+/* An atomic request's updates per sector: lanes on one word are each an
+ * update of their own (the L2 serializes them), lanes on distinct words of
+ * a sector are one.  32 lanes on one word: 1 sector, 32 updates; 32
+ * consecutive words: 4 sectors of 8 words, 1 update each; 16 lanes on
+ * word 0 and 16 on word 8 (the next sector): 2 sectors, 16 updates each. */
+static void test_atomic_ops(void **state)
+{
+  (void)state;
+  uint64_t a[32], sec[32];
+  uint32_t bytes[32];
+  uint8_t ops[32];
+  for (unsigned l = 0; l < 32; l++) a[l] = 4096;
+  assert_int_equal(mem_atomic_ops(a, ALL, 4, sec, bytes, ops), 1);
+  assert_int_equal(ops[0], 32);
+  assert_int_equal(sec[0], 4096 / 32);
+  assert_int_equal(bytes[0], 0xf);
+  assert_int_equal(mem_atomic_sectors(a, ALL, 4), 32);
+  for (unsigned l = 0; l < 32; l++) a[l] = 4096 + 4 * l;
+  assert_int_equal(mem_atomic_ops(a, ALL, 4, sec, bytes, ops), 4);
+  for (unsigned i = 0; i < 4; i++) {
+    assert_int_equal(ops[i], 1);
+    assert_int_equal(bytes[i], 0xffffffffu);
+  }
+  for (unsigned l = 0; l < 32; l++) a[l] = 4096 + (l & 1) * 32;
+  assert_int_equal(mem_atomic_ops(a, ALL, 4, sec, bytes, ops), 2);
+  assert_int_equal(ops[0], 16);
+  assert_int_equal(ops[1], 16);
+  assert_int_equal(mem_atomic_sectors(a, ALL, 4), 32);
+}
+
 static void test_init_and_names(void **state)
 {
   MemModel mm;
@@ -721,6 +751,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_sectors_floats),
+    cmocka_unit_test(test_atomic_ops),
     cmocka_unit_test(test_sectors_strided),
     cmocka_unit_test(test_sectors_broadcast),
     cmocka_unit_test(test_sectors_vectors),

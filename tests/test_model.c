@@ -119,6 +119,50 @@ static void test_bounds(void **state)
   assert_true(starts_with(t.why, "issue-bound: 12.5 us of "));
 }
 
+/* ---- dependent rounds, a grid smaller than the GPU, hot atomics ---------- */
+
+static const Arch arch_r = {
+  .name = "test-r",
+  .sms = 4, .clock_ghz = 1.0, .schedulers = 1, .fetch_bytes = 64,
+  .l1_round_ns = 20, .l2_round_ns = 100, .dram_round_ns = 300,
+  .hot_write_ns = 1, .atom_update_ns = 2,
+};
+
+static void test_rounds_bound(void **state)
+{
+  (void)state;
+  uint64_t m[WM_M_COUNT] = {0};
+  ModelTime t;
+  /* one block of 8 warps, 100 rounds each; 1000 load requests, half of
+   * them missing L1; 250 DRAM fetches of 64 bytes for 500 missed
+   * requests: half of those wait for DRAM.  A round: 0.5 x 20 (L1) +
+   * 0.5 x (100 + 0.5 x (300 - 100)) = 10 + 100 = 110 ns; one block is a
+   * whole wave however many SMs stay idle: 100 x 110 = 11000 ns. */
+  m[WM_M_ROUNDS] = 800;
+  m[WM_M_GLD_REQ] = 1000;
+  m[WM_M_MISS_REQ] = 500;
+  m[WM_M_L2_RDREQ] = 700;
+  m[WM_M_DRAM_RD] = 250 * 64;
+  /* the L1 of the one busy SM: 4000 tag lookups at 1 per ns = 4000 ns
+   * (not 4000 / 4 SMs); issue: 6000 warp instructions on 1 scheduler of
+   * the one SM = 6000 ns */
+  m[WM_M_L1_LINES] = 4000;
+  ModelLaunch l = {.blocks = 1, .threads = 256, .blocks_per_sm = 2, .warp_instrs = 6000,
+                   .hot_writes = 10, .hot_atoms = 1500};
+  model_time(&arch_r, m, &l, &t);
+  assert_near(t.bound_ns[MODEL_LATENCY], 11000);
+  assert_near(t.bound_ns[MODEL_L1], 4000);
+  assert_near(t.bound_ns[MODEL_ISSUE], 6000);
+  /* 1500 updates of one line x 2 ns beat 10 stores x 1 ns */
+  assert_near(t.bound_ns[MODEL_HOT], 3000);
+  assert_int_equal(t.limiter, MODEL_LATENCY);
+  /* with 16 blocks (2 waves of 2 x 4) the rounds repeat per wave: 22000 */
+  l.blocks = 16;
+  m[WM_M_ROUNDS] = 16 * 8 * 100;
+  model_time(&arch_r, m, &l, &t);
+  assert_near(t.bound_ns[MODEL_LATENCY], 22000);
+}
+
 /* ---- each bound as the limiter ------------------------------------------ */
 
 /* block_ns = 0 and raw_wait_ns drive nothing unless a case sets them, so
@@ -351,6 +395,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_bounds),
+    cmocka_unit_test(test_rounds_bound),
     cmocka_unit_test(test_limiters),
     cmocka_unit_test(test_norm),
     cmocka_unit_test(test_degenerate),

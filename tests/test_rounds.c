@@ -1,7 +1,8 @@
 /* test_rounds.c - warpmem__load_rounds (emu/emu_rounds.c): a warp waits a
- * memory round trip once for each group of global or local loads issued
- * before any of their values is used.  Kernels written so that the count
- * follows from the code: one warp each, so rounds = rounds per warp. */
+ * memory round trip once for each level of its chain of dependent global
+ * or local loads, as ptxas schedules them (independent loads first).
+ * Kernels written so that the count follows from the code: one warp each,
+ * so rounds = rounds per warp. */
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -14,13 +15,41 @@
 
 static const char *const kernels =
     PTX_HEAD
-    /* ld a; use; ld b; use: the second load waits for nothing, but the
-     * first value is used before it: 2 rounds */
-    ".visible .entry two(.param .u64 p)\n{\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"
+    /* ld a; use; ld b; use: the second load's address needs nothing
+     * loaded, so ptxas issues it before the first use: 1 round */
+    ".visible .entry interleaved(.param .u64 p)\n{\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"
     "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
     "  ld.global.f32 %f1, [%rd2];\n  add.f32 %f2, %f1, %f1;\n"
     "  ld.global.f32 %f3, [%rd2+4];\n  add.f32 %f2, %f2, %f3;\n"
     "  st.global.f32 [%rd2+8], %f2;\n  ret;\n}\n"
+    /* ld a; ld [a]: the second address is the first value: 2 rounds */
+    ".visible .entry chase(.param .u64 p)\n{\n  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  ld.global.u64 %rd3, [%rd2];\n  and.b64 %rd4, %rd3, 56;\n  add.s64 %rd5, %rd2, %rd4;\n"
+    "  ld.global.u64 %rd3, [%rd5];\n  st.global.u64 [%rd2+8], %rd3;\n  ret;\n}\n"
+    /* ld a; st a'; ld b: the store waits for a, and b may not pass it
+     * (it could read what the store writes): 2 rounds */
+    ".visible .entry fenced(.param .u64 p)\n{\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  ld.global.f32 %f1, [%rd2];\n  st.global.f32 [%rd2+8], %f1;\n"
+    "  ld.global.f32 %f3, [%rd2+4];\n  st.global.f32 [%rd2+12], %f3;\n  ret;\n}\n"
+    /* a loop of 8 iterations summing a[i] (a store only after it): ptxas
+     * unrolls it 4 times and issues 4 iterations' loads together: 2 */
+    ".visible .entry sum(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .f32 %f<4>;\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, 0;\n"
+    "  mov.f32 %f2, 0f00000000;\n  mov.u64 %rd3, %rd2;\n"
+    "$L_sum:\n  ld.global.f32 %f1, [%rd3];\n  add.f32 %f2, %f2, %f1;\n  add.s64 %rd3, %rd3, 4;\n"
+    "  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 8;\n  @%p1 bra $L_sum;\n"
+    "  st.global.f32 [%rd2+128], %f2;\n  ret;\n}\n"
+    /* the same loop chasing: the next address is the value loaded, so
+     * unrolling overlaps nothing: 8 */
+    ".visible .entry walk(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n"
+    "  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, 0;\n  mov.u64 %rd3, 0;\n"
+    "$L_walk:\n  add.s64 %rd4, %rd2, %rd3;\n  ld.global.u64 %rd5, [%rd4];\n  and.b64 %rd3, %rd5, 56;\n"
+    "  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 8;\n  @%p1 bra $L_walk;\n"
+    "  st.global.u64 [%rd2+128], %rd3;\n  ret;\n}\n"
     /* ld a; ld b; use both: 1 round */
     ".visible .entry one(.param .u64 p)\n{\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"
     "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
@@ -48,14 +77,30 @@ static uint64_t rounds_of(const char *name) {
   return r;
 }
 
-static void test_two_rounds(void **state) {
+static void test_interleaved(void **state) {
   (void)state;
-  assert_int_equal(rounds_of("two"), 2);
+  assert_int_equal(rounds_of("interleaved"), 1);
+}
+
+static void test_chase(void **state) {
+  (void)state;
+  assert_int_equal(rounds_of("chase"), 2);
+}
+
+static void test_fenced(void **state) {
+  (void)state;
+  assert_int_equal(rounds_of("fenced"), 2);
 }
 
 static void test_one_round(void **state) {
   (void)state;
   assert_int_equal(rounds_of("one"), 1);
+}
+
+static void test_unrolled(void **state) {
+  (void)state;
+  assert_int_equal(rounds_of("sum"), 2);
+  assert_int_equal(rounds_of("walk"), 8);
 }
 
 static void test_loop(void **state) {
@@ -65,9 +110,12 @@ static void test_loop(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_two_rounds),
+    cmocka_unit_test(test_interleaved),
+    cmocka_unit_test(test_chase),
+    cmocka_unit_test(test_fenced),
     cmocka_unit_test(test_one_round),
     cmocka_unit_test(test_loop),
+    cmocka_unit_test(test_unrolled),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

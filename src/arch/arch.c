@@ -415,6 +415,16 @@ static const Arch presets[] = {
     .l2_reqs_ns = 80,            /* as h200 (fitted there; same L2 design) */
     .raw_wait_ns = 619,          /* as h200 (fitted there) */
     .barrier_lat = 1.2,          /* as h200 (fitted there) */
+    /* measured on an H100 (docs/results/h100-2026-11-25-hierarchy), one
+       warp's rounds: chain#same (a load of what the warp just stored,
+       an L1 hit: 27 ns), chase#l2 hot (218 ns, the step's arithmetic
+       included), copy_grid on 1-132 blocks (372-433 ns a round) */
+    .l1_round_ns = 27,
+    .l2_round_ns = 218,
+    .dram_round_ns = 400,
+    .atom_update_ns = 0.735,     /* measured on an H100: atom_hot#132x1 and #528x1,
+                                    540,672 and 2,162,688 updates of one word in
+                                    398 and 1584 us */
   },
   {
     .name = "h200", .gpu = "NVIDIA H200 SXM 141GB", .generation = "Hopper (GH100)", .cc = 90,
@@ -485,6 +495,10 @@ static const Arch presets[] = {
     .l2_reqs_ns = 80,            /* [GT] fitted: tr_naive, madd_nc, setRowReadRow */
     .raw_wait_ns = 619,          /* [GT] fitted: inc_case#3 */
     .barrier_lat = 1.2,          /* [GT] fitted: adj_smem, tr_smem_pad, tr_smem */
+    .l1_round_ns = 27,           /* as hopper (measured on an H100: same GH100 die) */
+    .l2_round_ns = 218,
+    .dram_round_ns = 400,
+    .atom_update_ns = 0.735,     /* as hopper (measured on an H100) */
   },
 };
 

@@ -110,6 +110,11 @@ typedef struct Arch {
   double barrier_lat;        /* a block's first memory phase lasts this many
                                 times the DRAM latency when a barrier waits
                                 for the slowest warp */
+  /* a warp's round trip (emu_rounds.c) to the level its loads reach, with
+     little else in flight; 0: no bound from dependent rounds */
+  double l1_round_ns, l2_round_ns, dram_round_ns;
+  double atom_update_ns;     /* between two atomic updates of one L2 line
+                                (each lane's, when lanes share a word) */
 } Arch;
 
 /* The presets, in order of generation; arch_count() of them. */

@@ -108,9 +108,10 @@ void emu_program_free(EmuProgram *p);
 /* Marks the integer reductions whose address and value ptxas can prove
  * uniform across the warp: FUSE_AGGREGATE (emu_uniform.c). */
 void emu_mark_aggregated(EmuProgram *p, int ncode);
-/* round[i] = 1 for each global/local load (or texture, or atomic with a
- * result) that starts a round trip: no earlier load's value was waited
- * for since (emu_rounds.c); i < nline. */
+/* round[i] != 0 for each global/local load (or texture, or atomic with a
+ * result) that starts a round trip, as ptxas schedules the code: 1 for a
+ * round each execution, EMU_UNROLL for a round every EMU_UNROLL
+ * executions of a loop ptxas unrolls (emu_rounds.c); i < nline. */
 void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline);
 
 /* Sets every instruction's fn (emu_select.c), once the program is

@@ -1,17 +1,31 @@
 /* emu_rounds.c - which loads start a round trip to memory.
  *
  * A warp waits for memory when an instruction reads a register that an
- * outstanding load writes; loads issued before that wait travel together.
- * So a warp's time is at least (rounds x latency): copy_grid on one block
- * (one load per iteration, waited for by the store) takes one DRAM round
- * trip per iteration on an H100, whatever the bandwidth (docs/results/
- * h100-2026-11-25-hierarchy).  The rounds are marked here once per kernel,
- * from its code in order, and counted at run time for free: a marked load
- * counts each time it executes (MemModel.line[pc].execs).
+ * outstanding load writes.  So a warp's time is at least (rounds x
+ * latency): copy_grid on one block (one load per iteration, waited for by
+ * the store) takes one DRAM round trip per iteration on an H100, whatever
+ * the bandwidth (docs/results/h100-2026-11-25-hierarchy).
  *
- * The scan is straight-line: a branch, a branch target, a call, a return
- * or a barrier ends the outstanding loads (the next load starts a round),
- * so a load hoisted above a loop's back edge is counted in each iteration.
+ * The rounds are those of the machine code, not of the PTX: ptxas issues
+ * the independent loads of a straight line together, before the first use
+ * of any of them (nvcc's unrolled `s += a[r*pitch]` interleaves loads and
+ * adds in PTX; the SASS issues the four loads first).  So a load's round
+ * is its depth in the chain of loads it waits for: one more than the
+ * deepest load its address (or guard) needs, and no earlier than a global
+ * or local store before it that waited for a load (a load may not pass a
+ * store it cannot prove apart, and that store waits).  A straight line
+ * costs its deepest round; the first load at each new depth is marked, and
+ * counted at run time for free: a marked load counts each time it executes
+ * (MemModel.line[pc].execs).
+ *
+ * A branch, a branch target, a call, a return or a barrier ends the
+ * straight line (the next load starts a round), so a load hoisted above a
+ * loop's back edge is counted in each iteration -- except in the loops
+ * ptxas unrolls: a straight line that branches back to its own start, has
+ * no global or local store and carries no load's value into the next
+ * iteration's addresses (a sum, not a pointer chase) is unrolled EMU_UNROLL
+ * times, its loads issued together, so it costs a round every EMU_UNROLL
+ * iterations (round[i] = EMU_UNROLL: the count divides the executions).
  */
 #include "emu/emu_int.h"
 
@@ -40,31 +54,102 @@ static int ends_straight_line(const EmuInstr *x) {
          x->op == PTX_OP_BAR || x->op == PTX_OP_BARRIER;
 }
 
-typedef struct Pending {
-  uint8_t *slot;  /* [nslots] 1: an outstanding load writes it */
+/* The depth of each register slot: 0 for values no outstanding load
+ * feeds, else the round whose load they wait for. */
+typedef struct Depths {
+  uint16_t *of;   /* [nslots] */
   uint32_t *list; /* the slots set, to clear them */
   int n, cap;
-} Pending;
+  uint32_t nslots;
+  uint16_t fence; /* loads after a waiting store start after this round */
+  uint16_t top;   /* the deepest round of the straight line so far */
+} Depths;
 
-static void clear(Pending *q) {
-  for (int i = 0; i < q->n; i++) q->slot[q->list[i]] = 0;
+static void clear(Depths *q) {
+  for (int i = 0; i < q->n; i++) q->of[q->list[i]] = 0;
   q->n = 0;
+  q->fence = q->top = 0;
 }
 
-static void add(Pending *q, uint32_t s, uint32_t nslots) {
-  if (s >= nslots || q->slot[s]) return;
-  if (q->n == q->cap) {
-    q->cap = q->cap ? 2 * q->cap : 16;
-    q->list = wm_xrealloc(q->list, (size_t)q->cap * sizeof *q->list);
+static uint16_t depth_of(const Depths *q, uint32_t s) { return s < q->nslots ? q->of[s] : 0; }
+
+static void set_depth(Depths *q, uint32_t s, uint16_t d) {
+  if (s >= q->nslots) return;
+  if (!q->of[s] && d) {
+    if (q->n == q->cap) {
+      q->cap = q->cap ? 2 * q->cap : 16;
+      q->list = wm_xrealloc(q->list, (size_t)q->cap * sizeof *q->list);
+    }
+    q->list[q->n++] = s;
   }
-  q->slot[s] = 1;
-  q->list[q->n++] = s;
+  q->of[s] = d;
 }
 
-static int reads_pending(const EmuInstr *x, const Pending *q, uint32_t nslots) {
+/* The deepest round an instruction's operands wait for. */
+static uint16_t operand_depth(const EmuInstr *x, const Depths *q) {
+  uint16_t d = 0;
   for (int i = 0; i < x->ns && i < 6; i++)
-    if (x->s[i] < nslots && q->slot[x->s[i]]) return 1;
-  return (x->abase < nslots && q->slot[x->abase]) || (x->guard < nslots && q->slot[x->guard]);
+    if (depth_of(q, x->s[i]) > d) d = depth_of(q, x->s[i]);
+  if (depth_of(q, x->abase) > d) d = depth_of(q, x->abase);
+  if (depth_of(q, x->guard) > d) d = depth_of(q, x->guard);
+  return d;
+}
+
+/* A store to memory a later global or local load might read. */
+static int is_far_store(const EmuInstr *x) {
+  switch (x->op) {
+  case PTX_OP_ST:
+  case PTX_OP_ATOM:
+  case PTX_OP_RED:
+    return x->space == PTX_S_GLOBAL || x->space == PTX_S_LOCAL || x->space == PTX_S_GENERIC;
+  case PTX_OP_SUST:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* ptxas unrolls a store-free loop of independent loads 4 times beyond what
+ * nvcc did: the SASS of colsum, matvec_reg and st_loop_reg issues 16 loads
+ * per round where their PTX has 4 (cuobjdump -sass on an H100, sm_90,
+ * docs/results/h100-2026-11-25-hierarchy). */
+#define EMU_UNROLL 4
+
+/* Marks instruction x (round[]) and updates the depths. */
+static void step(const EmuInstr *x, Depths *q, uint8_t *round) {
+  uint16_t d = operand_depth(x, q);
+  *round = 0;
+  if (is_far_load(x)) {
+    uint16_t r = (uint16_t)((d > q->fence ? d : q->fence) + 1);
+    if (r == UINT16_MAX) r--; /* a chain that long saturates */
+    if (r > q->top) *round = 1, q->top = r;
+    d = r;
+  }
+  if (is_far_store(x) && d > q->fence) q->fence = d;
+  for (int i = 0; i < x->nd && i < 4; i++) set_depth(q, x->d[i], d);
+}
+
+/* Marks the straight line code[a..b] (round[]) from the depths in q;
+ * returns whether it has a global or local store. */
+static int scan(const EmuProgram *p, int a, int b, Depths *q, uint8_t *round) {
+  int stores = 0;
+  for (int i = a; i <= b; i++) {
+    step(&p->code[i], q, &round[i]);
+    stores |= is_far_store(&p->code[i]);
+  }
+  return stores;
+}
+
+/* Whether the loop code[a..b] (its last instruction branches back to a)
+ * is one ptxas unrolls: no store, and a second iteration, starting from
+ * the depths the first left, goes no deeper (no loaded value feeds the
+ * next iteration's loads).  q holds the first iteration's depths. */
+static int unrolls(const EmuProgram *p, int a, int b, Depths *q, int stores, uint8_t *scratch) {
+  if (stores) return 0;
+  uint16_t first = q->top;
+  q->top = q->fence = 0;
+  scan(p, a, b, q, scratch);
+  return q->top <= first;
 }
 
 void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
@@ -72,19 +157,21 @@ void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
   uint8_t *target = wm_xcalloc((size_t)n + 1, 1);
   for (int i = 0; i < n; i++)
     if (p->code[i].op == PTX_OP_BRA && p->code[i].target < (uint32_t)n) target[p->code[i].target] = 1;
-  Pending q = {wm_xcalloc((size_t)p->nslots + 1, 1), NULL, 0, 0};
-  for (int i = 0; i < n; i++) {
-    const EmuInstr *x = &p->code[i];
-    if (target[i]) clear(&q);
-    if (q.n && reads_pending(x, &q, p->nslots)) clear(&q);
-    round[i] = 0;
-    if (is_far_load(x)) {
-      round[i] = q.n == 0;
-      for (int d = 0; d < x->nd && d < 4; d++) add(&q, x->d[d], p->nslots);
-    }
-    if (ends_straight_line(x)) clear(&q);
+  uint8_t *scratch = wm_xcalloc((size_t)n + 1, 1);
+  Depths q = {wm_xcalloc((size_t)p->nslots + 1, sizeof(uint16_t)), NULL, 0, 0, p->nslots, 0, 0};
+  for (int a = 0; a < n;) {
+    int b = a;
+    while (b + 1 < n && !ends_straight_line(&p->code[b]) && !target[b + 1]) b++;
+    clear(&q);
+    int stores = scan(p, a, b, &q, round);
+    const EmuInstr *last = &p->code[b];
+    if (last->op == PTX_OP_BRA && last->target == (uint32_t)a && unrolls(p, a, b, &q, stores, scratch))
+      for (int i = a; i <= b; i++)
+        if (round[i]) round[i] = EMU_UNROLL;
+    a = b + 1;
   }
-  free(q.slot);
+  free(q.of);
   free(q.list);
+  free(scratch);
   free(target);
 }

@@ -104,7 +104,7 @@ static void cell(const Lab *lab, int c, int i, char *b, size_t n) {
     break;
   case C_LOCAL: ratio(b, n, m[WM_M_LLD_SEC] + m[WM_M_LST_SEC], m[WM_M_LLD_REQ] + m[WM_M_LST_REQ]); break;
   case C_L2: {
-    double v = 32.0 * (double)(m[WM_M_L2_RD] + m[WM_M_L2_WR] + m[WM_M_L2_ATOM]) * r->scale;
+    double v = 32.0 * (double)(m[WM_M_L2_RD] + m[WM_M_L2_WR] + m[WM_M_L2_ATOM] + m[WM_M_L2_RED]) * r->scale;
     if (v <= 0) snprintf(b, n, "-");
     else snprintf(b, n, "%s%.1f", approx, v / 1e6);
     break;
@@ -295,7 +295,7 @@ static void csv_report(const Lab *lab, FILE *out) {
     }
     fprintf(out, "%llu,%llu,%g,%.0f,%.0f,%g,%g,%g,%g,%g,%.0f,%.0f,%.3f,", (unsigned long long)lab_spec_threads(&l->sim),
             (unsigned long long)lab_spec_threads(&l->gpu), r->scale, l->bytes, l->flops, q[0], q[1], q[2], q[3], q[4],
-            32.0 * (double)(m[WM_M_L2_RD] + m[WM_M_L2_WR] + m[WM_M_L2_ATOM]) * r->scale,
+            32.0 * (double)(m[WM_M_L2_RD] + m[WM_M_L2_WR] + m[WM_M_L2_ATOM] + m[WM_M_L2_RED]) * r->scale,
             (double)(m[WM_M_DRAM_RD] + m[WM_M_DRAM_WR]) * r->scale, r->pred_ns / 1e3);
     if (r->measured)
       fprintf(out, "%.3f,%.3f,%.1f,%.1f,%.2f,%.3f,", r->t.cold.median_s * 1e6, r->t.hot.median_s * 1e6, r->t.hot_gbps,

@@ -80,6 +80,7 @@ typedef struct CacheSys {
   uint64_t hot_writes; /* most store sectors one L2 line was sent, counting
                           those L1 merged: a line every warp writes (a[0])
                           serializes the warps at its L2 slice */
+  uint64_t hot_atoms;  /* most atomic updates one L2 line performed */
 } CacheSys;
 
 /* Sets up the caches and DRAM for cfg, empty; free with cache_free(). */

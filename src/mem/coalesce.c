@@ -102,23 +102,37 @@ unsigned mem_sectors(const uint64_t *addr, uint32_t mask, unsigned size)
  * Measured on an H200 (tools/probe, docs/results/h200-probe-2026-11-22):
  * 32 lanes on one word cost 32 sectors, 32 lanes on consecutive words 4,
  * lanes 32 bytes apart 32. */
-unsigned mem_atomic_sectors(const uint64_t *addr, uint32_t mask, unsigned size)
+unsigned mem_atomic_ops(const uint64_t *addr, uint32_t mask, unsigned size, uint64_t *sec, uint32_t *bytes,
+                        uint8_t *ops)
 {
   uint64_t a[32];
-  unsigned n = 0;
-  (void)size; /* atomics are 4 or 8 bytes, aligned: one sector per lane */
+  unsigned n = 0, k = 0;
+  uint32_t lane_bytes = (1u << size) - 1; /* atomics are 4 or 8 bytes, aligned: one sector per lane */
   for (uint32_t m = mask; m; m &= m - 1)
     a[n++] = addr[__builtin_ctz(m)];
   mem_sort64(a, n);
-  unsigned sectors = 0, run = 0, worst = 0;
+  unsigned run = 0;
   for (unsigned i = 0; i < n; i++) {
     run = i && a[i] == a[i - 1] ? run + 1 : 1;
-    if (i && a[i] >> 5 != a[i - 1] >> 5) {
-      sectors += worst;
-      worst = 0;
+    if (!i || a[i] >> 5 != a[i - 1] >> 5) {
+      sec[k] = a[i] >> 5;
+      bytes[k] = 0;
+      ops[k++] = 0;
     }
-    if (run > worst)
-      worst = run;
+    bytes[k - 1] |= lane_bytes << (a[i] & 31);
+    if (run > ops[k - 1])
+      ops[k - 1] = (uint8_t)run;
   }
-  return sectors + worst;
+  return k;
+}
+
+unsigned mem_atomic_sectors(const uint64_t *addr, uint32_t mask, unsigned size)
+{
+  uint64_t sec[32];
+  uint32_t bytes[32];
+  uint8_t ops[32];
+  unsigned n = mem_atomic_ops(addr, mask, size, sec, bytes, ops), sectors = 0;
+  for (unsigned i = 0; i < n; i++)
+    sectors += ops[i];
+  return sectors;
 }

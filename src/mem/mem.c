@@ -117,7 +117,25 @@ static void trace_emit(MemTrace *t, const MemReq *r, uint64_t base, const uint64
 {
   TraceRec *out = trace_append(t, n);
   for (unsigned i = 0; i < n; i++)
-    out[i] = (TraceRec){base + sec[i], bytes[i], r->warp, (uint8_t)kind, i == 0};
+    out[i] = (TraceRec){base + sec[i], bytes[i], (uint8_t)r->warp, 1, (uint8_t)kind, i == 0};
+}
+
+/* An atomic or reduction request: its sectors, and the updates each takes
+ * (trace, may be NULL); returns the sectors Nsight Compute counts (their
+ * updates). */
+static unsigned atomic_access(MemTrace *t, const MemReq *r, unsigned kind)
+{
+  uint64_t sec[32];
+  uint32_t bytes[32];
+  uint8_t ops[32];
+  unsigned n = mem_atomic_ops(r->addr, r->mask, r->size, sec, bytes, ops), updates = 0;
+  TraceRec *out = t ? trace_append(t, n) : NULL;
+  for (unsigned i = 0; i < n; i++) {
+    updates += ops[i];
+    if (out)
+      out[i] = (TraceRec){sec[i], bytes[i], (uint8_t)r->warp, ops[i], (uint8_t)kind, i == 0};
+  }
+  return updates;
 }
 
 /* Records the sectors of a request for the cache model. */
@@ -145,7 +163,7 @@ static void trace_memo(MemTrace *t, MemMemo *mo, const MemReq *r, unsigned kind)
   trace_emit(t, r, base, mo->trel, mo->tbytes, mo->tn, kind);
 }
 
-static const uint8_t trace_kind[4] = {TR_LD, TR_ST, TR_ATOM, TR_ATOM};
+static const uint8_t trace_kind[4] = {TR_LD, TR_ST, TR_ATOM, TR_RED};
 
 /* 1.x and 2.x: the generation's segments or lines (coalesce_legacy.c) are
  * the transactions, and what --lines shows. */
@@ -165,9 +183,7 @@ static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
   unsigned op = r->op & 3, distinct;
   unsigned sec;
   if (r->op == MEM_ATOM || r->op == MEM_RED) {
-    if (mm->trace)
-      trace_request(mm->trace, r, r->addr, r->size, kind);
-    sec = mem_atomic_sectors(r->addr, r->mask, r->size);
+    sec = atomic_access(mm->trace, r, kind);
     mem_coalesce(r->addr, r->mask, r->size, &distinct);
   } else if (r->mask == 0xffffffffu && mm->memo && r->instr >= 0 && r->instr < mm->nline) {
     MemMemo *mo = &mm->memo[r->instr];

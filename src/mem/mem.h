@@ -173,8 +173,9 @@ typedef struct MemModel {
   /* statistics */
   uint64_t metric[WM_M_COUNT];
   LineStat *line;      /* [nline], indexed by instruction */
-  uint8_t *round;      /* [nline] 1: a load that starts a round trip
-                          (emu_mark_rounds); WM_M_ROUNDS counts their execs */
+  uint8_t *round;      /* [nline] k > 0: a load that starts a round trip
+                          every k executions (emu_mark_rounds);
+                          WM_M_ROUNDS sums execs / k */
   int nline;
 } MemModel;
 
@@ -211,6 +212,11 @@ unsigned mem_sectors(const uint64_t *addr, uint32_t mask, unsigned size);
  * the lanes that update its most-updated word (same-address updates are
  * serialized). */
 unsigned mem_atomic_sectors(const uint64_t *addr, uint32_t mask, unsigned size);
+/* The same request's sectors (sec[], ascending; bytes[]: the bytes its lanes
+ * update) and ops[]: the updates the L2 performs one after another on each
+ * (the most lanes on one of its words).  Returns how many sectors. */
+unsigned mem_atomic_ops(const uint64_t *addr, uint32_t mask, unsigned size, uint64_t *sec, uint32_t *bytes,
+                        uint8_t *ops);
 
 /* Shared-memory wavefronts for one request on sm_70+ (32 banks of 4 bytes):
  * see smem.c for the rule for 8- and 16-byte accesses. */

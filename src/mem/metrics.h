@@ -51,15 +51,18 @@
   /* caches and DRAM (mem/cache.c, mem/dram.c) */                                            \
   X(L1_HIT,   "l1tex__t_sectors_lookup_hit.sum",                   "global/local/texture sectors that hit in L1 (stores: to a valid sector)") \
   X(L1_MISS,  "l1tex__t_sectors_lookup_miss.sum",                  "global/local/texture sectors that missed in L1 (stores and atomics included)") \
+  X(MISS_REQ, "warpmem__l1_missed_load_requests",                  "load requests that missed L1 in at least one sector (they wait for L2)") \
   X(L2_RD,    "lts__t_sectors_srcunit_tex_op_read.sum",            "L2 sectors read by L1 (misses and uncached loads)") \
   X(L2_WR,    "lts__t_sectors_srcunit_tex_op_write.sum",           "L2 sectors written by L1 (stores write through)") \
-  X(L2_ATOM,  "lts__t_sectors_srcunit_tex_op_atom.sum",            "L2 sectors of atomics and reductions") \
+  X(L2_ATOM,  "lts__t_sectors_srcunit_tex_op_atom.sum",            "L2 sectors of atomics whose result is used") \
+  X(L2_RED,   "lts__t_sectors_srcunit_tex_op_red.sum",             "L2 sectors of reductions (atomics whose result no one reads)") \
   X(L2_RDREQ, "lts__t_requests_srcunit_tex_op_read.sum",           "L2 read requests from L1 (one per 128-byte line a request misses)") \
   X(L2_WRREQ, "lts__t_requests_srcunit_tex_op_write.sum",          "L2 write requests from L1 (one per line a store writes)") \
   X(L2_HIT,   "lts__t_sectors_lookup_hit.sum",                     "L2 sectors that hit") \
   X(L2_MISS,  "lts__t_sectors_lookup_miss.sum",                    "L2 sectors that missed") \
   X(L1_LINES, "warpmem__l1_tag_lookups",                           "128-byte lines global/local requests touch (L1TEX looks up one tag per clock)") \
   X(HOT,      "warpmem__l2_hot_line_writes",                       "store sectors sent to the most-written L2 line (same-address contention)") \
+  X(HOT_ATOM, "warpmem__l2_hot_line_atomics",                      "atomic updates the most-updated L2 line performed, lanes on one word each counted") \
   X(RAW,      "warpmem__l1_loads_after_store",                     "loads of a sector this SM stored moments before (they wait for the store to reach L2)") \
   X(ROUNDS,   "warpmem__load_rounds",                              "global/local loads that start a round trip in the PTX: no earlier load's value was used since (a warp waits a memory latency once per round; ptxas may batch the loads of a loop without stores: fewer on the GPU; emu/emu_rounds.c)") \
   X(DRAM_RD,  "dram__bytes_read.sum",                              "bytes read from DRAM (fills, in fetch-size units)") \

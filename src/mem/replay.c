@@ -44,7 +44,7 @@ void trace_reserve(MemTrace *t, size_t n) {
 
 void trace_push(MemTrace *t, uint64_t sector, uint32_t bytes, unsigned warp, unsigned kind,
                 int first) {
-  *trace_append(t, 1) = (TraceRec){sector, bytes, (uint16_t)warp, (uint8_t)kind, (uint8_t)first};
+  *trace_append(t, 1) = (TraceRec){sector, bytes, (uint8_t)warp, 1, (uint8_t)kind, (uint8_t)first};
 }
 
 TraceRec *trace_append(MemTrace *t, size_t n) {

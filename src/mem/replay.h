@@ -23,7 +23,7 @@ typedef enum {
   TR_LD,       /* global load, cached in L1 */
   TR_LD_NC,    /* global load that bypasses L1 (ld.cg, or no L1 caching) */
   TR_ST,       /* global store: written through to L2 */
-  TR_ATOM,     /* global atomic or reduction: performed at L2 */
+  TR_ATOM,     /* global atomic (its result used): performed at L2 */
   TR_LOCAL_LD, /* local: `sector` is the sector within the warp's local
                   window (the interleaved address / 32) */
   TR_LOCAL_ST,
@@ -31,13 +31,18 @@ typedef enum {
                   texture pipe's hits and misses */
   TR_SULD,     /* surface load: the same, under the surface's */
   TR_LDGSTS,   /* cp.async.ca: a load cached in L1, also counted as LDGSTS */
-  TR_LDGSTS_NC /* cp.async.cg: a load that bypasses L1, the same */
+  TR_LDGSTS_NC,/* cp.async.cg: a load that bypasses L1, the same */
+  TR_RED       /* global reduction (an atomic whose result no one reads):
+                  performed at L2, not counted as an atomic there (H100:
+                  lts__t_sectors_srcunit_tex_op_atom is 0 for atom_hot) */
 } TraceKind;
 
 typedef struct TraceRec {
   uint64_t sector;  /* byte address / 32 */
   uint32_t bytes;   /* bytes of the sector written (bit i: byte i) */
-  uint16_t warp;    /* warp within the block */
+  uint8_t warp;     /* warp within the block (at most 32) */
+  uint8_t ops;      /* TR_ATOM: updates the L2 serializes on the sector
+                       (lanes on one word each count); else 1 */
   uint8_t kind;     /* TraceKind */
   uint8_t first;    /* first sector of its request */
 } TraceRec;

@@ -81,6 +81,22 @@ static double ratio(double num, double den) { return den > 0 ? num / den : 0; }
  * close (madd_c: DRAM and latency; copy_k: latency and L2). */
 #define MODEL_OVERLAP_P 6.0
 
+/* How long one round of a warp's loads waits: an L1 hit, or the L2, or
+ * DRAM, in the proportions the counters give.  A request waits for its
+ * slowest lane, so the shares are per request: one that misses L1 in any
+ * line waits for L2 (chase#l2: 32 lanes on 32 lines), and for DRAM if a
+ * DRAM fetch (fetch_bytes) serves it: fetches per missed request, at most
+ * one. */
+static double round_ns(const Arch *a, const uint64_t *m) {
+  double reqs = (double)(m[WM_M_GLD_REQ] + m[WM_M_LLD_REQ]);
+  double missed = fmin(reqs, (double)m[WM_M_MISS_REQ]);
+  double fetch = a->fetch_bytes > 0 ? a->fetch_bytes : 32;
+  double dram = missed > 0 ? fmin(1.0, (double)m[WM_M_DRAM_RD] / fetch / missed) : 0;
+  double beyond = a->l2_round_ns + dram * (a->dram_round_ns - a->l2_round_ns);
+  double l1_miss = reqs > 0 ? missed / reqs : 1.0;
+  return (1 - l1_miss) * a->l1_round_ns + l1_miss * beyond;
+}
+
 void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTime *t) {
   memset(t, 0, sizeof *t);
   double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0; /* cycles per ns */
@@ -90,7 +106,7 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   /* L2 work: a read request per line, a write per sector (measured: the
    * L2-bound launches tr_naive, madd_nc, setRowReadRow and stride_copy#16
    * take this many units at one rate) */
-  double l2_reqs = (double)(m[WM_M_L2_RDREQ] + m[WM_M_L2_WR] + m[WM_M_L2_ATOM]);
+  double l2_reqs = (double)(m[WM_M_L2_RDREQ] + m[WM_M_L2_WR] + m[WM_M_L2_ATOM] + m[WM_M_L2_RED]);
   /* op_ld / op_st include ldmatrix's and stmatrix's */
   double wavefronts = (double)(m[WM_M_SLD_WF] + m[WM_M_SST_WF] + m[WM_M_SATOM_WF] + m[WM_M_LDGSTS_WF]);
   double warps = blocks * ((l->threads + 31) / 32);
@@ -104,13 +120,20 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   /* L1TEX, per SM, one per clock: shared memory wavefronts, a tag lookup
    * per line a global/local request touches, a sector filled from L2. */
   double l1_cycles = wavefronts + (double)m[WM_M_L1_LINES] + (double)m[WM_M_L2_RD];
-  t->bound_ns[MODEL_L1] = l1_cycles / sms / clk;
+  /* the SMs a grid smaller than the GPU keeps busy (matvec_alias and
+   * matvec_reg on 4 and 16 blocks: each SM's L1 looks up 32 lines a
+   * request, measured 155 ns a round) */
+  double busy = blocks < sms ? blocks : sms;
+  t->bound_ns[MODEL_L1] = l1_cycles / busy / clk;
   /* Issue: each scheduler issues one warp-instruction per clock. */
-  t->bound_ns[MODEL_ISSUE] = ratio((double)l->warp_instrs, sms * a->schedulers * clk);
+  t->bound_ns[MODEL_ISSUE] = ratio((double)l->warp_instrs, busy * a->schedulers * clk);
   /* Block launch: an SM starts one block every block_ns. */
   t->bound_ns[MODEL_BLOCKS] = ceil(blocks / sms) * a->block_ns;
   /* Writes to one L2 line are serialized in its slice. */
   t->bound_ns[MODEL_HOT] = (double)l->hot_writes * a->hot_write_ns;
+  /* and its atomic updates, one after another (lanes on one word too) */
+  double atoms = (double)l->hot_atoms * a->atom_update_ns;
+  if (atoms > t->bound_ns[MODEL_HOT]) t->bound_ns[MODEL_HOT] = atoms;
   /* Latency (Little's law per wave of resident blocks): a wave lasts one
    * DRAM round trip for its loads (longer when a barrier waits for the
    * slowest warp), plus the waits of loads behind stores, plus the shared
@@ -120,6 +143,11 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   double raw = ratio((double)m[WM_M_RAW], warps) * a->raw_wait_ns;
   double smem = resident * ratio(wavefronts, blocks) / clk;
   t->bound_ns[MODEL_LATENCY] = waves * (mem + raw + smem);
+  /* Dependent rounds: a warp waits its rounds one after another (a whole
+   * wave however few blocks: copy_grid on 1 block takes 65536 rounds). */
+  double rounds = ratio((double)m[WM_M_ROUNDS], warps);
+  double chain = (waves > 1 ? waves : 1) * rounds * round_ns(a, m);
+  if (chain > t->bound_ns[MODEL_LATENCY]) t->bound_ns[MODEL_LATENCY] = chain;
 
   /* The bounds overlap, but not perfectly: a p-norm of them (a smooth
    * maximum) rather than the largest alone. */

@@ -25,6 +25,8 @@ typedef struct ModelLaunch {
   uint64_t warp_instrs;     /* warp-level instructions executed */
   uint64_t hot_writes;      /* store sectors the most-written L2 line was
                                sent (CacheSys.hot_writes) */
+  uint64_t hot_atoms;       /* atomic updates the most-updated L2 line
+                               performed (CacheSys.hot_atoms) */
   int barriers;             /* the kernel has bar.sync */
 } ModelLaunch;
 

@@ -71,7 +71,7 @@ void sim_model_end(SimModel *cm, const EmuLaunch *l, SimRun *run) {
   if (l->blocks_run && l->blocks_run < grid) scale_counts(&run->mm, (double)grid / (double)l->blocks_run);
   uint64_t rounds = 0;
   for (int i = 0; run->mm.round && i < run->mm.nline; i++)
-    if (run->mm.round[i]) rounds += run->mm.line[i].execs;
+    if (run->mm.round[i]) rounds += run->mm.line[i].execs / run->mm.round[i];
   run->mm.metric[WM_M_ROUNDS] = rounds;
   if (!cm->on) return;
   run->mm.metric[WM_M_DRAM_RD] += (uint64_t)cm->arch->launch_dram_bytes; /* code and parameters */
@@ -80,6 +80,7 @@ void sim_model_end(SimModel *cm, const EmuLaunch *l, SimRun *run) {
                     .blocks_per_sm = cm->blocks_per_sm,
                     .warp_instrs = l->warp_instrs,
                     .hot_writes = run->mm.metric[WM_M_HOT],
+                    .hot_atoms = run->mm.metric[WM_M_HOT_ATOM],
                     .barriers = has_barrier(l->kernel)};
   model_time(cm->arch, run->mm.metric, &ml, &run->time);
   run->mm.metric[WM_M_TIME] = (uint64_t)(run->time.ns + 0.5);
