@@ -71,6 +71,20 @@ static const uint8_t gsec[4] = {WM_M_GLD_SEC, WM_M_GST_SEC, WM_M_GATOM_SEC, WM_M
  * (measured: smsp__inst_executed_op_global_red.sum is 0 for atom kernels). */
 static const int ginst[4] = {WM_M_GLD_INST, WM_M_GST_INST, -1, WM_M_GRED_INST};
 
+/* Keeps the lanes of the request a line's `why` explains, for the HTML
+ * report's picture (mem.h MemPicture).  Called only when the worst grows,
+ * so the hot path pays nothing for it. */
+static void keep_picture(MemPicture *p, const MemReq *r)
+{
+  for (unsigned l = 0; l < 32; l++)
+    p->addr[l] = r->mask >> l & 1 ? r->addr[l] : 0;
+  p->mask = r->mask;
+  p->size = r->size;
+  p->space = r->space;
+  p->op = r->op;
+  p->warp = r->warp;
+}
+
 static void line_units(const MemModel *mm, LineStat *ls, const MemReq *r,
                        unsigned units, unsigned ideal, uint8_t kind)
 {
@@ -82,6 +96,7 @@ static void line_units(const MemModel *mm, LineStat *ls, const MemReq *r,
     ls->worst = units;
     ls->worst_block = mm->block;
     mem_explain(ls->why, sizeof ls->why, &mm->gen, r, units, ideal);
+    keep_picture(&ls->pic, r);
   }
 }
 
@@ -247,6 +262,7 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
       ls->worst = worst;
       ls->worst_block = mm->block;
       mem_explain(ls->why, sizeof ls->why, &mm->gen, r, worst, worst_ideal);
+      keep_picture(&ls->pic, r);
     }
   }
 }
@@ -386,6 +402,7 @@ void mem_access(MemModel *mm, const MemReq *r)
       if (ls->execs == 1) {
         ls->worst_block = mm->block;
         mem_explain(ls->why, sizeof ls->why, &mm->gen, r, 0, 0);
+        keep_picture(&ls->pic, r);
       }
     }
     break;
