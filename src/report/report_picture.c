@@ -41,7 +41,7 @@ enum {
   ROW_Y = 118,    /* top of the sector or bank boxes */
   ROW_H = 20,
   HEIGHT = 168,
-  GAP = 12,       /* the width of a gap mark between sectors */
+  GAP = 8,        /* the width of a gap mark between sectors */
   MAXBOX = 64     /* a lane touches at most 2 sectors */
 };
 
@@ -80,31 +80,43 @@ static void svg_begin(FILE *out, const MemPicture *p, const char *count_attr, un
           op_name(p->op), space, p->size, count, !strcmp(count_attr, "data-sectors") ? "sectors" : "wavefronts");
 }
 
-/* The inactive lanes: grey boxes, no line. */
-static void inactive_lanes(FILE *out, uint32_t mask) {
-  if (mask == 0xffffffffu) return;
-  fputs("<g fill=\"#ddd\" stroke=\"#bbb\">\n", out);
-  for (unsigned l = 0; l < 32; l++)
-    if (!(mask >> l & 1))
-      fprintf(out, "<g data-lane=\"%u\" data-active=\"0\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/></g>\n",
-              l, lane_x(l) - PITCH / 2 + 1, LANE_Y, PITCH - 2, LANE_H);
-  fputs("</g>\n", out);
-}
+/* How one lane is drawn: its data attributes, colour, label (its offset),
+ * where its line ends and its tooltip. */
+typedef struct LaneDraw {
+  char attrs[64], fill[24], label[24], label2[24];
+  int tx;
+} LaneDraw;
 
-/* One active lane: its box (numbered), its offset label, its line to (tx, ROW_Y). */
-static void lane_box(FILE *out, unsigned l, const char *attrs, const char *fill, const char *label, int tx,
-                     const char *tip) {
-  int x = lane_x(l);
-  fprintf(out, "<g data-lane=\"%u\" %s><title>", l, attrs);
-  report_html_text(out, tip);
-  fprintf(out, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", x - PITCH / 2 + 1, LANE_Y,
-          PITCH - 2, LANE_H, fill);
-  fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" stroke=\"none\" fill=\"#000\">%u</text>", x,
-          LANE_Y + 12, l);
-  fprintf(out, "<text transform=\"translate(%d %d) rotate(60)\" stroke=\"none\" fill=\"#444\" font-size=\"8\">", x - 2,
-          LANE_Y + LANE_H + 4);
-  report_html_text(out, label);
-  fprintf(out, "</text><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/></g>\n", x, LANE_Y + LANE_H, tx, ROW_Y);
+/* The lanes: their lines first (one path, under the boxes), then the boxes
+ * -- the only elements with data-lane; inactive lanes grey, with
+ * data-active="0" -- their numbers and their labels. */
+static void draw_lanes(FILE *out, uint32_t mask, const LaneDraw *d) {
+  fputs("<path fill=\"none\" stroke=\"#2f5597\" d=\"", out);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctz(m);
+    fprintf(out, "M%d %dL%d %d", lane_x(l), LANE_Y + LANE_H, d[l].tx, ROW_Y);
+  }
+  fprintf(out, "\"/>\n<g stroke=\"#555\" fill=\"#ddd\">");
+  for (unsigned l = 0; l < 32; l++) {
+    int on = mask >> l & 1;
+    fprintf(out, "<rect data-lane=\"%u\" %s x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"", l,
+            on ? d[l].attrs : "data-active=\"0\"", lane_x(l) - PITCH / 2 + 1, LANE_Y, PITCH - 2, LANE_H);
+    if (on) fprintf(out, " fill=\"%s\"", d[l].fill);
+    fputs("/>\n", out);
+  }
+  fputs("</g>\n<g text-anchor=\"middle\">", out);
+  for (unsigned l = 0; l < 32; l++) fprintf(out, "<text x=\"%d\" y=\"%d\">%u</text>", lane_x(l), LANE_Y + 12, l);
+  fputs("</g>\n<g text-anchor=\"middle\" fill=\"#444\" font-size=\"7\">", out);
+  for (int row = 0; row < 2; row++)
+    for (uint32_t m = mask; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctz(m);
+      const char *t = row ? d[l].label2 : d[l].label;
+      if (!t[0]) continue;
+      fprintf(out, "<text x=\"%d\" y=\"%d\">", lane_x(l), LANE_Y + LANE_H + 9 + 9 * row);
+      report_html_text(out, t);
+      fputs("</text>", out);
+    }
+  fputs("</g>\n", out);
 }
 
 /* ---- global, local, const, param: lanes -> sectors ------------------------ */
@@ -173,35 +185,35 @@ static void sector_row(SectorRow *row, const uint64_t *a, uint32_t mask, unsigne
   }
 }
 
-/* The sector boxes (numbered from the first line drawn), their lines'
- * outlines and the gaps' sizes. */
+/* The sector boxes (numbered from the first line drawn, where they are
+ * wide enough), gap marks between sectors that are not neighbours, and an
+ * outline around each run of a 128-byte line's sectors. */
 static void sector_boxes(FILE *out, const SectorRow *row) {
   uint64_t first = row->n ? row->sec[0] & ~(uint64_t)3 : 0;
-  fputs("<g stroke=\"#555\">\n", out);
-  for (unsigned i = 0; i < row->n; i++) {
+  fputs("<g stroke=\"#555\">", out);
+  for (unsigned i = 0; i < row->n; i++)
     fprintf(out,
             "<rect class=\"sector\" data-sector=\"%" PRIu64 "\" data-touched=\"%u\" x=\"%d\" y=\"%d\" width=\"%d\" "
-            "height=\"%d\" fill=\"%s\"><title>sector %" PRIu64 ": bytes 0x%" PRIx64 "-0x%" PRIx64 "</title></rect>\n",
-            row->sec[i], row->touched[i], row->x[i], ROW_Y, row->w, ROW_H, row->touched[i] ? "#f4b183" : "#f3f3f3",
-            row->sec[i], row->sec[i] * 32, row->sec[i] * 32 + 31);
-    fprintf(out, "<text transform=\"translate(%d %d) rotate(90)\" stroke=\"none\" font-size=\"8\">s%" PRIu64 "</text>\n",
-            row->x[i] + row->w / 2 - 3, ROW_Y + ROW_H + 3, row->sec[i] - first);
-    if (i && row->sec[i] != row->sec[i - 1] + 1) {
-      char gap[32];
-      short_offset(gap, sizeof gap, (row->sec[i] - row->sec[i - 1]) * 32);
-      fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" stroke=\"none\" font-size=\"8\">&#8230;<title>%s bytes</title></text>\n",
-              row->x[i] - GAP / 2, ROW_Y + ROW_H / 2 + 3, gap);
-    }
-  }
-  /* 128-byte lines: an outline around each line's run of boxes */
+            "height=\"%d\" fill=\"%s\"/>\n",
+            row->sec[i], row->touched[i], row->x[i], ROW_Y, row->w, ROW_H, row->touched[i] ? "#f4b183" : "#f3f3f3");
   for (unsigned i = 0, j; i < row->n; i = j) {
     for (j = i + 1; j < row->n && row->sec[j] == row->sec[j - 1] + 1 && row->sec[j] >> 2 == row->sec[i] >> 2; j++) {
     }
-    fprintf(out, "<rect class=\"line\" data-line=\"%" PRIu64 "\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                 "fill=\"none\" stroke-width=\"2\"/>\n",
-            row->sec[i] >> 2, row->x[i], ROW_Y - 2, row->x[j - 1] + row->w - row->x[i], ROW_H + 4);
+    if (j - i > 1)
+      fprintf(out, "<rect class=\"line\" data-line=\"%" PRIu64 "\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                   "fill=\"none\" stroke-width=\"2\"/>\n",
+              row->sec[i] >> 2, row->x[i], ROW_Y - 2, row->x[j - 1] + row->w - row->x[i], ROW_H + 4);
   }
-  fputs("</g>\n", out);
+  fputs("</g>\n<g text-anchor=\"middle\" font-size=\"7\">", out);
+  for (unsigned i = 0; i < row->n; i++) {
+    if (row->w >= 16)
+      fprintf(out, "<text x=\"%d\" y=\"%d\">s%" PRIu64 "</text>", row->x[i] + row->w / 2, ROW_Y + ROW_H + 10,
+              row->sec[i] - first);
+    if (i && row->sec[i] != row->sec[i - 1] + 1)
+      fprintf(out, "<text x=\"%d\" y=\"%d\">&#8230;</text>", row->x[i] - GAP / 2, ROW_Y + ROW_H / 2 + 3);
+  }
+  fprintf(out, "<text x=\"%d\" y=\"%d\">32-byte sectors (outlined: a 128-byte line; &#8230;: a gap)</text></g>\n",
+          WIDTH / 2, HEIGHT - 6);
 }
 
 static void sector_picture(FILE *out, const MemPicture *p) {
@@ -217,21 +229,20 @@ static void sector_picture(FILE *out, const MemPicture *p) {
   SectorRow rows, *row = &rows;
   sector_row(row, a, p->mask, size);
   svg_begin(out, p, "data-sectors", mem_sectors(a, p->mask, size));
-  inactive_lanes(out, p->mask);
   sector_boxes(out, row);
-  fputs("<g stroke=\"#2f5597\" fill=\"#bdd7ee\">\n", out);
+  LaneDraw d[32];
   for (uint32_t m = p->mask; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctz(m);
     uint64_t s = a[l] >> 5;
+    snprintf(d[l].attrs, sizeof d[l].attrs, "data-sector=\"%" PRIu64 "\"", s);
+    snprintf(d[l].fill, sizeof d[l].fill, "#bdd7ee");
+    short_offset(d[l].label, sizeof d[l].label, p->addr[l] - lo);
+    d[l].label2[0] = '\0';
     int i = sector_index(row, s);
-    char attrs[64], label[32], tip[96];
-    snprintf(attrs, sizeof attrs, "data-sector=\"%" PRIu64 "\"", s);
-    short_offset(label, sizeof label, p->addr[l] - lo);
-    snprintf(tip, sizeof tip, "lane %u: %s 0x%" PRIx64 ", sector %" PRIu64, l, local ? "offset" : "address",
-             p->addr[l], s);
-    lane_box(out, l, attrs, "#bdd7ee", label, row->x[i] + row->w / 2, tip);
+    d[l].tx = row->x[i] + row->w / 2;
   }
-  fputs("</g>\n</svg>\n", out);
+  draw_lanes(out, p->mask, d);
+  fputs("</svg>\n", out);
 }
 
 /* ---- shared: lanes -> banks, wavefronts numbered ---------------------------- */
@@ -252,31 +263,31 @@ static void bank_picture(FILE *out, const MemModel *mm, const MemPicture *p) {
   for (uint32_t m = p->mask; m; m &= m - 1)
     if (p->addr[__builtin_ctz(m)] < lo) lo = p->addr[__builtin_ctz(m)];
   svg_begin(out, p, "data-wavefronts", total);
-  inactive_lanes(out, p->mask);
-  fputs("<g stroke=\"#555\" fill=\"#f3f3f3\">\n", out);
+  fputs("<g stroke=\"#555\" fill=\"#f3f3f3\">", out);
   for (unsigned b = 0; b < nbanks; b++) {
     unsigned lanes = 0;
     for (uint32_t m = p->mask; m; m &= m - 1) lanes += bank[__builtin_ctz(m)] == b;
     fprintf(out, "<rect class=\"bank\" data-bank=\"%u\" data-bank-lanes=\"%u\" x=\"%d\" y=\"%d\" width=\"%d\" "
-                 "height=\"%d\"%s><title>bank %u (%u bytes wide): %u lanes</title></rect>\n",
-            b, lanes, LEFT + (int)b * w + 1, ROW_Y, w - 2, ROW_H, lanes ? " fill=\"#f4b183\"" : "", b, bw, lanes);
-    fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" stroke=\"none\" fill=\"#000\" font-size=\"8\">b%u</text>\n",
-            LEFT + (int)b * w + w / 2, ROW_Y + ROW_H + 10, b);
+                 "height=\"%d\"%s/>\n",
+            b, lanes, LEFT + (int)b * w + 1, ROW_Y, w - 2, ROW_H, lanes ? " fill=\"#f4b183\"" : "");
   }
-  fputs("</g>\n<g stroke=\"#2f5597\">\n", out);
+  fputs("</g>\n<g text-anchor=\"middle\" font-size=\"8\">", out);
+  for (unsigned b = 0; b < nbanks; b++)
+    fprintf(out, "<text x=\"%d\" y=\"%d\">b%u</text>", LEFT + (int)b * w + w / 2, ROW_Y + ROW_H + 10, b);
+  fprintf(out, "<text x=\"%d\" y=\"%d\">banks of %u bytes</text></g>\n", WIDTH / 2, HEIGHT - 6, bw);
+  LaneDraw d[32];
   for (uint32_t m = p->mask; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctz(m);
-    char attrs[96], label[40], tip[128], fill[32];
-    snprintf(attrs, sizeof attrs, "data-bank=\"%u\" data-wavefront=\"%u\"", bank[l], wave[l] + 1u);
     char off[24];
+    snprintf(d[l].attrs, sizeof d[l].attrs, "data-bank=\"%u\" data-wavefront=\"%u\"", bank[l], wave[l] + 1u);
     short_offset(off, sizeof off, p->addr[l] - lo);
-    snprintf(label, sizeof label, "w%u %s", wave[l] + 1u, off);
-    snprintf(tip, sizeof tip, "lane %u: offset 0x%" PRIx64 ", bank %u, wavefront %u of %u", l, p->addr[l], bank[l],
-             wave[l] + 1u, total);
-    wave_colour(fill, sizeof fill, wave[l]);
-    lane_box(out, l, attrs, fill, label, LEFT + (int)bank[l] * w + w / 2, tip);
+    snprintf(d[l].label, sizeof d[l].label, "w%u", wave[l] + 1u);
+    snprintf(d[l].label2, sizeof d[l].label2, "%s", off);
+    wave_colour(d[l].fill, sizeof d[l].fill, wave[l]);
+    d[l].tx = LEFT + (int)bank[l] * w + w / 2;
   }
-  fputs("</g>\n</svg>\n", out);
+  draw_lanes(out, p->mask, d);
+  fputs("</svg>\n", out);
 }
 
 void report_picture_svg(FILE *out, const MemModel *mm, int instr) {
