@@ -190,12 +190,10 @@ static void sector_row(SectorRow *row, const uint64_t *a, uint32_t mask, unsigne
  * outline around each run of a 128-byte line's sectors. */
 static void sector_boxes(FILE *out, const SectorRow *row) {
   uint64_t first = row->n ? row->sec[0] & ~(uint64_t)3 : 0;
-  fputs("<g stroke=\"#555\">", out);
+  fputs("<g stroke=\"#555\" fill=\"#f4b183\">", out); /* touched; the others pale, data-touched="0" */
   for (unsigned i = 0; i < row->n; i++)
-    fprintf(out,
-            "<rect class=\"sector\" data-sector=\"%" PRIu64 "\" data-touched=\"%u\" x=\"%d\" y=\"%d\" width=\"%d\" "
-            "height=\"%d\" fill=\"%s\"/>\n",
-            row->sec[i], row->touched[i], row->x[i], ROW_Y, row->w, ROW_H, row->touched[i] ? "#f4b183" : "#f3f3f3");
+    fprintf(out, "<rect class=\"sector\" data-sector=\"%" PRIu64 "\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"%s/>\n",
+            row->sec[i], row->x[i], ROW_Y, row->w, ROW_H, row->touched[i] ? "" : " data-touched=\"0\" fill=\"#f3f3f3\"");
   for (unsigned i = 0, j; i < row->n; i = j) {
     for (j = i + 1; j < row->n && row->sec[j] == row->sec[j - 1] + 1 && row->sec[j] >> 2 == row->sec[i] >> 2; j++) {
     }
