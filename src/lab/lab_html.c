@@ -81,9 +81,10 @@ static void text(FILE *out, const char *s) {
 }
 
 /* The pictures drawn so far: a later access of the same shape (the same
- * lanes, width, space, op, offsets from lane 0 and lane 0's place in its
- * 128-byte line) points to the first instead of drawing it again -- the
- * catalogue runs each kernel at several sizes. */
+ * lanes, width, space, op, offsets from lane 0, and lane 0's place in its
+ * 256 bytes: its 128-byte line, its Kepler bank row) points to the first
+ * instead of drawing it again -- the catalogue runs each kernel at several
+ * sizes. */
 typedef struct Seen {
   const LabAccess **acc;
   const char **label;     /* the launch that drew it */
@@ -92,7 +93,7 @@ typedef struct Seen {
 
 static int same_shape(const MemPicture *a, const MemPicture *b) {
   if (a->mask != b->mask || a->size != b->size || a->space != b->space || a->op != b->op ||
-      a->addr[0] % 128 != b->addr[0] % 128)
+      a->addr[0] % 256 != b->addr[0] % 256)
     return 0;
   for (uint32_t m = a->mask; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctz(m);
