@@ -3,7 +3,7 @@
 with html.parser (no browser needed; the headless-Chromium check of the pages
 is tools/html_check.py's).
 
-    python3 tests/lab_html.py build/warpmem lab/
+    python3 tests/lab_html.py build/warpmem lab/ [build/libfakecuda.so]
 
 Runs the lab on the committed PTX (lab/ptx/, so no nvcc) with --no-gpu for
 the transpose and square shared-tile groups, then checks, golden numbers from
@@ -18,7 +18,9 @@ first principles:
   serves its 32 distinct words one per wavefront: 32 wavefronts, lane l in
   the (l+1)th.  Its padded twin setRowReadColIpad (int tile[32][33]) puts
   row r's word in bank (33 r + c) % 32: 32 banks, 1 wavefront.
-- Without a GPU the charts carry predicted values only and say so.
+- Without a GPU the charts carry predicted values only and say so; with the
+  stand-in driver (tests/fake/fake_libcuda.c, given as the third argument)
+  every bar also carries a measured value.
 - The page is one file: no external reference (src/href to http, <link>,
   <script src>), ids unique, every "same pattern" link resolves.
 """
@@ -159,6 +161,21 @@ def check_charts(page):
         fail("the page does not say that it shows predictions only")
 
 
+def check_measured(exe, lab, fake):
+    env = dict(os.environ, WARPMEM_LIBCUDA=fake)
+    run = subprocess.run([exe, "lab", "--dir", lab, "--format", "html", "--budget", "0.01", "--only", "tr512"],
+                         capture_output=True, text=True, env=env)
+    if run.returncode != 0:
+        fail("warpmem lab on the stand-in driver exited %d: %s" % (run.returncode, run.stderr[-2000:]))
+    page = Page()
+    page.feed(run.stdout)
+    bars = [b for c in page.charts if c["attrs"]["data-chart"] == "time" for b in c["bars"]]
+    if len(bars) != 5 or any(float(b.get("data-measured", "0")) <= 0 for b in bars):
+        fail("on a GPU, want 5 time bars with measured values: %s" % bars)
+    if "Measured on" not in "".join(page.text):
+        fail("the page does not name the GPU")
+
+
 def check_page(page):
     if page.external:
         fail("external references: %s" % page.external[:3])
@@ -170,8 +187,8 @@ def check_page(page):
 
 
 def main():
-    if len(sys.argv) != 3:
-        print("usage: lab_html.py WARPMEM LABDIR")
+    if len(sys.argv) not in (3, 4):
+        print("usage: lab_html.py WARPMEM LABDIR [FAKE_LIBCUDA]")
         return 2
     exe, lab = sys.argv[1], sys.argv[2]
     env = dict(os.environ)
@@ -191,6 +208,8 @@ def main():
     check_pairs(page)
     check_charts(page)
     check_page(page)
+    if len(sys.argv) == 4:
+        check_measured(exe, lab, sys.argv[3])
     print("lab_html: ok: %d pictures, %d charts, %d side-by-side pairs, %d KB"
           % (sum(len(f["svgs"]) for f in page.figures), len(page.charts), len(page.pairs), len(text) // 1024))
     return 0
