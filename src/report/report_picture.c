@@ -80,8 +80,9 @@ static void svg_begin(FILE *out, const MemPicture *p, const char *count_attr, un
           op_name(p->op), space, p->size, count, !strcmp(count_attr, "data-sectors") ? "sectors" : "wavefronts");
 }
 
-/* How one lane is drawn: its data attributes, colour, label (its offset),
- * where its line ends and its tooltip. */
+/* How one lane is drawn: its data attributes, colour, one or two labels
+ * under it (offset; shared: wavefront, then offset) and where its line
+ * ends. */
 typedef struct LaneDraw {
   char attrs[64], fill[24], label[24], label2[24];
   int tx;
