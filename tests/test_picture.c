@@ -222,6 +222,16 @@ static void test_local(void **state) {
   assert_int_equal(svg_attr(svg, "data-sectors"), 4);
   assert_int_equal(lanes(svg, "data-sector").distinct, 4);
   free(svg);
+  /* a float2 at offset 8 * tid: two requests, one per 4-byte word, each
+   * lane's word 0 at interleaved ((2 tid) * 32 + tid) * 4 -- lanes 260
+   * bytes apart, one sector each: 32; the picture is one word's request */
+  for (int l = 0; l < 32; l++) a[l] = 8u * l;
+  request(&mm, 0, PTX_S_LOCAL, MEM_LD, 8, ALL, a);
+  assert_int_equal(mm.line[0].pic.size, 4);
+  svg = render(&mm, 0);
+  assert_int_equal(svg_attr(svg, "data-sectors"), 32);
+  assert_int_equal(lanes(svg, "data-sector").val[1], (2 * 32 + 1) * 4 / 32);
+  free(svg);
   mem_free(&mm);
 }
 

@@ -231,7 +231,7 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
   unsigned words = r->size > 4 ? r->size / 4u : 1;
   unsigned wsize = r->size > 4 ? 4 : r->size;
   int st = r->op != MEM_LD;
-  unsigned worst = 0, worst_ideal = 0;
+  unsigned worst = 0, worst_ideal = 0, worst_word = 0;
 
   for (unsigned w = 0; w < words; w++) {
     for (uint32_t m = r->mask; m; m &= m - 1) {
@@ -253,6 +253,7 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
     if (sec > worst) {
       worst = sec;
       worst_ideal = ideal;
+      worst_word = w;
     }
   }
   mm->metric[st ? WM_M_LST_REQ : WM_M_LLD_REQ] += words;
@@ -263,6 +264,11 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
       ls->worst_block = mm->block;
       mem_explain(ls->why, sizeof ls->why, &mm->gen, r, worst, worst_ideal);
       keep_picture(&ls->pic, r);
+      /* the picture is of the costliest 4-byte word's request, the one
+       * `why` counts */
+      for (uint32_t m = r->mask; m; m &= m - 1)
+        ls->pic.addr[__builtin_ctz(m)] += 4u * worst_word;
+      ls->pic.size = (uint8_t)wsize;
     }
   }
 }

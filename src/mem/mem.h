@@ -110,7 +110,8 @@ typedef struct MemGen {
 typedef struct MemPicture {
   uint64_t addr[32];   /* each lane's address, as MemReq.addr */
   uint32_t mask;       /* lanes that accessed memory; 0: nothing kept */
-  uint8_t size;        /* bytes each lane accesses */
+  uint8_t size;        /* bytes each lane accesses (local: at most 4, the
+                          costliest 4-byte word's request, as counted) */
   uint8_t space;       /* PtxSpace */
   uint8_t op;          /* MemOpKind */
   uint16_t warp;       /* warp within its block */

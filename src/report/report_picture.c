@@ -10,9 +10,9 @@
  *   fit (at most 8), whole lines are drawn, their untouched sectors pale;
  *   otherwise only the touched sectors, so 32 sectors 8 KiB apart still fit.
  *   A gap between sectors that are not neighbours is marked with its size.
- *   Local addresses are interleaved as the hardware does (mem_local_address,
- *   the first 4-byte word of each lane), so sectors are those the model
- *   counts.
+ *   Local addresses are interleaved as the hardware does (mem_local_address;
+ *   a wider access is a request per 4-byte word, and mem.c keeps the
+ *   costliest word's), so sectors are those the model counts.
  * - Shared: the lanes on top, the banks below (32 of the generation's bank
  *   width; 16 on 1.x), each lane joined to the bank of its first byte and
  *   numbered with the wavefront (or pass) that serves it, as the model
@@ -219,7 +219,7 @@ static void sector_picture(FILE *out, const MemPicture *p) {
   uint64_t a[32];
   unsigned size = p->size ? p->size : 1;
   int local = p->space == PTX_S_LOCAL;
-  if (local && size > 4) size = 4; /* one request per 4-byte word: the first */
+  if (local && size > 4) size = 4; /* one request per 4-byte word (mem.c keeps the costliest) */
   uint64_t lo = UINT64_MAX;
   for (unsigned l = 0; l < 32; l++) {
     a[l] = local ? mem_local_address(p->addr[l], l) : p->addr[l];
