@@ -140,6 +140,19 @@ static void test_out_dir(void **state) {
   fclose(f);
   assert_non_null(strstr(buf, "# warpmem lab: simulation only"));
   assert_non_null(strstr(buf, "matrix_mult_mixed"));
+  /* results.html: the page, with the launch's pictures (matrix_mult_mixed
+   * reads its tiles from shared memory: a bank picture) */
+  snprintf(path, sizeof path, "%s/r/results.html", dir);
+  f = fopen(path, "r");
+  assert_non_null(f);
+  static char page[1 << 20];
+  n = fread(page, 1, sizeof page - 1, f);
+  page[n] = '\0';
+  fclose(f);
+  assert_non_null(strstr(page, "<!doctype html>"));
+  assert_non_null(strstr(page, "data-launch=\"matrix_mult_mixed\""));
+  assert_non_null(strstr(page, "data-space=\"shared\""));
+  assert_non_null(strstr(page, "</html>"));
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   assert_int_equal(system(cmd), 0);
@@ -152,7 +165,7 @@ static void test_bad_only(void **state) {
   assert_non_null(strstr(err, "--only nosuch: no group, experiment, launch or kernel"));
   free(err);
   assert_int_equal(tu_run_cli("lab --format yaml", NULL, &err), 2);
-  assert_non_null(strstr(err, "text, markdown, json or csv"));
+  assert_non_null(strstr(err, "text, markdown, json, csv or html"));
   free(err);
 }
 

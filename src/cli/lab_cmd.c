@@ -12,7 +12,7 @@
 #endif
 
 static const char *usage_lab =
-  "usage: warpmem lab [--only NAME[,NAME...]]... [--list] [--format text|markdown|json|csv]\n"
+  "usage: warpmem lab [--only NAME[,NAME...]]... [--list] [--format text|markdown|json|csv|html]\n"
   "                   [--out DIR] [--ncu] [--no-gpu] [--no-time] [--progress] [--budget S]\n"
   "                   [--device N] [--dir DIR] [--groundtruth]\n"
   "\n"
@@ -27,8 +27,10 @@ static const char *usage_lab =
   "\n"
   "  --only NAME     a group, experiment, launch label or kernel name; repeatable\n"
   "  --list          list the catalogue and exit\n"
-  "  --format FMT    text (default), markdown, json or csv\n"
-  "  --out DIR       also write DIR/results.json and DIR/results.md\n"
+  "  --format FMT    text (default), markdown, json, csv or html (one self-contained\n"
+  "                  page: charts of predicted and measured times, a picture of\n"
+  "                  one warp's access per memory instruction; docs/lab.md)\n"
+  "  --out DIR       also write DIR/results.json, DIR/results.md and DIR/results.html\n"
   "  --ncu           with a GPU and ncu on PATH: profile the simulated launches with\n"
   "                  Nsight Compute and print simulated vs measured counters\n"
   "  --no-gpu        simulate only, even if a GPU is present\n"
@@ -56,8 +58,8 @@ static const char *usage_lab =
 
 static int parse_format(const char *s, LabFormat *f) {
   static const char *const names[] = {[LAB_TEXT] = "text", [LAB_MARKDOWN] = "markdown", [LAB_JSON] = "json",
-                                      [LAB_CSV] = "csv"};
-  int i = s && !strcmp(s, "md") ? LAB_MARKDOWN : cli_choice(s, names, 4);
+                                      [LAB_CSV] = "csv", [LAB_HTML] = "html"};
+  int i = s && !strcmp(s, "md") ? LAB_MARKDOWN : cli_choice(s, names, 5);
   if (i >= 0) *f = (LabFormat)i;
   return i < 0 ? -1 : 0;
 }
@@ -96,7 +98,7 @@ static int parse_options(int argc, char **argv, LabOptions *o) {
     }
     if (!strcmp(a, "--format")) {
       if (!v || parse_format(v, &o->format))
-        return cli_usage_error("lab --format takes text, markdown, json or csv, not '%s'", v ? v : "");
+        return cli_usage_error("lab --format takes text, markdown, json, csv or html, not '%s'", v ? v : "");
       i++;
     } else if (!strcmp(a, "--only")) {
       if (!v) return cli_usage_error("%s needs a name", a);
@@ -143,6 +145,8 @@ static int parse_options(int argc, char **argv, LabOptions *o) {
       }
     }
   }
+  if (o->groundtruth && o->format == LAB_HTML)
+    return cli_usage_error("lab --groundtruth takes --format text, markdown, json or csv, not '%s'", "html");
   if (!o->progress) o->progress = isatty(2);
   return -1;
 }

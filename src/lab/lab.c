@@ -67,6 +67,7 @@ static int simulate(Lab *lab, const PtxModule *mod, int i, SimRun *run, WmErr *e
   if (l->carveout >= 0) o.carveout_pct = l->carveout;
   if (sim_run_launch(mod, &l->sim, &o, run, e)) return -1;
   memcpy(r->metric, run->mm.metric, sizeof r->metric);
+  if (lab->opt.format == LAB_HTML || lab->opt.out_dir) lab_keep_accesses(lab, i, run, mod);
   r->simulated = 1;
   r->sim_seconds = run->seconds;
   r->thread_instrs = run->thread_instrs;
@@ -194,7 +195,8 @@ int lab_run(const LabOptions *o) {
   lab.opt = *o;
   if (lab.opt.groundtruth) return lab_groundtruth(&lab.opt);
   /* device printf (tests/corpus/printf.cu) must not break a JSON or CSV report */
-  if (lab.opt.format == LAB_JSON || lab.opt.format == LAB_CSV) lab.opt.sim.printf_out = stderr;
+  if (lab.opt.format == LAB_JSON || lab.opt.format == LAB_CSV || lab.opt.format == LAB_HTML)
+    lab.opt.sim.printf_out = stderr;
   WmErr e = {0};
   if (lab_catalogue_load(&lab.cat, lab.opt.dir, &e)) return wm_err_print(&e);
   lab.res = wm_xcalloc((size_t)lab.cat.nlaunches + 1, sizeof *lab.res);
@@ -236,6 +238,7 @@ int lab_run(const LabOptions *o) {
   }
 out:
   if (g) gpu_close(g);
+  lab_free_accesses(&lab);
   free(lab.res);
   lab_catalogue_free(&lab.cat);
   return status;

@@ -18,7 +18,7 @@
 #include "gpu/gpu.h"
 #include "mem/metrics.h"
 
-typedef enum { LAB_TEXT, LAB_MARKDOWN, LAB_JSON, LAB_CSV } LabFormat;
+typedef enum { LAB_TEXT, LAB_MARKDOWN, LAB_JSON, LAB_CSV, LAB_HTML } LabFormat;
 
 /* Exit status when some launches were refused or failed and the others
  * were reported (the same as `warpmem sim`'s, cli.h). */
@@ -34,12 +34,21 @@ typedef struct LabOptions {
   const char *ncu_launches;/* --ncu-launches I,J,..: the child runs only these
                               catalogue indices (the parent's simulated ones) */
   LabFormat format;
-  const char *out_dir;     /* --out: results.json and results.md */
+  const char *out_dir;     /* --out: results.json, results.md and results.html */
   int device;
   GpuMeasureConfig mc;
   SimOptions sim;          /* the emulator's options (caches on, --arch) */
   char command[1024];      /* the command line, for the results files */
 } LabOptions;
+
+/* One memory instruction of a simulated launch, kept for the HTML page's
+ * pictures (lab_html.c) once the module is gone. */
+typedef struct LabAccess {
+  uint32_t ptx_line, cu_line;
+  char src[64];            /* the CUDA file's base name, "" if none */
+  char text[96];           /* the PTX instruction */
+  LineStat ls;             /* its statistics and kept access (ls.pic) */
+} LabAccess;
 
 /* What the lab found for one launch. */
 typedef struct LabResult {
@@ -66,6 +75,10 @@ typedef struct LabResult {
   double speedup;          /* baseline hot median / this hot median, 0: none */
   double pct_peak;         /* % of the copy bandwidth or of cuBLAS, 0: none */
   char gpu_error[sizeof(((WmErr *)0)->msg)];     /* a failure on the GPU for this launch only */
+  /* the pictures (kept for --format html and --out only) */
+  LabAccess *acc;          /* its executed memory instructions, by PTX line */
+  int nacc;
+  MemGen gen;              /* the rules the pictures follow */
 } LabResult;
 
 /* The device's reference points. */
@@ -114,6 +127,13 @@ void lab_gpu_derive(Lab *lab);
 int lab_report(const Lab *lab, FILE *out, LabFormat f);
 int lab_write_results(const Lab *lab, const char *dir);
 void lab_list(const Lab *lab, FILE *out);
+
+/* lab_html.c: the HTML page (--format html, DIR/results.html); the memory
+ * instructions of a launch are kept for it by lab_keep_accesses (after the
+ * simulation, while the module lives) and freed by lab_free_accesses. */
+int lab_report_html(const Lab *lab, FILE *out);
+void lab_keep_accesses(Lab *lab, int i, const SimRun *run, const PtxModule *mod);
+void lab_free_accesses(Lab *lab);
 
 /* lab_ncu.c: --ncu, and the child the profiler runs (--ncu-child). */
 int lab_ncu(Lab *lab);

@@ -453,6 +453,7 @@ int lab_report(const Lab *lab, FILE *out, LabFormat f) {
     json_decref(j);
     return rc;
   }
+  if (f == LAB_HTML) return lab_report_html(lab, out);
   if (f == LAB_CSV) csv_report(lab, out);
   else text_report(lab, out, f == LAB_MARKDOWN);
   return ferror(out) ? -1 : 0;
@@ -483,7 +484,15 @@ int lab_write_results(const Lab *lab, const char *dir) {
           sim_arch(&lab->opt.sim)->name);
   if (lab_report(lab, f, LAB_MARKDOWN)) rc = -1;
   if (fclose(f)) rc = -1;
-  if (rc == 0) fprintf(stderr, "warpmem lab: wrote %s/results.json and %s/results.md\n", dir, dir);
+  snprintf(path, sizeof path, "%s/results.html", dir);
+  f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "warpmem: lab: cannot write %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  if (lab_report_html(lab, f)) rc = -1;
+  if (fclose(f)) rc = -1;
+  if (rc == 0) fprintf(stderr, "warpmem lab: wrote %s/results.json, results.md and results.html\n", dir);
   return rc;
 }
 

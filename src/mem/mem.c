@@ -71,6 +71,20 @@ static const uint8_t gsec[4] = {WM_M_GLD_SEC, WM_M_GST_SEC, WM_M_GATOM_SEC, WM_M
  * (measured: smsp__inst_executed_op_global_red.sum is 0 for atom kernels). */
 static const int ginst[4] = {WM_M_GLD_INST, WM_M_GST_INST, -1, WM_M_GRED_INST};
 
+/* Keeps the lanes of the request a line's `why` explains, for the HTML
+ * report's picture (mem.h MemPicture).  Called only when the worst grows,
+ * so the hot path pays nothing for it. */
+static void keep_picture(MemPicture *p, const MemReq *r)
+{
+  for (unsigned l = 0; l < 32; l++)
+    p->addr[l] = r->mask >> l & 1 ? r->addr[l] : 0;
+  p->mask = r->mask;
+  p->size = r->size;
+  p->space = r->space;
+  p->op = r->op;
+  p->warp = r->warp;
+}
+
 static void line_units(const MemModel *mm, LineStat *ls, const MemReq *r,
                        unsigned units, unsigned ideal, uint8_t kind)
 {
@@ -82,6 +96,7 @@ static void line_units(const MemModel *mm, LineStat *ls, const MemReq *r,
     ls->worst = units;
     ls->worst_block = mm->block;
     mem_explain(ls->why, sizeof ls->why, &mm->gen, r, units, ideal);
+    keep_picture(&ls->pic, r);
   }
 }
 
@@ -232,7 +247,7 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
   unsigned words = r->size > 4 ? r->size / 4u : 1;
   unsigned wsize = r->size > 4 ? 4 : r->size;
   int st = r->op != MEM_LD;
-  unsigned worst = 0, worst_ideal = 0;
+  unsigned worst = 0, worst_ideal = 0, worst_word = 0;
 
   for (unsigned w = 0; w < words; w++) {
     for (uint32_t m = r->mask; m; m &= m - 1) {
@@ -254,6 +269,7 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
     if (sec > worst) {
       worst = sec;
       worst_ideal = ideal;
+      worst_word = w;
     }
   }
   mm->metric[st ? WM_M_LST_REQ : WM_M_LLD_REQ] += words;
@@ -263,6 +279,12 @@ static void local_access(MemModel *mm, const MemReq *r, LineStat *ls)
       ls->worst = worst;
       ls->worst_block = mm->block;
       mem_explain(ls->why, sizeof ls->why, &mm->gen, r, worst, worst_ideal);
+      keep_picture(&ls->pic, r);
+      /* the picture is of the costliest 4-byte word's request, the one
+       * `why` counts */
+      for (uint32_t m = r->mask; m; m &= m - 1)
+        ls->pic.addr[__builtin_ctz(m)] += 4u * worst_word;
+      ls->pic.size = (uint8_t)wsize;
     }
   }
 }
@@ -402,6 +424,7 @@ void mem_access(MemModel *mm, const MemReq *r)
       if (ls->execs == 1) {
         ls->worst_block = mm->block;
         mem_explain(ls->why, sizeof ls->why, &mm->gen, r, 0, 0);
+        keep_picture(&ls->pic, r);
       }
     }
     break;

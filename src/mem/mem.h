@@ -110,7 +110,8 @@ typedef struct MemGen {
 typedef struct MemPicture {
   uint64_t addr[32];   /* each lane's address, as MemReq.addr */
   uint32_t mask;       /* lanes that accessed memory; 0: nothing kept */
-  uint8_t size;        /* bytes each lane accesses */
+  uint8_t size;        /* bytes each lane accesses (local: at most 4, the
+                          costliest 4-byte word's request, as counted) */
   uint8_t space;       /* PtxSpace */
   uint8_t op;          /* MemOpKind */
   uint16_t warp;       /* warp within its block */
@@ -262,6 +263,17 @@ unsigned mem_smem_matrix_cost(const uint64_t *addr, uint32_t mask, unsigned *ide
 unsigned mem_smem_group_lanes(const uint64_t *addr, uint32_t mask,
                               unsigned size, unsigned op);
 
+/* The HTML report's pictures: the wavefront (0-based) in which each active
+ * lane of a request is served, by mem_smem_cost()'s rules (its groups; a
+ * bank serves one distinct word per wavefront, lanes reading one word are
+ * served together by broadcast; atomics one lane per pass); returns the
+ * total, mem_smem_cost()'s.  Inactive lanes get 0. */
+unsigned mem_smem_lane_waves(const uint64_t *addr, uint32_t mask, unsigned size, unsigned op,
+                             uint16_t wave[32]);
+
+/* The same for ldmatrix/stmatrix (mem_smem_matrix_cost()'s rules). */
+unsigned mem_smem_matrix_lane_waves(const uint64_t *addr, uint32_t mask, uint16_t wave[32]);
+
 /* ---- generations before sm_70 (coalesce_legacy.c, smem_legacy.c) ---- */
 
 /* The global transactions of one request. */
@@ -302,6 +314,15 @@ unsigned mem_smem_cost_gen(const MemGen *g, const uint64_t *addr, uint32_t mask,
  * passes (the conflict's ways) and its number in *bank. */
 unsigned mem_smem_worst_bank(const MemGen *g, const uint64_t *addr, uint32_t mask,
                              unsigned size, unsigned op, unsigned *bank);
+
+/* Each active lane's bank (its first byte's) and the wavefront or pass it
+ * is served in, under generation g's rules (smem.c on sm_70+, the
+ * generation's banks before; 1.x accesses wider than 4 bytes: the passes of
+ * their first 32-bit piece, but the total of all); op is a MemOpKind
+ * (LDSM/STSM included).  Returns the total, mem_smem_cost_gen()'s (or
+ * mem_smem_matrix_cost()'s). */
+unsigned mem_smem_lane_map(const MemGen *g, const uint64_t *addr, uint32_t mask, unsigned size,
+                           unsigned op, uint8_t bank[32], uint16_t wave[32]);
 
 /* One-line explanation, for a teacher's eye, of a request that took `units`
  * sectors, transactions (global, local) or wavefronts (shared) where

@@ -22,6 +22,7 @@ void mem_merge(MemModel *dst, const MemModel *src) {
       d->worst = s->worst;
       d->worst_block = s->worst_block;
       memcpy(d->why, s->why, sizeof d->why);
+      d->pic = s->pic; /* the request `why` explains */
     }
   }
 }

@@ -198,3 +198,82 @@ unsigned mem_smem_matrix_cost(const uint64_t *addr, uint32_t mask, unsigned *ide
     *ideal = mats;
   return total;
 }
+
+/* ---- which wavefront serves each lane (the HTML report's pictures) ------- */
+
+/* Ranks, within one group of lanes gm, each lane's words among the distinct
+ * words of their banks (for atomics: among the lanes touching the bank, in
+ * lane order): a bank serves one word per wavefront, so a lane is served in
+ * the wavefront of its highest-ranked word.  Returns the group's wavefronts,
+ * group_cost()'s number. */
+static unsigned group_lane_waves(const uint64_t *addr, uint32_t gm, unsigned size, int atomic,
+                                 unsigned base, uint16_t *wave)
+{
+  uint64_t seen[32][32]; /* per bank, its distinct words so far (a lane
+                            puts at most one word in a bank) */
+  uint8_t nseen[32] = {0};
+  unsigned most = 0;
+  for (uint32_t m = gm; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctz(m), lane_rank = 0;
+    uint64_t a = addr[l];
+    for (uint64_t x = a >> 2; x <= (a + size - 1) >> 2; x++) {
+      unsigned b = (unsigned)(x & 31), k = 0;
+      while (!atomic && k < nseen[b] && seen[b][k] != x)
+        k++;
+      if (atomic || k == nseen[b]) { /* a new word (atomics: every touch) */
+        k = nseen[b];
+        seen[b][nseen[b]++ & 31] = x;
+      }
+      lane_rank = k > lane_rank ? k : lane_rank;
+    }
+    wave[l] = (uint16_t)(base + lane_rank);
+    most = lane_rank + 1 > most ? lane_rank + 1 : most;
+  }
+  return most;
+}
+
+unsigned mem_smem_lane_waves(const uint64_t *addr, uint32_t mask, unsigned size, unsigned op,
+                             uint16_t wave[32])
+{
+  int atomic = op == MEM_ATOM || op == MEM_RED;
+  if (size == 0)
+    size = 1;
+  if (size > 16)
+    size = 16;
+  for (unsigned l = 0; l < 32; l++)
+    wave[l] = 0;
+  unsigned lanes = mem_smem_group_lanes(addr, mask, size, op), total = 0;
+  uint32_t gbits = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+  for (unsigned g = 0; g < 32; g += lanes) {
+    uint32_t gm = mask & (gbits << g);
+    if (gm)
+      total += group_lane_waves(addr, gm, size, atomic, total, wave);
+  }
+  return total;
+}
+
+unsigned mem_smem_matrix_lane_waves(const uint64_t *addr, uint32_t mask, uint16_t wave[32])
+{
+  unsigned total = 0;
+  for (unsigned l = 0; l < 32; l++)
+    wave[l] = 0;
+  for (unsigned i = 0; i < 4; i++) {
+    uint32_t gm = mask & (0xffu << (8 * i));
+    uint64_t row[8];
+    unsigned n = 0, cnt[8] = {0}, rank[8] = {0}, worst = 0;
+    for (uint32_t m = gm; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctz(m), k = 0;
+      uint64_t a = addr[l] >> 4;
+      while (k < n && row[k] != a)
+        k++;
+      if (k == n) { /* a new row: the next pass of its bank group */
+        row[n] = a;
+        rank[n++] = cnt[a & 7]++;
+        worst = cnt[a & 7] > worst ? cnt[a & 7] : worst;
+      }
+      wave[l] = (uint16_t)(total + rank[k]);
+    }
+    total += worst;
+  }
+  return total;
+}

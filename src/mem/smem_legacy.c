@@ -254,3 +254,130 @@ unsigned mem_smem_worst_bank(const MemGen *g, const uint64_t *addr, uint32_t mas
   *bank = b;
   return worst;
 }
+
+/* ---- which pass serves each lane (the HTML report's pictures) ------------ */
+
+/* Within the lanes gm: each lane's pass is the highest rank of its bank
+ * units' keys among the distinct keys of their banks (touches: every lane
+ * its own pass), the rule bank_max() counts; returns the group's passes. */
+static unsigned bank_lane_waves(const uint64_t *addr, uint32_t gm, unsigned size, const BankMap *bm,
+                                int touches, unsigned base, uint16_t *wave)
+{
+  uint64_t seen[32][32]; /* per bank, its distinct keys (a lane adds one per bank) */
+  uint8_t nseen[32] = {0};
+  unsigned most = 0;
+  for (uint32_t m = gm; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctz(m), rank = 0;
+    uint64_t a = addr[l];
+    for (uint64_t u = a >> bm->unit_shift; u <= (a + size - 1) >> bm->unit_shift; u++) {
+      unsigned b = (unsigned)(u % bm->nbanks), k = 0;
+      uint64_t key = (u << bm->unit_shift) >> bm->key_shift;
+      while (!touches && k < nseen[b] && seen[b][k] != key)
+        k++;
+      if (touches || k == nseen[b]) {
+        k = nseen[b];
+        seen[b][nseen[b]++ & 31] = key;
+      }
+      rank = k > rank ? k : rank;
+    }
+    wave[l] = (uint16_t)(base + rank);
+    most = rank + 1 > most ? rank + 1 : most;
+  }
+  return most;
+}
+
+/* 1.x, one half-warp's first 32-bit piece: reads by the broadcast
+ * procedure of cc1_read_passes (the pass that serves the lane), writes a
+ * bank's distinct addresses one per pass (atomics: its lanes). */
+static unsigned cc1_lane_waves(const uint64_t *addr, uint32_t gm, unsigned op, unsigned base, uint16_t *wave)
+{
+  unsigned pass = 0;
+  if (op == MEM_LD) {
+    for (uint32_t left = gm; left; pass++) {
+      uint64_t bw = addr[__builtin_ctz(left)] >> 2;
+      uint32_t served = 0, banks = 1u << (bw & 15);
+      for (uint32_t m = left; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t w = addr[l] >> 2;
+        if (w == bw || !(banks >> (w & 15) & 1)) {
+          banks |= 1u << (w & 15);
+          served |= 1u << l;
+          wave[l] = (uint16_t)(base + pass);
+        }
+      }
+      left &= ~served;
+    }
+    return pass;
+  }
+  unsigned cnt[16] = {0};
+  for (uint32_t m = gm; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctz(m), dup = 32;
+    for (uint32_t e = gm & ((1u << l) - 1); e && dup == 32 && op == MEM_ST; e &= e - 1)
+      if (addr[__builtin_ctz(e)] == addr[l])
+        dup = (unsigned)__builtin_ctz(e);
+    if (dup < 32) {
+      wave[l] = wave[dup];
+      continue;
+    }
+    unsigned b = (unsigned)(addr[l] >> 2) & 15;
+    wave[l] = (uint16_t)(base + cnt[b]++);
+    pass = cnt[b] > pass ? cnt[b] : pass;
+  }
+  return pass;
+}
+
+/* The lanes' passes before sm_70; the groups as legacy_cost() forms them. */
+static void legacy_lane_waves(const MemGen *g, const uint64_t *addr, uint32_t mask, unsigned size,
+                              unsigned op, uint16_t *wave)
+{
+  int touches = op == MEM_ATOM || op == MEM_RED;
+  unsigned base = 0;
+  if (g->banks == MEM_BANKS_KEPLER) {
+    BankMap bm = {32, g->bank_bytes == 8 ? 3 : 2, 8};
+    bank_lane_waves(addr, mask, size, &bm, touches, 0, wave);
+    return;
+  }
+  unsigned lanes = g->banks == MEM_BANKS_CC1 ? 16 : size <= 4 ? 32 : size <= 8 ? 16 : 8;
+  uint32_t gbits = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+  for (unsigned k = 0; k < 32; k += lanes) {
+    uint32_t gm = mask & (gbits << k);
+    if (!gm)
+      continue;
+    if (g->banks == MEM_BANKS_CC1) {
+      unsigned pieces = size > 4 ? size / 4 : 1;
+      unsigned first = cc1_lane_waves(addr, gm, op, base, wave);
+      /* the other pieces follow the first: count them as the model does */
+      unsigned all = first;
+      if (pieces > 1) {
+        unsigned ideal, worst, bank;
+        all = legacy_cost(g, addr, gm, size, op, &ideal, &worst, &bank);
+      }
+      base += all;
+    } else {
+      static const BankMap bm = {32, 2, 2};
+      base += bank_lane_waves(addr, gm, size, &bm, touches, base, wave);
+    }
+  }
+}
+
+unsigned mem_smem_lane_map(const MemGen *g, const uint64_t *addr, uint32_t mask, unsigned size,
+                           unsigned op, uint8_t bank[32], uint16_t wave[32])
+{
+  unsigned nbanks = g->banks == MEM_BANKS_CC1 ? 16 : 32;
+  unsigned shift = g->banks == MEM_BANKS_KEPLER && g->bank_bytes == 8 ? 3 : 2;
+  for (unsigned l = 0; l < 32; l++) {
+    bank[l] = mask >> l & 1 ? (uint8_t)((addr[l] >> shift) % nbanks) : 0;
+    wave[l] = 0;
+  }
+  if (op == MEM_LDSM || op == MEM_STSM)
+    return mem_smem_matrix_lane_waves(addr, mask, wave);
+  if (g->banks == MEM_BANKS_SM70)
+    return mem_smem_lane_waves(addr, mask, size, op, wave);
+  if (size == 0)
+    size = 1;
+  if (size > 16)
+    size = 16;
+  legacy_lane_waves(g, addr, mask, size, op, wave);
+  unsigned ideal;
+  return mem_smem_cost_gen(g, addr, mask, size, op, &ideal);
+}
