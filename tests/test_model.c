@@ -156,6 +156,12 @@ static void test_rounds_bound(void **state)
   /* 1500 updates of one line x 2 ns beat 10 stores x 1 ns */
   assert_near(t.bound_ns[MODEL_HOT], 3000);
   assert_int_equal(t.limiter, MODEL_LATENCY);
+  /* a warp also issues its 6000 / 8 = 750 instructions, at best 2 clocks
+   * apart: 11000 + 750 x 2 / 1 GHz = 12500 ns */
+  Arch issuing = arch_r;
+  issuing.warp_cpi = 2;
+  model_time(&issuing, m, &l, &t);
+  assert_near(t.bound_ns[MODEL_LATENCY], 12500);
   /* with 16 blocks (2 waves of 2 x 4) the rounds repeat per wave: 22000 */
   l.blocks = 16;
   m[WM_M_ROUNDS] = 16 * 8 * 100;

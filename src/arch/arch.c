@@ -422,6 +422,11 @@ static const Arch presets[] = {
     .l1_round_ns = 27,
     .l2_round_ns = 218,
     .dram_round_ns = 400,
+    .warp_cpi = 4,               /* the fewest clocks per instruction a warp of the
+                                    H100 corpus with over 300 instructions took
+                                    (tile_transpose 4.2, pipeline_sum 4.9;
+                                    docs/results/h100-2026-11-23-corpus): a
+                                    dependent ALU result after 4 clocks */
     .atom_update_ns = 0.735,     /* measured on an H100: atom_hot#132x1 and #528x1,
                                     540,672 and 2,162,688 updates of one word in
                                     398 and 1584 us */
@@ -498,6 +503,7 @@ static const Arch presets[] = {
     .l1_round_ns = 27,           /* as hopper (measured on an H100: same GH100 die) */
     .l2_round_ns = 218,
     .dram_round_ns = 400,
+    .warp_cpi = 4,               /* as hopper (measured on an H100) */
     .atom_update_ns = 0.735,     /* as hopper (measured on an H100) */
   },
 };

@@ -143,10 +143,12 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   double raw = ratio((double)m[WM_M_RAW], warps) * a->raw_wait_ns;
   double smem = resident * ratio(wavefronts, blocks) / clk;
   t->bound_ns[MODEL_LATENCY] = waves * (mem + raw + smem);
-  /* Dependent rounds: a warp waits its rounds one after another (a whole
-   * wave however few blocks: copy_grid on 1 block takes 65536 rounds). */
+  /* A warp alone: it waits its rounds one after another and issues its
+   * instructions at best warp_cpi clocks apart (a whole wave however few
+   * blocks: copy_grid on 1 block takes 65536 rounds). */
   double rounds = ratio((double)m[WM_M_ROUNDS], warps);
-  double chain = (waves > 1 ? waves : 1) * rounds * round_ns(a, m);
+  double issue = ratio((double)l->warp_instrs, warps) * a->warp_cpi / clk;
+  double chain = (waves > 1 ? waves : 1) * (rounds * round_ns(a, m) + issue);
   if (chain > t->bound_ns[MODEL_LATENCY]) t->bound_ns[MODEL_LATENCY] = chain;
 
   /* The bounds overlap, but not perfectly: a p-norm of them (a smooth
