@@ -18,7 +18,7 @@ typedef struct Flow {
   double bytes;          /* -1: not meaningful (shared wavefronts) */
 } Flow;
 
-enum { W = 980, KX = 10, KW = 120, L1X = 330, BW = 150, L2X = 650, DX = 870, DW = 100, TOP = 34, ROW = 44 };
+enum { W = 1000, KX = 10, KW = 110, L1X = 300, BW = 150, L2X = 620, DX = 885, DW = 110, TOP = 34, ROW = 44 };
 
 static uint64_t m(const ReportRun *r, int k) { return r->mm->metric[k]; }
 
@@ -77,8 +77,11 @@ static void arrow(FILE *out, const Flow *f, int x0, int x1, int y) {
             f->op, req, f->req_name);
   else
     fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>", mid, y - 18, f->op);
-  fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s %s%s%s</text></g>\n", mid, y - 5,
-          units, f->unit_name, bytes[0] ? " \xc2\xb7 " : "", bytes);
+  if (f->unit_name[0])
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s %s%s%s</text></g>\n", mid,
+            y - 5, units, f->unit_name, bytes[0] ? " \xc2\xb7 " : "", bytes);
+  else /* DRAM: bytes only */
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text></g>\n", mid, y - 5, bytes);
 }
 
 /* A box with a title and up to three lines; `pct` the hit rate (-1: none). */

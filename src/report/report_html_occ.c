@@ -83,19 +83,24 @@ static void axes(FILE *out, const Plot *p, const char *xlabel) {
                "warps per SM</text>\n", (MT + PH - MB) / 2, (MT + PH - MB) / 2);
 }
 
+/* Whether point i is drawn: the first, the last, and where warps change. */
+static int step_at(const Plot *p, int i) { return i == 0 || i == p->n - 1 || p->warps[i] != p->warps[i - 1]; }
+
 static void plot(FILE *out, const Plot *p, const char *title, const char *xlabel) {
   static const char *const axis_name[] = {"threads", "registers", "shared"};
   fprintf(out, "<svg class=\"occ-chart\" width=\"%d\" height=\"%d\" data-axis=\"%s\" data-current=\"%d\" "
                "data-current-warps=\"%d\" data-max-warps=\"%d\" data-points=\"",
           PW, PH, axis_name[p->axis], p->cur_x, p->cur_warps, p->max_warps);
-  for (int i = 0; i < p->n; i++) fprintf(out, "%s%d:%d", i ? " " : "", p->x[i], p->warps[i]);
+  for (int i = 0; i < p->n; i++)
+    if (step_at(p, i)) fprintf(out, "%s%d:%d", i ? " " : "", p->x[i], p->warps[i]);
   fprintf(out, "\" role=\"img\" aria-label=\"%s\">\n", title);
   fprintf(out, "<text x=\"%d\" y=\"16\" font-size=\"12\" font-weight=\"bold\">%s</text>\n", ML, title);
   axes(out, p, xlabel);
   fputs("<polyline fill=\"none\" stroke=\"#3c78b4\" stroke-width=\"2\" points=\"", out);
   for (int i = 0; i < p->n; i++) {
-    if (i) fprintf(out, "%.1f,%.1f ", px(p, p->x[i]), py(p, p->warps[i - 1]));
-    fprintf(out, "%.1f,%.1f ", px(p, p->x[i]), py(p, p->warps[i]));
+    if (!step_at(p, i)) continue;
+    if (i) fprintf(out, "%.0f,%.0f ", px(p, p->x[i]), py(p, p->warps[i - 1]));
+    fprintf(out, "%.0f,%.0f ", px(p, p->x[i]), py(p, p->warps[i]));
   }
   fputs("\"/>\n", out);
   fprintf(out, "<circle class=\"current\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#d9534f\" data-x=\"%d\" "

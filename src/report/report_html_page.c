@@ -1,5 +1,5 @@
 /* report_html_page.c - the HTML page of sim and run (report_html.h):
- * a summary of the launches, then one section per launch. */
+ * a summary of the launches, one section per launch, every counter. */
 #include "report/report_html_int.h"
 #include "report/report_int.h"
 
@@ -73,15 +73,26 @@ void report_html_time(FILE *out, const ReportRun *r) {
   fputs("</svg>\n", out);
 }
 
-static void counters(FILE *out, const ReportRun *r) {
-  fputs("<details class=\"counters\"><summary>All counters</summary>\n<table class=\"sortable\"><thead><tr>"
-        "<th data-key=\"metric\" data-type=\"str\">metric</th><th class=\"n\" data-key=\"value\">value</th>"
-        "<th>description</th></tr></thead>\n<tbody>\n", out);
-  for (int m = 0; m < WM_M_COUNT; m++)
-    fprintf(out, "<tr data-metric=\"%s\" data-value=\"%llu\"><td><code>%s</code></td><td class=\"n\">%llu</td>"
-                 "<td>%s</td></tr>\n", wm_metric_name[m], (unsigned long long)r->mm->metric[m], wm_metric_name[m],
-            (unsigned long long)r->mm->metric[m], wm_metric_desc[m]);
-  fputs("</tbody></table></details>\n", out);
+/* Every counter of every launch that ran, one column per launch (as
+ * ncu's raw page): the descriptions once, in the metric's title. */
+static void counters(FILE *out, const ReportRun *runs, int nruns) {
+  fputs("<h2>All counters</h2>\n<details class=\"counters\"><summary>Nsight Compute's metric names, one column per "
+        "launch</summary>\n<div class=\"scroll\"><table><thead><tr><th>metric</th>", out);
+  for (int i = 0; i < nruns; i++) {
+    if (runs[i].status != REPORT_OK || !runs[i].mm) continue;
+    fputs("<th class=\"n\">", out);
+    report_html_text(out, report_launch_name(&runs[i]));
+    fputs("</th>", out);
+  }
+  fputs("</tr></thead>\n<tbody>\n", out);
+  for (int m = 0; m < WM_M_COUNT; m++) {
+    fprintf(out, "<tr><td title=\"%s\"><code>%s</code></td>", wm_metric_desc[m], wm_metric_name[m]);
+    for (int i = 0; i < nruns; i++)
+      if (runs[i].status == REPORT_OK && runs[i].mm)
+        fprintf(out, "<td class=\"n\">%llu</td>", (unsigned long long)runs[i].mm->metric[m]);
+    fputs("</tr>\n", out);
+  }
+  fputs("</tbody></table></div></details>\n", out);
 }
 
 static void heading(FILE *out, const ReportRun *r, int id) {
@@ -120,7 +131,6 @@ static void run_section(FILE *out, const ReportRun *r, int id) {
     report_html_text(out, r->warnings);
     fputs("</pre>\n", out);
   }
-  if (r->mm) counters(out, r);
   fputs("</section>\n", out);
 }
 
@@ -131,6 +141,7 @@ int report_html_write(FILE *out, const ReportRun *runs, int nruns, const char *t
         "to sort.</p>\n", out);
   summary(out, runs, nruns);
   for (int i = 0; i < nruns; i++) run_section(out, &runs[i], i);
+  counters(out, runs, nruns);
   report_html_end(out);
   return ferror(out) ? -1 : 0;
 }

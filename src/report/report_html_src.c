@@ -8,9 +8,9 @@
  *
  * The file is read where .file names it, else by its base name beside the
  * PTX (or the .cu) or in the folder above (lab/ptx/X.ptx, lab/X.cu); a file
- * that cannot be read shows its PTX instructions instead.  A file of more
- * than SRC_FULL_LINES lines shows only the lines around memory
- * instructions, so that the page stays small. */
+ * that cannot be read shows its PTX instructions instead.  Only the lines
+ * the kernel spans are shown, and of a span over SRC_FULL_LINES lines only
+ * those around memory instructions, so that the page stays small. */
 #include "report/report_html_int.h"
 #include "report/report_int.h"
 #include "report/report_picture.h"
@@ -184,25 +184,46 @@ static void table_head(FILE *out, const char *id, const char *what) {
   fprintf(out, "<label><input type=\"checkbox\" class=\"mem-only\" data-table=\"%s\"> only lines with memory "
                "instructions</label>\n", id);
   fprintf(out, "<table class=\"sortable source\" id=\"%s\"><thead><tr><th data-key=\"line\">%s</th><th>source</th>"
-               "<th class=\"n\" data-key=\"requests\">requests</th><th class=\"n\" data-key=\"perReq\">sectors/req</th>"
-               "<th class=\"n\" data-key=\"idealReq\">ideal</th><th class=\"n\" data-key=\"shared\">shared instr.</th>"
-               "<th class=\"n\" data-key=\"wf\">wavefronts/instr.</th><th class=\"n\" data-key=\"idealWf\">ideal</th>"
-               "<th class=\"n\" data-key=\"excess\">excess</th><th>worst explanation</th></tr></thead>\n", id, what);
+               "<th class=\"n\" data-key=\"requests\" title=\"global and local requests\">requests</th>"
+               "<th class=\"n\" data-key=\"perReq\" title=\"sectors per request\">sect/req</th>"
+               "<th class=\"n\" data-key=\"idealReq\" title=\"the fewest sectors per request\">ideal</th>"
+               "<th class=\"n\" data-key=\"shared\" title=\"shared-memory instructions (warp-level)\">shared</th>"
+               "<th class=\"n\" data-key=\"wf\" title=\"wavefronts per shared instruction\">wf/inst</th>"
+               "<th class=\"n\" data-key=\"idealWf\" title=\"the fewest wavefronts per instruction\">ideal</th>"
+               "<th class=\"n\" data-key=\"excess\" title=\"units (sectors, wavefronts) over the ideal\">excess</th>"
+               "<th>worst explanation</th></tr></thead>\n", id, what);
 }
 
-/* The lines of one file: all of them (or those around memory instructions
- * in a long file), or only the memory lines when the file is missing. */
+/* The lines of `file` that the kernel's code comes from (its first and
+ * last .loc in that file, and a few lines around): *lo..*hi, 0 if none. */
+static void kernel_span(const ReportRun *r, const char *file, int *lo, int *hi) {
+  *lo = *hi = 0;
+  for (int i = 0; r->kernel && i < r->kernel->ncode; i++) {
+    const PtxInstr *in = &r->kernel->code[i];
+    if (!in->cu_line || strcmp(report_cu_file(r, in), file)) continue;
+    if (!*lo || (int)in->cu_line < *lo) *lo = (int)in->cu_line;
+    if ((int)in->cu_line > *hi) *hi = (int)in->cu_line;
+  }
+  if (*lo) *lo = *lo > SRC_CONTEXT ? *lo - SRC_CONTEXT : 1;
+  if (*hi) *hi += SRC_CONTEXT;
+}
+
+/* The lines of one file the kernel spans (in a long span, those around
+ * memory instructions only), or only the memory lines when the file is
+ * missing. */
 static void file_lines(FILE *out, const ReportRun *r, char **text, int ntext, const LineAgg *a, int na,
                        const SrcRow *src, const LineRow *rows) {
   if (!text) {
     for (int i = 0; i < na; i++) line_group(out, r, NULL, a[i].line, &a[i], src, rows);
     return;
   }
-  int full = ntext <= SRC_FULL_LINES, k = 0, gap = 0;
+  int lo, hi;
+  kernel_span(r, src[a[0].first].file, &lo, &hi);
+  int full = hi - lo < SRC_FULL_LINES, k = 0, gap = 0;
   for (int ln = 1; ln <= ntext; ln++) {
     while (k < na && a[k].line < (uint32_t)ln) k++;
     const LineAgg *g = k < na && a[k].line == (uint32_t)ln ? &a[k] : NULL;
-    int near = full || g || (k < na && a[k].line - (uint32_t)ln <= SRC_CONTEXT) ||
+    int near = (full && ln >= lo && ln <= hi) || g || (k < na && a[k].line - (uint32_t)ln <= SRC_CONTEXT) ||
                (k > 0 && (uint32_t)ln - a[k - 1].line <= SRC_CONTEXT);
     if (!near) {
       gap = 1;
@@ -234,7 +255,7 @@ static void file_section(FILE *out, const ReportRun *r, const SrcRow *src, int l
   if (src[lo].ptx) fputs("PTX instructions without line information", out);
   else report_html_text(out, file);
   if (!src[lo].ptx && !text) fputs(" <small>(not found: its memory lines with their PTX)</small>", out);
-  else if (ntext > SRC_FULL_LINES) fputs(" <small>(long: the lines around memory instructions)</small>", out);
+  else if (text) fputs(" <small>(the lines of this kernel)</small>", out);
   fputs("</h4>\n", out);
   table_head(out, tid, src[lo].ptx ? "ptx line" : "line");
   file_lines(out, r, text, ntext, a, na, src, rows);
