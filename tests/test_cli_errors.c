@@ -478,7 +478,7 @@ static void test_unknown_option(void **state) {
 static void test_bad_format(void **state) {
   (void)state;
   char *err = run_fails(bad("--format xml"), 2);
-  expect_in(err, "--format takes text, json, csv or ncu-csv, not 'xml'");
+  expect_in(err, "--format takes text, json, csv, ncu-csv or html, not 'xml'");
   free(err);
 }
 

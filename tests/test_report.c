@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/report.h"
 
@@ -438,6 +439,37 @@ static void test_html(void **state) {
   fixture_free(f);
 }
 
+/* A long kernel in a file of 3000 lines: the source view shows the lines
+ * around its memory instructions (100 and 2900, 3 either side), not the
+ * 2851 lines the kernel spans; source text is escaped. */
+static void test_html_long_file(void **state) {
+  (void)state;
+  char path[] = "/tmp/wm_report_long_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *src = fdopen(fd, "w");
+  for (int i = 1; i <= 3000; i++) fprintf(src, "  x[%d] = a < b && c > d;\n", i);
+  fclose(src);
+  Fixture *f = fixture();
+  f->files[1] = path;
+  f->code[0].cu_line = 100, f->code[1].cu_line = 100, f->code[3].cu_line = 2900, f->code[4].cu_line = 2950;
+  char *s = render(f->run, 1, REPORT_HTML, 0);
+  unlink(path);
+  assert_non_null(strstr(s, "data-lines=\"3000\" data-found=\"1\""));
+  assert_non_null(strstr(s, "<tbody class=\"grp mem\" data-line=\"100\""));
+  assert_non_null(strstr(s, "<tbody class=\"grp mem\" data-line=\"2900\""));
+  assert_non_null(strstr(s, "<tbody class=\"grp plain\" data-line=\"97\""));
+  assert_non_null(strstr(s, "<tbody class=\"grp plain\" data-line=\"2903\""));
+  assert_null(strstr(s, "data-line=\"96\""));
+  assert_null(strstr(s, "data-line=\"1000\""));
+  assert_null(strstr(s, "data-line=\"2904\""));
+  assert_int_equal(count_of(s, "<tbody class=\"gap\">"), 3); /* before 97, between, after 2903 */
+  assert_non_null(strstr(s, "x[100] = a &lt; b &amp;&amp; c &gt; d;"));
+  assert_int_equal(count_of(s, "<tbody class=\"grp"), 2 * 7 + 1); /* + the shared load without a .loc */
+  free(s);
+  fixture_free(f);
+}
+
 /* Zero runs, zero counters, no lines, no .loc, no model: nothing crashes
  * and nothing divides by zero. */
 static void test_degenerate(void **state) {
@@ -504,6 +536,7 @@ int main(void) {
     cmocka_unit_test(test_text),       cmocka_unit_test(test_text_lines),
     cmocka_unit_test(test_degenerate), cmocka_unit_test(test_write_error),
     cmocka_unit_test(test_text_source), cmocka_unit_test(test_html),
+    cmocka_unit_test(test_html_long_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,6 +194,11 @@ static void table_head(FILE *out, const char *id, const char *what) {
                "<th>worst explanation</th></tr></thead>\n", id, what);
 }
 
+/* Lines left out. */
+static void gap_row(FILE *out) {
+  fputs("<tbody class=\"gap\"><tr><td class=\"ln\">&hellip;</td><td colspan=\"9\"></td></tr></tbody>\n", out);
+}
+
 /* The lines of `file` that the kernel's code comes from (its first and
  * last .loc in that file, and a few lines around): *lo..*hi, 0 if none. */
 static void kernel_span(const ReportRun *r, const char *file, int *lo, int *hi) {
@@ -229,10 +234,11 @@ static void file_lines(FILE *out, const ReportRun *r, char **text, int ntext, co
       gap = 1;
       continue;
     }
-    if (gap) fputs("<tbody class=\"gap\"><tr><td class=\"ln\">&hellip;</td><td colspan=\"9\"></td></tr></tbody>\n", out);
+    if (gap) gap_row(out);
     gap = 0;
     line_group(out, r, text[ln - 1], (uint32_t)ln, g, src, rows);
   }
+  if (gap) gap_row(out);
   for (; k < na; k++) /* lines past the file's end: it changed since nvcc read it */
     if (a[k].line > (uint32_t)ntext) line_group(out, r, NULL, a[k].line, &a[k], src, rows);
 }
