@@ -17,6 +17,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { SRC_FULL_LINES = 2000, SRC_CONTEXT = 3, SRC_WORST = 3, SRC_MAX_BYTES = 64 << 20 };
 
@@ -68,6 +69,8 @@ static char *read_source(const ReportRun *r, const char *file, size_t *len) {
     if (t == 0) snprintf(path, sizeof path, "%s", file);
     else if (t == 1) snprintf(path, sizeof path, "%.*s%s%s", dir, mp, slash ? "/" : "", report_base_name(file));
     else snprintf(path, sizeof path, "%.*s%s../%s", dir, mp, slash ? "/" : "", report_base_name(file));
+    struct stat st; /* a regular file of reasonable size: not a device or a fifo a .file may name */
+    if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > SRC_MAX_BYTES) continue;
     WmErr e = {0};
     char *text = wm_read_file(path, len, &e);
     if (text && *len <= SRC_MAX_BYTES && !memchr(text, '\0', *len)) return text;
