@@ -176,6 +176,12 @@ static void test_fake_app(void **state) {
   unsetenv("WARPMEM_RUN_KERNEL");
   free(out);
   free(err);
+  /* --format html and --lines=source reach the runtime */
+  run("run --format html --lines=source " WM_FAKE_APP, 0, &out, &err);
+  expect_in(out, "WARPMEM_RUN_FORMAT=html\n");
+  expect_in(out, "WARPMEM_RUN_LINES=2\n");
+  free(out);
+  free(err);
 }
 
 /* Options end at APP: what follows is the app's, options included. */
