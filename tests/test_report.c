@@ -397,6 +397,14 @@ static void test_text_source(void **state) {
   assert_int_equal(json_array_size(json_object_get(json_array_get(root, 0), "lines")), 4);
   json_decref(root);
   free(s);
+  s = render(f->run, 1, REPORT_CSV, REPORT_LINES_SOURCE);
+  const char *c = strstr(s, "\nlaunch,cu_file,cu_line,ptx_line,instructions,requests,units,unit,per_request,"
+                            "ideal_per_request,explanation\n");
+  if (!c) fail_msg("%s", s);
+  assert_non_null(strstr(c, "\ntr_naive,/home/u/src/seed_kernels.cu,14,,2,262144,4718592,sectors,18,4,\"32 lanes read"));
+  assert_non_null(strstr(c, "\ntr_naive,,,10,1,100,250,wavefronts,2.5,1,3-way bank conflict\n"));
+  assert_null(strstr(c, "ld.global.f32")); /* not the section by instruction */
+  free(s);
   fixture_free(f);
 }
 

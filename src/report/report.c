@@ -478,6 +478,10 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
     fputs(",ok,\n", out);
   }
   if (!lines) return;
+  if (lines == REPORT_LINES_SOURCE) {
+    report_csv_source(out, runs, nruns);
+    return;
+  }
   fputs("\nlaunch,cu_file,cu_line,ptx_line,instruction,requests,units,unit,per_request,"
         "ideal_per_request,explanation\n", out);
   for (int i = 0; i < nruns; i++) {

@@ -16,7 +16,8 @@ typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_NCU_CSV, REPORT_HTML
 
 /* report_write's `lines`: none, one row per memory instruction (--lines),
  * or one per CUDA source line (--lines=source: text a table by source
- * line; JSON both "lines" and "source_lines"; CSV and HTML as --lines). */
+ * line; JSON both "lines" and "source_lines"; CSV a section by source
+ * line instead of the one by instruction; HTML as ever). */
 enum { REPORT_LINES_NONE, REPORT_LINES_PTX, REPORT_LINES_SOURCE };
 
 /* Whether a launch ran: refused before it ran (an unsupported instruction,

@@ -56,5 +56,10 @@ void report_src_rows(const ReportRun *r, LineRow **rows, int *nrows, SrcRow **sr
 void report_text_source(FILE *out, const ReportRun *r);
 /* JSON array of the same rows ("source_lines"). */
 json_t *report_json_source(const ReportRun *r);
+/* CSV: a section `launch,cu_file,cu_line,ptx_line,instructions,requests,
+ * units,unit,per_request,ideal_per_request,explanation`, a row per source
+ * line of each launch (ptx_line set, cu_file and cu_line empty, for
+ * instructions without a .loc). */
+void report_csv_source(FILE *out, const ReportRun *runs, int nruns);
 
 #endif

@@ -4,6 +4,8 @@
  * of sectors and one of wavefronts). */
 #include "report/report_int.h"
 
+#include "util/csv.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,4 +80,37 @@ json_t *report_json_source(const ReportRun *r) {
   free(rows);
   free(src);
   return a;
+}
+
+static void csv_ratio(FILE *out, uint8_t kind, uint64_t num, uint64_t den) {
+  if (kind && den) fprintf(out, ",%.6g", (double)num / (double)den);
+  else fputc(',', out);
+}
+
+void report_csv_source(FILE *out, const ReportRun *runs, int nruns) {
+  fputs("\nlaunch,cu_file,cu_line,ptx_line,instructions,requests,units,unit,per_request,ideal_per_request,"
+        "explanation\n", out);
+  for (int i = 0; i < nruns; i++) {
+    LineRow *rows;
+    SrcRow *src;
+    int nrows, nsrc;
+    report_src_rows(&runs[i], &rows, &nrows, &src, &nsrc);
+    for (int j = 0; j < nsrc; j++) {
+      const SrcRow *s = &src[j];
+      wm_csv_write(out, report_launch_name(&runs[i]));
+      fputc(',', out);
+      wm_csv_write(out, s->ptx ? "" : s->file);
+      if (s->ptx) fprintf(out, ",,%u", s->line);
+      else fprintf(out, ",%u,", s->line);
+      fprintf(out, ",%d,%llu,%llu,%s", s->ninstr, (unsigned long long)s->requests, (unsigned long long)s->units,
+              report_unit_name(s->unit_kind));
+      csv_ratio(out, s->unit_kind, s->units, s->requests);
+      csv_ratio(out, s->unit_kind, s->ideal, s->requests);
+      fputc(',', out);
+      wm_csv_write(out, s->worst->why);
+      fputc('\n', out);
+    }
+    free(rows);
+    free(src);
+  }
 }
