@@ -2,13 +2,15 @@
 """html_check.py - checks a warpmem HTML page, in headless Chromium or as text.
 
   tools/html_check.py [--static] [--screenshot PNG] [--window-size W,H]
-                      [--expect SEL=N | SEL>=N | SEL=SEL2]... PAGE.html
+                      [--js CODE] [--expect SEL=N | SEL>=N | SEL=SEL2]... PAGE.html
 
 With Chromium (Debian's `chromium`, installed by scripts/setup.sh): loads the
 page with `chromium --headless --no-sandbox --disable-gpu --dump-dom` and
 checks the DOM after the page's script ran: <body data-ready="1"> (the script
 ran to its end), no data-error (window.onerror saw no error) and no message
-on the console.  Without Chromium it prints SKIP and exits 77 (ctest's
+on the console.  --js runs CODE after the page's script (on a copy of the
+page), e.g. to click a column header and note the result in an attribute
+that --expect then counts.  Without Chromium it prints SKIP and exits 77 (ctest's
 SKIP_RETURN_CODE).  --screenshot also saves a picture of the page.
 
 --static: no browser; parses the file itself and checks that it is
@@ -28,6 +30,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 SKIP = 77
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -158,14 +161,33 @@ def console_messages(stderr):
     return [ln for ln in stderr.splitlines() if ":CONSOLE" in ln]
 
 
+def with_script(path, code):
+    """A copy of the page (beside it: same folder, same relative paths) that
+    runs `code` after the page's own script."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    at = text.rfind("</body>")
+    if at < 0:
+        at = len(text)
+    fd, copy = tempfile.mkstemp(suffix=".html", dir=os.path.dirname(path))
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text[:at] + "<script>" + code + "</script>\n" + text[at:])
+    return copy
+
+
 def check_in_browser(args, faults):
     browser = find_browser()
     if not browser:
         print("SKIP: no Chromium (chromium, chromium-browser or google-chrome) on PATH; scripts/setup.sh installs "
               "Debian's chromium")
         sys.exit(SKIP)
-    url = "file://" + os.path.abspath(args.page)
+    page_path = os.path.abspath(args.page)
+    if args.js:
+        page_path = with_script(page_path, args.js)
+    url = "file://" + page_path
     res = run_browser(browser, url, ["--dump-dom", "--virtual-time-budget=10000"])
+    if args.js:
+        os.unlink(page_path)
     if res.returncode != 0 or "<body" not in res.stdout:
         faults.append(f"{browser} --dump-dom failed (status {res.returncode}): {res.stderr.strip()[-800:]}")
         return None
@@ -210,6 +232,7 @@ def main():
     ap.add_argument("--screenshot", help="save a PNG of the page (Chromium)")
     ap.add_argument("--window-size", default="1280,2000")
     ap.add_argument("--expect", action="append", default=[])
+    ap.add_argument("--js", help="JavaScript to run after the page's script (Chromium)")
     args = ap.parse_args()
     faults = []
     print(f"html_check: {args.page} ({'static' if args.static else 'chromium'})")
