@@ -2,7 +2,8 @@
 # Installs what warpmem needs to build and test, if missing (Debian 12):
 # cmake, a C compiler, pkg-config, jansson (JSON), cmocka (tests), lz4 and
 # zstd (the compressed PTX in applications' fat binaries), Open MPI
-# (warpmem sim over MPI ranks), and python3 with nm for the layout check.
+# (warpmem sim over MPI ranks), python3 with nm for the layout check, and
+# Chromium (the HTML report's test renders its pages headless).
 # The CUDA toolkit (nvcc) is optional: without it, give warpmem .ptx files.
 # `setup.sh fuzz` (make fuzz) also installs clang and its compiler-rt
 # (libFuzzer and the sanitizers' runtimes: libclang-rt-dev, only a
@@ -20,6 +21,8 @@ pkg-config --exists liblz4 2>/dev/null || need+=(liblz4-dev)   # fat binaries (w
 pkg-config --exists libzstd 2>/dev/null || need+=(libzstd-dev)
 # Open MPI: `mpirun -np N warpmem sim` (docs/mpi.md) and its test
 { command -v mpirun >/dev/null && pkg-config --exists ompi-c 2>/dev/null; } || need+=(openmpi-bin libopenmpi-dev)
+# Chromium: the html_chromium test (tools/html_check.py) renders --format html
+command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
 if [ "${1:-}" = fuzz ]; then
   command -v clang >/dev/null || need+=(clang)
   if ! command -v clang >/dev/null || [ ! -f "$(clang -print-runtime-dir)/libclang_rt.fuzzer-x86_64.a" ]; then

@@ -478,7 +478,13 @@ static void test_unknown_option(void **state) {
 static void test_bad_format(void **state) {
   (void)state;
   char *err = run_fails(bad("--format xml"), 2);
-  expect_in(err, "--format takes text, json, csv or ncu-csv, not 'xml'");
+  expect_in(err, "--format takes text, json, csv, ncu-csv or html, not 'xml'");
+  free(err);
+  err = run_fails(bad("--lines=pretty"), 2);
+  expect_in(err, "--lines= takes source or ptx, not 'pretty'");
+  free(err);
+  err = run_fails(bad("--out /nonexistent-dir/x.html"), 1);
+  expect_in(err, "--out /nonexistent-dir/x.html: cannot write");
   free(err);
 }
 

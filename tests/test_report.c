@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/report.h"
 
@@ -38,6 +39,12 @@ static uint32_t offset_of(const char *needle) {
   const char *p = strstr(ptx_text, needle);
   assert_non_null(p);
   return (uint32_t)(p - ptx_text);
+}
+
+static int count_of(const char *s, const char *needle) {
+  int n = 0;
+  for (const char *p = s; (p = strstr(p, needle)); p++) n++;
+  return n;
 }
 
 static PtxInstr instr(int op, int space, uint32_t ptx_line, uint32_t cu_line, const char *text) {
@@ -344,6 +351,133 @@ static void test_text_lines(void **state) {
   fixture_free(f);
 }
 
+/* --lines=source: the load and store of line 14 added up (2 instructions,
+ * 262144 requests, 4194304 + 524288 sectors: 18.00 per request against
+ * 4.00), the worst explanation the load's (3670016 sectors over its ideal,
+ * the store none); the shared load without a .loc on a row of its own by
+ * PTX line; the parameter load (line 12) without a unit. */
+static void test_text_source(void **state) {
+  (void)state;
+  Fixture *f = fixture();
+  char *s = render(f->run, 1, REPORT_TEXT, REPORT_LINES_SOURCE);
+  const char *t = strstr(s, "memory instructions (by source line)");
+  if (!t) fail_msg("%s", s);
+  assert_null(strstr(s, "(by PTX line)"));
+  const char *l12 = strstr(t, "seed_kernels.cu:12 ");
+  const char *l14 = strstr(t, "seed_kernels.cu:14 ");
+  const char *p10 = strstr(t, "ptx:10 ");
+  assert_non_null(l12);
+  assert_non_null(l14);
+  assert_non_null(p10);
+  assert_true(l12 < l14 && l14 < p10); /* lines with a .loc first */
+  char row[512];
+  const char *eol = strchr(l14, '\n');
+  snprintf(row, sizeof row, "%.*s", (int)(eol - l14), l14);
+  if (!strstr(row, " 2        262144  sectors            4718592      18.00       4.00  32 lanes read 32 sectors"))
+    fail_msg("row: %s", row);
+  assert_non_null(strstr(row, "8 KiB apart"));
+  eol = strchr(p10, '\n');
+  snprintf(row, sizeof row, "%.*s", (int)(eol - p10), p10);
+  assert_non_null(strstr(row, "wavefronts"));
+  assert_non_null(strstr(row, "2.50"));
+  assert_non_null(strstr(row, "3-way bank conflict"));
+  free(s);
+  s = render(f->run, 1, REPORT_JSON, REPORT_LINES_SOURCE);
+  json_t *root = json_loads(s, 0, NULL);
+  assert_non_null(root);
+  json_t *src = json_object_get(json_array_get(root, 0), "source_lines");
+  assert_int_equal(json_array_size(src), 3);
+  assert_true(json_is_null(json_object_get(json_array_get(src, 0), "unit")));
+  json_t *r0 = json_array_get(src, 1);
+  assert_int_equal(json_integer_value(json_object_get(r0, "cu_line")), 14);
+  assert_int_equal(json_integer_value(json_object_get(r0, "instructions")), 2);
+  assert_int_equal(json_integer_value(json_object_get(r0, "units")), 4718592);
+  assert_true(json_number_value(json_object_get(r0, "per_request")) == 18.0);
+  assert_int_equal(json_integer_value(json_object_get(json_array_get(src, 2), "ptx_line")), 10);
+  assert_int_equal(json_array_size(json_object_get(json_array_get(root, 0), "lines")), 4);
+  json_decref(root);
+  free(s);
+  s = render(f->run, 1, REPORT_CSV, REPORT_LINES_SOURCE);
+  const char *c = strstr(s, "\nlaunch,cu_file,cu_line,ptx_line,instructions,requests,units,unit,per_request,"
+                            "ideal_per_request,explanation\n");
+  if (!c) fail_msg("%s", s);
+  assert_non_null(strstr(c, "\ntr_naive,/home/u/src/seed_kernels.cu,14,,2,262144,4718592,sectors,18,4,\"32 lanes read"));
+  assert_non_null(strstr(c, "\ntr_naive,,,10,1,100,250,wavefronts,2.5,1,3-way bank conflict\n"));
+  assert_null(strstr(c, "ld.global.f32")); /* not the section by instruction */
+  free(s);
+  fixture_free(f);
+}
+
+/* The HTML page: a chart per launch that ran, a picture slot per executed
+ * memory instruction (4: ret never ran), the source file missing (the PTX
+ * shown instead), everything from the input escaped, a failed launch's
+ * message on the page. */
+static void test_html(void **state) {
+  (void)state;
+  Fixture *f = fixture();
+  f->run[1].launch = "k<T>#'b'";
+  f->run[1].status = REPORT_FAILED;
+  f->run[1].error = "out of bounds at <0x10> & \"more\"";
+  char *s = render(f->run, 2, REPORT_HTML, 0);
+  assert_int_equal(strncmp(s, "<!doctype html>", 15), 0);
+  assert_non_null(strstr(s, "</html>\n"));
+  assert_non_null(strstr(s, "wmInit();"));
+  assert_int_equal(count_of(s, "<svg class=\"mem-chart\""), 1);
+  assert_int_equal(count_of(s, "<div class=\"pic\" data-instr="), 4);
+  for (int i = 0; i < 4; i++) {
+    char slot[64];
+    snprintf(slot, sizeof slot, "<div class=\"pic\" data-instr=\"%d\">", i);
+    assert_non_null(strstr(s, slot));
+  }
+  assert_non_null(strstr(s, "data-file=\"/home/u/src/seed_kernels.cu\" data-lines=\"0\" data-found=\"0\""));
+  assert_non_null(strstr(s, "<tbody class=\"grp mem\" data-line=\"14\" data-requests=\"262144\" data-per-req=\"18.0000\""));
+  assert_non_null(strstr(s, "&quot;one&quot; sector each"));
+  assert_non_null(strstr(s, "k&lt;T&gt;#&#39;b&#39;"));
+  assert_null(strstr(s, "k<T>"));
+  assert_non_null(strstr(s, "out of bounds at &lt;0x10&gt; &amp; &quot;more&quot;</pre>"));
+  assert_non_null(strstr(s, "<section class=\"launch\" id=\"launch-1\" data-launch=\"k&lt;T&gt;#&#39;b&#39;\" "
+                            "data-status=\"failed\">"));
+  const uint64_t *m = f->mm.metric; /* the chart's load arrow: global, local and cp.async reads */
+  char arrow[160];
+  snprintf(arrow, sizeof arrow, "data-link=\"kernel-l1\" data-op=\"load\" data-requests=\"%llu\" data-units=\"%llu\"",
+           (unsigned long long)(m[WM_M_GLD_REQ] + m[WM_M_LLD_REQ] + m[WM_M_LDGSTS_REQ]),
+           (unsigned long long)(m[WM_M_GLD_SEC] + m[WM_M_LLD_SEC] + m[WM_M_LDGSTS_SEC]));
+  assert_non_null(strstr(s, arrow));
+  free(s);
+  fixture_free(f);
+}
+
+/* A long kernel in a file of 3000 lines: the source view shows the lines
+ * around its memory instructions (100 and 2900, 3 either side), not the
+ * 2851 lines the kernel spans; source text is escaped. */
+static void test_html_long_file(void **state) {
+  (void)state;
+  char path[] = "/tmp/wm_report_long_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *src = fdopen(fd, "w");
+  for (int i = 1; i <= 3000; i++) fprintf(src, "  x[%d] = a < b && c > d;\n", i);
+  fclose(src);
+  Fixture *f = fixture();
+  f->files[1] = path;
+  f->code[0].cu_line = 100, f->code[1].cu_line = 100, f->code[3].cu_line = 2900, f->code[4].cu_line = 2950;
+  char *s = render(f->run, 1, REPORT_HTML, 0);
+  unlink(path);
+  assert_non_null(strstr(s, "data-lines=\"3000\" data-found=\"1\""));
+  assert_non_null(strstr(s, "<tbody class=\"grp mem\" data-line=\"100\""));
+  assert_non_null(strstr(s, "<tbody class=\"grp mem\" data-line=\"2900\""));
+  assert_non_null(strstr(s, "<tbody class=\"grp plain\" data-line=\"97\""));
+  assert_non_null(strstr(s, "<tbody class=\"grp plain\" data-line=\"2903\""));
+  assert_null(strstr(s, "data-line=\"96\""));
+  assert_null(strstr(s, "data-line=\"1000\""));
+  assert_null(strstr(s, "data-line=\"2904\""));
+  assert_int_equal(count_of(s, "<tbody class=\"gap\">"), 3); /* before 97, between, after 2903 */
+  assert_non_null(strstr(s, "x[100] = a &lt; b &amp;&amp; c &gt; d;"));
+  assert_int_equal(count_of(s, "<tbody class=\"grp"), 2 * 7 + 1); /* + the shared load without a .loc */
+  free(s);
+  fixture_free(f);
+}
+
 /* Zero runs, zero counters, no lines, no .loc, no model: nothing crashes
  * and nothing divides by zero. */
 static void test_degenerate(void **state) {
@@ -366,8 +500,9 @@ static void test_degenerate(void **state) {
   ReportRun r[2] = {{.launch = "noop", .kernel = &k, .mm = &mm, .grid = {1, 1, 1},
                      .block = {1, 1, 1}},
                     {.launch = NULL, .kernel = &k, .mm = NULL}};
-  for (int fmt = REPORT_TEXT; fmt <= REPORT_CSV; fmt++) {
-    s = render(r, 2, (ReportFormat)fmt, 1);
+  for (int fmt = REPORT_TEXT; fmt <= REPORT_HTML; fmt++) {
+    if (fmt == REPORT_NCU_CSV) continue;
+    s = render(r, 2, (ReportFormat)fmt, fmt == REPORT_HTML ? REPORT_LINES_SOURCE : 1);
     assert_non_null(strstr(s, "noop"));
     assert_null(strstr(s, "nan"));
     assert_null(strstr(s, "inf"));
@@ -394,7 +529,7 @@ static void test_write_error(void **state) {
   FILE *full = fopen("/dev/full", "w");
   if (!full) skip();
   Fixture *f = fixture();
-  for (int fmt = REPORT_TEXT; fmt <= REPORT_CSV; fmt++) {
+  for (int fmt = REPORT_TEXT; fmt <= REPORT_HTML; fmt++) {
     clearerr(full);
     assert_int_equal(report_write(full, f->run, 2, (ReportFormat)fmt, 1), -1);
   }
@@ -408,6 +543,8 @@ int main(void) {
     cmocka_unit_test(test_csv),        cmocka_unit_test(test_csv_lines),
     cmocka_unit_test(test_text),       cmocka_unit_test(test_text_lines),
     cmocka_unit_test(test_degenerate), cmocka_unit_test(test_write_error),
+    cmocka_unit_test(test_text_source), cmocka_unit_test(test_html),
+    cmocka_unit_test(test_html_long_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,7 +70,7 @@ static void test_bad_options(void **state) {
   (void)state;
   use_fake_rt();
   fails("run", 2, "needs an APP");
-  fails("run --format xml true", 2, "--format takes text, json, csv or ncu-csv, not 'xml'");
+  fails("run --format xml true", 2, "--format takes text, json, csv, ncu-csv or html, not 'xml'");
   fails("run --format", 2, "--format needs a value");
   fails("run --launch-skip -1 true", 2, "--launch-skip takes a count");
   fails("run --launch-count 1x true", 2, "--launch-count takes a count");
@@ -174,6 +174,12 @@ static void test_fake_app(void **state) {
   expect_in(out, "WARPMEM_RUN_KERNEL=(unset)\n");
   expect_in(out, "WARPMEM_RUN_COUNT=(unset)\n");
   unsetenv("WARPMEM_RUN_KERNEL");
+  free(out);
+  free(err);
+  /* --format html and --lines=source reach the runtime */
+  run("run --format html --lines=source " WM_FAKE_APP, 0, &out, &err);
+  expect_in(out, "WARPMEM_RUN_FORMAT=html\n");
+  expect_in(out, "WARPMEM_RUN_LINES=2\n");
   free(out);
   free(err);
 }

@@ -55,10 +55,12 @@ static const char *usage_run =
   CLI_WATCH_USAGE
   "\n"
   "the report:\n"
-  "  --format FMT     text (default), json, csv or ncu-csv; metric names are Nsight\n"
-  "                   Compute's\n"
+  "  --format FMT     text (default), json, csv, ncu-csv or html (one page: memory\n"
+  "                   chart, source view, occupancy, time); metric names are\n"
+  "                   Nsight Compute's\n"
   "  --lines          per memory instruction: source line, requests, sectors or\n"
   "                   wavefronts per request, the ideal, and why\n"
+  "  --lines=source   the same added up per CUDA source line\n"
   "  -o, --out FILE   write the report to FILE instead of stdout\n"
   "  -q, --quiet      no progress lines on stderr while APP runs\n"
   "  --check          check every launch as warpmem check does (memcheck,\n"
@@ -144,9 +146,10 @@ static int is_value_option(const char *a) {
 /* One of is_value_option()'s, with its value v.  Returns -1 to go on, else
  * an exit status. */
 static int value_option(RunCmd *c, const char *a, const char *v) {
-  static const char *const formats[] = {"text", "json", "csv", "ncu-csv"};
+  static const char *const formats[] = {"text", "json", "csv", "ncu-csv", "html"};
   if (!strcmp(a, "--format")) {
-    if (cli_choice(v, formats, 4) < 0) return cli_usage_error("--format takes text, json, csv or ncu-csv, not '%s'", v);
+    if (cli_choice(v, formats, 5) < 0)
+      return cli_usage_error("--format takes text, json, csv, ncu-csv or html, not '%s'", v);
     c->format = v;
   } else if (!strcmp(a, "--out") || !strcmp(a, "-o")) {
     if (!*v) return cli_usage_error("--out takes a file name, not '%s'", v);
@@ -177,6 +180,8 @@ static int one_option(int argc, char **argv, int *i, RunCmd *c) {
     return 0;
   }
   if (!strcmp(a, "--lines")) c->lines = 1;
+  else if (!strcmp(a, "--lines=source")) c->lines = 2; /* report.h: REPORT_LINES_SOURCE */
+  else if (!strcmp(a, "--lines=ptx")) c->lines = 1;
   else if (!strcmp(a, "--check")) c->check = 1;
   else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) c->quiet = 1;
   else if (is_value_option(a)) {

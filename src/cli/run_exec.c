@@ -106,7 +106,7 @@ static void prepend_path(const char *name, const char *dir) {
 void run_set_env(const RunCmd *c, const RunPlan *p) {
   setenv(RT_ENV_REPORT, p->report, 1);
   setenv(RT_ENV_FORMAT, c->format, 1);
-  set_or_unset(RT_ENV_LINES, c->lines ? "1" : NULL);
+  set_or_unset(RT_ENV_LINES, c->lines == 2 ? "2" : c->lines ? "1" : NULL);
   set_or_unset(RT_ENV_ARCH, c->arch);
   set_or_unset(RT_ENV_KERNEL, c->kernel);
   set_or_unset(RT_ENV_SKIP, c->skip);

@@ -1,5 +1,6 @@
 /* sim_cmd.c - `warpmem sim`: the launches of a file (or one from the
  * options), each through sim_run_launch, then one report. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,14 +9,15 @@
 #include "cli/cli.h"
 #include "arch/arch.h"
 #include "report/report.h"
+#include "report/report_html.h"
 #include "util/sys.h"
 
 static const char *usage_sim =
   "usage: warpmem sim FILE [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]\n"
   "                   [--smem BYTES] [--arg SPEC]... [--arch NAME] [--regs N]\n"
   "                   [--stack-size BYTES] [--heap-size BYTES]\n"
-  "                   [--loads ca|cg] [--bank-mode 4|8] [--format text|json|csv|ncu-csv]\n"
-  "                   [--lines] [--dump DIR]\n"
+  "                   [--loads ca|cg] [--bank-mode 4|8] [--format text|json|csv|ncu-csv|html]\n"
+  "                   [--lines[=source]] [--out FILE] [--dump DIR]\n"
   "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
   "                   [--max-threads N] [--const NAME=TYPE:VALUE[,VALUE...]]...\n"
   "                   [--sample N] [--no-caches] [--cooperative]\n"
@@ -63,10 +65,14 @@ static const char *usage_sim =
   "                   cudaLimitMallocHeapSize); malloc returns NULL when full\n"
   "  --carveout PCT   preferred shared-memory carveout, percent (or max-l1,\n"
   "                   max-shared); default: the driver's choice\n"
-  "  --format FMT     text (default), json, csv, or ncu-csv (the layout of\n"
-  "                   ncu --csv --page raw); metric names are Nsight Compute's\n"
+  "  --format FMT     text (default), json, csv, ncu-csv (the layout of\n"
+  "                   ncu --csv --page raw) or html (one self-contained page:\n"
+  "                   memory chart, source view, occupancy, time; docs/report.md);\n"
+  "                   metric names are Nsight Compute's\n"
   "  --lines          per memory instruction: source line, requests, sectors or\n"
   "                   wavefronts per request, the ideal, and why\n"
+  "  --lines=source   the same added up per CUDA source line (as ncu's source page)\n"
+  "  -o, --out FILE   write the report to FILE instead of stdout\n"
   "  --dump DIR       write every buffer after the run to DIR\n"
   "  --const N=T:V,.. set the __constant__, __device__ or __managed__ variable N\n"
   "                   (type T) from its start, as the host would before the\n"
@@ -97,8 +103,8 @@ static const char *usage_sim =
 
 static int parse_format(const char *s, ReportFormat *f) {
   static const char *const names[] = {[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
-                                      [REPORT_NCU_CSV] = "ncu-csv"};
-  int i = cli_choice(s, names, 4);
+                                      [REPORT_NCU_CSV] = "ncu-csv", [REPORT_HTML] = "html"};
+  int i = cli_choice(s, names, 5);
   if (i >= 0) *f = (ReportFormat)i;
   return i < 0 ? -1 : 0;
 }
@@ -179,7 +185,8 @@ static void find_registers(PtxModule *mod, const LaunchSpec *ls, int n, const Ar
 typedef struct SimCmd {
   SimOptions o;
   ReportFormat format;
-  int lines;
+  int lines;             /* REPORT_LINES_* */
+  const char *out;       /* --out FILE; NULL: stdout */
   const char *file;
   const char *args[LAUNCH_MAX_ARGS], *consts[LAUNCH_MAX_ARGS];
   CliNvcc nvcc;          /* -I, -D, -std, --nvcc-flag */
@@ -232,10 +239,17 @@ static int parse_options(int argc, char **argv, SimCmd *c) {
     if (st == 1) continue;
     if (!strcmp(a, "--format")) {
       if (!v || parse_format(v, &c->format))
-        return cli_usage_error("--format takes text, json, csv or ncu-csv, not '%s'", v ? v : "");
+        return cli_usage_error("--format takes text, json, csv, ncu-csv or html, not '%s'", v ? v : "");
       i++;
     } else if (!strcmp(a, "--lines")) {
-      c->lines = 1;
+      c->lines = REPORT_LINES_PTX;
+    } else if (!strncmp(a, "--lines=", 8)) {
+      if (strcmp(a + 8, "source") && strcmp(a + 8, "ptx"))
+        return cli_usage_error("--lines= takes source or ptx, not '%s'", a + 8);
+      c->lines = strcmp(a + 8, "source") ? REPORT_LINES_PTX : REPORT_LINES_SOURCE;
+    } else if (!strcmp(a, "--out") || !strcmp(a, "-o")) {
+      if (!v || !*v) return cli_usage_error("%s takes a file name", a);
+      c->out = argv[++i];
     } else if (!strcmp(a, "--cooperative")) {
       c->o.cooperative = 1;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -320,13 +334,45 @@ static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const
   return 0;
 }
 
+/* The report to --out (opened as `out`) or stdout: 0, or 1 if it could not
+ * be written. */
+static int write_report(const SimCmd *c, FILE *out, const ReportRun *rep, int n) {
+  FILE *f = out ? out : stdout;
+  int rc;
+  if (c->format == REPORT_HTML) {
+    char title[600];
+    snprintf(title, sizeof title, "warpmem sim %s", c->file);
+    rc = report_html_write(f, rep, n, title, c->lines);
+    if (fflush(f)) rc = -1;
+  } else {
+    rc = report_write(f, rep, n, c->format, c->lines);
+  }
+  if (rc) fprintf(stderr, "warpmem: cannot write the report%s%s\n", c->out ? " to " : "", c->out ? c->out : "");
+  return rc ? 1 : 0;
+}
+
+/* Opens --out (rank 0 alone under mpirun); *f NULL without it.  Returns -1
+ * to go on, else an exit status. */
+static int open_out(const SimCmd *c, FILE **f) {
+  *f = NULL;
+  if (!c->out) return -1;
+  *f = fopen(sim_rank() ? "/dev/null" : c->out, "w");
+  if (*f) return -1;
+  fprintf(stderr, "warpmem: --out %s: cannot write: %s\n", c->out, strerror(errno));
+  return 1;
+}
+
 /* `warpmem sim`, or `warpmem check` when tools is not 0 (check_cmd.c). */
 static int sim_or_check(int argc, char **argv, unsigned tools, CliCheckFn *check) {
   SimCmd c;
   int status = parse_options(argc, argv, &c);
   if (status >= 0) return status;
-  if (tools && (c.format == REPORT_CSV || c.format == REPORT_NCU_CSV))
-    return cli_usage_error("check writes text or json, not %s", c.format == REPORT_CSV ? "csv" : "ncu-csv");
+  if (tools && (c.format == REPORT_CSV || c.format == REPORT_NCU_CSV || c.format == REPORT_HTML))
+    return cli_usage_error("check writes text or json, not %s",
+                           c.format == REPORT_CSV ? "csv" : c.format == REPORT_HTML ? "html" : "ncu-csv");
+  if (tools && c.out) return cli_usage_error("%s", "check writes to stdout: no --out");
+  FILE *out;
+  if ((status = open_out(&c, &out)) >= 0) return status;
   char rank_dir[4200]; /* under mpirun, rank 0 writes --dump; the others only to check them (tests) */
   if (sim_rank() && c.o.dump_dir) {
     snprintf(rank_dir, sizeof rank_dir, "%s.rank%d", c.o.dump_dir, sim_rank());
@@ -334,11 +380,15 @@ static int sim_or_check(int argc, char **argv, unsigned tools, CliCheckFn *check
   }
   WmErr e = {0};
   PtxModule *mod = ptx_load_with(c.file, arch_ptx_target(), c.nvcc.flag, c.nvcc.n, &e);
-  if (!mod) return wm_err_print(&e);
+  if (!mod) {
+    if (out) fclose(out);
+    return wm_err_print(&e);
+  }
   LaunchSpec *ls = NULL;
   int n = 0, not_run = 0;
   if (collect_launches(c.file, mod, &c.o, &ls, &n, &e)) {
     ptx_module_free(mod);
+    if (out) fclose(out);
     return wm_err_print(&e);
   }
   if (c.o.regs == 0) find_registers(mod, ls, n, sim_arch(&c.o));
@@ -348,8 +398,9 @@ static int sim_or_check(int argc, char **argv, unsigned tools, CliCheckFn *check
   int single = c.o.kernel && (c.o.have_grid || c.o.have_block || c.o.nargs);
   if (tools) status = check(mod, ls, n, &c.o, tools, c.format == REPORT_JSON, c.file);
   else status = run_launches(mod, ls, n, &c, single, runs, rep, errors, &not_run);
-  if (status == 0 && !tools && report_write(stdout, rep, n, c.format, c.lines)) {
-    fprintf(stderr, "warpmem: cannot write the report\n");
+  if (status == 0 && !tools) status = write_report(&c, out, rep, n);
+  if (out && fclose(out) && status == 0) {
+    fprintf(stderr, "warpmem: --out %s: %s\n", c.out, strerror(errno));
     status = 1;
   }
   if (status == 0 && not_run) {

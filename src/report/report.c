@@ -13,6 +13,8 @@
  *   on writing.
  */
 #include "report/report.h"
+#include "report/report_html.h"
+#include "report/report_int.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -37,71 +39,6 @@ static const char *status_name(const ReportRun *r) {
 
 static uint64_t metric(const ReportRun *r, int m) { return r->mm ? r->mm->metric[m] : 0; }
 
-static const char *kernel_name(const ReportRun *r) {
-  return r->kernel && r->kernel->name ? r->kernel->name : "";
-}
-
-static const char *launch_name(const ReportRun *r) {
-  if (r->launch) return r->launch;
-  if (r->kernel && r->kernel->plain_name) return r->kernel->plain_name;
-  return kernel_name(r);
-}
-
-static const char *unit_name(uint8_t kind) {
-  static const char *const names[] = {[MEM_UNIT_SECTORS] = "sectors",
-                                      [MEM_UNIT_WAVEFRONTS] = "wavefronts",
-                                      [MEM_UNIT_TRANSACTIONS] = "transactions",
-                                      [MEM_UNIT_SMEM_TRANS] = "transactions"};
-  return kind < sizeof names / sizeof names[0] && names[kind] ? names[kind] : "";
-}
-
-static const char *base_name(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
-}
-
-/* One memory instruction with statistics, for the --lines tables. */
-typedef struct LineRow {
-  int idx;               /* instruction index in the kernel's code */
-  const PtxInstr *in;
-  const LineStat *ls;
-} LineRow;
-
-static int row_cmp(const void *a, const void *b) {
-  const LineRow *x = a, *y = b;
-  if (x->in->ptx_line != y->in->ptx_line) return x->in->ptx_line < y->in->ptx_line ? -1 : 1;
-  return (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-/* The executed memory instructions of a run, by PTX line (malloc'd, caller
- * frees; NULL when there are none). */
-static LineRow *line_rows(const ReportRun *r, int *n) {
-  *n = 0;
-  if (!r->mm || !r->kernel || !r->mm->line) return NULL;
-  int lim = r->mm->nline < r->kernel->ncode ? r->mm->nline : r->kernel->ncode;
-  LineRow *v = NULL;
-  int cnt = 0;
-  for (int i = 0; i < lim; i++) {
-    if (r->mm->line[i].execs == 0) continue;
-    if (!v) v = wm_xmalloc((size_t)lim * sizeof *v);
-    v[cnt++] = (LineRow){i, &r->kernel->code[i], &r->mm->line[i]};
-  }
-  if (cnt) qsort(v, (size_t)cnt, sizeof *v, row_cmp);
-  *n = cnt;
-  return v;
-}
-
-static void instr_text(const ReportRun *r, const PtxInstr *in, char *buf, size_t n) {
-  buf[0] = '\0';
-  if (r->mod) ptx_instr_text(r->mod, in, buf, n);
-}
-
-static const char *cu_file(const ReportRun *r, const PtxInstr *in) {
-  if (!r->mod || in->cu_line == 0) return "";
-  const char *f = ptx_cu_file(r->mod, in);
-  return f ? f : "";
-}
-
 static const char *op_name(const PtxInstr *in) {
   return in->op < PTX_OP_COUNT ? ptx_op_name[in->op] : "";
 }
@@ -116,7 +53,7 @@ static void text_ratio(FILE *out, const char *what, const char *per, uint64_t nu
 
 static void text_lines(FILE *out, const ReportRun *r) {
   int n;
-  LineRow *v = line_rows(r, &n);
+  LineRow *v = report_line_rows(r, &n);
   if (!v) {
     fprintf(out, "\n  memory instructions: none executed\n");
     return;
@@ -128,13 +65,13 @@ static void text_lines(FILE *out, const ReportRun *r) {
   int wsrc = 6, wins = 11;
   for (int i = 0; i < n; i++) {
     const PtxInstr *in = v[i].in;
-    const char *f = cu_file(r, in);
+    const char *f = report_cu_file(r, in);
     if (in->cu_line)
-      snprintf(src[i], sizeof src[i], "%s:%u", *f ? base_name(f) : "?", in->cu_line);
+      snprintf(src[i], sizeof src[i], "%s:%u", *f ? report_base_name(f) : "?", in->cu_line);
     else
       snprintf(src[i], sizeof src[i], "-");
     char full[512];
-    instr_text(r, in, full, sizeof full);
+    report_instr_text(r, in, full, sizeof full);
     if (strlen(full) > MAXW) {
       memcpy(ins[i], full, MAXW - 3);
       strcpy(ins[i] + MAXW - 3, "...");
@@ -160,7 +97,7 @@ static void text_lines(FILE *out, const ReportRun *r) {
       strcpy(ideal, "-");
     }
     fprintf(out, "  %-*s  %-9s  %-*s  %10llu  %-10s  %9s  %9s%s%s\n", wsrc, src[i], ptx, wins,
-            ins[i], (unsigned long long)ls->requests, ls->unit_kind ? unit_name(ls->unit_kind) : "-",
+            ins[i], (unsigned long long)ls->requests, ls->unit_kind ? report_unit_name(ls->unit_kind) : "-",
             per, ideal, ls->why[0] ? "  " : "", ls->why);
   }
   free(src);
@@ -262,9 +199,9 @@ static void text_not_run(FILE *out, const ReportRun *r) {
 
 static void text_run(FILE *out, const ReportRun *r, int lines) {
   const PtxKernel *k = r->kernel;
-  fprintf(out, "%s  grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u  kernel %s", launch_name(r),
+  fprintf(out, "%s  grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u  kernel %s", report_launch_name(r),
           r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1], r->block[2], r->smem,
-          k && k->plain_name ? k->plain_name : kernel_name(r));
+          k && k->plain_name ? k->plain_name : report_kernel_name(r));
   if (k && k->plain_name && k->name && strcmp(k->plain_name, k->name) != 0)
     fprintf(out, " (%s)", k->name);
   if (r->status != REPORT_OK) {
@@ -340,7 +277,8 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
   }
   text_occupancy(out, r);
   text_hierarchy(out, r);
-  if (lines) text_lines(out, r);
+  if (lines == REPORT_LINES_SOURCE) report_text_source(out, r);
+  else if (lines) text_lines(out, r);
   if (r->warnings) {
     fprintf(out, "\n  approximate results (the GPU's own approximations differ within their bounds):\n    ");
     for (const char *p = r->warnings; *p; p++) {
@@ -366,14 +304,14 @@ static json_t *ratio_or_null(uint64_t num, uint64_t den) {
 static json_t *json_lines(const ReportRun *r) {
   json_t *arr = json_array();
   int n;
-  LineRow *v = line_rows(r, &n);
+  LineRow *v = report_line_rows(r, &n);
   for (int i = 0; i < n; i++) {
     const PtxInstr *in = v[i].in;
     const LineStat *ls = v[i].ls;
     char text[512];
-    instr_text(r, in, text, sizeof text);
+    report_instr_text(r, in, text, sizeof text);
     json_t *o = json_object();
-    json_object_set_new(o, "cu_file", in->cu_line ? json_string(cu_file(r, in)) : json_null());
+    json_object_set_new(o, "cu_file", in->cu_line ? json_string(report_cu_file(r, in)) : json_null());
     json_object_set_new(o, "cu_line", in->cu_line ? json_integer(in->cu_line) : json_null());
     json_object_set_new(o, "ptx_line", json_integer(in->ptx_line));
     json_object_set_new(o, "instruction", json_string(text));
@@ -381,7 +319,7 @@ static json_t *json_lines(const ReportRun *r) {
     json_object_set_new(o, "op", json_string(op_name(in)));
     json_object_set_new(o, "requests", json_integer((json_int_t)ls->requests));
     json_object_set_new(o, "units", json_integer((json_int_t)ls->units));
-    json_object_set_new(o, "unit", ls->unit_kind ? json_string(unit_name(ls->unit_kind)) : json_null());
+    json_object_set_new(o, "unit", ls->unit_kind ? json_string(report_unit_name(ls->unit_kind)) : json_null());
     json_object_set_new(o, "per_request",
                         ls->unit_kind ? ratio_or_null(ls->units, ls->requests) : json_null());
     json_object_set_new(o, "ideal_per_request",
@@ -440,8 +378,8 @@ static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
   for (int i = 0; i < nruns; i++) {
     const ReportRun *r = &runs[i];
     json_t *o = json_object();
-    json_object_set_new(o, "launch", json_string(launch_name(r)));
-    json_object_set_new(o, "kernel", json_string(kernel_name(r)));
+    json_object_set_new(o, "launch", json_string(report_launch_name(r)));
+    json_object_set_new(o, "kernel", json_string(report_kernel_name(r)));
     json_object_set_new(o, "grid", dim3(r->grid));
     json_object_set_new(o, "block", dim3(r->block));
     json_object_set_new(o, "smem", json_integer(r->smem));
@@ -467,6 +405,7 @@ static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
     }
     if (r->time && r->mm) json_object_set_new(o, "time", json_time(r));
     if (lines) json_object_set_new(o, "lines", json_lines(r));
+    if (lines == REPORT_LINES_SOURCE) json_object_set_new(o, "source_lines", report_json_source(r));
     if (r->warnings) json_object_set_new(o, "warnings", json_warnings(r->warnings));
     json_array_append_new(root, o);
   }
@@ -514,9 +453,9 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
   }
   fputs(",status,error\n", out);
   for (int i = 0; i < nruns; i++) {
-    wm_csv_write(out, launch_name(&runs[i]));
+    wm_csv_write(out, report_launch_name(&runs[i]));
     fputc(',', out);
-    wm_csv_write(out, kernel_name(&runs[i]));
+    wm_csv_write(out, report_kernel_name(&runs[i]));
     if (runs[i].status != REPORT_OK) { /* empty counters, then why */
       int empty = WM_M_COUNT + (occ ? 5 : 0) + (timed ? REPORT_NRATES + 1 : 0);
       for (int k = 0; k < empty; k++) fputc(',', out);
@@ -539,26 +478,30 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
     fputs(",ok,\n", out);
   }
   if (!lines) return;
+  if (lines == REPORT_LINES_SOURCE) {
+    report_csv_source(out, runs, nruns);
+    return;
+  }
   fputs("\nlaunch,cu_file,cu_line,ptx_line,instruction,requests,units,unit,per_request,"
         "ideal_per_request,explanation\n", out);
   for (int i = 0; i < nruns; i++) {
     const ReportRun *r = &runs[i];
     int n;
-    LineRow *v = line_rows(r, &n);
+    LineRow *v = report_line_rows(r, &n);
     for (int j = 0; j < n; j++) {
       const PtxInstr *in = v[j].in;
       const LineStat *ls = v[j].ls;
       char text[512];
-      instr_text(r, in, text, sizeof text);
-      wm_csv_write(out, launch_name(r));
+      report_instr_text(r, in, text, sizeof text);
+      wm_csv_write(out, report_launch_name(r));
       fputc(',', out);
-      wm_csv_write(out, cu_file(r, in));
+      wm_csv_write(out, report_cu_file(r, in));
       if (in->cu_line) fprintf(out, ",%u", in->cu_line);
       else fputc(',', out);
       fprintf(out, ",%u,", in->ptx_line);
       wm_csv_write(out, text);
       fprintf(out, ",%llu,%llu,%s", (unsigned long long)ls->requests,
-              (unsigned long long)ls->units, unit_name(ls->unit_kind));
+              (unsigned long long)ls->units, report_unit_name(ls->unit_kind));
       csv_ratio(out, ls->unit_kind, ls->units, ls->requests);
       csv_ratio(out, ls->unit_kind, ls->ideal, ls->requests);
       fputc(',', out);
@@ -583,6 +526,9 @@ int report_write(FILE *out, const ReportRun *runs, int nruns, ReportFormat fmt, 
     break;
   case REPORT_NCU_CSV:
     report_write_ncu_csv(out, runs, nruns);
+    break;
+  case REPORT_HTML:
+    rc = report_html_write(out, runs, nruns, NULL, lines);
     break;
   default:
     for (int i = 0; i < nruns; i++) {

@@ -12,7 +12,13 @@
 #include "model/model.h"
 #include "ptx/ptx.h"
 
-typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_NCU_CSV } ReportFormat;
+typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_NCU_CSV, REPORT_HTML } ReportFormat;
+
+/* report_write's `lines`: none, one row per memory instruction (--lines),
+ * or one per CUDA source line (--lines=source: text a table by source
+ * line; JSON both "lines" and "source_lines"; CSV a section by source
+ * line instead of the one by instruction; HTML as ever). */
+enum { REPORT_LINES_NONE, REPORT_LINES_PTX, REPORT_LINES_SOURCE };
 
 /* Whether a launch ran: refused before it ran (an unsupported instruction,
  * arguments that do not bind, a limit) or failed while running (a fault, a
@@ -77,7 +83,9 @@ double report_rate(const MemModel *mm, ReportRate which);
  * launch (empty counters where it did not run; with `lines`, a second
  * section `launch,cu_file,cu_line,ptx_line,...`).
  * Text: a launch that did not run is its heading, then "REFUSED:" or
- * "FAILED:" and the message, indented. */
+ * "FAILED:" and the message, indented.
+ * HTML: one self-contained page (report_html_write), the source view
+ * always included. */
 int report_write(FILE *out, const ReportRun *runs, int nruns, ReportFormat fmt, int lines);
 
 /* ncu-csv: the layout of `ncu --csv --page raw --print-units base`

@@ -116,11 +116,12 @@ int rtx_env_read(RtConfig *c, char *err, size_t n) {
   const char *chk = getenv(RT_ENV_CHECK);
   if (chk && *chk) c->check_path = wm_xstrdup(chk);
   static const char *const formats[] = {[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
-                                        [REPORT_NCU_CSV] = "ncu-csv"};
-  static const char *const flag[] = {"0", "1"};
+                                        [REPORT_NCU_CSV] = "ncu-csv", [REPORT_HTML] = "html"};
+  static const char *const flag[] = {"0", "1"}, *const line_modes[] = {"0", "1", "2"};
   int fmt = REPORT_TEXT, lines = 0, caches = 1, progress = 1;
   uint64_t stack = 0, heap = 0;
-  if (env_choice(RT_ENV_FORMAT, formats, 4, &fmt, err, n) || env_choice(RT_ENV_LINES, flag, 2, &lines, err, n) ||
+  if (env_choice(RT_ENV_FORMAT, formats, 5, &fmt, err, n) ||
+      env_choice(RT_ENV_LINES, line_modes, 3, &lines, err, n) ||
       env_choice(RT_ENV_CACHES, flag, 2, &caches, err, n) ||
       env_choice(RT_ENV_PROGRESS, flag, 2, &progress, err, n) || env_arch(c, err, n) ||
       env_size(RT_ENV_SKIP, 0, UINT64_MAX, &c->skip, err, n) ||

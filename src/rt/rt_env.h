@@ -8,8 +8,8 @@
 #define WM_RT_ENV_H
 
 #define RT_ENV_REPORT   "WARPMEM_RUN_REPORT"   /* file the reports go to at exit (else stdout) */
-#define RT_ENV_FORMAT   "WARPMEM_RUN_FORMAT"   /* text | json | csv */
-#define RT_ENV_LINES    "WARPMEM_RUN_LINES"    /* 1: per-instruction tables (sim --lines) */
+#define RT_ENV_FORMAT   "WARPMEM_RUN_FORMAT"   /* text | json | csv | ncu-csv | html */
+#define RT_ENV_LINES    "WARPMEM_RUN_LINES"    /* 1: per-instruction tables (sim --lines), 2: per source line */
 #define RT_ENV_ARCH     "WARPMEM_RUN_ARCH"     /* preset name (warpmem arch); default h200 */
 #define RT_ENV_KERNEL   "WARPMEM_RUN_KERNEL"   /* ncu --kernel-name: a name, or regex:EXPR (POSIX ERE) */
 #define RT_ENV_SKIP     "WARPMEM_RUN_SKIP"     /* ncu --launch-skip N: matching launches not profiled first */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/report_html.h"
 #include "rt/rt_int.h"
 
 /* "1.23 us", "4.56 ms": a time for people. */
@@ -93,6 +94,18 @@ static void summary(FILE *out) {
   }
 }
 
+/* The report in the chosen format; the HTML page titled with the
+ * application's name. */
+static int write_rows(FILE *out, const ReportRun *rows, int n) {
+  if (rtx.cfg.format != REPORT_HTML) return report_write(out, rows, n, rtx.cfg.format, rtx.cfg.lines);
+  char path[4096], title[4200];
+  ssize_t len = readlink("/proc/self/exe", path, sizeof path - 1);
+  path[len > 0 ? len : 0] = '\0';
+  const char *base = strrchr(path, '/');
+  snprintf(title, sizeof title, "warpmem run %s", len > 0 ? (base ? base + 1 : path) : "");
+  return report_html_write(out, rows, n, title, rtx.cfg.lines) || fflush(out) ? -1 : 0;
+}
+
 void rt_report_flush(void) {
   if (rtx_enter(0)) return;
   if (rtx.reported || rtx.nlaunches == 0 || (long)getpid() != rtx.pid) {
@@ -110,7 +123,7 @@ void rt_report_flush(void) {
   int n = 0;
   for (int i = 0; i < rtx.nlaunches; i++)
     if (rtx.launches[i].profiled) rows[n++] = report_row(&rtx.launches[i]);
-  if (n && report_write(out, rows, n, rtx.cfg.format, rtx.cfg.lines)) rtx_say("cannot write the report");
+  if (n && write_rows(out, rows, n)) rtx_say("cannot write the report");
   if (rtx.cfg.format == REPORT_TEXT) summary(out);
   free(rows);
   if (out == stdout || out == stderr) fflush(out);
