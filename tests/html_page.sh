@@ -18,6 +18,9 @@
 #   occupancy: 3 charts per launch that ran; the 1024-thread blocks of
 #   tr_naive and row_read_col give 2 blocks, 64 warps per SM on h200 (warp
 #   slots: 64 / 32; their few registers and 4 KiB of shared memory allow more);
+#   the pictures (report_picture.c), one per memory instruction: tr_naive's
+#   store 32 lanes on 32 sectors, its load on 4; row_read_col's shared load
+#   32 lanes on one bank, 32 wavefronts (the tile's column: 128 B apart);
 #   in Chromium, a click on tr_naive's "excess" header puts line 19 (its only
 #   memory line, 4096 - 512 sectors over the ideal) first, sorted descending.
 set -u
@@ -57,4 +60,8 @@ python3 "$root/tools/html_check.py" "$@" "$tmp/page.html" \
   --expect 'div.minstr[data-unit=sectors][data-units=512][data-requests=128]=1' \
   --expect 'div.minstr[data-unit=wavefronts][data-units=2048][data-requests=64]=1' \
   --expect 'svg.occ-chart[data-axis=threads][data-current=1024][data-current-warps=64]=2' \
+  --expect 'svg.wm-pic=7' \
+  --expect 'svg.wm-pic[data-space=global][data-op=st][data-lanes=32][data-sectors=32]>=1' \
+  --expect 'svg.wm-pic[data-space=global][data-op=ld][data-lanes=32][data-sectors=4]>=1' \
+  --expect 'svg.wm-pic[data-space=shared][data-op=ld][data-lanes=32][data-wavefronts=32]=1' \
   --expect 'table.sortable>=4'

@@ -186,6 +186,26 @@ def check_page(page):
         fail("links to missing ids: %s" % sorted(missing)[:3])
 
 
+def check_in_chromium(text):
+    """The same page in headless Chromium (tools/html_check.py): its script
+    ran and nothing went to the console.  Skipped, with a note, when
+    Chromium is not installed (scripts/setup.sh installs it)."""
+    import shutil
+    import tempfile
+    if not (shutil.which("chromium") or shutil.which("chromium-browser")):
+        print("lab_html: chromium not found, the page was not rendered (scripts/setup.sh installs it)")
+        return
+    check = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools", "html_check.py")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "lab.html")
+        with open(path, "w") as f:
+            f.write(text)
+        run = subprocess.run([sys.executable, check, path, "--expect", "svg.wm-pic>=4"],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            fail("the lab page in Chromium: %s%s" % (run.stdout[-2000:], run.stderr[-2000:]))
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         print("usage: lab_html.py WARPMEM LABDIR [FAKE_LIBCUDA]")
@@ -210,6 +230,7 @@ def main():
     check_page(page)
     if len(sys.argv) == 4:
         check_measured(exe, lab, sys.argv[3])
+    check_in_chromium(text)
     print("lab_html: ok: %d pictures, %d charts, %d side-by-side pairs, %d KB"
           % (sum(len(f["svgs"]) for f in page.figures), len(page.charts), len(page.pairs), len(text) // 1024))
     return 0
