@@ -125,6 +125,9 @@ void lab_gpu_derive(Lab *lab);
 
 /* lab_report.c */
 int lab_report(const Lab *lab, FILE *out, LabFormat f);
+/* Whether any launch of experiment x, or of group g, was selected (--only). */
+int lab_exp_selected(const Lab *lab, const LabExp *x);
+int lab_group_selected(const Lab *lab, const LabGroup *g);
 int lab_write_results(const Lab *lab, const char *dir);
 void lab_list(const Lab *lab, FILE *out);
 

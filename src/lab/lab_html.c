@@ -76,10 +76,6 @@ static const LabResult *pictured(const Lab *lab, int i) {
 
 /* ---- pieces ---------------------------------------------------------------- */
 
-static void text(FILE *out, const char *s) {
-  report_html_text(out, s);
-}
-
 /* The pictures drawn so far: a later access of the same shape (the same
  * lanes, width, space, op, offsets from lane 0, and lane 0's place in its
  * 256 bytes: its 128-byte line, its Kepler bank row) points to the first
@@ -124,14 +120,14 @@ static void access_figure(FILE *out, Seen *sn, const LabLaunch *l, const LabResu
   if (first < 0 && a->ls.pic.mask) fprintf(out, "<figure id=\"wm-pic-%d\"", sn->n - 1);
   else fputs("<figure", out);
   fputs(" class=\"lab-access\" data-launch=\"", out);
-  text(out, l->sim.label);
+  report_html_text(out, l->sim.label);
   fputs("\" data-kernel=\"", out);
-  text(out, l->sim.name);
+  report_html_text(out, l->sim.name);
   fprintf(out, "\" data-ptx-line=\"%u\"><figcaption><code>", a->ptx_line);
-  text(out, a->text);
+  report_html_text(out, a->text);
   fputs("</code> ", out);
   if (a->src[0]) {
-    text(out, a->src);
+    report_html_text(out, a->src);
     fprintf(out, ":%u, ", a->cu_line);
   }
   fprintf(out, "ptx:%u", a->ptx_line);
@@ -142,13 +138,13 @@ static void access_figure(FILE *out, Seen *sn, const LabLaunch *l, const LabResu
             (double)ls->ideal / (double)ls->requests);
   if (ls->why[0]) {
     fputs(": ", out);
-    text(out, ls->why);
+    report_html_text(out, ls->why);
   }
   fputs("</figcaption>\n", out);
   if (first >= 0 && !force) {
     fprintf(out, "<p class=\"lab-same\" data-same-as=\"wm-pic-%d\">the same access pattern as in <a href=\"#wm-pic-%d\">", first,
             first);
-    text(out, sn->label[first]);
+    report_html_text(out, sn->label[first]);
     fputs("</a></p></figure>\n", out);
     return;
   }
@@ -212,11 +208,11 @@ static void chart(FILE *out, const Lab *lab, const LabExp *x, ChartKind k) {
     if (!lab->res[i].selected || !lab->res[i].simulated) continue;
     double p = chart_value(lab, i, k, 0), m = chart_value(lab, i, k, 1);
     fputs("<g class=\"lab-bar\" data-launch=\"", out);
-    text(out, lab->cat.launches[i].sim.label);
+    report_html_text(out, lab->cat.launches[i].sim.label);
     fprintf(out, "\" data-predicted=\"%.6g\"", p);
     if (m > 0) fprintf(out, " data-measured=\"%.6g\"", m);
     fprintf(out, "><text x=\"0\" y=\"%d\">", y + 8);
-    text(out, lab->cat.launches[i].sim.label);
+    report_html_text(out, lab->cat.launches[i].sim.label);
     fputs("</text>", out);
     chart_bar(out, y, p, max, "#4472c4", unit);
     if (gpu) chart_bar(out, y + 10, m, max, "#ed7d31", unit);
@@ -262,8 +258,8 @@ static int unpadded_twin(const Lab *lab, const LabExp *x, int p) {
 
 static void shared_column(FILE *out, Seen *sn, const Lab *lab, int i, const char *what) {
   const LabResult *r = pictured(lab, i);
-  fputs("<div style=\"flex:1;min-width:0\"><h5>", out);
-  text(out, lab->cat.launches[i].sim.label);
+  fputs("<div><h5>", out);
+  report_html_text(out, lab->cat.launches[i].sim.label);
   fprintf(out, " (%s)</h5>\n", what);
   for (int a = 0; a < r->nacc; a++)
     if (r->acc[a].ls.pic.mask && r->acc[a].ls.pic.space == PTX_S_SHARED)
@@ -277,10 +273,10 @@ static void padded_pairs(FILE *out, Seen *sn, const Lab *lab, const LabExp *x) {
     int u = unpadded_twin(lab, x, p);
     if (u < 0) continue;
     fputs("<div class=\"lab-pair\" data-unpadded=\"", out);
-    text(out, lab->cat.launches[u].sim.label);
+    report_html_text(out, lab->cat.launches[u].sim.label);
     fputs("\" data-padded=\"", out);
-    text(out, lab->cat.launches[p].sim.label);
-    fputs("\" style=\"display:flex;gap:1em\">\n", out);
+    report_html_text(out, lab->cat.launches[p].sim.label);
+    fputs("\">\n", out);
     shared_column(out, sn, lab, u, "unpadded");
     shared_column(out, sn, lab, p, "padded");
     fputs("</div>\n", out);
@@ -293,21 +289,21 @@ static void launch_section(FILE *out, Seen *sn, const Lab *lab, int i) {
   const LabLaunch *l = &lab->cat.launches[i];
   const LabResult *r = &lab->res[i];
   fputs("<details class=\"lab-launch\" data-launch=\"", out);
-  text(out, l->sim.label);
+  report_html_text(out, l->sim.label);
   fputs("\" data-kernel=\"", out);
-  text(out, l->sim.name);
+  report_html_text(out, l->sim.name);
   fputs("\"><summary>", out);
-  text(out, l->sim.label);
+  report_html_text(out, l->sim.label);
   fputs("</summary>\n", out);
   if (!r->simulated) {
     fprintf(out, "<p class=\"lab-error\">simulation %s:</p><pre>", report_status_name[r->sim_status]);
-    text(out, r->sim_error);
+    report_html_text(out, r->sim_error);
     fputs("</pre>\n", out);
   }
   const LabResult *pr = pictured(lab, i);
   if (r->twin >= 0 && r->simulated) {
     fputs("<p>the same simulation as ", out);
-    text(out, lab->cat.launches[r->twin].sim.label);
+    report_html_text(out, lab->cat.launches[r->twin].sim.label);
     fputs("</p>\n", out);
   }
   /* at most LAB_HTML_PICTURES new pictures a launch: an unrolled loop's
@@ -328,22 +324,22 @@ static void launch_section(FILE *out, Seen *sn, const Lab *lab, int i) {
 
 static void experiment(FILE *out, Seen *sn, const Lab *lab, const LabExp *x) {
   fputs("<section class=\"lab-exp\" data-exp=\"", out);
-  text(out, x->name);
+  report_html_text(out, x->name);
   fputs("\"><h3>", out);
-  text(out, x->name);
+  report_html_text(out, x->name);
   if (x->title) {
     fputs(": ", out);
-    text(out, x->title);
+    report_html_text(out, x->title);
   }
   fputs("</h3>\n", out);
   if (x->seed_says) {
     fputs("<p class=\"lab-seed\">The seed: ", out);
-    text(out, x->seed_says);
+    report_html_text(out, x->seed_says);
     fputs("</p>\n", out);
   }
   if (x->why) {
     fputs("<p class=\"lab-why\">Why ours differs: ", out);
-    text(out, x->why);
+    report_html_text(out, x->why);
     fputs("</p>\n", out);
   }
   chart(out, lab, x, CHART_TIME);
@@ -354,29 +350,21 @@ static void experiment(FILE *out, Seen *sn, const Lab *lab, const LabExp *x) {
   fputs("</section>\n", out);
 }
 
-static int group_selected(const Lab *lab, const LabGroup *g) {
-  for (int e = g->first; e < g->first + g->n; e++)
-    for (int i = lab->cat.exps[e].first; i < lab->cat.exps[e].first + lab->cat.exps[e].n; i++)
-      if (lab->res[i].selected) return 1;
-  return 0;
-}
-
 static void page_head(FILE *out, const Lab *lab) {
-  fputs("<style>.wm-pic{max-width:100%;height:auto}.lab-pair h5{margin:.3em 0}"
-        "figure.lab-access{margin:.5em 0}</style>\n<p class=\"lab-device\">", out);
+  fputs("<p class=\"lab-device\">", out);
   if (lab->refs.have_gpu) {
     fputs("Measured on ", out);
-    text(out, lab->refs.info.name);
+    report_html_text(out, lab->refs.info.name);
     fputs(" and simulated", out);
   } else {
     fputs("No GPU (", out);
-    text(out, lab->refs.no_gpu_reason);
+    report_html_text(out, lab->refs.no_gpu_reason);
     fputs("): the charts show predicted times and bandwidths only, simulated", out);
   }
   fputs(" on the preset ", out);
-  text(out, sim_arch(&lab->opt.sim)->name);
+  report_html_text(out, sim_arch(&lab->opt.sim)->name);
   fprintf(out, ", %s. Produced by <code>", lab->date);
-  text(out, lab->opt.command);
+  report_html_text(out, lab->opt.command);
   fputs("</code>. Each picture is the costliest request of its instruction: a warp's 32 lanes against the "
         "32-byte sectors (global, local) or the banks (shared, wavefronts numbered) they touch.</p>\n", out);
 }
@@ -388,19 +376,16 @@ int lab_report_html(const Lab *lab, FILE *out) {
   page_head(out, lab);
   for (int g = 0; g < c->ngroups; g++) {
     const LabGroup *gr = &c->groups[g];
-    if (!group_selected(lab, gr)) continue;
+    if (!lab_group_selected(lab, gr)) continue;
     fputs("<section class=\"lab-group\" data-group=\"", out);
-    text(out, gr->name);
+    report_html_text(out, gr->name);
     fputs("\"><h2>", out);
-    text(out, gr->name);
+    report_html_text(out, gr->name);
     fputs(": ", out);
-    text(out, gr->title ? gr->title : "");
+    report_html_text(out, gr->title ? gr->title : "");
     fprintf(out, " (seed %03d)</h2>\n", gr->seed);
     for (int e = gr->first; e < gr->first + gr->n; e++) {
-      const LabExp *x = &c->exps[e];
-      int any = 0;
-      for (int i = x->first; i < x->first + x->n; i++) any |= lab->res[i].selected;
-      if (any) experiment(out, &sn, lab, x);
+      if (lab_exp_selected(lab, &c->exps[e])) experiment(out, &sn, lab, &c->exps[e]);
     }
     fputs("</section>\n", out);
   }

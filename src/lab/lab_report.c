@@ -147,9 +147,15 @@ static void cell(const Lab *lab, int c, int i, char *b, size_t n) {
 
 /* ---- text and markdown ----------------------------------------------------- */
 
-static int exp_selected(const Lab *lab, const LabExp *x) {
+int lab_exp_selected(const Lab *lab, const LabExp *x) {
   for (int i = x->first; i < x->first + x->n; i++)
     if (lab->res[i].selected) return 1;
+  return 0;
+}
+
+int lab_group_selected(const Lab *lab, const LabGroup *g) {
+  for (int x = g->first; x < g->first + g->n; x++)
+    if (lab_exp_selected(lab, &lab->cat.exps[x])) return 1;
   return 0;
 }
 
@@ -233,16 +239,14 @@ static void text_report(const Lab *lab, FILE *out, int md) {
   if (md) header_lines(lab, out, 1);
   for (int g = 0; g < c->ngroups; g++) {
     const LabGroup *gr = &c->groups[g];
-    int any = 0;
-    for (int x = gr->first; x < gr->first + gr->n; x++) any |= exp_selected(lab, &c->exps[x]);
-    if (!any) continue;
+    if (!lab_group_selected(lab, gr)) continue;
     char seed[32] = ""; /* catalogues other than the seeds' (tests/corpus) have none */
     if (gr->seed >= 0) snprintf(seed, sizeof seed, " (seed %03d)", gr->seed);
     if (md) fprintf(out, "\n## %s%s\n\n%s\n", gr->name, seed, gr->title ? gr->title : "");
     else fprintf(out, "\n== %s%s: %s\n", gr->name, seed, gr->title ? gr->title : "");
     for (int x = gr->first; x < gr->first + gr->n; x++) {
       const LabExp *ex = &c->exps[x];
-      if (!exp_selected(lab, ex)) continue;
+      if (!lab_exp_selected(lab, ex)) continue;
       if (md) {
         fprintf(out, "\n### %s: %s\n\n", ex->name, ex->title ? ex->title : "");
         if (ex->seed_says) fprintf(out, "The seed: %s\n\n", ex->seed_says);
@@ -414,7 +418,7 @@ static json_t *report_json(const Lab *lab) {
     json_t *exps = json_array();
     for (int x = gr->first; x < gr->first + gr->n; x++) {
       const LabExp *ex = &c->exps[x];
-      if (!exp_selected(lab, ex)) continue;
+      if (!lab_exp_selected(lab, ex)) continue;
       json_t *ls = json_array();
       for (int i = ex->first; i < ex->first + ex->n; i++)
         if (lab->res[i].selected) json_array_append_new(ls, launch_json(lab, i));
@@ -510,15 +514,13 @@ void lab_list(const Lab *lab, FILE *out) {
   const LabCatalogue *c = &lab->cat;
   for (int g = 0; g < c->ngroups; g++) {
     const LabGroup *gr = &c->groups[g];
-    int any = 0;
-    for (int x = gr->first; x < gr->first + gr->n; x++) any |= exp_selected(lab, &c->exps[x]);
-    if (!any) continue;
+    if (!lab_group_selected(lab, gr)) continue;
     char seed[32] = "";
     if (gr->seed >= 0) snprintf(seed, sizeof seed, "seed %03d, ", gr->seed);
     fprintf(out, "%s (%s%s): %s\n", gr->name, seed, c->files[gr->file].cu, gr->title ? gr->title : "");
     for (int x = gr->first; x < gr->first + gr->n; x++) {
       const LabExp *ex = &c->exps[x];
-      if (!exp_selected(lab, ex)) continue;
+      if (!lab_exp_selected(lab, ex)) continue;
       fprintf(out, "  %s: %s\n", ex->name, ex->title ? ex->title : "");
       for (int i = ex->first; i < ex->first + ex->n; i++) {
         if (!lab->res[i].selected) continue;

@@ -57,6 +57,8 @@ static const char *const style =
   ".error pre{white-space:pre-wrap;margin:.3em 0}\n"
   ".source-file,.scroll{overflow-x:auto}\n"
   ".pic{margin:.2em 0 .5em 2em}.pic:empty{display:none}\n"
+  ".wm-pic{max-width:100%;height:auto}figure.lab-access{margin:.5em 0}\n"
+  ".lab-pair{display:flex;gap:1em}.lab-pair>div{flex:1;min-width:0}.lab-pair h5{margin:.3em 0}\n"
   "svg text{font-family:system-ui,sans-serif}svg .mono{font-family:ui-monospace,monospace}\n"
   ".charts{display:flex;flex-wrap:wrap;gap:1em}\n"
   "details{margin:.5em 0}summary{cursor:pointer;color:#345}\n"
