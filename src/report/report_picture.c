@@ -51,10 +51,6 @@ static const char *op_name(unsigned op) {
   return op < sizeof op_names / sizeof *op_names ? op_names[op] : "?";
 }
 
-static unsigned popcount(uint32_t m) {
-  return (unsigned)__builtin_popcount(m);
-}
-
 static int lane_x(unsigned l) {
   return LEFT + (int)l * PITCH + PITCH / 2;
 }
@@ -75,8 +71,8 @@ static void svg_begin(FILE *out, const MemPicture *p, const char *count_attr, un
   report_html_text(out, space);
   fprintf(out, "\" data-op=\"%s\" data-size=\"%u\" data-warp=\"%u\" data-lanes=\"%u\" %s=\"%u\" "
                "font-family=\"sans-serif\" font-size=\"9\">\n",
-          op_name(p->op), p->size, p->warp, popcount(p->mask), count_attr, count);
-  fprintf(out, "<title>warp %u: %u lanes, %s.%s of %u bytes each: %u %s</title>\n", p->warp, popcount(p->mask),
+          op_name(p->op), p->size, p->warp, (unsigned)__builtin_popcount(p->mask), count_attr, count);
+  fprintf(out, "<title>warp %u: %u lanes, %s.%s of %u bytes each: %u %s</title>\n", p->warp, (unsigned)__builtin_popcount(p->mask),
           op_name(p->op), space, p->size, count, !strcmp(count_attr, "data-sectors") ? "sectors" : "wavefronts");
 }
 
@@ -125,7 +121,7 @@ static void draw_lanes(FILE *out, uint32_t mask, const LaneDraw *d) {
 /* A picture's boxes: the sectors drawn, left to right. */
 typedef struct SectorRow {
   uint64_t sec[MAXBOX]; /* absolute sector numbers, ascending */
-  uint8_t touched[MAXBOX];
+  uint8_t touched[MAXBOX]; /* a lane touches it (else: the rest of its line) */
   int x[MAXBOX];        /* left edge of each box */
   unsigned n;
   int w;                /* box width */
@@ -137,16 +133,10 @@ static int sector_index(const SectorRow *row, uint64_t s) {
   return 0;
 }
 
-static void add_sector(SectorRow *row, uint64_t s, int touched) {
+static void add_sector(SectorRow *row, uint64_t s) {
   for (unsigned i = 0; i < row->n; i++)
-    if (row->sec[i] == s) {
-      row->touched[i] |= (uint8_t)touched;
-      return;
-    }
-  if (row->n < MAXBOX) {
-    row->sec[row->n] = s;
-    row->touched[row->n++] = (uint8_t)touched;
-  }
+    if (row->sec[i] == s) return;
+  if (row->n < MAXBOX) row->sec[row->n++] = s;
 }
 
 /* The sectors to draw for the lanes' addresses `a`, each `size` bytes: whole
@@ -156,7 +146,7 @@ static void sector_row(SectorRow *row, const uint64_t *a, uint32_t mask, unsigne
   memset(row, 0, sizeof *row);
   for (uint32_t m = mask; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctz(m);
-    for (uint64_t s = a[l] >> 5; s <= (a[l] + (size ? size : 1) - 1) >> 5; s++) add_sector(row, s, 1);
+    for (uint64_t s = a[l] >> 5; s <= (a[l] + (size ? size : 1) - 1) >> 5; s++) add_sector(row, s);
   }
   uint64_t lines[MAXBOX];
   unsigned nl = 0;
@@ -167,8 +157,8 @@ static void sector_row(SectorRow *row, const uint64_t *a, uint32_t mask, unsigne
   }
   if (nl <= 8)
     for (unsigned k = 0; k < nl; k++)
-      for (unsigned j = 0; j < 4; j++) add_sector(row, lines[k] * 4 + j, 0);
-  mem_sort64(row->sec, row->n); /* touched[] is rebuilt below */
+      for (unsigned j = 0; j < 4; j++) add_sector(row, lines[k] * 4 + j);
+  mem_sort64(row->sec, row->n);
   unsigned gaps = 0;
   for (unsigned i = 1; i < row->n; i++) gaps += row->sec[i] != row->sec[i - 1] + 1;
   row->w = (32 * PITCH - (int)gaps * GAP) / (int)(row->n ? row->n : 1);
@@ -178,7 +168,6 @@ static void sector_row(SectorRow *row, const uint64_t *a, uint32_t mask, unsigne
     row->x[i] = (int)x;
     x += (unsigned)row->w;
   }
-  for (unsigned i = 0; i < row->n; i++) row->touched[i] = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctz(m);
     for (uint64_t s = a[l] >> 5; s <= (a[l] + (size ? size : 1) - 1) >> 5; s++)
