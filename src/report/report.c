@@ -33,7 +33,7 @@ ReportStatus report_status_of(int code) {
                                                                                           : REPORT_REFUSED;
 }
 
-static const char *status_name(const ReportRun *r) {
+const char *report_run_status(const ReportRun *r) {
   return r->status <= REPORT_FAILED ? report_status_name[r->status] : "failed";
 }
 
@@ -205,7 +205,7 @@ static void text_run(FILE *out, const ReportRun *r, int lines) {
   if (k && k->plain_name && k->name && strcmp(k->plain_name, k->name) != 0)
     fprintf(out, " (%s)", k->name);
   if (r->status != REPORT_OK) {
-    fprintf(out, "  [%s]\n", status_name(r));
+    fprintf(out, "  [%s]\n", report_run_status(r));
     text_not_run(out, r);
     return;
   }
@@ -383,7 +383,7 @@ static int write_json(FILE *out, const ReportRun *runs, int nruns, int lines) {
     json_object_set_new(o, "grid", dim3(r->grid));
     json_object_set_new(o, "block", dim3(r->block));
     json_object_set_new(o, "smem", json_integer(r->smem));
-    json_object_set_new(o, "status", json_string(status_name(r)));
+    json_object_set_new(o, "status", json_string(report_run_status(r)));
     if (r->status != REPORT_OK) {
       json_object_set_new(o, "error", json_string(r->error ? r->error : ""));
       json_array_append_new(root, o);
@@ -459,7 +459,7 @@ static void write_csv(FILE *out, const ReportRun *runs, int nruns, int lines) {
     if (runs[i].status != REPORT_OK) { /* empty counters, then why */
       int empty = WM_M_COUNT + (occ ? 5 : 0) + (timed ? REPORT_NRATES + 1 : 0);
       for (int k = 0; k < empty; k++) fputc(',', out);
-      fprintf(out, ",%s,", status_name(&runs[i]));
+      fprintf(out, ",%s,", report_run_status(&runs[i]));
       wm_csv_write(out, runs[i].error ? runs[i].error : "");
       fputc('\n', out);
       continue;

@@ -6,10 +6,6 @@
 #include <string.h>
 
 /* Not report_status_name: that lives in report.c, which calls this file. */
-static const char *status_word(const ReportRun *r) {
-  return r->status == REPORT_OK ? "ok" : r->status == REPORT_REFUSED ? "refused" : "failed";
-}
-
 static void time_text(char *buf, size_t n, double ns) {
   if (ns >= 1e6) snprintf(buf, n, "%.2f ms", ns / 1e6);
   else if (ns >= 1e3) snprintf(buf, n, "%.1f us", ns / 1e3);
@@ -26,11 +22,11 @@ static void summary(FILE *out, const ReportRun *runs, int nruns) {
     const ModelTime *t = r->status == REPORT_OK && r->mm ? r->time : NULL;
     fprintf(out, "<tr data-pos=\"%d\" data-launch=\"", i);
     report_html_text(out, report_launch_name(r));
-    fprintf(out, "\" data-status=\"%s\" data-ns=\"%.1f\"><td class=\"n\">%d</td><td><a href=\"#launch-%d\">", status_word(r),
+    fprintf(out, "\" data-status=\"%s\" data-ns=\"%.1f\"><td class=\"n\">%d</td><td><a href=\"#launch-%d\">", report_run_status(r),
             t ? t->ns : -1.0, i + 1, i);
     report_html_text(out, report_launch_name(r));
     fprintf(out, "</a></td><td>(%u,%u,%u)</td><td>(%u,%u,%u)</td><td>%s</td>", r->grid[0], r->grid[1], r->grid[2],
-            r->block[0], r->block[1], r->block[2], status_word(r));
+            r->block[0], r->block[1], r->block[2], report_run_status(r));
     char ts[32] = "";
     if (t) time_text(ts, sizeof ts, t->ns);
     fprintf(out, "<td class=\"n\">%s</td><td>%s</td></tr>\n", ts, t ? model_bound_limit[t->limiter] : "");
@@ -98,7 +94,7 @@ static void counters(FILE *out, const ReportRun *runs, int nruns) {
 static void heading(FILE *out, const ReportRun *r, int id) {
   fprintf(out, "<section class=\"launch\" id=\"launch-%d\" data-launch=\"", id);
   report_html_text(out, report_launch_name(r));
-  fprintf(out, "\" data-status=\"%s\">\n<h2>", status_word(r));
+  fprintf(out, "\" data-status=\"%s\">\n<h2>", report_run_status(r));
   report_html_text(out, report_launch_name(r));
   fprintf(out, "</h2>\n<p class=\"meta\">kernel <code>");
   const PtxKernel *k = r->kernel;
@@ -114,7 +110,7 @@ static void heading(FILE *out, const ReportRun *r, int id) {
 static void run_section(FILE *out, const ReportRun *r, int id) {
   heading(out, r, id);
   if (r->status != REPORT_OK) {
-    fprintf(out, "<div class=\"error\" data-status=\"%s\"><b>%s:</b>\n<pre>", status_word(r),
+    fprintf(out, "<div class=\"error\" data-status=\"%s\"><b>%s:</b>\n<pre>", report_run_status(r),
             r->status == REPORT_REFUSED ? "REFUSED" : "FAILED");
     report_html_text(out, r->error ? r->error : "(no message)");
     fputs("</pre></div>\n</section>\n", out);

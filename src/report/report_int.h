@@ -22,6 +22,8 @@ LineRow *report_line_rows(const ReportRun *r, int *n);
 
 /* NAME#VARIANT, else the kernel's plain or PTX name ("" if none). */
 const char *report_launch_name(const ReportRun *r);
+/* "ok", "refused" or "failed" (report_status_name). */
+const char *report_run_status(const ReportRun *r);
 /* The kernel's PTX name ("" if none). */
 const char *report_kernel_name(const ReportRun *r);
 /* "sectors", "wavefronts", "transactions" ("" for MEM_UNIT_NONE). */
