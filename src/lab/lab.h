@@ -126,8 +126,17 @@ void lab_gpu_derive(Lab *lab);
 /* lab_report.c */
 int lab_report(const Lab *lab, FILE *out, LabFormat f);
 /* Whether any launch of experiment x, or of group g, was selected (--only). */
-int lab_exp_selected(const Lab *lab, const LabExp *x);
-int lab_group_selected(const Lab *lab, const LabGroup *g);
+static inline int lab_exp_selected(const Lab *lab, const LabExp *x) {
+  for (int i = x->first; i < x->first + x->n; i++)
+    if (lab->res[i].selected) return 1;
+  return 0;
+}
+
+static inline int lab_group_selected(const Lab *lab, const LabGroup *g) {
+  for (int x = g->first; x < g->first + g->n; x++)
+    if (lab_exp_selected(lab, &lab->cat.exps[x])) return 1;
+  return 0;
+}
 int lab_write_results(const Lab *lab, const char *dir);
 void lab_list(const Lab *lab, FILE *out);
 

@@ -147,17 +147,6 @@ static void cell(const Lab *lab, int c, int i, char *b, size_t n) {
 
 /* ---- text and markdown ----------------------------------------------------- */
 
-int lab_exp_selected(const Lab *lab, const LabExp *x) {
-  for (int i = x->first; i < x->first + x->n; i++)
-    if (lab->res[i].selected) return 1;
-  return 0;
-}
-
-int lab_group_selected(const Lab *lab, const LabGroup *g) {
-  for (int x = g->first; x < g->first + g->n; x++)
-    if (lab_exp_selected(lab, &lab->cat.exps[x])) return 1;
-  return 0;
-}
 
 static void table_head(const Lab *lab, FILE *out, int md) {
   if (md) {

@@ -25,16 +25,9 @@
 
 /* ---- shared helpers ------------------------------------------------------ */
 
-const char *const report_status_name[3] = {[REPORT_OK] = "ok", [REPORT_REFUSED] = "refused",
-                                           [REPORT_FAILED] = "failed"};
-
 ReportStatus report_status_of(int code) {
   return code == WM_EFAULT || code == WM_EARITH || code == WM_EDEADLOCK || code == WM_EGPU || code == WM_EWATCHDOG ? REPORT_FAILED
                                                                                           : REPORT_REFUSED;
-}
-
-const char *report_run_status(const ReportRun *r) {
-  return r->status <= REPORT_FAILED ? report_status_name[r->status] : "failed";
 }
 
 static uint64_t metric(const ReportRun *r, int m) { return r->mm ? r->mm->metric[m] : 0; }

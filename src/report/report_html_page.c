@@ -5,7 +5,6 @@
 
 #include <string.h>
 
-/* Not report_status_name: that lives in report.c, which calls this file. */
 static void time_text(char *buf, size_t n, double ns) {
   if (ns >= 1e6) snprintf(buf, n, "%.2f ms", ns / 1e6);
   else if (ns >= 1e3) snprintf(buf, n, "%.1f us", ns / 1e3);

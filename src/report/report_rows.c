@@ -124,3 +124,10 @@ void report_src_rows(const ReportRun *r, LineRow **rows, int *nrows, SrcRow **sr
   *src = s;
   *nsrc = ns;
 }
+
+const char *const report_status_name[3] = {[REPORT_OK] = "ok", [REPORT_REFUSED] = "refused",
+                                           [REPORT_FAILED] = "failed"};
+
+const char *report_run_status(const ReportRun *r) {
+  return r->status <= REPORT_FAILED ? report_status_name[r->status] : "failed";
+}
