@@ -392,6 +392,29 @@ static void test_store_merging(void **state)
   EQ(L2_WR, 1 + 15);
   cache_free(&c);
 
+  /* A load between two stores of a warp to the same sector ends their
+   * merging, in the FIFO too (H200: every iteration of y[i] += A[i][j]
+   * x[j] reaches L2): warp 0's second store of sector 0 reaches L2 (2);
+   * warp 1's store of sector 0 (it loaded nothing) still merges with warp
+   * 0's in the FIFO, whichever comes first: still 2. */
+  cache_init(&c, &k);
+  ST(&t, 0, ALL, 0);
+  LD(&t, 0, 100);
+  ST(&t, 0, ALL, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 2);
+  cache_free(&c);
+  cache_init(&c, &k);
+  ST(&t, 0, ALL, 0);
+  LD(&t, 0, 100);
+  ST(&t, 0, ALL, 0);
+  ST(&t, 1, ALL, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 2);
+  cache_free(&c);
+
   /* merge_sectors = 0 turns the FIFO off; the warp's own last request
    * still merges.  Warp 1's store of sector 0 then is not merged. */
   k.merge_sectors = 0;

@@ -204,7 +204,7 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
     for (int s = 0; s < c->cfg.sms; s++) level_init(&c->l1[s], c->cfg.l1_bytes, c->cfg.l1_ways, 0);
   level_init(&c->l2, c->cfg.l2_bytes ? c->cfg.l2_bytes : 128, c->cfg.l2_ways, 1);
   if (c->cfg.merge_sectors > 0) {
-    size_t n = (size_t)c->cfg.merge_sectors, bytes = n * (sizeof(uint64_t) + sizeof(uint32_t)) + sizeof(uint32_t);
+    size_t n = (size_t)c->cfg.merge_sectors, bytes = n * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + sizeof(uint32_t);
     c->merge_stride = (bytes + 63) / 64 * 64;
     c->merge = wm_xaligned(64, (size_t)c->cfg.sms * c->merge_stride);
     memset(c->merge, 0, (size_t)c->cfg.sms * c->merge_stride);
@@ -441,17 +441,22 @@ static void l1_drop(CacheLevel *lv, uint64_t sector) {
  * it is merged).  Stores of different blocks do not merge (H100 probe
  * st_blocks: 8435 of 8448 one-float stores of neighbouring blocks reach
  * L2); those of a block's warps do (st_warps: 1642 of 8448). */
-static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block) {
+static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, unsigned warp, uint32_t loads) {
   int n = c->cfg.merge_sectors;
   if (n <= 0) return 0;
   uint8_t *at = c->merge + (size_t)sm * c->merge_stride;
   uint64_t *fifo = (uint64_t *)(void *)at;
   uint32_t *blk = (uint32_t *)(void *)(at + (size_t)n * sizeof *fifo), b = (uint32_t)block;
-  uint32_t *pos = blk + n;
+  uint32_t *who = blk + n, me = (uint32_t)warp << 16 | (loads & 0xffff);
+  uint32_t *pos = who + n;
+  /* another warp's store, or this warp's with no load of it since (a warp
+   * that loads between two stores of a sector sends both: H100 st_loop,
+   * H200 PolyBench-style atax/mvt, every iteration's y[i] += ...) */
   for (int i = 0; i < n; i++)
-    if (fifo[i] == sector + 1 && blk[i] == b) return 1;
+    if (fifo[i] == sector + 1 && blk[i] == b && (who[i] >> 16 != warp || who[i] == me)) return 1;
   fifo[*pos] = sector + 1;
   blk[*pos] = b;
+  who[*pos] = me;
   if (++*pos == (uint32_t)n) *pos = 0;
   return 0;
 }
@@ -574,7 +579,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
       /* fall through */
     case TR_ST: {
       if (kind == TR_ST) metric[l1_store_lookup(l1, sec, &l1_last) ? WM_M_L1_HIT : WM_M_L1_MISS]++;
-      int merged = merge_ok && (in_last_store(last, sec) | merged_store(c, sm, sec, block));
+      int merged = merge_ok && (in_last_store(last, sec) | merged_store(c, sm, sec, block, x->warp, last->loads));
       if (!merged) {
         count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
         metric[WM_M_L2_WR]++;
@@ -603,6 +608,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
      * (H100 probes st_loop#256, matvec_alias, chain#same: every
      * iteration's store reaches L2). */
     last->n = 0;
+    last->loads++;
   }
 }
 

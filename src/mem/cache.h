@@ -61,8 +61,9 @@ typedef struct CacheSys {
   CacheLevel *l1;      /* [sms] */
   CacheLevel l2;
   /* Each SM's recent store sectors, the block (low bits) that stored each,
-   * and the next slot: merge_stride bytes an SM, a whole number of host
-   * cache lines, since host threads replay different SMs at once. */
+   * the warp and its load count then (CacheLastStore.loads, low bits), and
+   * the next slot: merge_stride bytes an SM, a whole number of host cache
+   * lines, since host threads replay different SMs at once. */
   uint8_t *merge;
   size_t merge_stride;
   uint64_t *partial;   /* [partial_sectors] ring of partly written sectors */
@@ -98,6 +99,8 @@ void cache_add_metrics(const CacheSys *c, uint64_t *m);
 typedef struct CacheLastStore {
   uint64_t sec[32];
   int n;
+  uint32_t loads;  /* load requests the warp issued so far (they end its
+                      stores' merging) */
 } CacheLastStore;
 
 /* One warp's request through the L1 of SM sm: the records r[0..n), r[0]
