@@ -811,6 +811,40 @@ static void test_dram_rows(void **state)
 
 /* ---- 10. loads after another warp's store ------------------------------- */
 
+/* The rounds in which a load misses L1 (warpmem__l1_missed_rounds): a
+ * request marked TR_ROUND starts a round; the round counts once however
+ * many of its loads miss.  Warp 0: round 1 loads sectors 0 (miss) and 4
+ * (miss); round 2 loads 0 and 4 again (hits); round 3 loads 8 (miss), then
+ * 0 (hit).  3 rounds, 2 of them missed. */
+static void round_ld(MemTrace *t, unsigned w, uint64_t sector, int starts)
+{
+  LD(t, w, sector);
+  if (starts)
+    t->r[t->n - 1].first |= TR_ROUND;
+}
+
+static void test_missed_rounds(void **state)
+{
+  (void)state;
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  MemTrace t = {0};
+  cache_init(&c, &k);
+  round_ld(&t, 0, 0, 1);
+  round_ld(&t, 0, 4, 0);
+  round_ld(&t, 0, 0, 1);
+  round_ld(&t, 0, 4, 0);
+  round_ld(&t, 0, 8, 1);
+  round_ld(&t, 0, 0, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(ROUND_REQ, 3);
+  EQ(MISS_ROUNDS, 2);
+  EQ(MISS_REQ, 3);
+  cache_free(&c);
+}
+
 static void test_raw(void **state)
 {
   uint64_t m[WM_M_COUNT];
@@ -1059,6 +1093,7 @@ int main(void)
     cmocka_unit_test(test_placement),
     cmocka_unit_test(test_dram_rows),
     cmocka_unit_test(test_raw),
+    cmocka_unit_test(test_missed_rounds),
     cmocka_unit_test(test_hot),
     cmocka_unit_test(test_atomics),
     cmocka_unit_test(test_two_stages),

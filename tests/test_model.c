@@ -162,6 +162,14 @@ static void test_rounds_bound(void **state)
   issuing.warp_cpi = 2;
   model_time(&issuing, m, &l, &t);
   assert_near(t.bound_ns[MODEL_LATENCY], 12500);
+  /* Where the cache traced the rounds, their share counts instead of the
+   * requests': all 100 traced rounds missed L1, and 250 fetches for 100
+   * missed rounds put each at DRAM: 300 ns a round, 100 x 300 = 30000 */
+  m[WM_M_ROUND_REQ] = 100;
+  m[WM_M_MISS_ROUNDS] = 100;
+  model_time(&arch_r, m, &l, &t);
+  assert_near(t.bound_ns[MODEL_LATENCY], 30000);
+  m[WM_M_ROUND_REQ] = m[WM_M_MISS_ROUNDS] = 0;
   /* with 16 blocks (2 waves of 2 x 4) the rounds repeat per wave: 22000 */
   l.blocks = 16;
   m[WM_M_ROUNDS] = 16 * 8 * 100;

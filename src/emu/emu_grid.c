@@ -450,6 +450,15 @@ static uint64_t chunk_size(const EmuLaunch *l, uint64_t nblocks, int nw, int gro
   c = c / (uint64_t)group * (uint64_t)group;
   return c ? c : (uint64_t)group;
 }
+/* A host thread's own model for the launch's: its configuration and the
+ * loads that start rounds (marked once, on the launch's model), so that
+ * its trace marks them for the cache. */
+static int worker_model(MemModel *w, const MemModel *main, int ncode) {
+  if (mem_init(w, &main->cfg, ncode)) return -1;
+  if (w->round && main->round) memcpy(w->round, main->round, (size_t)(w->nline < main->nline ? w->nline : main->nline));
+  return 0;
+}
+
 
 /* Runs a plain launch's blocks over the host threads, their traces
  * replayed in launch order when l->cache is set: 0, or -1 for the lowest
@@ -486,7 +495,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
     w->sh = sh;
     w->stop_at = &stop_at;
     w->fault_block = UINT64_MAX;
-    if (l->mm && mem_init(&w->mm, &l->mm->cfg, k->ncode) == 0) w->b.mm = &w->mm;
+    if (l->mm && worker_model(&w->mm, l->mm, k->ncode) == 0) w->b.mm = &w->mm;
     if (ring && w->b.mm) w->ring = ring;
     emu_block_setup(&w->b, l, arch, prog, shared, &w->err);
     emu_watch_attach(&watch, &w->b);
@@ -560,7 +569,7 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
                   (unsigned long long)n, (unsigned long long)(block_bytes * n >> 20),
                   (unsigned long long)(EMU_BLOCKS_BYTES_MAX >> 20));
   MemModel mm;
-  int have_mm = l->mm && mem_init(&mm, &l->mm->cfg, l->kernel->ncode) == 0;
+  int have_mm = l->mm && worker_model(&mm, l->mm, l->kernel->ncode) == 0;
   MemTrace *tr = have_mm && l->cache ? wm_xcalloc(n, sizeof *tr) : NULL;
   Block *bs = wm_xcalloc(n, sizeof *bs);
   EmuWatch watch;

@@ -226,7 +226,7 @@ void cache_free(CacheSys *c) {
 }
 
 void cache_add_metrics(const CacheSys *c, uint64_t *m) {
-  static const int keep[] = {WM_M_L1_HIT, WM_M_L1_MISS, WM_M_L2_RD,  WM_M_L2_WR,    WM_M_L2_ATOM, WM_M_L2_RED, WM_M_MISS_REQ, WM_M_L2_RDREQ, WM_M_L2_WRREQ, WM_M_RAW, WM_M_L1_LINES,
+  static const int keep[] = {WM_M_L1_HIT, WM_M_L1_MISS, WM_M_L2_RD,  WM_M_L2_WR,    WM_M_L2_ATOM, WM_M_L2_RED, WM_M_MISS_REQ, WM_M_ROUND_REQ, WM_M_MISS_ROUNDS, WM_M_L2_RDREQ, WM_M_L2_WRREQ, WM_M_RAW, WM_M_L1_LINES,
                              WM_M_L2_HIT, WM_M_L2_MISS, WM_M_DRAM_USED, WM_M_TEX_HIT, WM_M_TEX_MISS,
                              WM_M_SULD_HIT, WM_M_SULD_MISS, WM_M_LDGSTS_HIT,
                              WM_M_LDGSTS_MISS};
@@ -598,7 +598,12 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
       break;
     }
   }
-  metric[WM_M_MISS_REQ] += metric[WM_M_L2_RDREQ] != reads_before; /* a load that waits for L2 */
+  int missed = metric[WM_M_L2_RDREQ] != reads_before; /* a load that waits for L2 */
+  metric[WM_M_MISS_REQ] += missed;
+  /* the rounds (emu_rounds.c) in which a load waits for L2: counted at the
+   * round's first miss */
+  if (r[0].first & TR_ROUND) last->round_missed = 0, metric[WM_M_ROUND_REQ]++;
+  if (missed && !last->round_missed) last->round_missed = 1, metric[WM_M_MISS_ROUNDS]++;
   if (r[0].kind == TR_ST || r[0].kind == TR_LOCAL_ST) {
     last->n = now.n;
     memcpy(last->sec, now.sec, (size_t)now.n * sizeof now.sec[0]);

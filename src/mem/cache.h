@@ -101,6 +101,7 @@ typedef struct CacheLastStore {
   int n;
   uint32_t loads;  /* load requests the warp issued so far (they end its
                       stores' merging) */
+  uint8_t round_missed; /* a load of its current round missed L1 */
 } CacheLastStore;
 
 /* One warp's request through the L1 of SM sm: the records r[0..n), r[0]

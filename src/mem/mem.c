@@ -399,6 +399,14 @@ static void ldgsts_access(MemModel *mm, const MemReq *r, LineStat *ls)
   }
 }
 
+/* A load that starts a round trip (MemModel.round) marks its first trace
+ * record, at `at`: the cache counts the rounds that wait for L2. */
+static void mark_round(MemModel *mm, const MemReq *r, size_t at)
+{
+  if (mm->trace && mm->trace->n > at && mm->round && (unsigned)r->instr < (unsigned)mm->nline && mm->round[r->instr])
+    mm->trace->r[at].first |= TR_ROUND;
+}
+
 void mem_access(MemModel *mm, const MemReq *r)
 {
   LineStat *ls = (unsigned)r->instr < (unsigned)mm->nline ? &mm->line[r->instr] : NULL;
@@ -408,12 +416,15 @@ void mem_access(MemModel *mm, const MemReq *r)
   }
   if (ls)
     ls->execs++;
+  size_t at = mm->trace ? mm->trace->n : 0;
   switch (r->space) {
   case PTX_S_GLOBAL:
     global_access(mm, r, ls);
+    mark_round(mm, r, at);
     break;
   case PTX_S_LOCAL:
     local_access(mm, r, ls);
+    mark_round(mm, r, at);
     break;
   case PTX_S_SHARED:
     shared_access(mm, r, ls);

@@ -52,6 +52,8 @@
   X(L1_HIT,   "l1tex__t_sectors_lookup_hit.sum",                   "global/local/texture sectors that hit in L1 (stores: to a valid sector)") \
   X(L1_MISS,  "l1tex__t_sectors_lookup_miss.sum",                  "global/local/texture sectors that missed in L1 (stores and atomics included)") \
   X(MISS_REQ, "warpmem__l1_missed_load_requests",                  "load requests that missed L1 in at least one sector (they wait for L2)") \
+  X(ROUND_REQ, "warpmem__round_requests",                           "load requests that start a round trip (each execution, unrolled loops too)") \
+  X(MISS_ROUNDS, "warpmem__l1_missed_rounds",                       "of those rounds, the ones in which a load missed L1 (they wait for L2)") \
   X(L2_RD,    "lts__t_sectors_srcunit_tex_op_read.sum",            "L2 sectors read by L1 (misses and uncached loads)") \
   X(L2_WR,    "lts__t_sectors_srcunit_tex_op_write.sum",           "L2 sectors written by L1 (stores write through)") \
   X(L2_ATOM,  "lts__t_sectors_srcunit_tex_op_atom.sum",            "L2 sectors of atomics whose result is used") \

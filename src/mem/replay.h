@@ -44,8 +44,11 @@ typedef struct TraceRec {
   uint8_t ops;      /* TR_ATOM: updates the L2 serializes on the sector
                        (lanes on one word each count); else 1 */
   uint8_t kind;     /* TraceKind */
-  uint8_t first;    /* first sector of its request */
+  uint8_t first;    /* non-zero: first sector of its request; with TR_ROUND,
+                       of a load that starts a round trip */
 } TraceRec;
+
+#define TR_ROUND 2 /* TraceRec.first: the request starts a round trip */
 
 /* A block's trace.  Up to WM_SPILL_BYTES it lives on the heap; beyond, in
  * a temporary file mapped in memory (util/spill.h): a launch whose blocks

@@ -82,18 +82,22 @@ static double ratio(double num, double den) { return den > 0 ? num / den : 0; }
 #define MODEL_OVERLAP_P 6.0
 
 /* How long one round of a warp's loads waits: an L1 hit, or the L2, or
- * DRAM, in the proportions the counters give.  A request waits for its
- * slowest lane, so the shares are per request: one that misses L1 in any
- * line waits for L2 (chase#l2: 32 lanes on 32 lines), and for DRAM if a
- * DRAM fetch (fetch_bytes) serves it: fetches per missed request, at most
- * one. */
+ * DRAM, in the proportions the counters give.  A round waits for its
+ * slowest load, so the L1's share is per round: the rounds in which a load
+ * missed (warpmem__l1_missed_rounds; bicg: an A miss among r hits makes
+ * the round wait for L2), or per request where no round was traced; and
+ * of those, the share a DRAM fetch (fetch_bytes) serves: fetches per
+ * missed round, at most one. */
 static double round_ns(const Arch *a, const uint64_t *m) {
-  double reqs = (double)(m[WM_M_GLD_REQ] + m[WM_M_LLD_REQ]);
-  double missed = fmin(reqs, (double)m[WM_M_MISS_REQ]);
+  double reqs = (double)m[WM_M_ROUND_REQ], missed = (double)m[WM_M_MISS_ROUNDS];
+  if (reqs <= 0) {
+    reqs = (double)(m[WM_M_GLD_REQ] + m[WM_M_LLD_REQ]);
+    missed = fmin(reqs, (double)m[WM_M_MISS_REQ]);
+  }
   double fetch = a->fetch_bytes > 0 ? a->fetch_bytes : 32;
   double dram = missed > 0 ? fmin(1.0, (double)m[WM_M_DRAM_RD] / fetch / missed) : 0;
   double beyond = a->l2_round_ns + dram * (a->dram_round_ns - a->l2_round_ns);
-  double l1_miss = reqs > 0 ? missed / reqs : 1.0;
+  double l1_miss = reqs > 0 ? fmin(1.0, missed / reqs) : 1.0;
   return (1 - l1_miss) * a->l1_round_ns + l1_miss * beyond;
 }
 
