@@ -451,7 +451,7 @@ static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, un
   uint32_t *pos = who + n;
   /* another warp's store, or this warp's with no load of it since (a warp
    * that loads between two stores of a sector sends both: H100 st_loop,
-   * H200 PolyBench-style atax/mvt, every iteration's y[i] += ...) */
+   * H200 PolyBench-style atax_rows, cov_mean: every iteration's y[i] += ...) */
   for (int i = 0; i < n; i++)
     if (fifo[i] == sector + 1 && blk[i] == b && (who[i] >> 16 != warp || who[i] == me)) return 1;
   fifo[*pos] = sector + 1;
