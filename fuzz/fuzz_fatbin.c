@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "rt/elf.h"
+#include "util/elf.h"
 #include "rt/fatbin.h"
 
 #define FATBIN_MAX_INPUT (4u << 20)

@@ -1,4 +1,4 @@
-/* test_fatbin.c - rt/fatbin and rt/elf: the device code of applications.
+/* test_fatbin.c - rt/fatbin and util/elf: the device code of applications.
  *
  * The fixtures of tests/data/fatbin are what nvcc 13 made of add.cu, scale.cu
  * and app.cu there (tools/make_fatbin_fixtures.sh, NVCC_VERSION), with the
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt/elf.h"
+#include "util/elf.h"
 #include "rt/fatbin.h"
 #include "util/diag.h"
 #include "util/sys.h"

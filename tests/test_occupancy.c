@@ -348,6 +348,12 @@ static void test_ptxas_registers(void **state) {
     int got = k->regs < 16 ? 16 : k->regs;
     if (got != want) fail_msg("%s: ptxas %d registers, Nsight Compute %d", name, k->regs, want);
   }
+  /* the code's size from the cubin ptxas built: SASS instructions are 16
+   * bytes and ptxas pads a kernel to 128; mm_g's loop makes it larger
+   * than copy_k's straight line */
+  const PtxKernel *mmg = ptx_find_kernel(m, "mm_g", &e), *copy = ptx_find_kernel(m, "copy_k", &e);
+  assert_true(copy->code_bytes > 0 && copy->code_bytes % 128 == 0);
+  assert_true(mmg->code_bytes % 128 == 0 && mmg->code_bytes > copy->code_bytes);
   /* an older preset: sm_75's count, said so */
   assert_int_equal(ptx_registers(m, 30, NULL, 0), 0);
   assert_string_equal(m->regs_from, "ptxas -arch=sm_75");

@@ -96,7 +96,10 @@ typedef struct Arch {
   double launch_ns;          /* kernel launch overhead */
   double launch_dram_bytes;  /* DRAM bytes every launch reads besides its
                                 data (its code and parameters, as Nsight
-                                Compute counts dram__bytes_read); 0: unknown */
+                                Compute counts dram__bytes_read), measured
+                                with kernels of 512 bytes of code: a larger
+                                kernel reads the rest of its code too
+                                (sim_model.c); 0: unknown */
   double block_ns;           /* per-SM cost to launch a block */
   double dram_eff;           /* fraction of dram_gbs a streaming kernel
                                 sustains */

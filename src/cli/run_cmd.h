@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "rt/elf.h"
+#include "util/elf.h"
 #include "util/diag.h"
 
 /* What `warpmem run` was asked.  Strings point into argv; NULL (or 0) is

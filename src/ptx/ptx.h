@@ -380,6 +380,9 @@ typedef struct PtxKernel {
   uint32_t line;            /* PTX line of the .entry */
   int regs;                 /* registers per thread from ptxas -v
                                (ptx_registers), 0: unknown */
+  uint32_t code_bytes;      /* the size of its SASS (.text.NAME of the cubin
+                               ptxas -v built), 0 when unknown: a launch
+                               reads it from DRAM */
   uint32_t *vregs;          /* registers of vector operands longer than 4
                                (tensor-core fragments), see PtxMma */
   uint32_t nvregs, capvregs;

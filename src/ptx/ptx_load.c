@@ -1,6 +1,7 @@
 /* ptx_load.c - a .ptx file, or a .cu compiled to PTX with nvcc. */
 #include "ptx/ptx.h"
 #include "arch/arch.h"
+#include "util/elf.h"
 #include "util/sys.h"
 
 #include <errno.h>
@@ -286,6 +287,14 @@ static int parse_ptxas_log(PtxModule *m, const char *log) {
   return found;
 }
 
+/* A cubin section: .text.NAME holds kernel NAME's code. */
+static void note_code_size(void *ctx, const char *name, uint64_t size) {
+  PtxModule *m = ctx;
+  if (strncmp(name, ".text.", 6) != 0) return;
+  for (int i = 0; i < m->nkernels; i++)
+    if (strcmp(m->kernels[i].name, name + 6) == 0) m->kernels[i].code_bytes = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+}
+
 /* Runs ptxas for sm_<target> on the PTX in dir/in.ptx; 0 when it succeeded
  * and reported registers, else -1 with its last words in why. */
 static int run_ptxas(PtxModule *m, const char *ptxas, const char *dir, int target, int rewrite,
@@ -309,9 +318,11 @@ static int run_ptxas(PtxModule *m, const char *ptxas, const char *dir, int targe
     argv[c++] = "-e";
     argv[c++] = (char *)entries[i];
   }
+  char cubin[4200];
+  snprintf(cubin, sizeof cubin, "%s/out.cubin", dir);
   argv[c++] = in;
   argv[c++] = "-o";
-  argv[c++] = "/dev/null";
+  argv[c++] = cubin;
   WmErr e = {0};
   int status = 0;
   if (spawn_logged(argv, log, "ptxas -v (the registers per thread)", m->path, "WARPMEM_PTXAS_TIMEOUT",
@@ -326,16 +337,19 @@ static int run_ptxas(PtxModule *m, const char *ptxas, const char *dir, int targe
     if (text && parse_ptxas_log(m, text) > 0) rc = 0;
     else snprintf(why, whyn, "ptxas %s reported no registers", archopt);
     free(text);
+    WmErr ignored = {0}; /* the code size is a refinement: none is fine */
+    if (rc == 0) elf_sections(cubin, note_code_size, m, &ignored);
   }
   free(argv);
   unlink(in);
   unlink(log);
+  unlink(cubin);
   return rc;
 }
 
 int ptx_registers(PtxModule *m, int cc, const char *const *entries, int nentries) {
   m->regs_from[0] = m->regs_note[0] = '\0';
-  for (int i = 0; i < m->nkernels; i++) m->kernels[i].regs = 0;
+  for (int i = 0; i < m->nkernels; i++) m->kernels[i].regs = 0, m->kernels[i].code_bytes = 0;
   char ptxas[4096];
   if (find_tool("ptxas", ptxas, sizeof ptxas) < 0) {
     snprintf(m->regs_note, sizeof m->regs_note,

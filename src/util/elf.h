@@ -1,6 +1,8 @@
-/* elf.h - what `warpmem run` needs to know about an application's ELF file
- * before it runs it: which CUDA libraries it loads, whether it carries
- * device code (a fat binary), and that section's bytes. */
+/* elf.h - what warpmem reads from ELF files: an application's, before
+ * `warpmem run` runs it (which CUDA libraries it loads, whether it carries
+ * device code: a fat binary, and that section's bytes), and a cubin's
+ * sections (the size of each kernel's code, which a launch reads from
+ * DRAM). */
 #ifndef WM_ELF_H
 #define WM_ELF_H
 
@@ -29,5 +31,9 @@ int elf_inspect(const char *path, ElfInfo *out, WmErr *e);
 /* The bytes of section `name` of path (malloc'd, caller frees); -1 with a
  * message if it has none. */
 int elf_section(const char *path, const char *name, uint8_t **data, size_t *len, WmErr *e);
+
+/* Calls visit(ctx, name, size) for each section of path that has a name.
+ * 0, or -1 with a message naming the file. */
+int elf_sections(const char *path, void (*visit)(void *ctx, const char *name, uint64_t size), void *ctx, WmErr *e);
 
 #endif

@@ -5,7 +5,7 @@
  *
  * The file may be anything: every offset and size is checked against the
  * file's length, and counts are bounded before anything is allocated. */
-#include "rt/elf.h"
+#include "util/elf.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -231,6 +231,16 @@ int elf_section(const char *path, const char *name, uint8_t **data, size_t *len,
       *len = (size_t)s->sh_size;
     }
   }
+  close_elf(&f);
+  return rc;
+}
+
+int elf_sections(const char *path, void (*visit)(void *ctx, const char *name, uint64_t size), void *ctx, WmErr *e) {
+  ElfFile f;
+  int rc = open_elf(&f, path, e);
+  if (!rc) rc = read_sections(&f, e);
+  for (uint32_t i = 0; !rc && f.shstr && i < f.shnum; i++)
+    if (f.sh[i].sh_name < f.shstr_len && f.shstr[f.sh[i].sh_name]) visit(ctx, f.shstr + f.sh[i].sh_name, f.sh[i].sh_size);
   close_elf(&f);
   return rc;
 }
