@@ -41,17 +41,26 @@ static CacheConfig small_cfg(int fetch_bytes)
   return k;
 }
 
-/* Pushes one request of warp w: n sectors, the first with first=1. */
-static void req(MemTrace *t, unsigned w, unsigned kind, uint32_t bytes, const uint64_t *sec, size_t n)
+/* Pushes one request of warp w: n sectors, the first with first=1 (and
+ * the flags in `mark`). */
+static void req_marked(MemTrace *t, unsigned w, unsigned kind, uint32_t bytes, int mark, const uint64_t *sec,
+                       size_t n)
 {
   for (size_t i = 0; i < n; i++)
-    trace_push(t, sec[i], bytes, w, kind, i == 0);
+    trace_push(t, sec[i], bytes, w, kind, i == 0 ? 1 | mark : 0);
+}
+
+static void req(MemTrace *t, unsigned w, unsigned kind, uint32_t bytes, const uint64_t *sec, size_t n)
+{
+  req_marked(t, w, kind, bytes, 0, sec, n);
 }
 
 #define SECS(...) (const uint64_t[]){__VA_ARGS__}, sizeof((const uint64_t[]){__VA_ARGS__}) / sizeof(uint64_t)
 #define LD(t, w, ...) req(t, w, TR_LD, 0, SECS(__VA_ARGS__))
 #define LDNC(t, w, ...) req(t, w, TR_LD_NC, 0, SECS(__VA_ARGS__))
 #define ST(t, w, bytes, ...) req(t, w, TR_ST, bytes, SECS(__VA_ARGS__))
+/* a store right after the warp's previous store (emu_mark_store_runs) */
+#define STA(t, w, bytes, ...) req_marked(t, w, TR_ST, bytes, TR_AFTER_ST, SECS(__VA_ARGS__))
 #define ATOM(t, w, ...) req(t, w, TR_ATOM, ALL, SECS(__VA_ARGS__))
 #define LLD(t, w, ...) req(t, w, TR_LOCAL_LD, 0, SECS(__VA_ARGS__))
 #define LST(t, w, bytes, ...) req(t, w, TR_LOCAL_ST, bytes, SECS(__VA_ARGS__))
@@ -327,22 +336,33 @@ static void test_store_merging(void **state)
   CacheConfig k = small_cfg(32);
   MemTrace t = {0};
 
-  /* The same warp's next request to the same 4 sectors merges: L2 counts
-   * the 4 sectors (and its one request) once. */
+  /* The same warp's next request to the same 4 sectors, right after it
+   * (no instruction between), merges: L2 counts the 4 sectors (and its
+   * one request) once. */
+  cache_init(&c, &k);
+  ST(&t, 0, ALL, 0, 1, 2, 3);
+  STA(&t, 0, ALL, 0, 1, 2, 3);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 4);
+  EQ(L2_WRREQ, 1);
+  cache_free(&c);
+  /* ...with other instructions between (H200 st_gap: a loop's branch or 4
+   * FMAs), both reach L2: 8 sectors in 2 requests. */
   cache_init(&c, &k);
   ST(&t, 0, ALL, 0, 1, 2, 3);
   ST(&t, 0, ALL, 0, 1, 2, 3);
   run1(&c, 0, &t);
   counters(&c, m);
-  EQ(L2_WR, 4);
-  EQ(L2_WRREQ, 1);
+  EQ(L2_WR, 8);
+  EQ(L2_WRREQ, 2);
   cache_free(&c);
 
   /* 17 lines > merge_lines (16): the repeated request is not merged; each
    * request sends 17 sectors in 17 L2 requests. */
   cache_init(&c, &k);
   ST(&t, 0, ALL, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64);
-  ST(&t, 0, ALL, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64);
+  STA(&t, 0, ALL, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64);
   run1(&c, 0, &t);
   counters(&c, m);
   EQ(L2_WR, 2 * 17);
@@ -353,7 +373,7 @@ static void test_store_merging(void **state)
   /* 16 lines = merge_lines: still merged, the second request sends nothing. */
   cache_init(&c, &k);
   ST(&t, 0, ALL, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
-  ST(&t, 0, ALL, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
+  STA(&t, 0, ALL, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
   run1(&c, 0, &t);
   counters(&c, m);
   EQ(L2_WR, 16);
@@ -372,24 +392,51 @@ static void test_store_merging(void **state)
   EQ(L2_WRREQ, 1);
   cache_free(&c);
 
-  /* The FIFO holds 16 sectors: after sector 0, 16 other store sectors push
-   * it out and a later store of sector 0 reaches L2 again (1 + 16 + 1);
-   * after only 15 others it is still there and merges (1 + 15). */
+  /* The FIFO holds 16 sectors: after warp 0's sector 0, 16 other store
+   * sectors push it out and warp 2's store of sector 0 reaches L2 again
+   * (1 + 16 + 1); after only 15 others it is still there and merges
+   * (1 + 15).  A warp's own earlier stores are not merged through the
+   * FIFO: warp 0 storing sector 0 again, 15 sectors later, sends it. */
   cache_init(&c, &k);
   ST(&t, 0, ALL, 0);
-  ST(&t, 0, ALL, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64);
-  ST(&t, 0, ALL, 0);
+  ST(&t, 1, ALL, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64);
+  ST(&t, 2, ALL, 0);
   run1(&c, 0, &t);
   counters(&c, m);
   EQ(L2_WR, 1 + 16 + 1);
   cache_free(&c);
   cache_init(&c, &k);
   ST(&t, 0, ALL, 0);
-  ST(&t, 0, ALL, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
-  ST(&t, 0, ALL, 0);
+  ST(&t, 1, ALL, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
+  ST(&t, 2, ALL, 0);
   run1(&c, 0, &t);
   counters(&c, m);
   EQ(L2_WR, 1 + 15);
+  cache_free(&c);
+  cache_init(&c, &k);
+  ST(&t, 0, ALL, 0);
+  ST(&t, 1, ALL, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
+  ST(&t, 0, ALL, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 1 + 15 + 1);
+  cache_free(&c);
+
+  /* Requests of more than half the FIFO (here 9 sectors) merge in pairs:
+   * four warps storing the same 9 sectors send 2 x 9 (H200 madd_nc and
+   * st_share#p4d1: 16-sector stores of 4 warps, 51-52% reach L2); four
+   * warps storing one sector send it once (H100 st_warps). */
+  cache_init(&c, &k);
+  for (unsigned w = 0; w < 4; w++) ST(&t, w, ALL, 0, 4, 8, 12, 16, 20, 24, 28, 32);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 2 * 9);
+  cache_free(&c);
+  cache_init(&c, &k);
+  for (unsigned w = 0; w < 4; w++) ST(&t, w, ALL, 0);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L2_WR, 1);
   cache_free(&c);
 
   /* A load between two stores of a warp to the same sector ends their
@@ -421,7 +468,7 @@ static void test_store_merging(void **state)
   cache_init(&c, &k);
   ST(&t, 0, ALL, 0);
   ST(&t, 1, ALL, 0);
-  ST(&t, 1, ALL, 0);  /* warp 1's own repeat: merged */
+  STA(&t, 1, ALL, 0); /* warp 1's own repeat, right after: merged */
   run1(&c, 0, &t);
   counters(&c, m);
   EQ(L2_WR, 2);

@@ -62,7 +62,19 @@ static const char *const kernels =
     "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
     "  ld.shared.f32 %f3, [s];\n  add.f32 %f3, %f3, %f3;\n  mov.u32 %r1, 0;\n"
     "$L_top:\n  ld.global.f32 %f1, [%rd2];\n  st.global.f32 [%rd2+4], %f1;\n"
-    "  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 5;\n  @%p1 bra $L_top;\n  ret;\n}\n";
+    "  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 5;\n  @%p1 bra $L_top;\n  ret;\n}\n"
+    /* a float3 per lane, 12 bytes apart (f3_plain's store): x, y and z
+     * touch the same 12 sectors; back to back, L1 merges them (12 reach
+     * L2); with an add between each, all three reach L2 (3 x 12) */
+    ".visible .entry f3_adjacent(.param .u64 p)\n{\n  .reg .b32 %r<2>;\n  .reg .f32 %f<2>;\n  .reg .b64 %rd<5>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd3, %r1, 12;\n  add.s64 %rd4, %rd2, %rd3;\n  cvt.rn.f32.u32 %f1, %r1;\n"
+    "  st.global.f32 [%rd4], %f1;\n  st.global.f32 [%rd4+4], %f1;\n  st.global.f32 [%rd4+8], %f1;\n  ret;\n}\n"
+    ".visible .entry f3_apart(.param .u64 p)\n{\n  .reg .b32 %r<2>;\n  .reg .f32 %f<2>;\n  .reg .b64 %rd<5>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd3, %r1, 12;\n  add.s64 %rd4, %rd2, %rd3;\n  cvt.rn.f32.u32 %f1, %r1;\n"
+    "  st.global.f32 [%rd4], %f1;\n  add.f32 %f1, %f1, %f1;\n  st.global.f32 [%rd4+4], %f1;\n"
+    "  add.f32 %f1, %f1, %f1;\n  st.global.f32 [%rd4+8], %f1;\n  ret;\n}\n";
 
 static uint64_t rounds_of(const char *name) {
   WmErr e = {0};
@@ -75,6 +87,28 @@ static uint64_t rounds_of(const char *name) {
   sim_run_free(&run);
   ptx_module_free(m);
   return r;
+}
+
+/* L2 write sectors of one warp of `name`. */
+static uint64_t l2_writes_of(const char *name) {
+  WmErr e = {0};
+  PtxModule *m = ptx_parse("t.ptx", strdup(kernels), &e);
+  if (!m) fail_msg("%s", e.msg);
+  SimRun run;
+  tu_launch(&run, m, name, "1", "32", 0, "buf:f32:96", NULL);
+  uint64_t w = run.mm.metric[WM_M_L2_WR];
+  assert_int_equal(run.mm.metric[WM_M_GST_SEC], 3 * 12); /* 32 lanes x 12 bytes = 384: 12 sectors a store */
+  sim_run_free(&run);
+  ptx_module_free(m);
+  return w;
+}
+
+/* A warp's stores to the same sectors merge in L1 only back to back
+ * (emu_mark_store_runs; H200 probes st_gap). */
+static void test_store_runs(void **state) {
+  (void)state;
+  assert_int_equal(l2_writes_of("f3_adjacent"), 12);
+  assert_int_equal(l2_writes_of("f3_apart"), 3 * 12);
 }
 
 static void test_interleaved(void **state) {
@@ -116,6 +150,7 @@ int main(void) {
     cmocka_unit_test(test_one_round),
     cmocka_unit_test(test_loop),
     cmocka_unit_test(test_unrolled),
+    cmocka_unit_test(test_store_runs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -455,7 +455,9 @@ static uint64_t chunk_size(const EmuLaunch *l, uint64_t nblocks, int nw, int gro
  * its trace marks them for the cache. */
 static int worker_model(MemModel *w, const MemModel *main, int ncode) {
   if (mem_init(w, &main->cfg, ncode)) return -1;
-  if (w->round && main->round) memcpy(w->round, main->round, (size_t)(w->nline < main->nline ? w->nline : main->nline));
+  size_t n = (size_t)(w->nline < main->nline ? w->nline : main->nline);
+  if (w->round && main->round) memcpy(w->round, main->round, n);
+  if (w->after_st && main->after_st) memcpy(w->after_st, main->after_st, n);
   return 0;
 }
 
@@ -693,6 +695,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   l->grid_ws = 0;
   if (l->check) emu_chk_prepare(l->check, &prog);
   if (l->mm && l->mm->round) emu_mark_rounds(&prog, l->mm->round, l->mm->nline);
+  if (l->mm && l->mm->after_st) emu_mark_store_runs(&prog, l->mm->after_st, l->mm->nline);
   int rc = l->cooperative ? cooperative_launch(l, arch, &prog, shared, e) : emu_grid_run(l, arch, &prog, shared, e);
   emu_program_free(&prog);
   if (const_owned) {

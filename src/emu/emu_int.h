@@ -114,6 +114,11 @@ void emu_mark_aggregated(EmuProgram *p, int ncode);
  * executions of a loop ptxas unrolls (emu_rounds.c); i < nline. */
 void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline);
 
+/* after_st[i] = 1 for a global store whose previous instruction, in the
+ * same straight line, is a global store: the stores L1 merges with the
+ * warp's previous store (emu_rounds.c); i < nline. */
+void emu_mark_store_runs(const EmuProgram *p, uint8_t *after_st, int nline);
+
 /* Sets every instruction's fn (emu_select.c), once the program is
  * complete. */
 void emu_select_fns(EmuProgram *p);

@@ -175,3 +175,24 @@ void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
   free(scratch);
   free(target);
 }
+
+/* A store to global memory (st.global, or generic: nvcc's st through a
+ * pointer it cannot place). */
+static int is_global_store(const EmuInstr *x) {
+  return x->op == PTX_OP_ST && (x->space == PTX_S_GLOBAL || x->space == PTX_S_GENERIC);
+}
+
+/* Back-to-back stores: L1 merges a warp's store with its previous one only
+ * when no other instruction runs between them (H200 probes st_gap: four
+ * adjacent stores to the same 16 sectors reach L2 as 1.4 writes a sector;
+ * the same stores a loop's branch or 4 FMAs apart, as 4 -- and tile_ops'
+ * ten stores to the same sectors, shuffles apart, as 8 to 10). */
+void emu_mark_store_runs(const EmuProgram *p, uint8_t *after_st, int nline) {
+  int n = p->ncode < nline ? p->ncode : nline;
+  uint8_t *target = wm_xcalloc((size_t)n + 1, 1);
+  for (int i = 0; i < n; i++)
+    if (p->code[i].op == PTX_OP_BRA && p->code[i].target < (uint32_t)n) target[p->code[i].target] = 1;
+  for (int i = 1; i < n; i++)
+    after_st[i] = is_global_store(&p->code[i]) && is_global_store(&p->code[i - 1]) && !target[i];
+  free(target);
+}

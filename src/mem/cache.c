@@ -441,7 +441,7 @@ static void l1_drop(CacheLevel *lv, uint64_t sector) {
  * it is merged).  Stores of different blocks do not merge (H100 probe
  * st_blocks: 8435 of 8448 one-float stores of neighbouring blocks reach
  * L2); those of a block's warps do (st_warps: 1642 of 8448). */
-static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, unsigned warp, uint32_t loads) {
+static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, unsigned warp, uint32_t loads, int wide) {
   int n = c->cfg.merge_sectors;
   if (n <= 0) return 0;
   uint8_t *at = c->merge + (size_t)sm * c->merge_stride;
@@ -449,11 +449,13 @@ static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, un
   uint32_t *blk = (uint32_t *)(void *)(at + (size_t)n * sizeof *fifo), b = (uint32_t)block;
   uint32_t *who = blk + n, me = (uint32_t)warp << 16 | (loads & 0xffff);
   uint32_t *pos = who + n;
-  /* another warp's store, or this warp's with no load of it since (a warp
-   * that loads between two stores of a sector sends both: H100 st_loop,
-   * H200 PolyBench-style atax_rows, cov_mean: every iteration's y[i] += ...) */
+  /* another warp's store (the warp's own merge only with its previous
+   * store, when adjacent: cache_request) */
   for (int i = 0; i < n; i++)
-    if (fifo[i] == sector + 1 && blk[i] == b && (who[i] >> 16 != warp || who[i] == me)) return 1;
+    if (fifo[i] == sector + 1 && blk[i] == b && who[i] >> 16 != warp) {
+      if (wide) fifo[i] = 0; /* merged and sent: a third warp's store goes on its own */
+      return 1;
+    }
   fifo[*pos] = sector + 1;
   blk[*pos] = b;
   who[*pos] = me;
@@ -530,6 +532,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
   prefetch_l1(l1, r, n, local);
   unsigned lines = request_lines(r, n, 0, &end);
   int merge_ok = r[0].kind == TR_ST && lines <= (unsigned)c->cfg.merge_lines; /* local stores: local_heap shows none merged */
+  int wide = 2 * n > (size_t)c->cfg.merge_sectors; /* two such requests fill the merge buffer */
   metric[WM_M_L1_LINES] += lines;
   uint64_t last_rd = UINT64_MAX, last_wr = UINT64_MAX; /* line of the last L2 request */
   CacheLastStore now; /* not zeroed whole: 32 sectors, of which n are used */
@@ -579,7 +582,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
       /* fall through */
     case TR_ST: {
       if (kind == TR_ST) metric[l1_store_lookup(l1, sec, &l1_last) ? WM_M_L1_HIT : WM_M_L1_MISS]++;
-      int merged = merge_ok && (in_last_store(last, sec) | merged_store(c, sm, sec, block, x->warp, last->loads));
+      int merged = merge_ok && (((r[0].first & TR_AFTER_ST) && in_last_store(last, sec)) | merged_store(c, sm, sec, block, x->warp, last->loads, wide));
       if (!merged) {
         count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
         metric[WM_M_L2_WR]++;

@@ -48,6 +48,7 @@ int mem_init(MemModel *mm, const MemConfig *cfg, int ncode)
   mm->memo = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->memo) : NULL;
   mm->smemo = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->smemo) : NULL;
   mm->round = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->round) : NULL;
+  mm->after_st = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->after_st) : NULL;
   return 0;
 }
 
@@ -57,7 +58,9 @@ void mem_free(MemModel *mm)
   free(mm->memo);
   free(mm->smemo);
   free(mm->round);
+  free(mm->after_st);
   mm->round = NULL;
+  mm->after_st = NULL;
   mm->line = NULL;
   mm->memo = NULL;
   mm->smemo = NULL;
@@ -400,11 +403,13 @@ static void ldgsts_access(MemModel *mm, const MemReq *r, LineStat *ls)
 }
 
 /* A load that starts a round trip (MemModel.round) marks its first trace
- * record, at `at`: the cache counts the rounds that wait for L2. */
+ * record, at `at`: the cache counts the rounds that wait for L2.  So does
+ * a store right after another (MemModel.after_st): L1 may merge them. */
 static void mark_round(MemModel *mm, const MemReq *r, size_t at)
 {
-  if (mm->trace && mm->trace->n > at && mm->round && (unsigned)r->instr < (unsigned)mm->nline && mm->round[r->instr])
-    mm->trace->r[at].first |= TR_ROUND;
+  if (!mm->trace || mm->trace->n <= at || (unsigned)r->instr >= (unsigned)mm->nline) return;
+  if (mm->round && mm->round[r->instr]) mm->trace->r[at].first |= TR_ROUND;
+  if (mm->after_st && mm->after_st[r->instr]) mm->trace->r[at].first |= TR_AFTER_ST;
 }
 
 void mem_access(MemModel *mm, const MemReq *r)

@@ -177,6 +177,9 @@ typedef struct MemModel {
   uint8_t *round;      /* [nline] k > 0: a load that starts a round trip
                           every k executions (emu_mark_rounds);
                           WM_M_ROUNDS sums execs / k */
+  uint8_t *after_st;   /* [nline] 1: a global store whose previous
+                          instruction is one too (emu_mark_rounds): L1
+                          may merge its sectors with that store's */
   int nline;
 } MemModel;
 

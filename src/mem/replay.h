@@ -49,6 +49,7 @@ typedef struct TraceRec {
 } TraceRec;
 
 #define TR_ROUND 2 /* TraceRec.first: the request starts a round trip */
+#define TR_AFTER_ST 4 /* TraceRec.first: a store right after another store */
 
 /* A block's trace.  Up to WM_SPILL_BYTES it lives on the heap; beyond, in
  * a temporary file mapped in memory (util/spill.h): a launch whose blocks
