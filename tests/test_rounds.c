@@ -42,6 +42,20 @@ static const char *const kernels =
     "$L_sum:\n  ld.global.f32 %f1, [%rd3];\n  add.f32 %f2, %f2, %f1;\n  add.s64 %rd3, %rd3, 4;\n"
     "  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 8;\n  @%p1 bra $L_sum;\n"
     "  st.global.f32 [%rd2+128], %f2;\n  ret;\n}\n"
+    /* the same loop loading 8 floats an iteration: 4 iterations' 32
+     * loads are more than a warp issues before its first use (16), so a
+     * round every 2 iterations: 4 */
+    ".visible .entry sum8(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .f32 %f<12>;\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, 0;\n"
+    "  mov.f32 %f2, 0f00000000;\n  mov.u64 %rd3, %rd2;\n"
+    "$L_sum8:\n  ld.global.f32 %f3, [%rd3];\n  ld.global.f32 %f4, [%rd3+4];\n  ld.global.f32 %f5, [%rd3+8];\n"
+    "  ld.global.f32 %f6, [%rd3+12];\n  ld.global.f32 %f7, [%rd3+16];\n  ld.global.f32 %f8, [%rd3+20];\n"
+    "  ld.global.f32 %f9, [%rd3+24];\n  ld.global.f32 %f10, [%rd3+28];\n"
+    "  add.f32 %f2, %f2, %f3;\n  add.f32 %f2, %f2, %f4;\n  add.f32 %f2, %f2, %f5;\n  add.f32 %f2, %f2, %f6;\n"
+    "  add.f32 %f2, %f2, %f7;\n  add.f32 %f2, %f2, %f8;\n  add.f32 %f2, %f2, %f9;\n  add.f32 %f2, %f2, %f10;\n"
+    "  add.s64 %rd3, %rd3, 4;\n  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 8;\n  @%p1 bra $L_sum8;\n"
+    "  st.global.f32 [%rd2+128], %f2;\n  ret;\n}\n"
     /* the same loop chasing: the next address is the value loaded, so
      * unrolling overlaps nothing: 8 */
     ".visible .entry walk(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n"
@@ -134,6 +148,7 @@ static void test_one_round(void **state) {
 static void test_unrolled(void **state) {
   (void)state;
   assert_int_equal(rounds_of("sum"), 2);
+  assert_int_equal(rounds_of("sum8"), 4);
   assert_int_equal(rounds_of("walk"), 8);
 }
 

@@ -114,6 +114,7 @@ static int is_far_store(const EmuInstr *x) {
  * per round where their PTX has 4 (cuobjdump -sass on an H100, sm_90,
  * docs/results/h100-2026-11-25-hierarchy). */
 #define EMU_UNROLL 4
+#define EMU_INFLIGHT 16 /* loads a warp issues before it waits (H100 colsum, matvec_reg: 16 LDGs) */
 
 /* Marks instruction x (round[]) and updates the depths. */
 static void step(const EmuInstr *x, Depths *q, uint8_t *round) {
@@ -152,6 +153,19 @@ static int unrolls(const EmuProgram *p, int a, int b, Depths *q, int stores, uin
   return q->top <= first;
 }
 
+/* Iterations of an unrolled loop code[a..b] a round covers: EMU_UNROLL,
+ * unless their loads are more than a warp issues before its first use
+ * (EMU_INFLIGHT): ptxas then starts using the first while issuing the
+ * rest, a round every EMU_INFLIGHT loads (PolyBench-style bicg_s on the
+ * H200: nvcc unrolls 4 iterations of 2 loads, ptxas 4 more; its SASS
+ * issues 13 of the 32 loads before the first FFMA). */
+static int unrolled_per_round(const EmuProgram *p, int a, int b) {
+  int loads = 0;
+  for (int i = a; i <= b; i++) loads += is_far_load(&p->code[i]);
+  int per = loads ? EMU_INFLIGHT / loads : EMU_UNROLL;
+  return per < 1 ? 1 : per > EMU_UNROLL ? EMU_UNROLL : per;
+}
+
 void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
   int n = p->ncode < nline ? p->ncode : nline;
   uint8_t *target = wm_xcalloc((size_t)n + 1, 1);
@@ -165,9 +179,11 @@ void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
     clear(&q);
     int stores = scan(p, a, b, &q, round);
     const EmuInstr *last = &p->code[b];
-    if (last->op == PTX_OP_BRA && last->target == (uint32_t)a && unrolls(p, a, b, &q, stores, scratch))
+    if (last->op == PTX_OP_BRA && last->target == (uint32_t)a && unrolls(p, a, b, &q, stores, scratch)) {
+      int per = unrolled_per_round(p, a, b);
       for (int i = a; i <= b; i++)
-        if (round[i]) round[i] = EMU_UNROLL;
+        if (round[i]) round[i] = (uint8_t)per;
+    }
     a = b + 1;
   }
   free(q.of);
