@@ -890,6 +890,23 @@ static void test_missed_rounds(void **state)
   EQ(MISS_ROUNDS, 2);
   EQ(MISS_REQ, 3);
   cache_free(&c);
+
+  /* Warps 0 and 1 load sector 0 in their first round (warps take turns):
+   * warp 0 misses, warp 1 hits a sector still on its way from L2 and
+   * waits as long -- 2 missed rounds, 1 L1 hit.  In their second round
+   * both hit sector 0, filled a round before: no wait. */
+  cache_init(&c, &k);
+  round_ld(&t, 0, 0, 1);
+  round_ld(&t, 1, 0, 1);
+  round_ld(&t, 0, 0, 1);
+  round_ld(&t, 1, 0, 1);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(ROUND_REQ, 4);
+  EQ(MISS_ROUNDS, 2);
+  EQ(L1_HIT, 3);
+  EQ(L1_MISS, 1);
+  cache_free(&c);
 }
 
 static void test_raw(void **state)

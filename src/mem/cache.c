@@ -30,8 +30,11 @@
  *   measured: stride_copy#16 reads 3x the bytes it asks for, 2x for the
  *   loads plus 1x for the fills).  Nothing is written back at kernel end:
  *   Nsight Compute's dram__bytes_write covers the kernel only.
- * - Ignored: timing (hits and misses are counted, not delayed), MSHRs and
- *   outstanding misses, the L2's slices and its two partitions (except the
+ * - Outstanding misses, for the time model only: a load that hits a
+ *   sector another warp missed in the same round waits for the same fill
+ *   (CacheSys.pend); it counts as a hit, as Nsight Compute counts it.
+ * - Ignored: timing (hits and misses are counted, not delayed), MSHRs,
+ *   the L2's slices and its two partitions (except the
  *   capacity they cost: CacheConfig.l2_bytes is the preset's l2_model_pct of
  *   its L2), prefetching beyond
  *   fetch_bytes, and the real replacement policies (LRU stands in).
@@ -211,6 +214,8 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   }
   if (c->cfg.partial_sectors)
     c->partial = wm_xmalloc((size_t)c->cfg.partial_sectors * sizeof *c->partial);
+  c->pend = wm_xaligned(64, (size_t)c->cfg.sms * CACHE_PEND * 2 * sizeof *c->pend);
+  memset(c->pend, 0, (size_t)c->cfg.sms * CACHE_PEND * 2 * sizeof *c->pend);
   dram_init(&c->dram, c->cfg.channels, c->cfg.banks, c->cfg.row_bytes, c->cfg.interleave);
 }
 
@@ -220,6 +225,7 @@ void cache_free(CacheSys *c) {
   free(c->l1);
   level_free(&c->l2);
   free(c->merge);
+  free(c->pend);
   free(c->partial);
   dram_free(&c->dram);
   memset(c, 0, sizeof *c);
@@ -465,6 +471,25 @@ static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, un
 
 /* ---- one request ---------------------------------------------------------- */
 
+/* An SM's pending-sector slot for sector: [0] the sector + 1, [1] the
+ * round it was missed in. */
+static uint64_t *pend_slot(const CacheSys *c, int sm, uint64_t sector) {
+  return c->pend + ((size_t)sm * CACHE_PEND + (size_t)((sector ^ sector >> 6) & (CACHE_PEND - 1))) * 2;
+}
+
+static void pend_note(const CacheSys *c, int sm, uint64_t sector, uint32_t round) {
+  uint64_t *p = pend_slot(c, sm, sector);
+  p[0] = sector + 1;
+  p[1] = round;
+}
+
+/* 1 if a load of `sector` that hit in L1 waits for a fill another warp's
+ * miss started in round `round` or later. */
+static int pend_hit(const CacheSys *c, int sm, uint64_t sector, uint32_t round) {
+  const uint64_t *p = pend_slot(c, sm, sector);
+  return p[0] == sector + 1 && p[1] >= round;
+}
+
 /* Lines touched by the request starting at r[0] (records up to the next
  * `first`); *end gets the index after it. */
 static unsigned request_lines(const TraceRec *r, size_t n, size_t i, size_t *end) {
@@ -539,6 +564,8 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
   now.n = 0;
   L1Last l1_last = {UINT64_MAX, 0};
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
+  if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, metric[WM_M_ROUND_REQ]++;
+  int pending = 0; /* a hit on a sector still on its way (pend_hit) */
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];
     uint64_t sec = x->sector;
@@ -557,11 +584,13 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
       int tex = x->kind == TR_TEX || x->kind == TR_SULD;
       if (l1_load(l1, sec, &l1_last)) {
         metric[WM_M_L1_HIT]++;
+        if (!pending && !last->round_missed) pending = pend_hit(c, sm, sec, last->round);
         if (tex) metric[hit[x->kind]]++;
         metric[WM_M_LDGSTS_HIT] += (uint64_t)ldgsts;
         break;
       }
       metric[WM_M_L1_MISS]++;
+      pend_note(c, sm, sec, last->round);
       if (tex) metric[miss[x->kind]]++;
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
@@ -604,9 +633,8 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
   int missed = metric[WM_M_L2_RDREQ] != reads_before; /* a load that waits for L2 */
   metric[WM_M_MISS_REQ] += missed;
   /* the rounds (emu_rounds.c) in which a load waits for L2: counted at the
-   * round's first miss */
-  if (r[0].first & TR_ROUND) last->round_missed = 0, metric[WM_M_ROUND_REQ]++;
-  if (missed && !last->round_missed) last->round_missed = 1, metric[WM_M_MISS_ROUNDS]++;
+   * round's first miss (or hit on a pending sector) */
+  if ((missed || pending) && !last->round_missed) last->round_missed = 1, metric[WM_M_MISS_ROUNDS]++;
   if (r[0].kind == TR_ST || r[0].kind == TR_LOCAL_ST) {
     last->n = now.n;
     memcpy(last->sec, now.sec, (size_t)now.n * sizeof now.sec[0]);

@@ -54,6 +54,8 @@ typedef struct CacheLevel {
   uint32_t sets, ways;
 } CacheLevel;
 
+#define CACHE_PEND 64 /* entries of an SM's table of pending sectors */
+
 typedef struct CacheSys {
   CacheConfig cfg;     /* as given; cache_init makes sms, blocks_per_sm,
                           group and fetch_bytes valid (DRAM's: dram) */
@@ -66,6 +68,13 @@ typedef struct CacheSys {
    * lines, since host threads replay different SMs at once. */
   uint8_t *merge;
   size_t merge_stride;
+  /* Each SM's sectors that loads missed lately, with the round (the
+   * missing warp's, CacheLastStore.round) and SM: a direct-mapped table of
+   * CACHE_PEND entries an SM.  A load that hits a sector another warp
+   * missed in its own round or later waits for that fill as the miss does
+   * (PolyBench-style gemm: the 8 warps of a block load row k of B
+   * together). */
+  uint64_t *pend;
   uint64_t *partial;   /* [partial_sectors] ring of partly written sectors */
   /* What only the serial L2 stage writes, on host cache lines of its own
    * (the L1 stage's threads read the fields above all the time). */
@@ -102,6 +111,7 @@ typedef struct CacheLastStore {
   uint32_t loads;  /* load requests the warp issued so far (they end its
                       stores' merging) */
   uint8_t round_missed; /* a load of its current round missed L1 */
+  uint32_t round;       /* the rounds the warp started (TR_ROUND) */
 } CacheLastStore;
 
 /* One warp's request through the L1 of SM sm: the records r[0..n), r[0]
