@@ -427,6 +427,7 @@ static const Arch presets[] = {
                                     (tile_transpose 4.2, pipeline_sum 4.9;
                                     docs/results/h100-2026-11-23-corpus): a
                                     dependent ALU result after 4 clocks */
+    .l1_write_cycles = 4,        /* as h200 (measured there) */
     .atom_update_ns = 0.735,     /* measured on an H100: atom_hot#132x1 and #528x1,
                                     540,672 and 2,162,688 updates of one word in
                                     398 and 1584 us */
@@ -505,6 +506,10 @@ static const Arch presets[] = {
     .dram_round_ns = 400,
     .warp_cpi = 4,               /* as hopper (measured on an H100) */
     .atom_update_ns = 0.735,     /* as hopper (measured on an H100) */
+    .l1_write_cycles = 4,        /* measured on the H200: the store-bound launches
+                                    send the L2 one write request per SM every 4.0
+                                    clocks (tr_naive 0.251 a clock, local_heap 0.247,
+                                    PolyBench-style cov_product on 4 SMs 0.238) */
   },
 };
 

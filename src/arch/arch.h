@@ -120,6 +120,8 @@ typedef struct Arch {
                                 (dependent issue); 0: no such bound */
   double atom_update_ns;     /* between two atomic updates of one L2 line
                                 (each lane's, when lanes share a word) */
+  double l1_write_cycles;    /* clocks an SM's L1 needs per write request it
+                                sends the L2; 0: no such bound */
 } Arch;
 
 /* The presets, in order of generation; arch_count() of them. */

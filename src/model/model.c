@@ -128,7 +128,10 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
    * matvec_reg on 4 and 16 blocks: each SM's L1 looks up 32 lines a
    * request, measured 155 ns a round) */
   double busy = blocks < sms ? blocks : sms;
-  t->bound_ns[MODEL_L1] = l1_cycles / busy / clk;
+  /* and apart from those, its path to the L2: a write request every
+   * l1_write_cycles (a store request sends one per line it writes) */
+  double write_cycles = (double)m[WM_M_L2_WRREQ] * a->l1_write_cycles;
+  t->bound_ns[MODEL_L1] = fmax(l1_cycles, write_cycles) / busy / clk;
   /* Issue: each scheduler issues one warp-instruction per clock. */
   t->bound_ns[MODEL_ISSUE] = ratio((double)l->warp_instrs, busy * a->schedulers * clk);
   /* Block launch: an SM starts one block every block_ns. */
