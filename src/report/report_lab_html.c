@@ -45,7 +45,20 @@ typedef struct Seen {
   int n, cap;
 } Seen;
 
+/* Textures: the same lanes, texels, sectors relative to the first (and
+ * its place in its 256 bytes) and the same lanes on each. */
+static int same_tex_shape(const MemPicture *a, const MemPicture *b) {
+  if (a->mask != b->mask || a->size != b->size || a->texop != b->texop || a->tex.nsector != b->tex.nsector ||
+      a->tex.more != b->tex.more || a->tex.texels != b->tex.texels || a->tex.sector[0] % 8 != b->tex.sector[0] % 8)
+    return 0;
+  for (unsigned k = 0; k < a->tex.nsector; k++)
+    if (a->tex.lanes[k] != b->tex.lanes[k] || a->tex.sector[k] - a->tex.sector[0] != b->tex.sector[k] - b->tex.sector[0])
+      return 0;
+  return 1;
+}
+
 static int same_shape(const MemPicture *a, const MemPicture *b) {
+  if (a->texop || b->texop) return same_tex_shape(a, b);
   if (a->mask != b->mask || a->size != b->size || a->space != b->space || a->op != b->op ||
       a->addr[0] % 256 != b->addr[0] % 256)
     return 0;
