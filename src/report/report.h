@@ -90,8 +90,9 @@ void report_lab_list(FILE *out, const ReportDoc *d);
  * (the lab asks the profiler for these). */
 int report_vs_ncu_count(void);
 const char *report_vs_ncu_metric(int c);
-/* The --ncu table, text or markdown (0; -1 without d->vs); ncu.md: a
- * heading (device, date, command), then the markdown table. */
+/* d->vs whole: the --ncu table (text or markdown) or the --groundtruth
+ * one (any of its formats); 0, -1 without d->vs.  ncu.md: a heading
+ * (device, date, command), then the markdown --ncu table. */
 int report_vs_write(FILE *out, const ReportDoc *d, ReportFormat fmt);
 int report_vs_ncu_md(FILE *out, const ReportDoc *d);
 /* lab --groundtruth, a row at a time (text, markdown, CSV; JSON at the

@@ -121,11 +121,6 @@ static void ncu_table(FILE *out, const ReportVs *vs, int md) {
   for (int i = 0; i < vs->nrows; i++) ncu_row(out, &vs->rows[i], show, md);
 }
 
-int report_vs_write(FILE *out, const ReportDoc *d, ReportFormat f) {
-  if (!d->vs) return -1;
-  ncu_table(out, d->vs, f == REPORT_MARKDOWN);
-  return ferror(out) ? -1 : 0;
-}
 
 int report_vs_ncu_md(FILE *out, const ReportDoc *d) {
   fprintf(out, "# warpmem lab --ncu: %s, %s\n\n`%s`\n", d->device.name, d->date, d->command);
@@ -241,4 +236,18 @@ void report_vs_end(ReportVsOut *v, int ok, double seconds) {
 void report_vs_list_line(FILE *out, const LaunchSpec *l) {
   fprintf(out, "%-24s grid=(%u,%u,%u) block=(%u,%u,%u)\n", l->label, l->grid[0], l->grid[1], l->grid[2], l->block[0],
           l->block[1], l->block[2]);
+}
+
+/* ---- either, whole --------------------------------------------------------------- */
+
+int report_vs_write(FILE *out, const ReportDoc *d, ReportFormat f) {
+  if (!d->vs) return -1;
+  if (d->vs->kind == REPORT_VS_NCU) {
+    ncu_table(out, d->vs, f == REPORT_MARKDOWN);
+  } else {
+    ReportVsOut *v = report_vs_begin(out, f);
+    for (int i = 0; i < d->vs->nrows; i++) report_vs_row(v, &d->vs->rows[i]);
+    report_vs_end(v, 1, d->sim_seconds);
+  }
+  return ferror(out) ? -1 : 0;
 }
