@@ -78,9 +78,18 @@ static void test_lab_document(void **state) {
   char *m = render(&d, REPORT_MARKDOWN);
   assert_non_null(strstr(m, "### transpose: a column per warp"));
   free(m);
+  char *start = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&start, &n);
+  d.device = (ReportDevice){.have_gpu = 1, .name = "H", .sms = 132, .cublas_note = ""};
+  report_lab_start(f, &d);
+  fclose(f);
+  assert_string_equal(start, "GPU: H, 132 SMs: simulating and measuring 2 launches\n");
+  free(start);
   char *h = render(&d, REPORT_HTML);
   assert_non_null(strstr(h, "data-launch=\"copyT#b\""));
   assert_non_null(strstr(h, "the same simulation as copyT#a"));
+  assert_non_null(strstr(h, "Measured on H and simulated"));
   free(h);
 }
 

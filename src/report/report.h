@@ -79,6 +79,9 @@ int report_doc_write(FILE *out, const ReportDoc *d, ReportFormat fmt);
  * 0, or -1 if writing failed. */
 int report_lab_write(FILE *out, const ReportDoc *d, ReportFormat fmt);
 int report_lab_html(FILE *out, const ReportDoc *d);
+/* The line text and markdown reports start with, before the launches
+ * run: the device and how many launches, or why there is no GPU. */
+void report_lab_start(FILE *out, const ReportDoc *d);
 /* lab --out's results.md: a heading (device, date, command), then markdown. */
 int report_lab_results_md(FILE *out, const ReportDoc *d);
 /* lab --list: groups, experiments, launches and their sizes. */

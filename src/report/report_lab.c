@@ -454,6 +454,13 @@ int report_lab_write(FILE *out, const ReportDoc *d, ReportFormat f) {
   return ferror(out) ? -1 : 0;
 }
 
+void report_lab_start(FILE *out, const ReportDoc *d) {
+  if (d->device.have_gpu)
+    fprintf(out, "GPU: %s, %d SMs: simulating and measuring %d launches\n", d->device.name, d->device.sms, d->nlaunches);
+  else
+    fprintf(out, "no GPU found (%s): showing simulation only\n", d->device.no_gpu_reason);
+}
+
 int report_lab_results_md(FILE *out, const ReportDoc *d) {
   fprintf(out, "# warpmem lab: %s, %s\n\nProduced by `%s` (simulated preset: %s).\n\n",
           d->device.have_gpu ? d->device.name : "simulation only", d->date, d->command, d->arch);
