@@ -4,7 +4,8 @@
  *
  * Golden numbers from first principles: a sector is 32 bytes, a line 128,
  * a shared bank 4 bytes wide with 32 banks (sm_70+), so word w is in bank
- * w % 32 and a bank serves one distinct word per wavefront.
+ * w % 32 and a bank serves one distinct word per wavefront; a texture
+ * fetch reads 1 texel a lane point sampled, 2 linearly filtered in 1D.
  */
 #include "testutil.h"
 
@@ -326,6 +327,94 @@ static void test_matrix(void **state) {
   assert_int_equal(wave[31], 31);
 }
 
+/* ---- texture ------------------------------------------------------------- */
+
+/* One warp-level texture fetch of instruction 0: lane[i] reads addr[i]. */
+static void fetch(MemModel *mm, const uint64_t *addr, const uint8_t *lane, uint32_t n, uint8_t size) {
+  MemTexReq r = {0};
+  r.op = MEM_TEX_FETCH;
+  r.size = size;
+  r.n = n;
+  r.addr = addr;
+  r.lane = lane;
+  r.lanes = ALL;
+  r.instr = 0;
+  r.warp = 3;
+  mem_texture(mm, &r);
+}
+
+/* tex1Dfetch of consecutive 4-byte texels, point sampled: lane l reads
+ * texel l alone, 32 x 4 = 128 contiguous bytes = 4 sectors, lane l on
+ * sector l / 8. */
+static void test_tex_point_1d(void **state) {
+  (void)state;
+  MemModel mm;
+  model(&mm, 90, 1);
+  uint64_t a[32];
+  uint8_t lane[32];
+  for (int l = 0; l < 32; l++) a[l] = 0x10000 + 4u * l, lane[l] = (uint8_t)l;
+  fetch(&mm, a, lane, 32, 4);
+  assert_int_equal(mm.line[0].units, 4);
+  char *svg = render(&mm, 0);
+  assert_non_null(strstr(svg, "data-space=\"texture\""));
+  assert_non_null(strstr(svg, "data-op=\"tex\""));
+  assert_int_equal(svg_attr(svg, "data-sectors"), 4);
+  assert_int_equal(svg_attr(svg, "data-sectors-drawn"), 4);
+  assert_int_equal(svg_attr(svg, "data-texels"), 32);
+  assert_int_equal(svg_attr(svg, "data-lanes"), 32);
+  Lanes L = lanes(svg, "data-sector");
+  assert_int_equal(L.active, 32);
+  assert_int_equal(L.distinct, 4);
+  for (int l = 0; l < 32; l++) assert_int_equal(L.val[l], 0x10000 / 32 + l / 8);
+  L = lanes(svg, "data-lane-sectors");
+  for (int l = 0; l < 32; l++) assert_int_equal(L.val[l], 1);
+  free(svg);
+  mem_free(&mm);
+}
+
+/* The same, linearly filtered halfway between texels: lane l reads texels
+ * l and l + 1, 33 texels over 132 bytes = 5 sectors; the lanes whose
+ * second texel starts a new sector (l = 7, 15, 23, 31) read two. */
+static void test_tex_linear_1d(void **state) {
+  (void)state;
+  MemModel mm;
+  model(&mm, 90, 1);
+  uint64_t a[64];
+  uint8_t lane[64];
+  for (int l = 0; l < 32; l++)
+    for (int t = 0; t < 2; t++) a[2 * l + t] = 0x10000 + 4u * (uint64_t)(l + t), lane[2 * l + t] = (uint8_t)l;
+  fetch(&mm, a, lane, 64, 4);
+  char *svg = render(&mm, 0);
+  assert_int_equal(svg_attr(svg, "data-sectors"), 5);
+  assert_int_equal(svg_attr(svg, "data-texels"), 64);
+  Lanes L = lanes(svg, "data-lane-sectors");
+  assert_int_equal(L.active, 32);
+  for (int l = 0; l < 32; l++) assert_int_equal(L.val[l], l % 8 == 7 ? 2 : 1);
+  L = lanes(svg, "data-sector");
+  assert_int_equal(L.val[7], 0x10000 / 32); /* its first texel's */
+  free(svg);
+  mem_free(&mm);
+}
+
+/* Lanes 4 KiB apart: 32 sectors, of which the picture keeps the first 20
+ * (MEM_PIC_TEX_SECTORS) in lane order: lanes 20..31 have no line. */
+static void test_tex_scattered(void **state) {
+  (void)state;
+  MemModel mm;
+  model(&mm, 90, 1);
+  uint64_t a[32];
+  uint8_t lane[32];
+  for (int l = 0; l < 32; l++) a[l] = 0x100000 + 4096u * (uint64_t)l, lane[l] = (uint8_t)l;
+  fetch(&mm, a, lane, 32, 4);
+  char *svg = render(&mm, 0);
+  assert_int_equal(svg_attr(svg, "data-sectors"), 32);
+  assert_int_equal(svg_attr(svg, "data-sectors-drawn"), MEM_PIC_TEX_SECTORS);
+  Lanes L = lanes(svg, "data-lane-sectors");
+  for (int l = 0; l < 32; l++) assert_int_equal(L.val[l], l < MEM_PIC_TEX_SECTORS ? 1 : 0);
+  free(svg);
+  mem_free(&mm);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_unit_stride),    cmocka_unit_test(test_stride_32),
@@ -333,6 +422,8 @@ int main(void) {
     cmocka_unit_test(test_worst_kept),     cmocka_unit_test(test_local),
     cmocka_unit_test(test_smem_column),    cmocka_unit_test(test_smem_broadcast),
     cmocka_unit_test(test_lane_map_matches_cost), cmocka_unit_test(test_matrix),
+    cmocka_unit_test(test_tex_point_1d),   cmocka_unit_test(test_tex_linear_1d),
+    cmocka_unit_test(test_tex_scattered),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,7 +59,7 @@ static const char *usage_lab =
 static int parse_format(const char *s, LabFormat *f) {
   static const char *const names[] = {[LAB_TEXT] = "text", [LAB_MARKDOWN] = "markdown", [LAB_JSON] = "json",
                                       [LAB_CSV] = "csv", [LAB_HTML] = "html"};
-  int i = s && !strcmp(s, "md") ? LAB_MARKDOWN : cli_choice(s, names, 5);
+  int i = s && !strcmp(s, "md") ? LAB_MARKDOWN : cli_choice(s, names, (int)(sizeof names / sizeof *names));
   if (i >= 0) *f = (LabFormat)i;
   return i < 0 ? -1 : 0;
 }

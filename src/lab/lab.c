@@ -216,9 +216,10 @@ int lab_run(const LabOptions *o) {
   if (!lab.opt.no_gpu) lab_gpu_open(&lab, &g);
   else snprintf(lab.refs.no_gpu_reason, sizeof lab.refs.no_gpu_reason, "--no-gpu");
   if (lab.opt.format == LAB_TEXT || lab.opt.format == LAB_MARKDOWN) {
-    if (g) printf("GPU: %s, %d SMs: simulating and measuring %d launches\n", lab.refs.info.name, lab.refs.info.sms,
-                  lab.nselected);
-    else printf("no GPU found (%s): showing simulation only\n", lab.refs.no_gpu_reason);
+    LabDoc ld;
+    lab_doc_build(&lab, &ld);
+    report_lab_start(stdout, &ld.doc);
+    lab_doc_free(&ld);
     fflush(stdout);
   } else if (!g) {
     fprintf(stderr, "warpmem lab: no GPU found (%s): showing simulation only\n", lab.refs.no_gpu_reason);

@@ -1,7 +1,7 @@
 /* lab.h - `warpmem lab` inside: what one run of the lab holds, shared by
  * lab.c (options, simulation, the flow), lab_gpu.c (measurement),
- * lab_report.c (tables, JSON, CSV, results files), lab_ncu.c (--ncu) and
- * lab_truth.c (--groundtruth).
+ * lab_doc.c (the results as a report document, report_doc.h: src/report/
+ * renders every format), lab_ncu.c (--ncu) and lab_truth.c (--groundtruth).
  *
  * Configuration (LabOptions, the catalogue) is kept apart from results
  * (LabResult per launch, LabRefs for the device's reference points).
@@ -18,7 +18,13 @@
 #include "gpu/gpu.h"
 #include "mem/metrics.h"
 
-typedef enum { LAB_TEXT, LAB_MARKDOWN, LAB_JSON, LAB_CSV, LAB_HTML } LabFormat;
+/* The lab's formats are the report's (report.h). */
+typedef ReportFormat LabFormat;
+#define LAB_TEXT REPORT_TEXT
+#define LAB_MARKDOWN REPORT_MARKDOWN
+#define LAB_JSON REPORT_JSON
+#define LAB_CSV REPORT_CSV
+#define LAB_HTML REPORT_HTML
 
 /* Exit status when some launches were refused or failed and the others
  * were reported (the same as `warpmem sim`'s, cli.h). */
@@ -40,15 +46,6 @@ typedef struct LabOptions {
   SimOptions sim;          /* the emulator's options (caches on, --arch) */
   char command[1024];      /* the command line, for the results files */
 } LabOptions;
-
-/* One memory instruction of a simulated launch, kept for the HTML page's
- * pictures (lab_html.c) once the module is gone. */
-typedef struct LabAccess {
-  uint32_t ptx_line, cu_line;
-  char src[64];            /* the CUDA file's base name, "" if none */
-  char text[96];           /* the PTX instruction */
-  LineStat ls;             /* its statistics and kept access (ls.pic) */
-} LabAccess;
 
 /* What the lab found for one launch. */
 typedef struct LabResult {
@@ -76,7 +73,7 @@ typedef struct LabResult {
   double pct_peak;         /* % of the copy bandwidth or of cuBLAS, 0: none */
   char gpu_error[sizeof(((WmErr *)0)->msg)];     /* a failure on the GPU for this launch only */
   /* the pictures (kept for --format html and --out only) */
-  LabAccess *acc;          /* its executed memory instructions, by PTX line */
+  ReportAccess *acc;       /* its executed memory instructions, by PTX line */
   int nacc;
   MemGen gen;              /* the rules the pictures follow */
 } LabResult;
@@ -123,7 +120,20 @@ void lab_gpu_launch(Lab *lab, Gpu *g, GpuModule *gm, const PtxModule *mod, int i
 double lab_cublas_seconds(const Lab *lab, int n);
 void lab_gpu_derive(Lab *lab);
 
-/* lab_report.c */
+/* lab_doc.c: the shown part of the lab as a report document (the
+ * strings and arrays it points to are the lab's; lab_doc_free frees the
+ * document's own arrays), and the lab's outputs rendered from it. */
+typedef struct LabDoc {
+  ReportDoc doc;
+  int *shown_at;           /* [cat.nlaunches]: a launch's index in doc, -1 */
+  ReportGroup *groups;
+  ReportExp *exps;
+  ReportLabLaunch *launches;
+  ReportVs vs;             /* lab --ncu's table, if any (doc.vs) */
+  ReportVsRow *vs_rows;
+} LabDoc;
+void lab_doc_build(const Lab *lab, LabDoc *ld);
+void lab_doc_free(LabDoc *ld);
 int lab_report(const Lab *lab, FILE *out, LabFormat f);
 /* Whether any launch of experiment x, or of group g, was selected (--only). */
 static inline int lab_exp_selected(const Lab *lab, const LabExp *x) {
@@ -140,10 +150,9 @@ static inline int lab_group_selected(const Lab *lab, const LabGroup *g) {
 int lab_write_results(const Lab *lab, const char *dir);
 void lab_list(const Lab *lab, FILE *out);
 
-/* lab_html.c: the HTML page (--format html, DIR/results.html); the memory
- * instructions of a launch are kept for it by lab_keep_accesses (after the
- * simulation, while the module lives) and freed by lab_free_accesses. */
-int lab_report_html(const Lab *lab, FILE *out);
+/* The memory instructions of a launch, kept for the HTML page by
+ * lab_keep_accesses (after the simulation, while the module lives) and
+ * freed by lab_free_accesses (lab_doc.c). */
 void lab_keep_accesses(Lab *lab, int i, const SimRun *run, const PtxModule *mod);
 void lab_free_accesses(Lab *lab);
 

@@ -20,41 +20,14 @@
 #include "util/csv.h"
 #include "util/sys.h"
 
-/* X(metric, column head): the counters compared, in the table's order.  A
- * column is shown only where a launch shown has it non-zero on either side
- * (the tensor-core, cp.async and texture families stay out of tables of
- * launches that use none). */
-#define NCU_COMPARED(X)                                                      \
-  X("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "ld req")             \
-  X("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "ld sect")             \
-  X("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "st req")             \
-  X("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "st sect")             \
-  X("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "loc ld sect")          \
-  X("l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", "loc st sect")          \
-  X("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smem ld wf")    \
-  X("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smem st wf")    \
-  X("l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", "ldgsts sect")     \
-  X("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "ldgsts wf") \
-  X("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "ldsm wf")     \
-  X("l1tex__t_requests_pipe_tex_mem_texture.sum", "tex req")                 \
-  X("l1tex__t_sectors_pipe_tex_mem_texture.sum", "tex sect")                 \
-  X("lts__t_sectors_srcunit_tex_op_read.sum", "L2 rd sect")                  \
-  X("lts__t_sectors_srcunit_tex_op_write.sum", "L2 wr sect")                 \
-  X("dram__bytes_read.sum", "DRAM rd B")                                     \
-  X("dram__bytes_write.sum", "DRAM wr B")                                    \
-  X("gpu__time_duration.sum", "time ns")
+/* The counters compared are report_lab_vs.c's (report_vs_ncu_metric), at
+ * most NCMP_MAX of them. */
+enum { NCMP_MAX = 64 };
 
-static const char *const compared[] = {
-#define X(metric, head) metric,
-  NCU_COMPARED(X)
-#undef X
-};
-static const char *const compared_head[] = {
-#define X(metric, head) head,
-  NCU_COMPARED(X)
-#undef X
-};
-#define NCMP (int)(sizeof compared / sizeof *compared)
+static int ncmp(void) {
+  int n = report_vs_ncu_count();
+  return n < NCMP_MAX ? n : NCMP_MAX;
+}
 
 /* ---- the child: each selected launch once --------------------------------- */
 
@@ -122,7 +95,7 @@ static double ncu_number(const char *s) {
 
 typedef struct NcuRow {
   char kernel[128];
-  double v[NCMP];
+  double v[NCMP_MAX];
 } NcuRow;
 
 /* Reads the raw page: a header line starting "ID", a units line, then one
@@ -131,7 +104,7 @@ typedef struct NcuRow {
 static int parse_ncu(FILE *in, NcuRow **rows, int *nrows) {
   char *line = NULL;
   size_t cap = 0;
-  int col_kernel = -1, col[NCMP], have_header = 0;
+  int col_kernel = -1, col[NCMP_MAX], have_header = 0, nc = ncmp();
   char *f[1024];
   *rows = NULL;
   *nrows = 0;
@@ -144,11 +117,11 @@ static int parse_ncu(FILE *in, NcuRow **rows, int *nrows) {
     if (!have_header) {
       if (n == 0 || strcmp(f[0], "ID")) continue;
       have_header = 1;
-      for (int c = 0; c < NCMP; c++) col[c] = -1;
+      for (int c = 0; c < nc; c++) col[c] = -1;
       for (int j = 0; j < n; j++) {
         if (!strcmp(f[j], "Kernel Name")) col_kernel = j;
-        for (int c = 0; c < NCMP; c++)
-          if (!strcmp(f[j], compared[c])) col[c] = j;
+        for (int c = 0; c < nc; c++)
+          if (!strcmp(f[j], report_vs_ncu_metric(c))) col[c] = j;
       }
       continue;
     }
@@ -156,7 +129,7 @@ static int parse_ncu(FILE *in, NcuRow **rows, int *nrows) {
     *rows = wm_xrealloc(*rows, sizeof **rows * (size_t)(*nrows + 1));
     NcuRow *r = &(*rows)[(*nrows)++];
     snprintf(r->kernel, sizeof r->kernel, "%s", f[col_kernel]);
-    for (int c = 0; c < NCMP; c++) r->v[c] = col[c] >= 0 && col[c] < n ? ncu_number(f[col[c]]) : -1;
+    for (int c = 0; c < nc; c++) r->v[c] = col[c] >= 0 && col[c] < n ? ncu_number(f[col[c]]) : -1;
   }
   free(line);
   return have_header ? 0 : -1;
@@ -190,7 +163,7 @@ static char *ncu_command(const Lab *lab, double limit) {
   n += (size_t)snprintf(cmd + n, cap - n,
                         "ncu --clock-control none --print-kernel-base mangled --csv --page raw --print-units base "
                         "--metrics ");
-  for (int c = 0; c < NCMP; c++) n += (size_t)snprintf(cmd + n, cap - n, "%s%s", c ? "," : "", compared[c]);
+  for (int c = 0; c < ncmp(); c++) n += (size_t)snprintf(cmd + n, cap - n, "%s%s", c ? "," : "", report_vs_ncu_metric(c));
   char self[4096];
   ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
   self[k > 0 ? k : 0] = '\0';
@@ -203,22 +176,6 @@ static char *ncu_command(const Lab *lab, double limit) {
   if (!any && n + 4 < cap) n += (size_t)snprintf(cmd + n, cap - n, "-1");
   if (n < cap) snprintf(cmd + n, cap - n, " 2>&1");
   return cmd;
-}
-
-static void ncu_cell(char *b, size_t n, double sim, double meas) {
-  if (meas < 0) snprintf(b, n, "%.0f/?", sim);
-  else if (sim == 0 && meas == 0) snprintf(b, n, "-");
-  else if (sim == meas) snprintf(b, n, "%.0f =", sim);
-  else if (meas == 0) snprintf(b, n, "%.0f/0", sim);
-  else snprintf(b, n, "%.0f/%.0f %.0f%%", sim, meas, 100.0 * sim / meas);
-}
-
-/* The simulator's value of compared counter c for launch i, -1 if none. */
-static double sim_value(const Lab *lab, int i, int c) {
-  if (lab->res[i].sim_status != REPORT_OK) return -1;
-  for (int k = 0; k < WM_M_COUNT; k++)
-    if (!strcmp(wm_metric_name[k], compared[c])) return (double)lab->res[i].metric[k];
-  return -1;
 }
 
 /* The profiler's row of each selected launch (row[i], -1: not profiled):
@@ -239,50 +196,38 @@ static void match_rows(const Lab *lab, const NcuRow *rows, int nrows, int *row) 
   }
 }
 
-/* Column c is shown when a shown launch has it non-zero on either side. */
-static void shown_columns(const Lab *lab, const NcuRow *rows, const int *row, int *show) {
-  for (int c = 0; c < NCMP; c++) {
-    show[c] = 0;
-    for (int i = 0; i < lab->cat.nlaunches && !show[c]; i++) {
-      if (!lab->res[i].selected) continue;
-      if (sim_value(lab, i, c) > 0 || (row[i] >= 0 && rows[row[i]].v[c] > 0)) show[c] = 1;
-    }
+/* The document of the table: the shown launches, each beside its row of
+ * the profiler's (meas NULL: not profiled; sim NULL: not simulated). */
+static void ncu_doc(const Lab *lab, const NcuRow *rows, int nrows, LabDoc *ld, double *meas) {
+  int *row = wm_xcalloc((size_t)lab->cat.nlaunches + 1, sizeof *row), n = 0;
+  match_rows(lab, rows, nrows, row);
+  lab_doc_build(lab, ld);
+  ld->vs_rows = wm_xcalloc((size_t)ld->doc.nlaunches + 1, sizeof *ld->vs_rows);
+  for (int i = 0; i < lab->cat.nlaunches; i++) {
+    if (ld->shown_at[i] < 0) continue;
+    ReportVsRow *v = &ld->vs_rows[n++];
+    double *m = meas + (size_t)ld->shown_at[i] * WM_M_COUNT;
+    for (int k = 0; k < WM_M_COUNT; k++) m[k] = -1;
+    for (int c = 0; row[i] >= 0 && c < ncmp(); c++)
+      for (int k = 0; k < WM_M_COUNT; k++)
+        if (!strcmp(wm_metric_name[k], report_vs_ncu_metric(c))) m[k] = rows[row[i]].v[c];
+    *v = (ReportVsRow){.label = lab->cat.launches[i].sim.label,
+                       .sim = lab->res[i].sim_status == REPORT_OK ? lab->res[i].metric : NULL,
+                       .meas = row[i] >= 0 ? m : NULL};
   }
+  ld->vs = (ReportVs){.kind = REPORT_VS_NCU, .rows = ld->vs_rows, .nrows = n};
+  ld->doc.vs = &ld->vs;
+  free(row);
 }
 
-static void print_table(const Lab *lab, FILE *out, const NcuRow *rows, int nrows, int md) {
-  int *row = wm_xcalloc((size_t)lab->cat.nlaunches + 1, sizeof *row), show[NCMP];
-  match_rows(lab, rows, nrows, row);
-  shown_columns(lab, rows, row, show);
-  fprintf(out, md ? "\n## Simulated vs measured counters (Nsight Compute, simulated sizes)\n\n|launch|"
-                  : "\nsimulated vs measured counters (Nsight Compute, at the simulated sizes): 'N =' equal, 'sim/gpu P%%'\n%-26s",
-          md ? "" : "launch");
-  for (int c = 0; c < NCMP; c++)
-    if (show[c]) fprintf(out, md ? " %s |" : " %-22s", compared_head[c]);
-  fputs("\n", out);
-  if (md) {
-    fputs("|---|", out);
-    for (int c = 0; c < NCMP; c++)
-      if (show[c]) fputs("---|", out);
-    fputs("\n", out);
-  }
-  for (int i = 0; i < lab->cat.nlaunches; i++) {
-    const LabLaunch *l = &lab->cat.launches[i];
-    if (!lab->res[i].selected) continue;
-    fprintf(out, md ? "| %s |" : "%-26s", l->sim.label);
-    for (int c = 0; c < NCMP; c++) {
-      if (!show[c]) continue;
-      char b[64];
-      double sim = sim_value(lab, i, c);
-      if (lab->res[i].sim_status != REPORT_OK) snprintf(b, sizeof b, "not simulated");
-      else if (row[i] < 0) snprintf(b, sizeof b, "not profiled");
-      else if (sim < 0) snprintf(b, sizeof b, "?/%.0f", rows[row[i]].v[c]);
-      else ncu_cell(b, sizeof b, sim, rows[row[i]].v[c]);
-      fprintf(out, md ? " %s |" : " %-22s", b);
-    }
-    fputs("\n", out);
-  }
-  free(row);
+static void print_table(const Lab *lab, FILE *out, const NcuRow *rows, int nrows, int md, int ncu_md) {
+  LabDoc ld;
+  double *meas = wm_xcalloc((size_t)lab->cat.nlaunches * WM_M_COUNT + 1, sizeof *meas);
+  ncu_doc(lab, rows, nrows, &ld, meas);
+  if (ncu_md) report_vs_ncu_md(out, &ld.doc);
+  else report_vs_write(out, &ld.doc, md ? REPORT_MARKDOWN : REPORT_TEXT);
+  lab_doc_free(&ld);
+  free(meas);
 }
 
 int lab_ncu_table(const Lab *lab, FILE *ncu_out, FILE *out, int md) {
@@ -292,7 +237,7 @@ int lab_ncu_table(const Lab *lab, FILE *ncu_out, FILE *out, int md) {
     free(rows);
     return -1;
   }
-  print_table(lab, out, rows, nrows, md);
+  print_table(lab, out, rows, nrows, md, 0);
   free(rows);
   return 0;
 }
@@ -333,14 +278,13 @@ int lab_ncu(Lab *lab) {
     return 1;
   }
   int md = lab->opt.format == LAB_MARKDOWN;
-  print_table(lab, stdout, rows, nrows, md);
+  print_table(lab, stdout, rows, nrows, md, 0);
   if (lab->opt.out_dir) {
     char path[4096];
     snprintf(path, sizeof path, "%s/ncu.md", lab->opt.out_dir);
     FILE *f = fopen(path, "w");
     if (f) {
-      fprintf(f, "# warpmem lab --ncu: %s, %s\n\n`%s`\n", lab->refs.info.name, lab->date, lab->opt.command);
-      print_table(lab, f, rows, nrows, 1);
+      print_table(lab, f, rows, nrows, 1, 1);
       fclose(f);
       fprintf(stderr, "warpmem lab: wrote %s\n", path);
     }

@@ -5,7 +5,6 @@
  * zero-filled, as when they were measured.  docs/accuracy.md is this table
  * in markdown.
  */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,19 +20,6 @@
 #ifndef WM_GROUNDTRUTH_DIR
 #define WM_GROUNDTRUTH_DIR "groundtruth"
 #endif
-
-/* The columns compared: simulated vs measured. */
-static const struct {
-  WmMetric m;
-  const char *head;
-} cols[] = {
-  {WM_M_GLD_REQ, "ld req"},   {WM_M_GLD_SEC, "ld sectors"}, {WM_M_GST_REQ, "st req"},
-  {WM_M_GST_SEC, "st sectors"}, {WM_M_LLD_SEC, "local ld sect"}, {WM_M_LST_SEC, "local st sect"},
-  {WM_M_SLD_WF, "smem ld wavefr"}, {WM_M_SST_WF, "smem st wavefr"},
-  {WM_M_L2_RD, "L2 rd sectors"},  {WM_M_L2_WR, "L2 wr sectors"}, {WM_M_DRAM_RD, "DRAM rd bytes"},
-  {WM_M_TIME, "time ns"},
-};
-#define NCOLS (int)(sizeof cols / sizeof *cols)
 
 /* The measured CSV: a header of metric names, one row per launch. */
 typedef struct Truth {
@@ -95,14 +81,6 @@ static long long truth_get(const Truth *t, const char *launch, const char *name)
   return -1;
 }
 
-static void cell(char *buf, size_t n, uint64_t sim, long long meas) {
-  if (sim == 0 && meas <= 0) snprintf(buf, n, "-");
-  else if (meas < 0) snprintf(buf, n, "%llu", (unsigned long long)sim);
-  else if ((long long)sim == meas) snprintf(buf, n, "%llu =", (unsigned long long)sim);
-  else snprintf(buf, n, "%llu/%lld %.0f%%", (unsigned long long)sim, meas,
-                meas ? 100.0 * (double)sim / (double)meas : 0.0);
-}
-
 static int wanted(const LabOptions *o, const LaunchSpec *l) {
   if (o->nonly == 0) return 1;
   for (int k = 0; k < o->nonly; k++)
@@ -110,51 +88,12 @@ static int wanted(const LabOptions *o, const LaunchSpec *l) {
   return 0;
 }
 
-static void header(LabFormat f) {
-  if (f == LAB_TEXT) {
-    printf("%-22s", "experiment");
-    for (int c = 0; c < NCOLS; c++) printf(" %-19s", cols[c].head);
-    printf("\n");
-  } else if (f == LAB_MARKDOWN) {
-    printf("| experiment |");
-    for (int c = 0; c < NCOLS; c++) printf(" %s |", cols[c].head);
-    printf("\n|---|");
-    for (int c = 0; c < NCOLS; c++) printf("---|");
-    printf("\n");
-  } else if (f == LAB_CSV) {
-    printf("launch");
-    for (int c = 0; c < NCOLS; c++) printf(",sim:%s,h200:%s", wm_metric_name[cols[c].m], wm_metric_name[cols[c].m]);
-    printf("\n");
-  }
-}
-
-static void row(LabFormat f, const LaunchSpec *l, const uint64_t *mv, const Truth *t, double seconds, json_t *arr) {
-  if (f == LAB_JSON) {
-    json_t *obj = json_object(), *sim = json_object(), *meas = json_object();
-    json_object_set_new(obj, "launch", json_string(l->label));
-    for (int m = 0; m < WM_M_COUNT; m++) {
-      json_object_set_new(sim, wm_metric_name[m], json_integer((json_int_t)mv[m]));
-      long long v = truth_get(t, l->label, wm_metric_name[m]);
-      if (v >= 0) json_object_set_new(meas, wm_metric_name[m], json_integer(v));
-    }
-    json_object_set_new(obj, "simulated", sim);
-    json_object_set_new(obj, "h200_measured", meas);
-    json_object_set_new(obj, "seconds", json_real(seconds));
-    json_array_append_new(arr, obj);
-  } else if (f == LAB_CSV) {
-    printf("%s", l->label);
-    for (int c = 0; c < NCOLS; c++)
-      printf(",%llu,%lld", (unsigned long long)mv[cols[c].m], truth_get(t, l->label, wm_metric_name[cols[c].m]));
-    printf("\n");
-  } else {
-    printf(f == LAB_MARKDOWN ? "| %s |" : "%-22s", l->label);
-    for (int c = 0; c < NCOLS; c++) {
-      char b[64];
-      cell(b, sizeof b, mv[cols[c].m], truth_get(t, l->label, wm_metric_name[cols[c].m]));
-      printf(f == LAB_MARKDOWN ? " %s |" : " %-19s", b);
-    }
-    printf("\n");
-  }
+/* Launch l's row: its simulated counters beside the measured ones (meas,
+ * [WM_M_COUNT], filled here; NULL without a table). */
+static void row(ReportVsOut *v, const LaunchSpec *l, const uint64_t *mv, const Truth *t, double seconds, double *meas) {
+  for (int m = 0; m < WM_M_COUNT; m++) meas[m] = (double)truth_get(t, l->label, wm_metric_name[m]);
+  ReportVsRow r = {.label = l->label, .sim = mv, .meas = t ? meas : NULL, .seconds = seconds};
+  report_vs_row(v, &r);
 }
 
 int lab_groundtruth(const LabOptions *lo) {
@@ -173,8 +112,7 @@ int lab_groundtruth(const LabOptions *lo) {
   if (lo->list) {
     for (int i = 0; i < n; i++)
       if (wanted(lo, &ls[i]))
-        printf("%-24s grid=(%u,%u,%u) block=(%u,%u,%u)\n", ls[i].label, ls[i].grid[0], ls[i].grid[1], ls[i].grid[2],
-               ls[i].block[0], ls[i].block[1], ls[i].block[2]);
+        report_vs_list_line(stdout, &ls[i]);
     free(ls);
     return 0;
   }
@@ -189,10 +127,9 @@ int lab_groundtruth(const LabOptions *lo) {
   int have_truth = truth_load(&t, csv, &e) == 0;
   fprintf(stderr, "warpmem lab --groundtruth: simulating %s of %s beside the H200's counters (Nsight Compute)\n",
           lo->nonly ? "the chosen launches" : "every launch", cu);
-  json_t *arr = json_array();
-  double t0 = wm_now();
+  double t0 = wm_now(), meas[WM_M_COUNT];
   int status = 0, ran = 0, not_run = 0;
-  header(lo->format);
+  ReportVsOut *v = report_vs_begin(stdout, lo->format);
   for (int i = 0; i < n; i++) {
     if (!wanted(lo, &ls[i])) continue;
     if (lo->progress) fprintf(stderr, isatty(2) ? "\r\033[K[%d/%d] %s" : "[%d/%d] %s\n", i + 1, n, ls[i].label);
@@ -204,8 +141,7 @@ int lab_groundtruth(const LabOptions *lo) {
       continue;
     }
     ran++;
-    row(lo->format, &ls[i], run.mm.metric, have_truth ? &t : NULL, run.seconds, arr);
-    fflush(stdout);
+    row(v, &ls[i], run.mm.metric, have_truth ? &t : NULL, run.seconds, meas);
     sim_run_free(&run);
   }
   if (lo->progress && isatty(2)) fprintf(stderr, "\r\033[K");
@@ -213,15 +149,7 @@ int lab_groundtruth(const LabOptions *lo) {
     fprintf(stderr, "warpmem: lab --groundtruth: no launch of %s matches --only\n", cu);
     status = 2;
   }
-  if (status == 0 && lo->format == LAB_JSON) {
-    json_dumpf(arr, stdout, JSON_INDENT(2));
-    printf("\n");
-  }
-  json_decref(arr);
-  if (status == 0 && lo->format == LAB_TEXT)
-    printf("\n%d experiments simulated in %.1f s.  'N =': equal to the H200's count; 'sim/h200 P%%' otherwise; '-': none.\n"
-           "Shared-memory wavefronts measured on the GPU include up to +10%% from other L1 traffic.\n",
-           ran, wm_now() - t0);
+  report_vs_end(v, status == 0, wm_now() - t0);
   if (status == 0 && not_run) status = LAB_EXIT_SOME_NOT_RUN;
   if (have_truth) truth_free(&t);
   free(ls);

@@ -107,13 +107,30 @@ typedef struct MemGen {
 /* One warp's access of a memory instruction, kept for the pictures of the
  * HTML report (report/report_picture.c): the lanes of the instruction's
  * worst request, kept with `why` (the same request, the same block). */
+enum { MEM_PIC_TEX_SECTORS = 20 }; /* sectors a texture picture keeps */
+
 typedef struct MemPicture {
-  uint64_t addr[32];   /* each lane's address, as MemReq.addr */
+  union {
+    uint64_t addr[32]; /* each lane's address, as MemReq.addr */
+    struct {           /* a texture or surface access (texop != 0,
+                          mem/texture.c): the texels' sectors */
+      uint64_t sector[MEM_PIC_TEX_SECTORS]; /* distinct 32-byte sectors of the
+                          texels the lanes' filters read, in lane order of
+                          first touch (sector numbers: address / 32) */
+      uint32_t lanes[MEM_PIC_TEX_SECTORS];  /* the lanes reading each */
+      uint8_t nsector; /* kept */
+      uint8_t more;    /* distinct sectors beyond those kept (at most 236) */
+      uint16_t texels; /* texel addresses of the request */
+    } tex;
+  };
   uint32_t mask;       /* lanes that accessed memory; 0: nothing kept */
   uint8_t size;        /* bytes each lane accesses (local: at most 4, the
-                          costliest 4-byte word's request, as counted) */
-  uint8_t space;       /* PtxSpace */
+                          costliest 4-byte word's request, as counted;
+                          texture: each texel's) */
+  uint8_t space;       /* PtxSpace (PTX_S_GLOBAL for a texture access) */
   uint8_t op;          /* MemOpKind */
+  uint8_t texop;       /* MemTexOp + 1 for a texture fetch or surface
+                          access (tex above), 0: a MemReq's (addr) */
   uint16_t warp;       /* warp within its block */
 } MemPicture;
 

@@ -14,8 +14,10 @@
  *   requests (docs/results/h100-2026-11-23-corpus).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "mem/mem.h"
+#include "ptx/ptx.h"
 
 /* The distinct sectors of r's addresses and the bytes written in each;
  * returns how many (at most r->n). */
@@ -64,6 +66,27 @@ static void group_cost(const MemTexReq *r, unsigned *nreq, unsigned *nsec) {
   }
 }
 
+/* Keeps the request a line's `why` explains for the HTML report's picture
+ * (mem.h MemPicture.tex): its first MEM_PIC_TEX_SECTORS distinct sectors
+ * and the lanes that read each.  Called only when the worst grows. */
+static void keep_picture(MemPicture *p, const MemTexReq *r, const uint64_t *sec, unsigned ns) {
+  unsigned k = ns < MEM_PIC_TEX_SECTORS ? ns : MEM_PIC_TEX_SECTORS;
+  memset(p, 0, sizeof *p);
+  p->mask = r->lanes;
+  p->size = r->size;
+  p->space = PTX_S_GLOBAL;
+  p->op = r->op == MEM_SURF_ST ? MEM_ST : MEM_LD;
+  p->texop = (uint8_t)(r->op + 1);
+  p->warp = r->warp;
+  memcpy(p->tex.sector, sec, k * sizeof *sec);
+  p->tex.nsector = (uint8_t)k;
+  p->tex.more = (uint8_t)(ns - k);
+  p->tex.texels = (uint16_t)r->n;
+  for (uint32_t i = 0; i < r->n; i++)
+    for (unsigned j = 0; j < k; j++)
+      if (p->tex.sector[j] == r->addr[i] >> 5 && r->lane[i] < 32) p->tex.lanes[j] |= 1u << r->lane[i];
+}
+
 void mem_texture(MemModel *mm, const MemTexReq *r) {
   static const uint8_t inst[] = {WM_M_TEX_INST, WM_M_SULD_INST, WM_M_SUST_INST};
   static const uint8_t req[] = {WM_M_TEX_REQ, WM_M_SULD_REQ, WM_M_SUST_REQ};
@@ -96,5 +119,6 @@ void mem_texture(MemModel *mm, const MemTexReq *r) {
     ls->worst_block = mm->block;
     snprintf(ls->why, sizeof ls->why, "%u lanes %s %u texels of %u bytes in %u sectors of the tiled storage",
              lanes, r->op == MEM_SURF_ST ? "write" : "read", r->n, r->size, ns);
+    keep_picture(&ls->pic, r, sec, ns);
   }
 }

@@ -533,3 +533,9 @@ int report_write(FILE *out, const ReportRun *runs, int nruns, ReportFormat fmt, 
   if (fflush(out) != 0 || ferror(out)) rc = -1;
   return rc ? -1 : 0;
 }
+
+int report_doc_write(FILE *out, const ReportDoc *d, ReportFormat fmt) {
+  if (d->ngroups) return report_lab_write(out, d, fmt);
+  if (d->vs) return report_vs_write(out, d, fmt);
+  return report_write(out, d->runs, d->nruns, fmt, d->lines);
+}

@@ -1,4 +1,8 @@
-/* report.h - the counters of one or more launches as text, JSON or CSV. */
+/* report.h - the renderers of a report (report_doc.h is what they render):
+ * the launches of sim and run as text, JSON, CSV, ncu-csv or HTML; the
+ * lab's catalogue as text, markdown, JSON, CSV or HTML; counters beside
+ * measured ones (lab --ncu, lab --groundtruth).  docs/report.md says where
+ * a new format goes. */
 #ifndef WM_REPORT_H
 #define WM_REPORT_H
 
@@ -7,12 +11,11 @@
 
 #include <jansson.h>
 
-#include "arch/occupancy.h"
-#include "mem/mem.h"
-#include "model/model.h"
-#include "ptx/ptx.h"
+#include "report/report_doc.h"
 
-typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_NCU_CSV, REPORT_HTML } ReportFormat;
+/* The formats; report_format_name[] spells them as --format takes them. */
+typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_NCU_CSV, REPORT_HTML, REPORT_MARKDOWN, REPORT_NFORMATS } ReportFormat;
+extern const char *const report_format_name[REPORT_NFORMATS];
 
 /* report_write's `lines`: none, one row per memory instruction (--lines),
  * or one per CUDA source line (--lines=source: text a table by source
@@ -20,44 +23,11 @@ typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_NCU_CSV, REPORT_HTML
  * line instead of the one by instruction; HTML as ever). */
 enum { REPORT_LINES_NONE, REPORT_LINES_PTX, REPORT_LINES_SOURCE };
 
-/* Whether a launch ran: refused before it ran (an unsupported instruction,
- * arguments that do not bind, a limit) or failed while running (a fault, a
- * division by zero, a deadlock).  Names in report_status_name. */
-typedef enum { REPORT_OK, REPORT_REFUSED, REPORT_FAILED } ReportStatus;
 extern const char *const report_status_name[3];
 /* The status of a launch that did not run, from its error's WM_E* code:
  * failed for a fault, a division by zero, a deadlock or a failed GPU
  * launch; refused otherwise. */
 ReportStatus report_status_of(int code);
-
-typedef struct ReportRun {
-  const char *launch;        /* NAME#VARIANT */
-  const PtxModule *mod;
-  const PtxKernel *kernel;
-  uint32_t grid[3], block[3];
-  uint32_t smem;             /* dynamic shared bytes */
-  const MemModel *mm;        /* metrics and per-instruction statistics */
-  uint64_t thread_instrs;    /* lane-instructions executed */
-  double seconds;            /* wall time of the simulation */
-  /* occupancy on the preset (all optional: NULL/0 leave it out) */
-  const Arch *arch;          /* the preset */
-  const OccResult *occ;      /* NULL if the block cannot run there */
-  int regs;                  /* registers per thread it used */
-  const char *regs_from;     /* "ptxas -arch=sm_90", "--regs", "assumed" */
-  const char *occ_note;      /* why registers are assumed, or why the
-                                block cannot run ("" or NULL: nothing) */
-  /* caches, DRAM and time (optional: NULL leaves them out) */
-  const ModelTime *time;     /* predicted time and its bounds */
-  uint64_t blocks_run;       /* blocks simulated, if fewer than the grid's
-                                (--sample); 0: all */
-  /* a launch that did not run (no counters): REPORT_REFUSED or
-     REPORT_FAILED and its located message */
-  ReportStatus status;
-  const char *error;
-  /* located warnings, one line per instruction computed only approximately
-     (text: after the launch; JSON: "warnings"); NULL: none */
-  const char *warnings;
-} ReportRun;
 
 /* Ratios of the hierarchy counters, in percent (-1 where undefined); the
  * names in report_rate_name, the formulas in report_rate() (report.c). */
@@ -98,5 +68,44 @@ void report_write_ncu_csv(FILE *out, const ReportRun *runs, int nruns);
  * each resource allows, null if unlimited), the allocations, carveout and
  * l1_bytes.  New reference; the caller owns it. */
 json_t *report_occupancy_json(const Arch *a, const OccResult *r, int regs, const char *regs_from);
+
+/* Any document: its lab part, its comparison (lab --ncu) or its runs
+ * (with d->lines), in the format given. */
+int report_doc_write(FILE *out, const ReportDoc *d, ReportFormat fmt);
+
+/* ---- the lab (report_doc.h's groups, experiments, launches, device) ---------- */
+
+/* Text, markdown, JSON, CSV (report_lab.c) or HTML (report_lab_html.c);
+ * 0, or -1 if writing failed. */
+int report_lab_write(FILE *out, const ReportDoc *d, ReportFormat fmt);
+int report_lab_html(FILE *out, const ReportDoc *d);
+/* The line text and markdown reports start with, before the launches
+ * run: the device and how many launches, or why there is no GPU. */
+void report_lab_start(FILE *out, const ReportDoc *d);
+/* lab --out's results.md: a heading (device, date, command), then markdown. */
+int report_lab_results_md(FILE *out, const ReportDoc *d);
+/* lab --list: groups, experiments, launches and their sizes. */
+void report_lab_list(FILE *out, const ReportDoc *d);
+
+/* ---- counters beside measured ones (d->vs; report_lab_vs.c) ------------------ */
+
+/* lab --ncu: the Nsight Compute metrics compared, in the table's order
+ * (the lab asks the profiler for these). */
+int report_vs_ncu_count(void);
+const char *report_vs_ncu_metric(int c);
+/* d->vs whole: the --ncu table (text or markdown) or the --groundtruth
+ * one (any of its formats); 0, -1 without d->vs.  ncu.md: a heading
+ * (device, date, command), then the markdown --ncu table. */
+int report_vs_write(FILE *out, const ReportDoc *d, ReportFormat fmt);
+int report_vs_ncu_md(FILE *out, const ReportDoc *d);
+/* lab --groundtruth, a row at a time (text, markdown, CSV; JSON at the
+ * end): begin writes the heading, end (ok: the run succeeded) the JSON or
+ * the text's footnote with `seconds` of simulation, and frees. */
+typedef struct ReportVsOut ReportVsOut;
+ReportVsOut *report_vs_begin(FILE *out, ReportFormat fmt);
+void report_vs_row(ReportVsOut *v, const ReportVsRow *r);
+void report_vs_end(ReportVsOut *v, int ok, double seconds);
+/* lab --groundtruth --list: a launch and its sizes, one line. */
+void report_vs_list_line(FILE *out, const LaunchSpec *l);
 
 #endif

@@ -23,6 +23,13 @@
  *   <svg> carries data-space, data-op, data-lanes (active) and
  *   data-sectors (distinct, as mem_sectors counts) or data-wavefronts
  *   (the total, as the model counts).
+ * - Texture fetches and surface accesses: the lanes on top, the 32-byte
+ *   sectors of the texels each lane's filter reads below (1 texel a lane
+ *   for point sampling, 4 bilinear, 8 trilinear; in the object's tiled
+ *   storage), a line from each lane to each of its sectors.  The <svg>
+ *   carries data-texels and data-sectors (distinct, as --lines counts
+ *   them) and data-sectors-drawn (the first MEM_PIC_TEX_SECTORS kept);
+ *   a lane carries data-sector (its first) and data-lane-sectors.
  * - Small on purpose: presentation attributes on groups, children inherit.
  */
 #include <inttypes.h>
@@ -78,7 +85,7 @@ static void svg_begin(FILE *out, const MemPicture *p, const char *count_attr, un
 
 /* How one lane is drawn: its data attributes, colour, one or two labels
  * under it (offset; shared: wavefront, then offset) and where its line
- * ends. */
+ * ends (-1: no line). */
 typedef struct LaneDraw {
   char attrs[64], fill[24], label[24], label2[24];
   int tx;
@@ -91,7 +98,7 @@ static void draw_lanes(FILE *out, uint32_t mask, const LaneDraw *d) {
   fputs("<path fill=\"none\" stroke=\"#2f5597\" d=\"", out);
   for (uint32_t m = mask; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctz(m);
-    fprintf(out, "M%d %dL%d %d", lane_x(l), LANE_Y + LANE_H, d[l].tx, ROW_Y);
+    if (d[l].tx >= 0) fprintf(out, "M%d %dL%d %d", lane_x(l), LANE_Y + LANE_H, d[l].tx, ROW_Y);
   }
   fprintf(out, "\"/>\n<g stroke=\"#555\" fill=\"#ddd\">");
   for (unsigned l = 0; l < 32; l++) {
@@ -139,15 +146,9 @@ static void add_sector(SectorRow *row, uint64_t s) {
   if (row->n < MAXBOX) row->sec[row->n++] = s;
 }
 
-/* The sectors to draw for the lanes' addresses `a`, each `size` bytes: whole
- * 128-byte lines when at most 8 are touched, else the touched sectors
- * only; then their places. */
-static void sector_row(SectorRow *row, const uint64_t *a, uint32_t mask, unsigned size) {
-  memset(row, 0, sizeof *row);
-  for (uint32_t m = mask; m; m &= m - 1) {
-    unsigned l = (unsigned)__builtin_ctz(m);
-    for (uint64_t s = a[l] >> 5; s <= (a[l] + (size ? size : 1) - 1) >> 5; s++) add_sector(row, s);
-  }
+/* The places of a row's sectors: whole 128-byte lines added when at most 8
+ * are touched, sorted, a gap mark between sectors that are not neighbours. */
+static void layout_row(SectorRow *row) {
   uint64_t lines[MAXBOX];
   unsigned nl = 0;
   for (unsigned i = 0; i < row->n; i++) {
@@ -168,6 +169,18 @@ static void sector_row(SectorRow *row, const uint64_t *a, uint32_t mask, unsigne
     row->x[i] = (int)x;
     x += (unsigned)row->w;
   }
+}
+
+/* The sectors to draw for the lanes' addresses `a`, each `size` bytes: whole
+ * 128-byte lines when at most 8 are touched, else the touched sectors
+ * only; then their places. */
+static void sector_row(SectorRow *row, const uint64_t *a, uint32_t mask, unsigned size) {
+  memset(row, 0, sizeof *row);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctz(m);
+    for (uint64_t s = a[l] >> 5; s <= (a[l] + (size ? size : 1) - 1) >> 5; s++) add_sector(row, s);
+  }
+  layout_row(row);
   for (uint32_t m = mask; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctz(m);
     for (uint64_t s = a[l] >> 5; s <= (a[l] + (size ? size : 1) - 1) >> 5; s++)
@@ -278,10 +291,73 @@ static void bank_picture(FILE *out, const MemModel *mm, const MemPicture *p) {
   fputs("</svg>\n", out);
 }
 
+/* ---- texture and surface: lanes -> the sectors of their texels ------------- */
+
+static const char *const tex_op_names[] = {"tex", "suld", "sust"};
+
+static void tex_svg_begin(FILE *out, const MemPicture *p, const char *op) {
+  unsigned lanes = (unsigned)__builtin_popcount(p->mask), sectors = p->tex.nsector + p->tex.more;
+  fprintf(out,
+          "<svg class=\"wm-pic\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+          "viewBox=\"0 0 %d %d\" role=\"img\" data-space=\"%s\" data-op=\"%s\" data-size=\"%u\" "
+          "data-warp=\"%u\" data-lanes=\"%u\" data-texels=\"%u\" data-sectors=\"%u\" data-sectors-drawn=\"%u\" "
+          "font-family=\"sans-serif\" font-size=\"9\">\n",
+          WIDTH, HEIGHT, WIDTH, HEIGHT, p->texop == 1 ? "texture" : "surface", op, p->size, p->warp, lanes,
+          p->tex.texels, sectors, p->tex.nsector);
+  fprintf(out, "<title>warp %u: %u lanes, %s of %u texels of %u bytes: %u sectors%s</title>\n", p->warp, lanes, op,
+          p->tex.texels, p->size, sectors, p->tex.more ? " (the first drawn)" : "");
+}
+
+/* Each lane joined to every sector its filter reads (the first by the
+ * lane's own line, the others by the extra path drawn here); a lane whose
+ * texels are all beyond the sectors kept (or border texels) has no line. */
+static void tex_lanes(FILE *out, const MemPicture *p, const SectorRow *row, LaneDraw *d) {
+  fputs("<path fill=\"none\" stroke=\"#2f5597\" stroke-opacity=\"0.5\" d=\"", out);
+  for (uint32_t m = p->mask; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctz(m), nsec = 0;
+    int first = -1;
+    for (unsigned k = 0; k < p->tex.nsector; k++) {
+      if (!(p->tex.lanes[k] >> l & 1)) continue;
+      int i = sector_index(row, p->tex.sector[k]);
+      if (first < 0) first = (int)k, d[l].tx = row->x[i] + row->w / 2;
+      else fprintf(out, "M%d %dL%d %d", lane_x(l), LANE_Y + LANE_H, row->x[i] + row->w / 2, ROW_Y);
+      nsec++;
+    }
+    if (first >= 0)
+      snprintf(d[l].attrs, sizeof d[l].attrs, "data-sector=\"%" PRIu64 "\" data-lane-sectors=\"%u\"",
+               p->tex.sector[first], nsec);
+    else
+      snprintf(d[l].attrs, sizeof d[l].attrs, "data-lane-sectors=\"0\""), d[l].tx = -1;
+    snprintf(d[l].fill, sizeof d[l].fill, "#c5e0b4");
+    if (nsec > 1) snprintf(d[l].label, sizeof d[l].label, "%u s", nsec);
+    else d[l].label[0] = '\0';
+    d[l].label2[0] = '\0';
+  }
+  fputs("\"/>\n", out);
+}
+
+static void tex_picture(FILE *out, const MemPicture *p) {
+  SectorRow rows, *row = &rows;
+  memset(row, 0, sizeof *row);
+  for (unsigned k = 0; k < p->tex.nsector; k++) add_sector(row, p->tex.sector[k]);
+  layout_row(row);
+  for (unsigned k = 0; k < p->tex.nsector; k++) row->touched[sector_index(row, p->tex.sector[k])] = 1;
+  tex_svg_begin(out, p, tex_op_names[p->texop <= 3 ? p->texop - 1 : 0]);
+  sector_boxes(out, row);
+  LaneDraw d[32];
+  tex_lanes(out, p, row, d);
+  draw_lanes(out, p->mask, d);
+  if (p->tex.more)
+    fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%u more sectors, not drawn</text>\n", WIDTH - LEFT,
+            LANE_Y - 6, p->tex.more);
+  fputs("</svg>\n", out);
+}
+
 void report_picture_svg(FILE *out, const MemModel *mm, int instr) {
   if (!out || !mm || !mm->line || instr < 0 || instr >= mm->nline) return;
   const MemPicture *p = &mm->line[instr].pic;
   if (!p->mask) return;
-  if (p->space == PTX_S_SHARED) bank_picture(out, mm, p);
+  if (p->texop) tex_picture(out, p);
+  else if (p->space == PTX_S_SHARED) bank_picture(out, mm, p);
   else sector_picture(out, p);
 }

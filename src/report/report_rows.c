@@ -131,3 +131,7 @@ const char *const report_status_name[3] = {[REPORT_OK] = "ok", [REPORT_REFUSED] 
 const char *report_run_status(const ReportRun *r) {
   return r->status <= REPORT_FAILED ? report_status_name[r->status] : "failed";
 }
+
+const char *const report_format_name[REPORT_NFORMATS] = {
+  [REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
+  [REPORT_NCU_CSV] = "ncu-csv", [REPORT_HTML] = "html", [REPORT_MARKDOWN] = "markdown"};

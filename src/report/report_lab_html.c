@@ -1,77 +1,35 @@
-/* lab_html.c - `warpmem lab --format html` (and --out's results.html): one
- * self-contained page (report_html.h) with, per group and experiment, the
- * seed's words, charts of the predicted (and, on a GPU, measured) time and
- * bandwidth of each launch, and for each launch a picture of one warp's
- * access per memory instruction (report_picture.h).  An experiment with a
- * padded shared-memory layout and its unpadded twin shows the two side by
- * side.
+/* report_lab_html.c - the lab's page (`warpmem lab --format html`, --out's
+ * results.html): one self-contained page (report_html.h) with, per group
+ * and experiment of the document (report_doc.h), the seed's words, charts of
+ * the predicted (and, on a GPU, measured) time and bandwidth of each launch,
+ * and for each launch a picture of one warp's access per memory instruction
+ * (report_picture.h).  An experiment with a padded shared-memory layout and
+ * its unpadded twin shows the two side by side.
  *
  * Notes:
- * - The pictures need each launch's per-instruction statistics after its
- *   module is freed: lab_keep_accesses copies them (with the instruction's
- *   text and lines) right after the simulation, only for this page.
+ * - The pictures come from each launch's kept accesses (ReportLabLaunch.acc,
+ *   kept by the lab right after the simulation, while the module lives).
  * - Every number drawn is also in data-* attributes (data-launch,
  *   data-predicted, data-measured on the chart's bars; the pictures' own),
  *   so tests read the data, not pixels.
- * - A launch that reuses an identical earlier simulation (LabResult.twin)
- *   shows the earlier one's pictures.
+ * - A launch that reuses an identical earlier simulation (its twin) shows
+ *   the earlier one's pictures.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab/lab.h"
-#include "ptx/ptx.h"
+#include "report/report.h"
 #include "report/report_html.h"
 #include "report/report_picture.h"
 #include "util/diag.h"
 
 enum { LAB_HTML_PICTURES = 8 };
 
-/* ---- keeping the accesses ------------------------------------------------- */
-
-static int access_cmp(const void *a, const void *b) {
-  const LabAccess *x = a, *y = b;
-  return (x->ptx_line > y->ptx_line) - (x->ptx_line < y->ptx_line);
-}
-
-void lab_keep_accesses(Lab *lab, int i, const SimRun *run, const PtxModule *mod) {
-  LabResult *r = &lab->res[i];
-  const PtxKernel *k = run->kernel;
-  const MemModel *mm = &run->mm;
-  if (!k || !mm->line || r->acc) return;
-  int lim = mm->nline < k->ncode ? mm->nline : k->ncode, n = 0;
-  for (int c = 0; c < lim; c++) n += mm->line[c].execs > 0;
-  if (!n) return;
-  r->acc = wm_xcalloc((size_t)n, sizeof *r->acc);
-  for (int c = 0; c < lim; c++) {
-    if (!mm->line[c].execs) continue;
-    const PtxInstr *in = &k->code[c];
-    LabAccess *a = &r->acc[r->nacc++];
-    a->ptx_line = in->ptx_line;
-    a->cu_line = in->cu_line;
-    a->ls = mm->line[c];
-    ptx_instr_text(mod, in, a->text, sizeof a->text);
-    const char *f = in->cu_line ? ptx_cu_file(mod, in) : NULL;
-    const char *base = f ? strrchr(f, '/') : NULL;
-    snprintf(a->src, sizeof a->src, "%s", base ? base + 1 : f ? f : "");
-  }
-  qsort(r->acc, (size_t)r->nacc, sizeof *r->acc, access_cmp);
-  r->gen = mm->gen;
-}
-
-void lab_free_accesses(Lab *lab) {
-  for (int i = 0; lab->res && i < lab->cat.nlaunches; i++) {
-    free(lab->res[i].acc);
-    lab->res[i].acc = NULL;
-    lab->res[i].nacc = 0;
-  }
-}
-
 /* The result whose accesses launch i shows (its twin's when it reused one). */
-static const LabResult *pictured(const Lab *lab, int i) {
-  const LabResult *r = &lab->res[i];
-  return !r->acc && r->twin >= 0 ? &lab->res[r->twin] : r;
+static const ReportLabLaunch *pictured(const ReportDoc *d, int i) {
+  const ReportLabLaunch *r = &d->launches[i];
+  return !r->acc && r->twin >= 0 ? &d->launches[r->twin] : r;
 }
 
 /* ---- pieces ---------------------------------------------------------------- */
@@ -82,12 +40,25 @@ static const LabResult *pictured(const Lab *lab, int i) {
  * instead of drawing it again -- the catalogue runs each kernel at several
  * sizes. */
 typedef struct Seen {
-  const LabAccess **acc;
+  const ReportAccess **acc;
   const char **label;     /* the launch that drew it */
   int n, cap;
 } Seen;
 
+/* Textures: the same lanes, texels, sectors relative to the first (and
+ * its place in its 256 bytes) and the same lanes on each. */
+static int same_tex_shape(const MemPicture *a, const MemPicture *b) {
+  if (a->mask != b->mask || a->size != b->size || a->texop != b->texop || a->tex.nsector != b->tex.nsector ||
+      a->tex.more != b->tex.more || a->tex.texels != b->tex.texels || a->tex.sector[0] % 8 != b->tex.sector[0] % 8)
+    return 0;
+  for (unsigned k = 0; k < a->tex.nsector; k++)
+    if (a->tex.lanes[k] != b->tex.lanes[k] || a->tex.sector[k] - a->tex.sector[0] != b->tex.sector[k] - b->tex.sector[0])
+      return 0;
+  return 1;
+}
+
 static int same_shape(const MemPicture *a, const MemPicture *b) {
+  if (a->texop || b->texop) return same_tex_shape(a, b);
   if (a->mask != b->mask || a->size != b->size || a->space != b->space || a->op != b->op ||
       a->addr[0] % 256 != b->addr[0] % 256)
     return 0;
@@ -99,7 +70,7 @@ static int same_shape(const MemPicture *a, const MemPicture *b) {
 }
 
 /* The number of the first picture of a's shape, or -1 (then a is added). */
-static int seen_before(Seen *sn, const LabAccess *a, const char *label) {
+static int seen_before(Seen *sn, const ReportAccess *a, const char *label) {
   for (int k = 0; k < sn->n; k++)
     if (same_shape(&sn->acc[k]->ls.pic, &a->ls.pic)) return k;
   if (sn->n == sn->cap) {
@@ -114,15 +85,15 @@ static int seen_before(Seen *sn, const LabAccess *a, const char *label) {
 
 /* One memory instruction: what --lines says of it, then its picture (or,
  * unless `force`, a link to the same shape's picture drawn before). */
-static void access_figure(FILE *out, Seen *sn, const LabLaunch *l, const LabResult *r, const LabAccess *a, int force) {
+static void access_figure(FILE *out, Seen *sn, const ReportLabLaunch *l, const ReportLabLaunch *r, const ReportAccess *a, int force) {
   const LineStat *ls = &a->ls;
-  int first = a->ls.pic.mask ? seen_before(sn, a, l->sim.label) : -1;
+  int first = a->ls.pic.mask ? seen_before(sn, a, l->sim->label) : -1;
   if (first < 0 && a->ls.pic.mask) fprintf(out, "<figure id=\"wm-pic-%d\"", sn->n - 1);
   else fputs("<figure", out);
   fputs(" class=\"lab-access\" data-launch=\"", out);
-  report_html_text(out, l->sim.label);
+  report_html_text(out, l->sim->label);
   fputs("\" data-kernel=\"", out);
-  report_html_text(out, l->sim.name);
+  report_html_text(out, l->sim->name);
   fprintf(out, "\" data-ptx-line=\"%u\"><figcaption><code>", a->ptx_line);
   report_html_text(out, a->text);
   fputs("</code> ", out);
@@ -164,10 +135,9 @@ typedef enum { CHART_TIME, CHART_RATE } ChartKind;
 
 /* Launch i's value on a chart: time in microseconds, or GB/s (TFLOP/s for
  * multiplies), predicted or measured; 0: none. */
-static double chart_value(const Lab *lab, int i, ChartKind k, int measured) {
-  const LabLaunch *l = &lab->cat.launches[i];
-  const LabResult *r = &lab->res[i];
-  double ns = measured ? (r->measured ? r->t.hot.median_s * 1e9 : 0) : r->pred_ns;
+static double chart_value(const ReportDoc *d, int i, ChartKind k, int measured) {
+  const ReportLabLaunch *l = &d->launches[i], *r = l;
+  double ns = measured ? (r->gpu_run.timed ? r->gpu_run.hot.median_s * 1e9 : 0) : r->pred_ns;
   if (k == CHART_TIME || ns <= 0) return k == CHART_TIME ? ns / 1e3 : 0;
   if (l->flops > 0) return l->flops / ns / 1e3;
   return l->bytes > 0 ? l->bytes / ns : 0;
@@ -183,18 +153,18 @@ static void chart_bar(FILE *out, int y, double v, double max, const char *fill, 
 
 /* Horizontal bars per launch of experiment x: predicted (blue) and, on a
  * GPU, measured (orange). */
-static void chart(FILE *out, const Lab *lab, const LabExp *x, ChartKind k) {
+static void chart(FILE *out, const ReportDoc *d, const ReportExp *x, ChartKind k) {
   const char *unit = k == CHART_TIME ? "us" : "GB/s";
   double max = 0;
   int rows = 0;
   for (int i = x->first; i < x->first + x->n; i++) {
-    if (!lab->res[i].selected || !lab->res[i].simulated) continue;
-    if (k == CHART_RATE && lab->cat.launches[i].flops > 0) unit = "TFLOP/s";
-    for (int m = 0; m < 2; m++) max = chart_value(lab, i, k, m) > max ? chart_value(lab, i, k, m) : max;
+    if (!d->launches[i].simulated) continue;
+    if (k == CHART_RATE && d->launches[i].flops > 0) unit = "TFLOP/s";
+    for (int m = 0; m < 2; m++) max = chart_value(d, i, k, m) > max ? chart_value(d, i, k, m) : max;
     rows++;
   }
   if (max <= 0) return;
-  int gpu = lab->refs.have_gpu, rh = gpu ? 22 : 14;
+  int gpu = d->device.have_gpu, rh = gpu ? 22 : 14;
   fprintf(out, "<svg class=\"lab-chart\" xmlns=\"http://www.w3.org/2000/svg\" data-chart=\"%s\" data-unit=\"%s\" "
                "width=\"720\" height=\"%d\" font-family=\"sans-serif\" font-size=\"10\">\n",
           k == CHART_TIME ? "time" : "rate", unit, 20 + rows * rh);
@@ -205,14 +175,14 @@ static void chart(FILE *out, const Lab *lab, const LabExp *x, ChartKind k) {
   fputs("\n", out);
   int y = 20;
   for (int i = x->first; i < x->first + x->n; i++) {
-    if (!lab->res[i].selected || !lab->res[i].simulated) continue;
-    double p = chart_value(lab, i, k, 0), m = chart_value(lab, i, k, 1);
+    if (!d->launches[i].simulated) continue;
+    double p = chart_value(d, i, k, 0), m = chart_value(d, i, k, 1);
     fputs("<g class=\"lab-bar\" data-launch=\"", out);
-    report_html_text(out, lab->cat.launches[i].sim.label);
+    report_html_text(out, d->launches[i].sim->label);
     fprintf(out, "\" data-predicted=\"%.6g\"", p);
     if (m > 0) fprintf(out, " data-measured=\"%.6g\"", m);
     fprintf(out, "><text x=\"0\" y=\"%d\">", y + 8);
-    report_html_text(out, lab->cat.launches[i].sim.label);
+    report_html_text(out, d->launches[i].sim->label);
     fputs("</text>", out);
     chart_bar(out, y, p, max, "#4472c4", unit);
     if (gpu) chart_bar(out, y + 10, m, max, "#ed7d31", unit);
@@ -233,8 +203,8 @@ static int pad_at(const char *s) {
   return -1;
 }
 
-static int has_shared(const Lab *lab, int i) {
-  const LabResult *r = pictured(lab, i);
+static int has_shared(const ReportDoc *d, int i) {
+  const ReportLabLaunch *r = pictured(d, i);
   for (int a = 0; a < r->nacc; a++)
     if (r->acc[a].ls.pic.mask && r->acc[a].ls.pic.space == PTX_S_SHARED) return 1;
   return 0;
@@ -243,67 +213,66 @@ static int has_shared(const Lab *lab, int i) {
 /* The unpadded twin of padded launch p in experiment x: the launch whose
  * kernel is p's without "pad" (or "Ipad"), else the closest earlier launch
  * with shared memory and no "pad"; -1 if none. */
-static int unpadded_twin(const Lab *lab, const LabExp *x, int p) {
-  const char *name = lab->cat.launches[p].sim.name;
+static int unpadded_twin(const ReportDoc *d, const ReportExp *x, int p) {
+  const char *name = d->launches[p].sim->name;
   char want[256];
   int at = pad_at(name);
   if (at > 0 && (name[at - 1] == 'I' || name[at - 1] == 'i')) at--;
   snprintf(want, sizeof want, "%.*s%s", at, name, name + pad_at(name) + 3);
   for (int i = x->first; i < x->first + x->n; i++)
-    if (i != p && lab->res[i].selected && !strcmp(lab->cat.launches[i].sim.name, want) && has_shared(lab, i)) return i;
+    if (i != p && !strcmp(d->launches[i].sim->name, want) && has_shared(d, i)) return i;
   for (int i = p - 1; i >= x->first; i--)
-    if (lab->res[i].selected && pad_at(lab->cat.launches[i].sim.name) < 0 && has_shared(lab, i)) return i;
+    if (pad_at(d->launches[i].sim->name) < 0 && has_shared(d, i)) return i;
   return -1;
 }
 
-static void shared_column(FILE *out, Seen *sn, const Lab *lab, int i, const char *what) {
-  const LabResult *r = pictured(lab, i);
+static void shared_column(FILE *out, Seen *sn, const ReportDoc *d, int i, const char *what) {
+  const ReportLabLaunch *r = pictured(d, i);
   fputs("<div><h5>", out);
-  report_html_text(out, lab->cat.launches[i].sim.label);
+  report_html_text(out, d->launches[i].sim->label);
   fprintf(out, " (%s)</h5>\n", what);
   for (int a = 0; a < r->nacc; a++)
     if (r->acc[a].ls.pic.mask && r->acc[a].ls.pic.space == PTX_S_SHARED)
-      access_figure(out, sn, &lab->cat.launches[i], r, &r->acc[a], 1);
+      access_figure(out, sn, &d->launches[i], r, &r->acc[a], 1);
   fputs("</div>\n", out);
 }
 
-static void padded_pairs(FILE *out, Seen *sn, const Lab *lab, const LabExp *x) {
+static void padded_pairs(FILE *out, Seen *sn, const ReportDoc *d, const ReportExp *x) {
   for (int p = x->first; p < x->first + x->n; p++) {
-    if (!lab->res[p].selected || pad_at(lab->cat.launches[p].sim.name) < 0 || !has_shared(lab, p)) continue;
-    int u = unpadded_twin(lab, x, p);
+    if (pad_at(d->launches[p].sim->name) < 0 || !has_shared(d, p)) continue;
+    int u = unpadded_twin(d, x, p);
     if (u < 0) continue;
     fputs("<div class=\"lab-pair\" data-unpadded=\"", out);
-    report_html_text(out, lab->cat.launches[u].sim.label);
+    report_html_text(out, d->launches[u].sim->label);
     fputs("\" data-padded=\"", out);
-    report_html_text(out, lab->cat.launches[p].sim.label);
+    report_html_text(out, d->launches[p].sim->label);
     fputs("\">\n", out);
-    shared_column(out, sn, lab, u, "unpadded");
-    shared_column(out, sn, lab, p, "padded");
+    shared_column(out, sn, d, u, "unpadded");
+    shared_column(out, sn, d, p, "padded");
     fputs("</div>\n", out);
   }
 }
 
 /* ---- the page ----------------------------------------------------------------- */
 
-static void launch_section(FILE *out, Seen *sn, const Lab *lab, int i) {
-  const LabLaunch *l = &lab->cat.launches[i];
-  const LabResult *r = &lab->res[i];
+static void launch_section(FILE *out, Seen *sn, const ReportDoc *d, int i) {
+  const ReportLabLaunch *l = &d->launches[i], *r = l;
   fputs("<details class=\"lab-launch\" data-launch=\"", out);
-  report_html_text(out, l->sim.label);
+  report_html_text(out, l->sim->label);
   fputs("\" data-kernel=\"", out);
-  report_html_text(out, l->sim.name);
+  report_html_text(out, l->sim->name);
   fputs("\"><summary>", out);
-  report_html_text(out, l->sim.label);
+  report_html_text(out, l->sim->label);
   fputs("</summary>\n", out);
   if (!r->simulated) {
-    fprintf(out, "<p class=\"lab-error\">simulation %s:</p><pre>", report_status_name[r->sim_status]);
-    report_html_text(out, r->sim_error);
+    fprintf(out, "<p class=\"lab-error\">simulation %s:</p><pre>", report_status_name[r->status]);
+    report_html_text(out, r->error);
     fputs("</pre>\n", out);
   }
-  const LabResult *pr = pictured(lab, i);
+  const ReportLabLaunch *pr = pictured(d, i);
   if (r->twin >= 0 && r->simulated) {
     fputs("<p>the same simulation as ", out);
-    report_html_text(out, lab->cat.launches[r->twin].sim.label);
+    report_html_text(out, d->launches[r->twin].sim->label);
     fputs("</p>\n", out);
   }
   /* at most LAB_HTML_PICTURES new pictures a launch: an unrolled loop's
@@ -322,7 +291,7 @@ static void launch_section(FILE *out, Seen *sn, const Lab *lab, int i) {
   fputs("</details>\n", out);
 }
 
-static void experiment(FILE *out, Seen *sn, const Lab *lab, const LabExp *x) {
+static void experiment(FILE *out, Seen *sn, const ReportDoc *d, const ReportExp *x) {
   fputs("<section class=\"lab-exp\" data-exp=\"", out);
   report_html_text(out, x->name);
   fputs("\"><h3>", out);
@@ -342,41 +311,38 @@ static void experiment(FILE *out, Seen *sn, const Lab *lab, const LabExp *x) {
     report_html_text(out, x->why);
     fputs("</p>\n", out);
   }
-  chart(out, lab, x, CHART_TIME);
-  chart(out, lab, x, CHART_RATE);
-  padded_pairs(out, sn, lab, x);
-  for (int i = x->first; i < x->first + x->n; i++)
-    if (lab->res[i].selected) launch_section(out, sn, lab, i);
+  chart(out, d, x, CHART_TIME);
+  chart(out, d, x, CHART_RATE);
+  padded_pairs(out, sn, d, x);
+  for (int i = x->first; i < x->first + x->n; i++) launch_section(out, sn, d, i);
   fputs("</section>\n", out);
 }
 
-static void page_head(FILE *out, const Lab *lab) {
+static void page_head(FILE *out, const ReportDoc *d) {
   fputs("<p class=\"lab-device\">", out);
-  if (lab->refs.have_gpu) {
+  if (d->device.have_gpu) {
     fputs("Measured on ", out);
-    report_html_text(out, lab->refs.info.name);
+    report_html_text(out, d->device.name);
     fputs(" and simulated", out);
   } else {
     fputs("No GPU (", out);
-    report_html_text(out, lab->refs.no_gpu_reason);
+    report_html_text(out, d->device.no_gpu_reason);
     fputs("): the charts show predicted times and bandwidths only, simulated", out);
   }
   fputs(" on the preset ", out);
-  report_html_text(out, sim_arch(&lab->opt.sim)->name);
-  fprintf(out, ", %s. Produced by <code>", lab->date);
-  report_html_text(out, lab->opt.command);
+  report_html_text(out, d->arch);
+  fprintf(out, ", %s. Produced by <code>", d->date);
+  report_html_text(out, d->command);
   fputs("</code>. Each picture is the costliest request of its instruction: a warp's 32 lanes against the "
         "32-byte sectors (global, local) or the banks (shared, wavefronts numbered) they touch.</p>\n", out);
 }
 
-int lab_report_html(const Lab *lab, FILE *out) {
-  const LabCatalogue *c = &lab->cat;
+int report_lab_html(FILE *out, const ReportDoc *d) {
   Seen sn = {0};
-  report_html_begin(out, "warpmem lab");
-  page_head(out, lab);
-  for (int g = 0; g < c->ngroups; g++) {
-    const LabGroup *gr = &c->groups[g];
-    if (!lab_group_selected(lab, gr)) continue;
+  report_html_begin(out, d->title ? d->title : "warpmem lab");
+  page_head(out, d);
+  for (int g = 0; g < d->ngroups; g++) {
+    const ReportGroup *gr = &d->groups[g];
     fputs("<section class=\"lab-group\" data-group=\"", out);
     report_html_text(out, gr->name);
     fputs("\"><h2>", out);
@@ -384,9 +350,7 @@ int lab_report_html(const Lab *lab, FILE *out) {
     fputs(": ", out);
     report_html_text(out, gr->title ? gr->title : "");
     fprintf(out, " (seed %03d)</h2>\n", gr->seed);
-    for (int e = gr->first; e < gr->first + gr->n; e++) {
-      if (lab_exp_selected(lab, &c->exps[e])) experiment(out, &sn, lab, &c->exps[e]);
-    }
+    for (int e = gr->first; e < gr->first + gr->n; e++) experiment(out, &sn, d, &d->exps[e]);
     fputs("</section>\n", out);
   }
   report_html_end(out);
