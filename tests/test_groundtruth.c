@@ -81,9 +81,6 @@ static int listed(const char *const *list, const char *name) {
  *   model's interleaving gives (78% on the seed launch, 66% on the large);
  *   mm_s, whose barriers keep blocks in step, is within 5% on the seed
  *   launch.
- * - madd_nc writes: the hardware merges the stores of pairs of warps to the
- *   same 16 sectors (1.07 M of 2.10 M reach L2); the model merges all four
- *   warps that write them (49%).
  * - offset_copy#1 writes: the sector a warp shares with the next is merged
  *   63% of the time on the H200, always in the model (87%).
  * - local_heap reads: 13.5 K measured, 8.2 K in the model (its global
@@ -94,8 +91,16 @@ typedef struct Beyond {
   WmMetric metric;
 } Beyond;
 static const Beyond beyond_exceptions[] = {
-  {"mm_g", WM_M_L2_RD},       {"madd_nc", WM_M_L2_WR}, {"offset_copy#1", WM_M_L2_WR},
-  {"local_heap", WM_M_L2_RD}, {"mm_s", WM_M_L2_RD} /* large launch only: see test_large_launches */,
+  {"mm_g", WM_M_L2_RD},        {"offset_copy#1", WM_M_L2_WR},
+  {"local_heap", WM_M_L2_RD},  {"mm_s", WM_M_L2_RD} /* large launch only: see test_large_launches */,
+  /* merge_kernels.cu: what the merging rules leave (docs/results/
+   * h200-2026-11-26-merge): four back-to-back stores of 16 sectors merge
+   * 72% as much as the model merges them, of 32 sectors 12% (the model:
+   * all); neighbouring warps' 16-sector stores merge 17% of the time
+   * (the model: half), partners 2 or 4 warps apart 7-8% and p = 4
+   * partners two apart 22% (the model: never). */
+  {"st_gap#w4g0", WM_M_L2_WR},   {"st_gap#w8g0", WM_M_L2_WR},   {"st_share#p2d1", WM_M_L2_WR},
+  {"st_share#p2d2", WM_M_L2_WR}, {"st_share#p2d4", WM_M_L2_WR}, {"st_share#p4d2", WM_M_L2_WR},
 };
 
 static int beyond_exception(const char *label, WmMetric m, int large) {
@@ -111,7 +116,7 @@ static void check_within(const char *label, WmMetric m, double sim, double meas,
              100 * sim / meas, meas, 100 * tol);
 }
 
-static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, int large) {
+static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, int large, int small_dram) {
   static const WmMetric l2[] = {WM_M_L2_RD, WM_M_L2_WR};
   for (size_t k = 0; k < sizeof l2 / sizeof *l2; k++) {
     WmMetric m = l2[k];
@@ -124,16 +129,24 @@ static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, 
    * and code: 2816 bytes with 512 bytes of code, plus the rest of the code
    * in 256-byte pieces (setRowReadColRect: 896 bytes of SASS, 3328 read).
    * Exact when ptxas gave the code's size. */
-  else if (r->v[WM_M_DRAM_RD] > 0 && run->kernel->code_bytes && run->mm.metric[WM_M_GLD_REQ] == 0 &&
+  else if (small_dram && r->v[WM_M_DRAM_RD] > 0 && run->kernel->code_bytes && run->mm.metric[WM_M_GLD_REQ] == 0 &&
            (long long)run->mm.metric[WM_M_DRAM_RD] != r->v[WM_M_DRAM_RD])
     fail_msg("%s: dram__bytes_read = %llu, H200 measured %lld (code %u bytes)", label,
              (unsigned long long)run->mm.metric[WM_M_DRAM_RD], r->v[WM_M_DRAM_RD], run->kernel->code_bytes);
 }
 
-/* Runs every //@ launch of `cu` (PTX in `ptx`) and compares with `csv`.
- * `shared_exact`: shared-memory counters must be equal too (kernels with no
- * other L1 traffic to add wavefronts). */
-static void check_file(const char *ptx, const char *cu, const char *csv, int shared_exact) {
+/* check_file's flags */
+enum {
+  SHARED_EXACT = 1, /* shared-memory counters must be equal too (kernels with
+                       no other L1 traffic to add wavefronts); nothing beyond
+                       L1 is checked */
+  SMALL_DRAM = 2    /* launches that read no global memory read exactly their
+                       parameters and code from DRAM */
+};
+
+/* Runs every //@ launch of `cu` (PTX in `ptx`) and compares with `csv`. */
+static void check_file(const char *ptx, const char *cu, const char *csv, int flags) {
+  int shared_exact = flags & SHARED_EXACT;
   load_truth(csv);
   WmErr e = {0};
   PtxModule *mod = ptx_load(tu_truth(ptx), arch_ptx_target(), &e);
@@ -191,7 +204,7 @@ static void check_file(const char *ptx, const char *cu, const char *csv, int sha
                    wm_metric_name[m], sim, 100 * sim / meas, meas);
       }
     }
-    if (!shared_exact) check_beyond_l1(&run, r, ls[i].label, 0);
+    if (!shared_exact) check_beyond_l1(&run, r, ls[i].label, 0, flags & SMALL_DRAM);
     printf("ok %s\n", ls[i].label);
     checked++;
     sim_run_free(&run);
@@ -250,7 +263,7 @@ static void test_large_launches(void **state) {
     SimRun run;
     if (sim_run_launch(mod, &ls[i], &o, &run, &e)) fail_msg("%s: %s", ls[i].label, e.msg);
     assert_true(run.have_time);
-    check_beyond_l1(&run, r, ls[i].label, 1);
+    check_beyond_l1(&run, r, ls[i].label, 1, 0);
     double sim = (double)run.mm.metric[WM_M_TIME], meas = (double)r->v[WM_M_TIME];
     assert_true(meas > 0);
     err[nerr++] = sim > meas ? sim / meas - 1 : 1 - sim / meas;
@@ -269,7 +282,16 @@ static void test_large_launches(void **state) {
 
 static void test_seed_launches(void **state) {
   (void)state;
-  check_file("ptx/seed_kernels.ptx", "seed_kernels.cu", "h200-seed-counters.csv", 0);
+  check_file("ptx/seed_kernels.ptx", "seed_kernels.cu", "h200-seed-counters.csv", SMALL_DRAM);
+}
+
+/* groundtruth/merge_kernels.cu: when a warp's stores, and a block's warps'
+ * stores, to the same sectors reach L2 as one write (issue 13; measured on
+ * an H200, docs/results/h200-2026-11-26-merge): L1 counters exact, L2
+ * writes within 5% but for the exceptions above. */
+static void test_merge_launches(void **state) {
+  (void)state;
+  check_file("ptx/merge_kernels.ptx", "merge_kernels.cu", "h200-merge-counters.csv", 0);
 }
 
 /* groundtruth/probe_kernels.cu: 8- and 16-byte shared accesses (pairs,
@@ -279,12 +301,13 @@ static void test_seed_launches(void **state) {
  * touch little else in L1, so shared-memory counters must be exact. */
 static void test_probe_launches(void **state) {
   (void)state;
-  check_file("ptx/probe_kernels.ptx", "probe_kernels.cu", "h200-probe-counters.csv", 1);
+  check_file("ptx/probe_kernels.ptx", "probe_kernels.cu", "h200-probe-counters.csv", SHARED_EXACT);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_probe_launches),
                                      cmocka_unit_test(test_seed_launches),
+                                     cmocka_unit_test(test_merge_launches),
                                      cmocka_unit_test(test_large_launches)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
