@@ -248,8 +248,10 @@ static void test_time_and_hierarchy(void **state) {
   char *out = run_ok(args);
   assert_non_null(strstr(out, "memory hierarchy on h200"));
   assert_non_null(strstr(out, "predicted time"));
-  /* 32 scattered sectors per store request: the L2 requests bound it */
-  assert_non_null(strstr(out, "-- L2-bound"));
+  /* 32 scattered sectors per store request, a line each: the L1 sends the
+   * L2 4.2 M write requests (2048^2 floats / 32 lanes x 32 lines), one per
+   * 4 clocks per SM, which bounds it */
+  assert_non_null(strstr(out, "-- L1/shared-bound: 4.2 M write requests to L2"));
   free(out);
   strcat(args, " --no-caches --format json");
   out = run_ok(args);

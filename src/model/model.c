@@ -186,6 +186,13 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
              model_bound_limit[t->limiter], ceil(waves), resident, mem + raw + smem, mem, raw, smem,
              t->dram_gbs / 1000, a->dram_gbs / 1000);
     break;
+  case MODEL_L1:
+    if (write_cycles > l1_cycles) {
+      snprintf(t->why, sizeof t->why, "%s: %.1f M write requests to L2 (a line each), one per %.0f clocks per SM",
+               model_bound_limit[t->limiter], (double)m[WM_M_L2_WRREQ] / 1e6, a->l1_write_cycles);
+      break;
+    }
+    __attribute__((fallthrough)); /* tag lookups and wavefronts: the general line */
   default:
     snprintf(t->why, sizeof t->why, "%s: %.1f us of %.1f us", model_bound_limit[t->limiter],
              t->bound_ns[t->limiter] / 1000, t->ns / 1000);
