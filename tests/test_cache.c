@@ -283,7 +283,7 @@ static void test_fetch_pair(void **state)
   cache_free(&c);
 }
 
-/* ---- 3. stores write through, no L1 allocation ------------------------- */
+/* ---- 3. stores write through; L1 keeps what they wrote ------------------ */
 
 static void test_store_write_through(void **state)
 {
@@ -301,15 +301,45 @@ static void test_store_write_through(void **state)
   EQ(L2_WRREQ, 2);
   /* each store sector is an L1 lookup (measured on an H100: copy_grid's
    * misses are its load sectors plus its store sectors), a miss here; the
-   * load then misses L1 too because the store did not allocate */
-  EQ(L1_MISS, 6 + 1);
-  EQ(L1_HIT, 0);
-  /* L2 allocates on write: the 6 write sectors missed, and the whole-sector
-   * write made sector 0 present, so the load hits L2 without DRAM */
+   * whole-sector store left sector 0 in L1, so the load hits there */
+  EQ(L1_MISS, 6);
+  EQ(L1_HIT, 1);
+  /* L2 allocates on write: the 6 write sectors missed; the load never
+   * reached it */
   EQ(L2_MISS, 6);
-  EQ(L2_HIT, 1);
+  EQ(L2_HIT, 0);
   EQ(DRAM_RD, 0);
+  EQ(L2_RD, 0);
+  cache_free(&c);
+
+  /* A warp's second store to a sector it stored hits L1 even when the
+   * first wrote part of it (H200 st_gap#w4g4: 50,688 of 67,584 store
+   * lookups hit, the first store to each sector misses), but a load of a
+   * partly written sector misses and reads L2.  A line only stored never
+   * evicts loaded data: in a set whose ways all hold loaded lines, the
+   * store allocates nothing (PolyBench-style cov_product's stores keep
+   * missing while its loads keep hitting). */
+  cache_init(&c, &k);
+  ST(&t, 0, 0xf, 8);
+  ST(&t, 0, 0xf0, 8);
+  LD(&t, 0, 8);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L1_MISS, 1 + 1);
+  EQ(L1_HIT, 1);
   EQ(L2_RD, 1);
+  cache_free(&c);
+  /* L1 (4 KB, 4 ways: 32 lines) full of loaded lines, 4 sectors each: a
+   * store to a new line finds no way without loaded data, allocates
+   * nothing, and a second store to its sector misses again. */
+  cache_init(&c, &k);
+  for (uint64_t ln = 0; ln < 256; ln++) LD(&t, 0, 4 * ln, 4 * ln + 1, 4 * ln + 2, 4 * ln + 3);
+  ST(&t, 0, ALL, 4 * 1000);
+  ST(&t, 0, ALL, 4 * 1000);
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L1_MISS, 256 * 4 + 2);
+  EQ(L1_HIT, 0);
   cache_free(&c);
 
   /* A store updates a sector L1 already holds: a hit (st_loop#256 on the
@@ -530,10 +560,10 @@ static void test_l2_write_back(void **state)
   cache_init(&c, &k);
   for (uint64_t ln = 0; ln < 4; ln++)
     req(&t, 0, TR_ST, ALL, (const uint64_t[]){4 * ln, 4 * ln + 1, 4 * ln + 2, 4 * ln + 3}, 4);
-  LD(&t, 0, 0);
+  LDNC(&t, 0, 0); /* uncached loads: L1 keeps the stored sectors, and this is about L2 */
   ST(&t, 0, ALL, 16, 17, 18, 19);
-  LD(&t, 0, 1);
-  LD(&t, 0, 4);
+  LDNC(&t, 0, 1);
+  LDNC(&t, 0, 4);
   run1(&c, 0, &t);
   counters(&c, m);
   EQ(DRAM_WR, 256);

@@ -9,8 +9,9 @@
  *   picked by a hash of the line address.  A miss fetches only the sectors
  *   asked for.
  * - L1 (sm_70+): global loads allocate (unless they bypass L1); global
- *   stores write through to L2 without allocating (no data is modelled, so
- *   a sector already present stays as it is); local loads and stores
+ *   stores write through to L2 and keep what they wrote in L1 (a line's
+ *   "stored" sectors: a later store hits; a whole sector written is valid
+ *   for loads too) where that evicts no loaded data; local loads and stores
  *   allocate (local stores also write through: the measured L2 writes of
  *   local_heap equal its local store sectors); atomics go to L2 and drop
  *   the sector from L1.  The L1s are not kept coherent with each other.
@@ -424,17 +425,32 @@ static int l1_load(CacheLevel *lv, uint64_t sector, L1Last *last) {
 }
 
 /* A global store looks its sector up (Nsight Compute counts the lookup: a
- * hit when the sector is valid, which the store then updates) but
- * allocates nothing and leaves the LRU order alone: 1 on a hit.  Measured
- * on an H100 (docs/results/h100-2026-11-25-hierarchy): st_loop#256's
- * 2.16 M store sectors to lines its loads brought hit; copy_grid's miss. */
-static int l1_store_lookup(const CacheLevel *lv, uint64_t sector, L1Last *last) {
+ * hit when the sector is valid or a store wrote it before) and leaves it
+ * written in L1: a line it allocates takes a way without loaded data, and
+ * keeps its LRU rank (a line only stored goes first).  1 on a hit.
+ * Measured on an H100 (docs/results/h100-2026-11-25-hierarchy): st_loop#256's
+ * 2.16 M store sectors to lines its loads brought hit; copy_grid's miss.  On
+ * the H200 (docs/results/h200-2026-11-26-merge): st_gap's stores miss once a
+ * sector, then hit (L1 lookups equal for 7 of the 15 merge probes, 0
+ * before); PolyBench-style cov_product's loads keep hitting under its
+ * stores. */
+static int l1_store_lookup(CacheLevel *lv, uint64_t sector, uint32_t bytes, L1Last *last) {
   if (!lv->way) return 0;
   uint64_t ln = sector >> 2;
-  size_t w = ln == last->ln ? last->way : level_find(lv, ln);
-  if (w == SIZE_MAX) return 0;
-  *last = (L1Last){ln, w};
-  return cl_has(lv->way[w], CL_VALID, sector & 3);
+  unsigned s = sector & 3;
+  size_t w = last->way;
+  if (ln != last->ln) {
+    w = level_way(lv, set_of(lv, ln), ln); /* the LRU order left alone: a line only stored goes first */
+    if (cl_tag(lv->way[w]) != ln + 1) {
+      if (lv->way[w] >> CL_VALID & 0xf) return 0; /* it would evict loaded data: not allocated */
+      level_fill(lv, w, ln);
+    }
+    *last = (L1Last){ln, w};
+  }
+  int hit = cl_has(lv->way[w], CL_VALID, s) | cl_has(lv->way[w], CL_DIRTY, s);
+  cl_set(&lv->way[w], CL_DIRTY, s);                      /* L1: stored, so a later store hits */
+  if (bytes == UINT32_MAX) cl_set(&lv->way[w], CL_VALID, s); /* and loads hit a whole sector */
+  return hit;
 }
 
 static void l1_drop(CacheLevel *lv, uint64_t sector) {
@@ -610,7 +626,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
       metric[l1_load(l1, sec, &l1_last) ? WM_M_L1_HIT : WM_M_L1_MISS]++;
       /* fall through */
     case TR_ST: {
-      if (kind == TR_ST) metric[l1_store_lookup(l1, sec, &l1_last) ? WM_M_L1_HIT : WM_M_L1_MISS]++;
+      if (kind == TR_ST) metric[l1_store_lookup(l1, sec, x->bytes, &l1_last) ? WM_M_L1_HIT : WM_M_L1_MISS]++;
       int merged = merge_ok && (((r[0].first & TR_AFTER_ST) && in_last_store(last, sec)) | merged_store(c, sm, sec, block, x->warp, last->loads, wide));
       if (!merged) {
         count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
