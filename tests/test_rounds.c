@@ -90,31 +90,32 @@ static const char *const kernels =
     "  st.global.f32 [%rd4], %f1;\n  add.f32 %f1, %f1, %f1;\n  st.global.f32 [%rd4+4], %f1;\n"
     "  add.f32 %f1, %f1, %f1;\n  st.global.f32 [%rd4+8], %f1;\n  ret;\n}\n";
 
-static uint64_t rounds_of(const char *name) {
+/* Runs one warp of kernel `name` on a buffer of 96 floats: its counters
+ * in m (one warp launched). */
+static void run_warp(const char *name, uint64_t *m) {
   WmErr e = {0};
-  PtxModule *m = ptx_parse("t.ptx", strdup(kernels), &e);
-  if (!m) fail_msg("%s", e.msg);
+  PtxModule *mod = ptx_parse("t.ptx", strdup(kernels), &e);
+  if (!mod) fail_msg("%s", e.msg);
   SimRun run;
-  tu_launch(&run, m, name, "1", "32", 0, "buf:f32:64", NULL);
-  uint64_t r = run.mm.metric[WM_M_ROUNDS];
+  tu_launch(&run, mod, name, "1", "32", 0, "buf:f32:96", NULL);
   assert_int_equal(run.mm.metric[WM_M_WARPS], 1);
+  memcpy(m, run.mm.metric, sizeof run.mm.metric);
   sim_run_free(&run);
-  ptx_module_free(m);
-  return r;
+  ptx_module_free(mod);
+}
+
+static uint64_t rounds_of(const char *name) {
+  uint64_t m[WM_M_COUNT];
+  run_warp(name, m);
+  return m[WM_M_ROUNDS];
 }
 
 /* L2 write sectors of one warp of `name`. */
 static uint64_t l2_writes_of(const char *name) {
-  WmErr e = {0};
-  PtxModule *m = ptx_parse("t.ptx", strdup(kernels), &e);
-  if (!m) fail_msg("%s", e.msg);
-  SimRun run;
-  tu_launch(&run, m, name, "1", "32", 0, "buf:f32:96", NULL);
-  uint64_t w = run.mm.metric[WM_M_L2_WR];
-  assert_int_equal(run.mm.metric[WM_M_GST_SEC], 3 * 12); /* 32 lanes x 12 bytes = 384: 12 sectors a store */
-  sim_run_free(&run);
-  ptx_module_free(m);
-  return w;
+  uint64_t m[WM_M_COUNT];
+  run_warp(name, m);
+  assert_int_equal(m[WM_M_GST_SEC], 3 * 12); /* 32 lanes x 12 bytes = 384: 12 sectors a store */
+  return m[WM_M_L2_WR];
 }
 
 /* A warp's stores to the same sectors merge in L1 only back to back
