@@ -45,6 +45,11 @@
 #include "util/diag.h"
 #include "util/spill.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define WM_SCAN_AVX2 1 /* the set scans' AVX2 form, where the host has it */
+#endif
+
 
 /* ---- one set-associative array ------------------------------------------ */
 
@@ -84,6 +89,10 @@ static void level_init(CacheLevel *lv, uint64_t bytes, int ways, int l2) {
   lv->sets = (uint32_t)(lines / (uint64_t)ways);
   size_t n = (size_t)lv->sets * lv->ways;
   lv->way = wm_xaligned(64, n * sizeof *lv->way);
+  lv->scan = 0;
+#ifdef WM_SCAN_AVX2
+  lv->scan = (ways == 4 || ways == 16) && __builtin_cpu_supports("avx2");
+#endif
   for (size_t i = 0; i < n; i++) lv->way[i] = (uint64_t)(i % lv->ways) << CL_RANK; /* empty, ranked */
   lv->writes = NULL;
   if (l2) {
@@ -115,9 +124,100 @@ static size_t set_index(const CacheLevel *lv, uint64_t ln) {
 /* The first way of line ln's set. */
 static size_t set_of(const CacheLevel *lv, uint64_t ln) { return set_index(lv, ln) * lv->ways; }
 
+/* ---- the set scans ---------------------------------------------------------
+ * Each look-up asks three things of a set: which way holds the line, which
+ * is empty, which is the least recent.  A 16-way L2 set is four AVX2
+ * registers and a 4-way L1 set one, so on hosts with AVX2 (chosen once, in
+ * level_init: CacheLevel.scan) the answers are three bit masks from a few
+ * compares instead of a loop of branches per way (the scalar loop cost
+ * 250 instructions per L2 look-up).  Both forms give the same ways: the
+ * hit, else the first empty way, else the one of the last rank (ranks are
+ * a permutation of 0 .. ways-1). */
+
+/* Masks over the ways of a set: the line's way, empty ways, the LRU way. */
+typedef struct SetScan {
+  uint64_t hit, empty, lru;
+} SetScan;
+
+#ifdef WM_SCAN_AVX2
+/* Bit i set where 64-bit word i of the `ways` (4 or 16) at p equals `key`
+ * after `mask` (shift: after the shift to the rank instead). */
+__attribute__((target("avx2"), always_inline)) static inline uint64_t eq_mask(const uint64_t *p, uint32_t ways,
+                                                                                __m256i mask, __m256i key, int shift) {
+  uint64_t m = 0;
+#pragma GCC unroll 4
+  for (uint32_t i = 0; i < ways; i += 4) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+    v = shift ? _mm256_srli_epi64(v, CL_RANK) : _mm256_and_si256(v, mask);
+    m |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(v, key))) << i;
+  }
+  return m;
+}
+
+/* The ways of a set of 4 or 16 that hold line ln (one bit at most). */
+__attribute__((target("avx2"))) static uint64_t find_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
+  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), key = _mm256_set1_epi64x((long long)(ln + 1));
+  return ways == 16 ? eq_mask(set, 16, tag, key, 0) : eq_mask(set, 4, tag, key, 0);
+}
+
+/* The victim of a set of 4 or 16: its first empty way, else its LRU one. */
+__attribute__((target("avx2"))) static uint32_t victim_avx2(const uint64_t *set, uint32_t ways) {
+  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), zero = _mm256_setzero_si256();
+  uint64_t e = ways == 16 ? eq_mask(set, 16, tag, zero, 0) : eq_mask(set, 4, tag, zero, 0);
+  if (!e) e = ways == 16 ? eq_mask(set, 16, tag, _mm256_set1_epi64x(15), 1) : eq_mask(set, 4, tag, _mm256_set1_epi64x(3), 1);
+  return (uint32_t)__builtin_ctzll(e);
+}
+
+/* The masks, as scan_loop gives them. */
+static SetScan scan_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
+  SetScan s = {find_avx2(set, ways, ln), 0, 0};
+  if (!s.hit) s.empty = 1ull << victim_avx2(set, ways); /* the victim, standing for both */
+  return s;
+}
+
+/* Every way of a rank below r moves down one, four ways per compare. */
+__attribute__((target("avx2"), always_inline)) static inline void age(uint64_t *set, uint32_t ways, uint64_t r) {
+  __m256i rv = _mm256_set1_epi64x((long long)r), one = _mm256_set1_epi64x((long long)(1ull << CL_RANK));
+#pragma GCC unroll 4
+  for (uint32_t i = 0; i < ways; i += 4) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(set + i));
+    __m256i lt = _mm256_cmpgt_epi64(rv, _mm256_srli_epi64(v, CL_RANK)); /* ranks < 64: signed is fine */
+    _mm256_storeu_si256((__m256i *)(void *)(set + i), _mm256_add_epi64(v, _mm256_and_si256(lt, one)));
+  }
+}
+
+/* Makes way w of a set of 4 or 16 the most recent (level_touch). */
+__attribute__((target("avx2"))) static void touch_avx2(uint64_t *set, uint32_t ways, uint32_t w) {
+  uint64_t r = set[w] >> CL_RANK;
+  if (r == 0) return;
+  if (ways == 16) age(set, 16, r);
+  else age(set, 4, r);
+  set[w] &= ~(63ull << CL_RANK);
+}
+#endif
+
+/* The masks, by loop (any ways; CacheLevel.scan 0). */
+static SetScan scan_loop(const uint64_t *set, uint32_t ways, uint64_t ln) {
+  SetScan s = {0, 0, 0};
+  for (uint32_t w = 0; w < ways; w++) {
+    uint64_t t = cl_tag(set[w]);
+    s.hit |= (uint64_t)(t == ln + 1) << w;
+    s.empty |= (uint64_t)(t == 0) << w;
+    s.lru |= (uint64_t)(set[w] >> CL_RANK == ways - 1) << w;
+  }
+  if (s.hit) s.empty = s.lru = 0; /* as scan_avx2: they matter on a miss only */
+  return s;
+}
+
 /* Way index of line ln, or SIZE_MAX; the LRU order is left alone. */
 static size_t level_find(const CacheLevel *lv, uint64_t ln) {
   size_t at = set_of(lv, ln);
+#ifdef WM_SCAN_AVX2
+  if (lv->scan) {
+    SetScan s = scan_avx2(&lv->way[at], lv->ways, ln);
+    return s.hit ? at + (size_t)__builtin_ctzll(s.hit) : SIZE_MAX;
+  }
+#endif
   for (size_t w = at; w < at + lv->ways; w++)
     if (cl_tag(lv->way[w]) == ln + 1) return w;
   return SIZE_MAX;
@@ -126,6 +226,12 @@ static size_t level_find(const CacheLevel *lv, uint64_t ln) {
 /* The way line ln is in, or else the one it would take; the LRU order is
  * left alone. */
 static size_t level_way(const CacheLevel *lv, size_t at, uint64_t ln) {
+#ifdef WM_SCAN_AVX2
+  if (lv->scan) {
+    SetScan s = scan_avx2(&lv->way[at], lv->ways, ln);
+    return at + (size_t)__builtin_ctzll(s.hit ? s.hit : s.empty ? s.empty : s.lru);
+  }
+#endif
   size_t v = at;
   for (size_t w = at; w < at + lv->ways; w++) {
     uint64_t t = cl_tag(lv->way[w]);
@@ -136,18 +242,16 @@ static size_t level_way(const CacheLevel *lv, size_t at, uint64_t ln) {
 }
 
 /* Makes way w of the set starting at `at` the most recently used. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default"))) /* the 16-way update in four AVX2 compares */
-#endif
 static void level_touch(CacheLevel *lv, size_t at, size_t w) {
+#ifdef WM_SCAN_AVX2
+  if (lv->scan) {
+    touch_avx2(&lv->way[at], lv->ways, (uint32_t)(w - at));
+    return;
+  }
+#endif
   uint64_t *set = &lv->way[at], r = lv->way[w] >> CL_RANK;
   if (r == 0) return; /* already the most recent */
-  if (lv->ways == 16) /* the L2's: a fixed count the compiler vectorizes */
-    for (uint32_t i = 0; i < 16; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
-  else if (lv->ways == 4) /* the L1's */
-    for (uint32_t i = 0; i < 4; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
-  else
-    for (uint32_t i = 0; i < lv->ways; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
+  for (uint32_t i = 0; i < lv->ways; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
   lv->way[w] &= ~(63ull << CL_RANK);
 }
 
@@ -156,24 +260,15 @@ static void level_touch(CacheLevel *lv, size_t at, size_t w) {
  * a miss the way is the set's victim (an empty way, else the least
  * recently used), given to the caller with its old state to write back,
  * not yet refilled. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
-#endif
 static size_t level_lookup(CacheLevel *lv, size_t at, uint64_t ln, int *hit) {
-  size_t v = SIZE_MAX, oldest = at;
-  uint64_t last = (uint64_t)(lv->ways - 1); /* ranks are a permutation: this one is the LRU way */
-  for (size_t w = at; w < at + lv->ways; w++) {
-    uint64_t m = lv->way[w], t = cl_tag(m);
-    if (t == ln + 1) {
-      level_touch(lv, at, w);
-      *hit = 1;
-      return w;
-    }
-    if (!t && v == SIZE_MAX) v = w;
-    if (m >> CL_RANK == last) oldest = w;
-  }
-  *hit = 0;
-  if (v == SIZE_MAX) v = oldest; /* no empty way: all hold lines, the LRU one goes */
+  SetScan s;
+#ifdef WM_SCAN_AVX2
+  if (lv->scan) s = scan_avx2(&lv->way[at], lv->ways, ln);
+  else
+#endif
+    s = scan_loop(&lv->way[at], lv->ways, ln);
+  *hit = s.hit != 0;
+  size_t v = at + (size_t)__builtin_ctzll(s.hit ? s.hit : s.empty ? s.empty : s.lru);
   level_touch(lv, at, v);
   return v;
 }

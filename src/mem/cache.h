@@ -52,6 +52,8 @@ typedef struct CacheLevel {
   struct CacheWrites *writes; /* [sets * ways] the L2's write state; NULL for
                           an L1 */
   uint32_t sets, ways;
+  int scan;            /* 1: sets scanned with AVX2 (4 or 16 ways, the
+                          host has it); chosen by cache_init */
 } CacheLevel;
 
 typedef struct CacheSys {
