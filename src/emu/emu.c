@@ -351,15 +351,17 @@ out:
 }
 
 /* Completes every barrier whose threads have all arrived. */
+_Static_assert(EMU_NBARS <= 32, "release_barriers keeps the barriers in a 32-bit mask");
+
 static int release_barriers(Block *b) {
   int released = 0;
-  uint32_t live = b->nthreads - b->exited_threads;
-  for (int id = 0; id < EMU_NBARS; id++) {
+  uint32_t live = b->nthreads - b->exited_threads, waiting = 0; /* the barriers some warp waits at */
+  for (uint32_t w = 0; w < b->nwarps; w++)
+    if (b->warps[w].state == W_WAIT && (unsigned)b->warps[w].bar_id < EMU_NBARS) waiting |= 1u << b->warps[w].bar_id;
+  for (; waiting; waiting &= waiting - 1) { /* in the order of their ids */
+    int id = __builtin_ctz(waiting);
     uint32_t need = b->bar_expected[id] ? b->bar_expected[id] : live;
-    int waiting = 0;
-    for (uint32_t w = 0; w < b->nwarps; w++)
-      if (b->warps[w].state == W_WAIT && b->warps[w].bar_id == id) waiting = 1;
-    if (!waiting || b->bar_arrived[id] < need) continue;
+    if (b->bar_arrived[id] < need) continue;
     if (b->chk) emu_chk_release(b, id);
     for (uint32_t w = 0; w < b->nwarps; w++) {
       Warp *wp = &b->warps[w];
