@@ -160,19 +160,26 @@ __attribute__((target("avx2"))) static uint64_t find_avx2(const uint64_t *set, u
   return ways == 16 ? eq_mask(set, 16, tag, key, 0) : eq_mask(set, 4, tag, key, 0);
 }
 
-/* The victim of a set of 4 or 16: its first empty way, else its LRU one. */
-__attribute__((target("avx2"))) static uint32_t victim_avx2(const uint64_t *set, uint32_t ways) {
-  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), zero = _mm256_setzero_si256();
-  uint64_t e = ways == 16 ? eq_mask(set, 16, tag, zero, 0) : eq_mask(set, 4, tag, zero, 0);
-  if (!e) e = ways == 16 ? eq_mask(set, 16, tag, _mm256_set1_epi64x(15), 1) : eq_mask(set, 4, tag, _mm256_set1_epi64x(3), 1);
-  return (uint32_t)__builtin_ctzll(e);
+/* The entries of a store FIFO of 16 (merged_store) equal to key. */
+__attribute__((target("avx2"))) static uint64_t fifo_avx2(const uint64_t *fifo, uint64_t key) {
+  return eq_mask(fifo, 16, _mm256_set1_epi64x(-1), _mm256_set1_epi64x((long long)key), 0);
 }
 
-/* The masks, as scan_loop gives them. */
-static SetScan scan_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
-  SetScan s = {find_avx2(set, ways, ln), 0, 0};
-  if (!s.hit) s.empty = 1ull << victim_avx2(set, ways); /* the victim, standing for both */
-  return s;
+/* The victim of a set of `ways` (4 or 16): its first empty way, else its
+ * LRU one (both masks from one load of the set). */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t victim(const uint64_t *set, uint32_t ways) {
+  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), zero = _mm256_setzero_si256();
+  __m256i last = _mm256_set1_epi64x((long long)(ways - 1));
+  uint64_t e = 0, lru = 0;
+#pragma GCC unroll 4
+  for (uint32_t i = 0; i < ways; i += 4) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(set + i));
+    __m256i ce = _mm256_cmpeq_epi64(_mm256_and_si256(v, tag), zero);
+    __m256i cl = _mm256_cmpeq_epi64(_mm256_srli_epi64(v, CL_RANK), last);
+    e |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(ce)) << i;
+    lru |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(cl)) << i;
+  }
+  return (uint32_t)__builtin_ctzll(e ? e : lru);
 }
 
 /* Every way of a rank below r moves down one, four ways per compare. */
@@ -186,13 +193,42 @@ __attribute__((target("avx2"), always_inline)) static inline void age(uint64_t *
   }
 }
 
-/* Makes way w of a set of 4 or 16 the most recent (level_touch). */
-__attribute__((target("avx2"))) static void touch_avx2(uint64_t *set, uint32_t ways, uint32_t w) {
+/* Makes way w of a set of `ways` the most recent (level_touch). */
+__attribute__((target("avx2"), always_inline)) static inline void touch(uint64_t *set, uint32_t ways, uint32_t w) {
   uint64_t r = set[w] >> CL_RANK;
   if (r == 0) return;
-  if (ways == 16) age(set, 16, r);
-  else age(set, 4, r);
+  age(set, ways, r);
   set[w] &= ~(63ull << CL_RANK);
+}
+
+__attribute__((target("avx2"))) static void touch_avx2(uint64_t *set, uint32_t ways, uint32_t w) {
+  if (ways == 16) touch(set, 16, w);
+  else touch(set, 4, w);
+}
+
+/* level_lookup on a set of `ways` (4 or 16): the way within the set. */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t lookup(uint64_t *set, uint32_t ways, uint64_t ln,
+                                                                               int *hit) {
+  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), key = _mm256_set1_epi64x((long long)(ln + 1));
+  uint64_t h = eq_mask(set, ways, tag, key, 0);
+  *hit = h != 0;
+  uint32_t w = h ? (uint32_t)__builtin_ctzll(h) : victim(set, ways);
+  touch(set, ways, w);
+  return w;
+}
+
+__attribute__((target("avx2"))) static uint32_t lookup_avx2(uint64_t *set, uint32_t ways, uint64_t ln, int *hit) {
+  return ways == 16 ? lookup(set, 16, ln, hit) : lookup(set, 4, ln, hit);
+}
+
+__attribute__((target("avx2"))) static uint32_t victim16_avx2(const uint64_t *set) { return victim(set, 16); }
+__attribute__((target("avx2"))) static uint32_t victim4_avx2(const uint64_t *set) { return victim(set, 4); }
+
+/* The masks, as scan_loop gives them. */
+static SetScan scan_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
+  SetScan s = {find_avx2(set, ways, ln), 0, 0};
+  if (!s.hit) s.empty = 1ull << (ways == 16 ? victim16_avx2(set) : victim4_avx2(set)); /* standing for both */
+  return s;
 }
 #endif
 
@@ -260,13 +296,11 @@ static void level_touch(CacheLevel *lv, size_t at, size_t w) {
  * a miss the way is the set's victim (an empty way, else the least
  * recently used), given to the caller with its old state to write back,
  * not yet refilled. */
-static size_t level_lookup(CacheLevel *lv, size_t at, uint64_t ln, int *hit) {
-  SetScan s;
+static inline size_t level_lookup(CacheLevel *lv, size_t at, uint64_t ln, int *hit) {
 #ifdef WM_SCAN_AVX2
-  if (lv->scan) s = scan_avx2(&lv->way[at], lv->ways, ln);
-  else
+  if (lv->scan) return at + lookup_avx2(&lv->way[at], lv->ways, ln, hit);
 #endif
-    s = scan_loop(&lv->way[at], lv->ways, ln);
+  SetScan s = scan_loop(&lv->way[at], lv->ways, ln);
   *hit = s.hit != 0;
   size_t v = at + (size_t)__builtin_ctzll(s.hit ? s.hit : s.empty ? s.empty : s.lru);
   level_touch(lv, at, v);
@@ -302,6 +336,9 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
     size_t n = (size_t)c->cfg.merge_sectors, bytes = n * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + sizeof(uint32_t);
     c->merge_stride = (bytes + 63) / 64 * 64;
     c->merge = wm_xaligned(64, (size_t)c->cfg.sms * c->merge_stride);
+#ifdef WM_SCAN_AVX2
+    c->merge_scan = n == 16 && __builtin_cpu_supports("avx2");
+#endif
     memset(c->merge, 0, (size_t)c->cfg.sms * c->merge_stride);
   }
   if (c->cfg.partial_sectors)
@@ -547,8 +584,16 @@ static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, un
   /* another warp's store, or this warp's with no load of it since (a warp
    * that loads between two stores of a sector sends both: H100 st_loop,
    * H200 PolyBench-style atax_rows, cov_mean: every iteration's y[i] += ...) */
-  for (int i = 0; i < n; i++)
-    if (fifo[i] == sector + 1 && blk[i] == b && (who[i] >> 16 != warp || who[i] == me)) return 1;
+#ifdef WM_SCAN_AVX2
+  if (c->merge_scan) /* 16 entries: the sector's matches in four compares, the rest checked for those */
+    for (uint64_t m = fifo_avx2(fifo, sector + 1); m; m &= m - 1) {
+      int i = __builtin_ctzll(m);
+      if (blk[i] == b && (who[i] >> 16 != warp || who[i] == me)) return 1;
+    }
+  else
+#endif
+    for (int i = 0; i < n; i++)
+      if (fifo[i] == sector + 1 && blk[i] == b && (who[i] >> 16 != warp || who[i] == me)) return 1;
   fifo[*pos] = sector + 1;
   blk[*pos] = b;
   who[*pos] = me;

@@ -68,6 +68,8 @@ typedef struct CacheSys {
    * lines, since host threads replay different SMs at once. */
   uint8_t *merge;
   size_t merge_stride;
+  int merge_scan;      /* 1: merge_sectors is 16 and the host has AVX2 (the
+                          FIFO scanned as cache.c's sets are) */
   uint64_t *partial;   /* [partial_sectors] ring of partly written sectors */
   /* What only the serial L2 stage writes, on host cache lines of its own
    * (the L1 stage's threads read the fields above all the time). */
