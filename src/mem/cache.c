@@ -310,8 +310,13 @@ static inline size_t level_lookup(CacheLevel *lv, size_t at, uint64_t ln, int *h
 /* Makes way w hold line ln (its sectors and write state cleared), keeping
  * its rank. */
 static void level_fill(CacheLevel *lv, size_t w, uint64_t ln) {
-  lv->way[w] = (lv->way[w] & ~((1ull << CL_RANK) - 1)) | (ln + 1);
-  if (lv->writes) {
+  uint64_t old = lv->way[w];
+  lv->way[w] = (old & ~((1ull << CL_RANK) - 1)) | (ln + 1);
+  /* Only a write or an atomic changes the write state, and each marks a
+   * sector dirty, which stays until the line is replaced: a line without
+   * dirty sectors has none to clear (and its three arrays, three host
+   * cache misses, need not be touched). */
+  if (lv->writes && (old >> CL_DIRTY & 15)) {
     lv->writes->count[w] = 0;
     lv->writes->atoms[w] = 0;
     memset(lv->writes->written[w], 0, sizeof lv->writes->written[w]);
@@ -451,10 +456,17 @@ static void l2_read(CacheSys *c, uint64_t sector, size_t at) {
  * sectors, the oldest one still partial is completed from DRAM.  (Measured:
  * strided copies that half-write every sector leave about 7 MB unfilled at
  * the end, whatever their size.) */
+#define PARTIAL_AHEAD 16
+
 static void partial_push(CacheSys *c, uint64_t sector) {
   size_t cap = c->cfg.partial_sectors;
   if (!cap) return;
   if (c->partial_n == cap) {
+    /* the sector completed PARTIAL_AHEAD pushes from now: its L2 set,
+     * asked for now (strided stores push one a store, each a host cache
+     * miss in a 30 MB table otherwise) */
+    size_t ahead = c->partial_pos + PARTIAL_AHEAD;
+    if (cap > PARTIAL_AHEAD) __builtin_prefetch(&c->l2.way[set_of(&c->l2, c->partial[ahead < cap ? ahead : ahead - cap] >> 2)]);
     uint64_t old = c->partial[c->partial_pos];
     size_t w = level_find(&c->l2, old >> 2);
     unsigned s = old & 3;
@@ -469,7 +481,7 @@ static void partial_push(CacheSys *c, uint64_t sector) {
     c->partial_n++;
   }
   c->partial[c->partial_pos] = sector;
-  c->partial_pos = (c->partial_pos + 1) % cap;
+  if (++c->partial_pos == cap) c->partial_pos = 0; /* not a division a store */
 }
 
 /* Counts one more write to way w's line: a line every warp writes (a[0])
