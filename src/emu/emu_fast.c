@@ -168,7 +168,51 @@ FAST_F32X8(add_f32_v, add_f32, emu_exec_add, _mm256_add_ps(va, vb))
 FAST_F32X8(sub_f32_v, sub_f32, emu_exec_sub, _mm256_sub_ps(va, vb))
 FAST_F32X8(mul_f32_v, mul_f32, emu_exec_mul, _mm256_mul_ps(va, vb))
 FAST_F32X8(fma_f32_v, fma_f32_hw, emu_exec_mad, _mm256_fmadd_ps(va, vb, vc))
+
+/* FAST_V's forms four lanes at a time (a full warp; SCALAR otherwise). */
+typedef uint64_t V4 __attribute__((vector_size(32)));
+#define FAST_V4(name, SCALAR, VEXPR)                                           \
+  static int name(EMU_EXEC_ARGS) {                                             \
+    if (mask != FULL) return SCALAR(b, x, warp, mask, R);                      \
+    uint64_t *d = DST(0);                                                      \
+    const uint64_t *a = SRC(0), *bb = SRC(x->ns > 1 ? 1 : 0);                  \
+    const V4 lo32 = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu};      \
+    (void)lo32;                                                                \
+    for (int l = 0; l < 32; l += 4) {                                          \
+      V4 va, vb;                                                               \
+      memcpy(&va, a + l, sizeof va);                                           \
+      memcpy(&vb, bb + l, sizeof vb);                                          \
+      (void)vb;                                                                \
+      V4 vd = (VEXPR);                                                         \
+      memcpy(d + l, &vd, sizeof vd);                                           \
+    }                                                                          \
+    return 0;                                                                  \
+  }
+FAST_V4(mov_any_v, mov_any, va)
+FAST_V4(add_i32_v, add_i32, (va + vb) & lo32)
+FAST_V4(add_i64_v, add_i64, va + vb)
+FAST_V4(sub_i32_v, sub_i32, (va - vb) & lo32)
+FAST_V4(sub_i64_v, sub_i64, va - vb)
+FAST_V4(and_any_v, and_any, va & vb)
+FAST_V4(or_any_v, or_any, va | vb)
+FAST_V4(xor_any_v, xor_any, va ^ vb)
+FAST_V4(cvt_zext32_v, cvt_zext32, va & lo32)
+FAST_V4(shl_i32_v, shl_i32, (va << x->imm) & lo32)
+FAST_V4(shl_i64_v, shl_i64, va << x->imm)
+FAST_V4(shr_u64_v, shr_u64, va >> x->imm)
 #pragma GCC pop_options
+
+/* The AVX2 twin of a FAST_V form, or the form itself. */
+static EmuExecFn *avx2_twin(EmuExecFn *f) {
+  static EmuExecFn *const twin[][2] = {
+    {mov_any, mov_any_v}, {add_i32, add_i32_v}, {add_i64, add_i64_v}, {sub_i32, sub_i32_v},
+    {sub_i64, sub_i64_v}, {and_any, and_any_v}, {or_any, or_any_v}, {xor_any, xor_any_v},
+    {cvt_zext32, cvt_zext32_v}, {shl_i32, shl_i32_v}, {shl_i64, shl_i64_v}, {shr_u64, shr_u64_v},
+  };
+  for (size_t i = 0; i < sizeof twin / sizeof twin[0]; i++)
+    if (twin[i][0] == f) return twin[i][1];
+  return f;
+}
 static int host_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
 #else
 #define fma_f32_hw fma_f32
@@ -179,6 +223,7 @@ static int host_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_
 #define fma_f32_v fma_f32
 static int host_fma(void) { return 0; }
 static int host_avx2(void) { return 0; }
+static EmuExecFn *avx2_twin(EmuExecFn *f) { return f; }
 #endif
 
 /* setp with one comparison of integers (or ordered f32), no combining
@@ -295,7 +340,15 @@ static EmuExecFn *cvt_fn(const EmuInstr *x) {
   return NULL;
 }
 
+static EmuExecFn *fast_fn(EmuInstr *x, const EmuProgram *p);
+
+/* The fast form, four lanes to a register where the host has AVX2. */
 EmuExecFn *emu_fast_fn(EmuInstr *x, const EmuProgram *p) {
+  EmuExecFn *f = fast_fn(x, p);
+  return f && host_avx2() ? avx2_twin(f) : f;
+}
+
+static EmuExecFn *fast_fn(EmuInstr *x, const EmuProgram *p) {
   if (x->half || x->host_rnd || x->fmod || x->nd < 1 || x->d[0] == EMU_NOSLOT) return NULL;
   int plain = !(x->flags & (PTX_IF_CC | PTX_IF_SAT | PTX_IF_FTZ));
   switch (x->op) {
