@@ -66,24 +66,31 @@ static int sreg_per_thread(int sr) {
          (sr >= PTX_SR_LANEMASK_EQ && sr <= PTX_SR_LANEMASK_GE);
 }
 
+/* The values of the special registers that differ between blocks
+ * (sreg_per_block); the other entries of v are left alone. */
+static void sreg_block_values(const Block *b, uint64_t v[PTX_SR_COUNT]) {
+  const EmuLaunch *l = b->l;
+  v[PTX_SR_CTAID_X] = b->ctaid[0], v[PTX_SR_CTAID_Y] = b->ctaid[1], v[PTX_SR_CTAID_Z] = b->ctaid[2];
+  v[PTX_SR_SMID] = ((uint64_t)b->ctaid[0] + (uint64_t)b->ctaid[1] * l->grid[0]) % b->sms;
+  v[PTX_SR_CLOCK] = v[PTX_SR_CLOCK64] = v[PTX_SR_GLOBALTIMER] = v[PTX_SR_GLOBALTIMER_LO] = b->warp_instrs;
+  v[PTX_SR_GLOBALTIMER_HI] = v[PTX_SR_CLOCK_HI] = b->warp_instrs >> 32;
+  /* without a cluster launch every block is a cluster of one */
+  for (int i = 0; i < 3; i++) v[PTX_SR_CLUSTERID_X + i] = b->ctaid[i];
+}
+
 /* The special registers' values in block b (those of a thread aside). */
 static void sreg_values(const Block *b, uint64_t v[PTX_SR_COUNT]) {
   const EmuLaunch *l = b->l;
   memset(v, 0, sizeof(uint64_t) * PTX_SR_COUNT);
   v[PTX_SR_NTID_X] = l->block[0], v[PTX_SR_NTID_Y] = l->block[1], v[PTX_SR_NTID_Z] = l->block[2];
-  v[PTX_SR_CTAID_X] = b->ctaid[0], v[PTX_SR_CTAID_Y] = b->ctaid[1], v[PTX_SR_CTAID_Z] = b->ctaid[2];
   v[PTX_SR_NCTAID_X] = l->grid[0], v[PTX_SR_NCTAID_Y] = l->grid[1], v[PTX_SR_NCTAID_Z] = l->grid[2];
   v[PTX_SR_NWARPID] = b->max_warps;
   v[PTX_SR_NSMID] = b->sms;
-  v[PTX_SR_SMID] = ((uint64_t)b->ctaid[0] + (uint64_t)b->ctaid[1] * l->grid[0]) % b->sms;
   v[PTX_SR_GRIDID] = 1;
   v[PTX_SR_DYN_SMEM] = l->smem_dynamic;
   v[PTX_SR_TOTAL_SMEM] = b->shared_size;
-  v[PTX_SR_CLOCK] = v[PTX_SR_CLOCK64] = v[PTX_SR_GLOBALTIMER] = v[PTX_SR_GLOBALTIMER_LO] = b->warp_instrs;
-  v[PTX_SR_GLOBALTIMER_HI] = v[PTX_SR_CLOCK_HI] = b->warp_instrs >> 32;
-  /* without a cluster launch every block is a cluster of one */
+  sreg_block_values(b, v);
   for (int i = 0; i < 3; i++) {
-    v[PTX_SR_CLUSTERID_X + i] = b->ctaid[i];
     v[PTX_SR_NCLUSTERID_X + i] = l->grid[i];
     v[PTX_SR_CLUSTER_NCTAID_X + i] = 1;
   }
@@ -344,15 +351,17 @@ out:
 }
 
 /* Completes every barrier whose threads have all arrived. */
+_Static_assert(EMU_NBARS <= 32, "release_barriers keeps the barriers in a 32-bit mask");
+
 static int release_barriers(Block *b) {
   int released = 0;
-  uint32_t live = b->nthreads - b->exited_threads;
-  for (int id = 0; id < EMU_NBARS; id++) {
+  uint32_t live = b->nthreads - b->exited_threads, waiting = 0; /* the barriers some warp waits at */
+  for (uint32_t w = 0; w < b->nwarps; w++)
+    if (b->warps[w].state == W_WAIT && (unsigned)b->warps[w].bar_id < EMU_NBARS) waiting |= 1u << b->warps[w].bar_id;
+  for (; waiting; waiting &= waiting - 1) { /* in the order of their ids */
+    int id = __builtin_ctz(waiting);
     uint32_t need = b->bar_expected[id] ? b->bar_expected[id] : live;
-    int waiting = 0;
-    for (uint32_t w = 0; w < b->nwarps; w++)
-      if (b->warps[w].state == W_WAIT && b->warps[w].bar_id == id) waiting = 1;
-    if (!waiting || b->bar_arrived[id] < need) continue;
+    if (b->bar_arrived[id] < need) continue;
     if (b->chk) emu_chk_release(b, id);
     for (uint32_t w = 0; w < b->nwarps; w++) {
       Warp *wp = &b->warps[w];
@@ -426,8 +435,19 @@ void emu_block_start(Block *b) {
    * are the same for every warp, the clocks' too: computed before any runs) */
   uint64_t v[PTX_SR_COUNT];
   uint16_t sr[PTX_SR_COUNT];
-  int nsr = sreg_block_list(b, sr);
-  if (nsr) sreg_values(b, v);
+  const uint16_t *list = sr;
+  int nsr;
+  if (b->sregs_ready) { /* the list of the worker's first block: the per-block ones, found then */
+    list = b->sr_block;
+    nsr = b->nsr_block;
+    if (nsr) sreg_block_values(b, v);
+  } else {
+    nsr = sreg_block_list(b, sr);
+    if (nsr) sreg_values(b, v);
+    b->nsr_block = 0;
+    for (int i = 0; i < nsr; i++)
+      if (sreg_per_block(sr[i])) b->sr_block[b->nsr_block++] = sr[i];
+  }
   for (uint32_t w = 0; w < b->nwarps; w++) {
     Warp *wp = &b->warps[w];
     uint32_t first = w * 32, n = b->nthreads - first < 32 ? b->nthreads - first : 32;
@@ -443,7 +463,7 @@ void emu_block_start(Block *b) {
     wp->spin_armed = 0;
     wp->spin_edges = 0;
     for (int i = 0; i < nsr; i++) {
-      uint64_t *s = wp->R + (size_t)(b->p->sreg_base + sr[i]) * 32, val = v[sr[i]];
+      uint64_t *s = wp->R + (size_t)(b->p->sreg_base + list[i]) * 32, val = v[list[i]];
       for (int ln = 0; ln < 32; ln++) s[ln] = val;
     }
   }

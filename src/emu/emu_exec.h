@@ -127,6 +127,8 @@ typedef struct Block {
   uint64_t warp_instrs, thread_instrs;
   uint64_t *regs;     /* the warps' register files */
   int sregs_ready;    /* launch-wide special registers are in place */
+  uint16_t sr_block[16]; /* then the special registers each block sets: */
+  int nsr_block;      /* those of sreg_per_block() the kernel reads */
   GBuf *last_buf;     /* the buffer the last global access hit */
   GBuf *buf_memo[EMU_BUF_MEMO]; /* the buffer each memory instruction (its pc
                          modulo EMU_BUF_MEMO) last hit, or NULL */

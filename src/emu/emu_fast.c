@@ -130,10 +130,100 @@ FMA_FORMS()
 FMA_FORMS(_hw)
 #pragma GCC pop_options
 static int host_fma(void) { return __builtin_cpu_supports("fma"); }
+
+/* f32 add, sub, mul and fma of a full warp eight lanes at a time (AVX2):
+ * the low halves of lanes l .. l+7 gathered into one register, in the
+ * order l, l+1, l+4, l+5 | l+2, l+3, l+6, l+7, which the two unpacks with
+ * zero undo (the upper halves of the results are zero, as B32 leaves
+ * them).  The same single rounding per lane as the scalar forms; a NaN in
+ * any lane hands the warp to the general function, as FAST_FLOAT does. */
+#include <immintrin.h>
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+static inline __m256 f32x8(const uint64_t *p) {
+  __m256 lo = _mm256_loadu_ps((const float *)(const void *)p), hi = _mm256_loadu_ps((const float *)(const void *)(p + 4));
+  return _mm256_shuffle_ps(lo, hi, 0x88);
+}
+#define FAST_F32X8(name, SCALAR, GENERAL, VEXPR)                               \
+  static int name(EMU_EXEC_ARGS) {                                             \
+    if (mask != FULL) return SCALAR(b, x, warp, mask, R);                      \
+    uint64_t *d = DST(0);                                                      \
+    const uint64_t *a = SRC(0), *bb = SRC(1), *c = SRC(x->ns > 2 ? 2 : 1);     \
+    __m256 nan = _mm256_setzero_ps();                                          \
+    for (int l = 0; l < 32; l += 8) {                                          \
+      __m256 va = f32x8(a + l), vb = f32x8(bb + l), vc = f32x8(c + l);         \
+      nan = _mm256_or_ps(nan, _mm256_or_ps(_mm256_cmp_ps(va, vb, _CMP_UNORD_Q), _mm256_cmp_ps(vc, vc, _CMP_UNORD_Q))); \
+    }                                                                          \
+    if (_mm256_movemask_ps(nan)) return GENERAL(b, x, warp, mask, R);          \
+    for (int l = 0; l < 32; l += 8) {                                          \
+      __m256 va = f32x8(a + l), vb = f32x8(bb + l), vc = f32x8(c + l);         \
+      __m256 r = (VEXPR), z = _mm256_setzero_ps();                             \
+      (void)vc;                                                                \
+      _mm256_storeu_ps((float *)(void *)(d + l), _mm256_unpacklo_ps(r, z));    \
+      _mm256_storeu_ps((float *)(void *)(d + l + 4), _mm256_unpackhi_ps(r, z)); \
+    }                                                                          \
+    return 0;                                                                  \
+  }
+FAST_F32X8(add_f32_v, add_f32, emu_exec_add, _mm256_add_ps(va, vb))
+FAST_F32X8(sub_f32_v, sub_f32, emu_exec_sub, _mm256_sub_ps(va, vb))
+FAST_F32X8(mul_f32_v, mul_f32, emu_exec_mul, _mm256_mul_ps(va, vb))
+FAST_F32X8(fma_f32_v, fma_f32_hw, emu_exec_mad, _mm256_fmadd_ps(va, vb, vc))
+
+/* FAST_V's forms four lanes at a time (a full warp; SCALAR otherwise). */
+typedef uint64_t V4 __attribute__((vector_size(32)));
+#define FAST_V4(name, SCALAR, VEXPR)                                           \
+  static int name(EMU_EXEC_ARGS) {                                             \
+    if (mask != FULL) return SCALAR(b, x, warp, mask, R);                      \
+    uint64_t *d = DST(0);                                                      \
+    const uint64_t *a = SRC(0), *bb = SRC(x->ns > 1 ? 1 : 0);                  \
+    const V4 lo32 = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu};      \
+    (void)lo32;                                                                \
+    for (int l = 0; l < 32; l += 4) {                                          \
+      V4 va, vb;                                                               \
+      memcpy(&va, a + l, sizeof va);                                           \
+      memcpy(&vb, bb + l, sizeof vb);                                          \
+      (void)vb;                                                                \
+      V4 vd = (VEXPR);                                                         \
+      memcpy(d + l, &vd, sizeof vd);                                           \
+    }                                                                          \
+    return 0;                                                                  \
+  }
+FAST_V4(mov_any_v, mov_any, va)
+FAST_V4(add_i32_v, add_i32, (va + vb) & lo32)
+FAST_V4(add_i64_v, add_i64, va + vb)
+FAST_V4(sub_i32_v, sub_i32, (va - vb) & lo32)
+FAST_V4(sub_i64_v, sub_i64, va - vb)
+FAST_V4(and_any_v, and_any, va & vb)
+FAST_V4(or_any_v, or_any, va | vb)
+FAST_V4(xor_any_v, xor_any, va ^ vb)
+FAST_V4(cvt_zext32_v, cvt_zext32, va & lo32)
+FAST_V4(shl_i32_v, shl_i32, (va << x->imm) & lo32)
+FAST_V4(shl_i64_v, shl_i64, va << x->imm)
+FAST_V4(shr_u64_v, shr_u64, va >> x->imm)
+#pragma GCC pop_options
+
+/* The AVX2 twin of a FAST_V form, or the form itself. */
+static EmuExecFn *avx2_twin(EmuExecFn *f) {
+  static EmuExecFn *const twin[][2] = {
+    {mov_any, mov_any_v}, {add_i32, add_i32_v}, {add_i64, add_i64_v}, {sub_i32, sub_i32_v},
+    {sub_i64, sub_i64_v}, {and_any, and_any_v}, {or_any, or_any_v}, {xor_any, xor_any_v},
+    {cvt_zext32, cvt_zext32_v}, {shl_i32, shl_i32_v}, {shl_i64, shl_i64_v}, {shr_u64, shr_u64_v},
+  };
+  for (size_t i = 0; i < sizeof twin / sizeof twin[0]; i++)
+    if (twin[i][0] == f) return twin[i][1];
+  return f;
+}
+static int host_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
 #else
 #define fma_f32_hw fma_f32
 #define fma_f64_hw fma_f64
+#define add_f32_v add_f32
+#define sub_f32_v sub_f32
+#define mul_f32_v mul_f32
+#define fma_f32_v fma_f32
 static int host_fma(void) { return 0; }
+static int host_avx2(void) { return 0; }
+static EmuExecFn *avx2_twin(EmuExecFn *f) { return f; }
 #endif
 
 /* setp with one comparison of integers (or ordered f32), no combining
@@ -200,16 +290,16 @@ static EmuExecFn *arith_fn(const EmuInstr *x) {
   int i32 = is_int32(t), i64 = is_int64(t), f32 = t == PTX_T_F32, f64 = t == PTX_T_F64;
   int s = t == PTX_T_S32, lo = sub != PTX_SUB_WIDE && sub != PTX_SUB_HI;
   switch (x->op) {
-  case PTX_OP_ADD: return i32 ? add_i32 : i64 ? add_i64 : f32 ? add_f32 : f64 ? add_f64 : NULL;
-  case PTX_OP_SUB: return i32 ? sub_i32 : i64 ? sub_i64 : f32 ? sub_f32 : f64 ? sub_f64 : NULL;
+  case PTX_OP_ADD: return i32 ? add_i32 : i64 ? add_i64 : f32 ? (host_avx2() ? add_f32_v : add_f32) : f64 ? add_f64 : NULL;
+  case PTX_OP_SUB: return i32 ? sub_i32 : i64 ? sub_i64 : f32 ? (host_avx2() ? sub_f32_v : sub_f32) : f64 ? sub_f64 : NULL;
   case PTX_OP_MUL:
-    if (f32) return mul_f32;
+    if (f32) return host_avx2() ? mul_f32_v : mul_f32;
     if (f64) return mul_f64;
     if (i32) return sub == PTX_SUB_WIDE ? (s ? mul_wide_s32 : mul_wide_u32) : lo ? mul_lo_i32 : NULL;
     return i64 && lo ? mul_lo_i64 : NULL;
   case PTX_OP_MAD:
   case PTX_OP_FMA:
-    if (f32) return host_fma() ? fma_f32_hw : fma_f32;
+    if (f32) return host_avx2() ? fma_f32_v : host_fma() ? fma_f32_hw : fma_f32;
     if (f64) return host_fma() ? fma_f64_hw : fma_f64;
     if (x->op == PTX_OP_FMA) return NULL;
     if (i32) return sub == PTX_SUB_WIDE ? (s ? mad_wide_s32 : mad_wide_u32) : lo ? mad_lo_i32 : NULL;
@@ -250,7 +340,15 @@ static EmuExecFn *cvt_fn(const EmuInstr *x) {
   return NULL;
 }
 
+static EmuExecFn *fast_fn(EmuInstr *x, const EmuProgram *p);
+
+/* The fast form, four lanes to a register where the host has AVX2. */
 EmuExecFn *emu_fast_fn(EmuInstr *x, const EmuProgram *p) {
+  EmuExecFn *f = fast_fn(x, p);
+  return f && host_avx2() ? avx2_twin(f) : f;
+}
+
+static EmuExecFn *fast_fn(EmuInstr *x, const EmuProgram *p) {
   if (x->half || x->host_rnd || x->fmod || x->nd < 1 || x->d[0] == EMU_NOSLOT) return NULL;
   int plain = !(x->flags & (PTX_IF_CC | PTX_IF_SAT | PTX_IF_FTZ));
   switch (x->op) {

@@ -341,6 +341,7 @@ static int ld_uniform(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint
     uint64_t *d = R + (size_t)x->d[v] * 32, val = load_elem(at.ptr[l0] + v * elem, elem, sign);
     LANES(mask, d[l] = val);
   }
+  if (sp == PTX_S_PARAM && x->fuse == FUSE_NONE) return *rc = 0, 1; /* model() takes no parameter reads */
   uint64_t a0 = at.off[l0];
   LANES(mask, at.off[l] = a0);
   if (x->fuse == FUSE_NONE) model(b, x, mask, at.off, at.spaces, sp, size, elem);

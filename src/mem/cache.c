@@ -49,6 +49,11 @@
 #include "util/diag.h"
 #include "util/spill.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define WM_SCAN_AVX2 1 /* the set scans' AVX2 form, where the host has it */
+#endif
+
 
 /* ---- one set-associative array ------------------------------------------ */
 
@@ -88,6 +93,10 @@ static void level_init(CacheLevel *lv, uint64_t bytes, int ways, int l2) {
   lv->sets = (uint32_t)(lines / (uint64_t)ways);
   size_t n = (size_t)lv->sets * lv->ways;
   lv->way = wm_xaligned(64, n * sizeof *lv->way);
+  lv->scan = 0;
+#ifdef WM_SCAN_AVX2
+  lv->scan = (ways == 4 || ways == 16) && __builtin_cpu_supports("avx2");
+#endif
   for (size_t i = 0; i < n; i++) lv->way[i] = (uint64_t)(i % lv->ways) << CL_RANK; /* empty, ranked */
   lv->writes = NULL;
   if (l2) {
@@ -119,9 +128,136 @@ static size_t set_index(const CacheLevel *lv, uint64_t ln) {
 /* The first way of line ln's set. */
 static size_t set_of(const CacheLevel *lv, uint64_t ln) { return set_index(lv, ln) * lv->ways; }
 
+/* ---- the set scans ---------------------------------------------------------
+ * Each look-up asks three things of a set: which way holds the line, which
+ * is empty, which is the least recent.  A 16-way L2 set is four AVX2
+ * registers and a 4-way L1 set one, so on hosts with AVX2 (chosen once, in
+ * level_init: CacheLevel.scan) the answers are three bit masks from a few
+ * compares instead of a loop of branches per way (the scalar loop cost
+ * 250 instructions per L2 look-up).  Both forms give the same ways: the
+ * hit, else the first empty way, else the one of the last rank (ranks are
+ * a permutation of 0 .. ways-1). */
+
+/* Masks over the ways of a set: the line's way, empty ways, the LRU way. */
+typedef struct SetScan {
+  uint64_t hit, empty, lru;
+} SetScan;
+
+#ifdef WM_SCAN_AVX2
+/* Bit i set where 64-bit word i of the `ways` (4 or 16) at p equals `key`
+ * after `mask` (shift: after the shift to the rank instead). */
+__attribute__((target("avx2"), always_inline)) static inline uint64_t eq_mask(const uint64_t *p, uint32_t ways,
+                                                                                __m256i mask, __m256i key, int shift) {
+  uint64_t m = 0;
+#pragma GCC unroll 4
+  for (uint32_t i = 0; i < ways; i += 4) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+    v = shift ? _mm256_srli_epi64(v, CL_RANK) : _mm256_and_si256(v, mask);
+    m |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(v, key))) << i;
+  }
+  return m;
+}
+
+/* The ways of a set of 4 or 16 that hold line ln (one bit at most). */
+__attribute__((target("avx2"))) static uint64_t find_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
+  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), key = _mm256_set1_epi64x((long long)(ln + 1));
+  return ways == 16 ? eq_mask(set, 16, tag, key, 0) : eq_mask(set, 4, tag, key, 0);
+}
+
+/* The entries of a store FIFO of 16 (merged_store) equal to key. */
+__attribute__((target("avx2"))) static uint64_t fifo_avx2(const uint64_t *fifo, uint64_t key) {
+  return eq_mask(fifo, 16, _mm256_set1_epi64x(-1), _mm256_set1_epi64x((long long)key), 0);
+}
+
+/* The victim of a set of `ways` (4 or 16): its first empty way, else its
+ * LRU one (both masks from one load of the set). */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t victim(const uint64_t *set, uint32_t ways) {
+  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), zero = _mm256_setzero_si256();
+  __m256i last = _mm256_set1_epi64x((long long)(ways - 1));
+  uint64_t e = 0, lru = 0;
+#pragma GCC unroll 4
+  for (uint32_t i = 0; i < ways; i += 4) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(set + i));
+    __m256i ce = _mm256_cmpeq_epi64(_mm256_and_si256(v, tag), zero);
+    __m256i cl = _mm256_cmpeq_epi64(_mm256_srli_epi64(v, CL_RANK), last);
+    e |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(ce)) << i;
+    lru |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(cl)) << i;
+  }
+  return (uint32_t)__builtin_ctzll(e ? e : lru);
+}
+
+/* Every way of a rank below r moves down one, four ways per compare. */
+__attribute__((target("avx2"), always_inline)) static inline void age(uint64_t *set, uint32_t ways, uint64_t r) {
+  __m256i rv = _mm256_set1_epi64x((long long)r), one = _mm256_set1_epi64x((long long)(1ull << CL_RANK));
+#pragma GCC unroll 4
+  for (uint32_t i = 0; i < ways; i += 4) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(set + i));
+    __m256i lt = _mm256_cmpgt_epi64(rv, _mm256_srli_epi64(v, CL_RANK)); /* ranks < 64: signed is fine */
+    _mm256_storeu_si256((__m256i *)(void *)(set + i), _mm256_add_epi64(v, _mm256_and_si256(lt, one)));
+  }
+}
+
+/* Makes way w of a set of `ways` the most recent (level_touch). */
+__attribute__((target("avx2"), always_inline)) static inline void touch(uint64_t *set, uint32_t ways, uint32_t w) {
+  uint64_t r = set[w] >> CL_RANK;
+  if (r == 0) return;
+  age(set, ways, r);
+  set[w] &= ~(63ull << CL_RANK);
+}
+
+__attribute__((target("avx2"))) static void touch_avx2(uint64_t *set, uint32_t ways, uint32_t w) {
+  if (ways == 16) touch(set, 16, w);
+  else touch(set, 4, w);
+}
+
+/* level_lookup on a set of `ways` (4 or 16): the way within the set. */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t lookup(uint64_t *set, uint32_t ways, uint64_t ln,
+                                                                               int *hit) {
+  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), key = _mm256_set1_epi64x((long long)(ln + 1));
+  uint64_t h = eq_mask(set, ways, tag, key, 0);
+  *hit = h != 0;
+  uint32_t w = h ? (uint32_t)__builtin_ctzll(h) : victim(set, ways);
+  touch(set, ways, w);
+  return w;
+}
+
+__attribute__((target("avx2"))) static uint32_t lookup_avx2(uint64_t *set, uint32_t ways, uint64_t ln, int *hit) {
+  return ways == 16 ? lookup(set, 16, ln, hit) : lookup(set, 4, ln, hit);
+}
+
+__attribute__((target("avx2"))) static uint32_t victim16_avx2(const uint64_t *set) { return victim(set, 16); }
+__attribute__((target("avx2"))) static uint32_t victim4_avx2(const uint64_t *set) { return victim(set, 4); }
+
+/* The masks, as scan_loop gives them. */
+static SetScan scan_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
+  SetScan s = {find_avx2(set, ways, ln), 0, 0};
+  if (!s.hit) s.empty = 1ull << (ways == 16 ? victim16_avx2(set) : victim4_avx2(set)); /* standing for both */
+  return s;
+}
+#endif
+
+/* The masks, by loop (any ways; CacheLevel.scan 0). */
+static SetScan scan_loop(const uint64_t *set, uint32_t ways, uint64_t ln) {
+  SetScan s = {0, 0, 0};
+  for (uint32_t w = 0; w < ways; w++) {
+    uint64_t t = cl_tag(set[w]);
+    s.hit |= (uint64_t)(t == ln + 1) << w;
+    s.empty |= (uint64_t)(t == 0) << w;
+    s.lru |= (uint64_t)(set[w] >> CL_RANK == ways - 1) << w;
+  }
+  if (s.hit) s.empty = s.lru = 0; /* as scan_avx2: they matter on a miss only */
+  return s;
+}
+
 /* Way index of line ln, or SIZE_MAX; the LRU order is left alone. */
 static size_t level_find(const CacheLevel *lv, uint64_t ln) {
   size_t at = set_of(lv, ln);
+#ifdef WM_SCAN_AVX2
+  if (lv->scan) {
+    SetScan s = scan_avx2(&lv->way[at], lv->ways, ln);
+    return s.hit ? at + (size_t)__builtin_ctzll(s.hit) : SIZE_MAX;
+  }
+#endif
   for (size_t w = at; w < at + lv->ways; w++)
     if (cl_tag(lv->way[w]) == ln + 1) return w;
   return SIZE_MAX;
@@ -130,6 +266,12 @@ static size_t level_find(const CacheLevel *lv, uint64_t ln) {
 /* The way line ln is in, or else the one it would take; the LRU order is
  * left alone. */
 static size_t level_way(const CacheLevel *lv, size_t at, uint64_t ln) {
+#ifdef WM_SCAN_AVX2
+  if (lv->scan) {
+    SetScan s = scan_avx2(&lv->way[at], lv->ways, ln);
+    return at + (size_t)__builtin_ctzll(s.hit ? s.hit : s.empty ? s.empty : s.lru);
+  }
+#endif
   size_t v = at;
   for (size_t w = at; w < at + lv->ways; w++) {
     uint64_t t = cl_tag(lv->way[w]);
@@ -140,18 +282,16 @@ static size_t level_way(const CacheLevel *lv, size_t at, uint64_t ln) {
 }
 
 /* Makes way w of the set starting at `at` the most recently used. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default"))) /* the 16-way update in four AVX2 compares */
-#endif
 static void level_touch(CacheLevel *lv, size_t at, size_t w) {
+#ifdef WM_SCAN_AVX2
+  if (lv->scan) {
+    touch_avx2(&lv->way[at], lv->ways, (uint32_t)(w - at));
+    return;
+  }
+#endif
   uint64_t *set = &lv->way[at], r = lv->way[w] >> CL_RANK;
   if (r == 0) return; /* already the most recent */
-  if (lv->ways == 16) /* the L2's: a fixed count the compiler vectorizes */
-    for (uint32_t i = 0; i < 16; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
-  else if (lv->ways == 4) /* the L1's */
-    for (uint32_t i = 0; i < 4; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
-  else
-    for (uint32_t i = 0; i < lv->ways; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
+  for (uint32_t i = 0; i < lv->ways; i++) set[i] += (uint64_t)((set[i] >> CL_RANK) < r) << CL_RANK;
   lv->way[w] &= ~(63ull << CL_RANK);
 }
 
@@ -160,24 +300,13 @@ static void level_touch(CacheLevel *lv, size_t at, size_t w) {
  * a miss the way is the set's victim (an empty way, else the least
  * recently used), given to the caller with its old state to write back,
  * not yet refilled. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+static inline size_t level_lookup(CacheLevel *lv, size_t at, uint64_t ln, int *hit) {
+#ifdef WM_SCAN_AVX2
+  if (lv->scan) return at + lookup_avx2(&lv->way[at], lv->ways, ln, hit);
 #endif
-static size_t level_lookup(CacheLevel *lv, size_t at, uint64_t ln, int *hit) {
-  size_t v = SIZE_MAX, oldest = at;
-  uint64_t last = (uint64_t)(lv->ways - 1); /* ranks are a permutation: this one is the LRU way */
-  for (size_t w = at; w < at + lv->ways; w++) {
-    uint64_t m = lv->way[w], t = cl_tag(m);
-    if (t == ln + 1) {
-      level_touch(lv, at, w);
-      *hit = 1;
-      return w;
-    }
-    if (!t && v == SIZE_MAX) v = w;
-    if (m >> CL_RANK == last) oldest = w;
-  }
-  *hit = 0;
-  if (v == SIZE_MAX) v = oldest; /* no empty way: all hold lines, the LRU one goes */
+  SetScan s = scan_loop(&lv->way[at], lv->ways, ln);
+  *hit = s.hit != 0;
+  size_t v = at + (size_t)__builtin_ctzll(s.hit ? s.hit : s.empty ? s.empty : s.lru);
   level_touch(lv, at, v);
   return v;
 }
@@ -185,8 +314,13 @@ static size_t level_lookup(CacheLevel *lv, size_t at, uint64_t ln, int *hit) {
 /* Makes way w hold line ln (its sectors and write state cleared), keeping
  * its rank. */
 static void level_fill(CacheLevel *lv, size_t w, uint64_t ln) {
-  lv->way[w] = (lv->way[w] & ~((1ull << CL_RANK) - 1)) | (ln + 1);
-  if (lv->writes) {
+  uint64_t old = lv->way[w];
+  lv->way[w] = (old & ~((1ull << CL_RANK) - 1)) | (ln + 1);
+  /* Only a write or an atomic changes the write state, and each marks a
+   * sector dirty, which stays until the line is replaced: a line without
+   * dirty sectors has none to clear (and its three arrays, three host
+   * cache misses, need not be touched). */
+  if (lv->writes && (old >> CL_DIRTY & 15)) {
     lv->writes->count[w] = 0;
     lv->writes->atoms[w] = 0;
     memset(lv->writes->written[w], 0, sizeof lv->writes->written[w]);
@@ -211,6 +345,9 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
     size_t n = (size_t)c->cfg.merge_sectors, bytes = n * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + sizeof(uint32_t);
     c->merge_stride = (bytes + 63) / 64 * 64;
     c->merge = wm_xaligned(64, (size_t)c->cfg.sms * c->merge_stride);
+#ifdef WM_SCAN_AVX2
+    c->merge_scan = n == 16 && __builtin_cpu_supports("avx2");
+#endif
     memset(c->merge, 0, (size_t)c->cfg.sms * c->merge_stride);
   }
   if (c->cfg.partial_sectors)
@@ -326,10 +463,17 @@ static void l2_read(CacheSys *c, uint64_t sector, size_t at) {
  * sectors, the oldest one still partial is completed from DRAM.  (Measured:
  * strided copies that half-write every sector leave about 7 MB unfilled at
  * the end, whatever their size.) */
+#define PARTIAL_AHEAD 16
+
 static void partial_push(CacheSys *c, uint64_t sector) {
   size_t cap = c->cfg.partial_sectors;
   if (!cap) return;
   if (c->partial_n == cap) {
+    /* the sector completed PARTIAL_AHEAD pushes from now: its L2 set,
+     * asked for now (strided stores push one a store, each a host cache
+     * miss in a 30 MB table otherwise) */
+    size_t ahead = c->partial_pos + PARTIAL_AHEAD;
+    if (cap > PARTIAL_AHEAD) __builtin_prefetch(&c->l2.way[set_of(&c->l2, c->partial[ahead < cap ? ahead : ahead - cap] >> 2)]);
     uint64_t old = c->partial[c->partial_pos];
     size_t w = level_find(&c->l2, old >> 2);
     unsigned s = old & 3;
@@ -344,7 +488,7 @@ static void partial_push(CacheSys *c, uint64_t sector) {
     c->partial_n++;
   }
   c->partial[c->partial_pos] = sector;
-  c->partial_pos = (c->partial_pos + 1) % cap;
+  if (++c->partial_pos == cap) c->partial_pos = 0; /* not a division a store */
 }
 
 /* Counts one more write to way w's line: a line every warp writes (a[0])
@@ -459,6 +603,13 @@ static void l1_drop(CacheLevel *lv, uint64_t sector) {
   if (w != SIZE_MAX) cl_clear(&lv->way[w], CL_VALID, sector & 3);
 }
 
+/* A store merged with FIFO entry i: 1.  A wide one leaves the entry sent
+ * (a third warp's store goes on its own). */
+static inline int merge_found(uint64_t *fifo, int i, int wide) {
+  if (wide) fifo[i] = 0;
+  return 1;
+}
+
 /* 1 if a recent store of the same block on SM sm wrote this sector (then
  * it is merged).  Stores of different blocks do not merge (H100 probe
  * st_blocks: 8435 of 8448 one-float stores of neighbouring blocks reach
@@ -473,11 +624,16 @@ static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, un
   uint32_t *pos = who + n;
   /* another warp's store (the warp's own merge only with its previous
    * store, when adjacent: cache_request) */
-  for (int i = 0; i < n; i++)
-    if (fifo[i] == sector + 1 && blk[i] == b && who[i] >> 16 != warp) {
-      if (wide) fifo[i] = 0; /* merged and sent: a third warp's store goes on its own */
-      return 1;
+#ifdef WM_SCAN_AVX2
+  if (c->merge_scan) /* 16 entries: the sector's matches in four compares, the rest checked for those */
+    for (uint64_t m = fifo_avx2(fifo, sector + 1); m; m &= m - 1) {
+      int i = __builtin_ctzll(m);
+      if (blk[i] == b && who[i] >> 16 != warp) return merge_found(fifo, i, wide);
     }
+  else
+#endif
+    for (int i = 0; i < n; i++)
+      if (fifo[i] == sector + 1 && blk[i] == b && who[i] >> 16 != warp) return merge_found(fifo, i, wide);
   fifo[*pos] = sector + 1;
   blk[*pos] = b;
   who[*pos] = me;

@@ -52,6 +52,8 @@ typedef struct CacheLevel {
   struct CacheWrites *writes; /* [sets * ways] the L2's write state; NULL for
                           an L1 */
   uint32_t sets, ways;
+  int scan;            /* 1: sets scanned with AVX2 (4 or 16 ways, the
+                          host has it); chosen by cache_init */
 } CacheLevel;
 
 #define CACHE_PEND 64 /* entries of an SM's table of pending sectors */
@@ -75,6 +77,8 @@ typedef struct CacheSys {
    * (PolyBench-style gemm: the 8 warps of a block load row k of B
    * together). */
   uint64_t *pend;
+  int merge_scan;      /* 1: merge_sectors is 16 and the host has AVX2 (the
+                          FIFO scanned as cache.c's sets are) */
   uint64_t *partial;   /* [partial_sectors] ring of partly written sectors */
   /* What only the serial L2 stage writes, on host cache lines of its own
    * (the L1 stage's threads read the fields above all the time). */

@@ -33,6 +33,12 @@ void dram_init(Dram *d, int channels, int banks, uint32_t row_bytes, uint32_t in
     d->inv[i] = 1.0 / div[i];
     d->shift[i] = div[i] & (div[i] - 1) ? -1 : __builtin_ctz(div[i]);
   }
+  d->pow2 = d->shift[0] >= 0 && d->shift[2] >= 0 && d->shift[3] >= 0;
+  d->row_shift = d->pow2 ? d->shift[2] + d->shift[3] : 0;
+  /* exact: with x = q * channels + r, x * ch_magic / 2^64 = x / channels +
+   * x * e / 2^64 for some e in (0, 1), below q + 1 while x < 2^64 / channels */
+  d->ch_magic = UINT64_MAX / d->channels + 1;
+  d->ch_lim = UINT64_MAX / d->channels;
   size_t nb = (size_t)d->channels * (size_t)d->banks;
   d->open_row = wm_xmalloc(nb * sizeof *d->open_row);
   for (size_t i = 0; i < nb; i++) d->open_row[i] = -1;

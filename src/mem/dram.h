@@ -18,6 +18,13 @@ typedef struct Dram {
   uint32_t units_per_row;  /* interleave units in a row (at least 1) */
   double inv[4];           /* 1 / interleave, channels, banks, units_per_row */
   int shift[4];            /* their log2 if a power of two, else -1 */
+  int pow2;                /* interleave, banks and units_per_row are powers
+                              of two (every preset's): shifts and masks
+                              around the channel's division */
+  int row_shift;           /* then log2(banks * units_per_row), and */
+  uint64_t ch_magic, ch_lim; /* floor(2^64 / channels) + 1: x / channels is
+                              x * ch_magic / 2^64 for x <= ch_lim (channels
+                              not a power of two) */
   int64_t *open_row;       /* [channels * banks]: the row each bank holds
                               open; -1: none yet */
   /* statistics (WM_M_DRAM_RD, _WR, WM_M_ROW_HIT, _MISS: dram_add_metrics) */
@@ -52,10 +59,23 @@ static inline uint64_t divmod(uint64_t x, uint64_t d, int shift, double inv, uin
  * every fill and write-back.) */
 static inline void dram_access(Dram *d, uint64_t addr, unsigned bytes, int write) {
   uint64_t ch, bank, off;
-  uint64_t unit = divmod(addr, d->interleave, d->shift[0], d->inv[0], &off);
-  unit = divmod(unit, d->channels, d->shift[1], d->inv[1], &ch);
-  unit = divmod(unit, d->banks, d->shift[2], d->inv[2], &bank);
-  int64_t row = (int64_t)divmod(unit, d->units_per_row, d->shift[3], d->inv[3], &off);
+  int64_t row;
+  if (d->pow2) { /* the same mapping with shifts and masks around the channel's division */
+    uint64_t unit = addr >> d->shift[0], q;
+    if (d->shift[1] >= 0) q = unit >> d->shift[1];
+#ifdef __SIZEOF_INT128__
+    else if (unit <= d->ch_lim) q = (uint64_t)(((unsigned __int128)unit * d->ch_magic) >> 64);
+#endif
+    else q = unit / d->channels;
+    ch = unit - q * d->channels;
+    bank = q & (d->banks - 1);
+    row = (int64_t)(q >> d->row_shift);
+  } else {
+    uint64_t unit = divmod(addr, d->interleave, d->shift[0], d->inv[0], &off);
+    unit = divmod(unit, d->channels, d->shift[1], d->inv[1], &ch);
+    unit = divmod(unit, d->banks, d->shift[2], d->inv[2], &bank);
+    row = (int64_t)divmod(unit, d->units_per_row, d->shift[3], d->inv[3], &off);
+  }
   int64_t *open = &d->open_row[ch * (uint64_t)d->banks + bank];
   if (*open == row) d->row_hits++;
   else d->row_misses++;

@@ -55,6 +55,8 @@ int mem_init(MemModel *mm, const MemConfig *cfg, int ncode)
 void mem_free(MemModel *mm)
 {
   free(mm->line);
+  for (int i = 0; mm->memo && i < mm->nline; i++)
+    free(mm->memo[i].ph);
   free(mm->memo);
   free(mm->smemo);
   free(mm->round);
@@ -168,8 +170,8 @@ static void trace_request(MemTrace *t, const MemReq *r, const uint64_t *addr, un
 
 /* Records a full warp's global request whose shape the instruction's memo
  * holds: its sectors relative to lane 0's, kept from the first request of
- * that shape. */
-static void trace_memo(MemTrace *t, MemMemo *mo, const MemReq *r, unsigned kind)
+ * that shape with lane 0 at that place in its sector. */
+static void trace_memo(MemTrace *t, MemPhase *mo, const MemReq *r, unsigned kind)
 {
   uint64_t base = r->addr[0] >> 5;
   if (!mo->tn) {
@@ -206,23 +208,27 @@ static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
   } else if (r->mask == 0xffffffffu && mm->memo && r->instr >= 0 && r->instr < mm->nline) {
     MemMemo *mo = &mm->memo[r->instr];
     uint64_t a0 = r->addr[0], diff = 0;
+    unsigned phase = (unsigned)(a0 & 31);
     for (unsigned l = 0; l < 32; l++)
       diff |= (r->addr[l] - a0) ^ mo->delta[l];
-    if (diff == 0 && mo->size == r->size && mo->phase == (a0 & 31)) {
-      sec = mo->sectors;
-      distinct = mo->distinct;
-    } else {
-      sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
+    if (diff != 0 || mo->size != r->size) { /* a new shape: its places are all to find */
       for (unsigned l = 0; l < 32; l++)
         mo->delta[l] = r->addr[l] - a0;
-      mo->phase = (uint32_t)(a0 & 31);
       mo->size = r->size;
-      mo->sectors = sec;
-      mo->distinct = distinct;
-      mo->tn = 0;
+      mo->known = 0;
     }
+    if (!mo->ph)
+      mo->ph = wm_xmalloc(32 * sizeof *mo->ph);
+    MemPhase *ph = &mo->ph[phase];
+    if (!(mo->known >> phase & 1)) {
+      ph->sectors = mem_coalesce(r->addr, r->mask, r->size, &ph->distinct);
+      ph->tn = 0;
+      mo->known |= 1u << phase;
+    }
+    sec = ph->sectors;
+    distinct = ph->distinct;
     if (mm->trace)
-      trace_memo(mm->trace, mo, r, kind);
+      trace_memo(mm->trace, ph, r, kind);
   } else {
     if (mm->trace)
       trace_request(mm->trace, r, r->addr, r->size, kind);

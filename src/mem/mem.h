@@ -163,17 +163,27 @@ typedef struct LineStat {
   MemPicture pic;      /* the worst request's lanes */
 } LineStat;
 
-/* The last full-warp global request of an instruction: a warp whose
- * addresses have the same shape (offsets from lane 0, lane 0's place in its
- * sector) costs the same, so it is counted without sorting. */
-typedef struct MemMemo {
-  uint64_t delta[32];  /* addr[l] - addr[0] */
-  uint32_t phase;      /* addr[0] % 32 */
-  uint32_t size;       /* bytes per lane; 0: nothing remembered */
+/* What a global request of a memo's shape costs with lane 0 at one place
+ * in its sector (a loop over k moves lane 0 through the places of its
+ * sector: mm_g's A[row * N + k] takes 8 of them, one after another). */
+typedef struct MemPhase {
   uint32_t sectors, distinct;
-  uint8_t tn;          /* global: sectors for the cache trace (0: not yet) */
+  uint8_t tn;          /* sectors for the cache trace (0: not yet) */
   uint64_t trel[32];   /* their sector numbers minus lane 0's */
   uint32_t tbytes[32]; /* the bytes touched in each */
+} MemPhase;
+
+/* The last shape of an instruction's full-warp requests: a warp whose
+ * addresses have the same shape (offsets from lane 0) and lane 0 at the same
+ * place in its sector costs the same, so it is counted without sorting
+ * (global: each place's cost in ph, shared: the last place's in phase). */
+typedef struct MemMemo {
+  MemPhase *ph;        /* global: [32] by lane 0's place in its sector, */
+  uint32_t known;      /* those of them computed for this shape (bits) */
+  uint64_t delta[32];  /* addr[l] - addr[0] */
+  uint32_t phase;      /* shared: the place (addr[0] % 128) and op */
+  uint32_t size;       /* bytes per lane; 0: nothing remembered */
+  uint32_t sectors, distinct; /* shared: its cost */
 } MemMemo;
 
 typedef struct MemModel {
