@@ -12,6 +12,13 @@ int cli_usage_error(const char *fmt, const char *arg) {
   return 2;
 }
 
+int cli_format_option(const char *what, const char *v, unsigned allowed, ReportFormat *f) {
+  char names[96], fmt[160];
+  if (!report_format_parse(v, allowed, f, names, sizeof names)) return 0;
+  snprintf(fmt, sizeof fmt, "%s takes %s, not '%%s'", what, names);
+  return cli_usage_error(fmt, v ? v : "");
+}
+
 int cli_parse_size(const char *s, uint64_t *out) {
   char *end;
   unsigned long long v = strtoull(s, &end, 0);

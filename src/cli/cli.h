@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "report/report.h"
 #include "sim/sim.h"
 
 /* Exit statuses of the commands that run a file's launches (sim, lab, gpu
@@ -63,6 +64,11 @@ int cli_launch_error(const WmErr *e);
 const PtxKernel *cli_named_kernel(const PtxModule *mod, const char *name);
 /* Prints "warpmem: " fmt (with one %s) and a hint; returns 2. */
 int cli_usage_error(const char *fmt, const char *arg);
+
+/* --format's value v among the formats `allowed` (report.h's
+ * REPORT_*_FORMATS) into *f: 0, or the usage error's exit status (2), the
+ * message naming `what` ("--format") and the formats it takes. */
+int cli_format_option(const char *what, const char *v, unsigned allowed, ReportFormat *f);
 
 /* warpmem sim (sim_cmd.c) */
 int cli_sim_cmd(int argc, char **argv);

@@ -56,14 +56,6 @@ static const char *usage_lab =
 
 /* ---- options ---------------------------------------------------------------- */
 
-static int parse_format(const char *s, LabFormat *f) {
-  static const char *const names[] = {[LAB_TEXT] = "text", [LAB_MARKDOWN] = "markdown", [LAB_JSON] = "json",
-                                      [LAB_CSV] = "csv", [LAB_HTML] = "html"};
-  int i = s && !strcmp(s, "md") ? LAB_MARKDOWN : cli_choice(s, names, (int)(sizeof names / sizeof *names));
-  if (i >= 0) *f = (LabFormat)i;
-  return i < 0 ? -1 : 0;
-}
-
 /* --only A,B,C: each name kept (pointers into argv, commas cut). */
 static int add_only(LabOptions *o, char *list) {
   for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -97,8 +89,7 @@ static int parse_options(int argc, char **argv, LabOptions *o) {
       return 0;
     }
     if (!strcmp(a, "--format")) {
-      if (!v || parse_format(v, &o->format))
-        return cli_usage_error("lab --format takes text, markdown, json, csv or html, not '%s'", v ? v : "");
+      if (cli_format_option("lab --format", v, REPORT_LAB_FORMATS, &o->format)) return 2;
       i++;
     } else if (!strcmp(a, "--only")) {
       if (!v) return cli_usage_error("%s needs a name", a);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arch/arch.h"
+#include "report/report.h"
 #include "sim/sim_mpi.h"
 #include "cli/cli.h"
 #include "cli/run_cmd.h"
@@ -146,11 +147,10 @@ static int is_value_option(const char *a) {
 /* One of is_value_option()'s, with its value v.  Returns -1 to go on, else
  * an exit status. */
 static int value_option(RunCmd *c, const char *a, const char *v) {
-  static const char *const formats[] = {"text", "json", "csv", "ncu-csv", "html"};
   if (!strcmp(a, "--format")) {
-    if (cli_choice(v, formats, 5) < 0)
-      return cli_usage_error("--format takes text, json, csv, ncu-csv or html, not '%s'", v);
-    c->format = v;
+    ReportFormat f;
+    if (cli_format_option("--format", v, REPORT_RUN_FORMATS, &f)) return 2;
+    c->format = report_format_name[f];
   } else if (!strcmp(a, "--out") || !strcmp(a, "-o")) {
     if (!*v) return cli_usage_error("--out takes a file name, not '%s'", v);
     c->out = v;

@@ -101,14 +101,6 @@ static const char *usage_sim =
   "in its place (text: REFUSED: or FAILED: and the located message; JSON and\n"
   "CSV: status and error).\n";
 
-static int parse_format(const char *s, ReportFormat *f) {
-  static const char *const names[] = {[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
-                                      [REPORT_NCU_CSV] = "ncu-csv", [REPORT_HTML] = "html"};
-  int i = cli_choice(s, names, 5);
-  if (i >= 0) *f = (ReportFormat)i;
-  return i < 0 ? -1 : 0;
-}
-
 /* The launches to run: //@ lines of the file (for a .ptx, of its .cu if
  * any: launch_read_file), filtered by --kernel, or one built from the options. */
 static int collect_launches(const char *path, const PtxModule *mod, const SimOptions *o,
@@ -238,8 +230,7 @@ static int parse_options(int argc, char **argv, SimCmd *c) {
     if (st >= 2) return st - 2;
     if (st == 1) continue;
     if (!strcmp(a, "--format")) {
-      if (!v || parse_format(v, &c->format))
-        return cli_usage_error("--format takes text, json, csv, ncu-csv or html, not '%s'", v ? v : "");
+      if (cli_format_option("--format", v, REPORT_RUN_FORMATS, &c->format)) return 2;
       i++;
     } else if (!strcmp(a, "--lines")) {
       c->lines = REPORT_LINES_PTX;

@@ -17,6 +17,18 @@
 typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_NCU_CSV, REPORT_HTML, REPORT_MARKDOWN, REPORT_NFORMATS } ReportFormat;
 extern const char *const report_format_name[REPORT_NFORMATS];
 
+/* The formats each report takes (bit f: ReportFormat f): a new format is
+ * added here, in report_format_name and in its renderer, and every
+ * command's --format takes it. */
+#define REPORT_RUN_FORMATS                                                                                   \
+  (1u << REPORT_TEXT | 1u << REPORT_JSON | 1u << REPORT_CSV | 1u << REPORT_NCU_CSV | 1u << REPORT_HTML)
+#define REPORT_LAB_FORMATS                                                                                   \
+  (1u << REPORT_TEXT | 1u << REPORT_MARKDOWN | 1u << REPORT_JSON | 1u << REPORT_CSV | 1u << REPORT_HTML)
+
+/* The format named s among `allowed` ("md" is markdown): 0, or -1 with
+ * the names it takes in why[nwhy] ("text, json, csv, ncu-csv or html"). */
+int report_format_parse(const char *s, unsigned allowed, ReportFormat *f, char *why, size_t nwhy);
+
 /* report_write's `lines`: none, one row per memory instruction (--lines),
  * or one per CUDA source line (--lines=source: text a table by source
  * line; JSON both "lines" and "source_lines"; CSV a section by source

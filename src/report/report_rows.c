@@ -135,3 +135,27 @@ const char *report_run_status(const ReportRun *r) {
 const char *const report_format_name[REPORT_NFORMATS] = {
   [REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
   [REPORT_NCU_CSV] = "ncu-csv", [REPORT_HTML] = "html", [REPORT_MARKDOWN] = "markdown"};
+
+/* The order --help and the messages list the formats in. */
+static const ReportFormat format_order[REPORT_NFORMATS] = {REPORT_TEXT, REPORT_MARKDOWN, REPORT_JSON,
+                                                           REPORT_CSV,  REPORT_NCU_CSV,  REPORT_HTML};
+
+int report_format_parse(const char *s, unsigned allowed, ReportFormat *f, char *why, size_t nwhy) {
+  for (int i = 0; s && i < REPORT_NFORMATS; i++)
+    if (allowed >> i & 1 && (!strcmp(s, report_format_name[i]) || (i == REPORT_MARKDOWN && !strcmp(s, "md")))) {
+      *f = (ReportFormat)i;
+      return 0;
+    }
+  size_t at = 0;
+  int left = __builtin_popcount(allowed & ((1u << REPORT_NFORMATS) - 1));
+  if (why && nwhy) why[0] = '\0';
+  for (int k = 0; why && k < REPORT_NFORMATS; k++) {
+    ReportFormat g = format_order[k];
+    if (!(allowed >> g & 1)) continue;
+    left--;
+    int w = snprintf(why + at, nwhy - at, "%s%s", report_format_name[g], left > 1 ? ", " : left == 1 ? " or " : "");
+    if (w < 0 || (size_t)w >= nwhy - at) break;
+    at += (size_t)w;
+  }
+  return -1;
+}

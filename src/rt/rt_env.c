@@ -51,6 +51,20 @@ static int env_choice(const char *var, const char *const *words, int nw, int *ou
   return -1;
 }
 
+/* The report's format (RT_ENV_FORMAT), one `warpmem run --format` takes. */
+static int env_format(int *out, char *err, size_t n) {
+  const char *v = getenv(RT_ENV_FORMAT);
+  ReportFormat f;
+  char names[96];
+  if (!v || !*v) return 0;
+  if (report_format_parse(v, REPORT_RUN_FORMATS, &f, names, sizeof names)) {
+    snprintf(err, n, "%s='%s': expected %s", RT_ENV_FORMAT, v, names);
+    return -1;
+  }
+  *out = (int)f;
+  return 0;
+}
+
 /* WARPMEM_RUN_ARCH and WARPMEM_RUN_LOADS into the memory configuration. */
 static int env_arch(RtConfig *c, char *err, size_t n) {
   const char *v = getenv(RT_ENV_ARCH);
@@ -115,12 +129,10 @@ int rtx_env_read(RtConfig *c, char *err, size_t n) {
   if (rep && *rep) c->report_path = wm_xstrdup(rep);
   const char *chk = getenv(RT_ENV_CHECK);
   if (chk && *chk) c->check_path = wm_xstrdup(chk);
-  static const char *const formats[] = {[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
-                                        [REPORT_NCU_CSV] = "ncu-csv", [REPORT_HTML] = "html"};
   static const char *const flag[] = {"0", "1"}, *const line_modes[] = {"0", "1", "2"};
   int fmt = REPORT_TEXT, lines = 0, caches = 1, progress = 1;
   uint64_t stack = 0, heap = 0;
-  if (env_choice(RT_ENV_FORMAT, formats, 5, &fmt, err, n) ||
+  if (env_format(&fmt, err, n) ||
       env_choice(RT_ENV_LINES, line_modes, 3, &lines, err, n) ||
       env_choice(RT_ENV_CACHES, flag, 2, &caches, err, n) ||
       env_choice(RT_ENV_PROGRESS, flag, 2, &progress, err, n) || env_arch(c, err, n) ||
