@@ -112,10 +112,30 @@ static void test_vs_document(void **state) {
   free(t);
 }
 
+/* Each report takes its own formats, by one parser: the lab takes
+ * markdown (and "md"), not ncu-csv; sim and run the other way round; the
+ * message lists what the report takes. */
+static void test_format_names(void **state) {
+  (void)state;
+  ReportFormat f = REPORT_TEXT;
+  char why[96];
+  assert_int_equal(report_format_parse("md", REPORT_LAB_FORMATS, &f, why, sizeof why), 0);
+  assert_int_equal(f, REPORT_MARKDOWN);
+  assert_int_equal(report_format_parse("ncu-csv", REPORT_RUN_FORMATS, &f, why, sizeof why), 0);
+  assert_int_equal(f, REPORT_NCU_CSV);
+  assert_int_equal(report_format_parse("ncu-csv", REPORT_LAB_FORMATS, &f, why, sizeof why), -1);
+  assert_string_equal(why, "text, markdown, json, csv or html");
+  assert_int_equal(report_format_parse("markdown", REPORT_RUN_FORMATS, &f, why, sizeof why), -1);
+  assert_string_equal(why, "text, json, csv, ncu-csv or html");
+  assert_int_equal(report_format_parse(NULL, REPORT_RUN_FORMATS, &f, why, sizeof why), -1);
+  assert_int_equal(f, REPORT_NCU_CSV); /* untouched by a refusal */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_lab_document),
     cmocka_unit_test(test_vs_document),
+    cmocka_unit_test(test_format_names),
   };
   return cmocka_run_group_tests_name("report document", tests, NULL, NULL);
 }
