@@ -70,7 +70,7 @@ static void scale_counts(MemModel *mm, double f) {
  * .text size rounded up to 256, less 512, for all 10 kernels of 1.4 to
  * 8.7 KB of code: dyn_tile, tile_ops*, matrix_moves, softmax_half, ...). */
 static uint64_t launch_dram_bytes(const Arch *a, const PtxKernel *k) {
-  uint64_t b = (uint64_t)a->launch_dram_bytes, code = k ? (k->code_bytes + 255u) / 256u * 256u : 0;
+  uint64_t b = (uint64_t)a->launch_dram_bytes, code = k ? ((uint64_t)k->code_bytes + 255) / 256 * 256 : 0;
   return b && code > 512 ? b + code - 512 : b;
 }
 
