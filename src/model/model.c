@@ -101,6 +101,21 @@ static double round_ns(const Arch *a, const uint64_t *m) {
   return (1 - l1_miss) * a->l1_round_ns + l1_miss * beyond;
 }
 
+/* A warp alone: it waits its rounds one after another, issues its
+ * instructions at best warp_cpi clocks apart, and waits for the L1 to look
+ * up its requests' lines (l1_ns: the launch's L1 cycles, in ns); a wave
+ * lasts that long however few blocks (copy_grid on 1 block takes 65536
+ * rounds; PolyBench-style bicg_q and gesummv, 2 warps an SM of 32-line
+ * requests, take their L1 time and their round trips one after the
+ * other). */
+static double warp_alone_ns(const Arch *a, const uint64_t *m, const ModelLaunch *l, double warps, double l1_ns) {
+  double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0;
+  double rounds = ratio((double)m[WM_M_ROUNDS], warps);
+  double issue = ratio((double)l->warp_instrs, warps) * a->warp_cpi / clk;
+  double own_l1 = a->l1_round_ns > 0 || a->dram_round_ns > 0 ? ratio(l1_ns, warps) : 0; /* with the rounds */
+  return rounds * round_ns(a, m) + issue + own_l1;
+}
+
 void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTime *t) {
   memset(t, 0, sizeof *t);
   double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0; /* cycles per ns */
@@ -150,16 +165,7 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   double raw = ratio((double)m[WM_M_RAW], warps) * a->raw_wait_ns;
   double smem = resident * ratio(wavefronts, blocks) / clk;
   t->bound_ns[MODEL_LATENCY] = waves * (mem + raw + smem);
-  /* A warp alone: it waits its rounds one after another, issues its
-   * instructions at best warp_cpi clocks apart, and waits for the L1 to
-   * look up its requests' lines (a whole wave however few blocks:
-   * copy_grid on 1 block takes 65536 rounds; PolyBench-style bicg_q and
-   * gesummv, 2 warps an SM of 32-line requests, take their L1 time and
-   * their round trips one after the other). */
-  double rounds = ratio((double)m[WM_M_ROUNDS], warps);
-  double issue = ratio((double)l->warp_instrs, warps) * a->warp_cpi / clk;
-  double own_l1 = a->l1_round_ns > 0 || a->dram_round_ns > 0 ? ratio(l1_cycles, warps) / clk : 0; /* with the rounds */
-  double chain = (waves > 1 ? waves : 1) * (rounds * round_ns(a, m) + issue + own_l1);
+  double chain = (waves > 1 ? waves : 1) * warp_alone_ns(a, m, l, warps, l1_cycles / clk);
   if (chain > t->bound_ns[MODEL_LATENCY]) t->bound_ns[MODEL_LATENCY] = chain;
 
   /* The bounds overlap, but not perfectly: a p-norm of them (a smooth
