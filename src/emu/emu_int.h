@@ -110,8 +110,8 @@ void emu_program_free(EmuProgram *p);
 void emu_mark_aggregated(EmuProgram *p, int ncode);
 /* round[i] != 0 for each global/local load (or texture, or atomic with a
  * result) that starts a round trip, as ptxas schedules the code: 1 for a
- * round each execution, EMU_UNROLL for a round every EMU_UNROLL
- * executions of a loop ptxas unrolls (emu_rounds.c); i < nline. */
+ * round each execution, k for a round every k executions of a loop ptxas
+ * unrolls (emu_rounds.c); i < nline. */
 void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline);
 
 /* after_st[i] = 1 for a global store whose previous instruction, in the

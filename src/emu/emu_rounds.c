@@ -25,7 +25,12 @@
  * no global or local store and carries no load's value into the next
  * iteration's addresses (a sum, not a pointer chase) is unrolled EMU_UNROLL
  * times, its loads issued together, so it costs a round every EMU_UNROLL
- * iterations (round[i] = EMU_UNROLL: the count divides the executions).
+ * iterations, or fewer when that makes more than EMU_INFLIGHT loads
+ * (round[i] = the iterations a round covers: the count divides the
+ * executions).
+ *
+ * The same straight lines tell which stores follow a store directly
+ * (emu_mark_store_runs): L1 merges only those with the warp's previous.
  */
 #include "emu/emu_int.h"
 
@@ -166,11 +171,17 @@ static int unrolled_per_round(const EmuProgram *p, int a, int b) {
   return per < 1 ? 1 : per > EMU_UNROLL ? EMU_UNROLL : per;
 }
 
-void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
-  int n = p->ncode < nline ? p->ncode : nline;
+/* target[i] = 1 for each of code[0..n) a branch jumps to (malloc'd, n + 1). */
+static uint8_t *branch_targets(const EmuProgram *p, int n) {
   uint8_t *target = wm_xcalloc((size_t)n + 1, 1);
   for (int i = 0; i < n; i++)
     if (p->code[i].op == PTX_OP_BRA && p->code[i].target < (uint32_t)n) target[p->code[i].target] = 1;
+  return target;
+}
+
+void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
+  int n = p->ncode < nline ? p->ncode : nline;
+  uint8_t *target = branch_targets(p, n);
   uint8_t *scratch = wm_xcalloc((size_t)n + 1, 1);
   Depths q = {wm_xcalloc((size_t)p->nslots + 1, sizeof(uint16_t)), NULL, 0, 0, p->nslots, 0, 0};
   for (int a = 0; a < n;) {
@@ -205,9 +216,7 @@ static int is_global_store(const EmuInstr *x) {
  * ten stores to the same sectors, shuffles apart, as 8 to 10). */
 void emu_mark_store_runs(const EmuProgram *p, uint8_t *after_st, int nline) {
   int n = p->ncode < nline ? p->ncode : nline;
-  uint8_t *target = wm_xcalloc((size_t)n + 1, 1);
-  for (int i = 0; i < n; i++)
-    if (p->code[i].op == PTX_OP_BRA && p->code[i].target < (uint32_t)n) target[p->code[i].target] = 1;
+  uint8_t *target = branch_targets(p, n);
   for (int i = 1; i < n; i++)
     after_st[i] = is_global_store(&p->code[i]) && is_global_store(&p->code[i - 1]) && !target[i];
   free(target);

@@ -613,14 +613,15 @@ static inline int merge_found(uint64_t *fifo, int i, int wide) {
 /* 1 if a recent store of the same block on SM sm wrote this sector (then
  * it is merged).  Stores of different blocks do not merge (H100 probe
  * st_blocks: 8435 of 8448 one-float stores of neighbouring blocks reach
- * L2); those of a block's warps do (st_warps: 1642 of 8448). */
-static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, unsigned warp, uint32_t loads, int wide) {
+ * L2); another warp's of the block do (st_warps: 1642 of 8448), in pairs
+ * when the request is `wide` (merge_found). */
+static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, unsigned warp, int wide) {
   int n = c->cfg.merge_sectors;
   if (n <= 0) return 0;
   uint8_t *at = c->merge + (size_t)sm * c->merge_stride;
   uint64_t *fifo = (uint64_t *)(void *)at;
   uint32_t *blk = (uint32_t *)(void *)(at + (size_t)n * sizeof *fifo), b = (uint32_t)block;
-  uint32_t *who = blk + n, me = (uint32_t)warp << 16 | (loads & 0xffff);
+  uint32_t *who = blk + n;
   uint32_t *pos = who + n;
   /* another warp's store (the warp's own merge only with its previous
    * store, when adjacent: cache_request) */
@@ -628,15 +629,15 @@ static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, un
   if (c->merge_scan) /* 16 entries: the sector's matches in four compares, the rest checked for those */
     for (uint64_t m = fifo_avx2(fifo, sector + 1); m; m &= m - 1) {
       int i = __builtin_ctzll(m);
-      if (blk[i] == b && who[i] >> 16 != warp) return merge_found(fifo, i, wide);
+      if (blk[i] == b && who[i] != warp) return merge_found(fifo, i, wide);
     }
   else
 #endif
     for (int i = 0; i < n; i++)
-      if (fifo[i] == sector + 1 && blk[i] == b && who[i] >> 16 != warp) return merge_found(fifo, i, wide);
+      if (fifo[i] == sector + 1 && blk[i] == b && who[i] != warp) return merge_found(fifo, i, wide);
   fifo[*pos] = sector + 1;
   blk[*pos] = b;
-  who[*pos] = me;
+  who[*pos] = warp;
   if (++*pos == (uint32_t)n) *pos = 0;
   return 0;
 }
@@ -783,7 +784,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
       /* fall through */
     case TR_ST: {
       if (kind == TR_ST) metric[l1_store_lookup(l1, sec, x->bytes, &l1_last) ? WM_M_L1_HIT : WM_M_L1_MISS]++;
-      int merged = merge_ok && (((r[0].first & TR_AFTER_ST) && in_last_store(last, sec)) | merged_store(c, sm, sec, block, x->warp, last->loads, wide));
+      int merged = merge_ok && (((r[0].first & TR_AFTER_ST) && in_last_store(last, sec)) | merged_store(c, sm, sec, block, x->warp, wide));
       if (!merged) {
         count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
         metric[WM_M_L2_WR]++;
@@ -816,7 +817,6 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
      * (H100 probes st_loop#256, matvec_alias, chain#same: every
      * iteration's store reaches L2). */
     last->n = 0;
-    last->loads++;
   }
 }
 

@@ -64,9 +64,8 @@ typedef struct CacheSys {
   /* derived state: the caches (cache.c) */
   CacheLevel *l1;      /* [sms] */
   CacheLevel l2;
-  /* Each SM's recent store sectors, the block (low bits) that stored each,
-   * the warp and its load count then (CacheLastStore.loads, low bits), and
-   * the next slot: merge_stride bytes an SM, a whole number of host cache
+  /* Each SM's recent store sectors, the block (low bits) and the warp that
+   * stored each, and the next slot: merge_stride bytes an SM, a whole number of host cache
    * lines, since host threads replay different SMs at once. */
   uint8_t *merge;
   size_t merge_stride;
@@ -108,12 +107,11 @@ void cache_add_metrics(const CacheSys *c, uint64_t *m);
 /* ---- one request (replay.c decides which, when and on which SM) ------- */
 
 /* The sectors of a warp's last store request: the warp's next store to
- * one of them merges with it in L1 (f3_plain's x, y and z stores). */
+ * one of them, right after it, merges with it in L1 (f3_plain's x, y and z
+ * stores). */
 typedef struct CacheLastStore {
   uint64_t sec[32];
   int n;
-  uint32_t loads;  /* load requests the warp issued so far (they end its
-                      stores' merging) */
   uint8_t round_missed; /* a load of its current round missed L1 */
   uint32_t round;       /* the rounds the warp started (TR_ROUND) */
 } CacheLastStore;

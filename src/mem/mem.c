@@ -408,10 +408,11 @@ static void ldgsts_access(MemModel *mm, const MemReq *r, LineStat *ls)
   }
 }
 
-/* A load that starts a round trip (MemModel.round) marks its first trace
- * record, at `at`: the cache counts the rounds that wait for L2.  So does
- * a store right after another (MemModel.after_st): L1 may merge them. */
-static void mark_round(MemModel *mm, const MemReq *r, size_t at)
+/* Flags a global or local request's first trace record, at `at`, for the
+ * cache: a load that starts a round trip (MemModel.round; the cache counts
+ * the rounds that wait for L2), a store right after another
+ * (MemModel.after_st; L1 may merge them). */
+static void mark_trace(MemModel *mm, const MemReq *r, size_t at)
 {
   if (!mm->trace || mm->trace->n <= at || (unsigned)r->instr >= (unsigned)mm->nline) return;
   if (mm->round && mm->round[r->instr]) mm->trace->r[at].first |= TR_ROUND;
@@ -431,11 +432,11 @@ void mem_access(MemModel *mm, const MemReq *r)
   switch (r->space) {
   case PTX_S_GLOBAL:
     global_access(mm, r, ls);
-    mark_round(mm, r, at);
+    mark_trace(mm, r, at);
     break;
   case PTX_S_LOCAL:
     local_access(mm, r, ls);
-    mark_round(mm, r, at);
+    mark_trace(mm, r, at);
     break;
   case PTX_S_SHARED:
     shared_access(mm, r, ls);

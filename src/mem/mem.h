@@ -205,7 +205,7 @@ typedef struct MemModel {
                           every k executions (emu_mark_rounds);
                           WM_M_ROUNDS sums execs / k */
   uint8_t *after_st;   /* [nline] 1: a global store whose previous
-                          instruction is one too (emu_mark_rounds): L1
+                          instruction is one too (emu_mark_store_runs): L1
                           may merge its sectors with that store's */
   int nline;
 } MemModel;
