@@ -179,9 +179,8 @@ static int one_option(int argc, char **argv, int *i, RunCmd *c) {
     fputs(usage_run, stdout);
     return 0;
   }
-  if (!strcmp(a, "--lines")) c->lines = 1;
-  else if (!strcmp(a, "--lines=source")) c->lines = 2; /* report.h: REPORT_LINES_SOURCE */
-  else if (!strcmp(a, "--lines=ptx")) c->lines = 1;
+  if (!strcmp(a, "--lines") || !strcmp(a, "--lines=ptx")) c->lines = REPORT_LINES_PTX;
+  else if (!strcmp(a, "--lines=source")) c->lines = REPORT_LINES_SOURCE;
   else if (!strcmp(a, "--check")) c->check = 1;
   else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) c->quiet = 1;
   else if (is_value_option(a)) {

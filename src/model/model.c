@@ -102,8 +102,9 @@ static double round_ns(const Arch *a, const uint64_t *m) {
 }
 
 /* A warp alone: it waits its rounds one after another, issues its
- * instructions at best warp_cpi clocks apart, and waits for the L1 to look
- * up its requests' lines (l1_ns: the launch's L1 cycles, in ns); a wave
+ * instructions at best warp_cpi clocks apart, and waits for its share of
+ * the L1's work (l1_ns: the launch's L1 cycles -- tag look-ups, fills,
+ * shared wavefronts -- in ns); a wave
  * lasts that long however few blocks (copy_grid on 1 block takes 65536
  * rounds; PolyBench-style bicg_q and gesummv, 2 warps an SM of 32-line
  * requests, take their L1 time and their round trips one after the
