@@ -81,10 +81,6 @@ const char *lab_peak_name(LabPeak p) {
   return p == LAB_PEAK_COPY ? "copy" : p == LAB_PEAK_CUBLAS ? "cublas" : "none";
 }
 
-uint64_t lab_spec_threads(const LaunchSpec *l) {
-  return (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] * l->block[1] * l->block[2];
-}
-
 /* ---- the parser's state -------------------------------------------------- */
 
 typedef struct Parser {
@@ -337,7 +333,7 @@ static int finish_file(Parser *P, int first_group, int first_exp) {
       int j = i - P->first_launch;
       if (!P->bytes_set[j]) l->bytes = ex->bytes;
       if (!P->flops_set[j]) l->flops = ex->flops;
-      if (l->scale == 0) l->scale = ex->scale > 0 ? ex->scale : (double)lab_spec_threads(&l->gpu) / (double)lab_spec_threads(&l->sim);
+      if (l->scale == 0) l->scale = ex->scale > 0 ? ex->scale : (double)launch_threads(&l->gpu) / (double)launch_threads(&l->sim);
       if ((ex->peak == LAB_PEAK_COPY && l->bytes <= 0) || (ex->peak == LAB_PEAK_CUBLAS && l->flops <= 0))
         return wm_err_at(P->e, WM_EUSAGE, P->path, P->text, l->sim.line, 0,
                          "launch '%s': experiment '%s' compares with %s, so it needs %s: (on it or on the "

@@ -86,8 +86,6 @@ void lab_catalogue_free(LabCatalogue *c);
  * selects; returns how many it selected (0: no such name). */
 int lab_catalogue_select(const LabCatalogue *c, const char *name, unsigned char *sel);
 
-/* "4096 x 4096" style summary of a spec's size: total threads. */
-uint64_t lab_spec_threads(const LaunchSpec *l);
 
 /* The text after "peak:" for an experiment ("copy", "cublas 4096", "none"). */
 const char *lab_peak_name(LabPeak p);

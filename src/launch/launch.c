@@ -70,6 +70,10 @@ static int dim_parse(const char *s, size_t n, uint32_t d[3], size_t *bad, WmErr 
   return 0;
 }
 
+uint64_t launch_threads(const LaunchSpec *l) {
+  return (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] * l->block[1] * l->block[2];
+}
+
 int launch_parse_dim(const char *s, uint32_t d[3], WmErr *e) {
   size_t bad;
   return dim_parse(s, strlen(s), d, &bad, e);

@@ -59,6 +59,9 @@ typedef struct LaunchSpec {
   int line;          /* line of the //@ in its file, 0 for the command line */
 } LaunchSpec;
 
+/* Threads the launch runs: grid x block, all three dimensions. */
+uint64_t launch_threads(const LaunchSpec *l);
+
 /* "X[,Y[,Z]]" with each 1..2^31-1; missing dimensions are 1. */
 int launch_parse_dim(const char *s, uint32_t d[3], WmErr *e);
 

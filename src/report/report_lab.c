@@ -56,10 +56,6 @@ static const struct {
 
 static int shown(const ReportDoc *d, int c) { return !columns[c].gpu || d->device.have_gpu; }
 
-static uint64_t spec_threads(const LaunchSpec *s) {
-  return (uint64_t)s->grid[0] * s->grid[1] * s->grid[2] * s->block[0] * s->block[1] * s->block[2];
-}
-
 /* ---- cells ---------------------------------------------------------------- */
 
 static void human(char *b, size_t n, double v) {
@@ -89,9 +85,9 @@ static void cell(const ReportDoc *d, int c, int i, char *b, size_t n) {
   switch ((LabColumn)c) {
   case C_LAUNCH: snprintf(b, n, "%s", l->sim->label); break;
   case C_THREADS:
-    human(x, sizeof x, (double)spec_threads(l->sim));
-    human(y, sizeof y, (double)spec_threads(l->gpu));
-    if (spec_threads(l->sim) == spec_threads(l->gpu)) snprintf(b, n, "%s", x);
+    human(x, sizeof x, (double)launch_threads(l->sim));
+    human(y, sizeof y, (double)launch_threads(l->gpu));
+    if (launch_threads(l->sim) == launch_threads(l->gpu)) snprintf(b, n, "%s", x);
     else snprintf(b, n, "%s/%s", x, y);
     break;
   case C_LDSR: ratio(b, n, m[WM_M_GLD_SEC], m[WM_M_GLD_REQ]); break;
@@ -281,8 +277,8 @@ static void csv_row(const ReportDoc *d, FILE *out, const ReportGroup *gr, const 
     wm_csv_write(out, names[k]);
     fputc(',', out);
   }
-  fprintf(out, "%llu,%llu,%g,%.0f,%.0f,%g,%g,%g,%g,%g,%.0f,%.0f,%.3f,", (unsigned long long)spec_threads(l->sim),
-          (unsigned long long)spec_threads(l->gpu), r->scale, l->bytes, l->flops, q[0], q[1], q[2], q[3], q[4],
+  fprintf(out, "%llu,%llu,%g,%.0f,%.0f,%g,%g,%g,%g,%g,%.0f,%.0f,%.3f,", (unsigned long long)launch_threads(l->sim),
+          (unsigned long long)launch_threads(l->gpu), r->scale, l->bytes, l->flops, q[0], q[1], q[2], q[3], q[4],
           32.0 * (double)(m[WM_M_L2_RD] + m[WM_M_L2_WR] + m[WM_M_L2_ATOM] + m[WM_M_L2_RED]) * r->scale,
           (double)(m[WM_M_DRAM_RD] + m[WM_M_DRAM_WR]) * r->scale, r->pred_ns / 1e3);
   if (g->timed)
@@ -315,7 +311,7 @@ static json_t *spec_json(const LaunchSpec *s) {
   for (int a = 0; a < s->nargs; a++) json_array_append_new(args, json_string(s->args[a].text));
   return json_pack("{s:[i,i,i], s:[i,i,i], s:i, s:o, s:I}", "grid", (int)s->grid[0], (int)s->grid[1], (int)s->grid[2],
                    "block", (int)s->block[0], (int)s->block[1], (int)s->block[2], "smem", (int)s->smem, "args", args,
-                   "threads", (json_int_t)spec_threads(s));
+                   "threads", (json_int_t)launch_threads(s));
 }
 
 static json_t *stats_json(const ReportStats *s) {
@@ -471,7 +467,7 @@ int report_lab_results_md(FILE *out, const ReportDoc *d) {
 
 static void spec_line(FILE *out, const LaunchSpec *s) {
   char t[32];
-  human(t, sizeof t, (double)spec_threads(s));
+  human(t, sizeof t, (double)launch_threads(s));
   fprintf(out, "grid=%u,%u,%u block=%u,%u,%u", s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2]);
   if (s->smem) fprintf(out, " smem=%u", s->smem);
   fprintf(out, " (%s threads)", t);

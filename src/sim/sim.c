@@ -116,7 +116,7 @@ static const PtxKernel *launch_begin(const PtxModule *mod, const LaunchSpec *ls,
   memset(run, 0, sizeof *run);
   const PtxKernel *k = ptx_find_kernel(mod, ls->name, e);
   if (!k) return NULL;
-  uint64_t threads = (uint64_t)ls->grid[0] * ls->grid[1] * ls->grid[2] * ls->block[0] * ls->block[1] * ls->block[2];
+  uint64_t threads = launch_threads(ls);
   if (threads > o->max_threads)
     return wm_err(e, WM_ELIMIT,
                   "launch %s has %llu threads, over the %llu this run allows: simulating it would take "
