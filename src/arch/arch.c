@@ -406,8 +406,8 @@ static const Arch presets[] = {
     .launch_dram_bytes = 2816,   /* measured on an H100: the shortest launches (empty,
                                     one_store, setRowReadRow) read 2816 bytes,
                                     docs/results/h100-2026-11-25-hierarchy */
-    .launch_ns = 2500,           /* as h200: the shortest kernels of [GT] last
-                                    ~2 us (h200-seed-counters.csv) */
+    .launch_ns = 2020,           /* measured: the empty kernel takes 2.1 us on an H100
+                                    (hierarchy probe `empty`, one block of 80 ns) */
     .block_ns = 79.4,            /* as h200 (fitted there) */
     .dram_eff = 0.90,            /* as h200 (fitted there) */
     .schedulers = 4,             /* [GH100]: 4 processing blocks */
@@ -415,18 +415,20 @@ static const Arch presets[] = {
     .l2_reqs_ns = 80,            /* as h200 (fitted there; same L2 design) */
     .raw_wait_ns = 619,          /* as h200 (fitted there) */
     .barrier_lat = 1.2,          /* as h200 (fitted there) */
-    /* measured on an H100 (docs/results/h100-2026-11-25-hierarchy), one
-       warp's rounds: chain#same (a load of what the warp just stored,
-       an L1 hit: 27 ns), chase#l2 hot (218 ns, the step's arithmetic
-       included), copy_grid on 1-132 blocks (372-433 ns a round) */
-    .l1_round_ns = 27,
+    /* one warp's rounds, measured: an L1 hit 32 clocks, 16 ns (an H200,
+       the ld.global chase of groundtruth/latency_kernels.cu: 41.2 clocks a
+       step less its cvt and 64-bit add); on an H100
+       (docs/results/h100-2026-11-25-hierarchy) chase#l2 hot (218 ns, the
+       step's arithmetic included), copy_grid on 1-132 blocks (372-433 ns
+       a round) */
+    .l1_round_ns = 16,
     .l2_round_ns = 218,
     .dram_round_ns = 400,
-    .warp_cpi = 4,               /* the fewest clocks per instruction a warp of the
-                                    H100 corpus with over 300 instructions took
-                                    (tile_transpose 4.2, pipeline_sum 4.9;
-                                    docs/results/h100-2026-11-23-corpus): a
-                                    dependent ALU result after 4 clocks */
+    .warp_cpi = 4,               /* a dependent ALU result after 4 clocks, the
+                                    unit of emu_latency.c's table (measured on an
+                                    H200: fma.rn.f32 4.7 a step with the loop; the
+                                    H100 corpus's warps of over 300 instructions
+                                    took 4.2 to 4.9 clocks each) */
     .l1_write_cycles = 4,        /* as h200 (measured there) */
     .atom_update_ns = 0.735,     /* measured on an H100: atom_hot#132x1 and #528x1,
                                     540,672 and 2,162,688 updates of one word in
@@ -491,7 +493,8 @@ static const Arch presets[] = {
     .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */
     .launch_dram_bytes = 2816,   /* [GT] measured: setRowReadRow and the other
                                     launches without global loads read 2816 bytes */
-    .launch_ns = 2500,           /* [GT] fitted: the shortest kernels */
+    .launch_ns = 1420,           /* [GT] measured: the empty kernel takes 1.5 us on the
+                                    H200 (hierarchy probe `empty`, one block of 80 ns) */
     .block_ns = 79.4,            /* [GT] fitted: inc1#32/64/128 start one block
                                     per 79.4 ns per SM */
     .dram_eff = 0.90,            /* [GT] fitted: stride_copy#2..8 sustain 4.3
@@ -501,10 +504,10 @@ static const Arch presets[] = {
     .l2_reqs_ns = 80,            /* [GT] fitted: tr_naive, madd_nc, setRowReadRow */
     .raw_wait_ns = 619,          /* [GT] fitted: inc_case#3 */
     .barrier_lat = 1.2,          /* [GT] fitted: adj_smem, tr_smem_pad, tr_smem */
-    .l1_round_ns = 27,           /* as hopper (measured on an H100: same GH100 die) */
+    .l1_round_ns = 16,           /* measured on an H200 (as hopper) */
     .l2_round_ns = 218,
     .dram_round_ns = 400,
-    .warp_cpi = 4,               /* as hopper (measured on an H100) */
+    .warp_cpi = 4,               /* as hopper */
     .atom_update_ns = 0.735,     /* as hopper (measured on an H100) */
     .l1_write_cycles = 4,        /* measured on the H200: the store-bound launches
                                     send the L2 one write request per SM every 4.0

@@ -116,8 +116,9 @@ typedef struct Arch {
   /* a warp's round trip (emu_rounds.c) to the level its loads reach, with
      little else in flight; 0: no bound from dependent rounds */
   double l1_round_ns, l2_round_ns, dram_round_ns;
-  double warp_cpi;           /* clocks between a warp's instructions at best
-                                (dependent issue); 0: no such bound */
+  double warp_cpi;           /* clocks a dependent ALU result takes: scales the
+                                latency table (emu_latency.c, Hopper clocks,
+                                where it is 4); 0: no such bound */
   double atom_update_ns;     /* between two atomic updates of one L2 line
                                 (each lane's, when lanes share a word) */
   double l1_write_cycles;    /* clocks an SM's L1 needs per write request it

@@ -254,7 +254,7 @@ static int run_warp(Block *b, int wi) {
   const EmuProgram *p = b->p;
   const EmuInstr *code = p->code;
   uint64_t *R = w->R;
-  uint64_t winstr = 0, tinstr = 0;
+  uint64_t winstr = 0, tinstr = 0, wclocks = 0;
   int rc = 0, switched = 0;
   w->spin_stuck = 0;
   for (uint32_t budget = b->slice; budget > 0 && w->state == W_READY; budget--) {
@@ -262,6 +262,7 @@ static int run_warp(Block *b, int wi) {
     const EmuInstr *x = &code[top->pc];
     uint32_t mask = top->mask;
     winstr++;
+    wclocks += x->clocks;
     tinstr += mask == FULL ? 32u : (uint64_t)popc32(mask);
     uint32_t eff = mask;
     if (x->guard != EMU_NOSLOT) {
@@ -334,6 +335,7 @@ static int run_warp(Block *b, int wi) {
       rc = x->fn(b, x, wi, eff, R);
       if (rc > 0) { /* it waits before the instruction (mbarrier): not executed yet */
         winstr--;
+        wclocks -= x->clocks;
         tinstr -= mask == FULL ? 32u : (uint64_t)popc32(mask);
         rc = 0;
         goto out;
@@ -346,6 +348,7 @@ static int run_warp(Block *b, int wi) {
   }
 out:
   b->warp_instrs += winstr;
+  b->warp_clocks += wclocks;
   b->thread_instrs += tinstr;
   return rc;
 }

@@ -125,6 +125,7 @@ typedef struct Block {
   uint8_t bar_all[EMU_NBARS], bar_any[EMU_NBARS];
   uint32_t exited_threads;
   uint64_t warp_instrs, thread_instrs;
+  uint64_t warp_clocks; /* the instructions' dependent latencies, summed (EmuInstr.clocks) */
   uint64_t *regs;     /* the warps' register files */
   int sregs_ready;    /* launch-wide special registers are in place */
   uint16_t sr_block[16]; /* then the special registers each block sets: */

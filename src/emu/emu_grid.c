@@ -423,10 +423,11 @@ static void run_workers(Worker *ws, int nw) {
 /* Sums the workers' instructions and statistics into the launch, and frees
  * them. */
 static void workers_finish(EmuLaunch *l, Worker *ws, int nw) {
-  l->warp_instrs = l->thread_instrs = 0;
+  l->warp_instrs = l->thread_instrs = l->warp_clocks = 0;
   for (int t = 0; t < nw; t++) {
     Worker *w = &ws[t];
     l->warp_instrs += w->b.warp_instrs;
+    l->warp_clocks += w->b.warp_clocks;
     l->thread_instrs += w->b.thread_instrs;
     if (w->b.mm) mem_merge(l->mm, &w->mm);
     if (w->b.mm) mem_free(&w->mm);
@@ -526,6 +527,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   if (l->mm) {
     l->mm->metric[WM_M_WARPS] += nblocks * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
     l->mm->metric[WM_M_INST] += l->warp_instrs;
+    l->mm->metric[WM_M_DEP_CLOCKS] += l->warp_clocks;
   }
   free(ws);
   if (ring) ring_free(ring);
@@ -605,9 +607,10 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
     }
   }
   l->blocks_run = n;
-  l->warp_instrs = l->thread_instrs = 0;
+  l->warp_instrs = l->thread_instrs = l->warp_clocks = 0;
   for (uint64_t i = 0; i < n; i++) {
     l->warp_instrs += bs[i].warp_instrs;
+    l->warp_clocks += bs[i].warp_clocks;
     l->thread_instrs += bs[i].thread_instrs;
     emu_block_teardown(&bs[i]);
     if (tr) trace_free(&tr[i]);
@@ -639,6 +642,7 @@ static int cooperative_launch(EmuLaunch *l, const Arch *arch, const EmuProgram *
   if (l->mm) {
     l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
     l->mm->metric[WM_M_INST] += l->warp_instrs;
+    l->mm->metric[WM_M_DEP_CLOCKS] += l->warp_clocks;
   }
   return rc;
 }

@@ -57,6 +57,7 @@ typedef struct EmuInstr {
   uint8_t half;         /* a half type's function (emu_half_fns[half], chosen at
                            prepare time), 0: the row's exec */
   uint32_t imm;         /* a fast form's operand read at prepare time (a shift count) */
+  uint8_t clocks;       /* a dependent instruction waits this long for its result (emu_latency.c) */
 } EmuInstr;
 
 /* ptxas fuses four scalar 4-byte shared loads of one thread from
@@ -113,6 +114,9 @@ void emu_mark_aggregated(EmuProgram *p, int ncode);
  * round each execution, k for a round every k executions of a loop ptxas
  * unrolls (emu_rounds.c); i < nline. */
 void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline);
+
+/* Sets each of code[0..n)'s clocks: its result's latency (emu_latency.c). */
+void emu_mark_latencies(EmuProgram *p, int n);
 
 /* after_st[i] = 1 for a global store whose previous instruction, in the
  * same straight line, is a global store: the stores L1 merges with the

@@ -42,6 +42,7 @@ static int is_far_load(const EmuInstr *x) {
   switch (x->op) {
   case PTX_OP_LD:
   case PTX_OP_LDU:
+  case PTX_OP_WMMA_LOAD: /* a fragment from global memory: LDGs in SASS */
     return x->space == PTX_S_GLOBAL || x->space == PTX_S_LOCAL || x->space == PTX_S_GENERIC;
   case PTX_OP_ATOM:
     return x->space != PTX_S_SHARED && x->nd > 0 && x->d[0] != EMU_NOSLOT;

@@ -48,6 +48,7 @@
   X(LDGSTS_MISS,"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_lookup_miss.sum", "cp.async sectors that missed in L1 (.cg: all)") \
   X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
   X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)") \
+  X(DEP_CLOCKS, "warpmem__dependent_clocks",                       "clocks each warp waits for its instructions' results, summed over warps (a shuffle 26, an integer % 69, an FMA 4: measured on an H200, emu/emu_latency.c)") \
   /* caches and DRAM (mem/cache.c, mem/dram.c) */                                            \
   X(L1_HIT,   "l1tex__t_sectors_lookup_hit.sum",                   "global/local/texture sectors that hit in L1 (stores: to a valid sector)") \
   X(L1_MISS,  "l1tex__t_sectors_lookup_miss.sum",                  "global/local/texture sectors that missed in L1 (stores and atomics included)") \

@@ -248,13 +248,14 @@ static void end_traces(Launch *L) {
  * rank order (mem_merge: ties of the worst request keep the lower rank's
  * explanation, as they keep the lower worker's). */
 static void merge_stats(Launch *L, EmuLaunch *l) {
-  size_t nline = l->mm ? (size_t)l->mm->nline : 0, head = (2 + WM_M_COUNT) * sizeof(uint64_t);
+  size_t nline = l->mm ? (size_t)l->mm->nline : 0, head = (3 + WM_M_COUNT) * sizeof(uint64_t);
   size_t bytes = head + nline * sizeof(LineStat);
   uint64_t *buf = wm_xmalloc(bytes);
   if (G.rank) {
     buf[0] = l->warp_instrs;
     buf[1] = l->thread_instrs;
-    if (l->mm) memcpy(buf + 2, l->mm->metric, sizeof l->mm->metric);
+    buf[2] = l->warp_clocks;
+    if (l->mm) memcpy(buf + 3, l->mm->metric, sizeof l->mm->metric);
     if (nline) memcpy((uint8_t *)buf + head, l->mm->line, nline * sizeof(LineStat));
     MPI_Send(buf, (int)bytes, MPI_BYTE, 0, TAG_STATS, MPI_COMM_WORLD);
   }
@@ -263,10 +264,11 @@ static void merge_stats(Launch *L, EmuLaunch *l) {
     L->stat_bytes += bytes;
     l->warp_instrs += buf[0];
     l->thread_instrs += buf[1];
+    l->warp_clocks += buf[2];
     if (!l->mm) continue;
     MemModel part;
     memset(&part, 0, sizeof part);
-    memcpy(part.metric, buf + 2, sizeof part.metric);
+    memcpy(part.metric, buf + 3, sizeof part.metric);
     part.line = (LineStat *)((uint8_t *)buf + head);
     part.nline = (int)nline;
     mem_merge(l->mm, &part);
@@ -338,7 +340,7 @@ static int sharded_run(EmuLaunch *l, WmErr *e) {
   if (changes) sim_snap_take(l->gmem, &snap);
   double t1 = wm_now();
   l->shard = &L.sh;
-  l->warp_instrs = l->thread_instrs = 0;
+  l->warp_instrs = l->thread_instrs = l->warp_clocks = 0;
   int rc = emu_run(l, e);
   l->shard = NULL;
   double t2 = wm_now();

@@ -1,0 +1,132 @@
+/* emu_latency.c - how long a warp waits for each instruction's result.
+ *
+ * A warp alone issues an instruction only when its operands are ready, so
+ * a latency-bound kernel's time is the sum of its instructions' dependent
+ * latencies, not their count: a shuffle reduction waits some 26 clocks a
+ * step, an integer `%` by a run-time value about 70 (ptxas makes it a
+ * subroutine of some twenty instructions), an FMA 4.  Each instruction is
+ * charged its class's clocks (EmuInstr.clocks) and the warp sums them as
+ * it runs; the time model divides the sum by the clock (model.c).  Loads
+ * from global or local memory are charged an issue only: their wait is a
+ * round trip, counted by round (emu_rounds.c).
+ *
+ * The clocks were measured on an H200 (the same GH100 die as the H100):
+ * groundtruth/latency_kernels.cu runs one warp through a chain of 512
+ * dependent instructions of a kind, docs/results/h200-2026-11-26-latency.
+ * Each value is the chain's clocks an instruction less the 0.7 the loop
+ * adds (and less a helper instruction's 4, where the chain needs one).
+ */
+#include "emu/emu_int.h"
+
+/* X(class, clocks, what was measured) */
+#define EMU_LATENCIES(X)                                                                                 \
+  X(LAT_ALU, 4, "fma.rn.f32 4.7, mad.lo.s32 4.8, lop3 4.8 a step")                                       \
+  X(LAT_MULHI, 9, "mul.hi.u32 9.5")                                                                      \
+  X(LAT_F64, 8, "fma.rn.f64 8.5")                                                                        \
+  X(LAT_POPC, 16, "popc.b32 17.2")                                                                       \
+  X(LAT_CVT, 11, "cvt.rn.f32.s32 then cvt.rzi.s32.f32: 23.2 the pair")                                    \
+  X(LAT_IDIV, 69, "rem.s32 74.4, div.s32 73.7 (with an add.s32)")                                        \
+  X(LAT_UDIV, 59, "rem.u32 63.9 (with an add.s32)")                                                      \
+  X(LAT_FDIV, 44, "div.rn.f32 44.9, sqrt.rn.f32 43.1")                                                   \
+  X(LAT_RCP, 64, "rcp.rn.f32 64.6")                                                                      \
+  X(LAT_MUFU, 17, "ex2.approx.ftz.f32 17.2")                                                             \
+  X(LAT_FDIV_APPROX, 8, "div.approx.f32 8.8")                                                            \
+  X(LAT_TRIG, 22, "sin.approx.f32 23.0")                                                                 \
+  X(LAT_F64DIV, 110, "div.rn.f64 110.9")                                                                 \
+  X(LAT_SHFL, 26, "shfl.sync.bfly 52.0 two a step; shfl.sync.idx 32.0 (with an and)")                   \
+  X(LAT_VOTE, 13, "vote.sync.ballot 17.7 (with a setp)")                                                 \
+  X(LAT_REDUX, 40, "redux.sync.add.u32 44.4 (with a move)")                                              \
+  X(LAT_MATCH, 27, "match.any.sync.b32 28.2")                                                            \
+  X(LAT_SHARED, 22, "ld.shared.u32 23.2 (a chase)")                                                      \
+  X(LAT_SATOM, 25, "atom.shared.add.u32 26.1")                                                           \
+  X(LAT_MMA, 24, "mma.sync m16n8k16 f32.f16 24.8")                                                       \
+  X(LAT_BAR, 10, "bar.sync of one warp 14.9 (with an add)")                                              \
+  X(LAT_CALL, 56, "a call of a __noinline__ function and its return 61.0 (with an add)")
+
+enum {
+#define X(name, clocks, why) name = clocks,
+  EMU_LATENCIES(X)
+#undef X
+};
+
+static int is_f64(const EmuInstr *x) { return x->type == PTX_T_F64; }
+
+/* div, rem, sqrt and rcp: subroutines unless approximate. */
+static int divide_clocks(const EmuInstr *x) {
+  int approx = x->rnd == PTX_RND_APPROX || x->rnd == PTX_RND_FULL;
+  if (!ptx_type_is_float((PtxType)x->type)) return ptx_type_is_signed((PtxType)x->type) ? LAT_IDIV : LAT_UDIV;
+  if (is_f64(x)) return LAT_F64DIV;
+  if (approx) return x->op == PTX_OP_DIV ? LAT_FDIV_APPROX : LAT_MUFU;
+  return x->op == PTX_OP_RCP ? LAT_RCP : LAT_FDIV;
+}
+
+/* cvt between an integer and a float type, or between float widths. */
+static int convert_clocks(const EmuInstr *x) {
+  int f1 = ptx_type_is_float((PtxType)x->type), f2 = ptx_type_is_float((PtxType)x->type2);
+  return f1 || f2 ? (x->type != x->type2 ? LAT_CVT : LAT_ALU) : LAT_ALU;
+}
+
+static int shared_space(const EmuInstr *x) { return x->space == PTX_S_SHARED; }
+
+/* The clocks a dependent instruction waits for x's result. */
+static int clocks_of(const EmuInstr *x) {
+  switch (x->op) {
+  case PTX_OP_DIV:
+  case PTX_OP_REM:
+  case PTX_OP_SQRT:
+  case PTX_OP_RCP:
+    return divide_clocks(x);
+  case PTX_OP_RSQRT:
+  case PTX_OP_EX2:
+  case PTX_OP_LG2:
+  case PTX_OP_TANH:
+    return is_f64(x) ? LAT_F64DIV : LAT_MUFU;
+  case PTX_OP_SIN:
+  case PTX_OP_COS:
+    return LAT_TRIG;
+  case PTX_OP_CVT:
+    return convert_clocks(x);
+  case PTX_OP_MUL:
+  case PTX_OP_MAD:
+    if (is_f64(x)) return LAT_F64;
+    return x->sub == PTX_SUB_HI ? LAT_MULHI : LAT_ALU;
+  case PTX_OP_ADD:
+  case PTX_OP_SUB:
+  case PTX_OP_FMA:
+  case PTX_OP_MIN:
+  case PTX_OP_MAX:
+  case PTX_OP_ABS:
+  case PTX_OP_NEG:
+    return is_f64(x) ? LAT_F64 : LAT_ALU;
+  case PTX_OP_POPC:
+    return LAT_POPC;
+  case PTX_OP_SHFL:
+    return LAT_SHFL;
+  case PTX_OP_VOTE:
+    return LAT_VOTE;
+  case PTX_OP_REDUX:
+    return LAT_REDUX;
+  case PTX_OP_MATCH:
+    return LAT_MATCH;
+  case PTX_OP_LD:
+  case PTX_OP_LDMATRIX:
+  case PTX_OP_WMMA_LOAD:
+    return shared_space(x) ? LAT_SHARED : LAT_ALU;
+  case PTX_OP_ATOM:
+    return shared_space(x) ? LAT_SATOM : LAT_ALU;
+  case PTX_OP_MMA:
+  case PTX_OP_WMMA_MMA:
+    return LAT_MMA;
+  case PTX_OP_BAR:
+  case PTX_OP_BARRIER:
+    return LAT_BAR;
+  case PTX_OP_CALL:
+    return LAT_CALL;
+  default:
+    return LAT_ALU;
+  }
+}
+
+void emu_mark_latencies(EmuProgram *p, int n) {
+  for (int i = 0; i < n; i++) p->code[i].clocks = (uint8_t)clocks_of(&p->code[i]);
+}

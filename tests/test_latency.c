@@ -1,0 +1,97 @@
+/* test_latency.c - each instruction's dependent latency (emu_latency.c):
+ * warpmem__dependent_clocks sums, over the warps, the clocks each executed
+ * instruction makes the next dependent one wait.
+ *
+ * Golden numbers from the table, which an H200 measured
+ * (groundtruth/latency_kernels.cu, docs/results/h200-2026-11-26-latency):
+ * the kernel below runs, per warp, two ld.param (4 each), a mov (4),
+ * rem.s32 (69), shfl.sync (26), cvt.rn.f32.s32 (11), fma.rn.f32 (4),
+ * div.rn.f32 (44), ex2.approx (17), st.global (4: its wait is not a
+ * dependent one), setp, bra, mul.wide, add.s64 and ret (4 each): 207
+ * clocks.  A warp whose lanes all branch past the body runs ld.param x2,
+ * mov, setp, bra and ret: 24.  And the
+ * time model charges them: one more rem in a lone warp's chain is 69
+ * clocks longer.
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *ptx_of(int rems) {
+  static char text[4096];
+  char extra[512] = "";
+  for (int i = 0; i < rems; i++) strcat(extra, "  rem.s32 %r3, %r3, %r1;\n");
+  snprintf(text, sizeof text,
+           ".version 8.0\n.target sm_90\n.address_size 64\n"
+           "//@ lat grid=1 block=32 args=buf:f32:64,i32:7\n"
+           "//@ lat#2 grid=1 block=64 args=buf:f32:64,i32:7\n"
+           ".visible .entry lat(.param .u64 p, .param .u32 n) {\n"
+           "  .reg .b32 %%r<8>; .reg .b64 %%rd<4>; .reg .f32 %%f<6>; .reg .pred %%p<2>;\n"
+           "  ld.param.u64 %%rd1, [p];\n"
+           "  ld.param.u32 %%r1, [n];\n"
+           "  mov.u32 %%r2, %%tid.x;\n"
+           "  setp.ge.u32 %%p1, %%r2, 32;\n"
+           "  @%%p1 bra DONE;\n"
+           "  rem.s32 %%r3, %%r2, %%r1;\n"
+           "%s"
+           "  shfl.sync.bfly.b32 %%r4, %%r3, 1, 31, -1;\n"
+           "  cvt.rn.f32.s32 %%f1, %%r4;\n"
+           "  fma.rn.f32 %%f2, %%f1, %%f1, %%f1;\n"
+           "  div.rn.f32 %%f3, %%f2, %%f1;\n"
+           "  ex2.approx.f32 %%f4, %%f3;\n"
+           "  mul.wide.u32 %%rd2, %%r2, 4;\n"
+           "  add.s64 %%rd3, %%rd1, %%rd2;\n"
+           "  st.global.f32 [%%rd3], %%f4;\n"
+           "DONE:\n"
+           "  ret;\n"
+           "}\n",
+           extra);
+  return text;
+}
+
+static char *sim_csv(int rems, const char *arch) {
+  char *path = tu_temp_file(".ptx", ptx_of(rems)), args[512], *out = NULL;
+  snprintf(args, sizeof args, "sim '%s' --arch %s --format csv", path, arch);
+  assert_int_equal(tu_run_cli(args, &out, NULL), 0);
+  unlink(path);
+  free(path);
+  return out;
+}
+
+/* the instructions of a warp that runs the whole kernel: ld.param x2,
+ * mov, setp, bra (not taken), rem, shfl, cvt, fma, div, ex2, mul.wide,
+ * add.s64, st, ret */
+#define WHOLE (4 + 4 + 4 + 4 + 4 + 69 + 26 + 11 + 4 + 44 + 17 + 4 + 4 + 4 + 4)
+#define SKIP (4 + 4 + 4 + 4 + 4 + 4) /* ld.param x2, mov, setp, bra, ret */
+
+static void test_dependent_clocks(void **state) {
+  (void)state;
+  char *out = sim_csv(0, "h200");
+  assert_true(tu_csv_value(out, "lat", "warpmem__dependent_clocks") == WHOLE);
+  assert_true(tu_csv_value(out, "lat#2", "warpmem__dependent_clocks") == WHOLE + SKIP);
+  assert_true(tu_csv_value(out, "lat", "smsp__inst_executed.sum") == 15);
+  free(out);
+}
+
+/* A lone warp's chain: 10 more rem.s32 are 690 clocks longer, at the
+ * h200's 1.98 GHz 348 ns (the launch is latency-bound by that chain). */
+static void test_chain_time(void **state) {
+  (void)state;
+  char *a = sim_csv(0, "h200"), *b = sim_csv(10, "h200");
+  double ta = tu_csv_value(a, "lat", "gpu__time_duration.sum"), tb = tu_csv_value(b, "lat", "gpu__time_duration.sum");
+  assert_true(tu_csv_value(b, "lat", "warpmem__dependent_clocks") == WHOLE + 690);
+  assert_true(tb - ta > 690 / 1.98 - 2 && tb - ta < 690 / 1.98 + 2);
+  free(a);
+  free(b);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_dependent_clocks),
+    cmocka_unit_test(test_chain_time),
+  };
+  return cmocka_run_group_tests_name("latency", tests, NULL, NULL);
+}
