@@ -16,7 +16,7 @@
  * store it cannot prove apart, and that store waits).  A straight line
  * costs its deepest round; the first load at each new depth is marked, and
  * counted at run time for free: a marked load counts each time it executes
- * (MemModel.line[pc].execs).
+ * and reaches beyond shared memory (MemModel.line[pc].far_execs).
  *
  * A branch, a branch target, a call, a return or a barrier ends the
  * straight line (the next load starts a round), so a load hoisted above a
@@ -147,12 +147,43 @@ static int scan(const EmuProgram *p, int a, int b, Depths *q, uint8_t *round) {
   return stores;
 }
 
+/* The instruction of code[a..b] that last writes slot s before b, or -1. */
+static int writer(const EmuProgram *p, int a, int b, uint32_t s) {
+  for (int i = b - 1; i >= a; i--)
+    for (int j = 0; j < p->code[i].nd && j < 4; j++)
+      if (p->code[i].d[j] == s) return i;
+  return -1;
+}
+
+static int is_const(const EmuProgram *p, uint32_t s) { return s >= p->const_base && s < p->nslots; }
+
+/* Whether the loop code[a..b] steps its counter by a run-time value: the
+ * predicate of its back branch compares a register that an add in the
+ * loop advances by a register, as a grid-stride loop does (`i +=
+ * blockDim.x * gridDim.x`).  Neither nvcc nor ptxas unrolls those
+ * (cg_reduce's block_reduce: one LDG an iteration in its SASS, each waited
+ * for; sm_90, docs/results/h200-2026-11-26-latency). */
+static int runtime_stride(const EmuProgram *p, int a, int b) {
+  const EmuInstr *br = &p->code[b];
+  int cmp = br->guard == EMU_NOSLOT ? -1 : writer(p, a, b, br->guard);
+  if (cmp < 0 || p->code[cmp].op != PTX_OP_SETP) return 0;
+  for (int k = 0; k < 2 && k < p->code[cmp].ns; k++) {
+    int add = writer(p, a, cmp, p->code[cmp].s[k]);
+    if (add < 0 || (p->code[add].op != PTX_OP_ADD && p->code[add].op != PTX_OP_SUB) || p->code[add].ns < 2) continue;
+    const EmuInstr *x = &p->code[add]; /* counter = counter + step */
+    uint32_t step = x->s[0] == x->d[0] ? x->s[1] : x->s[1] == x->d[0] ? x->s[0] : EMU_NOSLOT;
+    if (step != EMU_NOSLOT && !is_const(p, step) && writer(p, a, b + 1, step) < 0) return 1;
+  }
+  return 0;
+}
+
 /* Whether the loop code[a..b] (its last instruction branches back to a)
- * is one ptxas unrolls: no store, and a second iteration, starting from
- * the depths the first left, goes no deeper (no loaded value feeds the
- * next iteration's loads).  q holds the first iteration's depths. */
+ * is one ptxas unrolls: no store, a constant step, and a second
+ * iteration, starting from the depths the first left, goes no deeper (no
+ * loaded value feeds the next iteration's loads).  q holds the first
+ * iteration's depths. */
 static int unrolls(const EmuProgram *p, int a, int b, Depths *q, int stores, uint8_t *scratch) {
-  if (stores) return 0;
+  if (stores || runtime_stride(p, a, b)) return 0;
   uint16_t first = q->top;
   q->top = q->fence = 0;
   scan(p, a, b, q, scratch);

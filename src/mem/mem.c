@@ -426,8 +426,10 @@ void mem_access(MemModel *mm, const MemReq *r)
     ldgsts_access(mm, r, ls);
     return;
   }
-  if (ls)
+  if (ls) {
     ls->execs++;
+    ls->far_execs += r->space != PTX_S_SHARED;
+  }
   size_t at = mm->trace ? mm->trace->n : 0;
   switch (r->space) {
   case PTX_S_GLOBAL:

@@ -147,6 +147,10 @@ typedef enum {
 /* What --lines shows for one memory instruction. */
 typedef struct LineStat {
   uint64_t execs;      /* warp-level executions with an active lane */
+  uint64_t far_execs;  /* of those, the ones whose requests left the SM's
+                          shared memory (global, local, texture): what a
+                          load that starts a round waits for (a generic
+                          load of shared memory waits for no round) */
   uint64_t requests;   /* requests (local vectors: one per 4-byte word) */
   uint64_t units;      /* sectors (global, local) or wavefronts (shared) */
   uint64_t ideal;      /* the fewest units the same active lanes could need:
@@ -203,7 +207,7 @@ typedef struct MemModel {
   LineStat *line;      /* [nline], indexed by instruction */
   uint8_t *round;      /* [nline] k > 0: a load that starts a round trip
                           every k executions (emu_mark_rounds);
-                          WM_M_ROUNDS sums execs / k */
+                          WM_M_ROUNDS sums far_execs / k */
   uint8_t *after_st;   /* [nline] 1: a global store whose previous
                           instruction is one too (emu_mark_store_runs): L1
                           may merge its sectors with that store's */

@@ -10,6 +10,7 @@ void mem_merge(MemModel *dst, const MemModel *src) {
     LineStat *d = &dst->line[i];
     const LineStat *s = &src->line[i];
     d->execs += s->execs;
+    d->far_execs += s->far_execs;
     d->requests += s->requests;
     d->units += s->units;
     d->ideal += s->ideal;

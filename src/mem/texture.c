@@ -110,6 +110,7 @@ void mem_texture(MemModel *mm, const MemTexReq *r) {
   unsigned lanes = 0;
   for (uint32_t m = r->lanes; m; m &= m - 1) lanes++;
   ls->execs++;
+  ls->far_execs++;
   ls->requests++;
   ls->units += ns;  /* --lines: the warp's distinct sectors */
   ls->ideal += ideal;

@@ -81,7 +81,7 @@ void sim_model_end(SimModel *cm, const EmuLaunch *l, SimRun *run) {
   if (l->blocks_run && l->blocks_run < grid) scale_counts(&run->mm, (double)grid / (double)l->blocks_run);
   uint64_t rounds = 0;
   for (int i = 0; run->mm.round && i < run->mm.nline; i++)
-    if (run->mm.round[i]) rounds += run->mm.line[i].execs / run->mm.round[i];
+    if (run->mm.round[i]) rounds += run->mm.line[i].far_execs / run->mm.round[i];
   run->mm.metric[WM_M_ROUNDS] = rounds;
   if (!cm->on) return;
   run->mm.metric[WM_M_DRAM_RD] += launch_dram_bytes(cm->arch, l->kernel);
