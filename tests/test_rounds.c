@@ -56,6 +56,23 @@ static const char *const kernels =
     "  add.f32 %f2, %f2, %f7;\n  add.f32 %f2, %f2, %f8;\n  add.f32 %f2, %f2, %f9;\n  add.f32 %f2, %f2, %f10;\n"
     "  add.s64 %rd3, %rd3, 4;\n  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 8;\n  @%p1 bra $L_sum8;\n"
     "  st.global.f32 [%rd2+128], %f2;\n  ret;\n}\n"
+    /* the sum loop stepping by a run-time value (a grid-stride loop, by
+     * the parameter n = 1 as the launch passes it): neither nvcc nor
+     * ptxas unrolls it, so each of its 8 iterations waits: 8 */
+    ".visible .entry sum_stride(.param .u64 p, .param .u32 n)\n{\n  .reg .pred %p<2>;\n  .reg .f32 %f<4>;\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n  ld.param.u32 %r2, [n];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, 0;\n"
+    "  mov.f32 %f2, 0f00000000;\n  mov.u64 %rd3, %rd2;\n"
+    "$L_sst:\n  ld.global.f32 %f1, [%rd3];\n  add.f32 %f2, %f2, %f1;\n  add.s64 %rd3, %rd3, 4;\n"
+    "  add.s32 %r1, %r1, %r2;\n  setp.lt.s32 %p1, %r1, 8;\n  @%p1 bra $L_sst;\n"
+    "  st.global.f32 [%rd2+128], %f2;\n  ret;\n}\n"
+    /* a generic load whose address is shared memory (cvta.shared) waits
+     * for no round; the global one after it does: 1 */
+    ".visible .entry generic_shared(.param .u64 p)\n{\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<5>;\n"
+    "  .shared .align 4 .f32 s[32];\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u64 %rd3, s;\n  cvta.shared.u64 %rd4, %rd3;\n"
+    "  ld.f32 %f1, [%rd4];\n  add.f32 %f2, %f1, %f1;\n  st.global.f32 [%rd2+8], %f2;\n"
+    "  ld.global.f32 %f3, [%rd2];\n  st.global.f32 [%rd2+12], %f3;\n  ret;\n}\n"
     /* the same loop chasing: the next address is the value loaded, so
      * unrolling overlaps nothing: 8 */
     ".visible .entry walk(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n"
@@ -97,7 +114,8 @@ static void run_warp(const char *name, uint64_t *m) {
   PtxModule *mod = ptx_parse("t.ptx", strdup(kernels), &e);
   if (!mod) fail_msg("%s", e.msg);
   SimRun run;
-  tu_launch(&run, mod, name, "1", "32", 0, "buf:f32:96", NULL);
+  if (strcmp(name, "sum_stride") == 0) tu_launch(&run, mod, name, "1", "32", 0, "buf:f32:96", "i32:1", NULL);
+  else tu_launch(&run, mod, name, "1", "32", 0, "buf:f32:96", NULL);
   assert_int_equal(run.mm.metric[WM_M_WARPS], 1);
   memcpy(m, run.mm.metric, sizeof run.mm.metric);
   sim_run_free(&run);
@@ -151,6 +169,12 @@ static void test_unrolled(void **state) {
   assert_int_equal(rounds_of("sum"), 2);
   assert_int_equal(rounds_of("sum8"), 4);
   assert_int_equal(rounds_of("walk"), 8);
+  assert_int_equal(rounds_of("sum_stride"), 8);
+}
+
+static void test_generic_shared(void **state) {
+  (void)state;
+  assert_int_equal(rounds_of("generic_shared"), 1);
 }
 
 static void test_loop(void **state) {
@@ -166,6 +190,7 @@ int main(void) {
     cmocka_unit_test(test_one_round),
     cmocka_unit_test(test_loop),
     cmocka_unit_test(test_unrolled),
+    cmocka_unit_test(test_generic_shared),
     cmocka_unit_test(test_store_runs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
