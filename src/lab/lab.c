@@ -42,15 +42,24 @@ static int same_simulation(const LabLaunch *a, const LabLaunch *b) {
   return 1;
 }
 
-/* The predicted time at the GPU size: the simulated launch's prediction
- * beyond the launch overhead, scaled by the ratio of threads (the work
- * grows with them in every catalogue kernel). */
-static double scaled_prediction(const Lab *lab, const LabResult *r) {
+/* The predicted time at the GPU size: the time model run again on the
+ * simulated launch's counters scaled by the ratio of work, and on the
+ * GPU-size grid (its gpu: line's, else the simulated one's grown by that
+ * ratio).  Not the simulated time scaled: a grid of one block an SM is
+ * latency-bound where the GPU-size one, many blocks an SM, hides the
+ * latency of each; a grid-stride kernel keeps its grid and loops longer. */
+static double scaled_prediction(const Lab *lab, const LabLaunch *l, const LabResult *r) {
   double t = lab_time_metric(r->metric);
-  if (t <= 0) return 0;
-  double launch = sim_arch(&lab->opt.sim)->launch_ns;
-  if (r->scale == 1 || t <= launch) return t;
-  return launch + (t - launch) * r->scale;
+  if (t <= 0 || r->scale == 1 || r->model.blocks == 0) return t;
+  uint64_t blocks = (uint64_t)((double)r->model.blocks * r->scale + 0.5);
+  uint32_t threads = r->model.threads;
+  if (l->has_gpu_spec) {
+    blocks = (uint64_t)l->gpu.grid[0] * l->gpu.grid[1] * l->gpu.grid[2];
+    threads = l->gpu.block[0] * l->gpu.block[1] * l->gpu.block[2];
+  }
+  ModelTime mt;
+  model_time_scaled(sim_arch(&lab->opt.sim), r->metric, &r->model, r->scale, blocks, threads, &mt);
+  return mt.ns;
 }
 
 static void progress(const Lab *lab, int done, const LabLaunch *l, const char *what) {
@@ -73,6 +82,7 @@ static int simulate(Lab *lab, const PtxModule *mod, int i, SimRun *run, WmErr *e
   r->thread_instrs = run->thread_instrs;
   r->regs = run->have_occ ? run->regs : 0;
   r->blocks_per_sm = run->have_occ ? run->occ.blocks_sm : 0;
+  r->model = run->model;
   return 0;
 }
 
@@ -121,6 +131,7 @@ static int run_catalogue(Lab *lab, Gpu *g) {
       r->thread_instrs = t->thread_instrs;
       r->regs = t->regs;
       r->blocks_per_sm = t->blocks_per_sm;
+      r->model = t->model;
     } else if (simulate(lab, mods[l->file], i, &run, &e)) {
       if (lab->opt.progress && isatty(2)) fputc('\n', stderr);
       if (e.code == WM_EUSAGE || e.code == WM_EIO) { /* the options', not this launch's */
@@ -136,7 +147,7 @@ static int run_catalogue(Lab *lab, Gpu *g) {
       sim_run_free(&run);
       continue;
     }
-    r->pred_ns = scaled_prediction(lab, r);
+    r->pred_ns = scaled_prediction(lab, l, r);
     if (g) {
       if (!gms[l->file] && gpu_module_load(g, mods[l->file], &gms[l->file], &e)) {
         snprintf(r->gpu_error, sizeof r->gpu_error, "%s", e.msg);

@@ -62,6 +62,7 @@ typedef struct LabResult {
   int regs;                /* registers the occupancy used */
   int blocks_per_sm;
   double scale;            /* GPU-size threads / simulated threads */
+  ModelLaunch model;       /* the simulated launch, for the time model */
   double pred_ns;          /* predicted time at the GPU size, 0: no model */
   /* the GPU */
   int measured;

@@ -123,6 +123,21 @@ static double warp_alone_ns(const Arch *a, const uint64_t *m, const ModelLaunch 
   return rounds * round_ns(a, m) + issue + own_l1 + ack;
 }
 
+static uint64_t scaled(uint64_t v, double scale) { return (uint64_t)((double)v * scale + 0.5); }
+
+void model_time_scaled(const Arch *a, const uint64_t *m, const ModelLaunch *l, double scale, uint64_t blocks,
+                       uint32_t threads, ModelTime *t) {
+  uint64_t ms[WM_M_COUNT];
+  for (int i = 0; i < WM_M_COUNT; i++) ms[i] = scaled(m[i], scale);
+  ModelLaunch ml = *l;
+  ml.blocks = blocks;
+  ml.threads = threads;
+  ml.warp_instrs = scaled(ml.warp_instrs, scale);
+  ml.hot_writes = scaled(ml.hot_writes, scale);
+  ml.hot_atoms = scaled(ml.hot_atoms, scale);
+  model_time(a, ms, &ml, t);
+}
+
 void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTime *t) {
   memset(t, 0, sizeof *t);
   double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0; /* cycles per ns */

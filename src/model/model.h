@@ -73,4 +73,11 @@ void model_spread_small_grid(CacheConfig *k, uint64_t blocks);
 /* Predicts the time of a launch from its counters (metrics.h). */
 void model_time(const Arch *a, const uint64_t *metric, const ModelLaunch *l, ModelTime *t);
 
+/* The time of the same kernel on more work: its counters (and instruction
+ * count, hot-line traffic) times `scale`, on a grid of `blocks` blocks of
+ * `threads` (the lab's GPU-size launches, simulated smaller: a grid of one
+ * block an SM is latency-bound where the larger one hides the latency). */
+void model_time_scaled(const Arch *a, const uint64_t *m, const ModelLaunch *l, double scale, uint64_t blocks,
+                       uint32_t threads, ModelTime *t);
+
 #endif

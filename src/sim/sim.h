@@ -68,6 +68,7 @@ typedef struct SimRun {
   const char *regs_from; /* "ptxas -arch=sm_90", "--regs", "assumed" */
   char occ_note[256];    /* why the registers are assumed or the launch cannot run */
   ModelTime time;        /* predicted time (with caches) */
+  ModelLaunch model;     /* and what the time model knew of the launch */
   int have_time;
   uint64_t blocks_run;   /* blocks simulated (fewer than the grid's with
                             --sample; the counters are scaled up) */

@@ -93,6 +93,7 @@ void sim_model_end(SimModel *cm, const EmuLaunch *l, SimRun *run) {
                     .hot_atoms = run->mm.metric[WM_M_HOT_ATOM],
                     .barriers = has_barrier(l->kernel)};
   model_time(cm->arch, run->mm.metric, &ml, &run->time);
+  run->model = ml;
   run->mm.metric[WM_M_TIME] = (uint64_t)(run->time.ns + 0.5);
   run->have_time = 1;
   cache_free(&cm->cache);
