@@ -52,14 +52,16 @@ static const char *ptx_of(int rems) {
   return text;
 }
 
-static char *sim_csv(int rems, const char *arch) {
+static char *sim_out(int rems, const char *arch, const char *format) {
   char *path = tu_temp_file(".ptx", ptx_of(rems)), args[512], *out = NULL;
-  snprintf(args, sizeof args, "sim '%s' --arch %s --format csv", path, arch);
+  snprintf(args, sizeof args, "sim '%s' --arch %s --format %s", path, arch, format);
   assert_int_equal(tu_run_cli(args, &out, NULL), 0);
   unlink(path);
   free(path);
   return out;
 }
+
+static char *sim_csv(int rems, const char *arch) { return sim_out(rems, arch, "csv"); }
 
 /* the instructions of a warp that runs the whole kernel: ld.param x2,
  * mov, setp, bra (not taken), rem, shfl, cvt, fma, div, ex2, mul.wide,
@@ -86,6 +88,12 @@ static void test_chain_time(void **state) {
   assert_true(tb - ta > 690 / 1.98 - 2 && tb - ta < 690 / 1.98 + 2);
   free(a);
   free(b);
+  /* and the report says what the chain is made of: the 10 rems' 348 ns
+   * are in its "us of dependent instructions" */
+  char *text = sim_out(10, "h200", "text");
+  assert_non_null(strstr(text, "latency-bound: a warp's chain, 1 wave x"));
+  assert_non_null(strstr(text, "us of dependent instructions"));
+  free(text);
 }
 
 int main(void) {

@@ -111,16 +111,34 @@ static double round_ns(const Arch *a, const uint64_t *m) {
  * rounds; PolyBench-style bicg_q and gesummv, 2 warps an SM of 32-line
  * requests, take their L1 time and their round trips one after the
  * other). */
-static double warp_alone_ns(const Arch *a, const uint64_t *m, const ModelLaunch *l, double warps, double l1_ns) {
+typedef struct WarpChain {
+  double rounds, round_ns; /* its load rounds, and what one waits */
+  double dep_ns;           /* its instructions' dependent latencies */
+  double l1_ns;            /* its share of the L1's work */
+  double ack_ns;           /* its last stores' trip to L2 */
+  double ns;               /* the sum */
+} WarpChain;
+
+static void warp_alone(const Arch *a, const uint64_t *m, const ModelLaunch *l, double warps, double l1_ns, WarpChain *c) {
   double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0;
-  double rounds = ratio((double)m[WM_M_ROUNDS], warps);
+  c->rounds = ratio((double)m[WM_M_ROUNDS], warps);
+  c->round_ns = round_ns(a, m);
   double dep = m[WM_M_DEP_CLOCKS] ? (double)m[WM_M_DEP_CLOCKS] / 4.0 : (double)l->warp_instrs;
-  double issue = ratio(dep, warps) * a->warp_cpi / clk;
-  double own_l1 = a->l1_round_ns > 0 || a->dram_round_ns > 0 ? ratio(l1_ns, warps) : 0; /* with the rounds */
+  c->dep_ns = ratio(dep, warps) * a->warp_cpi / clk;
+  c->l1_ns = a->l1_round_ns > 0 || a->dram_round_ns > 0 ? ratio(l1_ns, warps) : 0; /* with the rounds */
   /* the kernel ends when its last stores reach L2 (hierarchy probe
    * one_store takes 0.2 us longer than empty on the H200, 0.3 on the H100) */
-  double ack = m[WM_M_L2_WRREQ] + m[WM_M_L2_ATOM] + m[WM_M_L2_RED] ? a->l2_round_ns : 0;
-  return rounds * round_ns(a, m) + issue + own_l1 + ack;
+  c->ack_ns = m[WM_M_L2_WRREQ] + m[WM_M_L2_ATOM] + m[WM_M_L2_RED] ? a->l2_round_ns : 0;
+  c->ns = c->rounds * c->round_ns + c->dep_ns + c->l1_ns + c->ack_ns;
+}
+
+/* The latency bound's explanation when one warp's chain sets it. */
+static void why_chain(ModelTime *t, double waves, const WarpChain *c) {
+  snprintf(t->why, sizeof t->why,
+           "%s: a warp's chain, %.0f wave%s x %.2f us: %.1f load rounds of %.0f ns, %.2f us of dependent "
+           "instructions, %.2f us of L1 work, %.2f us for its stores to reach L2",
+           model_bound_limit[MODEL_LATENCY], waves, waves > 1 ? "s" : "", c->ns / 1000, c->rounds, c->round_ns,
+           c->dep_ns / 1000, c->l1_ns / 1000, c->ack_ns / 1000);
 }
 
 static uint64_t scaled(uint64_t v, double scale) { return (uint64_t)((double)v * scale + 0.5); }
@@ -187,8 +205,11 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   double raw = ratio((double)m[WM_M_RAW], warps) * a->raw_wait_ns;
   double smem = resident * ratio(wavefronts, blocks) / clk;
   t->bound_ns[MODEL_LATENCY] = waves * (mem + raw + smem);
-  double chain = (waves > 1 ? waves : 1) * warp_alone_ns(a, m, l, warps, l1_cycles / clk);
-  if (chain > t->bound_ns[MODEL_LATENCY]) t->bound_ns[MODEL_LATENCY] = chain;
+  WarpChain wc;
+  warp_alone(a, m, l, warps, l1_cycles / clk, &wc);
+  double chain = (waves > 1 ? waves : 1) * wc.ns;
+  int by_chain = chain > t->bound_ns[MODEL_LATENCY];
+  if (by_chain) t->bound_ns[MODEL_LATENCY] = chain;
 
   /* The bounds overlap, but not perfectly: a p-norm of them (a smooth
    * maximum) rather than the largest alone. */
@@ -212,6 +233,10 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
              l2_reqs / 1e6, a->l2_reqs_ns);
     break;
   case MODEL_LATENCY:
+    if (by_chain) {
+      why_chain(t, ceil(waves > 1 ? waves : 1), &wc);
+      break;
+    }
     snprintf(t->why, sizeof t->why,
              "%s: %.0f waves of %d blocks/SM, each %.0f ns (memory %.0f, loads behind stores %.0f, shared %.0f); "
              "DRAM at %.2f TB/s of %.2f",

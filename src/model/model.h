@@ -54,7 +54,7 @@ typedef struct ModelTime {
   double bound_ns[MODEL_NBOUNDS];
   int limiter;                  /* ModelBound */
   double dram_gbs, l2_gbs;      /* achieved at the predicted time */
-  char why[200];                /* "DRAM-bound: 2.9 TB/s of 4.8" */
+  char why[256];                /* "DRAM-bound: 2.9 TB/s of 4.8" */
 } ModelTime;
 
 /* The cache configuration for a launch on preset a with `blocks_per_sm`
