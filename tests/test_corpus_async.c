@@ -173,6 +173,15 @@ static void test_barrier_bulk_copy(void **state) {
   /* on sm_90 cuda::memcpy_async of 16-byte aligned data is one
    * cp.async.bulk (the TMA unit, not LSU): no LDGSTS */
   assert_int_equal(M(&run, LDGSTS_INST), 0);
+  /* but it reads the L2: 4 blocks x 8 chunks of 1 KB = 1024 sectors in
+   * 256 requests of a 128-byte line, none through an L1 lookup (the H100
+   * measured 1024 and 256: docs/results/h100-2026-11-23-corpus) */
+  assert_int_equal(M(&run, L2_RD), BLOCKS * CHUNKS * 1024 / 32);
+  assert_int_equal(M(&run, L2_RDREQ), BLOCKS * CHUNKS * 1024 / 128);
+  assert_int_equal(M(&run, GLD_REQ), 0);
+  /* the L1 looks up only out's stores: 4 blocks x 256 floats, 128 sectors */
+  assert_int_equal(M(&run, GST_SEC), BLOCKS * 256 * 4 / 32);
+  assert_int_equal(M(&run, L1_HIT) + M(&run, L1_MISS), M(&run, GST_SEC));
   sim_run_free(&run);
 }
 

@@ -36,7 +36,8 @@
  *  - Counted as the hardware counts LDGSTS: the global side as a load of
  *    cp-size bytes per lane (lanes with a zero source size read nothing),
  *    the shared side as a store of cp-size bytes per lane; .cg bypasses L1.
- *    cp.async.bulk goes through the TMA unit, not LSU: not counted.  Its
+ *    cp.async.bulk goes through the TMA unit, not LSU: no L1 counter, but
+ *    its global reads reach the L2 (mem_bulk_read).  Its
  *    shared-to-global form is done at issue too; reads and writes of its
  *    source before cp.async.bulk.wait_group.read are not checked.
  */
@@ -550,6 +551,7 @@ int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
       return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk size %u is not a non-zero multiple of 16", size);
     int64_t off = mbar_offset(b, x, warp, l, SRC(3)[l] + SRC(4)[l]);
     if (off < 0 || copy_lane(b, x, warp, l, dst, src, size, size, 16)) return -1;
+    if (b->mm) mem_bulk_read(b->mm, src, size, (unsigned)warp);
     uint32_t t = (uint32_t)warp * 32 + (uint32_t)l;
     add_copy(a, (AsyncCopy){(uint32_t)(dst / 4), (uint32_t)((dst + size + 3) / 4), t, 0, (uint32_t)off + 1,
                             (uint32_t)(x - b->p->code)});

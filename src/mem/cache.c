@@ -731,7 +731,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
   unsigned lines = request_lines(r, n, 0, &end);
   int merge_ok = r[0].kind == TR_ST && lines <= (unsigned)c->cfg.merge_lines; /* local stores: local_heap shows none merged */
   int wide = 2 * n > (size_t)c->cfg.merge_sectors; /* two such requests fill the merge buffer */
-  metric[WM_M_L1_LINES] += lines;
+  if (r[0].kind != TR_BULK) metric[WM_M_L1_LINES] += lines; /* the TMA looks up no L1 tag */
   uint64_t last_rd = UINT64_MAX, last_wr = UINT64_MAX; /* line of the last L2 request */
   CacheLastStore now; /* not zeroed whole: 32 sectors, of which n are used */
   now.n = 0;
@@ -771,6 +771,11 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
       send(c, out, sec, 0, L2_READ);
       break;
     }
+    case TR_BULK: /* the TMA's read: L2 only */
+      metric[WM_M_L2_RD]++;
+      count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
+      send(c, out, sec, 0, L2_READ);
+      break;
     case TR_LD_NC:
       metric[WM_M_L1_MISS]++;
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;

@@ -419,6 +419,13 @@ static void mark_trace(MemModel *mm, const MemReq *r, size_t at)
   if (mm->after_st && mm->after_st[r->instr]) mm->trace->r[at].first |= TR_AFTER_ST;
 }
 
+void mem_bulk_read(MemModel *mm, uint64_t addr, uint32_t size, unsigned warp)
+{
+  if (!mm->trace || size == 0) return;
+  for (uint64_t s = addr / 32, e = (addr + size - 1) / 32; s <= e; s++)
+    trace_push(mm->trace, s, 0, warp, TR_BULK, s == addr / 32);
+}
+
 void mem_access(MemModel *mm, const MemReq *r)
 {
   LineStat *ls = (unsigned)r->instr < (unsigned)mm->nline ? &mm->line[r->instr] : NULL;

@@ -234,6 +234,10 @@ void mem_merge(MemModel *dst, const MemModel *src);
 /* Counts one warp-level memory instruction. */
 void mem_access(MemModel *mm, const MemReq *r);
 
+/* One lane's cp.async.bulk read of `size` bytes of global memory at addr
+ * (the TMA unit's: for the caches only; no L1 counter sees it). */
+void mem_bulk_read(MemModel *mm, uint64_t addr, uint32_t size, unsigned warp);
+
 /* Counts one warp-level texture or surface instruction. */
 void mem_texture(MemModel *mm, const MemTexReq *r);
 

@@ -32,9 +32,13 @@ typedef enum {
   TR_SULD,     /* surface load: the same, under the surface's */
   TR_LDGSTS,   /* cp.async.ca: a load cached in L1, also counted as LDGSTS */
   TR_LDGSTS_NC,/* cp.async.cg: a load that bypasses L1, the same */
-  TR_RED       /* global reduction (an atomic whose result no one reads):
+  TR_RED,      /* global reduction (an atomic whose result no one reads):
                   performed at L2, not counted as an atomic there (H100:
                   lts__t_sectors_srcunit_tex_op_atom is 0 for atom_hot) */
+  TR_BULK      /* cp.async.bulk's global source: the TMA unit reads L2
+                  directly, no L1 lookup, and the L2 counts it under
+                  srcunit_tex (H100 corpus barrier_sum: 1024 sectors in
+                  256 requests, its 32 KB in 128-byte lines) */
 } TraceKind;
 
 typedef struct TraceRec {
