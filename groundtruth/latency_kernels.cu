@@ -19,19 +19,23 @@
 #define N 512
 #define UNROLL 16
 
+// The timed chain: `step` UNROLL times a loop iteration, n steps in all,
+// between two reads of %clock64; thread 0 writes the clocks to out[0].
+#define TIMED(step)                                                             \
+  long long t0 = clock64();                                                     \
+  _Pragma("unroll 1") for (int i = 0; i < n; i += UNROLL) {                     \
+    _Pragma("unroll") for (int j = 0; j < UNROLL; j++) { step; }                \
+  }                                                                             \
+  long long t1 = clock64();                                                     \
+  if (threadIdx.x == 0) out[0] = t1 - t0;
+
 // One kernel: x starts as `init` (an int or float expression of the
 // arguments, which the compiler cannot know), `body` is the inline PTX of
 // one step from x to x.
 #define CHAIN(name, T, C, init, body, ...)                                      \
   __global__ void name(long long *out, T *keep, int n, T a, T b) {              \
     T x = init;                                                                 \
-    long long t0 = clock64();                                                   \
-    _Pragma("unroll 1") for (int i = 0; i < n; i += UNROLL) {                   \
-      _Pragma("unroll") for (int j = 0; j < UNROLL; j++)                        \
-        asm volatile(body : "+" C(x) : __VA_ARGS__);                            \
-    }                                                                           \
-    long long t1 = clock64();                                                   \
-    if (threadIdx.x == 0) out[0] = t1 - t0;                                     \
+    TIMED(asm volatile(body : "+" C(x) : __VA_ARGS__))                          \
     keep[threadIdx.x] = x;                                                      \
   }
 
@@ -60,6 +64,15 @@ CHAIN(k_sqrt_rn_f32, float, F, a, "sqrt.rn.f32 %0, %0;")
 CHAIN(k_ex2_approx, float, F, a, "ex2.approx.ftz.f32 %0, %0;")
 CHAIN(k_sin_approx, float, F, a, "sin.approx.f32 %0, %0;")
 CHAIN(k_div_rn_f64, double, D, a, "div.rn.f64 %0, %0, %1;", "d"(b))
+CHAIN(k_rsqrt_approx, float, F, a, "rsqrt.approx.f32 %0, %0;")
+CHAIN(k_lg2_approx, float, F, a, "lg2.approx.f32 %0, %0;")
+CHAIN(k_tanh_approx, float, F, a, "tanh.approx.f32 %0, %0;")
+CHAIN(k_sqrt_approx, float, F, a, "sqrt.approx.f32 %0, %0;")
+// half precision and conversions between float widths
+CHAIN(k_fma_f16x2, int, R, a, "fma.rn.f16x2 %0, %0, %1, %2;", "r"(b), "r"(a))
+CHAIN(k_cvt_f16_f32, float, F, a, "{ .reg .f16 h; cvt.rn.f16.f32 h, %0; cvt.f32.f16 %0, h; }")
+// a 32 x 32 -> 64-bit multiply (the address arithmetic of every array index)
+CHAIN(k_mul_wide_u32, long long, "l", a, "{ .reg .u32 lo; cvt.u32.u64 lo, %0; mul.wide.u32 %0, lo, %1; }", "r"((int)b))
 // lanes exchanging values
 // (values that differ by lane: ptxas drops shuffles of a uniform value; a
 // lane from the value itself, xor masks that alternate)
@@ -76,14 +89,7 @@ __global__ void k_ld_shared(long long *out, int *keep, int n, int a, int b) {
   __syncwarp();
   unsigned base = (unsigned)__cvta_generic_to_shared(s);
   int x = a & 0; /* 0, unknown to the compiler */
-  long long t0 = clock64();
-#pragma unroll 1
-  for (int i = 0; i < n; i += UNROLL) {
-#pragma unroll
-    for (int j = 0; j < UNROLL; j++) asm volatile("{ .reg .u32 p; add.u32 p, %1, %0; ld.shared.u32 %0, [p]; }" : "+r"(x) : "r"(base));
-  }
-  long long t1 = clock64();
-  if (threadIdx.x == 0) out[0] = t1 - t0;
+  TIMED(asm volatile("{ .reg .u32 p; add.u32 p, %1, %0; ld.shared.u32 %0, [p]; }" : "+r"(x) : "r"(base)))
   keep[threadIdx.x] = x + b;
 }
 
@@ -94,14 +100,7 @@ __global__ void k_atom_shared(long long *out, int *keep, int n, int a, int b) {
   __syncwarp();
   unsigned at = (unsigned)__cvta_generic_to_shared(s + threadIdx.x);
   int x = b;
-  long long t0 = clock64();
-#pragma unroll 1
-  for (int i = 0; i < n; i += UNROLL) {
-#pragma unroll
-    for (int j = 0; j < UNROLL; j++) asm volatile("atom.shared.add.u32 %0, [%1], %0;" : "+r"(x) : "r"(at));
-  }
-  long long t1 = clock64();
-  if (threadIdx.x == 0) out[0] = t1 - t0;
+  TIMED(asm volatile("atom.shared.add.u32 %0, [%1], %0;" : "+r"(x) : "r"(at)))
   keep[threadIdx.x] = x;
 }
 
@@ -110,15 +109,7 @@ __global__ void k_ld_global(long long *out, int *keep, int n, int a, int b) {
   long long x = (long long)(keep + 64) + (a & 0);
   keep[64] = 0;
   __syncwarp();
-  long long t0 = clock64();
-#pragma unroll 1
-  for (int i = 0; i < n; i += UNROLL) {
-#pragma unroll
-    for (int j = 0; j < UNROLL; j++)
-      asm volatile("{ .reg .s32 v; .reg .s64 w; ld.global.s32 v, [%0]; cvt.s64.s32 w, v; add.s64 %0, %0, w; }" : "+l"(x));
-  }
-  long long t1 = clock64();
-  if (threadIdx.x == 0) out[0] = t1 - t0;
+  TIMED(asm volatile("{ .reg .s32 v; .reg .s64 w; ld.global.s32 v, [%0]; cvt.s64.s32 w, v; add.s64 %0, %0, w; }" : "+l"(x)))
   keep[threadIdx.x] = (int)x + b;
 }
 
@@ -126,16 +117,7 @@ __global__ void k_ld_global(long long *out, int *keep, int n, int a, int b) {
 __global__ void k_mma_f16(long long *out, float *keep, int n, float a, float b) {
   unsigned ha = __half_as_ushort(__float2half(a)) * 0x10001u, hb = __half_as_ushort(__float2half(b)) * 0x10001u;
   float d0 = a, d1 = b, d2 = a, d3 = b;
-  long long t0 = clock64();
-#pragma unroll 1
-  for (int i = 0; i < n; i += UNROLL) {
-#pragma unroll
-    for (int j = 0; j < UNROLL; j++)
-      asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%4,%4,%4}, {%5,%5}, {%0,%1,%2,%3};"
-                   : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "r"(ha), "r"(hb));
-  }
-  long long t1 = clock64();
-  if (threadIdx.x == 0) out[0] = t1 - t0;
+  TIMED(asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%4,%4,%4}, {%5,%5}, {%0,%1,%2,%3};" : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "r"(ha), "r"(hb)))
   keep[threadIdx.x] = d0 + d1 + d2 + d3;
 }
 
@@ -143,28 +125,14 @@ __global__ void k_mma_f16(long long *out, float *keep, int n, float a, float b) 
 __device__ __noinline__ int callee(int x, int b) { return x + b; }
 __global__ void k_call(long long *out, int *keep, int n, int a, int b) {
   int x = a;
-  long long t0 = clock64();
-#pragma unroll 1
-  for (int i = 0; i < n; i += UNROLL) {
-#pragma unroll
-    for (int j = 0; j < UNROLL; j++) x = callee(x, b);
-  }
-  long long t1 = clock64();
-  if (threadIdx.x == 0) out[0] = t1 - t0;
+  TIMED(x = callee(x, b))
   keep[threadIdx.x] = x;
 }
 
 // bar.sync of a one-warp block, each after an add the next one reads.
 __global__ void k_bar_sync(long long *out, int *keep, int n, int a, int b) {
   int x = a;
-  long long t0 = clock64();
-#pragma unroll 1
-  for (int i = 0; i < n; i += UNROLL) {
-#pragma unroll
-    for (int j = 0; j < UNROLL; j++) asm volatile("{ add.s32 %0, %0, %1; bar.sync 0; }" : "+r"(x) : "r"(b));
-  }
-  long long t1 = clock64();
-  if (threadIdx.x == 0) out[0] = t1 - t0;
+  TIMED(asm volatile("{ add.s32 %0, %0, %1; bar.sync 0; }" : "+r"(x) : "r"(b)))
   keep[threadIdx.x] = x;
 }
 
@@ -199,6 +167,8 @@ int main() {
   RUN_I(k_rem_s32); RUN_I(k_div_s32); RUN_I(k_rem_u32);
   RUN_F(k_div_rn_f32); RUN_F(k_div_approx_f32); RUN_F(k_rcp_rn_f32); RUN_F(k_sqrt_rn_f32);
   RUN_F(k_ex2_approx); RUN_F(k_sin_approx); RUN_D(k_div_rn_f64);
+  RUN_F(k_rsqrt_approx); RUN_F(k_lg2_approx); RUN_F(k_tanh_approx); RUN_F(k_sqrt_approx);
+  RUN_I(k_fma_f16x2); RUN_F(k_cvt_f16_f32); run<long long>("mul_wide_u32", k_mul_wide_u32, 7, 3);
   RUN_I(k_shfl_idx); RUN_I(k_shfl_bfly); RUN_I(k_vote_ballot); RUN_I(k_redux_add); RUN_I(k_match_any);
   RUN_I(k_ld_shared); RUN_I(k_atom_shared); RUN_I(k_ld_global); RUN_F(k_mma_f16); RUN_I(k_call); RUN_I(k_bar_sync);
   return 0;

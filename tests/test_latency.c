@@ -6,7 +6,7 @@
  * (groundtruth/latency_kernels.cu, docs/results/h200-2026-11-26-latency):
  * the kernel below runs, per warp, two ld.param (4 each), a mov (4),
  * rem.s32 (69), shfl.sync (26), cvt.rn.f32.s32 (11), fma.rn.f32 (4),
- * div.rn.f32 (44), ex2.approx (17), st.global (4: its wait is not a
+ * div.rn.f32 (44), ex2.approx.ftz (17), st.global (4: its wait is not a
  * dependent one), setp, bra, mul.wide, add.s64 and ret (4 each): 207
  * clocks.  A warp whose lanes all branch past the body runs ld.param x2,
  * mov, setp, bra and ret: 24.  And the
@@ -41,7 +41,7 @@ static const char *ptx_of(int rems) {
            "  cvt.rn.f32.s32 %%f1, %%r4;\n"
            "  fma.rn.f32 %%f2, %%f1, %%f1, %%f1;\n"
            "  div.rn.f32 %%f3, %%f2, %%f1;\n"
-           "  ex2.approx.f32 %%f4, %%f3;\n"
+           "  ex2.approx.ftz.f32 %%f4, %%f3;\n"
            "  mul.wide.u32 %%rd2, %%r2, 4;\n"
            "  add.s64 %%rd3, %%rd1, %%rd2;\n"
            "  st.global.f32 [%%rd3], %%f4;\n"

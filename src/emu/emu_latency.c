@@ -29,7 +29,11 @@
   X(LAT_UDIV, 59, "rem.u32 63.9 (with an add.s32)")                                                      \
   X(LAT_FDIV, 44, "div.rn.f32 44.9, sqrt.rn.f32 43.1")                                                   \
   X(LAT_RCP, 64, "rcp.rn.f32 64.6")                                                                      \
-  X(LAT_MUFU, 17, "ex2.approx.ftz.f32 17.2")                                                             \
+  X(LAT_MUFU, 17, "ex2.approx.ftz.f32 17.2, tanh.approx.f32 17.2")                                       \
+  X(LAT_MUFU_FIX, 39, "rsqrt, lg2, sqrt.approx.f32 39.6 (a subnormal fix-up around the MUFU; "            \
+                      "ex2 without .ftz assumed alike)")                                                 \
+  X(LAT_HALF, 8, "fma.rn.f16x2 8.6 (add and mul assumed alike)")                                         \
+  X(LAT_CVT_F, 5, "cvt.rn.f16.f32 then cvt.f32.f16: 10.6 the pair")                                       \
   X(LAT_FDIV_APPROX, 8, "div.approx.f32 8.8")                                                            \
   X(LAT_TRIG, 22, "sin.approx.f32 23.0")                                                                 \
   X(LAT_F64DIV, 110, "div.rn.f64 110.9")                                                                 \
@@ -51,20 +55,33 @@ enum {
 
 static int is_f64(const EmuInstr *x) { return x->type == PTX_T_F64; }
 
+/* The special function unit: what ptxas adds around it without .ftz. */
+static int mufu_clocks(const EmuInstr *x) {
+  if (is_f64(x)) return LAT_F64DIV;
+  if (x->op == PTX_OP_TANH || (x->flags & PTX_IF_FTZ)) return LAT_MUFU;
+  return LAT_MUFU_FIX;
+}
+
 /* div, rem, sqrt and rcp: subroutines unless approximate. */
 static int divide_clocks(const EmuInstr *x) {
   int approx = x->rnd == PTX_RND_APPROX || x->rnd == PTX_RND_FULL;
   if (!ptx_type_is_float((PtxType)x->type)) return ptx_type_is_signed((PtxType)x->type) ? LAT_IDIV : LAT_UDIV;
   if (is_f64(x)) return LAT_F64DIV;
-  if (approx) return x->op == PTX_OP_DIV ? LAT_FDIV_APPROX : LAT_MUFU;
+  if (approx) return x->op == PTX_OP_DIV ? LAT_FDIV_APPROX : mufu_clocks(x);
   return x->op == PTX_OP_RCP ? LAT_RCP : LAT_FDIV;
 }
 
 /* cvt between an integer and a float type, or between float widths. */
 static int convert_clocks(const EmuInstr *x) {
   int f1 = ptx_type_is_float((PtxType)x->type), f2 = ptx_type_is_float((PtxType)x->type2);
-  return f1 || f2 ? (x->type != x->type2 ? LAT_CVT : LAT_ALU) : LAT_ALU;
+  if (f1 && f2) return x->type != x->type2 ? LAT_CVT_F : LAT_ALU;
+  return f1 || f2 ? LAT_CVT : LAT_ALU;
 }
+
+static int is_half(const EmuInstr *x) {
+  return x->type == PTX_T_F16 || x->type == PTX_T_F16X2 || x->type == PTX_T_BF16 || x->type == PTX_T_BF16X2;
+}
+
 
 static int shared_space(const EmuInstr *x) { return x->space == PTX_S_SHARED; }
 
@@ -80,7 +97,7 @@ static int clocks_of(const EmuInstr *x) {
   case PTX_OP_EX2:
   case PTX_OP_LG2:
   case PTX_OP_TANH:
-    return is_f64(x) ? LAT_F64DIV : LAT_MUFU;
+    return mufu_clocks(x);
   case PTX_OP_SIN:
   case PTX_OP_COS:
     return LAT_TRIG;
@@ -88,11 +105,13 @@ static int clocks_of(const EmuInstr *x) {
     return convert_clocks(x);
   case PTX_OP_MUL:
   case PTX_OP_MAD:
-    if (is_f64(x)) return LAT_F64;
+    if (is_f64(x) || is_half(x)) return is_f64(x) ? LAT_F64 : LAT_HALF;
     return x->sub == PTX_SUB_HI ? LAT_MULHI : LAT_ALU;
   case PTX_OP_ADD:
   case PTX_OP_SUB:
   case PTX_OP_FMA:
+    if (is_half(x)) return LAT_HALF;
+    return is_f64(x) ? LAT_F64 : LAT_ALU;
   case PTX_OP_MIN:
   case PTX_OP_MAX:
   case PTX_OP_ABS:
