@@ -358,7 +358,7 @@ extern "C" __global__ void space_constant(unsigned int *out, int iters) {
 //! seed-says: "Atomic operations aren't cheap! They imply serialized access to a variable"; "Atomics to __shared__ variables are much faster than atomics to global variables" (no timing)
 //! bytes: 268435456
 //! peak: copy
-//! why: The seed gives no number; Hopper combines a warp's 32 same-address additions before they reach L2, so one atomicAdd per thread costs ~6x the hierarchical version rather than full serialization.
+//! why: The seed gives no number; ptxas sums a warp's 32 values with REDUX.SUM and one lane adds the total to the address all share (the SASS), so one atomicAdd per thread costs ~6x the hierarchical version rather than full serialization.
 //@ atomic_sum grid=4096 block=256 args=buf:i32:1048576:rand,buf:i32:1:zero
 //! gpu: grid=262144 block=256 args=buf:i32:67108864:rand,buf:i32:1:zero
 //! speedup: 1

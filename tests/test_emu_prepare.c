@@ -68,11 +68,13 @@ static void test_reconverges_after_if_else(void **state) {
   ptx_module_free(m);
 }
 
-/* Reductions ptxas aggregates (emu_uniform.c): an integer add of a
- * compiler-provable uniform value to a compiler-provable uniform address
- * (a __device__ variable; an address from parameters and %ctaid) reaches
- * memory from one lane, as the H100 counts it; a %tid-dependent address or
- * value, a float add, or an atom whose result is read keeps every lane. */
+/* Reductions ptxas aggregates (emu_uniform.c): an integer add to a
+ * compiler-provable uniform address (a __device__ variable; an address
+ * from parameters and %ctaid) reaches memory from one lane, as the H100
+ * counts it, when its value is uniform too or is 32 bits (REDUX.SUM adds
+ * the lanes' values: the lab's atomic_sum in SASS); a %tid-dependent
+ * address, a 64-bit per-thread value, a float add, or an atom whose result
+ * is read keeps every lane. */
 static void test_aggregated_reductions(void **state) {
   (void)state;
   static const char ptx[] =
@@ -88,21 +90,23 @@ static void test_aggregated_reductions(void **state) {
     " add.s64 %rd4, %rd2, %rd3;\n"                   /* 5 */
     " red.global.add.u32 [%rd4], %r2;\n"             /* 6: aggregated: per block */
     " mov.u32 %r3, %tid.x;\n"                        /* 7 */
-    " red.global.add.u32 [%rd1], %r3;\n"             /* 8: a per-thread value */
+    " red.global.add.u32 [%rd1], %r3;\n"             /* 8: a per-thread value: REDUX.SUM, aggregated */
     " mul.wide.u32 %rd5, %r3, 4;\n"                  /* 9 */
     " add.s64 %rd6, %rd2, %rd5;\n"                   /* 10 */
     " red.global.add.u32 [%rd6], 1;\n"               /* 11: a per-thread address */
     " red.global.add.f32 [%rd1], 0f3F800000;\n"      /* 12: float: order matters */
     " atom.global.add.u32 %r4, [%rd1], 1;\n"         /* 13: its result is read */
     " st.global.u32 [%rd6], %r4;\n"                  /* 14 */
+    " cvt.u64.u32 %rd7, %r3;\n"                      /* 15 */
+    " red.global.add.u64 [%rd1], %rd7;\n"            /* 16: a per-thread 64-bit value */
     " ret;\n}\n";
   WmErr e = {0};
   PtxModule *m = ptx_parse("agg.ptx", strdup(ptx), &e);
   if (!m) fail_msg("%s", e.msg);
   EmuProgram p;
   assert_int_equal(emu_prepare(&p, m, &m->kernels[0], 0x700000000000ull, &e), 0);
-  const int agg[] = {1, 6}, every[] = {8, 11, 12, 13};
-  for (int i = 0; i < 2; i++) assert_int_equal(p.code[agg[i]].fuse, FUSE_AGGREGATE);
+  const int agg[] = {1, 6, 8}, every[] = {11, 12, 13, 16};
+  for (int i = 0; i < 3; i++) assert_int_equal(p.code[agg[i]].fuse, FUSE_AGGREGATE);
   for (int i = 0; i < 4; i++) assert_int_equal(p.code[every[i]].fuse, FUSE_NONE);
   emu_program_free(&p);
   ptx_module_free(m);
@@ -110,15 +114,16 @@ static void test_aggregated_reductions(void **state) {
 
 /* In a device function: a reduction of an immediate to a __device__
  * variable is aggregated; one of the function's parameter (each thread's
- * argument, read from its frame) is not. */
+ * argument, read from its frame) widened to 64 bits is not (no REDUX for
+ * it). */
 static void test_aggregated_in_function(void **state) {
   (void)state;
   static const char ptx[] =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
     ".global .align 4 .u32 ctr;\n"
-    ".func f(.param .b32 f_p)\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n"
-    " ld.param.b32 %r1, [f_p];\n mov.u64 %rd1, ctr;\n"
-    " red.global.add.u32 [%rd1], 1;\n red.global.add.u32 [%rd1], %r1;\n ret;\n}\n"
+    ".func f(.param .b32 f_p)\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<3>;\n"
+    " ld.param.b32 %r1, [f_p];\n mov.u64 %rd1, ctr;\n cvt.u64.u32 %rd2, %r1;\n"
+    " red.global.add.u32 [%rd1], 1;\n red.global.add.u64 [%rd1], %rd2;\n ret;\n}\n"
     ".visible .entry k(.param .u64 k_p)\n{\n .reg .b32 %r<3>;\n mov.u32 %r1, %tid.x;\n"
     " { .param .b32 param0;\n st.param.b32 [param0+0], %r1;\n call.uni f, (param0);\n }\n ret;\n}\n";
   WmErr e = {0};

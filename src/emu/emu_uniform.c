@@ -2,7 +2,12 @@
  *
  * ptxas turns an integer atomicAdd whose address and value it can prove
  * the same in every lane (atomicAdd(&counter, 1) on a __device__ variable)
- * into one RED per warp carrying the active lanes' total.  Measured on an
+ * into one RED per warp carrying the active lanes' total; and a 32-bit one
+ * whose address alone it can prove uniform into a REDUX.SUM of the lanes'
+ * values and one lane's RED (the lab's atomic_sum, `atomicAdd(result,
+ * input[i])`: VOTEU.ANY, UFLO, REDUX.SUM, @P0 REDG in its sm_90 SASS; the
+ * H200 ran its 2M warps' reductions in 1.6 ms, one update each, not 32).
+ * Measured on an
  * H100 (docs/results/h100-2026-11-25-apps): such a reduction touches one
  * sector per request, where 32 lanes on one word otherwise cost 32
  * (mem_atomic_sectors, measured on an H200 with an address ptxas cannot
@@ -79,6 +84,13 @@ static int integer_add(const EmuInstr *x) {
   return x->sub == PTX_SUB_AADD && (x->type == PTX_T_U32 || x->type == PTX_T_S32 || x->type == PTX_T_U64);
 }
 
+/* Whether ptxas makes reduction x one lane's: its address uniform, and its
+ * value too unless REDUX.SUM can add the lanes' values (32 bits). */
+static int aggregated(const EmuProgram *p, const uint8_t *u, const EmuInstr *x) {
+  if (x->type != PTX_T_U64) return slot_uniform(p, u, x->abase);
+  return sources_uniform(p, u, x);
+}
+
 void emu_mark_aggregated(EmuProgram *p, int ncode) {
   int any = 0;
   for (int i = 0; i < ncode && !any; i++) any = p->code[i].op == PTX_OP_RED && integer_add(&p->code[i]);
@@ -88,7 +100,7 @@ void emu_mark_aggregated(EmuProgram *p, int ncode) {
   for (int i = 0; i < ncode; i++) {
     EmuInstr *x = &p->code[i];
     if (x->op == PTX_OP_RED && integer_add(x) && x->fuse == FUSE_NONE &&
-        (x->space == PTX_S_GLOBAL || x->space == PTX_S_GENERIC) && sources_uniform(p, u, x))
+        (x->space == PTX_S_GLOBAL || x->space == PTX_S_GENERIC) && aggregated(p, u, x))
       x->fuse = FUSE_AGGREGATE;
   }
   free(u);
