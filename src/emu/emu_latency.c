@@ -82,7 +82,6 @@ static int is_half(const EmuInstr *x) {
   return x->type == PTX_T_F16 || x->type == PTX_T_F16X2 || x->type == PTX_T_BF16 || x->type == PTX_T_BF16X2;
 }
 
-
 static int shared_space(const EmuInstr *x) { return x->space == PTX_S_SHARED; }
 
 /* The clocks a dependent instruction waits for x's result. */

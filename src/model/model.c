@@ -101,6 +101,14 @@ static double round_ns(const Arch *a, const uint64_t *m) {
   return (1 - l1_miss) * a->l1_round_ns + l1_miss * beyond;
 }
 
+typedef struct WarpChain {
+  double rounds, round_ns; /* its load rounds, and what one waits */
+  double dep_ns;           /* its instructions' dependent latencies */
+  double l1_ns;            /* its share of the L1's work */
+  double ack_ns;           /* its last stores' trip to L2 */
+  double ns;               /* the sum */
+} WarpChain;
+
 /* A warp alone: it waits its rounds one after another, waits for each
  * instruction's result before the next (their dependent latencies,
  * measured in Hopper clocks: warpmem__dependent_clocks, scaled by the
@@ -111,14 +119,6 @@ static double round_ns(const Arch *a, const uint64_t *m) {
  * rounds; PolyBench-style bicg_q and gesummv, 2 warps an SM of 32-line
  * requests, take their L1 time and their round trips one after the
  * other). */
-typedef struct WarpChain {
-  double rounds, round_ns; /* its load rounds, and what one waits */
-  double dep_ns;           /* its instructions' dependent latencies */
-  double l1_ns;            /* its share of the L1's work */
-  double ack_ns;           /* its last stores' trip to L2 */
-  double ns;               /* the sum */
-} WarpChain;
-
 static void warp_alone(const Arch *a, const uint64_t *m, const ModelLaunch *l, double warps, double l1_ns, WarpChain *c) {
   double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0;
   c->rounds = ratio((double)m[WM_M_ROUNDS], warps);
