@@ -771,13 +771,9 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
       send(c, out, sec, 0, L2_READ);
       break;
     }
-    case TR_BULK: /* the TMA's read: L2 only */
-      metric[WM_M_L2_RD]++;
-      count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
-      send(c, out, sec, 0, L2_READ);
-      break;
+    case TR_BULK: /* the TMA's read: L2 only, no L1 lookup */
     case TR_LD_NC:
-      metric[WM_M_L1_MISS]++;
+      metric[WM_M_L1_MISS] += kind == TR_LD_NC;
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
       count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
