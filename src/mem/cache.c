@@ -84,38 +84,54 @@ typedef struct CacheWrites {
                              not present */
 } CacheWrites;
 
-static void level_init(CacheLevel *lv, uint64_t bytes, int ways, int l2) {
+/* The shape of a level of `bytes` in lines of 128 bytes, `ways` a set. */
+static void level_shape(CacheLevel *lv, uint64_t bytes, int ways) {
   uint64_t lines = bytes / 128;
   if (ways < 1) ways = 1;
   if (ways > CL_MAX_WAYS) ways = CL_MAX_WAYS;
   if (lines < (uint64_t)ways) lines = (uint64_t)ways;
   lv->ways = (uint32_t)ways;
   lv->sets = (uint32_t)(lines / (uint64_t)ways);
-  size_t n = (size_t)lv->sets * lv->ways;
-  lv->way = wm_xaligned(64, n * sizeof *lv->way);
+}
+
+static size_t level_lines(const CacheLevel *lv) { return (size_t)lv->sets * lv->ways; }
+
+/* Sets up a level shaped by level_shape, empty, on the table `way` (of
+ * level_lines words); an L2 also gets its write state (cache_pool.c's
+ * tables, cleared). */
+static void level_init(CacheLevel *lv, uint64_t *way, int l2) {
+  size_t n = level_lines(lv);
+  lv->way = way;
   lv->scan = 0;
 #ifdef WM_SCAN_AVX2
-  lv->scan = (ways == 4 || ways == 16) && __builtin_cpu_supports("avx2");
+  lv->scan = (lv->ways == 4 || lv->ways == 16) && __builtin_cpu_supports("avx2");
 #endif
-  for (size_t i = 0; i < n; i++) lv->way[i] = (uint64_t)(i % lv->ways) << CL_RANK; /* empty, ranked */
+  for (uint32_t w = 0; w < lv->ways; w++) way[w] = (uint64_t)w << CL_RANK; /* empty, ranked */
+  for (size_t done = lv->ways; done < n; done *= 2) /* the first set copied over the rest */
+    memcpy(way + done, way, (done < n - done ? done : n - done) * sizeof *way);
   lv->writes = NULL;
   if (l2) {
     lv->writes = wm_xmalloc(sizeof *lv->writes);
-    lv->writes->count = wm_xaligned(64, n * sizeof *lv->writes->count);
+    lv->writes->count = cache_table_take(n * sizeof *lv->writes->count);
+    lv->writes->atoms = cache_table_take(n * sizeof *lv->writes->atoms);
+    lv->writes->written = cache_table_take(n * sizeof *lv->writes->written);
     memset(lv->writes->count, 0, n * sizeof *lv->writes->count);
-    lv->writes->atoms = wm_xcalloc(n, sizeof *lv->writes->atoms);
-    lv->writes->written = wm_xcalloc(n, sizeof *lv->writes->written);
+    memset(lv->writes->atoms, 0, n * sizeof *lv->writes->atoms);
+    memset(lv->writes->written, 0, n * sizeof *lv->writes->written);
   }
 }
 
+/* Gives a level's write state back to the pool (its ways are the
+ * caller's). */
 static void level_free(CacheLevel *lv) {
-  free(lv->way);
+  size_t n = level_lines(lv);
   if (lv->writes) {
-    free(lv->writes->count);
-    free(lv->writes->atoms);
-    free(lv->writes->written);
+    cache_table_give(lv->writes->count, n * sizeof *lv->writes->count);
+    cache_table_give(lv->writes->atoms, n * sizeof *lv->writes->atoms);
+    cache_table_give(lv->writes->written, n * sizeof *lv->writes->written);
   }
   free(lv->writes);
+  lv->writes = NULL;
 }
 
 /* The set of line ln: hashed, as real caches do, so that power-of-two
@@ -338,9 +354,14 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   if (c->cfg.fetch_bytes < 32) c->cfg.fetch_bytes = 32;
   c->l1 = wm_xcalloc((size_t)c->cfg.sms, sizeof *c->l1);
   c->l2_last_ln = UINT64_MAX;
-  if (c->cfg.l1_bytes)
-    for (int s = 0; s < c->cfg.sms; s++) level_init(&c->l1[s], c->cfg.l1_bytes, c->cfg.l1_ways, 0);
-  level_init(&c->l2, c->cfg.l2_bytes ? c->cfg.l2_bytes : 128, c->cfg.l2_ways, 1);
+  if (c->cfg.l1_bytes) { /* every SM's L1 in one table */
+    for (int s = 0; s < c->cfg.sms; s++) level_shape(&c->l1[s], c->cfg.l1_bytes, c->cfg.l1_ways);
+    size_t lines = level_lines(&c->l1[0]);
+    uint64_t *way = cache_table_take((size_t)c->cfg.sms * lines * sizeof *way);
+    for (int s = 0; s < c->cfg.sms; s++) level_init(&c->l1[s], way + (size_t)s * lines, 0);
+  }
+  level_shape(&c->l2, c->cfg.l2_bytes ? c->cfg.l2_bytes : 128, c->cfg.l2_ways);
+  level_init(&c->l2, cache_table_take(level_lines(&c->l2) * sizeof *c->l2.way), 1);
   if (c->cfg.merge_sectors > 0) {
     size_t n = (size_t)c->cfg.merge_sectors, bytes = n * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + sizeof(uint32_t);
     c->merge_stride = (bytes + 63) / 64 * 64;
@@ -358,10 +379,11 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
 }
 
 void cache_free(CacheSys *c) {
-  if (c->l1)
-    for (int s = 0; s < c->cfg.sms; s++) level_free(&c->l1[s]);
+  if (c->l1 && c->l1[0].way)
+    cache_table_give(c->l1[0].way, (size_t)c->cfg.sms * level_lines(&c->l1[0]) * sizeof *c->l1[0].way);
   free(c->l1);
   level_free(&c->l2);
+  cache_table_give(c->l2.way, level_lines(&c->l2) * sizeof *c->l2.way);
   free(c->merge);
   free(c->pend);
   free(c->partial);
