@@ -244,6 +244,29 @@ __attribute__((target("avx2"))) static uint32_t lookup_avx2(uint64_t *set, uint3
 __attribute__((target("avx2"))) static uint32_t victim16_avx2(const uint64_t *set) { return victim(set, 16); }
 __attribute__((target("avx2"))) static uint32_t victim4_avx2(const uint64_t *set) { return victim(set, 4); }
 
+/* level_way on a set of `ways` (4 or 16): the way holding ln, else the
+ * victim, from one load of the set (not find_avx2 then victim: two calls,
+ * the set loaded twice). */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t way_of(const uint64_t *set, uint32_t ways,
+                                                                               uint64_t ln) {
+  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), key = _mm256_set1_epi64x((long long)(ln + 1));
+  __m256i zero = _mm256_setzero_si256(), last = _mm256_set1_epi64x((long long)(ways - 1));
+  uint64_t h = 0, e = 0, lru = 0;
+#pragma GCC unroll 4
+  for (uint32_t i = 0; i < ways; i += 4) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(set + i)), t = _mm256_and_si256(v, tag);
+    h |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(t, key))) << i;
+    e |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(t, zero))) << i;
+    lru |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_srli_epi64(v, CL_RANK), last)))
+           << i;
+  }
+  return (uint32_t)__builtin_ctzll(h ? h : e ? e : lru);
+}
+
+__attribute__((target("avx2"))) static uint32_t way_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
+  return ways == 16 ? way_of(set, 16, ln) : way_of(set, 4, ln);
+}
+
 /* The masks, as scan_loop gives them. */
 static SetScan scan_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
   SetScan s = {find_avx2(set, ways, ln), 0, 0};
@@ -283,10 +306,7 @@ static size_t level_find(const CacheLevel *lv, uint64_t ln) {
  * left alone. */
 static size_t level_way(const CacheLevel *lv, size_t at, uint64_t ln) {
 #ifdef WM_SCAN_AVX2
-  if (lv->scan) {
-    SetScan s = scan_avx2(&lv->way[at], lv->ways, ln);
-    return at + (size_t)__builtin_ctzll(s.hit ? s.hit : s.empty ? s.empty : s.lru);
-  }
+  if (lv->scan) return at + way_avx2(&lv->way[at], lv->ways, ln);
 #endif
   size_t v = at;
   for (size_t w = at; w < at + lv->ways; w++) {
@@ -495,7 +515,11 @@ static void partial_push(CacheSys *c, uint64_t sector) {
      * asked for now (strided stores push one a store, each a host cache
      * miss in a 30 MB table otherwise) */
     size_t ahead = c->partial_pos + PARTIAL_AHEAD;
-    if (cap > PARTIAL_AHEAD) __builtin_prefetch(&c->l2.way[set_of(&c->l2, c->partial[ahead < cap ? ahead : ahead - cap] >> 2)]);
+    if (cap > PARTIAL_AHEAD) { /* both host lines of a 16-way set */
+      size_t at = set_of(&c->l2, c->partial[ahead < cap ? ahead : ahead - cap] >> 2);
+      __builtin_prefetch(&c->l2.way[at]);
+      __builtin_prefetch(&c->l2.way[at + c->l2.ways - 1]);
+    }
     uint64_t old = c->partial[c->partial_pos];
     size_t w = level_find(&c->l2, old >> 2);
     unsigned s = old & 3;
@@ -694,7 +718,8 @@ static unsigned request_lines(const TraceRec *r, size_t n, size_t i, size_t *end
   do {
     uint64_t ln = r[j].sector >> 2;
     unsigned k = 0;
-    if (nl && ln > hi) k = nl; /* above every line so far: new, no search */
+    if (nl && ln == seen[nl - 1]) k = nl - 1; /* the line last seen: sectors come sorted */
+    else if (nl && ln > hi) k = nl; /* above every line so far: new, no search */
     else
       while (k < nl && seen[k] != ln) k++;
     if (ln > hi) hi = ln;
@@ -721,12 +746,14 @@ static int in_last_store(const CacheLastStore *ls, uint64_t sector) {
 
 /* Queues an operation for the L2 with its set (hashed here, in the L1
  * stage the host threads share, not in the one serial L2 stage). */
-static void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind) {
-  if (out->n == out->cap) {
-    void *p = out->op;
-    wm_spill_reserve(&p, &out->cap, out->n, out->n + 1, sizeof *out->op, &out->file);
-    out->op = p;
-  }
+static __attribute__((noinline, cold)) void grow_ops(L2Ops *out) {
+  void *p = out->op;
+  wm_spill_reserve(&p, &out->cap, out->n, out->n + 1, sizeof *out->op, &out->file);
+  out->op = p;
+}
+
+static inline void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind) {
+  if (__builtin_expect(out->n == out->cap, 0)) grow_ops(out);
   size_t set = set_index(&c->l2, sector >> 2);
   out->op[out->n++] = (L2Op){sector, bytes, (uint32_t)(set << 2 | kind)};
 }
