@@ -52,6 +52,12 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define WM_SCAN_AVX2 1 /* the set scans' AVX2 form, where the host has it */
+/* The two stages' entry points compiled twice, for AVX2 hosts and others
+ * (the loader picks one), each with every call inside inlined: the AVX2
+ * copy takes the set scans in line instead of a call each. */
+#define WM_CACHE_CLONES __attribute__((target_clones("avx2", "default"), flatten))
+#else
+#define WM_CACHE_CLONES
 #endif
 
 
@@ -772,7 +778,7 @@ static void prefetch_l1(const CacheLevel *l1, const TraceRec *r, size_t n, uint6
 
 void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector) { prefetch_set(&c->l1[sm], sector); }
 
-void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_t n, uint64_t local,
+WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_t n, uint64_t local,
                    CacheLastStore *last, uint64_t *metric, L2Ops *out) {
   CacheLevel *l1 = &c->l1[sm];
   size_t end;
@@ -876,7 +882,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
 /* The first way of an operation's set. */
 static size_t op_set(const CacheSys *c, const L2Op *op) { return (size_t)(op->kind >> 2) * c->l2.ways; }
 
-void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
+WM_CACHE_CLONES void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
   for (size_t i = 0; i < n && i < L2_AHEAD; i++) __builtin_prefetch(&c->l2.way[op_set(c, &ops[i])]);
   for (size_t i = 0; i < n; i++) {
     if (i + L2_AHEAD < n) {
