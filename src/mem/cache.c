@@ -750,18 +750,26 @@ static int in_last_store(const CacheLastStore *ls, uint64_t sector) {
   return 0;
 }
 
-/* Queues an operation for the L2 with its set (hashed here, in the L1
- * stage the host threads share, not in the one serial L2 stage). */
+/* Room for one more operation (rarely needed: the buffers are reused). */
 static __attribute__((noinline, cold)) void grow_ops(L2Ops *out) {
   void *p = out->op;
   wm_spill_reserve(&p, &out->cap, out->n, out->n + 1, sizeof *out->op, &out->file);
   out->op = p;
 }
 
-static inline void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind) {
+/* The L2 set of the line a request sent last (its next sector is likely
+ * in the same line: no second hash). */
+typedef struct SentSet {
+  uint64_t ln;
+  size_t set;
+} SentSet;
+
+/* Queues an operation for the L2 with its set (hashed here, in the L1
+ * stage the host threads share, not in the one serial L2 stage). */
+static inline void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind, SentSet *last) {
   if (__builtin_expect(out->n == out->cap, 0)) grow_ops(out);
-  size_t set = set_index(&c->l2, sector >> 2);
-  out->op[out->n++] = (L2Op){sector, bytes, (uint32_t)(set << 2 | kind)};
+  if (sector >> 2 != last->ln) *last = (SentSet){sector >> 2, set_index(&c->l2, sector >> 2)};
+  out->op[out->n++] = (L2Op){sector, bytes, (uint32_t)(last->set << 2 | kind)};
 }
 
 /* Asks the host for the set of an L1 that sector maps to. */
@@ -772,8 +780,12 @@ static void prefetch_set(const CacheLevel *l1, uint64_t sector) {
 /* Asks for the L1 sets of the request's sectors before any is looked up:
  * one host cache miss at a time would bound the replay. */
 static void prefetch_l1(const CacheLevel *l1, const TraceRec *r, size_t n, uint64_t local) {
-  for (size_t i = 0; i < n; i++)
-    prefetch_set(l1, r[i].sector + (r[i].kind == TR_LOCAL_LD || r[i].kind == TR_LOCAL_ST ? local : 0));
+  uint64_t add = r[0].kind == TR_LOCAL_LD || r[0].kind == TR_LOCAL_ST ? local : 0, ln = UINT64_MAX;
+  for (size_t i = 0; i < n; i++) /* a request is of one kind; its sectors come sorted: a line once */
+    if ((r[i].sector + add) >> 2 != ln) {
+      ln = (r[i].sector + add) >> 2;
+      prefetch_set(l1, r[i].sector + add);
+    }
 }
 
 void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector) { prefetch_set(&c->l1[sm], sector); }
@@ -791,6 +803,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
   CacheLastStore now; /* not zeroed whole: 32 sectors, of which n are used */
   now.n = 0;
   L1Last l1_last = {UINT64_MAX, 0};
+  SentSet sent = {UINT64_MAX, 0};
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
   if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, metric[WM_M_ROUND_REQ]++;
   int pending = 0; /* a hit on a sector still on its way (pend_hit) */
@@ -823,7 +836,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
       count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
-      send(c, out, sec, 0, L2_READ);
+      send(c, out, sec, 0, L2_READ, &sent);
       break;
     }
     case TR_LD_NC:
@@ -831,7 +844,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
       count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
-      send(c, out, sec, 0, L2_READ);
+      send(c, out, sec, 0, L2_READ, &sent);
       break;
     case TR_LOCAL_ST: /* allocates its sector (it also writes through) */
       sec += local;
@@ -844,7 +857,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
         count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
         metric[WM_M_L2_WR]++;
       }
-      send(c, out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE);
+      send(c, out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE, &sent);
       if (now.n < 32) now.sec[now.n++] = sec;
       break;
     }
@@ -854,7 +867,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
       metric[WM_M_L1_MISS] += x->ops;
       l1_drop(l1, sec);
       metric[kind == TR_ATOM ? WM_M_L2_ATOM : WM_M_L2_RED]++;
-      send(c, out, sec, x->ops, L2_ATOM); /* L2Op.bytes: the updates */
+      send(c, out, sec, x->ops, L2_ATOM, &sent); /* L2Op.bytes: the updates */
       break;
     }
   }
