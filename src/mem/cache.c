@@ -562,6 +562,11 @@ static void l2_write(CacheSys *c, uint64_t sector, size_t at, uint32_t bytes, in
   cl_set(m, CL_DIRTY, s);
   if (cl_has(*m, CL_VALID, s)) return;
   uint32_t *written = &c->l2.writes->written[w][s];
+  if (bytes == 0xffffffffu) { /* whole: what was written before does not matter (a store, no load to wait for) */
+    cl_set(m, CL_VALID, s);
+    *written = 0;
+    return;
+  }
   int was_partial = *written != 0;
   *written |= bytes;
   if (*written == 0xffffffffu) {
@@ -905,7 +910,9 @@ WM_CACHE_CLONES void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
       __builtin_prefetch(&c->l2.way[at + c->l2.ways - 1]);
       if ((p->kind & 3) != L2_READ) __builtin_prefetch(&c->l2.writes->count[at]);
     }
-    if (i + L2_NEAR < n && (ops[i + L2_NEAR].kind & 3) != L2_READ) { /* its set is in by now: its write state too */
+    if (i + L2_NEAR < n && (ops[i + L2_NEAR].kind & 3) != L2_READ && ops[i + L2_NEAR].bytes != 0xffffffffu) {
+      /* its set is in by now: its write state too (a whole sector's write
+       * reads none of it) */
       const L2Op *p = &ops[i + L2_NEAR];
       __builtin_prefetch(c->l2.writes->written[level_way(&c->l2, op_set(c, p), p->sector >> 2)], 1);
     }
