@@ -771,10 +771,18 @@ typedef struct SentSet {
 
 /* Queues an operation for the L2 with its set (hashed here, in the L1
  * stage the host threads share, not in the one serial L2 stage). */
-static inline void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind, SentSet *last) {
+static inline void send_line(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind,
+                             SentSet *last) {
   if (__builtin_expect(out->n == out->cap, 0)) grow_ops(out);
   if (sector >> 2 != last->ln) *last = (SentSet){sector >> 2, set_index(&c->l2, sector >> 2)};
   out->op[out->n++] = (L2Op){sector, bytes, (uint32_t)(last->set << 2 | kind)};
+}
+
+/* send_line for a sector alone (its set hashed): for kinds sent a sector
+ * at a time, none of them on this branch yet (unused until one is). */
+static inline __attribute__((unused)) void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind) {
+  SentSet none = {UINT64_MAX, 0};
+  send_line(c, out, sector, bytes, kind, &none);
 }
 
 /* Asks the host for the set of an L1 that sector maps to. */
@@ -841,7 +849,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
       count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
-      send(c, out, sec, 0, L2_READ, &sent);
+      send_line(c, out, sec, 0, L2_READ, &sent);
       break;
     }
     case TR_LD_NC:
@@ -849,7 +857,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
       count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
-      send(c, out, sec, 0, L2_READ, &sent);
+      send_line(c, out, sec, 0, L2_READ, &sent);
       break;
     case TR_LOCAL_ST: /* allocates its sector (it also writes through) */
       sec += local;
@@ -862,7 +870,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
         count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
         metric[WM_M_L2_WR]++;
       }
-      send(c, out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE, &sent);
+      send_line(c, out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE, &sent);
       if (now.n < 32) now.sec[now.n++] = sec;
       break;
     }
@@ -872,7 +880,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
       metric[WM_M_L1_MISS] += x->ops;
       l1_drop(l1, sec);
       metric[kind == TR_ATOM ? WM_M_L2_ATOM : WM_M_L2_RED]++;
-      send(c, out, sec, x->ops, L2_ATOM, &sent); /* L2Op.bytes: the updates */
+      send_line(c, out, sec, x->ops, L2_ATOM, &sent); /* L2Op.bytes: the updates */
       break;
     }
   }
