@@ -1,6 +1,6 @@
 /* test_gmem_pool.c - large buffers' host copies kept between launches
- * (src/emu/gmem_pool.c): a kept block comes back cleared, only to a buffer
- * of about its size, and the pool stays within its bound. */
+ * (src/emu/gmem_pool.c): a kept block comes back cleared, whole, split or
+ * grown, and the pool stays within its bound. */
 #include "testutil.h"
 
 #include <string.h>
@@ -43,8 +43,10 @@ static void test_reuse_is_cleared(void **state) {
   assert_int_equal(gpool_kept(), 0);
 }
 
-/* Only a buffer that needs at least 7/8 of a kept block takes it (a small
- * buffer must not pin a large block); the block's spare pages go. */
+/* A kept block serves a buffer of about its size whole (its spare pages
+ * go), a smaller one from its head (the tail stays kept), and a larger one
+ * grown (the kept pages and fresh ones after them); every buffer comes
+ * back cleared. */
 static void test_fit(void **state) {
   (void)state;
   gpool_drain();
@@ -53,19 +55,30 @@ static void test_fit(void **state) {
   gmem_init(&g, 0);
   assert_int_equal(gmem_alloc(&g, 64 * MIB, "big", PTX_T_U8, 64 * MIB, &e), 0);
   uint8_t *big = g.buf[0].data;
+  memset(big, 0xab, 64 * MIB);
   gmem_free(&g);
   assert_int_equal(gpool_kept(), 64 * MIB);
 
   gmem_init(&g, 0);
-  int small = gmem_alloc(&g, 8 * MIB, "small", PTX_T_U8, 8 * MIB, &e);
-  assert_true(g.buf[small].data != big);
-  assert_int_equal(gpool_kept(), 64 * MIB); /* 8 MiB would waste 56 */
-  int near = gmem_alloc_filled(&g, 60 * MIB, "near", PTX_T_U8, 60 * MIB, &e);
-  assert_ptr_equal(g.buf[near].data, big); /* 4 MiB to spare <= 60/8 */
+  int near = gmem_alloc(&g, 60 * MIB, "near", PTX_T_U8, 60 * MIB, &e);
+  assert_ptr_equal(g.buf[near].data, big); /* 4 MiB to spare <= 60/8: whole */
+  assert_true(all_zero(g.buf[near].data, 60 * MIB));
   assert_int_equal(gpool_kept(), 0);
-  memset(g.buf[near].data, 1, 60 * MIB); /* every page of it still mapped */
+  memset(g.buf[near].data, 0xcd, 60 * MIB);
   gmem_free(&g);
-  assert_int_equal(gpool_kept(), 68 * MIB);
+  assert_int_equal(gpool_kept(), 60 * MIB);
+
+  gmem_init(&g, 0);
+  int small = gmem_alloc(&g, 8 * MIB, "small", PTX_T_U8, 8 * MIB, &e);
+  assert_ptr_equal(g.buf[small].data, big); /* the head of the 60 MiB */
+  assert_true(all_zero(g.buf[small].data, 8 * MIB));
+  assert_int_equal(gpool_kept(), 52 * MIB); /* the tail */
+  int large = gmem_alloc(&g, 100 * MIB, "large", PTX_T_U8, 100 * MIB, &e);
+  assert_true(all_zero(g.buf[large].data, 100 * MIB)); /* 52 kept (written 0xcd before) + 48 fresh */
+  assert_int_equal(gpool_kept(), 0);
+  memset(g.buf[large].data, 1, 100 * MIB); /* every page of it mapped */
+  gmem_free(&g);
+  assert_int_equal(gpool_kept(), 108 * MIB);
   gpool_drain();
 }
 

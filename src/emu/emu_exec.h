@@ -30,6 +30,9 @@
 
 #include <math.h>
 #include <stdint.h>
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "emu/emu_int.h"
 #include "util/bits.h"
@@ -262,10 +265,19 @@ static inline int emu_boolop(unsigned sub, int v, int c) {
 #define SRC(i) (R + (size_t)x->s[i] * 32)
 #define DST(i) (R + (size_t)x->d[i] * 32)
 
-/* A predicate register's lanes as a bit mask. */
+/* A predicate register's lanes as a bit mask: on x86-64, two lanes' bit
+ * 0 moved to the sign and taken by one movemask (SSE2, every x86-64 has
+ * it): a third of the loop's instructions. */
 static inline uint32_t pred_mask(const uint64_t *p) {
   uint32_t m = 0;
+#if defined(__x86_64__) && defined(__SSE2__)
+  for (int l = 0; l < 32; l += 2) {
+    __m128i v = _mm_slli_epi64(_mm_loadu_si128((const __m128i *)(const void *)(p + l)), 63);
+    m |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(v)) << l;
+  }
+#else
   for (int l = 0; l < 32; l++) m |= (uint32_t)(p[l] & 1) << l;
+#endif
   return m;
 }
 

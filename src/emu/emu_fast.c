@@ -259,6 +259,85 @@ SETP(setp_le_F32, GET_F32, <=)
 SETP(setp_gt_F32, GET_F32, >)
 SETP(setp_ge_F32, GET_F32, >=)
 
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+/* The integer setp forms and the 32-bit multiplies of a full warp four
+ * lanes to a register (AVX2; SCALAR otherwise): a comparison gives -1 or
+ * 0 per lane, kept as 1 or 0; vpmuludq and vpmuldq multiply the low 32
+ * bits of each lane into 64, as the scalar forms' casts do. */
+#pragma GCC push_options
+#pragma GCC target("avx2")
+typedef int64_t V4s __attribute__((vector_size(32)));
+#define SETP_V4(name, SCALAR, CMP)                                             \
+  static int name(EMU_EXEC_ARGS) {                                             \
+    if (mask != FULL) return SCALAR(b, x, warp, mask, R);                      \
+    const uint64_t *a = SRC(0), *bb = SRC(1);                                  \
+    uint64_t *p = x->d[0] != EMU_NOSLOT ? DST(0) : NULL;                       \
+    uint64_t *q = x->d[1] != EMU_NOSLOT ? DST(1) : NULL;                       \
+    const V4 one = {1, 1, 1, 1}, lo32 = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}; \
+    (void)lo32;                                                                \
+    for (int l = 0; l < 32; l += 4) {                                          \
+      V4 va, vb;                                                               \
+      memcpy(&va, a + l, sizeof va);                                           \
+      memcpy(&vb, bb + l, sizeof vb);                                          \
+      V4 t = (V4)(CMP) & one, u = t ^ one;                                     \
+      if (p) memcpy(p + l, &t, sizeof t);                                      \
+      if (q) memcpy(q + l, &u, sizeof u);                                      \
+    }                                                                          \
+    return 0;                                                                  \
+  }
+#define V_S32(v) (((V4s)((v) << 32)) >> 32)
+#define SETPS_V4(T, A, B)                                                      \
+  SETP_V4(setp_eq_##T##_v, setp_eq_##T, A == B) SETP_V4(setp_ne_##T##_v, setp_ne_##T, A != B) \
+  SETP_V4(setp_lt_##T##_v, setp_lt_##T, A < B) SETP_V4(setp_le_##T##_v, setp_le_##T, A <= B) \
+  SETP_V4(setp_gt_##T##_v, setp_gt_##T, A > B) SETP_V4(setp_ge_##T##_v, setp_ge_##T, A >= B)
+SETPS_V4(S32, V_S32(va), V_S32(vb))
+SETPS_V4(U32, (va & lo32), (vb & lo32))
+SETPS_V4(S64, (V4s)va, (V4s)vb)
+SETPS_V4(U64, va, vb)
+
+#define MUL_V4(name, SCALAR, VEXPR)                                            \
+  static int name(EMU_EXEC_ARGS) {                                             \
+    if (mask != FULL) return SCALAR(b, x, warp, mask, R);                      \
+    uint64_t *d = DST(0);                                                      \
+    const uint64_t *a = SRC(0), *bb = SRC(1), *c = SRC(x->ns > 2 ? 2 : 0);     \
+    const __m256i lo32 = _mm256_set1_epi64x(0xffffffffll);                     \
+    (void)lo32;                                                                \
+    for (int l = 0; l < 32; l += 4) {                                          \
+      __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(a + l)); \
+      __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(bb + l)); \
+      __m256i vc = _mm256_loadu_si256((const __m256i *)(const void *)(c + l)); \
+      (void)vc;                                                                \
+      _mm256_storeu_si256((__m256i *)(void *)(d + l), (VEXPR));                \
+    }                                                                          \
+    return 0;                                                                  \
+  }
+MUL_V4(mul_lo_i32_v, mul_lo_i32, _mm256_and_si256(_mm256_mul_epu32(va, vb), lo32))
+MUL_V4(mul_wide_s32_v, mul_wide_s32, _mm256_mul_epi32(va, vb))
+MUL_V4(mul_wide_u32_v, mul_wide_u32, _mm256_mul_epu32(va, vb))
+MUL_V4(mad_lo_i32_v, mad_lo_i32, _mm256_and_si256(_mm256_add_epi64(_mm256_mul_epu32(va, vb), vc), lo32))
+MUL_V4(mad_wide_s32_v, mad_wide_s32, _mm256_add_epi64(_mm256_mul_epi32(va, vb), vc))
+MUL_V4(mad_wide_u32_v, mad_wide_u32, _mm256_add_epi64(_mm256_mul_epu32(va, vb), vc))
+#pragma GCC pop_options
+
+/* The AVX2 twin of a setp or multiply form, or the form itself. */
+static EmuExecFn *avx2_twin_cmp(EmuExecFn *f) {
+#define TWINS6(T)                                                              \
+  {setp_eq_##T, setp_eq_##T##_v}, {setp_ne_##T, setp_ne_##T##_v}, {setp_lt_##T, setp_lt_##T##_v}, \
+  {setp_le_##T, setp_le_##T##_v}, {setp_gt_##T, setp_gt_##T##_v}, {setp_ge_##T, setp_ge_##T##_v}
+  static EmuExecFn *const twin[][2] = {
+    TWINS6(S32), TWINS6(U32), TWINS6(S64), TWINS6(U64),
+    {mul_lo_i32, mul_lo_i32_v}, {mul_wide_s32, mul_wide_s32_v}, {mul_wide_u32, mul_wide_u32_v},
+    {mad_lo_i32, mad_lo_i32_v}, {mad_wide_s32, mad_wide_s32_v}, {mad_wide_u32, mad_wide_u32_v},
+  };
+#undef TWINS6
+  for (size_t i = 0; i < sizeof twin / sizeof twin[0]; i++)
+    if (twin[i][0] == f) return twin[i][1];
+  return f;
+}
+#else
+static EmuExecFn *avx2_twin_cmp(EmuExecFn *f) { return f; }
+#endif
+
 /* The comparison's function among the six of a type (EQ..GE). */
 #define PICK6(T) { setp_eq_##T, setp_ne_##T, setp_lt_##T, setp_le_##T, setp_gt_##T, setp_ge_##T }
 static EmuExecFn *const setp_fns[4][6] = {PICK6(S32), PICK6(U32), PICK6(S64), PICK6(U64)};
@@ -345,7 +424,7 @@ static EmuExecFn *fast_fn(EmuInstr *x, const EmuProgram *p);
 /* The fast form, four lanes to a register where the host has AVX2. */
 EmuExecFn *emu_fast_fn(EmuInstr *x, const EmuProgram *p) {
   EmuExecFn *f = fast_fn(x, p);
-  return f && host_avx2() ? avx2_twin(f) : f;
+  return f && host_avx2() ? avx2_twin_cmp(avx2_twin(f)) : f;
 }
 
 static EmuExecFn *fast_fn(EmuInstr *x, const EmuProgram *p) {

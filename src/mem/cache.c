@@ -52,6 +52,12 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define WM_SCAN_AVX2 1 /* the set scans' AVX2 form, where the host has it */
+/* The two stages' entry points compiled twice, for AVX2 hosts and others
+ * (the loader picks one), each with every call inside inlined: the AVX2
+ * copy takes the set scans in line instead of a call each. */
+#define WM_CACHE_CLONES __attribute__((target_clones("avx2", "default"), flatten))
+#else
+#define WM_CACHE_CLONES
 #endif
 
 
@@ -84,38 +90,54 @@ typedef struct CacheWrites {
                              not present */
 } CacheWrites;
 
-static void level_init(CacheLevel *lv, uint64_t bytes, int ways, int l2) {
+/* The shape of a level of `bytes` in lines of 128 bytes, `ways` a set. */
+static void level_shape(CacheLevel *lv, uint64_t bytes, int ways) {
   uint64_t lines = bytes / 128;
   if (ways < 1) ways = 1;
   if (ways > CL_MAX_WAYS) ways = CL_MAX_WAYS;
   if (lines < (uint64_t)ways) lines = (uint64_t)ways;
   lv->ways = (uint32_t)ways;
   lv->sets = (uint32_t)(lines / (uint64_t)ways);
-  size_t n = (size_t)lv->sets * lv->ways;
-  lv->way = wm_xaligned(64, n * sizeof *lv->way);
+}
+
+static size_t level_lines(const CacheLevel *lv) { return (size_t)lv->sets * lv->ways; }
+
+/* Sets up a level shaped by level_shape, empty, on the table `way` (of
+ * level_lines words); an L2 also gets its write state (cache_pool.c's
+ * tables, cleared). */
+static void level_init(CacheLevel *lv, uint64_t *way, int l2) {
+  size_t n = level_lines(lv);
+  lv->way = way;
   lv->scan = 0;
 #ifdef WM_SCAN_AVX2
-  lv->scan = (ways == 4 || ways == 16) && __builtin_cpu_supports("avx2");
+  lv->scan = (lv->ways == 4 || lv->ways == 16) && __builtin_cpu_supports("avx2");
 #endif
-  for (size_t i = 0; i < n; i++) lv->way[i] = (uint64_t)(i % lv->ways) << CL_RANK; /* empty, ranked */
+  for (uint32_t w = 0; w < lv->ways; w++) way[w] = (uint64_t)w << CL_RANK; /* empty, ranked */
+  for (size_t done = lv->ways; done < n; done *= 2) /* the first set copied over the rest */
+    memcpy(way + done, way, (done < n - done ? done : n - done) * sizeof *way);
   lv->writes = NULL;
   if (l2) {
     lv->writes = wm_xmalloc(sizeof *lv->writes);
-    lv->writes->count = wm_xaligned(64, n * sizeof *lv->writes->count);
+    lv->writes->count = cache_table_take(n * sizeof *lv->writes->count);
+    lv->writes->atoms = cache_table_take(n * sizeof *lv->writes->atoms);
+    lv->writes->written = cache_table_take(n * sizeof *lv->writes->written);
     memset(lv->writes->count, 0, n * sizeof *lv->writes->count);
-    lv->writes->atoms = wm_xcalloc(n, sizeof *lv->writes->atoms);
-    lv->writes->written = wm_xcalloc(n, sizeof *lv->writes->written);
+    memset(lv->writes->atoms, 0, n * sizeof *lv->writes->atoms);
+    memset(lv->writes->written, 0, n * sizeof *lv->writes->written);
   }
 }
 
+/* Gives a level's write state back to the pool (its ways are the
+ * caller's). */
 static void level_free(CacheLevel *lv) {
-  free(lv->way);
+  size_t n = level_lines(lv);
   if (lv->writes) {
-    free(lv->writes->count);
-    free(lv->writes->atoms);
-    free(lv->writes->written);
+    cache_table_give(lv->writes->count, n * sizeof *lv->writes->count);
+    cache_table_give(lv->writes->atoms, n * sizeof *lv->writes->atoms);
+    cache_table_give(lv->writes->written, n * sizeof *lv->writes->written);
   }
   free(lv->writes);
+  lv->writes = NULL;
 }
 
 /* The set of line ln: hashed, as real caches do, so that power-of-two
@@ -228,6 +250,29 @@ __attribute__((target("avx2"))) static uint32_t lookup_avx2(uint64_t *set, uint3
 __attribute__((target("avx2"))) static uint32_t victim16_avx2(const uint64_t *set) { return victim(set, 16); }
 __attribute__((target("avx2"))) static uint32_t victim4_avx2(const uint64_t *set) { return victim(set, 4); }
 
+/* level_way on a set of `ways` (4 or 16): the way holding ln, else the
+ * victim, from one load of the set (not find_avx2 then victim: two calls,
+ * the set loaded twice). */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t way_of(const uint64_t *set, uint32_t ways,
+                                                                               uint64_t ln) {
+  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), key = _mm256_set1_epi64x((long long)(ln + 1));
+  __m256i zero = _mm256_setzero_si256(), last = _mm256_set1_epi64x((long long)(ways - 1));
+  uint64_t h = 0, e = 0, lru = 0;
+#pragma GCC unroll 4
+  for (uint32_t i = 0; i < ways; i += 4) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(set + i)), t = _mm256_and_si256(v, tag);
+    h |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(t, key))) << i;
+    e |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(t, zero))) << i;
+    lru |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_srli_epi64(v, CL_RANK), last)))
+           << i;
+  }
+  return (uint32_t)__builtin_ctzll(h ? h : e ? e : lru);
+}
+
+__attribute__((target("avx2"))) static uint32_t way_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
+  return ways == 16 ? way_of(set, 16, ln) : way_of(set, 4, ln);
+}
+
 /* The masks, as scan_loop gives them. */
 static SetScan scan_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
   SetScan s = {find_avx2(set, ways, ln), 0, 0};
@@ -267,10 +312,7 @@ static size_t level_find(const CacheLevel *lv, uint64_t ln) {
  * left alone. */
 static size_t level_way(const CacheLevel *lv, size_t at, uint64_t ln) {
 #ifdef WM_SCAN_AVX2
-  if (lv->scan) {
-    SetScan s = scan_avx2(&lv->way[at], lv->ways, ln);
-    return at + (size_t)__builtin_ctzll(s.hit ? s.hit : s.empty ? s.empty : s.lru);
-  }
+  if (lv->scan) return at + way_avx2(&lv->way[at], lv->ways, ln);
 #endif
   size_t v = at;
   for (size_t w = at; w < at + lv->ways; w++) {
@@ -338,9 +380,14 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   if (c->cfg.fetch_bytes < 32) c->cfg.fetch_bytes = 32;
   c->l1 = wm_xcalloc((size_t)c->cfg.sms, sizeof *c->l1);
   c->l2_last_ln = UINT64_MAX;
-  if (c->cfg.l1_bytes)
-    for (int s = 0; s < c->cfg.sms; s++) level_init(&c->l1[s], c->cfg.l1_bytes, c->cfg.l1_ways, 0);
-  level_init(&c->l2, c->cfg.l2_bytes ? c->cfg.l2_bytes : 128, c->cfg.l2_ways, 1);
+  if (c->cfg.l1_bytes) { /* every SM's L1 in one table */
+    for (int s = 0; s < c->cfg.sms; s++) level_shape(&c->l1[s], c->cfg.l1_bytes, c->cfg.l1_ways);
+    size_t lines = level_lines(&c->l1[0]);
+    uint64_t *way = cache_table_take((size_t)c->cfg.sms * lines * sizeof *way);
+    for (int s = 0; s < c->cfg.sms; s++) level_init(&c->l1[s], way + (size_t)s * lines, 0);
+  }
+  level_shape(&c->l2, c->cfg.l2_bytes ? c->cfg.l2_bytes : 128, c->cfg.l2_ways);
+  level_init(&c->l2, cache_table_take(level_lines(&c->l2) * sizeof *c->l2.way), 1);
   if (c->cfg.merge_sectors > 0) {
     size_t n = (size_t)c->cfg.merge_sectors, bytes = n * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + sizeof(uint32_t);
     c->merge_stride = (bytes + 63) / 64 * 64;
@@ -358,10 +405,11 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
 }
 
 void cache_free(CacheSys *c) {
-  if (c->l1)
-    for (int s = 0; s < c->cfg.sms; s++) level_free(&c->l1[s]);
+  if (c->l1 && c->l1[0].way)
+    cache_table_give(c->l1[0].way, (size_t)c->cfg.sms * level_lines(&c->l1[0]) * sizeof *c->l1[0].way);
   free(c->l1);
   level_free(&c->l2);
+  cache_table_give(c->l2.way, level_lines(&c->l2) * sizeof *c->l2.way);
   free(c->merge);
   free(c->pend);
   free(c->partial);
@@ -473,7 +521,11 @@ static void partial_push(CacheSys *c, uint64_t sector) {
      * asked for now (strided stores push one a store, each a host cache
      * miss in a 30 MB table otherwise) */
     size_t ahead = c->partial_pos + PARTIAL_AHEAD;
-    if (cap > PARTIAL_AHEAD) __builtin_prefetch(&c->l2.way[set_of(&c->l2, c->partial[ahead < cap ? ahead : ahead - cap] >> 2)]);
+    if (cap > PARTIAL_AHEAD) { /* both host lines of a 16-way set */
+      size_t at = set_of(&c->l2, c->partial[ahead < cap ? ahead : ahead - cap] >> 2);
+      __builtin_prefetch(&c->l2.way[at]);
+      __builtin_prefetch(&c->l2.way[at + c->l2.ways - 1]);
+    }
     uint64_t old = c->partial[c->partial_pos];
     size_t w = level_find(&c->l2, old >> 2);
     unsigned s = old & 3;
@@ -510,6 +562,11 @@ static void l2_write(CacheSys *c, uint64_t sector, size_t at, uint32_t bytes, in
   cl_set(m, CL_DIRTY, s);
   if (cl_has(*m, CL_VALID, s)) return;
   uint32_t *written = &c->l2.writes->written[w][s];
+  if (bytes == 0xffffffffu) { /* whole: what was written before does not matter (a store, no load to wait for) */
+    cl_set(m, CL_VALID, s);
+    *written = 0;
+    return;
+  }
   int was_partial = *written != 0;
   *written |= bytes;
   if (*written == 0xffffffffu) {
@@ -672,7 +729,8 @@ static unsigned request_lines(const TraceRec *r, size_t n, size_t i, size_t *end
   do {
     uint64_t ln = r[j].sector >> 2;
     unsigned k = 0;
-    if (nl && ln > hi) k = nl; /* above every line so far: new, no search */
+    if (nl && ln == seen[nl - 1]) k = nl - 1; /* the line last seen: sectors come sorted */
+    else if (nl && ln > hi) k = nl; /* above every line so far: new, no search */
     else
       while (k < nl && seen[k] != ln) k++;
     if (ln > hi) hi = ln;
@@ -697,16 +755,34 @@ static int in_last_store(const CacheLastStore *ls, uint64_t sector) {
   return 0;
 }
 
+/* Room for one more operation (rarely needed: the buffers are reused). */
+static __attribute__((noinline, cold)) void grow_ops(L2Ops *out) {
+  void *p = out->op;
+  wm_spill_reserve(&p, &out->cap, out->n, out->n + 1, sizeof *out->op, &out->file);
+  out->op = p;
+}
+
+/* The L2 set of the line a request sent last (its next sector is likely
+ * in the same line: no second hash). */
+typedef struct SentSet {
+  uint64_t ln;
+  size_t set;
+} SentSet;
+
 /* Queues an operation for the L2 with its set (hashed here, in the L1
  * stage the host threads share, not in the one serial L2 stage). */
-static void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind) {
-  if (out->n == out->cap) {
-    void *p = out->op;
-    wm_spill_reserve(&p, &out->cap, out->n, out->n + 1, sizeof *out->op, &out->file);
-    out->op = p;
-  }
-  size_t set = set_index(&c->l2, sector >> 2);
-  out->op[out->n++] = (L2Op){sector, bytes, (uint32_t)(set << 2 | kind)};
+static inline void send_line(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind,
+                             SentSet *last) {
+  if (__builtin_expect(out->n == out->cap, 0)) grow_ops(out);
+  if (sector >> 2 != last->ln) *last = (SentSet){sector >> 2, set_index(&c->l2, sector >> 2)};
+  out->op[out->n++] = (L2Op){sector, bytes, (uint32_t)(last->set << 2 | kind)};
+}
+
+/* send_line for a sector alone (its set hashed): for kinds sent a sector
+ * at a time, none of them on this branch yet (unused until one is). */
+static inline __attribute__((unused)) void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind) {
+  SentSet none = {UINT64_MAX, 0};
+  send_line(c, out, sector, bytes, kind, &none);
 }
 
 /* Asks the host for the set of an L1 that sector maps to. */
@@ -717,13 +793,17 @@ static void prefetch_set(const CacheLevel *l1, uint64_t sector) {
 /* Asks for the L1 sets of the request's sectors before any is looked up:
  * one host cache miss at a time would bound the replay. */
 static void prefetch_l1(const CacheLevel *l1, const TraceRec *r, size_t n, uint64_t local) {
-  for (size_t i = 0; i < n; i++)
-    prefetch_set(l1, r[i].sector + (r[i].kind == TR_LOCAL_LD || r[i].kind == TR_LOCAL_ST ? local : 0));
+  uint64_t add = r[0].kind == TR_LOCAL_LD || r[0].kind == TR_LOCAL_ST ? local : 0, ln = UINT64_MAX;
+  for (size_t i = 0; i < n; i++) /* a request is of one kind; its sectors come sorted: a line once */
+    if ((r[i].sector + add) >> 2 != ln) {
+      ln = (r[i].sector + add) >> 2;
+      prefetch_set(l1, r[i].sector + add);
+    }
 }
 
 void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector) { prefetch_set(&c->l1[sm], sector); }
 
-void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_t n, uint64_t local,
+WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_t n, uint64_t local,
                    CacheLastStore *last, uint64_t *metric, L2Ops *out) {
   CacheLevel *l1 = &c->l1[sm];
   size_t end;
@@ -736,6 +816,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
   CacheLastStore now; /* not zeroed whole: 32 sectors, of which n are used */
   now.n = 0;
   L1Last l1_last = {UINT64_MAX, 0};
+  SentSet sent = {UINT64_MAX, 0};
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
   if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, metric[WM_M_ROUND_REQ]++;
   int pending = 0; /* a hit on a sector still on its way (pend_hit) */
@@ -768,7 +849,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
       count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
-      send(c, out, sec, 0, L2_READ);
+      send_line(c, out, sec, 0, L2_READ, &sent);
       break;
     }
     case TR_BULK: /* the TMA's read: L2 only, no L1 lookup */
@@ -777,7 +858,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
       count_request(metric, WM_M_L2_RDREQ, sec, &last_rd);
-      send(c, out, sec, 0, L2_READ);
+      send_line(c, out, sec, 0, L2_READ, &sent);
       break;
     case TR_LOCAL_ST: /* allocates its sector (it also writes through) */
       sec += local;
@@ -790,7 +871,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
         count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
         metric[WM_M_L2_WR]++;
       }
-      send(c, out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE);
+      send_line(c, out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE, &sent);
       if (now.n < 32) now.sec[now.n++] = sec;
       break;
     }
@@ -800,7 +881,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
       metric[WM_M_L1_MISS] += x->ops;
       l1_drop(l1, sec);
       metric[kind == TR_ATOM ? WM_M_L2_ATOM : WM_M_L2_RED]++;
-      send(c, out, sec, x->ops, L2_ATOM); /* L2Op.bytes: the updates */
+      send_line(c, out, sec, x->ops, L2_ATOM, &sent); /* L2Op.bytes: the updates */
       break;
     }
   }
@@ -828,7 +909,7 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
 /* The first way of an operation's set. */
 static size_t op_set(const CacheSys *c, const L2Op *op) { return (size_t)(op->kind >> 2) * c->l2.ways; }
 
-void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
+WM_CACHE_CLONES void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
   for (size_t i = 0; i < n && i < L2_AHEAD; i++) __builtin_prefetch(&c->l2.way[op_set(c, &ops[i])]);
   for (size_t i = 0; i < n; i++) {
     if (i + L2_AHEAD < n) {
@@ -838,7 +919,9 @@ void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
       __builtin_prefetch(&c->l2.way[at + c->l2.ways - 1]);
       if ((p->kind & 3) != L2_READ) __builtin_prefetch(&c->l2.writes->count[at]);
     }
-    if (i + L2_NEAR < n && (ops[i + L2_NEAR].kind & 3) != L2_READ) { /* its set is in by now: its write state too */
+    if (i + L2_NEAR < n && (ops[i + L2_NEAR].kind & 3) != L2_READ && ops[i + L2_NEAR].bytes != 0xffffffffu) {
+      /* its set is in by now: its write state too (a whole sector's write
+       * reads none of it) */
       const L2Op *p = &ops[i + L2_NEAR];
       __builtin_prefetch(c->l2.writes->written[level_way(&c->l2, op_set(c, p), p->sector >> 2)], 1);
     }

@@ -100,6 +100,14 @@ typedef struct CacheSys {
 void cache_init(CacheSys *c, const CacheConfig *cfg);
 void cache_free(CacheSys *c);
 
+/* The large tables of the caches (cache_pool.c): take gives a table of
+ * `bytes` (64-byte aligned, its contents undefined), a kept one when the
+ * pool has one of that size; give keeps it for the next launch (or frees
+ * it); drain frees what the pool keeps. */
+void *cache_table_take(size_t bytes);
+void cache_table_give(void *p, size_t bytes);
+void cache_table_drain(void);
+
 /* Adds the cache and DRAM counters to m. */
 void cache_add_metrics(const CacheSys *c, uint64_t *m);
 

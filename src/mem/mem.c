@@ -35,6 +35,33 @@
 #include "ptx/ptx.h"
 #include "util/diag.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* shape_diff four lanes to a register (a full warp's memo check: a
+ * hundred instructions a request in the loop). */
+__attribute__((target("avx2"))) static int shape_diff_avx2(const uint64_t *addr, const uint64_t *delta) {
+  __m256i a0 = _mm256_set1_epi64x((long long)addr[0]), acc = _mm256_setzero_si256();
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(addr + l));
+    __m256i d = _mm256_loadu_si256((const __m256i *)(const void *)(delta + l));
+    acc = _mm256_or_si256(acc, _mm256_xor_si256(_mm256_sub_epi64(a, a0), d));
+  }
+  return !_mm256_testz_si256(acc, acc);
+}
+#endif
+
+/* 1 unless every lane's offset from lane 0 equals delta's (32 lanes). */
+static int shape_diff(const uint64_t *addr, const uint64_t *delta) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx2")) return shape_diff_avx2(addr, delta);
+#endif
+  uint64_t a0 = addr[0], diff = 0;
+  for (unsigned l = 0; l < 32; l++)
+    diff |= (addr[l] - a0) ^ delta[l];
+  return diff != 0;
+}
+
 int mem_init(MemModel *mm, const MemConfig *cfg, int ncode)
 {
   memset(mm, 0, sizeof *mm);
@@ -207,11 +234,9 @@ static void global_access(MemModel *mm, const MemReq *r, LineStat *ls)
     mem_coalesce(r->addr, r->mask, r->size, &distinct);
   } else if (r->mask == 0xffffffffu && mm->memo && r->instr >= 0 && r->instr < mm->nline) {
     MemMemo *mo = &mm->memo[r->instr];
-    uint64_t a0 = r->addr[0], diff = 0;
+    uint64_t a0 = r->addr[0];
     unsigned phase = (unsigned)(a0 & 31);
-    for (unsigned l = 0; l < 32; l++)
-      diff |= (r->addr[l] - a0) ^ mo->delta[l];
-    if (diff != 0 || mo->size != r->size) { /* a new shape: its places are all to find */
+    if (mo->size != r->size || shape_diff(r->addr, mo->delta)) { /* a new shape: its places are all to find */
       for (unsigned l = 0; l < 32; l++)
         mo->delta[l] = r->addr[l] - a0;
       mo->size = r->size;
@@ -325,11 +350,9 @@ static unsigned smem_cost_memo(MemModel *mm, const MemReq *r, unsigned *ideal)
   if (r->mask != 0xffffffffu || !mm->smemo || r->instr < 0 || r->instr >= mm->nline)
     return mem_smem_cost(r->addr, r->mask, r->size, r->op, ideal);
   MemMemo *mo = &mm->smemo[r->instr];
-  uint64_t a0 = r->addr[0], diff = 0;
+  uint64_t a0 = r->addr[0];
   uint32_t key = (uint32_t)(a0 & 127) | (uint32_t)r->op << 8;
-  for (unsigned l = 0; l < 32; l++)
-    diff |= (r->addr[l] - a0) ^ mo->delta[l];
-  if (diff == 0 && mo->size == r->size && mo->phase == key) {
+  if (mo->size == r->size && mo->phase == key && !shape_diff(r->addr, mo->delta)) {
     *ideal = mo->distinct;
     return mo->sectors;
   }

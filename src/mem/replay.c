@@ -107,12 +107,10 @@ static void stores_add(ReplayWorker *w, uint64_t sector, uint64_t warp) {
   else if (g->warp != warp) g->warp = MANY;
 }
 
-/* Fills the table with the group's global store sectors. */
+/* Fills the table with the group's global store sectors (w->nstores of
+ * them, counted by gather_streams). */
 static void stores_collect(ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb) {
-  size_t n = 0;
-  for (int b = 0; b < nb; b++)
-    for (size_t i = 0; i < t[b]->n; i++) n += t[b]->r[i].kind == TR_ST;
-  w->nstores = n;
+  size_t n = w->nstores;
   if (!n) return;
   size_t cap = 16;
   while (cap < 2 * n) cap *= 2;
@@ -164,16 +162,20 @@ typedef struct Stream {
   CacheLastStore last;
 } Stream;
 
-/* Sorts the group's records into one stream per warp; returns the number of
+/* Sorts the group's records into one stream per warp, and counts its
+ * global stores (w->nstores); returns the number of
  * streams (blocks * the most warps a block traced). */
 static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb) {
-  size_t total = 0;
+  size_t total = 0, stores = 0;
   int maxw = 0;
   for (int b = 0; b < nb; b++) {
     total += t[b]->n;
-    for (size_t i = 0; i < t[b]->n; i++)
+    for (size_t i = 0; i < t[b]->n; i++) {
       if (t[b]->r[i].warp >= maxw) maxw = t[b]->r[i].warp + 1;
+      stores += t[b]->r[i].kind == TR_ST;
+    }
   }
+  w->nstores = stores; /* for stores_collect */
   if (!total) return 0;
   trace_reserve(&w->sorted, total); /* as large as the group's traces: spilled as they are */
   size_t nstreams = (size_t)nb * (size_t)maxw;
