@@ -778,13 +778,6 @@ static inline void send_line(const CacheSys *c, L2Ops *out, uint64_t sector, uin
   out->op[out->n++] = (L2Op){sector, bytes, (uint32_t)(last->set << 2 | kind)};
 }
 
-/* send_line for a sector alone (its set hashed): for kinds sent a sector
- * at a time, none of them on this branch yet (unused until one is). */
-static inline __attribute__((unused)) void send(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind) {
-  SentSet none = {UINT64_MAX, 0};
-  send_line(c, out, sector, bytes, kind, &none);
-}
-
 /* Asks the host for the set of an L1 that sector maps to. */
 static void prefetch_set(const CacheLevel *l1, uint64_t sector) {
   if (l1->way) __builtin_prefetch(&l1->way[set_of(l1, sector >> 2)]);
