@@ -796,6 +796,13 @@ static void prefetch_l1(const CacheLevel *l1, const TraceRec *r, size_t n, uint6
 
 void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector) { prefetch_set(&c->l1[sm], sector); }
 
+void cache_warm_l1(const CacheSys *c, int sm) {
+  const CacheLevel *l1 = &c->l1[sm];
+  if (!l1->way) return;
+  const char *p = (const char *)l1->way, *end = p + level_lines(l1) * sizeof *l1->way;
+  for (; p < end; p += 64) __builtin_prefetch(p);
+}
+
 WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_t n, uint64_t local,
                    CacheLastStore *last, uint64_t *metric, L2Ops *out) {
   CacheLevel *l1 = &c->l1[sm];

@@ -136,6 +136,11 @@ void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_
 /* Asks the host to bring in the set of SM sm's L1 that sector maps to. */
 void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector);
 
+/* Asks the host for SM sm's whole L1 table (its words, a line of the host
+ * at a time): the L1 stage of a group touches sets all over it, and the
+ * table was last used a round of the SMs ago. */
+void cache_warm_l1(const CacheSys *c, int sm);
+
 /* The L2 (and DRAM) serve ops[0..n), in order. */
 void cache_l2(CacheSys *c, const L2Op *ops, size_t n);
 

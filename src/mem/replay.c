@@ -223,6 +223,9 @@ void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *con
   if (!nstreams) return;
   stores_collect(w, first, t, nb);
   Stream *st = w->streams;
+  size_t recs = 0;
+  for (int b = 0; b < nb; b++) recs += t[b]->n;
+  if (recs >= 1024) cache_warm_l1(c, st[0].sm); /* many requests: most of its sets */
   for (size_t s = 0; s < nstreams; s++) /* the first L1 sets all warps need, asked for at once */
     if (st[s].n && st[s].r[0].kind != TR_LOCAL_LD && st[s].r[0].kind != TR_LOCAL_ST)
       cache_prefetch_l1(c, st[s].sm, st[s].r[0].sector);
