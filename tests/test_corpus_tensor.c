@@ -112,8 +112,14 @@ static void test_wmma_global_f16(void **state) {
 }
 
 /* m32n8k16 (A row-major) and m8n32k16 (A column-major: element (m, k) at
- * A[k * M + m], so the A fragment's halves are not adjacent and move one by
- * one); 32 x 32 x 32, halves from u16 bit patterns. */
+ * A[k * M + m], so the A fragment's halves are not adjacent in memory);
+ * 32 x 32 x 32, halves from u16 bit patterns.  The requests as the H100
+ * counted them (docs/results/h100-2026-11-23-corpus): m8n32k16's warps load,
+ * per k step of 2, A's 2 distinct registers as 2 requests (the adjacent
+ * halves of the transposed tile, MOVM'd) and B's 8: 4 warps x 2 x 10 = 80;
+ * its f32 C is stored a 128-byte row a register: 4 warps x 8 requests of
+ * 4 sectors = 128 sectors.  m32n8k16: 80 load requests, 128 store
+ * sectors too. */
 static void test_wmma_other_shapes(void **state) {
   (void)state;
   static const char *const kernels[2] = {"wmma_m32n8k16", "wmma_m8n32k16_acol"};
@@ -125,6 +131,8 @@ static void test_wmma_other_shapes(void **state) {
     double *a = half_inputs(&run, 0, 1024), *b = half_inputs(&run, 1, 1024);
     expect_gemm(kernels[i], ARG(&run, 2, float, 1024), NULL, 32, 32, 32, a, i ? col_major : row_major, b,
                 col_major, U32); /* M = K: col_major's leading dimension K is M */
+    assert_int_equal(run.mm.metric[WM_M_GLD_REQ], 80);
+    assert_int_equal(run.mm.metric[WM_M_GST_SEC], 128);
     free(a), free(b);
     sim_run_free(&run);
   }
@@ -186,6 +194,11 @@ static void test_wmma_s8(void **state) {
       for (int k = 0; k < 64; k++) want += a[m * 64 + k] * b[n * 64 + k];
       if (c[m * 64 + n] != want) fail_msg("wmma s8: C[%d][%d] = %d, expected %d", m, n, c[m * 64 + n], want);
     }
+  /* as the H100 counted them: 16 warps x (4 k steps x (2 A + 2 B) + C's 8
+   * s32 registers in 4 eight-byte requests) = 320 load requests, of 8
+   * sectors each (a fragment register's 8 rows of 32 bytes apart) */
+  assert_int_equal(run.mm.metric[WM_M_GLD_REQ], 320);
+  assert_int_equal(run.mm.metric[WM_M_GLD_SEC], 2560);
   free(c0);
   sim_run_free(&run);
 }

@@ -37,9 +37,9 @@
  *    their elements are adjacent and aligned in every lane: the H100 stores
  *    f32, s32 and f64 accumulators with STG.64 and STG.128 (half the
  *    requests of one per element, docs/results/h100-2026-11-23-corpus),
- *    except m8n32k16's 32-bit ones: one element per request (its real
- *    fragment layout puts a row in each; ours has the requests right and
- *    twice the sectors).
+ *    and loads them with LDG.64 alike, except m8n32k16's 32-bit ones: a
+ *    row of the tile per register (row_request).  A 16-bit register whose
+ *    elements are not adjacent is one request too (transposed_request).
  *  - All 32 lanes must execute these instructions (.sync.aligned): a
  *    partial warp is a located fault.
  */
@@ -224,17 +224,62 @@ static int one_request(const Frag *f, uint64_t (*addr)[32], unsigned n) {
   return 1;
 }
 
-/* A store of one-element registers j and j+1 in one request of twice the
- * size: their elements adjacent, aligned to the pair, in every lane. */
-static int store_pair(const Frag *f, int col, const uint64_t *base, const uint64_t *ld, unsigned j,
-                      const uint64_t *addr) {
+/* A load or store of one-element registers j and j+1 in one request of
+ * twice the size: their elements adjacent, aligned to the pair, in every
+ * lane (the H100's LDG.64/STG.64 of f32 and s32 accumulators: corpus
+ * wmma_gemm_s8 loads its s32 C in 4 requests a warp, 32 sectors). */
+static int pair_request(const Frag *f, int col, const uint64_t *base, const uint64_t *ld, unsigned j,
+                        const uint64_t *addr) {
   if (f->per_reg != 1 || f->esize < 4 || j % 2 || j + 1 >= f->nregs || j + 1 >= f->unique) return 0;
-  if (f->rows < 16 && f->esize == 4) return 0; /* m8n32k16: the H100 stores one element per request */
   uint64_t next[32];
   elem_addr(f, col, base, ld, j + 1, next);
   for (int l = 0; l < 32; l++)
     if (addr[l] % (2 * f->esize) || next[l] != addr[l] + f->esize) return 0;
   return 1;
+}
+
+/* A 16-bit register whose two elements are not adjacent in memory (A
+ * column-major, B row-major): ptxas loads the adjacent pair of the
+ * transposed 8x8 tile, one 32-bit LDG a lane, and transposes it in
+ * registers (MOVM.16.MT88; corpus wmma_m8n32k16_acol: 2 LDGs a warp for
+ * its column-major A where one per element would be 4).  The same bytes,
+ * one request. */
+static int transposed_request(Block *b, const EmuInstr *x, int warp, const Frag *f, int col, const uint64_t *base,
+                              const uint64_t *ld, unsigned first) {
+  uint64_t addr[32];
+  for (int l = 0; l < 32; l++) {
+    unsigned r, c;
+    elem_pos(f, l, first % f->unique, &r, &c);
+    unsigned dr = r % 8, dc = c % 8; /* within its 8x8 tile: swapped */
+    r = r - dr + dc;
+    c = c - dc + dr;
+    uint64_t lead = ld[l] ? ld[l] : col ? f->rows : f->cols;
+    addr[l] = base[l] + (col ? (uint64_t)c * lead + r : (uint64_t)r * lead + c) * f->esize;
+  }
+  EmuWhere w;
+  if (emu_mem_locate(b, x, warp, FULL, addr, 2 * f->esize, 0, &w)) return -1;
+  emu_mem_model(b, x, FULL, &w, 2 * f->esize, f->esize);
+  return 0;
+}
+
+/* An m8n32k16 accumulator's register j (32-bit elements): the H100 moves
+ * it as row j of the 8x32 tile, lane l's element in column l (corpus
+ * wmma_m8n32k16_acol: its C stored in 8 requests a warp of 4 sectors
+ * each, one 128-byte row each).  The same bytes as all the registers of
+ * our layout; each request as the hardware's. */
+static int is_row_per_register(const Frag *f) { return f->rows == 8 && f->cols == 32 && f->esize == 4; }
+
+static int row_request(Block *b, const EmuInstr *x, int warp, const Frag *f, int col, const uint64_t *base,
+                       const uint64_t *ld, unsigned j, int store) {
+  uint64_t addr[32];
+  for (int l = 0; l < 32; l++) {
+    uint64_t lead = ld[l] ? ld[l] : col ? f->rows : f->cols;
+    addr[l] = base[l] + (col ? (uint64_t)l * lead + j : (uint64_t)j * lead + (uint64_t)l) * f->esize;
+  }
+  EmuWhere w;
+  if (emu_mem_locate(b, x, warp, FULL, addr, f->esize, store, &w)) return -1;
+  emu_mem_model(b, x, FULL, &w, f->esize, f->esize);
+  return 0;
 }
 
 /* Loads (store == 0) or stores fragment f through registers `slots`. */
@@ -270,11 +315,15 @@ static int wmma_move(Block *b, const EmuInstr *x, int warp, uint64_t *R, const F
       }
     if (modeled) {
       modeled = 0;
-    } else if (store && store_pair(f, col, base, ld, j, addr[0])) {
+    } else if (is_row_per_register(f)) {
+      if (row_request(b, x, warp, f, col, base, ld, first, store)) return -1;
+    } else if (pair_request(f, col, base, ld, j, addr[0])) {
       emu_mem_model(b, x, FULL, &w[0], 2 * f->esize, f->esize);
       modeled = 1;
     } else if (one_request(f, addr, f->per_reg)) {
       emu_mem_model(b, x, FULL, &w[0], f->per_reg * f->esize, f->esize);
+    } else if (!store && f->esize == 2 && f->per_reg == 2) {
+      if (transposed_request(b, x, warp, f, col, base, ld, first)) return -1;
     } else {
       for (unsigned i = 0; i < f->per_reg; i++) emu_mem_model(b, x, FULL, &w[i], f->esize, f->esize);
     }
