@@ -52,14 +52,17 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define WM_SCAN_AVX2 1 /* the set scans' AVX2 form, where the host has it */
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 /* The two stages' entry points compiled twice, for AVX2 hosts and others
  * (the loader picks one), each with every call inside inlined: the AVX2
- * copy takes the set scans in line instead of a call each. */
+ * copy takes the set scans in line instead of a call each.  gcc only:
+ * clang's clones, in the fuzzers' build (libFuzzer, ASan), left the
+ * entry points undefined at link time. */
 #define WM_CACHE_CLONES __attribute__((target_clones("avx2", "default"), flatten))
 #else
 #define WM_CACHE_CLONES
 #endif
-
 
 /* ---- one set-associative array ------------------------------------------ */
 
