@@ -72,7 +72,8 @@ static void test_reconverges_after_if_else(void **state) {
  * compiler-provable uniform address (a __device__ variable; an address
  * from parameters and %ctaid) reaches memory from one lane, as the H100
  * counts it, when its value is uniform too or is 32 bits (REDUX.SUM adds
- * the lanes' values: the lab's atomic_sum in SASS); a %tid-dependent
+ * the lanes' values: the lab's atomic_sum in SASS; in shared memory too:
+ * atomic_sum_hier); a %tid-dependent
  * address, a 64-bit per-thread value, a float add, or an atom whose result
  * is read keeps every lane. */
 static void test_aggregated_reductions(void **state) {
@@ -81,7 +82,7 @@ static void test_aggregated_reductions(void **state) {
     ".version 8.0\n.target sm_90\n.address_size 64\n"
     ".global .align 4 .u32 ctr;\n"
     ".visible .entry k(.param .u64 k_p)\n{\n"
-    " .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n .reg .f32 %f<2>;\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n .reg .f32 %f<2>;\n .shared .align 4 .u32 sh;\n"
     " mov.u64 %rd1, ctr;\n"                          /* 0 */
     " atom.global.add.u32 %r1, [%rd1], 1;\n"         /* 1: aggregated (result unused: a RED) */
     " ld.param.u64 %rd2, [k_p];\n"                   /* 2 */
@@ -99,14 +100,15 @@ static void test_aggregated_reductions(void **state) {
     " st.global.u32 [%rd6], %r4;\n"                  /* 14 */
     " cvt.u64.u32 %rd7, %r3;\n"                      /* 15 */
     " red.global.add.u64 [%rd1], %rd7;\n"            /* 16: a per-thread 64-bit value */
+    " red.shared.add.u32 [sh], %r3;\n"               /* 17: shared, the same: aggregated */
     " ret;\n}\n";
   WmErr e = {0};
   PtxModule *m = ptx_parse("agg.ptx", strdup(ptx), &e);
   if (!m) fail_msg("%s", e.msg);
   EmuProgram p;
   assert_int_equal(emu_prepare(&p, m, &m->kernels[0], 0x700000000000ull, &e), 0);
-  const int agg[] = {1, 6, 8}, every[] = {11, 12, 13, 16};
-  for (int i = 0; i < 3; i++) assert_int_equal(p.code[agg[i]].fuse, FUSE_AGGREGATE);
+  const int agg[] = {1, 6, 8, 17}, every[] = {11, 12, 13, 16};
+  for (int i = 0; i < 4; i++) assert_int_equal(p.code[agg[i]].fuse, FUSE_AGGREGATE);
   for (int i = 0; i < 4; i++) assert_int_equal(p.code[every[i]].fuse, FUSE_NONE);
   emu_program_free(&p);
   ptx_module_free(m);

@@ -6,7 +6,9 @@
  * whose address alone it can prove uniform into a REDUX.SUM of the lanes'
  * values and one lane's RED (the lab's atomic_sum, `atomicAdd(result,
  * input[i])`: VOTEU.ANY, UFLO, REDUX.SUM, @P0 REDG in its sm_90 SASS; the
- * H200 ran its 2M warps' reductions in 1.6 ms, one update each, not 32).
+ * H200 ran its 2M warps' reductions in 1.6 ms, one update each, not 32);
+ * in shared memory too (atomic_sum_hier: REDUX.SUM, then one lane's
+ * ATOMS).
  * Measured on an
  * H100 (docs/results/h100-2026-11-25-apps): such a reduction touches one
  * sector per request, where 32 lanes on one word otherwise cost 32
@@ -100,7 +102,7 @@ void emu_mark_aggregated(EmuProgram *p, int ncode) {
   for (int i = 0; i < ncode; i++) {
     EmuInstr *x = &p->code[i];
     if (x->op == PTX_OP_RED && integer_add(x) && x->fuse == FUSE_NONE &&
-        (x->space == PTX_S_GLOBAL || x->space == PTX_S_GENERIC) && aggregated(p, u, x))
+        (x->space == PTX_S_GLOBAL || x->space == PTX_S_GENERIC || x->space == PTX_S_SHARED) && aggregated(p, u, x))
       x->fuse = FUSE_AGGREGATE;
   }
   free(u);
