@@ -268,7 +268,8 @@ static void test_time_and_hierarchy(void **state) {
 /* --sample 4 runs every 4th wave: copy_k's 16384 blocks on 132 SMs x 8
  * resident are 15.5 waves of 1056; waves 0, 4, 8 and 12 run (4224 blocks),
  * and since every block does the same, the scaled counters equal the full
- * run's (524288 = 16384 x 8 warps x 4 sectors) and DRAM reads agree. */
+ * run's (524288 = 16384 x 8 warps x 4 sectors; one load round a warp,
+ * 131072) and DRAM reads agree. */
 static void test_sample(void **state) {
   (void)state;
   char args[1024];
@@ -288,6 +289,8 @@ static void test_sample(void **state) {
   assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "time"), "blocks_simulated")), 4224);
   assert_int_equal(metric(p, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 524288);
   assert_int_equal(metric(f, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 524288);
+  assert_int_equal(metric(p, "warpmem__load_rounds"), 131072);
+  assert_int_equal(metric(f, "warpmem__load_rounds"), 131072);
   double fd = (double)metric(f, "dram__bytes_read.sum"), pd = (double)metric(p, "dram__bytes_read.sum");
   assert_true(pd > 0.98 * fd && pd < 1.02 * fd);
   json_decref(full);

@@ -58,6 +58,7 @@ static void scale_counts(MemModel *mm, double f) {
   for (int i = 0; i < mm->nline; i++) {
     LineStat *ls = &mm->line[i];
     ls->execs = (uint64_t)((double)ls->execs * f + 0.5);
+    ls->far_execs = (uint64_t)((double)ls->far_execs * f + 0.5); /* the rounds count them */
     ls->requests = (uint64_t)((double)ls->requests * f + 0.5);
     ls->units = (uint64_t)((double)ls->units * f + 0.5);
     ls->ideal = (uint64_t)((double)ls->ideal * f + 0.5);
