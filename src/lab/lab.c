@@ -51,7 +51,7 @@ static int same_simulation(const LabLaunch *a, const LabLaunch *b) {
 static double scaled_prediction(const Lab *lab, const LabLaunch *l, const LabResult *r) {
   double t = lab_time_metric(r->metric);
   if (t <= 0 || r->scale == 1 || r->model.blocks == 0) return t;
-  uint64_t blocks = (uint64_t)((double)r->model.blocks * r->scale + 0.5);
+  uint64_t blocks = model_scaled(r->model.blocks, r->scale);
   uint32_t threads = r->model.threads;
   if (l->has_gpu_spec) {
     blocks = (uint64_t)l->gpu.grid[0] * l->gpu.grid[1] * l->gpu.grid[2];

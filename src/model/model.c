@@ -141,18 +141,16 @@ static void why_chain(ModelTime *t, double waves, const WarpChain *c) {
            c->dep_ns / 1000, c->l1_ns / 1000, c->ack_ns / 1000);
 }
 
-static uint64_t scaled(uint64_t v, double scale) { return (uint64_t)((double)v * scale + 0.5); }
-
 void model_time_scaled(const Arch *a, const uint64_t *m, const ModelLaunch *l, double scale, uint64_t blocks,
                        uint32_t threads, ModelTime *t) {
   uint64_t ms[WM_M_COUNT];
-  for (int i = 0; i < WM_M_COUNT; i++) ms[i] = scaled(m[i], scale);
+  for (int i = 0; i < WM_M_COUNT; i++) ms[i] = model_scaled(m[i], scale);
   ModelLaunch ml = *l;
   ml.blocks = blocks;
   ml.threads = threads;
-  ml.warp_instrs = scaled(ml.warp_instrs, scale);
-  ml.hot_writes = scaled(ml.hot_writes, scale);
-  ml.hot_atoms = scaled(ml.hot_atoms, scale);
+  ml.warp_instrs = model_scaled(ml.warp_instrs, scale);
+  ml.hot_writes = model_scaled(ml.hot_writes, scale);
+  ml.hot_atoms = model_scaled(ml.hot_atoms, scale);
   model_time(a, ms, &ml, t);
 }
 

@@ -73,6 +73,10 @@ void model_spread_small_grid(CacheConfig *k, uint64_t blocks);
 /* Predicts the time of a launch from its counters (metrics.h). */
 void model_time(const Arch *a, const uint64_t *metric, const ModelLaunch *l, ModelTime *t);
 
+/* A count times f, rounded to the nearest whole one (counters scaled to a
+ * larger grid: sampling, the lab's GPU sizes). */
+static inline uint64_t model_scaled(uint64_t v, double f) { return (uint64_t)((double)v * f + 0.5); }
+
 /* The time of the same kernel on more work: its counters (and instruction
  * count, hot-line traffic) times `scale`, on a grid of `blocks` blocks of
  * `threads` (the lab's GPU-size launches, simulated smaller: a grid of one

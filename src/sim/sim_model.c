@@ -54,14 +54,14 @@ static int has_barrier(const PtxKernel *k) {
 
 /* Sampling: scales what the blocks run counted up to the whole grid. */
 static void scale_counts(MemModel *mm, double f) {
-  for (int m = 0; m < WM_M_COUNT; m++) mm->metric[m] = (uint64_t)((double)mm->metric[m] * f + 0.5);
+  for (int m = 0; m < WM_M_COUNT; m++) mm->metric[m] = model_scaled(mm->metric[m], f);
   for (int i = 0; i < mm->nline; i++) {
     LineStat *ls = &mm->line[i];
-    ls->execs = (uint64_t)((double)ls->execs * f + 0.5);
-    ls->far_execs = (uint64_t)((double)ls->far_execs * f + 0.5); /* the rounds count them */
-    ls->requests = (uint64_t)((double)ls->requests * f + 0.5);
-    ls->units = (uint64_t)((double)ls->units * f + 0.5);
-    ls->ideal = (uint64_t)((double)ls->ideal * f + 0.5);
+    ls->execs = model_scaled(ls->execs, f);
+    ls->far_execs = model_scaled(ls->far_execs, f); /* the rounds count them */
+    ls->requests = model_scaled(ls->requests, f);
+    ls->units = model_scaled(ls->units, f);
+    ls->ideal = model_scaled(ls->ideal, f);
   }
 }
 
