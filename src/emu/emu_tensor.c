@@ -203,14 +203,27 @@ int emu_exec_wmma_mma(EMU_EXEC_ARGS) { return emu_exec_mma(b, x, warp, mask, R);
 /* Every lane's address of element e: [a] (base[l], captured before any
  * register is written) plus the element's place in the row- or
  * column-major matrix with leading dimension ld[l] (0: dense). */
+static uint64_t matrix_addr(const Frag *f, int col, uint64_t base, uint64_t ld, unsigned r, unsigned c) {
+  uint64_t lead = ld ? ld : col ? f->rows : f->cols;
+  return base + (col ? (uint64_t)c * lead + r : (uint64_t)r * lead + c) * f->esize;
+}
+
 static void elem_addr(const Frag *f, int col, const uint64_t *base, const uint64_t *ld, unsigned e, uint64_t *addr) {
   for (int l = 0; l < 32; l++) {
     unsigned r, c;
     elem_pos(f, l, e % f->unique, &r, &c);
-    uint64_t lead = ld[l] ? ld[l] : col ? f->rows : f->cols;
-    uint64_t idx = col ? (uint64_t)c * lead + r : (uint64_t)r * lead + c;
-    addr[l] = base[l] + idx * f->esize;
+    addr[l] = matrix_addr(f, col, base[l], ld[l], r, c);
   }
+}
+
+/* Counts one request of `size` bytes a lane at addr (the memory model's
+ * view of a fragment move whose data went element by element). */
+static int model_request(Block *b, const EmuInstr *x, int warp, const uint64_t *addr, unsigned size, unsigned esize,
+                         int store) {
+  EmuWhere w;
+  if (emu_mem_locate(b, x, warp, FULL, addr, size, store, &w)) return -1;
+  emu_mem_model(b, x, FULL, &w, size, esize);
+  return 0;
 }
 
 /* Register j's elements lie side by side, aligned to the register's size,
@@ -251,15 +264,9 @@ static int transposed_request(Block *b, const EmuInstr *x, int warp, const Frag 
     unsigned r, c;
     elem_pos(f, l, first % f->unique, &r, &c);
     unsigned dr = r % 8, dc = c % 8; /* within its 8x8 tile: swapped */
-    r = r - dr + dc;
-    c = c - dc + dr;
-    uint64_t lead = ld[l] ? ld[l] : col ? f->rows : f->cols;
-    addr[l] = base[l] + (col ? (uint64_t)c * lead + r : (uint64_t)r * lead + c) * f->esize;
+    addr[l] = matrix_addr(f, col, base[l], ld[l], r - dr + dc, c - dc + dr);
   }
-  EmuWhere w;
-  if (emu_mem_locate(b, x, warp, FULL, addr, 2 * f->esize, 0, &w)) return -1;
-  emu_mem_model(b, x, FULL, &w, 2 * f->esize, f->esize);
-  return 0;
+  return model_request(b, x, warp, addr, 2 * f->esize, f->esize, 0);
 }
 
 /* An m8n32k16 accumulator's register j (32-bit elements): the H100 moves
@@ -272,14 +279,8 @@ static int is_row_per_register(const Frag *f) { return f->rows == 8 && f->cols =
 static int row_request(Block *b, const EmuInstr *x, int warp, const Frag *f, int col, const uint64_t *base,
                        const uint64_t *ld, unsigned j, int store) {
   uint64_t addr[32];
-  for (int l = 0; l < 32; l++) {
-    uint64_t lead = ld[l] ? ld[l] : col ? f->rows : f->cols;
-    addr[l] = base[l] + (col ? (uint64_t)l * lead + j : (uint64_t)j * lead + (uint64_t)l) * f->esize;
-  }
-  EmuWhere w;
-  if (emu_mem_locate(b, x, warp, FULL, addr, f->esize, store, &w)) return -1;
-  emu_mem_model(b, x, FULL, &w, f->esize, f->esize);
-  return 0;
+  for (int l = 0; l < 32; l++) addr[l] = matrix_addr(f, col, base[l], ld[l], j, (unsigned)l);
+  return model_request(b, x, warp, addr, f->esize, f->esize, store);
 }
 
 /* Loads (store == 0) or stores fragment f through registers `slots`. */
