@@ -20,7 +20,7 @@
 
 /* X(class, clocks, what was measured) */
 #define EMU_LATENCIES(X)                                                                                 \
-  X(LAT_ALU, 4, "fma.rn.f32 4.7, mad.lo.s32 4.8, lop3 4.8 a step")                                       \
+  X(LAT_ALU, WM_ALU_CLOCKS, "fma.rn.f32 4.7, mad.lo.s32 4.8, lop3 4.8 a step")                           \
   X(LAT_MULHI, 9, "mul.hi.u32 9.5")                                                                      \
   X(LAT_F64, 8, "fma.rn.f64 8.5")                                                                        \
   X(LAT_POPC, 16, "popc.b32 17.2")                                                                       \

@@ -100,6 +100,10 @@ typedef enum {
   WM_M_COUNT
 } WmMetric;
 
+/* warpmem__dependent_clocks' unit: the Hopper clocks a dependent FMA waits
+ * (emu_latency.c's LAT_ALU), what a preset's warp_cpi scales. */
+#define WM_ALU_CLOCKS 4
+
 extern const char *const wm_metric_name[WM_M_COUNT];
 extern const char *const wm_metric_desc[WM_M_COUNT];
 

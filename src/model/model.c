@@ -123,7 +123,7 @@ static void warp_alone(const Arch *a, const uint64_t *m, const ModelLaunch *l, d
   double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0;
   c->rounds = ratio((double)m[WM_M_ROUNDS], warps);
   c->round_ns = round_ns(a, m);
-  double dep = m[WM_M_DEP_CLOCKS] ? (double)m[WM_M_DEP_CLOCKS] / 4.0 : (double)l->warp_instrs;
+  double dep = m[WM_M_DEP_CLOCKS] ? (double)m[WM_M_DEP_CLOCKS] / WM_ALU_CLOCKS : (double)l->warp_instrs;
   c->dep_ns = ratio(dep, warps) * a->warp_cpi / clk;
   c->l1_ns = a->l1_round_ns > 0 || a->dram_round_ns > 0 ? ratio(l1_ns, warps) : 0; /* with the rounds */
   /* the kernel ends when its last stores reach L2 (hierarchy probe
