@@ -162,8 +162,8 @@ typedef struct Stream {
   CacheLastStore last;
 } Stream;
 
-/* Sorts the group's records into one stream per warp, and counts its
- * global stores (w->nstores); returns the number of
+/* Sorts the group's records into one stream per warp, and counts them
+ * (w->nrecs) and its global stores (w->nstores); returns the number of
  * streams (blocks * the most warps a block traced). */
 static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb) {
   size_t total = 0, stores = 0;
@@ -176,6 +176,7 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const
     }
   }
   w->nstores = stores; /* for stores_collect */
+  w->nrecs = total;
   if (!total) return 0;
   trace_reserve(&w->sorted, total); /* as large as the group's traces: spilled as they are */
   size_t nstreams = (size_t)nb * (size_t)maxw;
@@ -223,9 +224,7 @@ void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *con
   if (!nstreams) return;
   stores_collect(w, first, t, nb);
   Stream *st = w->streams;
-  size_t recs = 0;
-  for (int b = 0; b < nb; b++) recs += t[b]->n;
-  if (recs >= 1024) cache_warm_l1(c, st[0].sm); /* many requests: most of its sets */
+  if (w->nrecs >= 1024) cache_warm_l1(c, st[0].sm); /* many requests: most of its sets */
   for (size_t s = 0; s < nstreams; s++) /* the first L1 sets all warps need, asked for at once */
     if (st[s].n && st[s].r[0].kind != TR_LOCAL_LD && st[s].r[0].kind != TR_LOCAL_ST)
       cache_prefetch_l1(c, st[s].sm, st[s].r[0].sector);

@@ -115,6 +115,7 @@ typedef struct ReplayWorker {
   size_t streams_cap;
   struct GroupStore *stores; /* the group's store sectors (a hash table) */
   size_t nstores, stores_cap;
+  size_t nrecs;              /* the group's records (gather_streams) */
   uint64_t metric[WM_M_COUNT];
   uint64_t blocks;           /* blocks replayed */
 } ReplayWorker;
