@@ -28,15 +28,21 @@ static struct {
   size_t total;
 } pool = {PTHREAD_MUTEX_INITIALIZER, {0}, {0}, 0, 0};
 
+/* Takes slot i's table out of the pool (the lock held). */
+static void *remove_slot(int i) {
+  void *p = pool.p[i];
+  pool.total -= pool.bytes[i];
+  for (int j = i; j + 1 < pool.n; j++) pool.p[j] = pool.p[j + 1], pool.bytes[j] = pool.bytes[j + 1];
+  pool.n--;
+  return p;
+}
+
 void *cache_table_take(size_t bytes) {
   void *p = NULL;
   pthread_mutex_lock(&pool.lock);
   for (int i = pool.n - 1; i >= 0; i--) /* the most recent first: likeliest in the host's caches */
     if (pool.bytes[i] == bytes) {
-      p = pool.p[i];
-      pool.total -= bytes;
-      for (int j = i; j + 1 < pool.n; j++) pool.p[j] = pool.p[j + 1], pool.bytes[j] = pool.bytes[j + 1];
-      pool.n--;
+      p = remove_slot(i);
       break;
     }
   pthread_mutex_unlock(&pool.lock);
@@ -46,12 +52,8 @@ void *cache_table_take(size_t bytes) {
 void cache_table_give(void *p, size_t bytes) {
   if (!p) return;
   pthread_mutex_lock(&pool.lock);
-  while (pool.n && (pool.n == POOL_SLOTS || pool.total + bytes > POOL_BYTES)) { /* the oldest goes */
-    free(pool.p[0]);
-    pool.total -= pool.bytes[0];
-    for (int j = 0; j + 1 < pool.n; j++) pool.p[j] = pool.p[j + 1], pool.bytes[j] = pool.bytes[j + 1];
-    pool.n--;
-  }
+  while (pool.n && (pool.n == POOL_SLOTS || pool.total + bytes > POOL_BYTES)) /* the oldest goes */
+    free(remove_slot(0));
   if (bytes <= POOL_BYTES) {
     pool.p[pool.n] = p;
     pool.bytes[pool.n++] = bytes;
