@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the device machine, from the repository root (carry .gpu-debs if the
 # machine lacks jansson, cmocka, lz4 or zstd):
-#   bash tools/gpu/hierarchy_ncu.sh [all|polybench|merge]
+#   bash tools/gpu/hierarchy_ncu.sh [all|SET]
 # Builds warpmem, then measures the hierarchy probes
 # (groundtruth/hierarchy_kernels.cu, issue 13) on this GPU, buffers
 # zero-filled: every launch profiled once with Nsight Compute (every Nsight
@@ -9,10 +9,10 @@
 # timed with events (gpu run, cold and hot: times-hierarchy.json).  With
 # `all`, the seed launches and their large sizes too (groundtruth/
 # seed_kernels.cu and seed_launches_large.cu, as measured on the H200 in
-# groundtruth/): ncu-seed.csv, ncu-large.csv, times-*.json.  With
-# `polybench`, only groundtruth/polybench_kernels.cu (PolyBench-style code
-# the model was not fitted to): ncu-polybench.csv, times-polybench.json.
-# With `merge`, only groundtruth/merge_kernels.cu (L1 store merging).  Everything goes
+# groundtruth/): ncu-seed.csv, ncu-large.csv, times-*.json.  With a SET
+# such as `polybench`, `public` or `merge`, only groundtruth/SET_kernels.cu
+# (PolyBench-style code, public-code-style code, L1 store merging):
+# ncu-SET.csv, times-SET.json.  Everything goes
 # to $OUT/hierarchy-ncu.tgz (default OUT: /tmp); tools/compare_ncu.py
 # compares each ncu CSV with `warpmem sim --format csv` on any machine.
 source "$(dirname "$0")/ncu_prologue.sh"
@@ -23,8 +23,7 @@ cp groundtruth/ptx/seed_kernels.ptx "$large/seed_launches_large.ptx"
 cp groundtruth/seed_launches_large.cu "$large/seed_launches_large.cu"
 sets="hierarchy=groundtruth/ptx/hierarchy_kernels.ptx"
 [ "${1:-}" = all ] && sets="$sets seed=groundtruth/ptx/seed_kernels.ptx large=$large/seed_launches_large.ptx"
-[ "${1:-}" = polybench ] && sets="polybench=groundtruth/ptx/polybench_kernels.ptx"
-[ "${1:-}" = merge ] && sets="merge=groundtruth/ptx/merge_kernels.ptx"
+case "${1:-all}" in all|hierarchy) ;; *) sets="$1=groundtruth/ptx/$1_kernels.ptx" ;; esac
 for s in $sets; do
   n=${s%%=*} p=${s#*=}
   timeout 400 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
