@@ -81,6 +81,19 @@ static const char *const kernels =
     "$L_walk:\n  add.s64 %rd4, %rd2, %rd3;\n  ld.global.u64 %rd5, [%rd4];\n  and.b64 %rd3, %rd5, 56;\n"
     "  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 8;\n  @%p1 bra $L_walk;\n"
     "  st.global.u64 [%rd2+128], %rd3;\n  ret;\n}\n"
+    /* ld a; if (p) ld b; use both, p from the thread index: ptxas
+     * predicates the short branch (@!P LDG), so both loads issue
+     * together: 1 round (public set: conv_rows, reduce_tree) */
+    ".visible .entry guarded(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<2>;\n  .reg .f32 %f<4>;\n"
+    "  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, %tid.x;\n"
+    "  ld.global.f32 %f1, [%rd2];\n  mov.f32 %f3, 0f00000000;\n  setp.gt.u32 %p1, %r1, 7;\n  @%p1 bra $L_g;\n"
+    "  ld.global.f32 %f3, [%rd2+4];\n$L_g:\n  add.f32 %f2, %f1, %f3;\n  st.global.f32 [%rd2+8], %f2;\n  ret;\n}\n"
+    /* the same with p from the first load's value (a > infinity: never
+     * taken): the second load waits for it through the predicate: 2 */
+    ".visible .entry guarded_dep(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .f32 %f<4>;\n"
+    "  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  ld.global.f32 %f1, [%rd2];\n  mov.f32 %f3, 0f00000000;\n  setp.gt.f32 %p1, %f1, 0f7F800000;\n  @%p1 bra $L_gd;\n"
+    "  ld.global.f32 %f3, [%rd2+4];\n$L_gd:\n  add.f32 %f2, %f1, %f3;\n  st.global.f32 [%rd2+8], %f2;\n  ret;\n}\n"
     /* ld a; ld b; use both: 1 round */
     ".visible .entry one(.param .u64 p)\n{\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"
     "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
@@ -172,6 +185,12 @@ static void test_unrolled(void **state) {
   assert_int_equal(rounds_of("sum_stride"), 8);
 }
 
+static void test_if_converted(void **state) {
+  (void)state;
+  assert_int_equal(rounds_of("guarded"), 1);
+  assert_int_equal(rounds_of("guarded_dep"), 2);
+}
+
 static void test_generic_shared(void **state) {
   (void)state;
   assert_int_equal(rounds_of("generic_shared"), 1);
@@ -191,6 +210,7 @@ int main(void) {
     cmocka_unit_test(test_loop),
     cmocka_unit_test(test_unrolled),
     cmocka_unit_test(test_generic_shared),
+    cmocka_unit_test(test_if_converted),
     cmocka_unit_test(test_store_runs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

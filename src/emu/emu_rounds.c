@@ -19,7 +19,12 @@
  * and reaches beyond shared memory (MemModel.line[pc].far_execs).
  *
  * A branch, a branch target, a call, a return or a barrier ends the
- * straight line (the next load starts a round), so a load hoisted above a
+ * straight line (the next load starts a round) -- except a short forward
+ * branch over a few instructions, which ptxas turns into predicated ones
+ * (if-conversion: the bounds checks of the public set's conv_rows and
+ * reduce_tree become `@!P LDG`, issued with the loads around them); the
+ * skipped instructions then wait for the branch's predicate as for an
+ * operand.  So a load hoisted above a
  * loop's back edge is counted in each iteration -- except in the loops
  * ptxas unrolls: a straight line that branches back to its own start, has
  * no global or local store and carries no load's value into the next
@@ -35,6 +40,7 @@
 #include "emu/emu_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* A load whose value travels from global or local memory (or a texture):
  * what a warp waits a memory round trip for. */
@@ -69,12 +75,15 @@ typedef struct Depths {
   uint32_t nslots;
   uint16_t fence; /* loads after a waiting store start after this round */
   uint16_t top;   /* the deepest round of the straight line so far */
+  uint16_t cond;  /* the predicate's depth of an if-converted branch ... */
+  int cond_end;   /* ... over the instructions before this pc */
 } Depths;
 
 static void clear(Depths *q) {
   for (int i = 0; i < q->n; i++) q->of[q->list[i]] = 0;
   q->n = 0;
-  q->fence = q->top = 0;
+  q->fence = q->top = q->cond = 0;
+  q->cond_end = 0;
 }
 
 static uint16_t depth_of(const Depths *q, uint32_t s) { return s < q->nslots ? q->of[s] : 0; }
@@ -122,10 +131,17 @@ static int is_far_store(const EmuInstr *x) {
 #define EMU_UNROLL 4
 #define EMU_INFLIGHT 16 /* loads a warp issues before it waits (H100 colsum, matvec_reg: 16 LDGs) */
 
-/* Marks instruction x (round[]) and updates the depths. */
-static void step(const EmuInstr *x, Depths *q, uint8_t *round) {
+/* Marks instruction pc (round[pc]) and updates the depths. */
+static void step(const EmuProgram *p, int pc, Depths *q, uint8_t *round) {
+  const EmuInstr *x = &p->code[pc];
   uint16_t d = operand_depth(x, q);
+  if (pc < q->cond_end && q->cond > d) d = q->cond;
   *round = 0;
+  if (x->op == PTX_OP_BRA) { /* an if-converted one: the line goes on */
+    q->cond = d;
+    q->cond_end = (int)x->target;
+    return;
+  }
   if (is_far_load(x)) {
     uint16_t r = (uint16_t)((d > q->fence ? d : q->fence) + 1);
     if (r == UINT16_MAX) r--; /* a chain that long saturates */
@@ -141,7 +157,7 @@ static void step(const EmuInstr *x, Depths *q, uint8_t *round) {
 static int scan(const EmuProgram *p, int a, int b, Depths *q, uint8_t *round) {
   int stores = 0;
   for (int i = a; i <= b; i++) {
-    step(&p->code[i], q, &round[i]);
+    step(p, i, q, &round[i]);
     stores |= is_far_store(&p->code[i]);
   }
   return stores;
@@ -211,14 +227,41 @@ static uint8_t *branch_targets(const EmuProgram *p, int n) {
   return target;
 }
 
+/* The most instructions ptxas predicates rather than branches over
+ * (conv_rows: one load; reduce_tree: an add, a load and an add). */
+#define EMU_IFCONV_MAX 4
+
+/* Whether code[i] is a conditional forward branch over at most
+ * EMU_IFCONV_MAX instructions that nothing else jumps into and that
+ * neither branch, call nor wait at a barrier: one ptxas if-converts. */
+static int if_converted(const EmuProgram *p, int i, int n, const uint8_t *target) {
+  const EmuInstr *x = &p->code[i];
+  if (x->op != PTX_OP_BRA || x->guard == EMU_NOSLOT || x->target <= (uint32_t)i + 1 ||
+      x->target > (uint32_t)(i + 1 + EMU_IFCONV_MAX) || x->target > (uint32_t)n)
+    return 0;
+  for (int j = i + 1; j < (int)x->target; j++)
+    if (ends_straight_line(&p->code[j]) || target[j]) return 0;
+  return 1;
+}
+
+/* Marks ifc[i] for the if-converted branches of code[0..n) and clears
+ * their targets from target[] unless another branch jumps there too. */
+static void mark_if_conversions(const EmuProgram *p, int n, uint8_t *target, uint8_t *ifc) {
+  for (int i = 0; i < n; i++) ifc[i] = (uint8_t)if_converted(p, i, n, target);
+  memset(target, 0, (size_t)n + 1);
+  for (int i = 0; i < n; i++)
+    if (p->code[i].op == PTX_OP_BRA && !ifc[i] && p->code[i].target < (uint32_t)n) target[p->code[i].target] = 1;
+}
+
 void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
   int n = p->ncode < nline ? p->ncode : nline;
   uint8_t *target = branch_targets(p, n);
-  uint8_t *scratch = wm_xcalloc((size_t)n + 1, 1);
-  Depths q = {wm_xcalloc((size_t)p->nslots + 1, sizeof(uint16_t)), NULL, 0, 0, p->nslots, 0, 0};
+  uint8_t *scratch = wm_xcalloc((size_t)n + 1, 1), *ifc = wm_xcalloc((size_t)n + 1, 1);
+  mark_if_conversions(p, n, target, ifc);
+  Depths q = {wm_xcalloc((size_t)p->nslots + 1, sizeof(uint16_t)), NULL, 0, 0, p->nslots, 0, 0, 0, 0};
   for (int a = 0; a < n;) {
     int b = a;
-    while (b + 1 < n && !ends_straight_line(&p->code[b]) && !target[b + 1]) b++;
+    while (b + 1 < n && (!ends_straight_line(&p->code[b]) || ifc[b]) && !target[b + 1]) b++;
     clear(&q);
     int stores = scan(p, a, b, &q, round);
     const EmuInstr *last = &p->code[b];
@@ -232,6 +275,7 @@ void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
   free(q.of);
   free(q.list);
   free(scratch);
+  free(ifc);
   free(target);
 }
 
