@@ -1,17 +1,23 @@
 /* test_latency.c - each instruction's dependent latency (emu_latency.c):
- * warpmem__dependent_clocks sums, over the warps, the clocks each executed
- * instruction makes the next dependent one wait.
+ * warpmem__dependent_clocks sums, over the warps, the clocks each straight
+ * line takes a warp alone: every instruction as soon as its operands are
+ * ready, an issue slot of 4 clocks each at best.
  *
  * Golden numbers from the table, which an H200 measured
- * (groundtruth/latency_kernels.cu, docs/results/h200-2026-11-26-latency):
- * the kernel below runs, per warp, two ld.param (4 each), a mov (4),
- * rem.s32 (69), shfl.sync (26), cvt.rn.f32.s32 (11), fma.rn.f32 (4),
- * div.rn.f32 (44), ex2.approx.ftz (17), st.global (4: its wait is not a
- * dependent one), setp, bra, mul.wide, add.s64 and ret (4 each): 207
- * clocks.  A warp whose lanes all branch past the body runs ld.param x2,
- * mov, setp, bra and ret: 24.  And the
- * time model charges them: one more rem in a lone warp's chain is 69
- * clocks longer.
+ * (groundtruth/latency_kernels.cu, docs/results/h200-2026-11-26-latency).
+ * The kernel below has three straight lines:
+ * - ld.param x2, mov %tid, setp, bra: the setp waits for the mov (4), the
+ *   bra for the setp (8): 12 clocks of chain, but 5 slots of 4: 20;
+ * - rem.s32 (its result at 69), shfl.sync (+26: 95), cvt.rn.f32.s32 (+11:
+ *   106), fma.rn.f32 (+4: 110), div.rn.f32 (+44: 154), ex2.approx.ftz
+ *   (+17: 171), then st.global, which issues at 171 and takes its slot:
+ *   175 (mul.wide and add.s64 for the address, independent, fit in the
+ *   chain's waits; the slots sum to 56: rem's subroutine 17, div's 11);
+ * - ret: 4.
+ * 199 clocks a warp that runs the whole kernel; one whose lanes all branch
+ * past the body runs the first line and ret: 24.  And the time model
+ * charges them: one more rem in a lone warp's chain is 69 clocks longer;
+ * two chains of 5 rems side by side take as long as one of 5.
  */
 #include "testutil.h"
 
@@ -20,10 +26,14 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *ptx_of(int rems) {
+/* The kernel with `rems` more rem.s32 in the chain, or with two chains
+ * side by side (the second from a copy of %tid, read by nothing after). */
+static const char *ptx_of(int rems, int two_chains) {
   static char text[4096];
-  char extra[512] = "";
-  for (int i = 0; i < rems; i++) strcat(extra, "  rem.s32 %r3, %r3, %r1;\n");
+  char extra[1024] = "";
+  if (two_chains) strcat(extra, "  mov.u32 %r5, %r2;\n");
+  for (int i = 0; i < rems; i++)
+    strcat(extra, two_chains && i % 2 ? "  rem.s32 %r5, %r5, %r1;\n" : "  rem.s32 %r3, %r3, %r1;\n");
   snprintf(text, sizeof text,
            ".version 8.0\n.target sm_90\n.address_size 64\n"
            "//@ lat grid=1 block=32 args=buf:f32:64,i32:7\n"
@@ -52,8 +62,8 @@ static const char *ptx_of(int rems) {
   return text;
 }
 
-static char *sim_out(int rems, const char *arch, const char *format) {
-  char *path = tu_temp_file(".ptx", ptx_of(rems)), args[512], *out = NULL;
+static char *sim_out(int rems, int two_chains, const char *arch, const char *format) {
+  char *path = tu_temp_file(".ptx", ptx_of(rems, two_chains)), args[512], *out = NULL;
   snprintf(args, sizeof args, "sim '%s' --arch %s --format %s", path, arch, format);
   assert_int_equal(tu_run_cli(args, &out, NULL), 0);
   unlink(path);
@@ -61,13 +71,11 @@ static char *sim_out(int rems, const char *arch, const char *format) {
   return out;
 }
 
-static char *sim_csv(int rems, const char *arch) { return sim_out(rems, arch, "csv"); }
+static char *sim_csv(int rems, const char *arch) { return sim_out(rems, 0, arch, "csv"); }
 
-/* the instructions of a warp that runs the whole kernel: ld.param x2,
- * mov, setp, bra (not taken), rem, shfl, cvt, fma, div, ex2, mul.wide,
- * add.s64, st, ret */
-#define WHOLE (4 + 4 + 4 + 4 + 4 + 69 + 26 + 11 + 4 + 44 + 17 + 4 + 4 + 4 + 4)
-#define SKIP (4 + 4 + 4 + 4 + 4 + 4) /* ld.param x2, mov, setp, bra, ret */
+/* the three lines of a warp that runs the whole kernel (above) */
+#define WHOLE (20 + (69 + 26 + 11 + 4 + 44 + 17 + 4) + 4)
+#define SKIP (20 + 4) /* the first line and ret */
 
 static void test_dependent_clocks(void **state) {
   (void)state;
@@ -90,16 +98,26 @@ static void test_chain_time(void **state) {
   free(b);
   /* and the report says what the chain is made of: the 10 rems' 348 ns
    * are in its "us of dependent instructions" */
-  char *text = sim_out(10, "h200", "text");
+  char *text = sim_out(10, 0, "h200", "text");
   assert_non_null(strstr(text, "latency-bound: a warp's chain, 1 wave x"));
   assert_non_null(strstr(text, "us of dependent instructions"));
   free(text);
+}
+
+/* Latencies overlap where nothing waits: 10 rems in two chains of 5 add
+ * the clocks of 5 (345), not of 10; their 170 slots fit in the waits. */
+static void test_overlap(void **state) {
+  (void)state;
+  char *out = sim_out(10, 1, "h200", "csv");
+  assert_true(tu_csv_value(out, "lat", "warpmem__dependent_clocks") == WHOLE + 345);
+  free(out);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_dependent_clocks),
     cmocka_unit_test(test_chain_time),
+    cmocka_unit_test(test_overlap),
   };
   return cmocka_run_group_tests_name("latency", tests, NULL, NULL);
 }

@@ -18,6 +18,8 @@
  */
 #include "emu/emu_int.h"
 
+#include <stdlib.h>
+
 /* X(class, clocks, what was measured) */
 #define EMU_LATENCIES(X)                                                                                 \
   X(LAT_ALU, WM_ALU_CLOCKS, "fma.rn.f32 4.7, mad.lo.s32 4.8, lop3 4.8 a step")                           \
@@ -145,6 +147,133 @@ static int clocks_of(const EmuInstr *x) {
   }
 }
 
+/* The clocks x holds the warp's issue: WM_ALU_CLOCKS, as a warp alone
+ * issues at best that far apart (the time model's assumption since the
+ * H100 probes); ptxas's division subroutines one such slot per
+ * WM_ALU_CLOCKS of their latency; a call or a barrier its whole latency. */
+static int issue_slots(const EmuInstr *x, int lat) {
+  switch (x->op) {
+  case PTX_OP_DIV:
+  case PTX_OP_REM:
+  case PTX_OP_SQRT:
+  case PTX_OP_RCP:
+    return lat >= LAT_FDIV ? lat / WM_ALU_CLOCKS : 1;
+  case PTX_OP_CALL:
+  case PTX_OP_BAR:
+  case PTX_OP_BARRIER:
+    return lat;
+  default:
+    return WM_ALU_CLOCKS;
+  }
+}
+
+/* When each register slot's value is ready, in clocks from the start of
+ * the straight line being scheduled; stamp[s] != line: ready at 0. */
+typedef struct Ready {
+  int32_t *at;
+  uint32_t *stamp, line;
+  uint32_t nslots;
+} Ready;
+
+static int32_t ready_at(const Ready *r, uint32_t s) {
+  return s < r->nslots && r->stamp[s] == r->line ? r->at[s] : 0;
+}
+
+static void set_ready(Ready *r, uint32_t s, int32_t t) {
+  if (s >= r->nslots) return;
+  r->stamp[s] = r->line;
+  r->at[s] = t;
+}
+
+/* The slots x reads, into out[] (at most 40); returns how many. */
+static int sources_of(const EmuProgram *p, const EmuInstr *x, uint32_t *out) {
+  int n = 0;
+  for (int i = 0; i < x->ns && i < 6; i++) out[n++] = x->s[i];
+  out[n++] = x->abase;
+  out[n++] = x->guard;
+  if ((ptx_op[x->op].mods & M_MMA_MISC) && x->target < p->ntensor) {
+    const EmuTensor *t = &p->tensor[x->target];
+    for (int f = 1; f < 4; f++) /* mma: a, b and c; a store's data is r[0] */
+      for (int j = 0; j < t->n[f]; j++) out[n++] = t->r[f][j];
+    if (ptx_op[x->op].flags & OPF_NODST)
+      for (int j = 0; j < t->n[0]; j++) out[n++] = t->r[0][j];
+  }
+  return n;
+}
+
+/* The slots x writes, into out[] (at most 8). */
+static int dests_of(const EmuProgram *p, const EmuInstr *x, uint32_t *out) {
+  int n = 0;
+  for (int i = 0; i < x->nd && i < 4; i++) out[n++] = x->d[i];
+  if ((ptx_op[x->op].mods & M_MMA_MISC) && x->target < p->ntensor && !(ptx_op[x->op].flags & OPF_NODST)) {
+    const EmuTensor *t = &p->tensor[x->target];
+    for (int j = 0; j < t->n[0]; j++) out[n++] = t->r[0][j];
+  }
+  return n;
+}
+
+/* The clocks the straight line code[a..b] takes a warp alone: each
+ * instruction as soon as its operands are ready (ptxas orders a line so),
+ * but no sooner than the line's issue slots allow.  `at` is when the line
+ * starts, relative to the values already in r. */
+static int32_t line_clocks(const EmuProgram *p, int a, int b, const uint8_t *lat, Ready *r, int32_t at) {
+  int32_t end = at, slots = 0;
+  uint32_t src[40], dst[8];
+  for (int i = a; i <= b; i++) {
+    const EmuInstr *x = &p->code[i];
+    int32_t start = at;
+    for (int k = sources_of(p, x, src); k-- > 0;)
+      if (ready_at(r, src[k]) > start) start = ready_at(r, src[k]);
+    int used = issue_slots(x, lat[i]);
+    slots += used;
+    if (start + used > end) end = start + used;
+    for (int k = dests_of(p, x, dst); k-- > 0;) set_ready(r, dst[k], start + lat[i]);
+  }
+  return (end - at > slots ? end - at : slots);
+}
+
+static int ends_line(const EmuInstr *x) {
+  return x->op == PTX_OP_BRA || x->op == PTX_OP_CALL || x->op == PTX_OP_RET || x->op == PTX_OP_EXIT ||
+         x->op == PTX_OP_BAR || x->op == PTX_OP_BARRIER;
+}
+
+/* Spreads a line's clocks over its instructions (each runs as often as
+ * the line): EmuInstr.clocks sums to `total` over code[a..b]. */
+static void spread(EmuProgram *p, int a, int b, int32_t total) {
+  int n = b - a + 1;
+  for (int i = 0; i < n; i++) {
+    int64_t lo = (int64_t)total * i / n, hi = (int64_t)total * (i + 1) / n;
+    p->code[a + i].clocks = (uint8_t)(hi - lo > 255 ? 255 : hi - lo);
+  }
+}
+
+/* The straight line's clocks; a loop onto itself is scheduled twice, the
+ * second pass waiting for the first's results (an accumulator's chain,
+ * a pointer chase), and charged the second. */
+static int32_t schedule_line(EmuProgram *p, int a, int b, const uint8_t *lat, Ready *r) {
+  r->line++;
+  int32_t first = line_clocks(p, a, b, lat, r, 0);
+  const EmuInstr *last = &p->code[b];
+  if (last->op != PTX_OP_BRA || last->target != (uint32_t)a) return first;
+  return line_clocks(p, a, b, lat, r, first);
+}
+
 void emu_mark_latencies(EmuProgram *p, int n) {
-  for (int i = 0; i < n; i++) p->code[i].clocks = (uint8_t)clocks_of(&p->code[i]);
+  uint8_t *lat = wm_xmalloc((size_t)n + 1), *target = wm_xcalloc((size_t)n + 1, 1);
+  for (int i = 0; i < n; i++) {
+    lat[i] = (uint8_t)clocks_of(&p->code[i]);
+    if (p->code[i].op == PTX_OP_BRA && p->code[i].target < (uint32_t)n) target[p->code[i].target] = 1;
+  }
+  Ready r = {wm_xcalloc((size_t)p->nslots + 1, sizeof(int32_t)), wm_xcalloc((size_t)p->nslots + 1, sizeof(uint32_t)),
+             0, p->nslots};
+  for (int a = 0; a < n;) {
+    int b = a;
+    while (b + 1 < n && !ends_line(&p->code[b]) && !target[b + 1]) b++;
+    spread(p, a, b, schedule_line(p, a, b, lat, &r));
+    a = b + 1;
+  }
+  free(r.at);
+  free(r.stamp);
+  free(target);
+  free(lat);
 }

@@ -510,7 +510,6 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
     if (x->op == PTX_OP_ATOM && has_red && (x->d[0] == EMU_NOSLOT || !read[x->d[0]])) x->op = PTX_OP_RED;
   }
   free(read);
-  emu_mark_latencies(p, k->ncode);
   fuse_shared_loads(p, k);
   emu_mark_aggregated(p, k->ncode);
   mark_clock_reads(p, k->ncode);
@@ -522,6 +521,7 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
   p->consts = c.v;
   p->nconst = c.n;
   p->nslots = p->const_base + c.n;
+  emu_mark_latencies(p, k->ncode); /* it schedules by slot */
   emu_select_fns(p);
   return 0;
 }
