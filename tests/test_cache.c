@@ -186,6 +186,24 @@ static void test_l1_lru(void **state)
   EQ(L2_HIT, 1);
   EQ(L2_MISS, 5);
   cache_free(&c);
+
+  /* A store hit on a loaded line makes it the most recent too: y[i] +=
+   * in a loop keeps y's line while the matrix streams past (public set
+   * mvt_cols, gemver_x, atax_cols on the H200: every store sector hits,
+   * 2,105,856 misses = the matrix's sectors alone). */
+  cache_init(&c, &k);
+  LD(&t, 0, 0);      /* lines 0..3 fill the set */
+  LD(&t, 0, 4);
+  LD(&t, 0, 8);
+  LD(&t, 0, 12);
+  ST(&t, 0, 4, 0);   /* a hit on line 0: now the most recent, line 1 the LRU */
+  LD(&t, 0, 16);     /* line 4 evicts line 1, not line 0 */
+  ST(&t, 0, 4, 0);   /* hit */
+  run1(&c, 0, &t);
+  counters(&c, m);
+  EQ(L1_HIT, 2);
+  EQ(L1_MISS, 5);
+  cache_free(&c);
 }
 
 /* l1_bytes = 0: no L1 caching; loads that bypass L1 (ld.cg) never allocate. */
