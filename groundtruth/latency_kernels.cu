@@ -136,6 +136,32 @@ __global__ void k_bar_sync(long long *out, int *keep, int n, int a, int b) {
   keep[threadIdx.x] = x;
 }
 
+// Independent work beside a chain (the schedule of emu_latency.c): k
+// chains side by side, a step one instruction of each, so the step's
+// clocks over k are what an independent instruction costs a warp alone.
+#define SIDE(name, T, C, op)                                                    \
+  __global__ void name(long long *out, T *keep, int n, T a, T b) {              \
+    T x0 = a, x1 = a + b, x2 = a - b, x3 = b, x4 = a * b, x5 = b - a, x6 = a + a, x7 = b + b; \
+    TIMED(asm volatile("{" op(0) op(1) op(2) op(3) op(4) op(5) op(6) op(7) "}"  \
+                       : "+" C(x0), "+" C(x1), "+" C(x2), "+" C(x3), "+" C(x4), "+" C(x5), "+" C(x6), "+" C(x7) \
+                       : C(b), C(a)))                                           \
+    keep[threadIdx.x] = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7;                 \
+  }
+#define FMA_OP(i) "fma.rn.f32 %" #i ", %" #i ", %8, %9;"
+#define MAD_OP(i) "mad.lo.s32 %" #i ", %" #i ", %8, %9;"
+SIDE(k_fma_x8, float, F, FMA_OP)   // 8 independent FMAs a step
+SIDE(k_mad_x8, int, R, MAD_OP)     // 8 independent integer mads a step
+// a long latency beside a dependent chain: rsqrt (39) on x, 8 dependent FMAs
+// on y, a step; summed 39 + 8 x 4 = 71, overlapped about 39
+__global__ void k_rsqrt_beside_fma(long long *out, float *keep, int n, float a, float b) {
+  float x = a, y = b;
+  TIMED(asm volatile("{ rsqrt.approx.f32 %0, %0; fma.rn.f32 %1, %1, %2, %3; fma.rn.f32 %1, %1, %2, %3;"
+                     " fma.rn.f32 %1, %1, %2, %3; fma.rn.f32 %1, %1, %2, %3; fma.rn.f32 %1, %1, %2, %3;"
+                     " fma.rn.f32 %1, %1, %2, %3; fma.rn.f32 %1, %1, %2, %3; fma.rn.f32 %1, %1, %2, %3; }"
+                     : "+f"(x), "+f"(y) : "f"(b), "f"(a)))
+  keep[threadIdx.x] = x + y;
+}
+
 template <typename T> static void run(const char *name, void (*k)(long long *, T *, int, T, T), T a, T b) {
   long long *out, h[2];
   T *keep;
@@ -171,5 +197,6 @@ int main() {
   RUN_I(k_fma_f16x2); RUN_F(k_cvt_f16_f32); run<long long>("mul_wide_u32", k_mul_wide_u32, 7, 3);
   RUN_I(k_shfl_idx); RUN_I(k_shfl_bfly); RUN_I(k_vote_ballot); RUN_I(k_redux_add); RUN_I(k_match_any);
   RUN_I(k_ld_shared); RUN_I(k_atom_shared); RUN_I(k_ld_global); RUN_F(k_mma_f16); RUN_I(k_call); RUN_I(k_bar_sync);
+  RUN_F(k_fma_x8); RUN_I(k_mad_x8); RUN_F(k_rsqrt_beside_fma); /* clocks a step, not an instruction */
   return 0;
 }
