@@ -344,7 +344,7 @@ static void test_cache_config(void **state)
    * 32, ...), leaving 256 - 32 = 224 KiB of L1. */
   model_cache_config(a, 8, 256, 2 * KIB, 0, &k);
   assert_int_equal(k.l1_bytes, 224 * KIB);
-  assert_int_equal(k.group, 4);            /* 4 divides 8 */
+  assert_int_equal(k.group, 1);            /* consecutive blocks share no L1 (arch.c) */
   assert_int_equal(k.blocks_per_sm, 8);
   assert_int_equal(k.warps_per_block, 8);  /* 256 / 32 */
   assert_int_equal(k.sms, a->sms);
@@ -374,11 +374,14 @@ static void test_cache_config(void **state)
   model_cache_config(a, 2, 32, 120 * KIB, 0, &k);
   assert_int_equal(k.l1_bytes, 28 * KIB);
 
-  /* group: 4 for 8 resident blocks, 2 for 2 (and 6), 1 for 1 or 3 */
+  /* a preset placing 4 consecutive blocks on an SM: the group is 4 for 8
+   * resident blocks, 2 for 2 (and 6), 1 for 1 or 3 (as many as divide) */
+  Arch a4 = *a;
+  a4.block_group = 4;
   int bps[] = {8, 4, 2, 6, 1, 3, 0};
   int group[] = {4, 4, 2, 2, 1, 1, 1};
   for (int i = 0; i < 7; i++) {
-    model_cache_config(a, bps[i], 128, 0, 0, &k);
+    model_cache_config(&a4, bps[i], 128, 0, 0, &k);
     assert_int_equal(k.group, group[i]);
     assert_int_equal(k.blocks_per_sm, bps[i] ? bps[i] : 1);
   }

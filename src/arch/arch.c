@@ -99,7 +99,7 @@ static const Arch presets[] = {
     .dram_interleave = 256,      /* assumed: not published */
     .l1_ways = 4,                /* assumed: not published */
     .l2_model_pct = 50,          /* as h200: not fitted here */
-    .block_group = 4,            /* as h200: not fitted here */
+    .block_group = 1,            /* as h200: not measured here */
     .merge_sectors = 0,          /* no store merging before sm_70 (none modeled) */
     .merge_lines = 16,
     .partial_bytes = 0,          /* not modeled before sm_70 */
@@ -164,7 +164,7 @@ static const Arch presets[] = {
     .dram_interleave = 256,      /* assumed: not published */
     .l1_ways = 4,                /* assumed: not published */
     .l2_model_pct = 50,          /* as h200: not fitted here */
-    .block_group = 4,            /* as h200: not fitted here */
+    .block_group = 1,            /* as h200: not measured here */
     .merge_sectors = 0,          /* no store merging before sm_70 (none modeled) */
     .merge_lines = 16,
     .partial_bytes = 0,          /* not modeled before sm_70 */
@@ -226,7 +226,7 @@ static const Arch presets[] = {
     .dram_interleave = 256,      /* assumed: not published */
     .l1_ways = 4,                /* assumed: not published */
     .l2_model_pct = 50,          /* as h200: not fitted here */
-    .block_group = 4,            /* as h200: not fitted here */
+    .block_group = 1,            /* as h200: not measured here */
     .merge_sectors = 0,          /* no store merging before sm_70 (none modeled) */
     .merge_lines = 16,
     .partial_bytes = 0,          /* not modeled before sm_70 */
@@ -284,7 +284,7 @@ static const Arch presets[] = {
     .dram_interleave = 256,      /* assumed: not published */
     .l1_ways = 4,                /* assumed: not published */
     .l2_model_pct = 50,          /* as h200: not fitted here */
-    .block_group = 4,            /* as h200: not fitted here */
+    .block_group = 1,            /* as h200: not measured here */
     .merge_sectors = 16,         /* [GT] fitted on h200: L1 store merging (sm_70+) */
     .merge_lines = 16,
     .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */
@@ -340,7 +340,7 @@ static const Arch presets[] = {
     .dram_interleave = 256,      /* assumed: not published */
     .l1_ways = 4,                /* assumed: not published */
     .l2_model_pct = 50,          /* as h200: not fitted here */
-    .block_group = 4,            /* as h200: not fitted here */
+    .block_group = 1,            /* as h200: not measured here */
     .merge_sectors = 16,         /* [GT] fitted on h200: L1 store merging (sm_70+) */
     .merge_lines = 16,
     .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */
@@ -399,7 +399,7 @@ static const Arch presets[] = {
     .dram_interleave = 256,      /* assumed: not published */
     .l1_ways = 4,                /* assumed: not published */
     .l2_model_pct = 50,          /* as h200 (same partitioned L2) */
-    .block_group = 4,            /* as h200 */
+    .block_group = 1,            /* as h200 */
     .merge_sectors = 16,         /* [GT] fitted on h200: L1 store merging (sm_70+) */
     .merge_lines = 16,
     .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */
@@ -485,9 +485,13 @@ static const Arch presets[] = {
     .l1_ways = 4,                /* assumed: not published */
     .l2_model_pct = 50,          /* [GT] fitted: the two partitions keep a far line twice;
                                     20-30 MB stay dirty at the end of large streams */
-    .block_group = 4,            /* [GT] fitted: mm_s's L2 reads (1.35 M measured; 2.10 M
-                                    if no two consecutive blocks shared an SM, 1.18 M if
-                                    all eight did) */
+    .block_group = 1,            /* [GT] measured: consecutive blocks share no L1 (H100
+                                    mm_s: 2.07 M L1 misses, 2.10 M if no two shared an SM;
+                                    the public set's 2-D stencils read the L2 sectors of
+                                    blocks that share none, docs/results/
+                                    h200-2026-11-26-public).  4, fitted to mm_s's L2 reads,
+                                    stood in for the L2's merging of reads from several SMs
+                                    (share_kernels.cu), which is not modelled */
     .merge_sectors = 16,         /* [GT] fitted on h200: L1 store merging (sm_70+) */
     .merge_lines = 16,
     .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */
