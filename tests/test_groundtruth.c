@@ -32,7 +32,11 @@ static const WmMetric shared_all[] = {WM_M_SLD_WF, WM_M_SST_WF, WM_M_SATOM_WF, W
  * follows.  (mm_s used to be one: ptxas fuses As[ty][k], k = 0..15, into
  * four 128-bit LDS, 20 shared loads per tile where the PTX has 32; the
  * emulator now counts such groups as the SASS does, see EmuFuse.) */
-static const char *const sass_differs[] = {NULL};
+static const char *const sass_differs[] = {
+  "bitonic", /* public_kernels.cu: ptxas unrolls the sort's 55 steps and makes
+                the two loads of each stride-1 step one LDS.64 (its SASS in
+                docs/results/h200-2026-11-26-public): 112% of the wavefronts */
+  NULL};
 
 typedef struct Row {
   char label[64];
@@ -104,6 +108,13 @@ static const Beyond beyond_exceptions[] = {
    * partners two apart 22% (the model: never). */
   {"st_gap#w4g0", WM_M_L2_WR},   {"st_gap#w8g0", WM_M_L2_WR},   {"st_share#p2d1", WM_M_L2_WR},
   {"st_share#p2d2", WM_M_L2_WR}, {"st_share#p2d4", WM_M_L2_WR}, {"st_share#p4d2", WM_M_L2_WR},
+  /* public_kernels.cu (docs/results/h200-2026-11-26-public): tiles that
+   * many SMs read at once, which the L2 counts fewer times than asked
+   * (share_kernels.cu): mm2_tmp 354%, matrix_mul 161%, nbody 168% of the
+   * H200's reads; syr2k 62% (its co-resident blocks reuse more in L1 on
+   * the GPU); nbody's float3 stores 87% of the write sectors. */
+  {"mm2_tmp#512", WM_M_L2_RD}, {"matrix_mul#256", WM_M_L2_RD}, {"nbody#8192", WM_M_L2_RD},
+  {"syr2k#384", WM_M_L2_RD},   {"nbody#8192", WM_M_L2_WR},
 };
 
 static int beyond_exception(const char *label, WmMetric m, int large) {
@@ -297,6 +308,16 @@ static void test_merge_launches(void **state) {
   check_file("ptx/merge_kernels.ptx", "merge_kernels.cu", "h200-merge-counters.csv", 0);
 }
 
+/* groundtruth/public_kernels.cu: public-code-style kernels (PolyBench/GPU
+ * at n = 4096, CUDA-samples-style kernels on about 64 blocks), written
+ * before warpmem simulated them and measured on an H200
+ * (docs/results/h200-2026-11-26-public): L1 counters exact, L2 and DRAM
+ * within tolerance but for the exceptions above. */
+static void test_public_launches(void **state) {
+  (void)state;
+  check_file("ptx/public_kernels.ptx", "public_kernels.cu", "h200-public-counters.csv", 0);
+}
+
 /* groundtruth/probe_kernels.cu: 8- and 16-byte shared accesses (pairs,
  * quads, broadcast, strides), shared and global atomics and reductions,
  * 8- and 16-byte local arrays, vector global accesses, a partial warp;
@@ -311,6 +332,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_probe_launches),
                                      cmocka_unit_test(test_seed_launches),
                                      cmocka_unit_test(test_merge_launches),
+                                     cmocka_unit_test(test_public_launches),
                                      cmocka_unit_test(test_large_launches)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

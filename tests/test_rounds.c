@@ -94,6 +94,14 @@ static const char *const kernels =
     "  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
     "  ld.global.f32 %f1, [%rd2];\n  mov.f32 %f3, 0f00000000;\n  setp.gt.f32 %p1, %f1, 0f7F800000;\n  @%p1 bra $L_gd;\n"
     "  ld.global.f32 %f3, [%rd2+4];\n$L_gd:\n  add.f32 %f2, %f1, %f3;\n  st.global.f32 [%rd2+8], %f2;\n  ret;\n}\n"
+    /* the guarded load skipped by every lane (p: tid >= 0), and one
+     * predicated off: both are instructions on the GPU (their SASS is a
+     * predicated LDG; conv_rows on the H200), neither a request */
+    ".visible .entry skipped(.param .u64 p)\n{\n  .reg .pred %p<3>;\n  .reg .b32 %r<2>;\n  .reg .f32 %f<4>;\n"
+    "  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, %tid.x;\n"
+    "  ld.global.f32 %f1, [%rd2];\n  mov.f32 %f3, 0f00000000;\n  setp.ge.u32 %p1, %r1, 0;\n  @%p1 bra $L_s;\n"
+    "  ld.global.f32 %f3, [%rd2+4];\n$L_s:\n  setp.gt.u32 %p2, %r1, 99;\n  @%p2 ld.global.f32 %f1, [%rd2+8];\n"
+    "  add.f32 %f2, %f1, %f3;\n  st.global.f32 [%rd2+8], %f2;\n  ret;\n}\n"
     /* ld a; ld b; use both: 1 round */
     ".visible .entry one(.param .u64 p)\n{\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"
     "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
@@ -191,6 +199,14 @@ static void test_if_converted(void **state) {
   assert_int_equal(rounds_of("guarded_dep"), 2);
 }
 
+static void test_idle_instructions(void **state) {
+  (void)state;
+  uint64_t m[WM_M_COUNT];
+  run_warp("skipped", m);
+  assert_int_equal(m[WM_M_GLD_REQ], 1);  /* the first load only */
+  assert_int_equal(m[WM_M_GLD_INST], 3); /* and the skipped and the predicated-off one */
+}
+
 static void test_generic_shared(void **state) {
   (void)state;
   assert_int_equal(rounds_of("generic_shared"), 1);
@@ -211,6 +227,7 @@ int main(void) {
     cmocka_unit_test(test_unrolled),
     cmocka_unit_test(test_generic_shared),
     cmocka_unit_test(test_if_converted),
+    cmocka_unit_test(test_idle_instructions),
     cmocka_unit_test(test_store_runs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

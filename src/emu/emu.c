@@ -245,6 +245,23 @@ static void cluster_wait(Block *b, Warp *w) {
   top->pc++;
 }
 
+
+/* A global instruction no lane runs: Nsight Compute counts it all the same
+ * (mem_idle_global). */
+static void count_idle(MemModel *mm, const EmuInstr *x) {
+  int k = emu_global_kind(x);
+  if (k >= 0) mem_idle_global(mm, (unsigned)k);
+}
+
+/* The global instructions of an if-converted branch's body that a warp
+ * skipped whole (EmuInstr.aux, emu_mark_skipped_globals): the public set's
+ * conv_rows runs its 10 predicated LDGs in every warp (10,240 on the
+ * H200), where its PTX branches past some. */
+static void count_skipped(MemModel *mm, unsigned aux) {
+  static const unsigned kinds[] = {MEM_LD, MEM_ST, MEM_RED};
+  for (int k = 0; k < 3; k++)
+    for (unsigned n = EMU_SKIPPED(aux, kinds[k]); n > 0; n--) mem_idle_global(mm, kinds[k]);
+}
 /* Runs warp wi until it waits, exits or uses up its slice.  Long because
  * it is the core's one switch over what changes the SIMT stack (branches,
  * calls, returns, exits, barriers), a few lines each. */
@@ -270,11 +287,15 @@ static int run_warp(Block *b, int wi) {
       eff &= x->guard_neg ? ~g : g;
     }
     uint32_t next = top->pc + 1;
-    if (eff == 0 && x->op != PTX_OP_BRA) goto advance;
+    if (eff == 0 && x->op != PTX_OP_BRA) {
+      if (b->mm) count_idle(b->mm, x); /* predicated off: still an instruction */
+      goto advance;
+    }
     switch (x->op) { /* what changes the SIMT stack is the core's; the rest, its function's */
     case PTX_OP_BRA: {
       if (eff == mask) {
         next = x->target;
+        if (x->aux && b->mm) count_skipped(b->mm, x->aux);
         if (next <= top->pc && (w->spin_armed || ++w->spin_edges >= EMU_SPIN_EVERY) &&
             emu_spin_backedge(b, w, x, top->pc)) {
           uint32_t pc = top->pc;

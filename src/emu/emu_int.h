@@ -115,6 +115,16 @@ void emu_mark_aggregated(EmuProgram *p, int ncode);
  * unrolls (emu_rounds.c); i < nline. */
 void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline);
 
+/* The global memory kind (MemOpKind) of an ld, st, red or atom that
+ * names the global space, or -1 (emu_rounds.c). */
+int emu_global_kind(const EmuInstr *x);
+/* For each branch ptxas if-converts (a short forward one), EmuInstr.aux =
+ * the global loads, stores and reductions it skips, packed as
+ * EMU_SKIPPED(aux, kind): when a warp takes it whole, those still count as
+ * instructions, as their predicated SASS does (emu_rounds.c). */
+void emu_mark_skipped_globals(EmuProgram *p, int n);
+#define EMU_SKIPPED(aux, kind) ((kind) == MEM_LD ? (aux) & 7 : (kind) == MEM_ST ? (aux) >> 3 & 7 : (kind) == MEM_RED ? (aux) >> 6 : 0)
+
 /* Sets each of code[0..n)'s clocks: its result's latency (emu_latency.c). */
 void emu_mark_latencies(EmuProgram *p, int n);
 

@@ -522,6 +522,7 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
   p->nconst = c.n;
   p->nslots = p->const_base + c.n;
   emu_mark_latencies(p, k->ncode); /* it schedules by slot */
+  emu_mark_skipped_globals(p, k->ncode);
   emu_select_fns(p);
   return 0;
 }

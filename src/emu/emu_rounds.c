@@ -244,6 +244,39 @@ static int if_converted(const EmuProgram *p, int i, int n, const uint8_t *target
   return 1;
 }
 
+int emu_global_kind(const EmuInstr *x) {
+  if (x->space != PTX_S_GLOBAL) return -1;
+  switch (x->op) {
+  case PTX_OP_LD:
+  case PTX_OP_LDU:
+    return MEM_LD;
+  case PTX_OP_ST:
+    return MEM_ST;
+  case PTX_OP_RED:
+    return MEM_RED;
+  case PTX_OP_ATOM:
+    return MEM_ATOM;
+  default:
+    return -1;
+  }
+}
+
+void emu_mark_skipped_globals(EmuProgram *p, int n) {
+  uint8_t *target = branch_targets(p, n);
+  for (int i = 0; i < n; i++) {
+    if (p->code[i].op != PTX_OP_BRA) continue;
+    p->code[i].aux = 0;
+    if (!if_converted(p, i, n, target)) continue;
+    unsigned ld = 0, st = 0, red = 0; /* at most EMU_IFCONV_MAX each: 3 bits, 3 and 2 */
+    for (uint32_t j = (uint32_t)i + 1; j < p->code[i].target; j++) {
+      int k = emu_global_kind(&p->code[j]);
+      ld += k == MEM_LD, st += k == MEM_ST, red += k == MEM_RED;
+    }
+    p->code[i].aux = (uint8_t)(ld | st << 3 | (red > 3 ? 3 : red) << 6);
+  }
+  free(target);
+}
+
 /* Marks ifc[i] for the if-converted branches of code[0..n) and clears
  * their targets from target[] unless another branch jumps there too. */
 static void mark_if_conversions(const EmuProgram *p, int n, uint8_t *target, uint8_t *ifc) {

@@ -103,6 +103,12 @@ static const uint8_t gsec[4] = {WM_M_GLD_SEC, WM_M_GST_SEC, WM_M_GATOM_SEC, WM_M
  * (measured: smsp__inst_executed_op_global_red.sum is 0 for atom kernels). */
 static const int ginst[4] = {WM_M_GLD_INST, WM_M_GST_INST, -1, WM_M_GRED_INST};
 
+void mem_idle_global(MemModel *mm, unsigned op)
+{
+  if (op < 4 && ginst[op] >= 0)
+    mm->metric[ginst[op]]++;
+}
+
 /* Keeps the lanes of the request a line's `why` explains, for the HTML
  * report's picture (mem.h MemPicture).  Called only when the worst grows,
  * so the hot path pays nothing for it. */

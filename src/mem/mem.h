@@ -234,6 +234,11 @@ void mem_merge(MemModel *dst, const MemModel *src);
 /* Counts one warp-level memory instruction. */
 void mem_access(MemModel *mm, const MemReq *r);
 
+/* Counts a global instruction of kind op (MemOpKind) that ran with no
+ * active lane (predicated off, or if-converted by ptxas and skipped by a
+ * branch in the PTX): an instruction Nsight Compute counts, no request. */
+void mem_idle_global(MemModel *mm, unsigned op);
+
 /* One lane's cp.async.bulk read of `size` bytes of global memory at addr
  * (the TMA unit's: for the caches only; no L1 counter sees it). */
 void mem_bulk_read(MemModel *mm, uint64_t addr, uint32_t size, unsigned warp);
