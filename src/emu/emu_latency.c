@@ -147,10 +147,14 @@ static int clocks_of(const EmuInstr *x) {
   }
 }
 
-/* The clocks x holds the warp's issue: WM_ALU_CLOCKS, as a warp alone
- * issues at best that far apart (the time model's assumption since the
- * H100 probes); ptxas's division subroutines one such slot per
- * WM_ALU_CLOCKS of their latency; a call or a barrier its whole latency. */
+/* The clocks x holds the warp's issue: WM_ALU_CLOCKS, the time model's
+ * assumption since the H100 probes.  A lone warp issues independent FMAs
+ * a clock apart and integer mads 2 (latency_kernels.cu's fma_x8, mad_x8 on
+ * the H100, docs/results/h100-2026-11-26-share), but a PTX line is shorter
+ * than its SASS (64-bit address arithmetic, the loop's own instructions):
+ * slots of 1 or 2 put the hierarchy probes at 25 and 26 of 38 within 25%,
+ * 4 at 29.  ptxas's division subroutines take a slot per WM_ALU_CLOCKS of
+ * their latency; a call or a barrier its whole latency. */
 static int issue_slots(const EmuInstr *x, int lat) {
   switch (x->op) {
   case PTX_OP_DIV:
