@@ -245,7 +245,6 @@ static void cluster_wait(Block *b, Warp *w) {
   top->pc++;
 }
 
-
 /* A global instruction no lane runs: Nsight Compute counts it all the same
  * (mem_idle_global). */
 static void count_idle(MemModel *mm, const EmuInstr *x) {
@@ -262,6 +261,7 @@ static void count_skipped(MemModel *mm, unsigned aux) {
   for (int k = 0; k < 3; k++)
     for (unsigned n = EMU_SKIPPED(aux, kinds[k]); n > 0; n--) mem_idle_global(mm, kinds[k]);
 }
+
 /* Runs warp wi until it waits, exits or uses up its slice.  Long because
  * it is the core's one switch over what changes the SIMT stack (branches,
  * calls, returns, exits, barriers), a few lines each. */

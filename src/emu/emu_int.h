@@ -115,6 +115,9 @@ void emu_mark_aggregated(EmuProgram *p, int ncode);
  * unrolls (emu_rounds.c); i < nline. */
 void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline);
 
+/* Whether x ends a straight line of code: a branch, a call, a return, an
+ * exit or a barrier (emu_rounds.c). */
+int emu_ends_line(const EmuInstr *x);
 /* The global memory kind (MemOpKind) of an ld, st, red or atom that
  * names the global space, or -1 (emu_rounds.c). */
 int emu_global_kind(const EmuInstr *x);

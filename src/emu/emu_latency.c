@@ -236,11 +236,6 @@ static int32_t line_clocks(const EmuProgram *p, int a, int b, const uint8_t *lat
   return (end - at > slots ? end - at : slots);
 }
 
-static int ends_line(const EmuInstr *x) {
-  return x->op == PTX_OP_BRA || x->op == PTX_OP_CALL || x->op == PTX_OP_RET || x->op == PTX_OP_EXIT ||
-         x->op == PTX_OP_BAR || x->op == PTX_OP_BARRIER;
-}
-
 /* Spreads a line's clocks over its instructions (each runs as often as
  * the line): EmuInstr.clocks sums to `total` over code[a..b]. */
 static void spread(EmuProgram *p, int a, int b, int32_t total) {
@@ -272,7 +267,7 @@ void emu_mark_latencies(EmuProgram *p, int n) {
              0, p->nslots};
   for (int a = 0; a < n;) {
     int b = a;
-    while (b + 1 < n && !ends_line(&p->code[b]) && !target[b + 1]) b++;
+    while (b + 1 < n && !emu_ends_line(&p->code[b]) && !target[b + 1]) b++;
     spread(p, a, b, schedule_line(p, a, b, lat, &r));
     a = b + 1;
   }

@@ -61,7 +61,7 @@ static int is_far_load(const EmuInstr *x) {
   }
 }
 
-static int ends_straight_line(const EmuInstr *x) {
+int emu_ends_line(const EmuInstr *x) {
   return x->op == PTX_OP_BRA || x->op == PTX_OP_CALL || x->op == PTX_OP_RET || x->op == PTX_OP_EXIT ||
          x->op == PTX_OP_BAR || x->op == PTX_OP_BARRIER;
 }
@@ -137,7 +137,7 @@ static void step(const EmuProgram *p, int pc, Depths *q, uint8_t *round) {
   uint16_t d = operand_depth(x, q);
   if (pc < q->cond_end && q->cond > d) d = q->cond;
   *round = 0;
-  if (x->op == PTX_OP_BRA) { /* an if-converted one: the line goes on */
+  if (x->op == PTX_OP_BRA) { /* within a line, an if-converted one: what it skips waits for its predicate */
     q->cond = d;
     q->cond_end = (int)x->target;
     return;
@@ -240,7 +240,7 @@ static int if_converted(const EmuProgram *p, int i, int n, const uint8_t *target
       x->target > (uint32_t)(i + 1 + EMU_IFCONV_MAX) || x->target > (uint32_t)n)
     return 0;
   for (int j = i + 1; j < (int)x->target; j++)
-    if (ends_straight_line(&p->code[j]) || target[j]) return 0;
+    if (emu_ends_line(&p->code[j]) || target[j]) return 0;
   return 1;
 }
 
@@ -294,7 +294,7 @@ void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
   Depths q = {wm_xcalloc((size_t)p->nslots + 1, sizeof(uint16_t)), NULL, 0, 0, p->nslots, 0, 0, 0, 0};
   for (int a = 0; a < n;) {
     int b = a;
-    while (b + 1 < n && (!ends_straight_line(&p->code[b]) || ifc[b]) && !target[b + 1]) b++;
+    while (b + 1 < n && (!emu_ends_line(&p->code[b]) || ifc[b]) && !target[b + 1]) b++;
     clear(&q);
     int stores = scan(p, a, b, &q, round);
     const EmuInstr *last = &p->code[b];
