@@ -10,12 +10,21 @@
 // share_read#lateK: the same, but block b first runs b x 256 dependent FMAs
 // (about 0.5 us apart), so the blocks read the array at different times.
 // share_own#K: each block reads its own 64 KB (nothing to share).
+// (K = 3 to 264 added after the first measurement, for the curve.)
 // Each //@ line is one launch, in the grammar of seed_kernels.cu.
 
 //@ share_read#2 grid=2 block=32 args=buf:f32:16384,buf:f32:256,i32:0
 //@ share_read#8 grid=8 block=32 args=buf:f32:16384,buf:f32:256,i32:0
 //@ share_read#32 grid=32 block=32 args=buf:f32:16384,buf:f32:256,i32:0
 //@ share_read#128 grid=128 block=32 args=buf:f32:16384,buf:f32:256,i32:0
+//@ share_read#3 grid=3 block=32 args=buf:f32:16384,buf:f32:256,i32:0
+//@ share_read#4 grid=4 block=32 args=buf:f32:16384,buf:f32:256,i32:0
+//@ share_read#6 grid=6 block=32 args=buf:f32:16384,buf:f32:256,i32:0
+//@ share_read#12 grid=12 block=32 args=buf:f32:16384,buf:f32:256,i32:0
+//@ share_read#16 grid=16 block=32 args=buf:f32:16384,buf:f32:256,i32:0
+//@ share_read#64 grid=64 block=32 args=buf:f32:16384,buf:f32:256,i32:0
+//@ share_read#132 grid=132 block=32 args=buf:f32:16384,buf:f32:256,i32:0
+//@ share_read#264 grid=264 block=32 args=buf:f32:16384,buf:f32:256,i32:0
 //@ share_read#late8 grid=8 block=32 args=buf:f32:16384,buf:f32:256,i32:256
 //@ share_read#late32 grid=32 block=32 args=buf:f32:16384,buf:f32:256,i32:256
 //@ share_read#late128 grid=128 block=32 args=buf:f32:16384,buf:f32:256,i32:256
