@@ -173,6 +173,13 @@ static void test_rounds_bound(void **state)
   model_time(&arch_r, m, &l, &t);
   assert_near(t.bound_ns[MODEL_LATENCY], 30500);
   m[WM_M_ROUND_REQ] = m[WM_M_MISS_ROUNDS] = 0;
+  /* The block alone on its SM waits at barriers: each warp waits for the
+   * whole block's L1 work (4000 ns, not its 500), which overlaps the warps'
+   * arithmetic (750 x 2 = 1500 ns) but not their rounds: 11000 + 4000 */
+  l.barriers = 1;
+  model_time(&issuing, m, &l, &t);
+  assert_near(t.bound_ns[MODEL_LATENCY], 15000);
+  l.barriers = 0;
   /* with 16 blocks (2 waves of 2 x 4) the rounds repeat per wave, and the
    * 4000 lookups are 4000 / 128 warps = 31.25 ns a warp: 2 x 11031.25 */
   l.blocks = 16;
