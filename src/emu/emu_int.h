@@ -115,6 +115,9 @@ void emu_mark_aggregated(EmuProgram *p, int ncode);
  * unrolls (emu_rounds.c); i < nline. */
 void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline);
 
+/* target[i] = 1 for each of code[0..n) a branch jumps to (malloc'd, n + 1;
+ * emu_rounds.c). */
+uint8_t *emu_branch_targets(const EmuProgram *p, int n);
 /* Whether x ends a straight line of code: a branch, a call, a return, an
  * exit or a barrier (emu_rounds.c). */
 int emu_ends_line(const EmuInstr *x);

@@ -258,11 +258,8 @@ static int32_t schedule_line(EmuProgram *p, int a, int b, const uint8_t *lat, Re
 }
 
 void emu_mark_latencies(EmuProgram *p, int n) {
-  uint8_t *lat = wm_xmalloc((size_t)n + 1), *target = wm_xcalloc((size_t)n + 1, 1);
-  for (int i = 0; i < n; i++) {
-    lat[i] = (uint8_t)clocks_of(&p->code[i]);
-    if (p->code[i].op == PTX_OP_BRA && p->code[i].target < (uint32_t)n) target[p->code[i].target] = 1;
-  }
+  uint8_t *lat = wm_xmalloc((size_t)n + 1), *target = emu_branch_targets(p, n);
+  for (int i = 0; i < n; i++) lat[i] = (uint8_t)clocks_of(&p->code[i]);
   Ready r = {wm_xcalloc((size_t)p->nslots + 1, sizeof(int32_t)), wm_xcalloc((size_t)p->nslots + 1, sizeof(uint32_t)),
              0, p->nslots};
   for (int a = 0; a < n;) {

@@ -219,8 +219,7 @@ static int unrolled_per_round(const EmuProgram *p, int a, int b) {
   return per < 1 ? 1 : per > EMU_UNROLL ? EMU_UNROLL : per;
 }
 
-/* target[i] = 1 for each of code[0..n) a branch jumps to (malloc'd, n + 1). */
-static uint8_t *branch_targets(const EmuProgram *p, int n) {
+uint8_t *emu_branch_targets(const EmuProgram *p, int n) {
   uint8_t *target = wm_xcalloc((size_t)n + 1, 1);
   for (int i = 0; i < n; i++)
     if (p->code[i].op == PTX_OP_BRA && p->code[i].target < (uint32_t)n) target[p->code[i].target] = 1;
@@ -262,7 +261,7 @@ int emu_global_kind(const EmuInstr *x) {
 }
 
 void emu_mark_skipped_globals(EmuProgram *p, int n) {
-  uint8_t *target = branch_targets(p, n);
+  uint8_t *target = emu_branch_targets(p, n);
   for (int i = 0; i < n; i++) {
     if (p->code[i].op != PTX_OP_BRA) continue;
     p->code[i].aux = 0;
@@ -288,7 +287,7 @@ static void mark_if_conversions(const EmuProgram *p, int n, uint8_t *target, uin
 
 void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
   int n = p->ncode < nline ? p->ncode : nline;
-  uint8_t *target = branch_targets(p, n);
+  uint8_t *target = emu_branch_targets(p, n);
   uint8_t *scratch = wm_xcalloc((size_t)n + 1, 1), *ifc = wm_xcalloc((size_t)n + 1, 1);
   mark_if_conversions(p, n, target, ifc);
   Depths q = {wm_xcalloc((size_t)p->nslots + 1, sizeof(uint16_t)), NULL, 0, 0, p->nslots, 0, 0, 0, 0};
@@ -325,7 +324,7 @@ static int is_global_store(const EmuInstr *x) {
  * ten stores to the same sectors, shuffles apart, as 8 to 10). */
 void emu_mark_store_runs(const EmuProgram *p, uint8_t *after_st, int nline) {
   int n = p->ncode < nline ? p->ncode : nline;
-  uint8_t *target = branch_targets(p, n);
+  uint8_t *target = emu_branch_targets(p, n);
   for (int i = 1; i < n; i++)
     after_st[i] = is_global_store(&p->code[i]) && is_global_store(&p->code[i - 1]) && !target[i];
   free(target);
