@@ -86,6 +86,8 @@ typedef struct Arch {
   int l2_model_pct;          /* share of l2_bytes an LRU model of the L2
                                 holds (Hopper keeps far lines twice) */
   int block_group;           /* consecutive blocks placed on one SM together */
+  int xbar_sms;              /* SMs whose reads of one sector in the same
+                                round reach the L2 as one read (0: none) */
   int merge_sectors;         /* L1 store merging window, sectors (0: none) */
   int merge_lines;           /* ...for requests of at most this many lines */
   int partial_bytes;         /* partly written L2 sectors kept before the

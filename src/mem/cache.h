@@ -30,6 +30,11 @@ typedef struct CacheConfig {
   int l2_ways;
   int fetch_bytes;       /* DRAM bytes per L2 read miss (64 on Hopper: a
                             sector pair) */
+  int xbar_sms;          /* SMs whose reads of one sector in the same round
+                            (and wave) reach the L2 as one read; 0: none */
+  int xbar_paired;       /* 1: blocks are dealt to both SMs of a TPC in turn
+                            (grids of more blocks than TPCs), so SMs
+                            2k and 2k+1 are in different crossbar groups */
   int merge_sectors;     /* L1 store merging: a store sector that another
                             recent store (within this many sectors) wrote
                             is combined with it, not sent again */
@@ -79,11 +84,18 @@ typedef struct CacheSys {
   int merge_scan;      /* 1: merge_sectors is 16 and the host has AVX2 (the
                           FIFO scanned as cache.c's sets are) */
   uint64_t *partial;   /* [partial_sectors] ring of partly written sectors */
+  uint8_t *xbar_of;    /* [sms] the SM's crossbar group + 1 (xbar_sms) */
   /* What only the serial L2 stage writes, on host cache lines of its own
    * (the L1 stage's threads read the fields above all the time). */
   _Alignas(64) uint64_t l2_last_ln; /* the line the L2's last operation touched, and */
   size_t l2_last_way;  /* its way (l2_line) */
   size_t partial_pos, partial_n;
+  /* The crossbar's recent reads (xbar_sms): a direct-mapped table of
+   * (sector, group) keys and the wave and round of their last read, and the
+   * reads and requests that merged with one (not counted at the L2). */
+  uint64_t *xbar_key;
+  uint32_t *xbar_when;
+  uint64_t xbar_merged, xbar_merged_req;
   /* DRAM: its configuration, state and counters (dram.c) */
   Dram dram;
   /* statistics */

@@ -61,6 +61,7 @@
   X(L2_RED,   "lts__t_sectors_srcunit_tex_op_red.sum",             "L2 sectors of reductions (atomics whose result no one reads)") \
   X(L2_RDREQ, "lts__t_requests_srcunit_tex_op_read.sum",           "L2 read requests from L1 (one per 128-byte line a request misses)") \
   X(L2_WRREQ, "lts__t_requests_srcunit_tex_op_write.sum",          "L2 write requests from L1 (one per line a store writes)") \
+  X(XBAR,     "warpmem__l2_xbar_merged_reads",                     "L1 read misses the crossbar merged with another SM's read of the sector in the same round (not counted as L2 reads; share_kernels.cu)") \
   X(L2_HIT,   "lts__t_sectors_lookup_hit.sum",                     "L2 sectors that hit") \
   X(L2_MISS,  "lts__t_sectors_lookup_miss.sum",                    "L2 sectors that missed") \
   X(L1_LINES, "warpmem__l1_tag_lookups",                           "128-byte lines global/local requests touch (L1TEX looks up one tag per clock)") \

@@ -61,6 +61,7 @@ void model_cache_config(const Arch *a, int blocks_per_sm, uint32_t threads, uint
   out->l2_bytes = (uint64_t)a->l2_bytes * (uint64_t)a->l2_model_pct / 100;
   out->l2_ways = a->l2_ways ? a->l2_ways : 16;
   out->fetch_bytes = a->fetch_bytes ? a->fetch_bytes : 32;
+  out->xbar_sms = a->xbar_sms;
   out->merge_sectors = a->merge_sectors;
   out->merge_lines = a->merge_lines;
   out->partial_sectors = (uint32_t)a->partial_bytes / 32;
@@ -73,6 +74,8 @@ void model_cache_config(const Arch *a, int blocks_per_sm, uint32_t threads, uint
 void model_spread_small_grid(CacheConfig *k, uint64_t blocks) {
   uint64_t per_sm = k->sms > 0 ? (blocks + (uint64_t)k->sms - 1) / (uint64_t)k->sms : blocks;
   while (k->group > 1 && (uint64_t)k->group > per_sm) k->group /= 2;
+  /* place_probe.cu (H200): 64 blocks take one SM of each TPC, 128 both */
+  k->xbar_paired = 2 * blocks > (uint64_t)k->sms;
 }
 
 static double ratio(double num, double den) { return den > 0 ? num / den : 0; }

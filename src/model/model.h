@@ -67,7 +67,8 @@ void model_cache_config(const Arch *a, int blocks_per_sm, uint32_t threads, uint
  * SM first (measured on an H100: colsum's 132 one-warp blocks each find
  * the whole L1 of an SM; st_blocks' neighbours share no SM): the group
  * shrinks (halving, so that it still divides blocks_per_sm) to at most
- * the blocks each SM gets. */
+ * the blocks each SM gets.  It also says how blocks are dealt to the
+ * crossbar's groups (xbar_paired). */
 void model_spread_small_grid(CacheConfig *k, uint64_t blocks);
 
 /* Predicts the time of a launch from its counters (metrics.h). */
