@@ -16,6 +16,8 @@
 //                1024 blocks of 256 threads)
 //   mm_s_pin     the same with 120 KB of dynamic shared memory a block
 //   mm_g         the seed's naive multiply (N = 512)
+//   mm_s_large   mm_s at N = 1024 (4096 blocks, about four waves)
+// With an argument, every block's SM and times go to that file.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -95,6 +97,8 @@ extern "C" __global__ void mm_g(const float *A, const float *B, float *C, int n,
 /* One line a launch: the SMs used, blocks per SM (most), how many
  * consecutive block pairs share an SM, the spread of start times, and the
  * first blocks' SMs. */
+static FILE *dump; /* place-blocks.txt */
+
 static void report(const char *name, Rec *d, int nb) {
   std::vector<Rec> r(nb);
   CK(cudaMemcpy(r.data(), d, nb * sizeof(Rec), cudaMemcpyDeviceToHost));
@@ -114,10 +118,15 @@ static void report(const char *name, Rec *d, int nb) {
   printf("\n  start (ns after first) of block 0..:");
   for (int b = 0; b < nb && b < 24; b++) printf(" %llu", r[b].t0 - lo);
   printf("\n");
+  if (dump) { /* every block: launch index, SM, start and end (ns after the first start) */
+    fprintf(dump, "# %s\n", name);
+    for (int b = 0; b < nb; b++) fprintf(dump, "%d %u %llu %llu\n", b, r[b].sm, r[b].t0 - lo, r[b].t1 - lo);
+  }
 }
 
-int main() {
-  int n = 512;
+int main(int argc, char **argv) {
+  if (argc > 1) dump = fopen(argv[1], "w");
+  int n = 1024; /* buffers for the largest launch */
   float *a, *b, *c, *out;
   Rec *rec;
   CK(cudaMalloc(&a, n * n * 4));
@@ -125,6 +134,7 @@ int main() {
   CK(cudaMalloc(&c, n * n * 4));
   CK(cudaMalloc(&out, 4096 * 4));
   CK(cudaMalloc(&rec, 4096 * sizeof(Rec)));
+  CK(cudaMemset(c, 0, n * n * 4));
   CK(cudaMemset(a, 0, n * n * 4));
   CK(cudaMemset(b, 0, n * n * 4));
   int pin = 120 * 1024;
@@ -139,6 +149,7 @@ int main() {
       snprintf(name, sizeof name, "%s#%d", pinned ? "share_pin" : "share", k);
       report(name, rec, k);
     }
+  n = 512;
   dim3 g(n / T, n / T), t(T, T);
   mm_s<<<g, t>>>(a, b, c, n, rec);
   CK(cudaDeviceSynchronize());
@@ -149,5 +160,10 @@ int main() {
   mm_g<<<g, t>>>(a, b, c, n, rec);
   CK(cudaDeviceSynchronize());
   report("mm_g", rec, g.x * g.y);
+  n = 1024; /* the large seed launch: 4096 blocks, about 4 waves */
+  dim3 gl(n / T, n / T);
+  mm_s<<<gl, t>>>(a, b, c, n, rec);
+  CK(cudaDeviceSynchronize());
+  report("mm_s_large", rec, gl.x * gl.y);
   return 0;
 }
