@@ -957,6 +957,103 @@ static void test_missed_rounds(void **state)
   cache_free(&c);
 }
 
+/* ---- the crossbar: reads of several SMs merged ------------------------- */
+
+/* One block of one warp on each of 8 SMs (blocks_per_sm 1: blocks 0-7 are
+ * the first wave, block b runs on SM b % 8), crossbar groups of 4, blocks
+ * dealt one SM a TPC (xbar_paired 0): SMs 0-3 are group 0, 4-7 group 1.
+ * Each block reads sectors 0-3 (one line) in its first round and 4-7 (or
+ * 64-67) in its second. */
+static void xbar_block(CacheSys *c, uint64_t block, int second_round_far)
+{
+  MemTrace t = {0};
+  LD(&t, 0, 0, 1, 2, 3);
+  t.r[t.n - 4].first |= TR_ROUND;
+  LD(&t, 0, second_round_far ? 64 : 4, second_round_far ? 65 : 5, second_round_far ? 66 : 6,
+     second_round_far ? 67 : 7);
+  t.r[t.n - 4].first |= TR_ROUND;
+  run1(c, block, &t);
+}
+
+static void test_xbar(void **state)
+{
+  (void)state;
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  k.sms = 8;
+  k.xbar_sms = 4;
+  cache_init(&c, &k);
+  /* blocks 0-3 (group 0): the first reads 8 sectors from L2 (2 requests);
+   * blocks 1-3 miss their own L1s on the same sectors in the same rounds:
+   * 24 reads merged, 6 requests with them */
+  for (uint64_t b = 0; b < 4; b++) xbar_block(&c, b, 0);
+  counters(&c, m);
+  EQ(L1_MISS, 32);
+  EQ(L2_RD, 8);
+  EQ(L2_RDREQ, 2);
+  EQ(XBAR, 24);
+  EQ(L2_MISS, 8); /* the merged reads looked nothing up */
+  EQ(L2_HIT, 0);
+  /* block 4 is in group 1: its reads reach the L2 (and hit); block 5, in
+   * group 1 too, reads sectors 64-67 in its second round: the first round
+   * merges, the second is read */
+  xbar_block(&c, 4, 0);
+  xbar_block(&c, 5, 1);
+  counters(&c, m);
+  EQ(L2_RD, 8 + 8 + 4);
+  EQ(L2_RDREQ, 2 + 2 + 1);
+  EQ(XBAR, 24 + 4);
+  EQ(L2_HIT, 8);
+  /* block 14 is SM 6's second block (a later wave; SM 6's L1 is empty):
+   * it reads what block 4 of its group read in the same rounds, but
+   * nothing merges */
+  xbar_block(&c, 14, 0);
+  counters(&c, m);
+  EQ(L2_RD, 20 + 8);
+  EQ(XBAR, 28);
+  cache_free(&c);
+
+  /* the same rounds in different orders: block 1 reads sectors 4-7 in its
+   * first round and 0-3 in its second, so nothing is read in the same round
+   * as block 0 read it */
+  cache_init(&c, &k);
+  xbar_block(&c, 0, 0);
+  MemTrace t = {0};
+  LD(&t, 0, 4, 5, 6, 7);
+  t.r[t.n - 4].first |= TR_ROUND;
+  LD(&t, 0, 0, 1, 2, 3);
+  t.r[t.n - 4].first |= TR_ROUND;
+  run1(&c, 1, &t);
+  counters(&c, m);
+  EQ(L2_RD, 16);
+  EQ(XBAR, 0);
+  cache_free(&c);
+
+  /* the groups (+ 1): blocks dealt to both SMs of a TPC in runs of 8, the
+   * even SMs of a run one group, the odd another (SMs 0 16 32 48 of the
+   * H200 take blocks 8, 10, 12, 14); or one SM a TPC, 4 in a row */
+  uint8_t *g = xbar_groups(16, 4, 1);
+  static const uint8_t paired[16] = {1, 2, 1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4, 3, 4};
+  assert_memory_equal(g, paired, 16);
+  free(g);
+  g = xbar_groups(16, 4, 0);
+  static const uint8_t single[16] = {1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4};
+  assert_memory_equal(g, single, 16);
+  free(g);
+  assert_null(xbar_groups(1024, 4, 0)); /* 256 groups: more than a tag's 7 bits */
+  assert_null(xbar_groups(16, 1, 0));   /* a group of one SM merges nothing */
+
+  /* xbar_sms 0: no merging at all */
+  k.xbar_sms = 0;
+  cache_init(&c, &k);
+  for (uint64_t b = 0; b < 4; b++) xbar_block(&c, b, 0);
+  counters(&c, m);
+  EQ(L2_RD, 32);
+  EQ(XBAR, 0);
+  cache_free(&c);
+}
+
 static void test_raw(void **state)
 {
   uint64_t m[WM_M_COUNT];
@@ -1206,6 +1303,7 @@ int main(void)
     cmocka_unit_test(test_dram_rows),
     cmocka_unit_test(test_raw),
     cmocka_unit_test(test_missed_rounds),
+    cmocka_unit_test(test_xbar),
     cmocka_unit_test(test_hot),
     cmocka_unit_test(test_atomics),
     cmocka_unit_test(test_two_stages),

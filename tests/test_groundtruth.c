@@ -80,12 +80,11 @@ static int listed(const char *const *list, const char *name) {
  * and _write) must lie within 5% and DRAM bytes read within 10% (rows that
  * read at least 1 MB: below that, the profiler's own traffic dominates).
  * Exceptions, with what the model misses:
- * - mm_s and mm_g reads: 155% and 125% of the H200's (125% and 105% on
- *   the large launches).  Their blocks share no L1 (the H100 misses 2.07 M
- *   sectors in mm_s's L1, as the model does), but the L2 counts a sector
- *   that several SMs read at about the same time fewer times than they ask
- *   for it (share_kernels.cu on the H100: 8 SMs reading 64 KB together, 3
- *   reads a sector), which the model does not do.
+ * - mm_g reads: 81% of the H200's.  The crossbar merges the reads of
+ *   SMs of one group in the same round (share_kernels.cu, place_probe.cu;
+ *   mm_s: 100%), but mm_g's warps meet no barrier and drift apart, and
+ *   the GPU's own count varies: 1.674 M here, 1.478 M and 1.493 M for the
+ *   same launch in place_probe.cu (docs/results/h200-, h100-2026-11-26-place).
  * - offset_copy#1 writes: the sector a warp shares with the next is merged
  *   63% of the time on the H200, always in the model (87%).
  * - local_heap reads: 13.5 K measured, 8.2 K in the model (its global
@@ -97,7 +96,7 @@ typedef struct Beyond {
 } Beyond;
 static const Beyond beyond_exceptions[] = {
   {"mm_g", WM_M_L2_RD},        {"offset_copy#1", WM_M_L2_WR},
-  {"local_heap", WM_M_L2_RD},  {"mm_s", WM_M_L2_RD},
+  {"local_heap", WM_M_L2_RD},
   /* merge_kernels.cu: what the merging rules leave (docs/results/
    * h200-2026-11-26-merge): four back-to-back stores of 16 sectors merge
    * 72% as much as the model merges them, of 32 sectors 12% (the model:
@@ -106,20 +105,33 @@ static const Beyond beyond_exceptions[] = {
    * partners two apart 22% (the model: never). */
   {"st_gap#w4g0", WM_M_L2_WR},   {"st_gap#w8g0", WM_M_L2_WR},   {"st_share#p2d1", WM_M_L2_WR},
   {"st_share#p2d2", WM_M_L2_WR}, {"st_share#p2d4", WM_M_L2_WR}, {"st_share#p4d2", WM_M_L2_WR},
-  /* public_kernels.cu (docs/results/h200-2026-11-26-public): tiles that
-   * many SMs read at once, which the L2 counts fewer times than asked
-   * (share_kernels.cu): mm2_tmp 354%, matrix_mul 161%, nbody 168% of the
-   * H200's reads; syr2k 62% (its co-resident blocks reuse more in L1 on
-   * the GPU); nbody's float3 stores 87% of the write sectors. */
-  {"mm2_tmp#512", WM_M_L2_RD}, {"matrix_mul#256", WM_M_L2_RD}, {"nbody#8192", WM_M_L2_RD},
+  /* public_kernels.cu (docs/results/h200-2026-11-26-public): mm2_tmp
+   * reads 300% of the H200's sectors and syr2k 42% (the co-resident
+   * blocks of an SM, replayed one after another, reuse another amount of
+   * L1 than on the GPU); nbody 50% (its blocks, alone on their SMs,
+   * drift apart in long loops between tile loads, so fewer reads merge
+   * than in step) and 87% of the write sectors (float3 stores). */
+  {"mm2_tmp#512", WM_M_L2_RD}, {"nbody#8192", WM_M_L2_RD},
   {"syr2k#384", WM_M_L2_RD},   {"nbody#8192", WM_M_L2_WR},
 };
 
-static int beyond_exception(const char *label, WmMetric m) {
-  for (size_t i = 0; i < sizeof beyond_exceptions / sizeof *beyond_exceptions; i++)
-    if (!strcmp(beyond_exceptions[i].launch, label) && beyond_exceptions[i].metric == m)
-      return 1;
+/* The large seed launches' own: mm_s reads 113% of the H200's sectors.
+ * The model merges reads of the first wave only, whose blocks start
+ * together (exact at the small size); the GPU also merges some in the
+ * three later waves, whose blocks start as earlier ones end (the first
+ * wave's rule applied to the GPU's own placement there leaves 72% of the
+ * reads, the GPU 79%: tools/accuracy/place_merge.py). */
+static const Beyond large_exceptions[] = {{"mm_s", WM_M_L2_RD}};
+
+static int listed_beyond(const Beyond *list, size_t n, const char *label, WmMetric m) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(list[i].launch, label) && list[i].metric == m) return 1;
   return 0;
+}
+
+static int beyond_exception(const char *label, WmMetric m, int large) {
+  return listed_beyond(beyond_exceptions, sizeof beyond_exceptions / sizeof *beyond_exceptions, label, m) ||
+         (large && listed_beyond(large_exceptions, sizeof large_exceptions / sizeof *large_exceptions, label, m));
 }
 
 static void check_within(const char *label, WmMetric m, double sim, double meas, double tol) {
@@ -128,11 +140,11 @@ static void check_within(const char *label, WmMetric m, double sim, double meas,
              100 * sim / meas, meas, 100 * tol);
 }
 
-static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, int small_dram) {
+static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, int small_dram, int large) {
   static const WmMetric l2[] = {WM_M_L2_RD, WM_M_L2_WR};
   for (size_t k = 0; k < sizeof l2 / sizeof *l2; k++) {
     WmMetric m = l2[k];
-    if (r->v[m] <= 0 || beyond_exception(label, m)) continue;
+    if (r->v[m] <= 0 || beyond_exception(label, m, large)) continue;
     check_within(label, m, (double)run->mm.metric[m], (double)r->v[m], 0.05);
   }
   if (r->v[WM_M_DRAM_RD] >= 1000000)
@@ -216,7 +228,7 @@ static void check_file(const char *ptx, const char *cu, const char *csv, int fla
                    wm_metric_name[m], sim, 100 * sim / meas, meas);
       }
     }
-    if (!shared_exact) check_beyond_l1(&run, r, ls[i].label, flags & SMALL_DRAM);
+    if (!shared_exact) check_beyond_l1(&run, r, ls[i].label, flags & SMALL_DRAM, 0);
     printf("ok %s\n", ls[i].label);
     checked++;
     sim_run_free(&run);
@@ -275,7 +287,7 @@ static void test_large_launches(void **state) {
     SimRun run;
     if (sim_run_launch(mod, &ls[i], &o, &run, &e)) fail_msg("%s: %s", ls[i].label, e.msg);
     assert_true(run.have_time);
-    check_beyond_l1(&run, r, ls[i].label, 0);
+    check_beyond_l1(&run, r, ls[i].label, 0, 1);
     double sim = (double)run.mm.metric[WM_M_TIME], meas = (double)r->v[WM_M_TIME];
     assert_true(meas > 0);
     err[nerr++] = sim > meas ? sim / meas - 1 : 1 - sim / meas;

@@ -372,72 +372,6 @@ static void level_fill(CacheLevel *lv, size_t w, uint64_t ln) {
   }
 }
 
-/* ---- the crossbar's merging of reads ------------------------------------ */
-
-/* Several SMs that miss the same sector at about the same time get it from
- * one L2 read when they sit at the same place of different GPCs: K one-warp
- * blocks on K SMs reading one 64 KB array count each sector once for 2-4
- * SMs, 10 times for 32, 34.4 for 132 (H200; share_kernels.cu); every SM
- * still receives all its sectors (l1tex__m_xbar2l1tex_read_sectors), the L2
- * hit or missed, and the SMs were all different (place_probe.cu).  "At
- * about the same time" is modelled as the same round of loads (CacheLastStore.round)
- * in the same wave of blocks; groups are xbar_sms SMs in the order blocks
- * are dealt (model_xbar_group). */
-#define XBAR_BITS 18           /* the table's entries: a few blocks' reads */
-#define XBAR_NEWREQ 0x80000000u /* L2Op.bytes of a read: it starts an L2 request */
-
-/* The crossbar group of dealing position q (our SM index): blocks go to
- * both SMs of a TPC (2k, 2k+1) in runs of 2 x xbar_sms, the even ones in
- * one group and the odd in another, or, in grids with fewer blocks than
- * TPCs, one SM per TPC, xbar_sms consecutive in one group (place_probe.cu:
- * SMs 0 1 16 17 32 33 48 49, of which 0, 16, 32, 48 share a path). */
-static unsigned xbar_group(const CacheConfig *k, int q) {
-  unsigned x = (unsigned)k->xbar_sms, u = (unsigned)q;
-  return k->xbar_paired ? u / (2 * x) * 2 + u % 2 : u / x;
-}
-
-static void xbar_init(CacheSys *c) {
-  const CacheConfig *k = &c->cfg;
-  if (k->xbar_sms < 2 || xbar_group(k, k->sms - 1) + 1 > 0x7f) return; /* none, or more groups than a tag holds */
-  c->xbar_of = wm_xmalloc((size_t)k->sms);
-  for (int s = 0; s < k->sms; s++) c->xbar_of[s] = (uint8_t)(xbar_group(k, s) + 1);
-  c->xbar_key = wm_xcalloc((size_t)1 << XBAR_BITS, sizeof *c->xbar_key);
-  c->xbar_when = wm_xcalloc((size_t)1 << XBAR_BITS, sizeof *c->xbar_when);
-}
-
-/* A read's tag (L2Op.bytes): its group (7 bits), wave (8) and round (16),
- * each modulo its width; 0 when reads are not merged. */
-static uint32_t xbar_tag(const CacheSys *c, int sm, uint64_t block, uint32_t round) {
-  if (!c->xbar_of) return 0;
-  uint64_t deal = block / (uint64_t)c->cfg.sms;
-  if (block >= (uint64_t)c->cfg.sms * (uint64_t)c->cfg.blocks_per_sm) return 0;
-  return (uint32_t)c->xbar_of[sm] << 24 | (uint32_t)(deal & 0xff) << 16 | (round & 0xffff);
-}
-
-static size_t xbar_slot(uint64_t key) { return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - XBAR_BITS)); }
-static uint64_t xbar_key(const L2Op *x) { return x->sector << 7 | (x->bytes >> 24 & 0x7f); }
-
-/* Whether read x merges with its group's read of the sector in the same
- * wave and round (then the L2 does not see it); a request whose reads all
- * merged is not counted either (*open, *all: the current request). */
-static int xbar_merges(CacheSys *c, const L2Op *x, int *open, int *all) {
-  if (x->bytes & XBAR_NEWREQ) {
-    c->xbar_merged_req += (uint64_t)(*open && *all);
-    *open = *all = 1;
-  }
-  uint64_t key = xbar_key(x);
-  uint32_t when = x->bytes & 0xffffff;
-  size_t i = xbar_slot(key);
-  if (c->xbar_key[i] == key && c->xbar_when[i] == when) {
-    c->xbar_merged++;
-    return 1;
-  }
-  c->xbar_key[i] = key;
-  c->xbar_when[i] = when;
-  *all = 0;
-  return 0;
-}
-
 /* ---- setup ---------------------------------------------------------------- */
 
 void cache_init(CacheSys *c, const CacheConfig *cfg) {
@@ -468,7 +402,8 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   }
   if (c->cfg.partial_sectors)
     c->partial = wm_xmalloc((size_t)c->cfg.partial_sectors * sizeof *c->partial);
-  xbar_init(c);
+  c->xbar_of = xbar_groups(c->cfg.sms, c->cfg.xbar_sms, c->cfg.xbar_paired);
+  if (c->xbar_of) xbar_init(&c->xbar);
   c->pend = wm_xaligned(64, (size_t)c->cfg.sms * CACHE_PEND * 2 * sizeof *c->pend);
   memset(c->pend, 0, (size_t)c->cfg.sms * CACHE_PEND * 2 * sizeof *c->pend);
   dram_init(&c->dram, c->cfg.channels, c->cfg.banks, c->cfg.row_bytes, c->cfg.interleave);
@@ -484,8 +419,7 @@ void cache_free(CacheSys *c) {
   free(c->pend);
   free(c->partial);
   free(c->xbar_of);
-  free(c->xbar_key);
-  free(c->xbar_when);
+  xbar_free(&c->xbar);
   dram_free(&c->dram);
   memset(c, 0, sizeof *c);
 }
@@ -496,9 +430,9 @@ void cache_add_metrics(const CacheSys *c, uint64_t *m) {
                              WM_M_SULD_HIT, WM_M_SULD_MISS, WM_M_LDGSTS_HIT,
                              WM_M_LDGSTS_MISS};
   for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) m[keep[i]] += c->metric[keep[i]];
-  m[WM_M_L2_RD] -= c->xbar_merged; /* the workers counted them, the crossbar merged them */
-  m[WM_M_L2_RDREQ] -= c->xbar_merged_req;
-  m[WM_M_XBAR] += c->xbar_merged;
+  m[WM_M_L2_RD] -= c->xbar.merged; /* the workers counted them, the crossbar merged them */
+  m[WM_M_L2_RDREQ] -= c->xbar.merged_req;
+  m[WM_M_XBAR] += c->xbar.merged;
   dram_add_metrics(&c->dram, m);
   if (c->hot_writes > m[WM_M_HOT]) m[WM_M_HOT] = c->hot_writes;
   if (c->hot_atoms > m[WM_M_HOT_ATOM]) m[WM_M_HOT_ATOM] = c->hot_atoms;
@@ -913,7 +847,9 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
   SentSet sent = {UINT64_MAX, 0};
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
   if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, metric[WM_M_ROUND_REQ]++;
-  uint32_t tag = xbar_tag(c, sm, block, last->round);
+  uint32_t tag = 0; /* the first wave's reads, for the crossbar */
+  uint64_t slot = block / (uint64_t)c->cfg.sms;
+  if (c->xbar_of && slot < (uint64_t)c->cfg.blocks_per_sm) tag = xbar_tag(c->xbar_of[sm], slot, last->round);
   int pending = 0; /* a hit on a sector still on its way (pend_hit) */
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];
@@ -1003,7 +939,6 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
 static size_t op_set(const CacheSys *c, const L2Op *op) { return (size_t)(op->kind >> 2) * c->l2.ways; }
 
 WM_CACHE_CLONES void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
-  int req_open = 0, req_all = 0; /* xbar_merges' request */
   for (size_t i = 0; i < n && i < L2_AHEAD; i++) __builtin_prefetch(&c->l2.way[op_set(c, &ops[i])]);
   for (size_t i = 0; i < n; i++) {
     if (i + L2_AHEAD < n) {
@@ -1012,7 +947,7 @@ WM_CACHE_CLONES void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
       __builtin_prefetch(&c->l2.way[at]);
       __builtin_prefetch(&c->l2.way[at + c->l2.ways - 1]);
       if ((p->kind & 3) != L2_READ) __builtin_prefetch(&c->l2.writes->count[at]);
-      else if (p->bytes) __builtin_prefetch(&c->xbar_key[xbar_slot(xbar_key(p))]);
+      else if (p->bytes) xbar_prefetch(&c->xbar, p->sector, p->bytes);
     }
     if (i + L2_NEAR < n && (ops[i + L2_NEAR].kind & 3) != L2_READ && ops[i + L2_NEAR].bytes != 0xffffffffu) {
       /* its set is in by now: its write state too (a whole sector's write
@@ -1024,12 +959,12 @@ WM_CACHE_CLONES void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
     size_t at = op_set(c, x);
     switch (x->kind & 3) {
     case L2_READ:
-      if (!x->bytes || !xbar_merges(c, x, &req_open, &req_all)) l2_read(c, x->sector, at);
+      if (!x->bytes || !xbar_merges(&c->xbar, x->sector, x->bytes)) l2_read(c, x->sector, at); /* bytes: xbar_tag */
       break;
     case L2_WRITE: l2_write(c, x->sector, at, x->bytes, 0); break;
     case L2_WRITE_MERGED: l2_write(c, x->sector, at, x->bytes, 1); break;
     case L2_ATOM: l2_atomic(c, x->sector, at, x->bytes); break;
     }
   }
-  c->xbar_merged_req += (uint64_t)(req_open && req_all);
+  if (c->xbar_of) xbar_end(&c->xbar);
 }

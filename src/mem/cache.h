@@ -15,6 +15,7 @@
 #include "mem/dram.h"
 #include "mem/metrics.h"
 #include "mem/replay.h"
+#include "mem/xbar.h"
 
 typedef struct CacheConfig {
   int sms;               /* SMs blocks are spread over */
@@ -84,18 +85,15 @@ typedef struct CacheSys {
   int merge_scan;      /* 1: merge_sectors is 16 and the host has AVX2 (the
                           FIFO scanned as cache.c's sets are) */
   uint64_t *partial;   /* [partial_sectors] ring of partly written sectors */
-  uint8_t *xbar_of;    /* [sms] the SM's crossbar group + 1 (xbar_sms) */
+  uint8_t *xbar_of;    /* [sms] the SM's crossbar group + 1 (xbar_sms;
+                          NULL: reads not merged) */
   /* What only the serial L2 stage writes, on host cache lines of its own
    * (the L1 stage's threads read the fields above all the time). */
   _Alignas(64) uint64_t l2_last_ln; /* the line the L2's last operation touched, and */
   size_t l2_last_way;  /* its way (l2_line) */
   size_t partial_pos, partial_n;
-  /* The crossbar's recent reads (xbar_sms): a direct-mapped table of
-   * (sector, group) keys and the wave and round of their last read, and the
-   * reads and requests that merged with one (not counted at the L2). */
-  uint64_t *xbar_key;
-  uint32_t *xbar_when;
-  uint64_t xbar_merged, xbar_merged_req;
+  /* The crossbar's recent reads and what merged (xbar.h) */
+  Xbar xbar;
   /* DRAM: its configuration, state and counters (dram.c) */
   Dram dram;
   /* statistics */

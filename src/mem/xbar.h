@@ -1,0 +1,87 @@
+/* xbar.h - the crossbar's merging of reads: several SMs that miss the same
+ * sector at about the same time get it from one L2 read when they sit at
+ * the same place of different GPCs.
+ *
+ * Measured (H200 and H100, docs/results/h200-2026-11-26-share and
+ * *-2026-11-26-place): K one-warp blocks, each alone on its SM, reading one
+ * 64 KB array count each sector at the L2 once for 2-4 SMs, 10 times for 32,
+ * 34.4 for 132, cold or warm L2, while every SM receives all its sectors
+ * (l1tex__m_xbar2l1tex_read_sectors).  The SMs whose reads merge are SM i
+ * of four GPCs (0, 16, 32, 48), about 34 groups on 132 SMs.
+ *
+ * The model: reads merge when their SMs are in one group, their blocks are
+ * the same-numbered block of their SMs in the launch's first wave, and
+ * their warps are in the same round of loads (CacheLastStore.round): the
+ * blocks of a wave start together and older blocks' warps issue first, so
+ * such blocks run in step.  On the GPU's own placement this leaves 64.6% of
+ * mm_s's reads, as it measured (64.5%; tools/accuracy/place_merge.py).
+ * Later waves' blocks start as earlier ones end: not merged. */
+#ifndef WM_XBAR_H
+#define WM_XBAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define XBAR_BITS 18            /* the table's entries: a few blocks' reads */
+#define XBAR_NEWREQ 0x80000000u /* tag bit: the read starts an L2 request */
+
+/* The serial L2 stage's side: a direct-mapped table of (sector, group) keys
+ * with the slot and round of their last read, and what merged. */
+typedef struct Xbar {
+  uint64_t *key;
+  uint32_t *when;
+  uint64_t merged;     /* reads merged: not counted at the L2 */
+  uint64_t merged_req; /* L2 requests all of whose reads merged */
+  int open, all;       /* the request being read: open, all merged so far */
+} Xbar;
+
+/* Each SM's group + 1 ([sms], NULL when reads are not merged: per_group < 2
+ * or more groups than a tag holds).  `paired`: blocks are dealt to both SMs
+ * of a TPC in turn (grids of more blocks than TPCs). */
+uint8_t *xbar_groups(int sms, int per_group, int paired);
+void xbar_init(Xbar *x);
+void xbar_free(Xbar *x);
+
+/* A read's tag: the SM's group + 1 (7 bits, 0: no merging), the block's
+ * slot on its SM (8 bits) and the warp's round (16), each modulo its width. */
+static inline uint32_t xbar_tag(unsigned group1, uint64_t slot, uint32_t round) {
+  return group1 ? (uint32_t)group1 << 24 | (uint32_t)(slot & 0xff) << 16 | (round & 0xffff) : 0;
+}
+
+static inline uint64_t xbar_key(uint64_t sector, uint32_t tag) { return sector << 7 | (tag >> 24 & 0x7f); }
+static inline size_t xbar_slot(uint64_t key) {
+  return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - XBAR_BITS));
+}
+
+static inline void xbar_prefetch(const Xbar *x, uint64_t sector, uint32_t tag) {
+  __builtin_prefetch(&x->key[xbar_slot(xbar_key(sector, tag))]);
+}
+
+/* Whether the read of `sector` tagged `tag` merges with its group's read of
+ * the sector in the same slot and round (then the L2 does not see it).  A
+ * request whose reads all merged is not counted either; xbar_end closes the
+ * last one of a batch. */
+static inline int xbar_merges(Xbar *x, uint64_t sector, uint32_t tag) {
+  if (tag & XBAR_NEWREQ) {
+    x->merged_req += (uint64_t)(x->open && x->all);
+    x->open = x->all = 1;
+  }
+  uint64_t key = xbar_key(sector, tag);
+  uint32_t when = tag & 0xffffff;
+  size_t i = xbar_slot(key);
+  if (x->key[i] == key && x->when[i] == when) {
+    x->merged++;
+    return 1;
+  }
+  x->key[i] = key;
+  x->when[i] = when;
+  x->all = 0;
+  return 0;
+}
+
+static inline void xbar_end(Xbar *x) {
+  x->merged_req += (uint64_t)(x->open && x->all);
+  x->open = 0;
+}
+
+#endif
