@@ -32,7 +32,8 @@ typedef struct CacheConfig {
   int fetch_bytes;       /* DRAM bytes per L2 read miss (64 on Hopper: a
                             sector pair) */
   int xbar_sms;          /* SMs whose reads of one sector in the same round
-                            (and wave) reach the L2 as one read; 0: none */
+                            (same-numbered blocks of the first wave) reach
+                            the L2 as one read (xbar.h); 0: none */
   int xbar_paired;       /* 1: blocks are dealt to both SMs of a TPC in turn
                             (grids of more blocks than TPCs), so SMs
                             2k and 2k+1 are in different crossbar groups */

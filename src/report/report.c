@@ -139,8 +139,13 @@ static void text_hierarchy(FILE *out, const ReportRun *r) {
     double v = report_rate(r->mm, (ReportRate)i);
     if (v >= 0) fprintf(out, "    %-22s %8.1f%%\n", what[i], v);
   }
-  snprintf(extra, sizeof extra, "  (%llu L2 sectors asked for by L1 misses and uncached loads)",
-           (unsigned long long)m[WM_M_L2_RD]);
+  if (m[WM_M_XBAR])
+    snprintf(extra, sizeof extra, "  (%llu L2 sectors asked for by L1 misses and uncached loads; %llu more came"
+             " with another SM's read of the same round)", (unsigned long long)m[WM_M_L2_RD],
+             (unsigned long long)m[WM_M_XBAR]);
+  else
+    snprintf(extra, sizeof extra, "  (%llu L2 sectors asked for by L1 misses and uncached loads)",
+             (unsigned long long)m[WM_M_L2_RD]);
   text_bytes(out, "L2 read", 32.0 * (double)m[WM_M_L2_RD], extra);
   text_bytes(out, "L2 write", 32.0 * (double)m[WM_M_L2_WR], "");
   snprintf(extra, sizeof extra, "  (%.1f MB of it asked for; reads fetch %d-byte units, half-written sectors are filled)",
