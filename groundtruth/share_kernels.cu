@@ -46,3 +46,28 @@ extern "C" __global__ void share_own(const float *a, float *out) {
   for (int i = 0; i < 16384; i += 32) s += mine[i + threadIdx.x];
   out[blockIdx.x] = s;
 }
+// share_step#KcC (added 2026-11-26, second measurement): do blocks that
+// start together stay in step?  K one-warp blocks read the same 64 KB in 16
+// rounds of 4 KB (32 independent loads a lane), and between rounds run C
+// dependent FMAs (about 4.7 clocks each); the next round's addresses wait
+// for them.  With C = 0 the blocks read in step; the larger C, the more
+// time for them to drift apart between rounds.
+//@ share_step#128c0 grid=128 block=32 args=buf:f32:16384,buf:f32:256,i32:0
+//@ share_step#128c64 grid=128 block=32 args=buf:f32:16384,buf:f32:256,i32:64
+//@ share_step#128c256 grid=128 block=32 args=buf:f32:16384,buf:f32:256,i32:256
+//@ share_step#128c1024 grid=128 block=32 args=buf:f32:16384,buf:f32:256,i32:1024
+//@ share_step#128c4096 grid=128 block=32 args=buf:f32:16384,buf:f32:256,i32:4096
+//@ share_step#32c0 grid=32 block=32 args=buf:f32:16384,buf:f32:256,i32:0
+//@ share_step#32c1024 grid=32 block=32 args=buf:f32:16384,buf:f32:256,i32:1024
+//@ share_step#32c4096 grid=32 block=32 args=buf:f32:16384,buf:f32:256,i32:4096
+extern "C" __global__ void share_step(const float *a, float *out, int work) {
+  float w = 1.0f + threadIdx.x, s = 0.0f;
+  for (int r = 0; r < 16; r++) {
+    int off = w == 12345.0f ? 1 : 0; /* the round's loads wait for the chain */
+    const float *p = a + r * 1024 + threadIdx.x + off;
+#pragma unroll
+    for (int i = 0; i < 32; i++) s += p[i * 32];
+    for (int i = 0; i < work; i++) w = w * 0.999f + 0.5f;
+  }
+  out[blockIdx.x] = s + w;
+}
