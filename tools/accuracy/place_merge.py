@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""place_merge.py DIR -- which blocks' reads the crossbar merges, tested on the
-placement the GPU chose (DIR/place-blocks.txt from tools/gpu/place_probe.sh).
+"""place_merge.py DIR -- the counters of tools/gpu/place_probe.sh (DIR/ncu-place*.csv)
+as a markdown table, then which blocks' reads the crossbar merges, tested
+on the placement the GPU chose (DIR/place-blocks.txt).
 
 For the shared-tile multiplies of place_probe.cu (16 x 16 tiles: each block
 reads 2 sectors of 16 rows of A and of B a step), counts the L2 reads that
@@ -15,7 +16,40 @@ SMs 0-63 with the same SM mod 16; 64-119 with the same (SM - 64) mod 14;
 Prints the fraction of the L1 sectors each leaves; Nsight Compute measured
 0.64 (mm_s) and 0.79 (mm_s_large) on the H200 and the H100."""
 import collections
+import csv
 import sys
+
+LAUNCHES = ([f"share#{k}" for k in (2, 3, 4, 8, 16, 32, 64, 128, 132)] +
+            [f"share_pin#{k}" for k in (2, 3, 4, 8, 16, 32, 64, 128, 132)] +
+            ['mm_s', 'mm_s_pin', 'mm_g', 'mm_s_large'])
+
+
+def ncu_rows(path):
+    rows = list(csv.reader(open(path)))
+    i = [k for k, r in enumerate(rows) if r and r[0] == 'ID'][0]
+    return [dict(zip(rows[i], r)) for r in rows[i + 2:] if len(r) >= len(rows[i])]
+
+
+def num(row, metric):
+    return float(row[metric].replace(',', ''))
+
+
+def table(d):
+    cold, warm = ncu_rows(d + '/ncu-place.csv'), ncu_rows(d + '/ncu-place-warm.csv')
+    xbar = ncu_rows(d + '/ncu-place-xbar.csv')
+    print('| launch | L1 sectors | L1 misses | sectors L1 got from the crossbar | L2 read sectors | '
+          'L2 reads a sector (share) or an L1 sector | L2 hit / miss | L2 read sectors, L2 warm |')
+    print('|---|---|---|---|---|---|---|---|')
+    for name, c, w, x in zip(LAUNCHES, cold, warm, xbar):
+        l1 = num(c, 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum')
+        rd = num(c, 'lts__t_sectors_srcunit_tex_op_read.sum')
+        per = rd / 2048 if name.startswith('share') else rd / l1
+        print(f"| {name} | {l1:,.0f} | {num(c, 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum'):,.0f} | "
+              f"{num(x, 'l1tex__m_xbar2l1tex_read_sectors.sum'):,.0f} | {rd:,.0f} | {per:.2f} | "
+              f"{num(c, 'lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum'):,.0f} / "
+              f"{num(c, 'lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum'):,.0f} | "
+              f"{num(w, 'lts__t_sectors_srcunit_tex_op_read.sum'):,.0f} |")
+    print()
 
 
 def group(sm):
@@ -27,6 +61,7 @@ def group(sm):
 
 
 def main():
+    table(sys.argv[1])
     runs, cur = {}, None
     for line in open(sys.argv[1] + '/place-blocks.txt'):
         if line.startswith('#'):
