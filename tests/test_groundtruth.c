@@ -112,6 +112,16 @@ static const Beyond beyond_exceptions[] = {
    * drift apart in long loops between tile loads, so fewer reads merge
    * than in step) and 87% of the write sectors (float3 stores). */
   {"mm2_tmp#512", WM_M_L2_RD}, {"nbody#8192", WM_M_L2_RD},
+  /* share_kernels.cu (docs/results/h200-2026-11-26-share): grids of 12 to
+   * 64 blocks, dealt one SM a TPC over a few GPCs, fall into 6 to 17
+   * crossbar groups on the H200 and 3 to 16 in the model (share_read#12
+   * 50%, #16 40%, #32 and share_step#32 80%, #64 93% of the reads); blocks
+   * that start 0.5 us apart merge less than in step (share_read#late:
+   * 26-53%). */
+  {"share_read#12", WM_M_L2_RD},     {"share_read#16", WM_M_L2_RD},      {"share_read#32", WM_M_L2_RD},
+  {"share_read#64", WM_M_L2_RD},
+  {"share_step#32c0", WM_M_L2_RD},   {"share_step#32c1024", WM_M_L2_RD}, {"share_step#32c4096", WM_M_L2_RD},
+  {"share_read#late8", WM_M_L2_RD},  {"share_read#late32", WM_M_L2_RD},  {"share_read#late128", WM_M_L2_RD},
   {"syr2k#384", WM_M_L2_RD},   {"nbody#8192", WM_M_L2_WR},
 };
 
@@ -328,6 +338,16 @@ static void test_public_launches(void **state) {
   check_file("ptx/public_kernels.ptx", "public_kernels.cu", "h200-public-counters.csv", 0);
 }
 
+/* groundtruth/share_kernels.cu: one-warp blocks on many SMs reading the
+ * same data (the crossbar, src/mem/xbar.h; measured on an H200,
+ * docs/results/h200-2026-11-26-share): L1 counters exact, L2 reads within
+ * 5% where the model deals blocks to groups as the GPU does (2 to 8 and 128
+ * to 264 blocks, in step), exceptions above. */
+static void test_share_launches(void **state) {
+  (void)state;
+  check_file("ptx/share_kernels.ptx", "share_kernels.cu", "h200-share-counters.csv", 0);
+}
+
 /* groundtruth/probe_kernels.cu: 8- and 16-byte shared accesses (pairs,
  * quads, broadcast, strides), shared and global atomics and reductions,
  * 8- and 16-byte local arrays, vector global accesses, a partial warp;
@@ -343,6 +363,7 @@ int main(void) {
                                      cmocka_unit_test(test_seed_launches),
                                      cmocka_unit_test(test_merge_launches),
                                      cmocka_unit_test(test_public_launches),
+                                     cmocka_unit_test(test_share_launches),
                                      cmocka_unit_test(test_large_launches)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
