@@ -401,8 +401,10 @@ static const Arch presets[] = {
     .l2_model_pct = 50,          /* as h200 (same partitioned L2) */
     .block_group = 1,            /* as h200 */
     .xbar_sms = 4,               /* measured on an H100: K SMs reading one sector at once
-                                    count it 3 times for 8, 11 for 32, 33.4 for 128
-                                    (docs/results/h100-2026-11-26-share), as h200 */
+                                    count it 1 time for 2-4, 2 for 8, 10 for 32, 32.9 for
+                                    128, with the H200's placement (docs/results/
+                                    h100-2026-11-26-place); another H100 dealt its first
+                                    blocks to other groups (h100-2026-11-26-share) */
     .merge_sectors = 16,         /* [GT] fitted on h200: L1 store merging (sm_70+) */
     .merge_lines = 16,
     .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */
@@ -499,8 +501,8 @@ static const Arch presets[] = {
                                     it 1 time for 2-4 SMs, 2 for 8, 10 for 32, 32.5 for
                                     128, 34.4 for 132 (share_kernels.cu); each block ran on
                                     its own SM (place_probe.cu), so the SMs of the same
-                                    TPC in 4 GPCs share one path (34 of them), model.c's
-                                    model_xbar_group deals blocks to them */
+                                    TPC in 4 GPCs share one path (34 of them; mem/xbar.c
+                                    deals blocks to them) */
     .merge_sectors = 16,         /* [GT] fitted on h200: L1 store merging (sm_70+) */
     .merge_lines = 16,
     .partial_bytes = 7 << 20,    /* [GT] fitted on h200: ~7 MiB of partly written sectors */

@@ -848,8 +848,8 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
   if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, metric[WM_M_ROUND_REQ]++;
   uint32_t tag = 0; /* the first wave's reads, for the crossbar */
-  uint64_t slot = block / (uint64_t)c->cfg.sms;
-  if (c->xbar_of && slot < (uint64_t)c->cfg.blocks_per_sm) tag = xbar_tag(c->xbar_of[sm], slot, last->round);
+  if (c->xbar_of && block < (uint64_t)c->cfg.sms * (uint64_t)c->cfg.blocks_per_sm)
+    tag = xbar_tag(c->xbar_of[sm], replay_slot(c, block), last->round);
   int pending = 0; /* a hit on a sector still on its way (pend_hit) */
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];

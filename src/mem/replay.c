@@ -251,6 +251,12 @@ int replay_sm(const CacheSys *c, uint64_t block) {
   return (int)sm;
 }
 
+uint64_t replay_slot(const CacheSys *c, uint64_t block) {
+  uint64_t sm, slot;
+  place(&c->cfg, block, &sm, &slot);
+  return slot;
+}
+
 void replay_worker_add(CacheSys *c, ReplayWorker *w) {
   for (int i = 0; i < WM_M_COUNT; i++) c->metric[i] += w->metric[i];
   memset(w->metric, 0, sizeof w->metric);
