@@ -17,6 +17,8 @@
 //   mm_s_pin     the same with 120 KB of dynamic shared memory a block
 //   mm_g         the seed's naive multiply (N = 512)
 //   mm_s_large   mm_s at N = 1024 (4096 blocks, about four waves)
+//   gemm_pb#256  PolyBench-style gemm, in place (256 blocks of 32 x 8)
+//   gemm_pb#512  the same at n = 512 (1024 blocks: mm2_tmp's shape)
 // With an argument, every block's SM and times go to that file.
 #include <cstdio>
 #include <cstdlib>
@@ -81,6 +83,20 @@ extern "C" __global__ void mm_g(const float *A, const float *B, float *C, int n,
   float s = 0.0f;
   for (int k = 0; k < n; k++) s += A[row * n + k] * B[k * n + col];
   C[row * n + col] = s;
+  __syncthreads();
+  record(rec, t0);
+}
+
+/* PolyBench-style gemm (polybench_kernels.cu): C updated in place, B's
+ * column strip read a row an iteration; and public_kernels.cu's mm2_tmp,
+ * the same at n = 512 into tmp. */
+extern "C" __global__ void gemm_pb(const float *A, const float *B, float *C, int n, Rec *rec) {
+  unsigned long long t0 = now();
+  int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < n && j < n) {
+    C[i * n + j] *= 0.5f;
+    for (int k = 0; k < n; k++) C[i * n + j] += 1.5f * A[i * n + k] * B[k * n + j];
+  }
   __syncthreads();
   record(rec, t0);
 }
@@ -165,5 +181,16 @@ int main(int argc, char **argv) {
   mm_s<<<gl, t>>>(a, b, c, n, rec);
   CK(cudaDeviceSynchronize());
   report("mm_s_large", rec, gl.x * gl.y);
+  dim3 gt(32, 8); /* gemm#256 (polybench_kernels.cu) and mm2_tmp#512's shape (public_kernels.cu) */
+  n = 256;
+  dim3 gg(n / 32, n / 8);
+  gemm_pb<<<gg, gt>>>(a, b, c, n, rec);
+  CK(cudaDeviceSynchronize());
+  report("gemm_pb#256", rec, gg.x * gg.y);
+  n = 512;
+  dim3 gm(n / 32, n / 8);
+  gemm_pb<<<gm, gt>>>(a, b, c, n, rec);
+  CK(cudaDeviceSynchronize());
+  report("gemm_pb#512", rec, gm.x * gm.y);
   return 0;
 }

@@ -21,7 +21,7 @@ import sys
 
 LAUNCHES = ([f"share#{k}" for k in (2, 3, 4, 8, 16, 32, 64, 128, 132)] +
             [f"share_pin#{k}" for k in (2, 3, 4, 8, 16, 32, 64, 128, 132)] +
-            ['mm_s', 'mm_s_pin', 'mm_g', 'mm_s_large'])
+            ['mm_s', 'mm_s_pin', 'mm_g', 'mm_s_large', 'gemm_pb#256', 'gemm_pb#512'])
 
 
 def ncu_rows(path):
