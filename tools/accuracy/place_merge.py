@@ -60,6 +60,35 @@ def group(sm):
     return ('c' if sm < 124 else 'd', sm % 2)
 
 
+def slots(blocks):
+    seen, slot = collections.defaultdict(int), {}
+    for b, sm, _, _ in blocks:
+        slot[b] = seen[sm]
+        seen[sm] += 1
+    return slot
+
+
+def gemm(name, n, blocks):
+    """PolyBench-style gemm in place (32 x 8 blocks): a block reads B's row k
+    of its 32-column strip (4 sectors) each step, and its 8 rows of A a
+    sector every 8 steps."""
+    gx, slot, out = n // 32, slots(blocks), []
+    for mode in ('all', 'slot', 'sm'):
+        reads, total = set(), 0
+        for b, sm, _, _ in blocks:
+            who = {'all': group(sm), 'slot': (group(sm), slot[b]), 'sm': sm}[mode]
+            bx, by = b % gx, b // gx
+            for k in range(n):
+                for s in range(4):
+                    reads.add((who, k, 'B', bx, s))
+                if k % 8 == 0:
+                    for r in range(8):
+                        reads.add((who, k, 'A', by * 8 + r))
+            total += n * 4 + n
+        out.append('%s %.3f' % (mode, len(reads) / total))
+    print('%-11s %s' % (name, '  '.join(out)))
+
+
 def main():
     table(sys.argv[1])
     runs, cur = {}, None
@@ -69,6 +98,9 @@ def main():
             runs[cur] = []
         else:
             runs[cur].append(tuple(map(int, line.split())))
+    for name, n in (('gemm_pb#256', 256), ('gemm_pb#512', 512)):
+        if name in runs:
+            gemm(name, n, sorted(runs[name]))
     for name, n in (('mm_s', 512), ('mm_g', 512), ('mm_s_large', 1024)):
         blocks = sorted(runs[name])
         gx, steps = n // 16, n // 16
