@@ -831,7 +831,7 @@ void cache_warm_l1(const CacheSys *c, int sm) {
   for (; p < end; p += 64) __builtin_prefetch(p);
 }
 
-WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const TraceRec *r, size_t n, uint64_t local,
+WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t xbar, const TraceRec *r, size_t n, uint64_t local,
                    CacheLastStore *last, uint64_t *metric, L2Ops *out) {
   CacheLevel *l1 = &c->l1[sm];
   size_t end;
@@ -847,9 +847,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, const Tr
   SentSet sent = {UINT64_MAX, 0};
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
   if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, metric[WM_M_ROUND_REQ]++;
-  uint32_t tag = 0; /* the first wave's reads, for the crossbar */
-  if (c->xbar_of && block < (uint64_t)c->cfg.sms * (uint64_t)c->cfg.blocks_per_sm)
-    tag = xbar_tag(c->xbar_of[sm], replay_slot(c, block), last->round);
+  uint32_t tag = xbar ? xbar | (last->round & 0xffff) : 0; /* xbar_tag's round */
   int pending = 0; /* a hit on a sector still on its way (pend_hit) */
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];

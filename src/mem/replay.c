@@ -135,19 +135,26 @@ static int stored_by_other(const ReplayWorker *w, uint64_t sector, uint64_t warp
   return 0;
 }
 
+/* The crossbar tag of the reads of block (on SM sm, in slot `slot`) less
+ * the round (xbar.h): blocks of the first wave only, which start together. */
+static uint32_t xbar_first_wave(const CacheSys *c, uint64_t block, uint64_t sm, uint64_t slot) {
+  if (!c->xbar_of || block >= (uint64_t)c->cfg.sms * (uint64_t)c->cfg.blocks_per_sm) return 0;
+  return xbar_tag(c->xbar_of[sm], slot, 0);
+}
+
 /* ---- one request ---------------------------------------------------------- */
 
 /* Replays one request through the L1: the records r[0..n) (one `first` at
- * r[0]) of a warp of `block` on SM sm; `last` is that warp's last store
- * request. */
-static void replay_request(CacheSys *c, ReplayWorker *w, int sm, uint64_t block, const TraceRec *r, size_t n,
-                           CacheLastStore *last, L2Ops *out) {
+ * r[0]) of a warp of `block` on SM sm (its crossbar tag `xbar`); `last` is
+ * that warp's last store request. */
+static void replay_request(CacheSys *c, ReplayWorker *w, int sm, uint64_t block, uint32_t xbar, const TraceRec *r,
+                           size_t n, CacheLastStore *last, L2Ops *out) {
   unsigned kind = r[0].kind;
   uint64_t local = kind == TR_LOCAL_LD || kind == TR_LOCAL_ST ? local_base(c, block, r[0].warp) / 32 : 0;
   if ((kind == TR_LD || kind == TR_LOCAL_LD) && w->nstores &&
       stored_by_other(w, r[0].sector + local, block * 65536 + r[0].warp))
     w->metric[WM_M_RAW]++;
-  cache_request(c, sm, block, r, n, local, last, w->metric, out);
+  cache_request(c, sm, block, xbar, r, n, local, last, w->metric, out);
 }
 
 /* ---- a group of co-resident blocks -------------------------------------- */
@@ -159,6 +166,7 @@ typedef struct Stream {
   size_t n, pos;
   uint64_t block;
   int sm;
+  uint32_t xbar; /* xbar_first_wave */
   CacheLastStore last;
 } Stream;
 
@@ -194,12 +202,14 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const
   for (int b = 0; b < nb; b++) {
     uint64_t sm, slot;
     place(&c->cfg, first + (uint64_t)b, &sm, &slot);
+    uint32_t xbar = xbar_first_wave(c, first + (uint64_t)b, sm, slot);
     Stream *bs = &st[(size_t)b * (size_t)maxw];
     if (maxw == 1) { /* one warp: its records are its stream */
       bs->r = t[b]->r;
       bs->n = t[b]->n;
       bs->block = first + (uint64_t)b;
       bs->sm = (int)sm;
+      bs->xbar = xbar;
       continue;
     }
     for (size_t i = 0; i < t[b]->n; i++) bs[t[b]->r[i].warp].n++;
@@ -207,6 +217,7 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const
       bs[x].r = w->sorted.r + at;
       bs[x].block = first + (uint64_t)b;
       bs[x].sm = (int)sm;
+      bs[x].xbar = xbar;
       at += bs[x].n;
       bs[x].n = 0;
     }
@@ -237,7 +248,7 @@ void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *con
       if (x->pos >= x->n) continue;
       size_t e = x->pos + 1;
       while (e < x->n && !x->r[e].first) e++;
-      replay_request(c, w, x->sm, x->block, x->r + x->pos, e - x->pos, &x->last, out);
+      replay_request(c, w, x->sm, x->block, x->xbar, x->r + x->pos, e - x->pos, &x->last, out);
       x->pos = e;
       left++;
     }
@@ -249,12 +260,6 @@ int replay_sm(const CacheSys *c, uint64_t block) {
   uint64_t sm, slot;
   place(&c->cfg, block, &sm, &slot);
   return (int)sm;
-}
-
-uint64_t replay_slot(const CacheSys *c, uint64_t block) {
-  uint64_t sm, slot;
-  place(&c->cfg, block, &sm, &slot);
-  return slot;
 }
 
 void replay_worker_add(CacheSys *c, ReplayWorker *w) {

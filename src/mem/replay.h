@@ -123,10 +123,8 @@ typedef struct ReplayWorker {
 /* The L1 stage of a group: its requests through the L1 of its SM, the
  * L2 operations appended to out, counters in w. */
 void replay_l1(struct CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb, L2Ops *out);
-/* The SM that block runs on, and its slot among the SM's resident blocks
- * (the k-th block the SM received in its wave). */
+/* The SM that block runs on. */
 int replay_sm(const struct CacheSys *c, uint64_t block);
-uint64_t replay_slot(const struct CacheSys *c, uint64_t block);
 /* Moves w's counters into c. */
 void replay_worker_add(struct CacheSys *c, ReplayWorker *w);
 void replay_worker_free(ReplayWorker *w);
