@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Every accuracy set of docs/accuracy.md's summary, simulated by one warpmem
+# binary against the measurements committed under docs/results, one line a
+# set (the details in OUT).  About a minute on 2 cores.  From the repository
+# root:
+#   bash tools/accuracy/all_sets.sh build/warpmem OUT
+set -uo pipefail
+bin=$(realpath "$1"); out=$2
+mkdir -p "$out/b"
+cd "$(dirname "$0")/../.."
+cp "$bin" "$out/b/warpmem"
+sh tools/accuracy/run.sh "$out/b" > "$out/h200-seed.txt" 2>&1
+echo "seed: $(python3 tools/accuracy/seed_levels.py "$out/h200-seed.txt"); $(grep -m2 median "$out/h200-seed.txt" | paste -sd' ')"
+# a probe set: NAME ARCH RESULTS-DIR PTX-NAME
+probe_set() {
+  local name=$1 arch=$2 res=$3 set=$4 d="$out/$1"
+  mkdir -p "$d"
+  cp "docs/results/$res/ncu-$set.csv" "docs/results/$res/times-$set.json" "$d/"
+  "$bin" sim "groundtruth/ptx/${set}_kernels.ptx" --arch "$arch" --init zero --format csv > "$d/sim-$set.csv" 2>/dev/null
+  python3 tools/gpu/probe_times.py "$d" "$set" > "$d/times.txt" 2>&1
+  python3 tools/accuracy/levels.py "$d" "$set" > "$d/levels.txt" 2>&1
+  echo "$name: $(tail -1 "$d/levels.txt"); time $(tail -1 "$d/times.txt")"
+}
+probe_set h200-hierarchy h200 h200-2026-11-26-hierarchy hierarchy
+probe_set h100-hierarchy hopper h100-2026-11-25-hierarchy hierarchy
+probe_set h200-merge h200 h200-2026-11-26-merge merge
+probe_set h200-share h200 h200-2026-11-26-share share
+probe_set h200-polybench h200 h200-2026-11-25-polybench polybench
+probe_set h200-public h200 h200-2026-11-26-public public
+probe_set h100-public hopper h100-2026-11-26-public public
+mkdir -p "$out/corpus"
+echo "h100-corpus: $(python3 tools/accuracy/corpus_levels.py "$bin" "$out/corpus" | tail -1)"
+python3 tools/accuracy/lab_times.py "$bin" > "$out/lab.txt" 2>&1
+echo "lab: $(grep -i within "$out/lab.txt" | tail -1)"
