@@ -108,9 +108,10 @@ static const Beyond beyond_exceptions[] = {
   /* public_kernels.cu (docs/results/h200-2026-11-26-public): mm2_tmp
    * reads 300% of the H200's sectors and syr2k 42% (the co-resident
    * blocks of an SM, replayed one after another, reuse another amount of
-   * L1 than on the GPU); nbody 50% (its blocks, alone on their SMs,
-   * drift apart in long loops between tile loads, so fewer reads merge
-   * than in step) and 87% of the write sectors (float3 stores). */
+   * L1 than on the GPU); nbody 50% (its 8-warp blocks merge fewer reads
+   * than the model's rounds say, though one-warp blocks stay in step
+   * through 160 us of compute, share_step: not explained) and 87% of the
+   * write sectors (float3 stores). */
   {"mm2_tmp#512", WM_M_L2_RD}, {"nbody#8192", WM_M_L2_RD},
   /* share_kernels.cu (docs/results/h200-2026-11-26-share): grids of 12 to
    * 64 blocks, dealt one SM a TPC over a few GPCs, fall into 6 to 17
