@@ -2,16 +2,18 @@
 """seed_levels.py TABLE -- from the seed table of tools/accuracy/run.sh's output
 (the part before '## large'), the launches whose L2 read and write sectors
 lie within 5% and DRAM bytes read within 10% of the H200's (or within 4 KB:
-128 sectors, 4096 bytes), as test_groundtruth counts them."""
+128 sectors, 4096 bytes; levels.py's rule), as test_groundtruth counts them."""
 import re
 import sys
+
+from levels import agrees
 
 
 def within(cell, tol, unit):
     if cell in ('-',) or cell.endswith('='):
         return True
     a, b = map(float, re.search(r'([\d.]+)/([\d.]+)', cell).groups())
-    return abs(a - b) * unit <= 4096 or (abs(a / b - 1) <= tol if b else a == 0)
+    return agrees(a, b, tol, unit)
 
 
 def main():
