@@ -831,8 +831,8 @@ void cache_warm_l1(const CacheSys *c, int sm) {
   for (; p < end; p += 64) __builtin_prefetch(p);
 }
 
-WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t xbar, const TraceRec *r, size_t n, uint64_t local,
-                   CacheLastStore *last, uint64_t *metric, L2Ops *out) {
+WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t xbar, const TraceRec *r, size_t n,
+                                   uint64_t local, CacheLastStore *last, uint64_t *metric, L2Ops *out) {
   CacheLevel *l1 = &c->l1[sm];
   size_t end;
   prefetch_l1(l1, r, n, local);
@@ -847,7 +847,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   SentSet sent = {UINT64_MAX, 0};
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
   if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, metric[WM_M_ROUND_REQ]++;
-  uint32_t tag = xbar ? xbar | (last->round & 0xffff) : 0; /* xbar_tag's round */
+  uint32_t tag = xbar_at_round(xbar, last->round);
   int pending = 0; /* a hit on a sector still on its way (pend_hit) */
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];

@@ -139,8 +139,8 @@ typedef struct CacheLastStore {
  * its first, all of one kind and one warp (as mem.c records them).
  * `local` (sectors) is added to the sector of local records: the warp's
  * local window; `block` is the warp's block (stores merge within a block);
- * `xbar` the crossbar tag of its reads less the round (xbar_tag with round
- * 0; 0: not merged).  `last` is the warp's last store request; a store request
+ * `xbar` its block's crossbar tag (xbar_tag; 0: its reads are not
+ * merged).  `last` is the warp's last store request; a store request
  * replaces it.  L1's counters go to metric, what it sends the L2 to out. */
 void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t xbar, const TraceRec *r, size_t n, uint64_t local,
                    CacheLastStore *last, uint64_t *metric, L2Ops *out);

@@ -135,11 +135,11 @@ static int stored_by_other(const ReplayWorker *w, uint64_t sector, uint64_t warp
   return 0;
 }
 
-/* The crossbar tag of the reads of block (on SM sm, in slot `slot`) less
- * the round (xbar.h): blocks of the first wave only, which start together. */
+/* The crossbar tag of the reads of block (on SM sm, in slot `slot`;
+ * xbar_tag): blocks of the first wave only, which start together. */
 static uint32_t xbar_first_wave(const CacheSys *c, uint64_t block, uint64_t sm, uint64_t slot) {
   if (!c->xbar_of || block >= (uint64_t)c->cfg.sms * (uint64_t)c->cfg.blocks_per_sm) return 0;
-  return xbar_tag(c->xbar_of[sm], slot, 0);
+  return xbar_tag(c->xbar_of[sm], slot);
 }
 
 /* ---- one request ---------------------------------------------------------- */

@@ -43,9 +43,14 @@ void xbar_init(Xbar *x);
 void xbar_free(Xbar *x);
 
 /* A read's tag: the SM's group + 1 (7 bits, 0: no merging), the block's
- * slot on its SM (8 bits) and the warp's round (16), each modulo its width. */
-static inline uint32_t xbar_tag(unsigned group1, uint64_t slot, uint32_t round) {
-  return group1 ? (uint32_t)group1 << 24 | (uint32_t)(slot & 0xff) << 16 | (round & 0xffff) : 0;
+ * slot on its SM (8 bits) and the warp's round (16), each modulo its width;
+ * xbar_tag is a block's (round 0), xbar_at_round a read's. */
+static inline uint32_t xbar_tag(unsigned group1, uint64_t slot) {
+  return group1 ? (uint32_t)group1 << 24 | (uint32_t)(slot & 0xff) << 16 : 0;
+}
+
+static inline uint32_t xbar_at_round(uint32_t block_tag, uint32_t round) {
+  return block_tag ? block_tag | (round & 0xffff) : 0;
 }
 
 static inline uint64_t xbar_key(uint64_t sector, uint32_t tag) { return sector << 7 | (tag >> 24 & 0x7f); }
