@@ -1247,7 +1247,7 @@ static void test_two_stages(void **state)
     assert_int_equal(replay_sm(&c, b), (int)(b % 2));
     stage_trace(&t, b);
     const MemTrace *p[1] = {&t};
-    replay_l1(&c, &w[b % 2], b, p, 1, &ops[b]);
+    replay_l1(&c, &w[b % 2], b, 1, p, 1, &ops[b]);
     trace_free(&t);
   }
   for (uint64_t b = 0; b < 4; b++) {

@@ -96,6 +96,9 @@ typedef struct Ring {
   uint64_t *sm_next;
   pthread_mutex_t sm_mu;
   pthread_cond_t sm_cv;
+  /* An SM's co-resident blocks replayed together (the drainer's L1 stage):
+   * hold.slot is NULL when the launch needs no holding. */
+  ReplayHold hold;
 } Ring;
 
 static size_t chunk_bytes(const Chunk *c) {
@@ -119,7 +122,7 @@ static int group_l1(Ring *g, ReplayWorker *rw, uint64_t j0, MemTrace *t, int n, 
   }
   const MemTrace *x[EMU_GROUP_MAX];
   for (int j = 0; j < n; j++) x[j] = &t[j];
-  replay_l1(g->cache, rw, block_of(g->l, j0), x, n, out);
+  replay_l1(g->cache, rw, block_of(g->l, j0), 1, x, n, out);
   for (int j = 0; j < n; j++) t[j].n = 0;
   if (wait) {
     pthread_mutex_lock(&g->sm_mu);
@@ -130,6 +133,13 @@ static int group_l1(Ring *g, ReplayWorker *rw, uint64_t j0, MemTrace *t, int n, 
   return 0;
 }
 
+/* The L1 stage of chunk k's blocks through the ring's hold: each SM's
+ * blocks of a wave replayed together once its last one is in. */
+static void hold_chunk(Ring *g, uint64_t k, Chunk *c) {
+  for (int i = 0; i < c->n; i++)
+    replay_hold_put(g->cache, &g->hold, &g->rw, block_of(g->l, k * g->chunk + (uint64_t)i), &c->t[i], &c->ops);
+}
+
 /* Replays chunk k (the ring's head) through the L2: its L1 stage first,
  * if the workers did not run it. */
 static void replay_chunk(Ring *g, uint64_t k, Chunk *c) {
@@ -138,7 +148,8 @@ static void replay_chunk(Ring *g, uint64_t k, Chunk *c) {
     for (int i = 0; i < c->n; i++) g->sh->deliver(g->sh->ctx, j0 + (uint64_t)i, &c->t[i]);
     return;
   }
-  for (int i = 0; !g->parallel_l1 && i < c->n; i += g->group)
+  if (g->hold.slot) hold_chunk(g, k, c);
+  for (int i = 0; !g->hold.slot && !g->parallel_l1 && i < c->n; i += g->group)
     group_l1(g, &g->rw, k * g->chunk + (uint64_t)i, &c->t[i], c->n - i < g->group ? c->n - i : g->group, &c->ops, 0);
   cache_l2(g->cache, c->ops.op, c->ops.n);
 }
@@ -216,6 +227,15 @@ static int sm_is_periodic(const Ring *g, uint64_t nblocks) {
   return 1;
 }
 
+static uint64_t launch_blocks(const EmuLaunch *l) { return (uint64_t)l->grid[0] * l->grid[1] * l->grid[2]; }
+
+/* Whether every sampled wave is a whole number of the replay's waves (or
+ * the launch is not sampled), so that an SM's co-resident blocks all run. */
+static int whole_waves(const EmuLaunch *l) {
+  const CacheConfig *k = &l->cache->cfg;
+  return l->sample_every <= 1 || !l->sample_wave || l->sample_wave % ((uint64_t)k->sms * (uint64_t)k->blocks_per_sm) == 0;
+}
+
 static Ring *ring_new(EmuLaunch *l, uint64_t chunk, uint64_t nblocks, int nw, size_t budget) {
   Ring *ring = wm_xcalloc(1, sizeof *ring);
   pthread_mutex_init(&ring->mu, NULL);
@@ -231,7 +251,8 @@ static Ring *ring_new(EmuLaunch *l, uint64_t chunk, uint64_t nblocks, int nw, si
   ring->sms = l->cache->cfg.sms;
   ring->sh = l->shard && l->shard->chunk < nblocks ? l->shard : NULL;
   ring->out = ring->sh && ring->sh->rank;
-  ring->parallel_l1 = nw > 1 && !ring->sh && sm_is_periodic(ring, nblocks);
+  if (!ring->out && whole_waves(l)) replay_hold_init(&ring->hold, l->cache, launch_blocks(l), budget);
+  ring->parallel_l1 = !ring->hold.slot && nw > 1 && !ring->sh && sm_is_periodic(ring, nblocks);
   ring->sm_next = wm_xmalloc((size_t)ring->sms * sizeof *ring->sm_next);
   for (int s = 0; s < ring->sms; s++) ring->sm_next[s] = (uint64_t)s;
   return ring;
@@ -242,6 +263,7 @@ static void ring_free(Ring *ring) {
     for (int j = 0; j < EMU_CHUNK_MAX; j++) trace_free(&ring->slot[i].t[j]);
     l2ops_free(&ring->slot[i].ops);
   }
+  replay_hold_free(&ring->hold);
   replay_worker_add(ring->cache, &ring->rw);
   replay_worker_free(&ring->rw);
   free(ring->sm_next);
@@ -597,7 +619,17 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
   emu_printf_flush(l, bp, (size_t)n, UINT64_MAX);
   free(bp);
   if (have_mm) mm.trace = NULL;
-  if (rc == 0 && tr) {
+  ReplayHold hold;
+  if (rc == 0 && tr && replay_hold_init(&hold, l->cache, n, SIZE_MAX)) {
+    ReplayWorker w = {0};
+    L2Ops ops = {0};
+    for (uint64_t i = 0; i < n; i++) replay_hold_put(l->cache, &hold, &w, i, &tr[i], &ops);
+    replay_worker_add(l->cache, &w);
+    cache_l2(l->cache, ops.op, ops.n);
+    replay_worker_free(&w);
+    l2ops_free(&ops);
+    replay_hold_free(&hold);
+  } else if (rc == 0 && tr) {
     int group = emu_replay_group(l->cache);
     for (uint64_t i = 0; i < n; i += (uint64_t)group) {
       const MemTrace *x[EMU_GROUP_MAX];

@@ -109,7 +109,7 @@ static void stores_add(ReplayWorker *w, uint64_t sector, uint64_t warp) {
 
 /* Fills the table with the group's global store sectors (w->nstores of
  * them, counted by gather_streams). */
-static void stores_collect(ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb) {
+static void stores_collect(ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t, int nb) {
   size_t n = w->nstores;
   if (!n) return;
   size_t cap = 16;
@@ -122,7 +122,7 @@ static void stores_collect(ReplayWorker *w, uint64_t first, const MemTrace *cons
   memset(w->stores, 0, cap * sizeof *w->stores);
   for (int b = 0; b < nb; b++)
     for (size_t i = 0; i < t[b]->n; i++)
-      if (t[b]->r[i].kind == TR_ST) stores_add(w, t[b]->r[i].sector, (first + (uint64_t)b) * 65536 + t[b]->r[i].warp);
+      if (t[b]->r[i].kind == TR_ST) stores_add(w, t[b]->r[i].sector, (first + (uint64_t)b * stride) * 65536 + t[b]->r[i].warp);
 }
 
 /* 1 if a warp other than `warp` of the group stores `sector`: a load of it
@@ -173,7 +173,8 @@ typedef struct Stream {
 /* Sorts the group's records into one stream per warp, and counts them
  * (w->nrecs) and its global stores (w->nstores); returns the number of
  * streams (blocks * the most warps a block traced). */
-static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb) {
+static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t,
+                             int nb) {
   size_t total = 0, stores = 0;
   int maxw = 0;
   for (int b = 0; b < nb; b++) {
@@ -201,13 +202,14 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const
   size_t at = 0;
   for (int b = 0; b < nb; b++) {
     uint64_t sm, slot;
-    place(&c->cfg, first + (uint64_t)b, &sm, &slot);
-    uint32_t xbar = xbar_first_wave(c, first + (uint64_t)b, sm, slot);
+    uint64_t id = first + (uint64_t)b * stride;
+    place(&c->cfg, id, &sm, &slot);
+    uint32_t xbar = xbar_first_wave(c, id, sm, slot);
     Stream *bs = &st[(size_t)b * (size_t)maxw];
     if (maxw == 1) { /* one warp: its records are its stream */
       bs->r = t[b]->r;
       bs->n = t[b]->n;
-      bs->block = first + (uint64_t)b;
+      bs->block = id;
       bs->sm = (int)sm;
       bs->xbar = xbar;
       continue;
@@ -215,7 +217,7 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const
     for (size_t i = 0; i < t[b]->n; i++) bs[t[b]->r[i].warp].n++;
     for (int x = 0; x < maxw; x++) {
       bs[x].r = w->sorted.r + at;
-      bs[x].block = first + (uint64_t)b;
+      bs[x].block = id;
       bs[x].sm = (int)sm;
       bs[x].xbar = xbar;
       at += bs[x].n;
@@ -229,11 +231,12 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, const
   return nstreams;
 }
 
-void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb, L2Ops *out) {
+void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t, int nb,
+               L2Ops *out) {
   w->blocks += (uint64_t)nb;
-  size_t nstreams = gather_streams(c, w, first, t, nb);
+  size_t nstreams = gather_streams(c, w, first, stride, t, nb);
   if (!nstreams) return;
-  stores_collect(w, first, t, nb);
+  stores_collect(w, first, stride, t, nb);
   Stream *st = w->streams;
   if (w->nrecs >= 1024) cache_warm_l1(c, st[0].sm); /* many requests: most of its sets */
   for (size_t s = 0; s < nstreams; s++) /* the first L1 sets all warps need, asked for at once */
@@ -254,6 +257,83 @@ void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *con
     }
     if (!left) break;
   }
+}
+
+/* ---- an SM's co-resident blocks ------------------------------------------- */
+
+#define HOLD_MAX 64 /* most blocks an SM holds (the presets' limit is 32) */
+
+int replay_hold_init(ReplayHold *h, const CacheSys *c, uint64_t grid_blocks, size_t budget) {
+  memset(h, 0, sizeof *h);
+  const CacheConfig *k = &c->cfg;
+  if (k->group != 1 || k->blocks_per_sm < 2 || k->blocks_per_sm > HOLD_MAX || grid_blocks <= (uint64_t)k->sms)
+    return 0;
+  h->sms = k->sms;
+  h->bps = k->blocks_per_sm;
+  h->grid_blocks = grid_blocks;
+  h->budget = budget;
+  h->slot = wm_xcalloc((size_t)h->sms * (size_t)h->bps, sizeof *h->slot);
+  h->first = wm_xcalloc((size_t)h->sms, sizeof *h->first);
+  h->n = wm_xcalloc((size_t)h->sms, sizeof *h->n);
+  return 1;
+}
+
+/* Replays SM sm's held blocks of the wave starting at block w0. */
+static void hold_replay(CacheSys *c, ReplayHold *h, ReplayWorker *w, int sm, uint64_t w0, L2Ops *out) {
+  HoldSlot *row = h->slot + (size_t)sm * (size_t)h->bps;
+  MemTrace view[HOLD_MAX];
+  const MemTrace *x[HOLD_MAX] = {0};
+  uint32_t f = h->first[sm], n = h->n[sm];
+  for (uint32_t i = 0; i < n; i++) {
+    HoldSlot *s = &row[f + i];
+    view[i] = (MemTrace){s->in_store ? h->store.r + s->off : s->own.r, s->n, 0, 0};
+    x[i] = &view[i];
+  }
+  replay_l1(c, w, w0 + (uint64_t)f * (uint64_t)h->sms + (uint64_t)sm, (uint64_t)h->sms, x, (int)n, out);
+  for (uint32_t i = 0; i < n; i++) {
+    HoldSlot *s = &row[f + i];
+    if (!s->in_store) h->bytes -= s->n * sizeof(TraceRec);
+    s->own.n = s->n = 0;
+    s->in_store = 0;
+  }
+  h->first[sm] = f + n;
+  h->n[sm] = 0;
+  h->held -= n;
+  if (!h->held) h->store.n = 0; /* a wave replayed whole */
+}
+
+void replay_hold_put(CacheSys *c, ReplayHold *h, ReplayWorker *w, uint64_t block, MemTrace *t, L2Ops *out) {
+  uint64_t sms = (uint64_t)h->sms, wave = sms * (uint64_t)h->bps;
+  uint64_t w0 = block / wave * wave, p = block - w0, sm = p % sms, slot = p / sms;
+  uint64_t in_wave = h->grid_blocks - w0 < wave ? h->grid_blocks - w0 : wave;
+  uint64_t count = (in_wave - sm + sms - 1) / sms; /* the SM's blocks of this wave */
+  if (slot == 0) h->first[sm] = 0;
+  h->w0 = w0;
+  HoldSlot *s = &h->slot[sm * (uint64_t)h->bps + slot];
+  s->n = t->n;
+  if (h->bytes + t->n * sizeof(TraceRec) <= h->budget) { /* in memory: the buffers change hands */
+    MemTrace spare = s->own;
+    s->own = *t;
+    *t = spare;
+    h->bytes += s->n * sizeof(TraceRec);
+  } else { /* copied to the store */
+    s->off = h->store.n;
+    s->in_store = 1;
+    if (t->n) memcpy(trace_append(&h->store, t->n), t->r, t->n * sizeof(TraceRec));
+  }
+  t->n = 0;
+  h->n[sm]++;
+  h->held++;
+  if (slot + 1 == count) hold_replay(c, h, w, (int)sm, w0, out);
+}
+
+void replay_hold_free(ReplayHold *h) {
+  for (int i = 0; h->slot && i < h->sms * h->bps; i++) trace_free(&h->slot[i].own);
+  trace_free(&h->store);
+  free(h->slot);
+  free(h->first);
+  free(h->n);
+  memset(h, 0, sizeof *h);
 }
 
 int replay_sm(const CacheSys *c, uint64_t block) {
@@ -284,7 +364,7 @@ void l2ops_free(L2Ops *o) {
 void replay_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb) {
   ReplayWorker w = {0};
   L2Ops ops = {0};
-  replay_l1(c, &w, first, t, nb, &ops);
+  replay_l1(c, &w, first, 1, t, nb, &ops);
   replay_worker_add(c, &w);
   cache_l2(c, ops.op, ops.n);
   replay_worker_free(&w);

@@ -122,7 +122,43 @@ typedef struct ReplayWorker {
 
 /* The L1 stage of a group: its requests through the L1 of its SM, the
  * L2 operations appended to out, counters in w. */
-void replay_l1(struct CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb, L2Ops *out);
+void replay_l1(struct CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t, int nb,
+               L2Ops *out);
+/* ---- an SM's co-resident blocks, replayed together ---------------------
+ * A wave's blocks run on an SM at the same time (b, b + sms, ... under the
+ * placement of replay.c), so their warps take turns in its L1.  Blocks
+ * come in launch order, so a block's trace is held until the last block
+ * of its SM's wave arrives; then the SM's held blocks go through replay_l1
+ * together.  Active for group 1 when a wave puts several blocks on an SM. */
+typedef struct HoldSlot {
+  MemTrace own;     /* the block's trace, taken in exchange for an empty one */
+  size_t off, n;    /* or its records at store.r + off (in_store) */
+  int in_store;
+} HoldSlot;
+
+typedef struct ReplayHold {
+  HoldSlot *slot;       /* [sms * bps]: the held blocks, by SM and slot */
+  uint32_t *first;      /* [sms]: the slot of each SM's first held block */
+  uint32_t *n;          /* [sms]: blocks held */
+  int sms, bps;
+  uint64_t grid_blocks; /* the launch's blocks: its last wave may be short */
+  uint64_t w0;          /* the first block of the wave being held */
+  uint64_t held;        /* blocks held */
+  size_t bytes, budget; /* trace bytes held in `own` buffers, and their most */
+  MemTrace store;       /* past the budget, held records are copied here
+                           (a temporary file beyond WM_SPILL_BYTES) */
+} ReplayHold;
+
+/* 1 and h ready when the launch's blocks need holding, else 0 (and h
+ * empty: replay groups as they come).  `budget`: the bytes of traces held
+ * in memory; the rest go to h->store. */
+int replay_hold_init(ReplayHold *h, const struct CacheSys *c, uint64_t grid_blocks, size_t budget);
+/* Takes block's trace into h (t gets an empty buffer in exchange, or keeps
+ * its own, emptied); when it completes its SM's blocks of the wave,
+ * replays them (replay_l1, output to out). */
+void replay_hold_put(struct CacheSys *c, ReplayHold *h, ReplayWorker *w, uint64_t block, MemTrace *t, L2Ops *out);
+void replay_hold_free(ReplayHold *h);
+
 /* The SM that block runs on. */
 int replay_sm(const struct CacheSys *c, uint64_t block);
 /* Moves w's counters into c. */

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define XBAR_BITS 18            /* the table's entries: a few blocks' reads */
+#define XBAR_BITS 21            /* the table's entries: a few blocks' reads */
 #define XBAR_NEWREQ 0x80000000u /* tag bit: the read starts an L2 request */
 
 /* The serial L2 stage's side: a direct-mapped table of (sector, group) keys
@@ -53,7 +53,7 @@ static inline uint32_t xbar_at_round(uint32_t block_tag, uint32_t round) {
   return block_tag ? block_tag | (round & 0xffff) : 0;
 }
 
-static inline uint64_t xbar_key(uint64_t sector, uint32_t tag) { return sector << 7 | (tag >> 24 & 0x7f); }
+static inline uint64_t xbar_key(uint64_t sector, uint32_t tag) { return sector << 15 | (tag >> 16 & 0x7fff); }
 static inline size_t xbar_slot(uint64_t key) {
   return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - XBAR_BITS));
 }
