@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define XBAR_BITS 21            /* the table's entries: a few blocks' reads */
+#define XBAR_BITS 22            /* the table's entries: about a wave's reads of a group (mm_s: 2.1 M) */
 #define XBAR_NEWREQ 0x80000000u /* tag bit: the read starts an L2 request */
 
 /* The serial L2 stage's side: a direct-mapped table of (sector, group) keys
@@ -43,19 +43,25 @@ void xbar_init(Xbar *x);
 void xbar_free(Xbar *x);
 
 /* A read's tag: the SM's group + 1 (7 bits, 0: no merging), the block's
- * slot on its SM (8 bits) and the warp's round (16), each modulo its width;
- * xbar_tag is a block's (round 0), xbar_at_round a read's. */
+ * slot on its SM (6 bits), the warp within the block (5) and its round
+ * (13), each modulo its width; xbar_tag is a block's, xbar_at_round a
+ * read's.  Keys of the table: the sector, group, slot and warp. */
 static inline uint32_t xbar_tag(unsigned group1, uint64_t slot) {
-  return group1 ? (uint32_t)group1 << 24 | (uint32_t)(slot & 0xff) << 16 : 0;
+  return group1 ? (uint32_t)group1 << 24 | (uint32_t)(slot & 0x3f) << 18 : 0;
 }
 
-static inline uint32_t xbar_at_round(uint32_t block_tag, uint32_t round) {
-  return block_tag ? block_tag | (round & 0xffff) : 0;
+static inline uint32_t xbar_at_round(uint32_t block_tag, unsigned warp, uint32_t round) {
+  return block_tag ? block_tag | (uint32_t)(warp & 0x1f) << 13 | (round & 0x1fff) : 0;
 }
 
-static inline uint64_t xbar_key(uint64_t sector, uint32_t tag) { return sector << 15 | (tag >> 16 & 0x7fff); }
+static inline uint64_t xbar_key(uint64_t sector, uint32_t tag) { return sector << 18 | (tag >> 13 & 0x3ffff); }
 static inline size_t xbar_slot(uint64_t key) {
-  return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - XBAR_BITS));
+  key ^= key >> 31;
+  key *= 0x7fb5d329728ea185ull;
+  key ^= key >> 27;
+  key *= 0x81dadef4bc2dd44dull;
+  key ^= key >> 33;
+  return (size_t)(key >> (64 - XBAR_BITS));
 }
 
 static inline void xbar_prefetch(const Xbar *x, uint64_t sector, uint32_t tag) {
@@ -72,7 +78,7 @@ static inline int xbar_merges(Xbar *x, uint64_t sector, uint32_t tag) {
     x->open = x->all = 1;
   }
   uint64_t key = xbar_key(sector, tag);
-  uint32_t when = tag & 0xffffff;
+  uint32_t when = tag & 0x1fff;
   size_t i = xbar_slot(key);
   if (x->key[i] == key && x->when[i] == when) {
     x->merged++;
