@@ -1030,6 +1030,21 @@ static void test_xbar(void **state)
   EQ(XBAR, 0);
   cache_free(&c);
 
+  /* the same sectors in the same rounds, but read by warp 1 of block 1
+   * where warp 0 of block 0 read them: the warps of blocks in step issue
+   * together, not two different warps (so random gathers seldom merge) */
+  cache_init(&c, &k);
+  xbar_block(&c, 0, 0);
+  LD(&t, 1, 0, 1, 2, 3);
+  t.r[t.n - 4].first |= TR_ROUND;
+  LD(&t, 1, 4, 5, 6, 7);
+  t.r[t.n - 4].first |= TR_ROUND;
+  run1(&c, 1, &t);
+  counters(&c, m);
+  EQ(L2_RD, 16);
+  EQ(XBAR, 0);
+  cache_free(&c);
+
   /* the groups (+ 1): blocks dealt to both SMs of a TPC in runs of 8, the
    * even SMs of a run one group, the odd another (SMs 0 16 32 48 of the
    * H200 take blocks 8, 10, 12, 14); or one SM a TPC, 4 in a row */
@@ -1051,6 +1066,92 @@ static void test_xbar(void **state)
   counters(&c, m);
   EQ(L2_RD, 32);
   EQ(XBAR, 0);
+  cache_free(&c);
+}
+
+/* ---- an SM's co-resident blocks, replayed together ----------------------- */
+
+/* One warp streaming lines 0..63 (256 sectors, twice the 4 KB L1), one
+ * request a line. */
+static void stream_block(MemTrace *t)
+{
+  for (uint64_t ln = 0; ln < 64; ln++) LD(t, 0, 4 * ln, 4 * ln + 1, 4 * ln + 2, 4 * ln + 3);
+}
+
+/* The L1 misses of a grid of `blocks` such blocks on 2 SMs of 2 blocks
+ * each (blocks 0 and 2 on SM 0, 1 and 3 on SM 1), put through a hold of
+ * `budget` bytes; *replayed_early: whether any set was replayed before
+ * its SM's last block of the wave. */
+static uint64_t hold_misses(uint64_t blocks, size_t budget, int *replayed_early)
+{
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  k.sms = 2;
+  k.blocks_per_sm = 2;
+  cache_init(&c, &k);
+  ReplayHold h;
+  assert_int_equal(replay_hold_init(&h, &c, blocks, budget), 1);
+  ReplayWorker w = {0};
+  L2Ops ops = {0};
+  MemTrace t = {0};
+  *replayed_early = 0;
+  for (uint64_t b = 0; b < blocks; b++) {
+    stream_block(&t);
+    replay_hold_put(&c, &h, &w, b, &t, &ops);
+    assert_int_equal(t.n, 0);
+    /* block 0 waits for block 2; block 1 for block 3 if there is one */
+    if (b == 0 || (b == 1 && blocks > 3)) *replayed_early |= ops.n != 0;
+  }
+  assert_int_equal(h.held, 0);
+  replay_worker_add(&c, &w);
+  cache_l2(&c, ops.op, ops.n);
+  uint64_t m[WM_M_COUNT];
+  counters(&c, m);
+  trace_free(&t);
+  replay_worker_free(&w);
+  l2ops_free(&ops);
+  replay_hold_free(&h);
+  cache_free(&c);
+  return m[WM_M_L1_MISS];
+}
+
+static void test_hold(void **state)
+{
+  (void)state;
+  int early;
+  /* Interleaved, request by request, block 2 asks for each line just after
+   * block 0 filled it: 64 lines x 4 sectors miss once an SM.  One after the
+   * other, the LRU L1 (32 lines) has dropped line 0 by the time block 2
+   * starts, and every line misses twice: 1024. */
+  assert_int_equal(hold_misses(4, SIZE_MAX, &early), 2 * 256);
+  assert_false(early);
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  k.sms = 2;
+  k.blocks_per_sm = 2;
+  cache_init(&c, &k);
+  for (uint64_t b = 0; b < 4; b++) {
+    MemTrace t = {0};
+    stream_block(&t);
+    run1(&c, b, &t);
+  }
+  counters(&c, m);
+  EQ(L1_MISS, 4 * 256);
+  cache_free(&c);
+  /* held past the budget (copied to the store): the same */
+  assert_int_equal(hold_misses(4, 0, &early), 2 * 256);
+  /* a short last wave: SM 1 has block 1 only, replayed as it comes */
+  assert_int_equal(hold_misses(3, SIZE_MAX, &early), 256 + 256);
+  assert_false(early);
+  /* nothing to hold: one block an SM, or a grid of at most one wave of one */
+  ReplayHold h;
+  cache_init(&c, &k);
+  assert_int_equal(replay_hold_init(&h, &c, 2, SIZE_MAX), 0);
+  cache_free(&c);
+  k.blocks_per_sm = 1;
+  cache_init(&c, &k);
+  assert_int_equal(replay_hold_init(&h, &c, 8, SIZE_MAX), 0);
   cache_free(&c);
 }
 
@@ -1304,6 +1405,7 @@ int main(void)
     cmocka_unit_test(test_raw),
     cmocka_unit_test(test_missed_rounds),
     cmocka_unit_test(test_xbar),
+    cmocka_unit_test(test_hold),
     cmocka_unit_test(test_hot),
     cmocka_unit_test(test_atomics),
     cmocka_unit_test(test_two_stages),
