@@ -85,6 +85,8 @@ typedef struct EmuLaunch {
                                 the launch may run before it is stopped
                                 (0: EMU_MAX_INSTRS_DEFAULT) */
   double timeout;            /* and wall seconds (0: no limit) */
+  uint32_t run_set;          /* set by emu_run (emu_run_set): blocks an SM
+                                holds at once run one after another */
   /* out */
   uint64_t blocks_run;       /* blocks run (all, unless sampling) */
   uint64_t thread_instrs;    /* lane-instructions executed */
@@ -119,6 +121,11 @@ int emu_shard_owner(const EmuShard *sh, uint64_t j);
  * caches) times as many as fit a chunk of the host threads (emu_grid.c), so
  * that a chunk is one process's and one thread's. */
 uint64_t emu_shard_chunk(const EmuLaunch *l);
+/* The blocks of an SM's wave that run in a row, one after another
+ * (b, b + sms, ..., so that the cache replay interleaves them as the SM
+ * does), or 0: blocks run in launch order.  Only for kernels whose blocks
+ * cannot wait for each other (emu_shard_unsafe), traced for the caches. */
+uint32_t emu_run_set(const EmuLaunch *l);
 /* Whether sharding kernel k (of a plain launch, or a cooperative one) gives
  * exactly one process's result: 0 if so, else 1 with the reason in why[n]
  * (blocks that may communicate through global memory within the launch:

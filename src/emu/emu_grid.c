@@ -37,9 +37,9 @@
 #include "emu/emu_exec.h"
 #include "util/spill.h"
 
-/* Sampling: the j-th block run is block_of(l, j); with sample_every k > 1
- * only every k-th wave of sample_wave blocks runs. */
-static uint64_t block_of(const EmuLaunch *l, uint64_t j) {
+/* Sampling: the j-th block in sampled order is sampled(l, j); with
+ * sample_every k > 1 only every k-th wave of sample_wave blocks runs. */
+static uint64_t sampled(const EmuLaunch *l, uint64_t j) {
   if (l->sample_every <= 1 || !l->sample_wave) return j;
   return j / l->sample_wave * l->sample_wave * l->sample_every + j % l->sample_wave;
 }
@@ -50,9 +50,41 @@ static uint64_t blocks_to_run(const EmuLaunch *l, uint64_t nblocks) {
   return full * l->sample_wave + (rest < l->sample_wave ? rest : l->sample_wave);
 }
 
-/* The replay's group (replay_group), or 1 beyond EMU_GROUP_MAX. */
-static int emu_replay_group(const struct CacheSys *c) {
-  int group = replay_group(c);
+static uint64_t launch_blocks(const EmuLaunch *l) { return (uint64_t)l->grid[0] * l->grid[1] * l->grid[2]; }
+
+/* The block that runs j-th.  With run_set r, each wave of sms * r blocks
+ * runs SM by SM: place j of a wave is SM j / r's block j % r, block
+ * w0 + j / r + (j % r) * sms (replay.c's placement).  A wave short of
+ * blocks leaves places past the grid (block_of >= launch_blocks): they
+ * run nothing. */
+static uint64_t block_of(const EmuLaunch *l, uint64_t j) {
+  if (!l->run_set) return sampled(l, j);
+  uint64_t r = l->run_set, sms = (uint64_t)l->cache->cfg.sms, wave = sms * r, p = j % wave;
+  return sampled(l, j - p) + p / r + p % r * sms;
+}
+
+/* Whether every sampled wave is a whole number of the replay's waves (or
+ * the launch is not sampled), so that an SM's blocks of a wave all run. */
+static int whole_waves(const EmuLaunch *l) {
+  const CacheConfig *k = &l->cache->cfg;
+  return l->sample_every <= 1 || !l->sample_wave || l->sample_wave % ((uint64_t)k->sms * (uint64_t)k->blocks_per_sm) == 0;
+}
+
+uint32_t emu_run_set(const EmuLaunch *l) {
+  if (!l->cache || !l->mm || l->cooperative || l->check) return 0;
+  const CacheConfig *k = &l->cache->cfg;
+  char why[8];
+  if (k->group != 1 || k->blocks_per_sm < 2 || k->blocks_per_sm > EMU_GROUP_MAX || launch_blocks(l) <= (uint64_t)k->sms ||
+      !whole_waves(l) || emu_shard_unsafe(l->kernel, 0, why, sizeof why))
+    return 0;
+  return (uint32_t)k->blocks_per_sm;
+}
+
+/* The replay's group: an SM's blocks of a wave (emu_run_set), else
+ * replay_group's, or 1 beyond EMU_GROUP_MAX. */
+static int emu_replay_group(const EmuLaunch *l) {
+  if (l->run_set) return (int)l->run_set;
+  int group = replay_group(l->cache);
   return group < 1 || group > EMU_GROUP_MAX ? 1 : group;
 }
 
@@ -121,8 +153,10 @@ static int group_l1(Ring *g, ReplayWorker *rw, uint64_t j0, MemTrace *t, int n, 
     if (__atomic_load_n(&g->abort, __ATOMIC_RELAXED)) return -1;
   }
   const MemTrace *x[EMU_GROUP_MAX];
-  for (int j = 0; j < n; j++) x[j] = &t[j];
-  replay_l1(g->cache, rw, block_of(g->l, j0), 1, x, n, out);
+  int real = 0; /* an SM's blocks of a short wave: places past the grid last */
+  for (int j = 0; j < n; j++)
+    if (block_of(g->l, j0 + (uint64_t)j) < launch_blocks(g->l)) x[real++] = &t[j];
+  replay_l1(g->cache, rw, block_of(g->l, j0), g->l->run_set ? (uint64_t)g->sms : 1, x, real, out);
   for (int j = 0; j < n; j++) t[j].n = 0;
   if (wait) {
     pthread_mutex_lock(&g->sm_mu);
@@ -227,15 +261,6 @@ static int sm_is_periodic(const Ring *g, uint64_t nblocks) {
   return 1;
 }
 
-static uint64_t launch_blocks(const EmuLaunch *l) { return (uint64_t)l->grid[0] * l->grid[1] * l->grid[2]; }
-
-/* Whether every sampled wave is a whole number of the replay's waves (or
- * the launch is not sampled), so that an SM's co-resident blocks all run. */
-static int whole_waves(const EmuLaunch *l) {
-  const CacheConfig *k = &l->cache->cfg;
-  return l->sample_every <= 1 || !l->sample_wave || l->sample_wave % ((uint64_t)k->sms * (uint64_t)k->blocks_per_sm) == 0;
-}
-
 static Ring *ring_new(EmuLaunch *l, uint64_t chunk, uint64_t nblocks, int nw, size_t budget) {
   Ring *ring = wm_xcalloc(1, sizeof *ring);
   pthread_mutex_init(&ring->mu, NULL);
@@ -246,12 +271,12 @@ static Ring *ring_new(EmuLaunch *l, uint64_t chunk, uint64_t nblocks, int nw, si
   ring->l = l;
   ring->chunk = chunk;
   ring->nblocks = nblocks;
-  ring->group = emu_replay_group(l->cache);
+  ring->group = emu_replay_group(l);
   ring->budget = budget;
   ring->sms = l->cache->cfg.sms;
   ring->sh = l->shard && l->shard->chunk < nblocks ? l->shard : NULL;
   ring->out = ring->sh && ring->sh->rank;
-  if (!ring->out && whole_waves(l)) replay_hold_init(&ring->hold, l->cache, launch_blocks(l), budget);
+  if (!ring->out && !l->run_set && whole_waves(l)) replay_hold_init(&ring->hold, l->cache, launch_blocks(l), budget);
   ring->parallel_l1 = !ring->hold.slot && nw > 1 && !ring->sh && sm_is_periodic(ring, nblocks);
   ring->sm_next = wm_xmalloc((size_t)ring->sms * sizeof *ring->sm_next);
   for (int s = 0; s < ring->sms; s++) ring->sm_next[s] = (uint64_t)s;
@@ -323,6 +348,10 @@ static int run_one(Worker *w, uint64_t j, int i) {
   Block *b = &w->b;
   const EmuLaunch *l = b->l;
   uint64_t id = block_of(l, j);
+  if (id >= launch_blocks(l)) { /* a place past the grid (block_of) */
+    w->chunk.t[i].n = 0;
+    return 0;
+  }
   b->ctaid[0] = (uint32_t)(id % l->grid[0]);
   b->ctaid[1] = (uint32_t)(id / l->grid[0] % l->grid[1]);
   b->ctaid[2] = (uint32_t)(id / ((uint64_t)l->grid[0] * l->grid[1]));
@@ -330,7 +359,7 @@ static int run_one(Worker *w, uint64_t j, int i) {
   b->order = j;
   if (b->running) __atomic_store_n(&b->running[w->id], j, __ATOMIC_RELEASE);
   if (w->ring) w->mm.trace = &w->chunk.t[i];
-  w->mm.block = j;
+  w->mm.block = id;
   if (!emu_block_run(b)) return 0;
   if (w->ring) ring_abort(w->ring);
   w->fault_block = j;
@@ -496,13 +525,18 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   if (emu_check_budget(l, prog, shared, &block_bytes, e) || grid_settings(&nw, &budget, e)) return -1;
   nw = emu_budget_threads(nw, block_bytes);
   if (emu_heap_used(k) || l->check) nw = 1; /* allocation in block order (emu_heap.c); the check's shadow */
-  uint64_t grid_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-  uint64_t nblocks = blocks_to_run(l, grid_blocks);
-  l->blocks_run = nblocks;
+  uint64_t grid_blocks = launch_blocks(l);
+  l->run_set = emu_run_set(l);
+  l->blocks_run = blocks_to_run(l, grid_blocks);
+  uint64_t nblocks = l->blocks_run; /* places in the run order (block_of) */
+  if (l->run_set) {
+    uint64_t wave = (uint64_t)l->cache->cfg.sms * l->run_set;
+    nblocks = (nblocks + wave - 1) / wave * wave;
+  }
   const EmuShard *sh = l->shard && l->shard->chunk < nblocks ? l->shard : NULL;
   uint64_t nrun = l->shard ? emu_shard_count(l->shard, nblocks) : nblocks; /* this process's */
   if ((uint64_t)nw > nrun) nw = (int)nrun;
-  int group = l->cache ? emu_replay_group(l->cache) : 1;
+  int group = l->cache ? emu_replay_group(l) : 1;
   uint64_t chunk = sh ? sh->chunk : chunk_size(l, nblocks, nw ? nw : 1, group), next = 0;
   Worker *ws = wm_xcalloc((size_t)(nw ? nw : 1), sizeof *ws);
   uint64_t running[EMU_MAX_THREADS];
@@ -547,7 +581,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   workers_finish(l, ws, nw);
   rc = l->shard ? l->shard->finish(l->shard->ctx, l, fault, e) : fault == UINT64_MAX ? 0 : -1;
   if (l->mm) {
-    l->mm->metric[WM_M_WARPS] += nblocks * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
+    l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
     l->mm->metric[WM_M_INST] += l->warp_instrs;
     l->mm->metric[WM_M_DEP_CLOCKS] += l->warp_clocks;
   }
@@ -630,7 +664,7 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
     l2ops_free(&ops);
     replay_hold_free(&hold);
   } else if (rc == 0 && tr) {
-    int group = emu_replay_group(l->cache);
+    int group = emu_replay_group(l);
     for (uint64_t i = 0; i < n; i += (uint64_t)group) {
       const MemTrace *x[EMU_GROUP_MAX];
       int k = 0;

@@ -21,7 +21,8 @@
 #include "emu/emu_exec.h"
 
 uint64_t emu_shard_chunk(const EmuLaunch *l) {
-  uint64_t group = (uint64_t)(l->cache ? replay_group(l->cache) : 1);
+  uint64_t group = emu_run_set(l);
+  if (!group) group = (uint64_t)(l->cache ? replay_group(l->cache) : 1);
   if (group < 1 || group > EMU_GROUP_MAX) group = 1;
   return group * (EMU_CHUNK_MAX / group);
 }

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define XBAR_BITS 22            /* the table's entries: about a wave's reads of a group (mm_s: 2.1 M) */
+#define XBAR_BITS 19            /* the table's entries: about a wave's reads of a group (mm_s: 2.1 M) */
 #define XBAR_NEWREQ 0x80000000u /* tag bit: the read starts an L2 request */
 
 /* The serial L2 stage's side: a direct-mapped table of (sector, group) keys
