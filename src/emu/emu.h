@@ -32,7 +32,7 @@ typedef struct EmuShard {
   void (*deliver)(void *ctx, uint64_t j, const MemTrace *t);
   /* every process, after its blocks: adds the others' statistics and
      instruction counts to rank 0's l, and agrees on the fault of the lowest
-     block (`fault`: this process's lowest faulting j, UINT64_MAX if none,
+     block (`fault`: this process's lowest faulting block, UINT64_MAX if none,
      its message in *e).  0, or -1 with that fault's message in *e. */
   int (*finish)(void *ctx, struct EmuLaunch *l, uint64_t fault, WmErr *e);
 } EmuShard;
@@ -126,6 +126,8 @@ uint64_t emu_shard_chunk(const EmuLaunch *l);
  * does), or 0: blocks run in launch order.  Only for kernels whose blocks
  * cannot wait for each other (emu_shard_unsafe), traced for the caches. */
 uint32_t emu_run_set(const EmuLaunch *l);
+/* The place in the run order of a block that runs (emu_run set up). */
+uint64_t emu_place_of(const EmuLaunch *l, uint64_t block);
 /* Whether sharding kernel k (of a plain launch, or a cooperative one) gives
  * exactly one process's result: 0 if so, else 1 with the reason in why[n]
  * (blocks that may communicate through global memory within the launch:

@@ -381,6 +381,10 @@ void emu_printf_flush(EmuLaunch *l, Block *const *bs, size_t nb, uint64_t last);
 
 /* --- a block (emu.c), for the launch (emu_grid.c) --- */
 
+/* Whether every sampled wave is a whole number of the cache replay's waves
+ * (or the launch is not sampled): an SM's blocks of a wave all run. */
+int emu_whole_waves(const EmuLaunch *l);
+
 #define EMU_GROUP_MAX 32 /* a larger replay group is replayed block by block */
 #define EMU_CHUNK_MAX 64 /* blocks handed to a host thread at a time */
 

@@ -63,21 +63,15 @@ static uint64_t block_of(const EmuLaunch *l, uint64_t j) {
   return sampled(l, j - p) + p / r + p % r * sms;
 }
 
-/* Whether every sampled wave is a whole number of the replay's waves (or
- * the launch is not sampled), so that an SM's blocks of a wave all run. */
-static int whole_waves(const EmuLaunch *l) {
-  const CacheConfig *k = &l->cache->cfg;
-  return l->sample_every <= 1 || !l->sample_wave || l->sample_wave % ((uint64_t)k->sms * (uint64_t)k->blocks_per_sm) == 0;
-}
-
-uint32_t emu_run_set(const EmuLaunch *l) {
-  if (!l->cache || !l->mm || l->cooperative || l->check) return 0;
-  const CacheConfig *k = &l->cache->cfg;
-  char why[8];
-  if (k->group != 1 || k->blocks_per_sm < 2 || k->blocks_per_sm > EMU_GROUP_MAX || launch_blocks(l) <= (uint64_t)k->sms ||
-      !whole_waves(l) || emu_shard_unsafe(l->kernel, 0, why, sizeof why))
-    return 0;
-  return (uint32_t)k->blocks_per_sm;
+uint64_t emu_place_of(const EmuLaunch *l, uint64_t block) {
+  uint64_t j = block;
+  if (l->sample_every > 1 && l->sample_wave) {
+    uint64_t span = l->sample_wave * l->sample_every;
+    j = block / span * l->sample_wave + block % span;
+  }
+  if (!l->run_set) return j;
+  uint64_t r = l->run_set, sms = (uint64_t)l->cache->cfg.sms, wave = sms * r, p = j % wave;
+  return j - p + p % sms * r + p / sms;
 }
 
 /* The replay's group: an SM's blocks of a wave (emu_run_set), else
@@ -276,7 +270,7 @@ static Ring *ring_new(EmuLaunch *l, uint64_t chunk, uint64_t nblocks, int nw, si
   ring->sms = l->cache->cfg.sms;
   ring->sh = l->shard && l->shard->chunk < nblocks ? l->shard : NULL;
   ring->out = ring->sh && ring->sh->rank;
-  if (!ring->out && !l->run_set && whole_waves(l)) replay_hold_init(&ring->hold, l->cache, launch_blocks(l), budget);
+  if (!ring->out && !l->run_set && emu_whole_waves(l)) replay_hold_init(&ring->hold, l->cache, launch_blocks(l), budget);
   ring->parallel_l1 = !ring->hold.slot && nw > 1 && !ring->sh && sm_is_periodic(ring, nblocks);
   ring->sm_next = wm_xmalloc((size_t)ring->sms * sizeof *ring->sm_next);
   for (int s = 0; s < ring->sms; s++) ring->sm_next[s] = (uint64_t)s;
@@ -312,8 +306,9 @@ typedef struct Worker {
   uint64_t nblocks, chunk_blocks;
   uint64_t *next;         /* next chunk to hand out (shared) */
   const EmuShard *sh;     /* the launch is sharded: this process's chunks */
-  uint64_t *stop_at;      /* lowest faulting block so far (shared) */
-  uint64_t fault_block;
+  uint64_t *stop_at;      /* the last place in the run order that must run (shared) */
+  uint64_t *fault_id;     /* lowest faulting block so far (shared) */
+  uint64_t fault_block;   /* this worker's lowest */
   pthread_t th;
   int started;
 } Worker;
@@ -342,13 +337,20 @@ static int grid_settings(int *threads, size_t *budget, WmErr *e) {
   return 0;
 }
 
+static void store_min(uint64_t *at, uint64_t v) {
+  uint64_t cur = __atomic_load_n(at, __ATOMIC_RELAXED);
+  while (v < cur && !__atomic_compare_exchange_n(at, &cur, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+}
+
 /* Runs block j (run order) on w; its trace goes to trace slot i of the
- * chunk.  Returns -1 if it faulted. */
+ * chunk.  Returns -1 if it faulted.  A block above the lowest that faulted
+ * so far does not run (its fault would not be the one reported). */
 static int run_one(Worker *w, uint64_t j, int i) {
   Block *b = &w->b;
   const EmuLaunch *l = b->l;
   uint64_t id = block_of(l, j);
-  if (id >= launch_blocks(l)) { /* a place past the grid (block_of) */
+  if (id >= launch_blocks(l) || id > __atomic_load_n(w->fault_id, __ATOMIC_RELAXED)) { /* past the grid (block_of) */
     w->chunk.t[i].n = 0;
     return 0;
   }
@@ -360,12 +362,15 @@ static int run_one(Worker *w, uint64_t j, int i) {
   if (b->running) __atomic_store_n(&b->running[w->id], j, __ATOMIC_RELEASE);
   if (w->ring) w->mm.trace = &w->chunk.t[i];
   w->mm.block = id;
+  b->failed = 0; /* SM by SM, blocks run after one faulted (run_chunk) */
   if (!emu_block_run(b)) return 0;
   if (w->ring) ring_abort(w->ring);
-  w->fault_block = j;
-  uint64_t cur = __atomic_load_n(w->stop_at, __ATOMIC_RELAXED);
-  while (j < cur && !__atomic_compare_exchange_n(w->stop_at, &cur, j, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-  }
+  w->fault_block = id; /* below this worker's earlier faults: those ran no block above them */
+  store_min(w->fault_id, id);
+  /* the blocks of lower number all run first: in launch order, those before
+   * j; SM by SM (run_set), those of j's wave */
+  uint64_t wave = l->run_set ? (uint64_t)l->cache->cfg.sms * l->run_set : 1;
+  store_min(w->stop_at, (j / wave + 1) * wave - 1);
   return -1;
 }
 
@@ -406,7 +411,11 @@ static int run_chunk(Worker *w, uint64_t j0, uint64_t n) {
     uint64_t m = n - i0 < group ? n - i0 : group;
     for (uint64_t i = i0; i < i0 + m; i++) {
       if (j0 + i > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) return 0;
-      if (run_one(w, j0 + i, (int)(par ? i - i0 : i))) return -1;
+      if (run_one(w, j0 + i, (int)(par ? i - i0 : i))) {
+        if (!w->b.l->run_set || w->b.stopped) return -1;
+        stop_tracing(w); /* SM by SM: lower blocks of the wave may follow */
+        g = NULL, par = 0;
+      }
     }
     if (g) note_big_group(g, j0 + i0, &w->chunk.t[par ? 0 : i0], (int)m);
     if (par && w->ring && group_l1(g, &w->rw, j0 + i0, w->chunk.t, (int)m, &w->chunk.ops, 1)) stop_tracing(w);
@@ -541,7 +550,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   Worker *ws = wm_xcalloc((size_t)(nw ? nw : 1), sizeof *ws);
   uint64_t running[EMU_MAX_THREADS];
   for (int t = 0; t < nw; t++) running[t] = 0; /* not started: may run anything */
-  uint64_t stop_at = UINT64_MAX;
+  uint64_t stop_at = UINT64_MAX, fault_id = UINT64_MAX;
   EmuWatch watch;
   emu_watch_init(&watch, l);
   Ring *ring = l->cache && l->mm ? ring_new(l, chunk, nblocks, nw, budget) : NULL;
@@ -553,6 +562,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
     w->next = &next;
     w->sh = sh;
     w->stop_at = &stop_at;
+    w->fault_id = &fault_id;
     w->fault_block = UINT64_MAX;
     if (l->mm && worker_model(&w->mm, l->mm, k->ncode) == 0) w->b.mm = &w->mm;
     if (ring && w->b.mm) w->ring = ring;
@@ -751,6 +761,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   uint32_t shared = l->smem_dynamic ? (k->shared_static + align - 1) / align * align + l->smem_dynamic
                                     : k->shared_static;
   const Arch *arch = l->arch ? l->arch : arch_default();
+  l->run_set = 0; /* emu_grid_run's to set */
   if (check_launch(l, arch, k, shared, e)) return -1;
 
   uint64_t gbase;

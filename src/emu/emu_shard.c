@@ -4,6 +4,10 @@
  * src/sim/sim_mpi.c), and which kernels cannot be sharded exactly.
  *
  * Notes:
+ *  - The run order is launch order, but for kernels whose blocks cannot
+ *    wait for each other, traced for the caches, an SM's blocks of a wave
+ *    run in a row (emu_run_set; block_of in emu_grid.c), so that the cache
+ *    replay interleaves them as the SM does without holding a wave.
  *  - Blocks are dealt in chunks of consecutive blocks of the run order, in
  *    turn: chunk c to process c % nproc.  A chunk is a multiple of the cache
  *    replay's group, so the blocks replayed together always come from one
@@ -19,6 +23,24 @@
 #include <stdio.h>
 
 #include "emu/emu_exec.h"
+#include "mem/cache.h"
+
+/* Whether every sampled wave is a whole number of the replay's waves (or
+ * the launch is not sampled), so that an SM's blocks of a wave all run. */
+int emu_whole_waves(const EmuLaunch *l) {
+  const CacheConfig *k = &l->cache->cfg;
+  return l->sample_every <= 1 || !l->sample_wave || l->sample_wave % ((uint64_t)k->sms * (uint64_t)k->blocks_per_sm) == 0;
+}
+
+uint32_t emu_run_set(const EmuLaunch *l) {
+  if (!l->cache || !l->mm || l->cooperative || l->check) return 0;
+  const CacheConfig *k = &l->cache->cfg;
+  char why[8];
+  if (k->group != 1 || k->blocks_per_sm < 2 || k->blocks_per_sm > EMU_GROUP_MAX || (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] <= (uint64_t)k->sms ||
+      !emu_whole_waves(l) || emu_shard_unsafe(l->kernel, 0, why, sizeof why))
+    return 0;
+  return (uint32_t)k->blocks_per_sm;
+}
 
 uint64_t emu_shard_chunk(const EmuLaunch *l) {
   uint64_t group = emu_run_set(l);

@@ -286,7 +286,7 @@ static int finish(void *ctx, EmuLaunch *l, uint64_t fault, WmErr *e) {
   uint64_t low = UINT64_MAX;
   MPI_Allreduce(&fault, &low, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
   if (low == UINT64_MAX) return 0;
-  MPI_Bcast(e, (int)sizeof *e, MPI_BYTE, emu_shard_owner(&L->sh, low), MPI_COMM_WORLD);
+  MPI_Bcast(e, (int)sizeof *e, MPI_BYTE, emu_shard_owner(&L->sh, emu_place_of(l, low)), MPI_COMM_WORLD);
   return -1;
 }
 
