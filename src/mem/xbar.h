@@ -11,7 +11,9 @@
  *
  * The model: reads merge when their SMs are in one group, their blocks are
  * the same-numbered block of their SMs in the launch's first wave, and
- * their warps are in the same round of loads (CacheLastStore.round): the
+ * the same warp of each is in the same round of loads (CacheLastStore.round;
+ * different warps are not in step: the lab's random gathers merged reads
+ * of other warps, predicted 0.67 of the H200's time, 1.2 without): the
  * blocks of a wave start together and older blocks' warps issue first, so
  * such blocks run in step.  On the GPU's own placement this leaves 64.6% of
  * mm_s's reads, as it measured (64.5%; tools/accuracy/place_merge.py).
