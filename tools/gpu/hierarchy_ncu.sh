@@ -13,9 +13,11 @@
 # such as `polybench`, `public` or `merge`, only groundtruth/SET_kernels.cu
 # (PolyBench-style code, public-code-style code, L1 store merging):
 # ncu-SET.csv, times-SET.json.  Everything goes
-# to $OUT/hierarchy-ncu.tgz (default OUT: /tmp); tools/compare_ncu.py
+# to $OUT/hierarchy-ncu.tgz (default OUT: /tmp); EXTRA_METRICS (a comma
+# list) adds Nsight metrics warpmem does not report; tools/compare_ncu.py
 # compares each ncu CSV with `warpmem sim --format csv` on any machine.
 source "$(dirname "$0")/ncu_prologue.sh"
+[ -n "${EXTRA_METRICS:-}" ] && metrics="$metrics,$EXTRA_METRICS"
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "gpu: $gpu" >> "$out/env.txt"
 large=$(mktemp -d)
