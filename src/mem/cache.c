@@ -113,7 +113,7 @@ static void level_init(CacheLevel *lv, uint64_t *way, int l2) {
   lv->way = way;
   lv->scan = 0;
 #ifdef WM_SCAN_AVX2
-  lv->scan = (lv->ways == 4 || lv->ways == 16) && __builtin_cpu_supports("avx2");
+  lv->scan = (lv->ways == 4 || lv->ways == 8 || lv->ways == 16) && __builtin_cpu_supports("avx2");
 #endif
   for (uint32_t w = 0; w < lv->ways; w++) way[w] = (uint64_t)w << CL_RANK; /* empty, ranked */
   for (size_t done = lv->ways; done < n; done *= 2) /* the first set copied over the rest */
@@ -156,7 +156,7 @@ static size_t set_of(const CacheLevel *lv, uint64_t ln) { return set_index(lv, l
 /* ---- the set scans ---------------------------------------------------------
  * Each look-up asks three things of a set: which way holds the line, which
  * is empty, which is the least recent.  A 16-way L2 set is four AVX2
- * registers and a 4-way L1 set one, so on hosts with AVX2 (chosen once, in
+ * registers and an 8-way (Hopper) L1 set two, so on hosts with AVX2 (chosen once, in
  * level_init: CacheLevel.scan) the answers are three bit masks from a few
  * compares instead of a loop of branches per way (the scalar loop cost
  * 250 instructions per L2 look-up).  Both forms give the same ways: the
@@ -183,10 +183,10 @@ __attribute__((target("avx2"), always_inline)) static inline uint64_t eq_mask(co
   return m;
 }
 
-/* The ways of a set of 4 or 16 that hold line ln (one bit at most). */
+/* The ways of a set of 4, 8 or 16 that hold line ln (one bit at most). */
 __attribute__((target("avx2"))) static uint64_t find_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
   __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), key = _mm256_set1_epi64x((long long)(ln + 1));
-  return ways == 16 ? eq_mask(set, 16, tag, key, 0) : eq_mask(set, 4, tag, key, 0);
+  return ways == 16 ? eq_mask(set, 16, tag, key, 0) : ways == 8 ? eq_mask(set, 8, tag, key, 0) : eq_mask(set, 4, tag, key, 0);
 }
 
 /* The entries of a store FIFO of 16 (merged_store) equal to key. */
@@ -194,7 +194,7 @@ __attribute__((target("avx2"))) static uint64_t fifo_avx2(const uint64_t *fifo, 
   return eq_mask(fifo, 16, _mm256_set1_epi64x(-1), _mm256_set1_epi64x((long long)key), 0);
 }
 
-/* The victim of a set of `ways` (4 or 16): its first empty way, else its
+/* The victim of a set of `ways` (4, 8 or 16): its first empty way, else its
  * LRU one (both masks from one load of the set). */
 __attribute__((target("avx2"), always_inline)) static inline uint32_t victim(const uint64_t *set, uint32_t ways) {
   __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), zero = _mm256_setzero_si256();
@@ -232,10 +232,11 @@ __attribute__((target("avx2"), always_inline)) static inline void touch(uint64_t
 
 __attribute__((target("avx2"))) static void touch_avx2(uint64_t *set, uint32_t ways, uint32_t w) {
   if (ways == 16) touch(set, 16, w);
+  else if (ways == 8) touch(set, 8, w);
   else touch(set, 4, w);
 }
 
-/* level_lookup on a set of `ways` (4 or 16): the way within the set. */
+/* level_lookup on a set of `ways` (4, 8 or 16): the way within the set. */
 __attribute__((target("avx2"), always_inline)) static inline uint32_t lookup(uint64_t *set, uint32_t ways, uint64_t ln,
                                                                                int *hit) {
   __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), key = _mm256_set1_epi64x((long long)(ln + 1));
@@ -247,13 +248,14 @@ __attribute__((target("avx2"), always_inline)) static inline uint32_t lookup(uin
 }
 
 __attribute__((target("avx2"))) static uint32_t lookup_avx2(uint64_t *set, uint32_t ways, uint64_t ln, int *hit) {
-  return ways == 16 ? lookup(set, 16, ln, hit) : lookup(set, 4, ln, hit);
+  return ways == 16 ? lookup(set, 16, ln, hit) : ways == 8 ? lookup(set, 8, ln, hit) : lookup(set, 4, ln, hit);
 }
 
 __attribute__((target("avx2"))) static uint32_t victim16_avx2(const uint64_t *set) { return victim(set, 16); }
+__attribute__((target("avx2"))) static uint32_t victim8_avx2(const uint64_t *set) { return victim(set, 8); }
 __attribute__((target("avx2"))) static uint32_t victim4_avx2(const uint64_t *set) { return victim(set, 4); }
 
-/* level_way on a set of `ways` (4 or 16): the way holding ln, else the
+/* level_way on a set of `ways` (4, 8 or 16): the way holding ln, else the
  * victim, from one load of the set (not find_avx2 then victim: two calls,
  * the set loaded twice). */
 __attribute__((target("avx2"), always_inline)) static inline uint32_t way_of(const uint64_t *set, uint32_t ways,
@@ -273,13 +275,14 @@ __attribute__((target("avx2"), always_inline)) static inline uint32_t way_of(con
 }
 
 __attribute__((target("avx2"))) static uint32_t way_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
-  return ways == 16 ? way_of(set, 16, ln) : way_of(set, 4, ln);
+  return ways == 16 ? way_of(set, 16, ln) : ways == 8 ? way_of(set, 8, ln) : way_of(set, 4, ln);
 }
 
 /* The masks, as scan_loop gives them. */
 static SetScan scan_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
   SetScan s = {find_avx2(set, ways, ln), 0, 0};
-  if (!s.hit) s.empty = 1ull << (ways == 16 ? victim16_avx2(set) : victim4_avx2(set)); /* standing for both */
+  if (!s.hit) /* standing for both */
+    s.empty = 1ull << (ways == 16 ? victim16_avx2(set) : ways == 8 ? victim8_avx2(set) : victim4_avx2(set));
   return s;
 }
 #endif
