@@ -106,9 +106,10 @@ static const Beyond beyond_exceptions[] = {
   {"st_gap#w4g0", WM_M_L2_WR},   {"st_gap#w8g0", WM_M_L2_WR},   {"st_share#p2d1", WM_M_L2_WR},
   {"st_share#p2d2", WM_M_L2_WR}, {"st_share#p2d4", WM_M_L2_WR}, {"st_share#p4d2", WM_M_L2_WR},
   /* public_kernels.cu (docs/results/h200-2026-11-26-public): mm2_tmp
-   * reads 300% of the H200's sectors and syr2k 42% (the co-resident
-   * blocks of an SM, replayed one after another, reuse another amount of
-   * L1 than on the GPU); nbody 50% (its 8-warp blocks merge fewer reads
+   * reads 191% of the H200's sectors (its L1 misses equal the H200's
+   * since an SM's blocks share its L1 in turn; the GPU's crossbar merges
+   * 59% of them, the model's same-numbered blocks 21%) and syr2k 41% (its
+   * L1 misses 59% of the H200's); nbody 50% (its 8-warp blocks merge fewer reads
    * than the model's rounds say, though one-warp blocks stay in step
    * through 160 us of compute, share_step: not explained) and 87% of the
    * write sectors (float3 stores). */
@@ -124,6 +125,18 @@ static const Beyond beyond_exceptions[] = {
   {"share_step#32c0", WM_M_L2_RD},   {"share_step#32c1024", WM_M_L2_RD}, {"share_step#32c4096", WM_M_L2_RD},
   {"share_read#late8", WM_M_L2_RD},  {"share_read#late32", WM_M_L2_RD},  {"share_read#late128", WM_M_L2_RD},
   {"syr2k#384", WM_M_L2_RD},   {"nbody#8192", WM_M_L2_WR},
+  /* policy_kernels.cu (docs/results/h200-2026-11-26-policy): 8 warps
+   * sharing a cycle of lines run out of step on the GPU and re-read less
+   * of it than the model's warps taking turns (cycle8#2048x132 75%,
+   * #1024x264 90% of the L2 reads); their last stores, one float a warp to
+   * one sector, reach L2 apart (8 sectors a block; the model merges them:
+   * 13%, st_warps' class); cycles of 52 to 69 MB read DRAM on every pass
+   * on the GPU, once in the model, whose L2 sees one SM's requests at a
+   * time (25%). */
+  {"cycle8#1024x132", WM_M_L2_WR},   {"cycle8#2048x132", WM_M_L2_WR},   {"cycle8#3072x132", WM_M_L2_WR},
+  {"cycle8#1024x264", WM_M_L2_WR},   {"cycle8#1536x264", WM_M_L2_WR},   {"cycle8#2048x132", WM_M_L2_RD},
+  {"cycle8#1024x264", WM_M_L2_RD},   {"cycle#3072", WM_M_DRAM_RD},      {"cycle#4096", WM_M_DRAM_RD},
+  {"cycle8#3072x132", WM_M_DRAM_RD}, {"cycle8#1536x264", WM_M_DRAM_RD},
 };
 
 /* The large seed launches' own: mm_s reads 113% of the H200's sectors.
@@ -158,7 +171,7 @@ static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, 
     if (r->v[m] <= 0 || beyond_exception(label, m, large)) continue;
     check_within(label, m, (double)run->mm.metric[m], (double)r->v[m], 0.05);
   }
-  if (r->v[WM_M_DRAM_RD] >= 1000000)
+  if (r->v[WM_M_DRAM_RD] >= 1000000 && !beyond_exception(label, WM_M_DRAM_RD, large))
     check_within(label, WM_M_DRAM_RD, (double)run->mm.metric[WM_M_DRAM_RD], (double)r->v[WM_M_DRAM_RD], 0.10);
   /* Below 1 MB, launches without global loads read only their parameters
    * and code: 2816 bytes with 512 bytes of code, plus the rest of the code
@@ -349,6 +362,17 @@ static void test_share_launches(void **state) {
   check_file("ptx/share_kernels.ptx", "share_kernels.cu", "h200-share-counters.csv", 0);
 }
 
+/* groundtruth/policy_kernels.cu: a warp (or 8, or two blocks an SM)
+ * cycling over K lines of its own, 32 KB to 512 KB, measured on an H200
+ * (docs/results/h200-2026-11-26-policy): the L2 reads are the L1's misses,
+ * so they check its capacity (256 KB less the 32 KB carveout), its 8 ways
+ * and LRU order: re-reads hit 0.79, 0.45, 0.15 and 0.00 of the time at
+ * 1792, 1920, 2048 and 2304 lines. */
+static void test_policy_launches(void **state) {
+  (void)state;
+  check_file("ptx/policy_kernels.ptx", "policy_kernels.cu", "h200-policy-counters.csv", 0);
+}
+
 /* groundtruth/probe_kernels.cu: 8- and 16-byte shared accesses (pairs,
  * quads, broadcast, strides), shared and global atomics and reductions,
  * 8- and 16-byte local arrays, vector global accesses, a partial warp;
@@ -365,6 +389,7 @@ int main(void) {
                                      cmocka_unit_test(test_merge_launches),
                                      cmocka_unit_test(test_public_launches),
                                      cmocka_unit_test(test_share_launches),
+                                     cmocka_unit_test(test_policy_launches),
                                      cmocka_unit_test(test_large_launches)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

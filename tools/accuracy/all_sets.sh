@@ -26,6 +26,8 @@ probe_set h100-hierarchy hopper h100-2026-11-25-hierarchy hierarchy
 probe_set h200-merge h200 h200-2026-11-26-merge merge
 probe_set h200-share h200 h200-2026-11-26-share share
 probe_set h200-polybench h200 h200-2026-11-25-polybench polybench
+probe_set h200-policy h200 h200-2026-11-26-policy policy
+probe_set h100-policy hopper h100-2026-11-26-policy policy
 probe_set h200-public h200 h200-2026-11-26-public public
 probe_set h100-public hopper h100-2026-11-26-public public
 mkdir -p "$out/corpus"
