@@ -975,6 +975,27 @@ static void xbar_block(CacheSys *c, uint64_t block, int second_round_far)
   run1(c, block, &t);
 }
 
+/* Block 0 reads as xbar_block(.., 0); then warp `warp` of block 1 reads
+ * sectors first..first+3 in one round and second..second+3 in the next.
+ * Returns the reads the crossbar merged (the L2 reads 16 less that). */
+static uint64_t xbar_unmerged(const CacheConfig *k, unsigned warp, uint64_t first, uint64_t second)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  cache_init(&c, k);
+  xbar_block(&c, 0, 0);
+  MemTrace t = {0};
+  req(&t, warp, TR_LD, 0, (const uint64_t[]){first, first + 1, first + 2, first + 3}, 4);
+  t.r[t.n - 4].first |= TR_ROUND;
+  req(&t, warp, TR_LD, 0, (const uint64_t[]){second, second + 1, second + 2, second + 3}, 4);
+  t.r[t.n - 4].first |= TR_ROUND;
+  run1(&c, 1, &t);
+  counters(&c, m);
+  assert_int_equal(m[WM_M_L2_RD] + m[WM_M_XBAR], 16);
+  cache_free(&c);
+  return m[WM_M_XBAR];
+}
+
 static void test_xbar(void **state)
 {
   (void)state;
@@ -1017,33 +1038,12 @@ static void test_xbar(void **state)
   /* the same rounds in different orders: block 1 reads sectors 4-7 in its
    * first round and 0-3 in its second, so nothing is read in the same round
    * as block 0 read it */
-  cache_init(&c, &k);
-  xbar_block(&c, 0, 0);
-  MemTrace t = {0};
-  LD(&t, 0, 4, 5, 6, 7);
-  t.r[t.n - 4].first |= TR_ROUND;
-  LD(&t, 0, 0, 1, 2, 3);
-  t.r[t.n - 4].first |= TR_ROUND;
-  run1(&c, 1, &t);
-  counters(&c, m);
-  EQ(L2_RD, 16);
-  EQ(XBAR, 0);
-  cache_free(&c);
-
+  assert_int_equal(xbar_unmerged(&k, 0, 4, 0), 0);
   /* the same sectors in the same rounds, but read by warp 1 of block 1
    * where warp 0 of block 0 read them: the warps of blocks in step issue
    * together, not two different warps (so random gathers seldom merge) */
-  cache_init(&c, &k);
-  xbar_block(&c, 0, 0);
-  LD(&t, 1, 0, 1, 2, 3);
-  t.r[t.n - 4].first |= TR_ROUND;
-  LD(&t, 1, 4, 5, 6, 7);
-  t.r[t.n - 4].first |= TR_ROUND;
-  run1(&c, 1, &t);
-  counters(&c, m);
-  EQ(L2_RD, 16);
-  EQ(XBAR, 0);
-  cache_free(&c);
+  assert_int_equal(xbar_unmerged(&k, 1, 0, 4), 0);
+  assert_int_equal(xbar_unmerged(&k, 0, 0, 4), 8); /* warp 0 again: both rounds merge */
 
   /* the groups (+ 1): blocks dealt to both SMs of a TPC in runs of 8, the
    * even SMs of a run one group, the odd another (SMs 0 16 32 48 of the
