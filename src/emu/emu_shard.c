@@ -34,12 +34,10 @@ int emu_whole_waves(const EmuLaunch *l) {
 
 uint32_t emu_run_set(const EmuLaunch *l) {
   if (!l->cache || !l->mm || l->cooperative || l->check) return 0;
-  const CacheConfig *k = &l->cache->cfg;
+  int r = replay_coresident(l->cache, (uint64_t)l->grid[0] * l->grid[1] * l->grid[2]);
   char why[8];
-  if (k->group != 1 || k->blocks_per_sm < 2 || k->blocks_per_sm > EMU_GROUP_MAX || (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] <= (uint64_t)k->sms ||
-      !emu_whole_waves(l) || emu_shard_unsafe(l->kernel, 0, why, sizeof why))
-    return 0;
-  return (uint32_t)k->blocks_per_sm;
+  if (!r || r > EMU_GROUP_MAX || !emu_whole_waves(l) || emu_shard_unsafe(l->kernel, 0, why, sizeof why)) return 0;
+  return (uint32_t)r;
 }
 
 uint64_t emu_shard_chunk(const EmuLaunch *l) {

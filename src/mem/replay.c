@@ -269,13 +269,18 @@ void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, co
 
 #define HOLD_MAX 64 /* most blocks an SM holds (the presets' limit is 32) */
 
-int replay_hold_init(ReplayHold *h, const CacheSys *c, uint64_t grid_blocks, size_t budget) {
-  memset(h, 0, sizeof *h);
+int replay_coresident(const CacheSys *c, uint64_t grid_blocks) {
   const CacheConfig *k = &c->cfg;
   if (k->group != 1 || k->blocks_per_sm < 2 || k->blocks_per_sm > HOLD_MAX || grid_blocks <= (uint64_t)k->sms)
     return 0;
-  h->sms = k->sms;
-  h->bps = k->blocks_per_sm;
+  return k->blocks_per_sm;
+}
+
+int replay_hold_init(ReplayHold *h, const CacheSys *c, uint64_t grid_blocks, size_t budget) {
+  memset(h, 0, sizeof *h);
+  h->bps = replay_coresident(c, grid_blocks);
+  if (!h->bps) return 0;
+  h->sms = c->cfg.sms;
   h->grid_blocks = grid_blocks;
   h->budget = budget;
   h->slot = wm_xcalloc((size_t)h->sms * (size_t)h->bps, sizeof *h->slot);
@@ -309,8 +314,8 @@ static void hold_replay(CacheSys *c, ReplayHold *h, ReplayWorker *w, int sm, uin
 }
 
 void replay_hold_put(CacheSys *c, ReplayHold *h, ReplayWorker *w, uint64_t block, MemTrace *t, L2Ops *out) {
-  uint64_t sms = (uint64_t)h->sms, wave = sms * (uint64_t)h->bps;
-  uint64_t w0 = block / wave * wave, p = block - w0, sm = p % sms, slot = p / sms;
+  uint64_t sms = (uint64_t)h->sms, wave = sms * (uint64_t)h->bps, w0 = block / wave * wave, sm, slot;
+  place(&c->cfg, block, &sm, &slot);
   uint64_t in_wave = h->grid_blocks - w0 < wave ? h->grid_blocks - w0 : wave;
   uint64_t count = (in_wave - sm + sms - 1) / sms; /* the SM's blocks of this wave */
   if (slot == 0) h->first[sm] = 0;

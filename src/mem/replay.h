@@ -149,6 +149,10 @@ typedef struct ReplayHold {
                            (a temporary file beyond WM_SPILL_BYTES) */
 } ReplayHold;
 
+/* The blocks an SM holds at once (blocks_per_sm) when a launch of
+ * grid_blocks puts several on an SM and they are replayed together (group
+ * 1, at most 64), else 0. */
+int replay_coresident(const struct CacheSys *c, uint64_t grid_blocks);
 /* 1 and h ready when the launch's blocks need holding, else 0 (and h
  * empty: replay groups as they come).  `budget`: the bytes of traces held
  * in memory; the rest go to h->store. */
