@@ -1387,6 +1387,108 @@ static void test_trace_spill(void **state)
   assert_null(t.r);
 }
 
+/* ---- the L2's two partitions ------------------------------------------- */
+
+/* An L2 of two partitions of one 16-way set each (4 KB, l2_parts 2), on 4
+ * SMs (SMs 0 and 1 near partition 0, SMs 2 and 3 near partition 1); or,
+ * parts 1, one fully associative set of 32 ways. */
+static CacheConfig parts_cfg(int parts)
+{
+  CacheConfig k = small_cfg(32);
+  k.sms = 4;
+  k.l2_bytes = 32 * 128;
+  k.l2_ways = parts == 2 ? 16 : 32;
+  k.l2_parts = parts;
+  return k;
+}
+
+/* Block `block` (on SM block % 4) reads one sector of each of lines
+ * first .. first + n - 1, bypassing L1. */
+static void read_lines(CacheSys *c, uint64_t block, uint64_t first, int n)
+{
+  MemTrace t = {0};
+  for (int i = 0; i < n; i++) req(&t, 0, TR_LD_NC, 0, (const uint64_t[]){4 * (first + (uint64_t)i)}, 1);
+  run1(c, block, &t);
+}
+
+/* DRAM bytes read when block reads n lines twice, after `before` (a
+ * function of c) has run. */
+static uint64_t twice_dram(int parts, uint64_t block, int n)
+{
+  CacheSys c;
+  CacheConfig k = parts_cfg(parts);
+  cache_init(&c, &k);
+  read_lines(&c, block, 0, n);
+  read_lines(&c, block, 0, n);
+  uint64_t m[WM_M_COUNT];
+  counters(&c, m);
+  cache_free(&c);
+  return m[WM_M_DRAM_RD];
+}
+
+static void test_l2_partitions(void **state)
+{
+  (void)state;
+  /* One SM reads n lines twice.  Its partition keeps every line it reads
+   * (at home, or as a copy of a line whose home is the other): 16 lines
+   * fit, 16 x 32 bytes read once; 20 cycle through its 16 ways (LRU), so
+   * the second pass misses again there -- the lines homed on the far side
+   * hit there, those homed near come from DRAM again.  One partition of
+   * 32 ways keeps all 20. */
+  assert_int_equal(twice_dram(2, 0, 16), 16 * 32);
+  assert_int_equal(twice_dram(2, 2, 16), 16 * 32); /* the other side alike */
+  uint64_t spill = twice_dram(2, 0, 20);
+  assert_true(spill > 20 * 32 && spill < 2 * 20 * 32);
+  assert_int_equal(twice_dram(1, 0, 20), 20 * 32);
+  /* SMs on both sides read the same 16 lines: each partition holds them
+   * all (16 ways each), so DRAM reads each once, and a third pass by
+   * either side hits; 17 lines spill on both sides. */
+  CacheSys c;
+  CacheConfig k = parts_cfg(2);
+  for (int n = 16; n <= 17; n++) {
+    cache_init(&c, &k);
+    read_lines(&c, 0, 0, n); /* SM 0, partition 0 */
+    read_lines(&c, 2, 0, n); /* SM 2, partition 1 */
+    read_lines(&c, 0, 0, n);
+    read_lines(&c, 2, 0, n);
+    uint64_t m[WM_M_COUNT];
+    counters(&c, m);
+    if (n == 16) EQ(DRAM_RD, 16 * 32);
+    else assert_true(m[WM_M_DRAM_RD] > 17 * 32);
+    EQ(L2_RD, 4 * (uint64_t)n); /* the L2 counts every read from L1, near or far */
+    cache_free(&c);
+  }
+  /* A store drops the other side's copy.  SM 0 reads 16 lines (its
+   * copies of those homed on side 1 cross the fabric: h1 sectors), SM 2
+   * the same (copies of those homed on side 0: h0 = 16 - h1).  SM 0 then
+   * stores a sector of each, at home: side 1's copies of side 0's lines
+   * are dropped, so SM 2's next pass fetches those h0 again over the
+   * fabric (L2 hits at home: no DRAM), and its own side's lines it finds
+   * at home. */
+  cache_init(&c, &k);
+  uint64_t m[WM_M_COUNT];
+  read_lines(&c, 0, 0, 16);
+  counters(&c, m);
+  uint64_t h1 = m[WM_M_L2_FABRIC];
+  read_lines(&c, 2, 0, 16);
+  counters(&c, m);
+  uint64_t h0 = m[WM_M_L2_FABRIC] - h1;
+  assert_int_equal(h0 + h1, 16);
+  assert_true(h0 > 0 && h1 > 0); /* the hash puts lines on both sides */
+  read_lines(&c, 2, 0, 16);      /* copies kept: nothing crosses */
+  counters(&c, m);
+  EQ(L2_FABRIC, 16);
+  MemTrace t = {0};
+  for (uint64_t i = 0; i < 16; i++) ST(&t, 0, ALL, 4 * i);
+  run1(&c, 0, &t);
+  read_lines(&c, 2, 0, 16);
+  counters(&c, m);
+  EQ(L2_FABRIC, 16 + h0);
+  EQ(DRAM_RD, 16 * 32);
+  EQ(L2_WR, 16);
+  cache_free(&c);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -1410,6 +1512,7 @@ int main(void)
     cmocka_unit_test(test_atomics),
     cmocka_unit_test(test_two_stages),
     cmocka_unit_test(test_trace_spill),
+    cmocka_unit_test(test_l2_partitions),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

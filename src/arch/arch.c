@@ -398,7 +398,9 @@ static const Arch presets[] = {
     .dram_latency_ns = 782,      /* as h200 (fitted there) */
     .dram_interleave = 256,      /* assumed: not published */
     .l1_ways = 8,                /* as h200 (the same GH100 SM) */
-    .l2_model_pct = 50,          /* as h200 (same partitioned L2) */
+    .l2_model_pct = 100,
+    .l2_parts = 2,               /* as h200 (the same GH100 L2); the capacities checked on
+                                    an H100 (docs/results/h100-2026-11-26-l2cap) */
     .block_group = 1,            /* as h200 */
     .xbar_sms = 4,               /* measured on an H100: K SMs reading one sector at once
                                     count it 1 time for 2-4, 2 for 8, 10 for 32, 32.9 for
@@ -492,8 +494,11 @@ static const Arch presets[] = {
                                     of its re-reads at K = 1792, 1920, 2048, 2304 lines with
                                     224 KB of L1: with 8 ways 0.78, 0.42, 0.15, 0.00; 4 ways
                                     0.69, 0.53, 0.37, 0.13; 16 ways 0.75, 0.17, 0, 0 */
-    .l2_model_pct = 50,          /* [GT] fitted: the two partitions keep a far line twice;
-                                    20-30 MB stay dirty at the end of large streams */
+    .l2_model_pct = 100,
+    .l2_parts = 2,               /* [GT] measured: data every SM reads stays up to half the
+                                    L2, data each SM reads alone up to two thirds
+                                    (groundtruth/l2cap_kernels.cu): a line kept at home and
+                                    near a reader on the other side (mem/cache.c) */
     .block_group = 1,            /* [GT] measured: consecutive blocks share no L1 (H100
                                     mm_s: 2.07 M L1 misses, 2.10 M if no two shared an SM;
                                     the public set's 2-D stencils read the L2 sectors of

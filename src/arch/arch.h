@@ -84,7 +84,9 @@ typedef struct Arch {
   /* How the cache model treats this GPU (src/model/model.c, src/mem/). */
   int l1_ways;               /* L1 associativity */
   int l2_model_pct;          /* share of l2_bytes an LRU model of the L2
-                                holds (Hopper keeps far lines twice) */
+                                holds */
+  int l2_parts;              /* 2: two L2 partitions, a far line kept in
+                                both (mem/cache.c); 0 or 1: one */
   int block_group;           /* consecutive blocks placed on one SM together */
   int xbar_sms;              /* SMs whose reads of one sector in the same
                                 round reach the L2 as one read (0: none) */

@@ -83,6 +83,7 @@ typedef enum { F_STR, F_INT, F_DBL, F_BYTES, F_CC, F_COAL, F_BOOL, F_CARVE } Fie
   X(dram_interleave, F_BYTES, "bytes mapped to one DRAM channel before the next")                \
   X(l1_ways, F_INT, "L1 associativity (cache model)")                                          \
   X(l2_model_pct, F_INT, "share of the L2 an LRU model of it holds, % (cache model)")          \
+  X(l2_parts, F_INT, "L2 partitions; 2: a far line kept in both (cache model)")                 \
   X(block_group, F_INT, "consecutive blocks placed on one SM together (cache model)")          \
   X(xbar_sms, F_INT, "SMs whose same-round reads of a sector reach L2 as one (0: none)")      \
   X(merge_sectors, F_INT, "L1 store merging window, sectors (cache model; 0: none)")           \

@@ -125,6 +125,7 @@ typedef struct Ring {
   /* An SM's co-resident blocks replayed together (the drainer's L1 stage):
    * hold.slot is NULL when the launch needs no holding. */
   ReplayHold hold;
+  L2Wave wave;     /* the L2 stage: the SMs' groups gathered, a wave at a time */
 } Ring;
 
 static size_t chunk_bytes(const Chunk *c) {
@@ -179,7 +180,7 @@ static void replay_chunk(Ring *g, uint64_t k, Chunk *c) {
   if (g->hold.slot) hold_chunk(g, k, c);
   for (int i = 0; !g->hold.slot && !g->parallel_l1 && i < c->n; i += g->group)
     group_l1(g, &g->rw, k * g->chunk + (uint64_t)i, &c->t[i], c->n - i < g->group ? c->n - i : g->group, &c->ops, 0);
-  cache_l2(g->cache, c->ops.op, c->ops.n);
+  l2wave_put(g->cache, &g->wave, &c->ops);
 }
 
 /* Replays the chunks that are in order; the caller holds g->mu. */
@@ -192,7 +193,7 @@ static void ring_drain(Ring *g) {
     pthread_mutex_lock(&g->mu);
     g->bytes -= c->bytes;
     for (int i = 0; i < c->n; i++) c->t[i].n = 0;
-    c->ops.n = 0;
+    l2ops_clear(&c->ops);
     g->ready[g->head % EMU_RING] = 0;
     g->head++;
     pthread_cond_broadcast(&g->cv);
@@ -220,7 +221,7 @@ static int ring_put(Ring *g, uint64_t k, Chunk *c) {
   L2Ops spare = s->ops;
   s->ops = c->ops;
   c->ops = spare;
-  c->ops.n = 0;
+  l2ops_clear(&c->ops);
   s->n = c->n;
   s->bytes = chunk_bytes(s);
   g->ready[k % EMU_RING] = 1;
@@ -268,6 +269,7 @@ static Ring *ring_new(EmuLaunch *l, uint64_t chunk, uint64_t nblocks, int nw, si
   ring->group = emu_replay_group(l);
   ring->budget = budget;
   ring->sms = l->cache->cfg.sms;
+  ring->wave.sms = ring->sms;
   ring->sh = l->shard && l->shard->chunk < nblocks ? l->shard : NULL;
   ring->out = ring->sh && ring->sh->rank;
   if (!ring->out && !l->run_set && emu_whole_waves(l)) replay_hold_init(&ring->hold, l->cache, launch_blocks(l), budget);
@@ -283,6 +285,7 @@ static void ring_free(Ring *ring) {
     l2ops_free(&ring->slot[i].ops);
   }
   replay_hold_free(&ring->hold);
+  l2wave_free(&ring->wave);
   replay_worker_add(ring->cache, &ring->rw);
   replay_worker_free(&ring->rw);
   free(ring->sm_next);
@@ -576,6 +579,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   if (feed && !fed) ring_abort(ring); /* the workers run untraced; the launch fails */
   if (nw) run_workers(ws, nw);
   if (fed) pthread_join(feeder, NULL);
+  if (ring && !ring->abort && !ring->out) l2wave_flush(ring->cache, &ring->wave); /* a short last wave */
   /* the fault of the lowest block wins: every lower block has run */
   uint64_t fault = UINT64_MAX;
   for (int t = 0; t < nw; t++)
@@ -629,6 +633,33 @@ static int run_grid(Block *bs, uint64_t n, MemModel *mm, MemTrace *tr) {
   }
 }
 
+/* A cooperative launch's traces (blocks 0 .. n-1, all resident) through the
+ * caches: an SM's blocks together, the SMs together at the L2. */
+static void replay_all(EmuLaunch *l, MemTrace *tr, uint64_t n) {
+  ReplayWorker w = {0};
+  L2Ops ops = {0};
+  L2Wave wave = {.sms = l->cache->cfg.sms};
+  ReplayHold hold;
+  if (replay_hold_init(&hold, l->cache, n, SIZE_MAX)) {
+    for (uint64_t i = 0; i < n; i++) replay_hold_put(l->cache, &hold, &w, i, &tr[i], &ops);
+    replay_hold_free(&hold);
+  } else {
+    int group = emu_replay_group(l);
+    for (uint64_t i = 0; i < n; i += (uint64_t)group) {
+      const MemTrace *x[EMU_GROUP_MAX];
+      int k = 0;
+      for (; k < group && i + (uint64_t)k < n; k++) x[k] = &tr[i + (uint64_t)k];
+      replay_l1(l->cache, &w, i, 1, x, k, &ops);
+    }
+  }
+  replay_worker_add(l->cache, &w);
+  l2wave_put(l->cache, &wave, &ops);
+  l2wave_flush(l->cache, &wave);
+  l2wave_free(&wave);
+  replay_worker_free(&w);
+  l2ops_free(&ops);
+}
+
 /* Runs a cooperative launch on this thread: every block set up at once. */
 static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, uint32_t shared, WmErr *e) {
   uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], block_bytes;
@@ -663,25 +694,7 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
   emu_printf_flush(l, bp, (size_t)n, UINT64_MAX);
   free(bp);
   if (have_mm) mm.trace = NULL;
-  ReplayHold hold;
-  if (rc == 0 && tr && replay_hold_init(&hold, l->cache, n, SIZE_MAX)) {
-    ReplayWorker w = {0};
-    L2Ops ops = {0};
-    for (uint64_t i = 0; i < n; i++) replay_hold_put(l->cache, &hold, &w, i, &tr[i], &ops);
-    replay_worker_add(l->cache, &w);
-    cache_l2(l->cache, ops.op, ops.n);
-    replay_worker_free(&w);
-    l2ops_free(&ops);
-    replay_hold_free(&hold);
-  } else if (rc == 0 && tr) {
-    int group = emu_replay_group(l);
-    for (uint64_t i = 0; i < n; i += (uint64_t)group) {
-      const MemTrace *x[EMU_GROUP_MAX];
-      int k = 0;
-      for (; k < group && i + (uint64_t)k < n; k++) x[k] = &tr[i + (uint64_t)k];
-      replay_blocks(l->cache, i, x, k);
-    }
-  }
+  if (rc == 0 && tr) replay_all(l, tr, n);
   l->blocks_run = n;
   l->warp_instrs = l->thread_instrs = l->warp_clocks = 0;
   for (uint64_t i = 0; i < n; i++) {

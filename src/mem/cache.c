@@ -48,11 +48,8 @@
 
 #include "util/diag.h"
 #include "util/spill.h"
+#include "mem/cache_scan.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define WM_SCAN_AVX2 1 /* the set scans' AVX2 form, where the host has it */
-#endif
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 /* The two stages' entry points compiled twice, for AVX2 hosts and others
  * (the loader picks one), each with every call inside inlined: the AVX2
@@ -65,24 +62,6 @@
 #endif
 
 /* ---- one set-associative array ------------------------------------------ */
-
-/* A line's state word: the tag (line address + 1; 0: empty way), the
- * sectors present, written (L2) and fetched along with another and not yet
- * used (L2), and the line's LRU rank in its set (0: most recent).  Ranks
- * instead of time stamps keep a set in ways * 8 bytes and give the same
- * victims: the least recently used line has the highest rank. */
-#define CL_TAG_BITS 46
-#define CL_TAG_MASK ((1ull << CL_TAG_BITS) - 1)
-#define CL_VALID 46
-#define CL_DIRTY 50
-#define CL_UNUSED 54
-#define CL_RANK 58
-#define CL_MAX_WAYS 64 /* ranks of 6 bits */
-
-static inline uint64_t cl_tag(uint64_t m) { return m & CL_TAG_MASK; }
-static inline int cl_has(uint64_t m, int at, unsigned s) { return (int)(m >> (at + (int)s) & 1); }
-static inline void cl_set(uint64_t *m, int at, unsigned s) { *m |= 1ull << (at + (int)s); }
-static inline void cl_clear(uint64_t *m, int at, unsigned s) { *m &= ~(1ull << (at + (int)s)); }
 
 /* The L2's per-line write state, apart from the words a look-up scans:
  * a set's counts fill one host line. */
@@ -145,164 +124,61 @@ static void level_free(CacheLevel *lv) {
 
 /* The set of line ln: hashed, as real caches do, so that power-of-two
  * strides (a matrix column) spread over all sets instead of a few. */
+static uint64_t line_hash(uint64_t ln) { return (ln ^ (ln >> 11) ^ (ln >> 23)) * 0x9E3779B97F4A7C15ull; }
+
 static size_t set_index(const CacheLevel *lv, uint64_t ln) {
-  uint64_t h = ((ln ^ (ln >> 11) ^ (ln >> 23)) * 0x9E3779B97F4A7C15ull) >> 32;
-  return (size_t)((h * lv->sets) >> 32); /* h scaled to [0, sets): no division */
+  return (size_t)(((line_hash(ln) >> 32) * lv->sets) >> 32); /* scaled to [0, sets): no division */
 }
 
 /* The first way of line ln's set. */
 static size_t set_of(const CacheLevel *lv, uint64_t ln) { return set_index(lv, ln) * lv->ways; }
 
-/* ---- the set scans ---------------------------------------------------------
- * Each look-up asks three things of a set: which way holds the line, which
- * is empty, which is the least recent.  A 16-way L2 set is four AVX2
- * registers and an 8-way (Hopper) L1 set two, so on hosts with AVX2 (chosen once, in
- * level_init: CacheLevel.scan) the answers are three bit masks from a few
- * compares instead of a loop of branches per way (the scalar loop cost
- * 250 instructions per L2 look-up).  Both forms give the same ways: the
- * hit, else the first empty way, else the one of the last rank (ranks are
- * a permutation of 0 .. ways-1). */
+/* ---- the L2's two partitions -----------------------------------------------
+ * Hopper's (and Ampere's) L2 is two partitions, each near half the SMs.  A
+ * line has a home partition (here a bit of its hash); an SM reads through
+ * its own, so a line whose home is the other one is kept twice: at home
+ * and as a copy near the reader.  Measured (groundtruth/l2cap_kernels.cu,
+ * docs/results/h200-2026-11-26-l2cap): data every SM reads stays in the
+ * L2 up to half its size (each line twice), data each SM reads alone up to
+ * about two thirds (half its lines twice).  Writes and atomics go to the
+ * home partition and drop the other's copy.  With CacheConfig.l2_parts 2
+ * the sets are split in two halves, one a partition; a copy sits in the
+ * same set of the other half. */
 
-/* Masks over the ways of a set: the line's way, empty ways, the LRU way. */
-typedef struct SetScan {
-  uint64_t hit, empty, lru;
-} SetScan;
-
-#ifdef WM_SCAN_AVX2
-/* Bit i set where 64-bit word i of the `ways` (4 or 16) at p equals `key`
- * after `mask` (shift: after the shift to the rank instead). */
-__attribute__((target("avx2"), always_inline)) static inline uint64_t eq_mask(const uint64_t *p, uint32_t ways,
-                                                                                __m256i mask, __m256i key, int shift) {
-  uint64_t m = 0;
-#pragma GCC unroll 4
-  for (uint32_t i = 0; i < ways; i += 4) {
-    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
-    v = shift ? _mm256_srli_epi64(v, CL_RANK) : _mm256_and_si256(v, mask);
-    m |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(v, key))) << i;
+/* Line ln's set in the L2 (its home's, with partitions), and in *far
+ * whether it is the other partition than `part`'s, the reader's. */
+static size_t l2_set_index(const CacheSys *c, uint64_t ln, unsigned part, unsigned *far) {
+  if (c->cfg.l2_parts < 2) {
+    *far = 0;
+    return set_index(&c->l2, ln);
   }
-  return m;
+  uint64_t h = line_hash(ln);
+  unsigned home = (unsigned)(h >> 31) & 1; /* a bit below the set's */
+  size_t half = c->l2.sets / 2;
+  *far = home != part;
+  return home * half + (size_t)(((h >> 32) * half) >> 32);
 }
 
-/* The ways of a set of 4, 8 or 16 that hold line ln (one bit at most). */
-__attribute__((target("avx2"))) static uint64_t find_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
-  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), key = _mm256_set1_epi64x((long long)(ln + 1));
-  return ways == 16 ? eq_mask(set, 16, tag, key, 0) : ways == 8 ? eq_mask(set, 8, tag, key, 0) : eq_mask(set, 4, tag, key, 0);
+/* The first way of line ln's home set. */
+static size_t l2_home_set(const CacheSys *c, uint64_t ln) {
+  unsigned far;
+  return l2_set_index(c, ln, 0, &far) * c->l2.ways;
 }
 
-/* The entries of a store FIFO of 16 (merged_store) equal to key. */
-__attribute__((target("avx2"))) static uint64_t fifo_avx2(const uint64_t *fifo, uint64_t key) {
-  return eq_mask(fifo, 16, _mm256_set1_epi64x(-1), _mm256_set1_epi64x((long long)key), 0);
+/* The first way of the same set in the other partition: where a home set's
+ * lines are copied. */
+static size_t l2_copy_set(const CacheSys *c, size_t at) {
+  size_t half = (size_t)(c->l2.sets / 2) * c->l2.ways;
+  return at < half ? at + half : at - half;
 }
 
-/* The victim of a set of `ways` (4, 8 or 16): its first empty way, else its
- * LRU one (both masks from one load of the set). */
-__attribute__((target("avx2"), always_inline)) static inline uint32_t victim(const uint64_t *set, uint32_t ways) {
-  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), zero = _mm256_setzero_si256();
-  __m256i last = _mm256_set1_epi64x((long long)(ways - 1));
-  uint64_t e = 0, lru = 0;
-#pragma GCC unroll 4
-  for (uint32_t i = 0; i < ways; i += 4) {
-    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(set + i));
-    __m256i ce = _mm256_cmpeq_epi64(_mm256_and_si256(v, tag), zero);
-    __m256i cl = _mm256_cmpeq_epi64(_mm256_srli_epi64(v, CL_RANK), last);
-    e |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(ce)) << i;
-    lru |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(cl)) << i;
-  }
-  return (uint32_t)__builtin_ctzll(e ? e : lru);
-}
+/* The partition SM sm reads through: the two SMs of a TPC share one
+ * (assumed: which SMs sit near which partition is not published). */
+static unsigned sm_part(int sm) { return (unsigned)(sm >> 1) & 1; }
 
-/* Every way of a rank below r moves down one, four ways per compare. */
-__attribute__((target("avx2"), always_inline)) static inline void age(uint64_t *set, uint32_t ways, uint64_t r) {
-  __m256i rv = _mm256_set1_epi64x((long long)r), one = _mm256_set1_epi64x((long long)(1ull << CL_RANK));
-#pragma GCC unroll 4
-  for (uint32_t i = 0; i < ways; i += 4) {
-    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(set + i));
-    __m256i lt = _mm256_cmpgt_epi64(rv, _mm256_srli_epi64(v, CL_RANK)); /* ranks < 64: signed is fine */
-    _mm256_storeu_si256((__m256i *)(void *)(set + i), _mm256_add_epi64(v, _mm256_and_si256(lt, one)));
-  }
-}
-
-/* Makes way w of a set of `ways` the most recent (level_touch). */
-__attribute__((target("avx2"), always_inline)) static inline void touch(uint64_t *set, uint32_t ways, uint32_t w) {
-  uint64_t r = set[w] >> CL_RANK;
-  if (r == 0) return;
-  age(set, ways, r);
-  set[w] &= ~(63ull << CL_RANK);
-}
-
-__attribute__((target("avx2"))) static void touch_avx2(uint64_t *set, uint32_t ways, uint32_t w) {
-  if (ways == 16) touch(set, 16, w);
-  else if (ways == 8) touch(set, 8, w);
-  else touch(set, 4, w);
-}
-
-/* level_lookup on a set of `ways` (4, 8 or 16): the way within the set. */
-__attribute__((target("avx2"), always_inline)) static inline uint32_t lookup(uint64_t *set, uint32_t ways, uint64_t ln,
-                                                                               int *hit) {
-  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), key = _mm256_set1_epi64x((long long)(ln + 1));
-  uint64_t h = eq_mask(set, ways, tag, key, 0);
-  *hit = h != 0;
-  uint32_t w = h ? (uint32_t)__builtin_ctzll(h) : victim(set, ways);
-  touch(set, ways, w);
-  return w;
-}
-
-__attribute__((target("avx2"))) static uint32_t lookup_avx2(uint64_t *set, uint32_t ways, uint64_t ln, int *hit) {
-  return ways == 16 ? lookup(set, 16, ln, hit) : ways == 8 ? lookup(set, 8, ln, hit) : lookup(set, 4, ln, hit);
-}
-
-__attribute__((target("avx2"))) static uint32_t victim16_avx2(const uint64_t *set) { return victim(set, 16); }
-__attribute__((target("avx2"))) static uint32_t victim8_avx2(const uint64_t *set) { return victim(set, 8); }
-__attribute__((target("avx2"))) static uint32_t victim4_avx2(const uint64_t *set) { return victim(set, 4); }
-
-/* level_way on a set of `ways` (4, 8 or 16): the way holding ln, else the
- * victim, from one load of the set (not find_avx2 then victim: two calls,
- * the set loaded twice). */
-__attribute__((target("avx2"), always_inline)) static inline uint32_t way_of(const uint64_t *set, uint32_t ways,
-                                                                               uint64_t ln) {
-  __m256i tag = _mm256_set1_epi64x((long long)CL_TAG_MASK), key = _mm256_set1_epi64x((long long)(ln + 1));
-  __m256i zero = _mm256_setzero_si256(), last = _mm256_set1_epi64x((long long)(ways - 1));
-  uint64_t h = 0, e = 0, lru = 0;
-#pragma GCC unroll 4
-  for (uint32_t i = 0; i < ways; i += 4) {
-    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(set + i)), t = _mm256_and_si256(v, tag);
-    h |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(t, key))) << i;
-    e |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(t, zero))) << i;
-    lru |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_srli_epi64(v, CL_RANK), last)))
-           << i;
-  }
-  return (uint32_t)__builtin_ctzll(h ? h : e ? e : lru);
-}
-
-__attribute__((target("avx2"))) static uint32_t way_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
-  return ways == 16 ? way_of(set, 16, ln) : ways == 8 ? way_of(set, 8, ln) : way_of(set, 4, ln);
-}
-
-/* The masks, as scan_loop gives them. */
-static SetScan scan_avx2(const uint64_t *set, uint32_t ways, uint64_t ln) {
-  SetScan s = {find_avx2(set, ways, ln), 0, 0};
-  if (!s.hit) /* standing for both */
-    s.empty = 1ull << (ways == 16 ? victim16_avx2(set) : ways == 8 ? victim8_avx2(set) : victim4_avx2(set));
-  return s;
-}
-#endif
-
-/* The masks, by loop (any ways; CacheLevel.scan 0). */
-static SetScan scan_loop(const uint64_t *set, uint32_t ways, uint64_t ln) {
-  SetScan s = {0, 0, 0};
-  for (uint32_t w = 0; w < ways; w++) {
-    uint64_t t = cl_tag(set[w]);
-    s.hit |= (uint64_t)(t == ln + 1) << w;
-    s.empty |= (uint64_t)(t == 0) << w;
-    s.lru |= (uint64_t)(set[w] >> CL_RANK == ways - 1) << w;
-  }
-  if (s.hit) s.empty = s.lru = 0; /* as scan_avx2: they matter on a miss only */
-  return s;
-}
-
-/* Way index of line ln, or SIZE_MAX; the LRU order is left alone. */
-static size_t level_find(const CacheLevel *lv, uint64_t ln) {
-  size_t at = set_of(lv, ln);
+/* Way index of line ln in the set starting at `at`, or SIZE_MAX; the LRU
+ * order is left alone. */
+static size_t level_find_at(const CacheLevel *lv, size_t at, uint64_t ln) {
 #ifdef WM_SCAN_AVX2
   if (lv->scan) {
     SetScan s = scan_avx2(&lv->way[at], lv->ways, ln);
@@ -313,6 +189,8 @@ static size_t level_find(const CacheLevel *lv, uint64_t ln) {
     if (cl_tag(lv->way[w]) == ln + 1) return w;
   return SIZE_MAX;
 }
+
+static size_t level_find(const CacheLevel *lv, uint64_t ln) { return level_find_at(lv, set_of(lv, ln), ln); }
 
 /* The way line ln is in, or else the one it would take; the LRU order is
  * left alone. */
@@ -393,6 +271,8 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
     for (int s = 0; s < c->cfg.sms; s++) level_init(&c->l1[s], way + (size_t)s * lines, 0);
   }
   level_shape(&c->l2, c->cfg.l2_bytes ? c->cfg.l2_bytes : 128, c->cfg.l2_ways);
+  if (c->cfg.l2_parts == 2 && c->l2.sets >= 2) c->l2.sets &= ~1u; /* two halves alike */
+  else c->cfg.l2_parts = 1;
   level_init(&c->l2, cache_table_take(level_lines(&c->l2) * sizeof *c->l2.way), 1);
   if (c->cfg.merge_sectors > 0) {
     size_t n = (size_t)c->cfg.merge_sectors, bytes = n * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + sizeof(uint32_t);
@@ -429,7 +309,7 @@ void cache_free(CacheSys *c) {
 
 void cache_add_metrics(const CacheSys *c, uint64_t *m) {
   static const int keep[] = {WM_M_L1_HIT, WM_M_L1_MISS, WM_M_L2_RD,  WM_M_L2_WR,    WM_M_L2_ATOM, WM_M_L2_RED, WM_M_MISS_REQ, WM_M_ROUND_REQ, WM_M_MISS_ROUNDS, WM_M_L2_RDREQ, WM_M_L2_WRREQ, WM_M_RAW, WM_M_L1_LINES,
-                             WM_M_L2_HIT, WM_M_L2_MISS, WM_M_DRAM_USED, WM_M_TEX_HIT, WM_M_TEX_MISS,
+                             WM_M_L2_HIT, WM_M_L2_MISS, WM_M_L2_FABRIC, WM_M_DRAM_USED, WM_M_TEX_HIT, WM_M_TEX_MISS,
                              WM_M_SULD_HIT, WM_M_SULD_MISS, WM_M_LDGSTS_HIT,
                              WM_M_LDGSTS_MISS};
   for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) m[keep[i]] += c->metric[keep[i]];
@@ -463,7 +343,7 @@ static void l2_evict(CacheSys *c, size_t w) {
 static size_t l2_line(CacheSys *c, uint64_t ln, size_t at) {
   /* the line of the previous operation (a request's sectors come in line
    * order) is still in its way, and already the most recent: no look-up */
-  if (ln == c->l2_last_ln) return c->l2_last_way;
+  if (ln == c->l2_last_ln && at == c->l2_last_at) return c->l2_last_way;
   int hit;
   size_t w = level_lookup(&c->l2, at, ln, &hit);
   if (!hit) {
@@ -471,6 +351,7 @@ static size_t l2_line(CacheSys *c, uint64_t ln, size_t at) {
     level_fill(&c->l2, w, ln);
   }
   c->l2_last_ln = ln;
+  c->l2_last_at = at;
   c->l2_last_way = w;
   return w;
 }
@@ -520,6 +401,34 @@ static void l2_read(CacheSys *c, uint64_t sector, size_t at) {
   l2_fill(c, w, s);
 }
 
+/* A read through the partition that is not the sector's home (at: the
+ * home set): served by the copy there, else by the home over the fabric
+ * between them, which fills the copy.  Each look-up counts (Nsight
+ * Compute's lookup hits and misses take both partitions'; l2cap's l2_own
+ * misses each sector once from L1, its copies crossing once: 482 K
+ * fabric sectors of 938 K). */
+static void l2_read_far(CacheSys *c, uint64_t sector, size_t at) {
+  size_t w = l2_line(c, sector >> 2, l2_copy_set(c, at));
+  unsigned s = sector & 3;
+  if (cl_has(c->l2.way[w], CL_VALID, s)) {
+    c->metric[WM_M_L2_HIT]++;
+    return;
+  }
+  c->metric[WM_M_L2_MISS]++;
+  c->metric[WM_M_L2_FABRIC]++;
+  l2_read(c, sector, at);
+  w = l2_line(c, sector >> 2, l2_copy_set(c, at)); /* still there: its set is another */
+  cl_set(&c->l2.way[w], CL_VALID, s);
+}
+
+/* A write or atomic at the home set `at` makes the other partition's copy
+ * of the sector stale: dropped. */
+static void l2_drop_copy(CacheSys *c, uint64_t sector, size_t at) {
+  if (c->cfg.l2_parts < 2) return;
+  size_t w = level_find_at(&c->l2, l2_copy_set(c, at), sector >> 2);
+  if (w != SIZE_MAX) cl_clear(&c->l2.way[w], CL_VALID, sector & 3);
+}
+
 /* Notes that `sector` became partly written; past the L2's limit on such
  * sectors, the oldest one still partial is completed from DRAM.  (Measured:
  * strided copies that half-write every sector leave about 7 MB unfilled at
@@ -535,12 +444,12 @@ static void partial_push(CacheSys *c, uint64_t sector) {
      * miss in a 30 MB table otherwise) */
     size_t ahead = c->partial_pos + PARTIAL_AHEAD;
     if (cap > PARTIAL_AHEAD) { /* both host lines of a 16-way set */
-      size_t at = set_of(&c->l2, c->partial[ahead < cap ? ahead : ahead - cap] >> 2);
+      size_t at = l2_home_set(c, c->partial[ahead < cap ? ahead : ahead - cap] >> 2);
       __builtin_prefetch(&c->l2.way[at]);
       __builtin_prefetch(&c->l2.way[at + c->l2.ways - 1]);
     }
     uint64_t old = c->partial[c->partial_pos];
-    size_t w = level_find(&c->l2, old >> 2);
+    size_t w = level_find_at(&c->l2, l2_home_set(c, old >> 2), old >> 2);
     unsigned s = old & 3;
     if (w != SIZE_MAX && cl_has(c->l2.way[w], CL_DIRTY, s) && !cl_has(c->l2.way[w], CL_VALID, s)) {
       uint64_t base = (cl_tag(c->l2.way[w]) - 1) * 128;
@@ -789,7 +698,8 @@ static __attribute__((noinline, cold)) void grow_ops(L2Ops *out) {
  * in the same line: no second hash). */
 typedef struct SentSet {
   uint64_t ln;
-  size_t set;
+  uint32_t set;  /* its home set << 1 | far (l2_set_index) */
+  unsigned part; /* the SM's partition */
 } SentSet;
 
 /* Queues an operation for the L2 with its set (hashed here, in the L1
@@ -797,8 +707,12 @@ typedef struct SentSet {
 static inline void send_line(const CacheSys *c, L2Ops *out, uint64_t sector, uint32_t bytes, unsigned kind,
                              SentSet *last) {
   if (__builtin_expect(out->n == out->cap, 0)) grow_ops(out);
-  if (sector >> 2 != last->ln) *last = (SentSet){sector >> 2, set_index(&c->l2, sector >> 2)};
-  out->op[out->n++] = (L2Op){sector, bytes, (uint32_t)(last->set << 2 | kind)};
+  if (sector >> 2 != last->ln) {
+    unsigned far;
+    size_t set = l2_set_index(c, sector >> 2, last->part, &far);
+    *last = (SentSet){sector >> 2, (uint32_t)(set << 1 | far), last->part};
+  }
+  out->op[out->n++] = (L2Op){sector, bytes, last->set << 2 | kind};
 }
 
 /* Queues a read for the L2, counting its request; tagged for the
@@ -847,7 +761,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   CacheLastStore now; /* not zeroed whole: 32 sectors, of which n are used */
   now.n = 0;
   L1Last l1_last = {UINT64_MAX, 0};
-  SentSet sent = {UINT64_MAX, 0};
+  SentSet sent = {UINT64_MAX, 0, sm_part(sm)};
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
   if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, metric[WM_M_ROUND_REQ]++;
   uint32_t tag = xbar_at_round(xbar, r[0].warp, last->round);
@@ -937,7 +851,10 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
 #define L2_NEAR 12
 
 /* The first way of an operation's set. */
-static size_t op_set(const CacheSys *c, const L2Op *op) { return (size_t)(op->kind >> 2) * c->l2.ways; }
+static size_t op_set(const CacheSys *c, const L2Op *op) { return (size_t)(op->kind >> 3) * c->l2.ways; }
+
+/* 1 if the operation's SM is near the other partition than its line's home. */
+static int op_far(const L2Op *op) { return (int)(op->kind >> 2 & 1); }
 
 WM_CACHE_CLONES void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
   for (size_t i = 0; i < n && i < L2_AHEAD; i++) __builtin_prefetch(&c->l2.way[op_set(c, &ops[i])]);
@@ -960,12 +877,15 @@ WM_CACHE_CLONES void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
     size_t at = op_set(c, x);
     switch (x->kind & 3) {
     case L2_READ:
-      if (!x->bytes || !xbar_merges(&c->xbar, x->sector, x->bytes)) l2_read(c, x->sector, at); /* bytes: xbar_tag */
+      if (x->bytes && xbar_merges(&c->xbar, x->sector, x->bytes)) break; /* bytes: xbar_tag */
+      if (op_far(x)) l2_read_far(c, x->sector, at);
+      else l2_read(c, x->sector, at);
       break;
     case L2_WRITE: l2_write(c, x->sector, at, x->bytes, 0); break;
     case L2_WRITE_MERGED: l2_write(c, x->sector, at, x->bytes, 1); break;
     case L2_ATOM: l2_atomic(c, x->sector, at, x->bytes); break;
     }
+    if ((x->kind & 3) != L2_READ) l2_drop_copy(c, x->sector, at);
   }
   if (c->xbar_of) xbar_end(&c->xbar);
 }

@@ -29,6 +29,8 @@ typedef struct CacheConfig {
   int l1_ways;
   uint64_t l2_bytes;     /* L2 capacity the model uses */
   int l2_ways;
+  int l2_parts;          /* 2: the L2 is two partitions, half the SMs near
+                            each (cache.c); 0 or 1: one */
   int fetch_bytes;       /* DRAM bytes per L2 read miss (64 on Hopper: a
                             sector pair) */
   int xbar_sms;          /* SMs whose reads of one sector in the same round
@@ -90,8 +92,8 @@ typedef struct CacheSys {
                           NULL: reads not merged) */
   /* What only the serial L2 stage writes, on host cache lines of its own
    * (the L1 stage's threads read the fields above all the time). */
-  _Alignas(64) uint64_t l2_last_ln; /* the line the L2's last operation touched, and */
-  size_t l2_last_way;  /* its way (l2_line) */
+  _Alignas(64) uint64_t l2_last_ln; /* the line the L2's last operation touched, */
+  size_t l2_last_at, l2_last_way; /* its set and way (l2_line) */
   size_t partial_pos, partial_n;
   /* The crossbar's recent reads and what merged (xbar.h) */
   Xbar xbar;

@@ -237,8 +237,26 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, uint6
   return nstreams;
 }
 
+/* Ends a group's operations in out (replay_l1). */
+static void end_group(L2Ops *out) {
+  if (out->nend == out->end_cap) {
+    out->end_cap = out->end_cap ? 2 * out->end_cap : 64;
+    out->end = wm_xrealloc(out->end, out->end_cap * sizeof *out->end);
+  }
+  out->end[out->nend++] = out->n;
+}
+
+static void replay_streams(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t,
+                           int nb, L2Ops *out);
+
 void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t, int nb,
                L2Ops *out) {
+  replay_streams(c, w, first, stride, t, nb, out);
+  end_group(out);
+}
+
+static void replay_streams(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t,
+                           int nb, L2Ops *out) {
   w->blocks += (uint64_t)nb;
   size_t nstreams = gather_streams(c, w, first, stride, t, nb);
   if (!nstreams) return;
@@ -369,7 +387,69 @@ void replay_worker_free(ReplayWorker *w) {
 
 void l2ops_free(L2Ops *o) {
   wm_spill_free(o->op, o->cap, sizeof *o->op, o->file);
+  free(o->end);
   memset(o, 0, sizeof *o);
+}
+
+/* ---- concurrent SMs at the L2 ---------------------------------------------- */
+
+static void ops_append(L2Ops *o, const L2Op *op, size_t n) {
+  if (o->cap - o->n < n) {
+    void *p = o->op;
+    wm_spill_reserve(&p, &o->cap, o->n, o->n + n, sizeof *o->op, &o->file);
+    o->op = p;
+  }
+  memcpy(o->op + o->n, op, n * sizeof *op);
+  o->n += n;
+}
+
+/* The first k groups of `held`, interleaved a line at a time, to the L2;
+ * the rest moved to the front. */
+static void wave_replay(CacheSys *c, L2Wave *w, size_t k) {
+  L2Ops *h = &w->held, *m = &w->mixed;
+  size_t pos[512], *at = k <= 512 ? pos : wm_xmalloc(k * sizeof *at);
+  for (size_t g = 0; g < k; g++) at[g] = g ? h->end[g - 1] : 0;
+  m->n = 0;
+  for (int left = 1; left;) {
+    left = 0;
+    for (size_t g = 0; g < k; g++) {
+      size_t i = at[g], e = h->end[g];
+      if (i >= e) continue;
+      size_t j = i + 1;
+      while (j < e && h->op[j].sector >> 2 == h->op[i].sector >> 2 && h->op[j].kind == h->op[i].kind) j++;
+      ops_append(m, h->op + i, j - i);
+      at[g] = j;
+      left = 1;
+    }
+  }
+  if (at != pos) free(at);
+  cache_l2(c, m->op, m->n);
+  size_t done = h->end[k - 1], rest = h->n - done;
+  memmove(h->op, h->op + done, rest * sizeof *h->op);
+  h->n = rest;
+  for (size_t g = k; g < h->nend; g++) h->end[g - k] = h->end[g] - done;
+  h->nend -= k;
+}
+
+void l2wave_put(CacheSys *c, L2Wave *w, const L2Ops *o) {
+  size_t base = w->held.n;
+  ops_append(&w->held, o->op, o->n);
+  for (size_t g = 0; g < o->nend; g++) {
+    w->held.n = base + o->end[g];
+    end_group(&w->held);
+  }
+  w->held.n = base + o->n;
+  size_t sms = (size_t)(w->sms > 0 ? w->sms : 1);
+  while (w->held.nend >= sms) wave_replay(c, w, sms);
+}
+
+void l2wave_flush(CacheSys *c, L2Wave *w) {
+  if (w->held.nend) wave_replay(c, w, w->held.nend);
+}
+
+void l2wave_free(L2Wave *w) {
+  l2ops_free(&w->held);
+  l2ops_free(&w->mixed);
 }
 
 void replay_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb) {

@@ -105,7 +105,27 @@ typedef struct L2Ops { /* grows as a MemTrace does (util/spill.h) */
   L2Op *op;
   size_t n, cap;
   int file;
+  size_t *end;        /* where each group's operations end (replay_l1) */
+  size_t nend, end_cap;
 } L2Ops;
+
+/* Empties o, keeping its buffers. */
+static inline void l2ops_clear(L2Ops *o) { o->n = o->nend = 0; }
+
+/* The L2 side of concurrently running SMs: groups of operations (as
+ * replay_l1 ended them) are gathered `sms` at a time, one group an SM,
+ * and go to cache_l2 interleaved, a line's operations from each group in
+ * turn, as the SMs' requests reach the L2 together. */
+typedef struct L2Wave {
+  L2Ops held, mixed;
+  int sms;
+} L2Wave;
+
+/* Adds o's groups (o is left as it was); full waves go to the L2. */
+void l2wave_put(struct CacheSys *c, L2Wave *w, const L2Ops *o);
+/* The groups left (a short last wave) to the L2. */
+void l2wave_flush(struct CacheSys *c, L2Wave *w);
+void l2wave_free(L2Wave *w);
 
 /* One host thread's side of the replay: scratch reused from group to group,
  * and the counters of its L1 stages. */
