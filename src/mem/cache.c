@@ -63,14 +63,16 @@
 
 /* ---- one set-associative array ------------------------------------------ */
 
-/* The L2's per-line write state, apart from the words a look-up scans:
- * a set's counts fill one host line. */
-typedef struct CacheWrites {
-  uint32_t *count;        /* [sets * ways] writes the line received */
-  uint32_t *atoms;        /* [sets * ways] atomic updates it performed */
-  uint32_t (*written)[4]; /* [sets * ways] bytes written of each sector
-                             not present */
-} CacheWrites;
+/* The L2's per-line write state, apart from the words a look-up scans,
+ * together in one record: a write touches its count and written bytes,
+ * and replacing a written line clears them, one host line (two at most)
+ * instead of one in each of three arrays (the interleaved SMs' writes
+ * miss the host's caches). */
+typedef struct LineWrites {
+  uint32_t count;      /* writes the line received */
+  uint32_t atoms;      /* atomic updates it performed */
+  uint32_t written[4]; /* bytes written of each sector not present */
+} LineWrites;
 
 /* The shape of a level of `bytes` in lines of 128 bytes, `ways` a set. */
 static void level_shape(CacheLevel *lv, uint64_t bytes, int ways) {
@@ -99,13 +101,8 @@ static void level_init(CacheLevel *lv, uint64_t *way, int l2) {
     memcpy(way + done, way, (done < n - done ? done : n - done) * sizeof *way);
   lv->writes = NULL;
   if (l2) {
-    lv->writes = wm_xmalloc(sizeof *lv->writes);
-    lv->writes->count = cache_table_take(n * sizeof *lv->writes->count);
-    lv->writes->atoms = cache_table_take(n * sizeof *lv->writes->atoms);
-    lv->writes->written = cache_table_take(n * sizeof *lv->writes->written);
-    memset(lv->writes->count, 0, n * sizeof *lv->writes->count);
-    memset(lv->writes->atoms, 0, n * sizeof *lv->writes->atoms);
-    memset(lv->writes->written, 0, n * sizeof *lv->writes->written);
+    lv->writes = cache_table_take(n * sizeof *lv->writes);
+    memset(lv->writes, 0, n * sizeof *lv->writes);
   }
 }
 
@@ -113,12 +110,7 @@ static void level_init(CacheLevel *lv, uint64_t *way, int l2) {
  * caller's). */
 static void level_free(CacheLevel *lv) {
   size_t n = level_lines(lv);
-  if (lv->writes) {
-    cache_table_give(lv->writes->count, n * sizeof *lv->writes->count);
-    cache_table_give(lv->writes->atoms, n * sizeof *lv->writes->atoms);
-    cache_table_give(lv->writes->written, n * sizeof *lv->writes->written);
-  }
-  free(lv->writes);
+  if (lv->writes) cache_table_give(lv->writes, n * sizeof *lv->writes);
   lv->writes = NULL;
 }
 
@@ -247,9 +239,7 @@ static void level_fill(CacheLevel *lv, size_t w, uint64_t ln) {
    * dirty sectors has none to clear (and its three arrays, three host
    * cache misses, need not be touched). */
   if (lv->writes && (old >> CL_DIRTY & 15)) {
-    lv->writes->count[w] = 0;
-    lv->writes->atoms[w] = 0;
-    memset(lv->writes->written[w], 0, sizeof lv->writes->written[w]);
+    memset(&lv->writes[w], 0, sizeof lv->writes[w]);
   }
 }
 
@@ -263,7 +253,7 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   if (c->cfg.group < 1 || c->cfg.blocks_per_sm % c->cfg.group) c->cfg.group = 1;
   if (c->cfg.fetch_bytes < 32) c->cfg.fetch_bytes = 32;
   c->l1 = wm_xcalloc((size_t)c->cfg.sms, sizeof *c->l1);
-  c->l2_last_ln = UINT64_MAX;
+  c->l2_last_ln[0] = c->l2_last_ln[1] = UINT64_MAX;
   if (c->cfg.l1_bytes) { /* every SM's L1 in one table */
     for (int s = 0; s < c->cfg.sms; s++) level_shape(&c->l1[s], c->cfg.l1_bytes, c->cfg.l1_ways);
     size_t lines = level_lines(&c->l1[0]);
@@ -341,18 +331,24 @@ static void l2_evict(CacheSys *c, size_t w) {
 
 /* The way holding line ln, brought in (empty of sectors) on a miss. */
 static size_t l2_line(CacheSys *c, uint64_t ln, size_t at) {
-  /* the line of the previous operation (a request's sectors come in line
-   * order) is still in its way, and already the most recent: no look-up */
-  if (ln == c->l2_last_ln && at == c->l2_last_at) return c->l2_last_way;
-  int hit;
-  size_t w = level_lookup(&c->l2, at, ln, &hit);
-  if (!hit) {
-    l2_evict(c, w);
-    level_fill(&c->l2, w, ln);
+  /* the line of the previous look-up (a request's sectors come in line
+   * order) is still in its way, and already the most recent: no look-up;
+   * nor the one before, where another set's came between (a far read's
+   * copy, then its home) */
+  if (ln == c->l2_last_ln[0] && at == c->l2_last_at[0]) return c->l2_last_way[0];
+  size_t w;
+  if (ln == c->l2_last_ln[1] && at == c->l2_last_at[1] && at != c->l2_last_at[0]) {
+    w = c->l2_last_way[1];
+  } else {
+    int hit;
+    w = level_lookup(&c->l2, at, ln, &hit);
+    if (!hit) {
+      l2_evict(c, w);
+      level_fill(&c->l2, w, ln);
+    }
   }
-  c->l2_last_ln = ln;
-  c->l2_last_at = at;
-  c->l2_last_way = w;
+  c->l2_last_ln[1] = c->l2_last_ln[0], c->l2_last_at[1] = c->l2_last_at[0], c->l2_last_way[1] = c->l2_last_way[0];
+  c->l2_last_ln[0] = ln, c->l2_last_at[0] = at, c->l2_last_way[0] = w;
   return w;
 }
 
@@ -365,7 +361,7 @@ static void l2_fill(CacheSys *c, size_t w, unsigned s) {
     dram_access(&c->dram, base + 32 * s, 32, 0);
     c->metric[WM_M_DRAM_USED] += 32;
     cl_set(m, CL_VALID, s);
-    c->l2.writes->written[w][s] = 0;
+    c->l2.writes[w].written[s] = 0;
     return;
   }
   unsigned n = (unsigned)c->cfg.fetch_bytes / 32;
@@ -417,16 +413,19 @@ static void l2_read_far(CacheSys *c, uint64_t sector, size_t at) {
   c->metric[WM_M_L2_MISS]++;
   c->metric[WM_M_L2_FABRIC]++;
   l2_read(c, sector, at);
-  w = l2_line(c, sector >> 2, l2_copy_set(c, at)); /* still there: its set is another */
-  cl_set(&c->l2.way[w], CL_VALID, s);
+  c->l2.way[c->l2_last_way[0]] |= 1ull << CL_COPIED; /* the home line (l2_line) */
+  cl_set(&c->l2.way[w], CL_VALID, s); /* the copy, still in way w: the home's set is another */
 }
 
-/* A write or atomic at the home set `at` makes the other partition's copy
- * of the sector stale: dropped. */
+/* A write or atomic makes the other partition's copy of its line stale:
+ * dropped, when the home line (the last one l2_line gave) says there may
+ * be one.  (A copy that outlived its home line's eviction is missed.) */
 static void l2_drop_copy(CacheSys *c, uint64_t sector, size_t at) {
-  if (c->cfg.l2_parts < 2) return;
+  uint64_t *home = &c->l2.way[c->l2_last_way[0]];
+  if (!(*home >> CL_COPIED & 1)) return;
+  *home &= ~(1ull << CL_COPIED);
   size_t w = level_find_at(&c->l2, l2_copy_set(c, at), sector >> 2);
-  if (w != SIZE_MAX) cl_clear(&c->l2.way[w], CL_VALID, sector & 3);
+  if (w != SIZE_MAX) c->l2.way[w] &= ~(15ull << CL_VALID);
 }
 
 /* Notes that `sector` became partly written; past the L2's limit on such
@@ -456,7 +455,7 @@ static void partial_push(CacheSys *c, uint64_t sector) {
       dram_access(&c->dram, base + 32 * s, 32, 0);
       c->metric[WM_M_DRAM_USED] += 32;
       cl_set(&c->l2.way[w], CL_VALID, s);
-      c->l2.writes->written[w][s] = 0;
+      c->l2.writes[w].written[s] = 0;
     }
   } else {
     c->partial_n++;
@@ -468,7 +467,7 @@ static void partial_push(CacheSys *c, uint64_t sector) {
 /* Counts one more write to way w's line: a line every warp writes (a[0])
  * serializes the warps at its L2 slice (CacheSys.hot_writes). */
 static void count_write(CacheSys *c, size_t w) {
-  uint32_t *n = &c->l2.writes->count[w];
+  uint32_t *n = &c->l2.writes[w].count;
   if (++*n > c->hot_writes) c->hot_writes = *n;
 }
 
@@ -483,7 +482,7 @@ static void l2_write(CacheSys *c, uint64_t sector, size_t at, uint32_t bytes, in
   note_use(c, m, s);
   cl_set(m, CL_DIRTY, s);
   if (cl_has(*m, CL_VALID, s)) return;
-  uint32_t *written = &c->l2.writes->written[w][s];
+  uint32_t *written = &c->l2.writes[w].written[s];
   if (bytes == 0xffffffffu) { /* whole: what was written before does not matter (a store, no load to wait for) */
     cl_set(m, CL_VALID, s);
     *written = 0;
@@ -512,7 +511,7 @@ static void l2_atomic(CacheSys *c, uint64_t sector, size_t at, uint32_t ops) {
     note_use(c, &c->l2.way[w], s);
   }
   count_write(c, w);
-  uint32_t *n = &c->l2.writes->atoms[w];
+  uint32_t *n = &c->l2.writes[w].atoms;
   *n += ops;
   if (*n > c->hot_atoms) c->hot_atoms = *n;
   cl_set(&c->l2.way[w], CL_DIRTY, s);
@@ -847,7 +846,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
 }
 
 /* How far ahead cache_l2() asks for the sets it will look up. */
-#define L2_AHEAD 24
+#define L2_AHEAD 48
 #define L2_NEAR 12
 
 /* The first way of an operation's set. */
@@ -862,16 +861,25 @@ WM_CACHE_CLONES void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
     if (i + L2_AHEAD < n) {
       const L2Op *p = &ops[i + L2_AHEAD];
       size_t at = op_set(c, p);
+      if (op_far(p) && (p->kind & 3) == L2_READ) { /* the copy looked up first, the home on a miss */
+        size_t copy = l2_copy_set(c, at);
+        __builtin_prefetch(&c->l2.way[copy]);
+        __builtin_prefetch(&c->l2.way[copy + c->l2.ways - 1]);
+      }
       __builtin_prefetch(&c->l2.way[at]);
       __builtin_prefetch(&c->l2.way[at + c->l2.ways - 1]);
-      if ((p->kind & 3) != L2_READ) __builtin_prefetch(&c->l2.writes->count[at]);
-      else if (p->bytes) xbar_prefetch(&c->xbar, p->sector, p->bytes);
+      if ((p->kind & 3) != L2_READ) {
+        if (op_far(p)) __builtin_prefetch(&c->l2.way[l2_copy_set(c, at)]); /* the copy it likely drops */
+      } else if (p->bytes) {
+        xbar_prefetch(&c->xbar, p->sector, p->bytes);
+      }
     }
-    if (i + L2_NEAR < n && (ops[i + L2_NEAR].kind & 3) != L2_READ && ops[i + L2_NEAR].bytes != 0xffffffffu) {
-      /* its set is in by now: its write state too (a whole sector's write
-       * reads none of it) */
+    if (i + L2_NEAR < n && (ops[i + L2_NEAR].kind & 3) != L2_READ) {
+      /* its set is in by now: its write state too */
       const L2Op *p = &ops[i + L2_NEAR];
-      __builtin_prefetch(c->l2.writes->written[level_way(&c->l2, op_set(c, p), p->sector >> 2)], 1);
+      const LineWrites *lw = &c->l2.writes[level_way(&c->l2, op_set(c, p), p->sector >> 2)];
+      __builtin_prefetch(lw, 1);
+      __builtin_prefetch((const char *)(lw + 1) - 1, 1);
     }
     const L2Op *x = &ops[i];
     size_t at = op_set(c, x);

@@ -58,7 +58,7 @@ typedef struct CacheConfig {
  * two host cache lines per look-up. */
 typedef struct CacheLevel {
   uint64_t *way;       /* [sets * ways] line state words */
-  struct CacheWrites *writes; /* [sets * ways] the L2's write state; NULL for
+  struct LineWrites *writes; /* [sets * ways] the L2's write state; NULL for
                           an L1 */
   uint32_t sets, ways;
   int scan;            /* 1: sets scanned with AVX2 (4 or 16 ways, the
@@ -92,8 +92,8 @@ typedef struct CacheSys {
                           NULL: reads not merged) */
   /* What only the serial L2 stage writes, on host cache lines of its own
    * (the L1 stage's threads read the fields above all the time). */
-  _Alignas(64) uint64_t l2_last_ln; /* the line the L2's last operation touched, */
-  size_t l2_last_at, l2_last_way; /* its set and way (l2_line) */
+  _Alignas(64) uint64_t l2_last_ln[2]; /* the lines the L2's last two look-ups gave */
+  size_t l2_last_at[2], l2_last_way[2]; /* their sets and ways (l2_line; [0] the last) */
   size_t partial_pos, partial_n;
   /* The crossbar's recent reads and what merged (xbar.h) */
   Xbar xbar;

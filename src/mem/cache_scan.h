@@ -17,8 +17,9 @@
  * used (L2), and the line's LRU rank in its set (0: most recent).  Ranks
  * instead of time stamps keep a set in ways * 8 bytes and give the same
  * victims: the least recently used line has the highest rank. */
-#define CL_TAG_BITS 46
+#define CL_TAG_BITS 45 /* lines below 2^45: gmem's buffers start at 2^46.8 bytes */
 #define CL_TAG_MASK ((1ull << CL_TAG_BITS) - 1)
+#define CL_COPIED 45 /* an L2 line at home: the other partition may hold a copy */
 #define CL_VALID 46
 #define CL_DIRTY 50
 #define CL_UNUSED 54

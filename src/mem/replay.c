@@ -409,22 +409,32 @@ static void wave_replay(CacheSys *c, L2Wave *w, size_t k) {
   L2Ops *h = &w->held, *m = &w->mixed;
   size_t pos[512], *at = k <= 512 ? pos : wm_xmalloc(k * sizeof *at);
   for (size_t g = 0; g < k; g++) at[g] = g ? h->end[g - 1] : 0;
+  size_t done = h->end[k - 1];
   m->n = 0;
-  for (int left = 1; left;) {
+  if (m->cap < done) { /* room for all of them: copied op by op below */
+    void *p = m->op;
+    wm_spill_reserve(&p, &m->cap, 0, done, sizeof *m->op, &m->file);
+    m->op = p;
+  }
+  L2Op *out = m->op;
+  const L2Op *op = h->op;
+  for (size_t left = k; left;) {
     left = 0;
     for (size_t g = 0; g < k; g++) {
       size_t i = at[g], e = h->end[g];
       if (i >= e) continue;
-      size_t j = i + 1;
-      while (j < e && h->op[j].sector >> 2 == h->op[i].sector >> 2 && h->op[j].kind == h->op[i].kind) j++;
-      ops_append(m, h->op + i, j - i);
-      at[g] = j;
-      left = 1;
+      uint64_t ln = op[i].sector >> 2;
+      uint32_t kind = op[i].kind;
+      do *out++ = op[i++];
+      while (i < e && op[i].sector >> 2 == ln && op[i].kind == kind);
+      at[g] = i;
+      left++;
     }
   }
+  m->n = (size_t)(out - m->op);
   if (at != pos) free(at);
   cache_l2(c, m->op, m->n);
-  size_t done = h->end[k - 1], rest = h->n - done;
+  size_t rest = h->n - done;
   memmove(h->op, h->op + done, rest * sizeof *h->op);
   h->n = rest;
   for (size_t g = k; g < h->nend; g++) h->end[g - k] = h->end[g] - done;
