@@ -45,6 +45,18 @@ typedef struct Row {
 
 static Row *rows;
 static int nrows;
+/* The GPU the rows were measured on, and the preset that models it (NULL:
+ * the default, h200). */
+static const char *gpu_name = "H200";
+static const Arch *gpu_arch;
+
+/* Options for a launch of the rows: buffers zero-filled, as measured, on
+ * the preset of their GPU. */
+static void truth_options(SimOptions *o) {
+  sim_options_init(o);
+  o->init = INIT_ZERO;
+  if (gpu_arch) o->cfg.arch = gpu_arch, o->cfg.sm = gpu_arch->cc;
+}
 
 static void load_truth(const char *csv) {
   nrows = 0;
@@ -161,8 +173,8 @@ static int beyond_exception(const char *label, WmMetric m, int large) {
 
 static void check_within(const char *label, WmMetric m, double sim, double meas, double tol) {
   if (sim < (1 - tol) * meas || sim > (1 + tol) * meas)
-    fail_msg("%s: %s = %.0f is %.1f%% of the H200's %.0f (expected within %.0f%%)", label, wm_metric_name[m], sim,
-             100 * sim / meas, meas, 100 * tol);
+    fail_msg("%s: %s = %.0f is %.1f%% of the %s's %.0f (expected within %.0f%%)", label, wm_metric_name[m], sim,
+             100 * sim / meas, gpu_name, meas, 100 * tol);
 }
 
 static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, int small_dram, int large) {
@@ -180,8 +192,8 @@ static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, 
    * Exact when ptxas gave the code's size. */
   else if (small_dram && r->v[WM_M_DRAM_RD] > 0 && run->kernel->code_bytes && run->mm.metric[WM_M_GLD_REQ] == 0 &&
            (long long)run->mm.metric[WM_M_DRAM_RD] != r->v[WM_M_DRAM_RD])
-    fail_msg("%s: dram__bytes_read = %llu, H200 measured %lld (code %u bytes)", label,
-             (unsigned long long)run->mm.metric[WM_M_DRAM_RD], r->v[WM_M_DRAM_RD], run->kernel->code_bytes);
+    fail_msg("%s: dram__bytes_read = %llu, %s measured %lld (code %u bytes)", label,
+             (unsigned long long)run->mm.metric[WM_M_DRAM_RD], gpu_name, r->v[WM_M_DRAM_RD], run->kernel->code_bytes);
 }
 
 /* check_file's flags */
@@ -210,8 +222,7 @@ static void check_file(const char *ptx, const char *cu, const char *csv, int fla
   assert_int_equal(n, nrows);
   int sanitized = getenv("WARPMEM_SANITIZED") != NULL, checked = 0;
   SimOptions o;
-  sim_options_init(&o);
-  o.init = INIT_ZERO; /* as measured */
+  truth_options(&o);
   for (int i = 0; i < n; i++) {
     const Row *r = NULL;
     for (int j = 0; j < nrows; j++)
@@ -230,15 +241,15 @@ static void check_file(const char *ptx, const char *cu, const char *csv, int fla
       WmMetric m = exact[k];
       if (r->v[m] < 0) continue;
       if ((long long)run.mm.metric[m] != r->v[m])
-        fail_msg("%s: %s = %llu, H200 measured %lld", ls[i].label, wm_metric_name[m],
-                 (unsigned long long)run.mm.metric[m], r->v[m]);
+        fail_msg("%s: %s = %llu, %s measured %lld", ls[i].label, wm_metric_name[m],
+                 (unsigned long long)run.mm.metric[m], gpu_name, r->v[m]);
     }
     if (shared_exact) {
       for (size_t k = 0; k < sizeof shared_all / sizeof *shared_all; k++) {
         WmMetric m = shared_all[k];
         if (r->v[m] >= 0 && (long long)run.mm.metric[m] != r->v[m])
-          fail_msg("%s: %s = %llu, H200 measured %lld", ls[i].label, wm_metric_name[m],
-                   (unsigned long long)run.mm.metric[m], r->v[m]);
+          fail_msg("%s: %s = %llu, %s measured %lld", ls[i].label, wm_metric_name[m],
+                   (unsigned long long)run.mm.metric[m], gpu_name, r->v[m]);
       }
     } else if (!listed(sass_differs, ls[i].name)) {
       for (size_t k = 0; k < sizeof shared_wf / sizeof *shared_wf; k++) {
@@ -249,8 +260,8 @@ static void check_file(const char *ptx, const char *cu, const char *csv, int fla
           continue;
         }
         if (sim < 0.88 * meas || sim > meas)
-          fail_msg("%s: %s = %.0f is %.1f%% of the H200's %.0f (expected 88%%..100%%)", ls[i].label,
-                   wm_metric_name[m], sim, 100 * sim / meas, meas);
+          fail_msg("%s: %s = %.0f is %.1f%% of the %s's %.0f (expected 88%%..100%%)", ls[i].label,
+                   wm_metric_name[m], sim, 100 * sim / meas, gpu_name, meas);
       }
     }
     if (!shared_exact) check_beyond_l1(&run, r, ls[i].label, flags & SMALL_DRAM, 0);
@@ -275,19 +286,19 @@ static int cmp_double(const void *a, const void *b) {
 
 /* groundtruth/seed_launches_large.cu: the seed kernels at sizes that leave
  * the L2 and outlast launch overhead, measured on an H200
- * (h200-large-counters.csv, gpu__time_duration.sum in ns).  Every launch
- * runs with --sample 8 (every 8th wave of resident blocks; their blocks
- * touch data of their own, so the counters scale), except mm_g and mm_s,
- * whose blocks all read the same A and B through L2 and run in full.
+ * (h200-large-counters.csv, gpu__time_duration.sum in ns) and an H100
+ * (h100-large-counters.csv, docs/results/h100-2026-11-26-fabric).  Every
+ * launch runs with --sample 8 (every 8th wave of resident blocks; their
+ * blocks touch data of their own, so the counters scale), except mm_g and
+ * mm_s, whose blocks all read the same A and B through L2 and run in full.
  * Predicted time within 25%, DRAM bytes read within 10%, L2 sectors within
  * 5% (exceptions above).  Skipped under the sanitizers: minutes there. */
-static void test_large_launches(void **state) {
-  (void)state;
+static void large_launches(const char *csv) {
   if (getenv("WARPMEM_SANITIZED")) {
     printf("skipped under sanitizers: the large launches take minutes there\n");
     return;
   }
-  load_truth("h200-large-counters.csv");
+  load_truth(csv);
   WmErr e = {0};
   PtxModule *mod = ptx_load(tu_truth("ptx/seed_kernels.ptx"), arch_ptx_target(), &e);
   if (!mod) fail_msg("%s", e.msg);
@@ -306,8 +317,7 @@ static void test_large_launches(void **state) {
       if (!strcmp(rows[j].label, ls[i].label)) r = &rows[j];
     assert_non_null(r);
     SimOptions o;
-    sim_options_init(&o);
-    o.init = INIT_ZERO;
+    truth_options(&o);
     o.sample = strcmp(ls[i].name, "mm_g") && strcmp(ls[i].name, "mm_s") ? 8 : 1;
     SimRun run;
     if (sim_run_launch(mod, &ls[i], &o, &run, &e)) fail_msg("%s: %s", ls[i].label, e.msg);
@@ -329,9 +339,25 @@ static void test_large_launches(void **state) {
   ptx_module_free(mod);
 }
 
+static void test_large_launches(void **state) {
+  (void)state;
+  large_launches("h200-large-counters.csv");
+}
+
 static void test_seed_launches(void **state) {
   (void)state;
   check_file("ptx/seed_kernels.ptx", "seed_kernels.cu", "h200-seed-counters.csv", SMALL_DRAM);
+}
+
+/* The same seed launches, small and large, measured on an H100 with the
+ * hopper preset (the second GPU: docs/results/h100-2026-11-26-fabric). */
+static void test_h100_seed_launches(void **state) {
+  (void)state;
+  gpu_name = "H100", gpu_arch = arch_find("hopper");
+  assert_non_null(gpu_arch);
+  check_file("ptx/seed_kernels.ptx", "seed_kernels.cu", "h100-seed-counters.csv", SMALL_DRAM);
+  large_launches("h100-large-counters.csv");
+  gpu_name = "H200", gpu_arch = NULL;
 }
 
 /* groundtruth/merge_kernels.cu: when a warp's stores, and a block's warps'
@@ -391,6 +417,7 @@ int main(void) {
                                      cmocka_unit_test(test_public_launches),
                                      cmocka_unit_test(test_share_launches),
                                      cmocka_unit_test(test_policy_launches),
-                                     cmocka_unit_test(test_large_launches)};
+                                     cmocka_unit_test(test_large_launches),
+                                     cmocka_unit_test(test_h100_seed_launches)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

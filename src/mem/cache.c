@@ -889,9 +889,15 @@ WM_CACHE_CLONES void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
       if (op_far(x)) l2_read_far(c, x->sector, at);
       else l2_read(c, x->sector, at);
       break;
-    case L2_WRITE: l2_write(c, x->sector, at, x->bytes, 0); break;
+    case L2_WRITE: /* from the far side, over the fabric to its home */
+      c->metric[WM_M_L2_FABRIC] += (uint64_t)op_far(x);
+      l2_write(c, x->sector, at, x->bytes, 0);
+      break;
     case L2_WRITE_MERGED: l2_write(c, x->sector, at, x->bytes, 1); break;
-    case L2_ATOM: l2_atomic(c, x->sector, at, x->bytes); break;
+    case L2_ATOM: /* each update crosses (atom_hot#132x1: 270,685 of 540,672) */
+      c->metric[WM_M_L2_FABRIC] += op_far(x) ? x->bytes : 0;
+      l2_atomic(c, x->sector, at, x->bytes);
+      break;
     }
     if ((x->kind & 3) != L2_READ) l2_drop_copy(c, x->sector, at);
   }

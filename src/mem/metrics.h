@@ -64,7 +64,7 @@
   X(XBAR,     "warpmem__l2_xbar_merged_reads",                     "L1 read misses the crossbar merged with another SM's read of the sector in the same round (not counted as L2 reads; share_kernels.cu)") \
   X(L2_HIT,   "lts__t_sectors_lookup_hit.sum",                     "L2 sectors that hit") \
   X(L2_MISS,  "lts__t_sectors_lookup_miss.sum",                    "L2 sectors that missed") \
-  X(L2_FABRIC, "lts__t_sectors_srcunit_ltcfabric.sum",             "L2 sectors a partition read from the other: copies of lines whose home is the far side (reads only; l2cap_kernels.cu)") \
+  X(L2_FABRIC, "lts__t_sectors_srcunit_ltcfabric.sum",             "L2 sectors that crossed between the partitions: reads filling a copy of a line homed on the far side, and writes and atomics sent to it (l2cap_kernels.cu)") \
   X(L1_LINES, "warpmem__l1_tag_lookups",                           "128-byte lines global/local requests touch (L1TEX looks up one tag per clock)") \
   X(HOT,      "warpmem__l2_hot_line_writes",                       "store sectors sent to the most-written L2 line (same-address contention)") \
   X(HOT_ATOM, "warpmem__l2_hot_line_atomics",                      "atomic updates the most-updated L2 line performed, lanes on one word each counted") \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every accuracy set of docs/accuracy.md's summary, simulated by one warpmem
 # binary against the measurements committed under docs/results, one line a
-# set (the details in OUT).  About a minute on 2 cores.  From the repository
+# set (the details in OUT).  About three minutes on 2 cores.  From the repository
 # root:
 #   bash tools/accuracy/all_sets.sh build/warpmem OUT
 set -uo pipefail
@@ -30,6 +30,10 @@ probe_set h200-policy h200 h200-2026-11-26-policy policy
 probe_set h100-policy hopper h100-2026-11-26-policy policy
 probe_set h200-public h200 h200-2026-11-26-public public
 probe_set h100-public hopper h100-2026-11-26-public public
+python3 tools/accuracy/fabric.py "$bin" h200 docs/results/h200-2026-11-26-fabric -v > "$out/h200-fabric.txt" 2>&1
+echo "h200-$(tail -1 "$out/h200-fabric.txt")"
+python3 tools/accuracy/fabric.py "$bin" hopper docs/results/h100-2026-11-26-fabric -v > "$out/h100-fabric.txt" 2>&1
+echo "h100-$(tail -1 "$out/h100-fabric.txt")"
 mkdir -p "$out/corpus"
 echo "h100-corpus: $(python3 tools/accuracy/corpus_levels.py "$bin" "$out/corpus" | tail -1)"
 python3 tools/accuracy/lab_times.py "$bin" > "$out/lab.txt" 2>&1
