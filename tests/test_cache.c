@@ -1489,6 +1489,60 @@ static void test_l2_partitions(void **state)
   cache_free(&c);
 }
 
+/* ---- a wave's SMs together at the L2 -------------------------------------- */
+
+/* Two SMs each read 12 lines of their own twice (one sector each,
+ * bypassing L1) through an L2 of one fully associative set of 16 ways.
+ * Group after group (replay_blocks), each SM's 12 lines fit: 24 lines
+ * read from DRAM once.  Through an L2Wave of 2 SMs the L2 gets A1, B1, A2,
+ * B2, ...: 24 lines cycle through 16 ways, so LRU misses every one again
+ * in the second pass: 48. */
+static void test_l2_wave(void **state)
+{
+  (void)state;
+  CacheConfig k = small_cfg(32);
+  k.sms = 2;
+  k.l2_bytes = 16 * 128;
+  k.l2_ways = 16;
+  for (int wave = 0; wave <= 1; wave++) {
+    CacheSys c;
+    cache_init(&c, &k);
+    MemTrace t[2] = {{0}};
+    for (int b = 0; b < 2; b++)
+      for (int pass = 0; pass < 2; pass++)
+        for (uint64_t i = 0; i < 12; i++) req(&t[b], 0, TR_LD_NC, 0, (const uint64_t[]){4 * (100 * (uint64_t)b + i)}, 1);
+    if (!wave) {
+      for (int b = 0; b < 2; b++) {
+        const MemTrace *p[1] = {&t[b]};
+        replay_blocks(&c, (uint64_t)b, p, 1);
+      }
+    } else {
+      ReplayWorker w = {0};
+      L2Ops ops = {0};
+      L2Wave lw = {.sms = 2};
+      for (int b = 0; b < 2; b++) {
+        const MemTrace *p[1] = {&t[b]};
+        replay_l1(&c, &w, (uint64_t)b, 1, p, 1, &ops); /* blocks 0 and 1: SMs 0 and 1 */
+      }
+      assert_int_equal(ops.nend, 2);
+      l2wave_put(&c, &lw, &ops); /* a full wave: replayed at once */
+      assert_int_equal(lw.held.nend, 0);
+      l2wave_flush(&c, &lw);
+      replay_worker_add(&c, &w);
+      replay_worker_free(&w);
+      l2wave_free(&lw);
+      l2ops_free(&ops);
+    }
+    uint64_t m[WM_M_COUNT];
+    counters(&c, m);
+    EQ(L2_RD, 48);
+    EQ(DRAM_RD, (wave ? 48 : 24) * 32);
+    trace_free(&t[0]);
+    trace_free(&t[1]);
+    cache_free(&c);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -1513,6 +1567,7 @@ int main(void)
     cmocka_unit_test(test_two_stages),
     cmocka_unit_test(test_trace_spill),
     cmocka_unit_test(test_l2_partitions),
+    cmocka_unit_test(test_l2_wave),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

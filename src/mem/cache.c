@@ -34,11 +34,12 @@
  * - Outstanding misses, for the time model only: a load that hits a
  *   sector another warp missed in the same round waits for the same fill
  *   (CacheSys.pend); it counts as a hit, as Nsight Compute counts it.
+ * - L2 partitions (CacheConfig.l2_parts 2, Hopper): a line kept at home
+ *   and copied near a reader on the other side (below, "the L2's two
+ *   partitions").
  * - Ignored: timing (hits and misses are counted, not delayed), MSHRs,
- *   the L2's slices and its two partitions (except the
- *   capacity they cost: CacheConfig.l2_bytes is the preset's l2_model_pct of
- *   its L2), prefetching beyond
- *   fetch_bytes, and the real replacement policies (LRU stands in).
+ *   the L2's slices, prefetching beyond fetch_bytes, and the real
+ *   replacement policies (LRU stands in).
  */
 #include "mem/cache.h"
 

@@ -15,9 +15,11 @@
  *   reused by the blocks that take that slot later (so a later block's
  *   local data can hit in L1 and L2 on the earlier one's lines).
  * - Interleaving: the warps of a group take turns, one request each, as
- *   warps sharing an SM issue in turn; groups are replayed one after the
- *   other, so the L2 sees one SM's group at a time, never two SMs'
- *   requests interleaved.  Requests are ordered, not timed.
+ *   warps sharing an SM issue in turn; the L2 stage takes a wave's groups
+ *   (one an SM) together, a line's operations from each in turn
+ *   (L2Wave), as the SMs reach the L2 at once: what one SM's data leaves
+ *   of the L2 depends on every SM's (groundtruth/l2cap_kernels.cu).
+ *   Requests are ordered, not timed.
  * - A group is all the blocks an SM holds at once (b, b + sms, ... of a
  *   wave; replay_l1's stride): the emulator runs them in a row
  *   (emu_run_set), or, for kernels whose blocks may wait for each other

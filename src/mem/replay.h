@@ -89,7 +89,9 @@ int replay_group(const struct CacheSys *c);
  * touches only its SM's L1 (and the thread's own scratch), so groups on
  * different SMs can run it at the same time; a group must follow the
  * groups before it on the same SM.  Its output, the L2 operations, must
- * then reach cache_l2() in launch order. */
+ * then reach the L2 in launch order: through an L2Wave (below), which
+ * interleaves a wave's SMs, or straight to cache_l2() (replay_blocks, one
+ * group at a time: the unit tests' small cases). */
 
 /* What an L1 sends the L2: a sector read, written (with the bytes) or
  * updated atomically. */
