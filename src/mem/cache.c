@@ -124,7 +124,7 @@ static size_t set_index(const CacheLevel *lv, uint64_t ln) {
 static size_t set_of(const CacheLevel *lv, uint64_t ln) { return set_index(lv, ln) * lv->ways; }
 
 /* ---- the L2's two partitions -----------------------------------------------
- * Hopper's (and Ampere's) L2 is two partitions, each near half the SMs.  A
+ * Hopper's L2 is two partitions (the hopper and h200 presets), each near half the SMs.  A
  * line has a home partition (here a bit of its hash); an SM reads through
  * its own, so a line whose home is the other one is kept twice: at home
  * and as a copy near the reader.  Measured (groundtruth/l2cap_kernels.cu,
