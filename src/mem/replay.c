@@ -396,6 +396,7 @@ void l2ops_free(L2Ops *o) {
 /* ---- concurrent SMs at the L2 ---------------------------------------------- */
 
 static void ops_append(L2Ops *o, const L2Op *op, size_t n) {
+  if (!n) return; /* o->op may be NULL yet */
   if (o->cap - o->n < n) {
     void *p = o->op;
     wm_spill_reserve(&p, &o->cap, o->n, o->n + n, sizeof *o->op, &o->file);
@@ -413,6 +414,12 @@ static void wave_replay(CacheSys *c, L2Wave *w, size_t k) {
   for (size_t g = 0; g < k; g++) at[g] = g ? h->end[g - 1] : 0;
   size_t done = h->end[k - 1];
   m->n = 0;
+  if (!done) { /* groups without operations (buffers may be NULL yet) */
+    for (size_t g = k; g < h->nend; g++) h->end[g - k] = h->end[g];
+    h->nend -= k;
+    if (at != pos) free(at);
+    return;
+  }
   if (m->cap < done) { /* room for all of them: copied op by op below */
     void *p = m->op;
     wm_spill_reserve(&p, &m->cap, 0, done, sizeof *m->op, &m->file);
@@ -437,7 +444,7 @@ static void wave_replay(CacheSys *c, L2Wave *w, size_t k) {
   if (at != pos) free(at);
   cache_l2(c, m->op, m->n);
   size_t rest = h->n - done;
-  memmove(h->op, h->op + done, rest * sizeof *h->op);
+  if (rest) memmove(h->op, h->op + done, rest * sizeof *h->op);
   h->n = rest;
   for (size_t g = k; g < h->nend; g++) h->end[g - k] = h->end[g] - done;
   h->nend -= k;
