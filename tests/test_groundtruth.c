@@ -143,10 +143,10 @@ static const Beyond beyond_exceptions[] = {
    * #1024x264 90% of the L2 reads); their last stores, one float a warp to
    * one sector, reach L2 apart (8 sectors a block; the model merges them:
    * 13%, st_warps' class); a cycle of 38.9 MB of the SMs' own lines
-   * stays in the H200's L2 (39.5 MB read), in the model's 28% of it is
-   * read again (128%): its hashed sets fill unevenly and spill a little
+   * stays in the H200's L2 (39.5 MB read), in the model's 47% of it is
+   * read again (147%): its hashed sets fill unevenly and spill a little
    * below the 40 MB the GPU keeps (l2cap_kernels.cu, l2_own#2368: 1.04
-   * of the footprint read, the model 1.20). */
+   * of the footprint read, the model 1.2). */
   {"cycle8#1024x132", WM_M_L2_WR},   {"cycle8#2048x132", WM_M_L2_WR},   {"cycle8#3072x132", WM_M_L2_WR},
   {"cycle8#1024x264", WM_M_L2_WR},   {"cycle8#1536x264", WM_M_L2_WR},   {"cycle8#2048x132", WM_M_L2_RD},
   {"cycle8#1024x264", WM_M_L2_RD},   {"cycle#2304", WM_M_DRAM_RD},

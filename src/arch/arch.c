@@ -401,6 +401,8 @@ static const Arch presets[] = {
     .l2_model_pct = 100,
     .l2_parts = 2,               /* as h200 (the same GH100 L2); the capacities checked on
                                     an H100 (docs/results/h100-2026-11-26-l2cap) */
+    .l2_side = {0xc0fcc0fcc0fcc0fcull, 0x0cc0ff03fc0ff03full, 0}, /* measured on an H100 as
+                                    on the H200: the same SMs (tools/gpu/side_probe.cu) */
     .block_group = 1,            /* as h200 */
     .xbar_sms = 4,               /* measured on an H100: K SMs reading one sector at once
                                     count it 1 time for 2-4, 2 for 8, 10 for 32, 32.9 for
@@ -499,6 +501,12 @@ static const Arch presets[] = {
                                     L2, data each SM reads alone up to two thirds
                                     (groundtruth/l2cap_kernels.cu): a line kept at home and
                                     near a reader on the other side (mem/cache.c) */
+    .l2_side = {0xc0fcc0fcc0fcc0fcull, 0x0cc0ff03fc0ff03full, 0}, /* [GT] measured: the SMs
+                                    near partition 1, 66 of 132: TPCs 1-3 and 7 of the
+                                    16-SM GPCs, 0-2 and 6 of the 14-SM ones, 118-119,
+                                    122-123; the others near partition 0 (an SM times one
+                                    load of 256 lines: 270 clocks near, 480 far;
+                                    tools/gpu/side_probe.cu, docs/results/h200-2026-11-26-side) */
     .block_group = 1,            /* [GT] measured: consecutive blocks share no L1 (H100
                                     mm_s: 2.07 M L1 misses, 2.10 M if no two shared an SM;
                                     the public set's 2-D stencils read the L2 sectors of

@@ -87,6 +87,8 @@ typedef struct Arch {
                                 holds */
   int l2_parts;              /* 2: two L2 partitions, a far line kept in
                                 both (mem/cache.c); 0 or 1: one */
+  uint64_t l2_side[3];       /* bit s: SM s near partition 1 (all 0: TPCs
+                                alternate) */
   int block_group;           /* consecutive blocks placed on one SM together */
   int xbar_sms;              /* SMs whose reads of one sector in the same
                                 round reach the L2 as one read (0: none) */

@@ -142,11 +142,16 @@ static size_t l2_set_index(const CacheSys *c, uint64_t ln, unsigned part, unsign
     *far = 0;
     return set_index(&c->l2, ln);
   }
-  uint64_t h = line_hash(ln);
-  unsigned home = (unsigned)(h >> 31) & 1; /* a bit below the set's */
+  /* the home: a hash bit of the line.  The GPU homes 4 KB at a time
+   * (tools/gpu/side_probe.cu: 32 lines answer from one side, then the
+   * next 32 from the other), by a hash not known beyond that; a line's
+   * own bit gives each small buffer the even split the GPU's hash gives
+   * on average (with 4 KB pages, mvt_rows#4096's 16 KB vector fell on the
+   * wrong sides: 0.67 of the H200's fabric sectors, with lines 0.89) */
+  unsigned home = (unsigned)(line_hash(ln) >> 31) & 1;
   size_t half = c->l2.sets / 2;
   *far = home != part;
-  return home * half + (size_t)(((h >> 32) * half) >> 32);
+  return home * half + (size_t)(((line_hash(ln) >> 32) * half) >> 32);
 }
 
 /* The first way of line ln's home set. */
@@ -162,9 +167,14 @@ static size_t l2_copy_set(const CacheSys *c, size_t at) {
   return at < half ? at + half : at - half;
 }
 
-/* The partition SM sm reads through: the two SMs of a TPC share one
- * (assumed: which SMs sit near which partition is not published). */
-static unsigned sm_part(int sm) { return (unsigned)(sm >> 1) & 1; }
+/* The partition SM sm reads through: the preset's measured map
+ * (CacheConfig.l2_side), else the two SMs of a TPC on one side and the
+ * next TPC's on the other. */
+static unsigned sm_part(const CacheSys *c, int sm) {
+  const uint64_t *m = c->cfg.l2_side;
+  if ((m[0] | m[1] | m[2]) && sm >= 0 && sm < 192) return (unsigned)(m[sm / 64] >> (sm % 64)) & 1;
+  return (unsigned)(sm >> 1) & 1;
+}
 
 /* Way index of line ln in the set starting at `at`, or SIZE_MAX; the LRU
  * order is left alone. */
@@ -415,9 +425,9 @@ static void l2_read_far(CacheSys *c, uint64_t sector, size_t at) {
   cl_set(&c->l2.way[w], CL_VALID, s); /* the copy, still in way w: the home's set is another */
 }
 
-/* A write or atomic makes the other partition's copy of its line stale:
- * dropped, when the home line (the last one l2_line gave) says there may
- * be one.  (A copy that outlived its home line's eviction is missed.) */
+/* A far write or atomic drops the copy of its line on its side, when the
+ * home line (the last one l2_line gave) says there may be one.  (A copy
+ * that outlived its home line's eviction is missed.) */
 static void l2_drop_copy(CacheSys *c, uint64_t sector, size_t at) {
   uint64_t *home = &c->l2.way[c->l2_last_way[0]];
   if (!(*home >> CL_COPIED & 1)) return;
@@ -758,7 +768,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   CacheLastStore now; /* not zeroed whole: 32 sectors, of which n are used */
   now.n = 0;
   L1Last l1_last = {UINT64_MAX, 0};
-  SentSet sent = {UINT64_MAX, 0, sm_part(sm)};
+  SentSet sent = {UINT64_MAX, 0, sm_part(c, sm)};
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
   if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, metric[WM_M_ROUND_REQ]++;
   uint32_t tag = xbar_at_round(xbar, r[0].warp, last->round);
@@ -897,7 +907,13 @@ WM_CACHE_CLONES void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
       l2_atomic(c, x->sector, at, x->bytes);
       break;
     }
-    if ((x->kind & 3) != L2_READ) l2_drop_copy(c, x->sector, at);
+    /* a write from the far side drops its side's copy on the way to the
+     * home (the H200's in-place matrix-vector kernels: every re-read of
+     * y[i] by a far SM crosses the fabric again, 2.36 M sectors for 2.1 M
+     * reads and 2.1 M writes); one from the home's side leaves the other
+     * side's copy (side_probe.cu: after one SM's stores, the SMs of the
+     * other side still answer its side's lines from near) */
+    if ((x->kind & 3) != L2_READ && op_far(x)) l2_drop_copy(c, x->sector, at);
   }
   if (c->xbar_of) xbar_end(&c->xbar);
 }

@@ -31,6 +31,8 @@ typedef struct CacheConfig {
   int l2_ways;
   int l2_parts;          /* 2: the L2 is two partitions, half the SMs near
                             each (cache.c); 0 or 1: one */
+  uint64_t l2_side[3];   /* bit s: SM s sits near partition 1; all 0: the
+                            two SMs of a TPC, then the next two, alternate */
   int fetch_bytes;       /* DRAM bytes per L2 read miss (64 on Hopper: a
                             sector pair) */
   int xbar_sms;          /* SMs whose reads of one sector in the same round

@@ -61,6 +61,7 @@ void model_cache_config(const Arch *a, int blocks_per_sm, uint32_t threads, uint
   out->l2_bytes = (uint64_t)a->l2_bytes * (uint64_t)a->l2_model_pct / 100;
   out->l2_ways = a->l2_ways ? a->l2_ways : 16;
   out->l2_parts = a->l2_parts;
+  memcpy(out->l2_side, a->l2_side, sizeof out->l2_side);
   out->fetch_bytes = a->fetch_bytes ? a->fetch_bytes : 32;
   out->xbar_sms = a->xbar_sms;
   out->merge_sectors = a->merge_sectors;
