@@ -1416,8 +1416,8 @@ static void read_lines(CacheSys *c, uint64_t block, uint64_t first, int n)
   run1(c, block, &t);
 }
 
-/* DRAM bytes read when block reads n lines twice, after `before` (a
- * function of c) has run. */
+/* DRAM bytes read when block reads n lines twice, on an L2 of `parts`
+ * partitions (parts_cfg). */
 static uint64_t twice_dram(int parts, uint64_t block, int n)
 {
   CacheSys c;

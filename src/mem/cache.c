@@ -131,7 +131,7 @@ static size_t set_of(const CacheLevel *lv, uint64_t ln) { return set_index(lv, l
  * docs/results/h200-2026-11-26-l2cap): data every SM reads stays in the
  * L2 up to half its size (each line twice), data each SM reads alone up to
  * about two thirds (half its lines twice).  Writes and atomics go to the
- * home partition and drop the other's copy.  With CacheConfig.l2_parts 2
+ * home partition; a far one drops its side's copy (cache_l2).  With CacheConfig.l2_parts 2
  * the sets are split in two halves, one a partition; a copy sits in the
  * same set of the other half. */
 
@@ -148,10 +148,11 @@ static size_t l2_set_index(const CacheSys *c, uint64_t ln, unsigned part, unsign
    * own bit gives each small buffer the even split the GPU's hash gives
    * on average (with 4 KB pages, mvt_rows#4096's 16 KB vector fell on the
    * wrong sides: 0.67 of the H200's fabric sectors, with lines 0.89) */
-  unsigned home = (unsigned)(line_hash(ln) >> 31) & 1;
+  uint64_t h = line_hash(ln);
+  unsigned home = (unsigned)(h >> 31) & 1; /* a bit below the set's */
   size_t half = c->l2.sets / 2;
   *far = home != part;
-  return home * half + (size_t)(((line_hash(ln) >> 32) * half) >> 32);
+  return home * half + (size_t)(((h >> 32) * half) >> 32);
 }
 
 /* The first way of line ln's home set. */
@@ -695,11 +696,7 @@ static int in_last_store(const CacheLastStore *ls, uint64_t sector) {
 }
 
 /* Room for one more operation (rarely needed: the buffers are reused). */
-static __attribute__((noinline, cold)) void grow_ops(L2Ops *out) {
-  void *p = out->op;
-  wm_spill_reserve(&p, &out->cap, out->n, out->n + 1, sizeof *out->op, &out->file);
-  out->op = p;
-}
+static __attribute__((noinline, cold)) void grow_ops(L2Ops *out) { l2ops_reserve(out, out->n + 1); }
 
 /* The L2 set of the line a request sent last (its next sector is likely
  * in the same line: no second hash). */
@@ -854,7 +851,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
 }
 
 /* How far ahead cache_l2() asks for the sets it will look up. */
-#define L2_AHEAD 48
+#define L2_AHEAD 24
 #define L2_NEAR 12
 
 /* The first way of an operation's set. */
@@ -869,18 +866,14 @@ WM_CACHE_CLONES void cache_l2(CacheSys *c, const L2Op *ops, size_t n) {
     if (i + L2_AHEAD < n) {
       const L2Op *p = &ops[i + L2_AHEAD];
       size_t at = op_set(c, p);
-      if (op_far(p) && (p->kind & 3) == L2_READ) { /* the copy looked up first, the home on a miss */
+      if (op_far(p)) { /* a far read looks its copy up first, a far write drops it */
         size_t copy = l2_copy_set(c, at);
         __builtin_prefetch(&c->l2.way[copy]);
         __builtin_prefetch(&c->l2.way[copy + c->l2.ways - 1]);
       }
       __builtin_prefetch(&c->l2.way[at]);
       __builtin_prefetch(&c->l2.way[at + c->l2.ways - 1]);
-      if ((p->kind & 3) != L2_READ) {
-        if (op_far(p)) __builtin_prefetch(&c->l2.way[l2_copy_set(c, at)]); /* the copy it likely drops */
-      } else if (p->bytes) {
-        xbar_prefetch(&c->xbar, p->sector, p->bytes);
-      }
+      if ((p->kind & 3) == L2_READ && p->bytes) xbar_prefetch(&c->xbar, p->sector, p->bytes);
     }
     if (i + L2_NEAR < n && (ops[i + L2_NEAR].kind & 3) != L2_READ) {
       /* its set is in by now: its write state too */

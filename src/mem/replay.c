@@ -248,15 +248,8 @@ static void end_group(L2Ops *out) {
   out->end[out->nend++] = out->n;
 }
 
-static void replay_streams(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t,
-                           int nb, L2Ops *out);
-
-void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t, int nb,
-               L2Ops *out) {
-  replay_streams(c, w, first, stride, t, nb, out);
-  end_group(out);
-}
-
+/* A group's requests through its SM's L1 (replay_l1, which then ends the
+ * group). */
 static void replay_streams(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t,
                            int nb, L2Ops *out) {
   w->blocks += (uint64_t)nb;
@@ -283,6 +276,12 @@ static void replay_streams(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_
     }
     if (!left) break;
   }
+}
+
+void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t, int nb,
+               L2Ops *out) {
+  replay_streams(c, w, first, stride, t, nb, out);
+  end_group(out);
 }
 
 /* ---- an SM's co-resident blocks ------------------------------------------- */
@@ -397,11 +396,7 @@ void l2ops_free(L2Ops *o) {
 
 static void ops_append(L2Ops *o, const L2Op *op, size_t n) {
   if (!n) return; /* o->op may be NULL yet */
-  if (o->cap - o->n < n) {
-    void *p = o->op;
-    wm_spill_reserve(&p, &o->cap, o->n, o->n + n, sizeof *o->op, &o->file);
-    o->op = p;
-  }
+  if (o->cap - o->n < n) l2ops_reserve(o, o->n + n);
   memcpy(o->op + o->n, op, n * sizeof *op);
   o->n += n;
 }
@@ -414,38 +409,29 @@ static void wave_replay(CacheSys *c, L2Wave *w, size_t k) {
   for (size_t g = 0; g < k; g++) at[g] = g ? h->end[g - 1] : 0;
   size_t done = h->end[k - 1];
   m->n = 0;
-  if (!done) { /* groups without operations (buffers may be NULL yet) */
-    for (size_t g = k; g < h->nend; g++) h->end[g - k] = h->end[g];
-    h->nend -= k;
-    if (at != pos) free(at);
-    return;
-  }
-  if (m->cap < done) { /* room for all of them: copied op by op below */
-    void *p = m->op;
-    wm_spill_reserve(&p, &m->cap, 0, done, sizeof *m->op, &m->file);
-    m->op = p;
-  }
-  L2Op *out = m->op;
-  const L2Op *op = h->op;
-  for (size_t left = k; left;) {
-    left = 0;
-    for (size_t g = 0; g < k; g++) {
-      size_t i = at[g], e = h->end[g];
-      if (i >= e) continue;
-      uint64_t ln = op[i].sector >> 2;
-      uint32_t kind = op[i].kind;
-      do *out++ = op[i++];
-      while (i < e && op[i].sector >> 2 == ln && op[i].kind == kind);
-      at[g] = i;
-      left++;
+  if (done) { /* groups without operations leave the buffers as they are (maybe NULL) */
+    if (m->cap < done) l2ops_reserve(m, done); /* room for all of them: copied op by op below */
+    L2Op *out = m->op;
+    const L2Op *op = h->op;
+    for (size_t left = k; left;) {
+      left = 0;
+      for (size_t g = 0; g < k; g++) {
+        size_t i = at[g], e = h->end[g];
+        if (i >= e) continue;
+        uint64_t ln = op[i].sector >> 2;
+        uint32_t kind = op[i].kind;
+        do *out++ = op[i++];
+        while (i < e && op[i].sector >> 2 == ln && op[i].kind == kind);
+        at[g] = i;
+        left++;
+      }
     }
+    m->n = (size_t)(out - m->op);
+    cache_l2(c, m->op, m->n);
+    if (h->n > done) memmove(h->op, h->op + done, (h->n - done) * sizeof *h->op);
+    h->n -= done;
   }
-  m->n = (size_t)(out - m->op);
   if (at != pos) free(at);
-  cache_l2(c, m->op, m->n);
-  size_t rest = h->n - done;
-  if (rest) memmove(h->op, h->op + done, rest * sizeof *h->op);
-  h->n = rest;
   for (size_t g = k; g < h->nend; g++) h->end[g - k] = h->end[g] - done;
   h->nend -= k;
 }

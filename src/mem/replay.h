@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "mem/metrics.h"
+#include "util/spill.h"
 
 /* One sector a request touched. */
 typedef enum {
@@ -113,6 +114,13 @@ typedef struct L2Ops { /* grows as a MemTrace does (util/spill.h) */
 
 /* Empties o, keeping its buffers. */
 static inline void l2ops_clear(L2Ops *o) { o->n = o->nend = 0; }
+/* Makes o hold at least n operations (o->n unchanged).  Inline: the L1
+ * stage (cache.c) grows its output with it too. */
+static inline void l2ops_reserve(L2Ops *o, size_t n) {
+  void *p = o->op;
+  wm_spill_reserve(&p, &o->cap, o->n, n, sizeof *o->op, &o->file);
+  o->op = p;
+}
 
 /* The L2 side of concurrently running SMs: groups of operations (as
  * replay_l1 ended them) are gathered `sms` at a time, one group an SM,

@@ -42,9 +42,10 @@ void sim_model_begin(const SimOptions *o, const PtxKernel *k, const LaunchSpec *
     /* but not below what one wave leaves partly written at once (a
      * sector a thread): its SMs reach the L2 together (replay.c's
      * L2Wave), and the sectors their later stores complete must wait */
-    uint64_t wave = (uint64_t)cc.sms * (uint64_t)cc.blocks_per_sm * threads;
-    uint64_t part = cc.partial_sectors / (uint32_t)sample;
-    cc.partial_sectors = (uint32_t)(part > wave ? part : wave < cc.partial_sectors ? wave : cc.partial_sectors);
+    uint64_t wave = (uint64_t)cc.sms * (uint64_t)cc.blocks_per_sm * threads, floor = cc.partial_sectors;
+    if (wave < floor) floor = wave;
+    if (cc.partial_sectors / (uint32_t)sample > floor) floor = cc.partial_sectors / (uint32_t)sample;
+    cc.partial_sectors = (uint32_t)floor;
   }
   cache_init(&cm->cache, &cc);
   cm->on = 1;

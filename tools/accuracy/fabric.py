@@ -18,7 +18,7 @@ import os
 import subprocess
 import sys
 
-from levels import ncu, sim_rows
+from levels import agrees, ncu, sim_rows
 
 FABRIC = 'lts__t_sectors_srcunit_ltcfabric.sum'
 READ = 'lts__t_sectors_srcunit_tex_op_read.sum'
@@ -28,10 +28,6 @@ SKIP = {'large', 'l2cap'}
 
 def num(x):
     return float(str(x).replace(',', '') or 0)
-
-
-def agrees(sim, meas):
-    return abs(sim - meas) <= max(0.15 * meas, 128)
 
 
 def main():
@@ -51,7 +47,7 @@ def main():
         for m, s in zip(ncu(f'{res}/{f}'), sim_rows(out)):
             g, w = num(m.get(FABRIC, 0)), num(s.get(FABRIC, 0))
             n += 1
-            if agrees(w, g):
+            if agrees(w, g, 0.15, 32):  # 15%, or 128 sectors (4 KB)
                 ok += 1
             elif verbose:
                 print(f"  {s['launch']:24s} GPU {g:>11.0f}  sim {w:>11.0f}  ({w / g if g else 0:5.2f})"
