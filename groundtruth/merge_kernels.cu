@@ -52,3 +52,52 @@ extern "C" __global__ void st_share(float *out, int p, int d) {
   float *base = out + (size_t)blockIdx.x * 4096 + (size_t)group * 512;
   base[(lane >> 1) * 32 + (lane & 1) + 2 * slot] = (float)(blockIdx.x + threadIdx.x);
 }
+
+// ---- warps that drift apart: k round trips, then stores partners share ----
+// Each warp first runs a chain of k dependent loads, each from a line of
+// its own (the next address adds the value loaded, zero, so the compiler
+// cannot overlap them): k round trips to L2 and DRAM, whose latencies
+// differ from warp to warp.  Then its lanes store, in one of three ways:
+//   s4: warps w..w+3 write the same 16 sectors, one a line (st_share#p4d1,
+//       madd_nc's stores);
+//   s1: lane 0 of each warp writes one float, the block's 8 warps into one
+//       sector (policy_kernels.cu's cycle8, a block's partial sums);
+//   s5: warp w writes floats 32w+1 .. 32w+32 of its block's row, 5 sectors
+//       of which it shares the first with warp w - 1 and the last with
+//       warp w + 1 (seed_kernels.cu's offset_copy#1).
+// With no merging: 8 * 16, 8 and 8 * 5 sectors a block reach L2.  How much
+// merges as k grows is how long the warps of a block stay in step.
+//@ st_drift#s4k0 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:0,i32:0
+//@ st_drift#s4k1 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:1,i32:0
+//@ st_drift#s4k2 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:2,i32:0
+//@ st_drift#s4k4 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:4,i32:0
+//@ st_drift#s4k8 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:8,i32:0
+//@ st_drift#s4k16 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:16,i32:0
+//@ st_drift#s4k64 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:64,i32:0
+//@ st_drift#s1k0 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:0,i32:1
+//@ st_drift#s1k1 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:1,i32:1
+//@ st_drift#s1k2 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:2,i32:1
+//@ st_drift#s1k4 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:4,i32:1
+//@ st_drift#s1k8 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:8,i32:1
+//@ st_drift#s1k16 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:16,i32:1
+//@ st_drift#s1k64 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:64,i32:1
+//@ st_drift#s5k0 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:0,i32:2
+//@ st_drift#s5k1 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:1,i32:2
+//@ st_drift#s5k2 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:2,i32:2
+//@ st_drift#s5k4 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:4,i32:2
+//@ st_drift#s5k8 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:8,i32:2
+//@ st_drift#s5k16 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:16,i32:2
+//@ st_drift#s5k64 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:64,i32:2
+extern "C" __global__ void st_drift(float *out, const float *in, int k, int how) {
+  int lane = threadIdx.x & 31, wp = threadIdx.x >> 5;
+  const float *p = in + (size_t)(blockIdx.x * 8 + wp) * 64 * 32 + lane;
+  float v = 0.0f;
+  for (int j = 0; j < k; j++) v = p[(size_t)j * 32 + (int)v];
+  float *row = out + (size_t)blockIdx.x * 4096;
+  if (how == 0)
+    row[(wp / 4) * 512 + (lane >> 1) * 32 + (lane & 1) + 2 * (wp % 4)] = v + 1.0f;
+  else if (how == 1) {
+    if (lane == 0) row[wp] = v + 1.0f;
+  } else
+    row[32 * wp + 1 + lane] = v + 1.0f;
+}

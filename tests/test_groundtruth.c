@@ -11,6 +11,7 @@
  * Under the sanitizers (WARPMEM_SANITIZED=1) the launches that execute more
  * than 6M warp instructions are skipped: they take minutes there.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,13 +111,20 @@ static const Beyond beyond_exceptions[] = {
   {"mm_g", WM_M_L2_RD},        {"offset_copy#1", WM_M_L2_WR},
   {"local_heap", WM_M_L2_RD},
   /* merge_kernels.cu: what the merging rules leave (docs/results/
-   * h200-2026-11-26-merge): four back-to-back stores of 16 sectors merge
+   * h200-2026-11-26-drift, whose three runs of the set differ by up to
+   * 37% on these launches): four back-to-back stores of 16 sectors merge
    * 72% as much as the model merges them, of 32 sectors 12% (the model:
-   * all); neighbouring warps' 16-sector stores merge 17% of the time
-   * (the model: half), partners 2 or 4 warps apart 7-8% and p = 4
-   * partners two apart 22% (the model: never). */
-  {"st_gap#w4g0", WM_M_L2_WR},   {"st_gap#w8g0", WM_M_L2_WR},   {"st_share#p2d1", WM_M_L2_WR},
-  {"st_share#p2d2", WM_M_L2_WR}, {"st_share#p2d4", WM_M_L2_WR}, {"st_share#p4d2", WM_M_L2_WR},
+   * all); warps in step merge a shared sector 17-66% of the time (the
+   * model: half of a 16-sector request's, all of a narrower one's),
+   * partners 2 or 4 warps apart 5-8% (the model: never); after one to
+   * eight round trips of their own, 3-23% (the model: none, from the
+   * first). */
+  {"st_gap#w4g0", WM_M_L2_WR},    {"st_gap#w8g0", WM_M_L2_WR},    {"st_share#p2d1", WM_M_L2_WR},
+  {"st_share#p2d2", WM_M_L2_WR},  {"st_share#p2d4", WM_M_L2_WR},  {"st_share#p4d1", WM_M_L2_WR},
+  {"st_share#p4d2", WM_M_L2_WR},  {"st_drift#s4k0", WM_M_L2_WR},  {"st_drift#s4k1", WM_M_L2_WR},
+  {"st_drift#s4k2", WM_M_L2_WR},  {"st_drift#s4k4", WM_M_L2_WR},  {"st_drift#s4k8", WM_M_L2_WR},
+  {"st_drift#s4k64", WM_M_L2_WR}, {"st_drift#s1k0", WM_M_L2_WR},  {"st_drift#s1k1", WM_M_L2_WR},
+  {"st_drift#s1k2", WM_M_L2_WR},  {"st_drift#s5k0", WM_M_L2_WR},
   /* public_kernels.cu (docs/results/h200-2026-11-26-public): mm2_tmp
    * reads 191% of the H200's sectors (its L1 misses equal the H200's
    * since an SM's blocks share its L1 in turn; the GPU's crossbar merges
@@ -140,15 +148,12 @@ static const Beyond beyond_exceptions[] = {
   /* policy_kernels.cu (docs/results/h200-2026-11-26-policy): 8 warps
    * sharing a cycle of lines run out of step on the GPU and re-read less
    * of it than the model's warps taking turns (cycle8#2048x132 75%,
-   * #1024x264 90% of the L2 reads); their last stores, one float a warp to
-   * one sector, reach L2 apart (8 sectors a block; the model merges them:
-   * 13%, st_warps' class); a cycle of 38.9 MB of the SMs' own lines
+   * #1024x264 90% of the L2 reads); a cycle of 38.9 MB of the SMs' own lines
    * stays in the H200's L2 (39.5 MB read), in the model's 47% of it is
    * read again (147%): its hashed sets fill unevenly and spill a little
    * below the 40 MB the GPU keeps (l2cap_kernels.cu, l2_own#2368: 1.04
    * of the footprint read, the model 1.2). */
-  {"cycle8#1024x132", WM_M_L2_WR},   {"cycle8#2048x132", WM_M_L2_WR},   {"cycle8#3072x132", WM_M_L2_WR},
-  {"cycle8#1024x264", WM_M_L2_WR},   {"cycle8#1536x264", WM_M_L2_WR},   {"cycle8#2048x132", WM_M_L2_RD},
+  {"cycle8#2048x132", WM_M_L2_RD},
   {"cycle8#1024x264", WM_M_L2_RD},   {"cycle#2304", WM_M_DRAM_RD},
 };
 
@@ -171,10 +176,13 @@ static int beyond_exception(const char *label, WmMetric m, int large) {
          (large && listed_beyond(large_exceptions, sizeof large_exceptions / sizeof *large_exceptions, label, m));
 }
 
-static void check_within(const char *label, WmMetric m, double sim, double meas, double tol) {
-  if (sim < (1 - tol) * meas || sim > (1 + tol) * meas)
-    fail_msg("%s: %s = %.0f is %.1f%% of the %s's %.0f (expected within %.0f%%)", label, wm_metric_name[m], sim,
-             100 * sim / meas, gpu_name, meas, 100 * tol);
+/* Within tol of the measured value, or within 4 KB of it (`unit` bytes a
+ * count; 0: no such slack): a few sectors are noise on a small launch (the
+ * rule of tools/accuracy/levels.py and docs/accuracy.md). */
+static void check_within(const char *label, WmMetric m, double sim, double meas, double tol, double unit) {
+  if ((sim < (1 - tol) * meas || sim > (1 + tol) * meas) && (unit == 0 || fabs(sim - meas) * unit > 4096))
+    fail_msg("%s: %s = %.0f is %.1f%% of the %s's %.0f (expected within %.0f%% or 4 KB)", label, wm_metric_name[m],
+             sim, 100 * sim / meas, gpu_name, meas, 100 * tol);
 }
 
 static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, int small_dram, int large) {
@@ -182,10 +190,10 @@ static void check_beyond_l1(const SimRun *run, const Row *r, const char *label, 
   for (size_t k = 0; k < sizeof l2 / sizeof *l2; k++) {
     WmMetric m = l2[k];
     if (r->v[m] <= 0 || beyond_exception(label, m, large)) continue;
-    check_within(label, m, (double)run->mm.metric[m], (double)r->v[m], 0.05);
+    check_within(label, m, (double)run->mm.metric[m], (double)r->v[m], 0.05, 32);
   }
   if (r->v[WM_M_DRAM_RD] >= 1000000 && !beyond_exception(label, WM_M_DRAM_RD, large))
-    check_within(label, WM_M_DRAM_RD, (double)run->mm.metric[WM_M_DRAM_RD], (double)r->v[WM_M_DRAM_RD], 0.10);
+    check_within(label, WM_M_DRAM_RD, (double)run->mm.metric[WM_M_DRAM_RD], (double)r->v[WM_M_DRAM_RD], 0.10, 1);
   /* Below 1 MB, launches without global loads read only their parameters
    * and code: 2816 bytes with 512 bytes of code, plus the rest of the code
    * in 256-byte pieces (setRowReadColRect: 896 bytes of SASS, 3328 read).
@@ -328,7 +336,7 @@ static void large_launches(const char *csv) {
     err[nerr++] = sim > meas ? sim / meas - 1 : 1 - sim / meas;
     printf("%-22s predicted %9.0f ns, measured %9.0f ns (%5.1f%%), %s\n", ls[i].label, sim, meas, 100 * sim / meas,
            run.time.why);
-    if (!listed(time_exceptions, ls[i].name)) check_within(ls[i].label, WM_M_TIME, sim, meas, 0.25);
+    if (!listed(time_exceptions, ls[i].name)) check_within(ls[i].label, WM_M_TIME, sim, meas, 0.25, 0);
     sim_run_free(&run);
   }
   qsort(err, (size_t)nerr, sizeof *err, cmp_double);
@@ -362,7 +370,7 @@ static void test_h100_seed_launches(void **state) {
 
 /* groundtruth/merge_kernels.cu: when a warp's stores, and a block's warps'
  * stores, to the same sectors reach L2 as one write (issue 13; measured on
- * an H200, docs/results/h200-2026-11-26-merge): L1 counters exact, L2
+ * an H200, docs/results/h200-2026-11-26-drift): L1 counters exact, L2
  * writes within 5% but for the exceptions above. */
 static void test_merge_launches(void **state) {
   (void)state;

@@ -274,7 +274,7 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   else c->cfg.l2_parts = 1;
   level_init(&c->l2, cache_table_take(level_lines(&c->l2) * sizeof *c->l2.way), 1);
   if (c->cfg.merge_sectors > 0) {
-    size_t n = (size_t)c->cfg.merge_sectors, bytes = n * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + sizeof(uint32_t);
+    size_t n = (size_t)c->cfg.merge_sectors, bytes = n * (sizeof(uint64_t) + 3 * sizeof(uint32_t)) + sizeof(uint32_t);
     c->merge_stride = (bytes + 63) / 64 * 64;
     c->merge = wm_xaligned(64, (size_t)c->cfg.sms * c->merge_stride);
 #ifdef WM_SCAN_AVX2
@@ -597,6 +597,23 @@ static void l1_drop(CacheLevel *lv, uint64_t sector) {
   if (w != SIZE_MAX) cl_clear(&lv->way[w], CL_VALID, sector & 3);
 }
 
+/* In step: warps launched together issue together, and a store of one
+ * can merge with another's (merged_store) until one of them waits for a
+ * round trip to L2 of its own: the fills of different lines come back
+ * hundreds of clocks apart.  A warp that waits for a fill another warp's
+ * miss started (the pending table) keeps that warp's time.  Measured on
+ * the H200 (merge_kernels.cu's st_drift, docs/results/h200-2026-11-26-drift):
+ * after one round trip to lines of their own, 8 warps' one-float stores
+ * to one sector reach L2 as 6.4 sectors (1.5 with none), after four 7.6,
+ * and the offset copy's shared sectors merge 3% of the time (66% with
+ * none); offset_copy#1's warps, which share the sector between their
+ * loads too, still merge 42% (seed launches); policy_kernels.cu's cycle8
+ * (a block's 8 warps run hundreds of round trips, then store a float each
+ * to one sector): 8 sectors a block, none merged.  Not modelled: the few
+ * merges left after round trips, a barrier bringing the warps back into
+ * step. */
+static inline uint32_t step_id(uint64_t block, unsigned warp) { return (uint32_t)(block << 6 | warp) + 1; }
+
 /* A store merged with FIFO entry i: 1.  A wide one leaves the entry sent
  * (a third warp's store goes on its own). */
 static inline int merge_found(uint64_t *fifo, int i, int wide) {
@@ -608,30 +625,35 @@ static inline int merge_found(uint64_t *fifo, int i, int wide) {
  * it is merged).  Stores of different blocks do not merge (H100 probe
  * st_blocks: 8435 of 8448 one-float stores of neighbouring blocks reach
  * L2); another warp's of the block do (st_warps: 1642 of 8448), in pairs
- * when the request is `wide` (merge_found). */
-static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, unsigned warp, int wide) {
+ * when the request is `wide` (merge_found), if the two warps are in step
+ * (`step`: see "in step" below). */
+static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, unsigned warp, uint32_t step,
+                        int wide) {
   int n = c->cfg.merge_sectors;
   if (n <= 0) return 0;
   uint8_t *at = c->merge + (size_t)sm * c->merge_stride;
   uint64_t *fifo = (uint64_t *)(void *)at;
   uint32_t *blk = (uint32_t *)(void *)(at + (size_t)n * sizeof *fifo), b = (uint32_t)block;
   uint32_t *who = blk + n;
-  uint32_t *pos = who + n;
+  uint32_t *stp = who + n;
+  uint32_t *pos = stp + n;
   /* another warp's store (the warp's own merge only with its previous
    * store, when adjacent: cache_request) */
 #ifdef WM_SCAN_AVX2
   if (c->merge_scan) /* 16 entries: the sector's matches in four compares, the rest checked for those */
     for (uint64_t m = fifo_avx2(fifo, sector + 1); m; m &= m - 1) {
       int i = __builtin_ctzll(m);
-      if (blk[i] == b && who[i] != warp) return merge_found(fifo, i, wide);
+      if (blk[i] == b && who[i] != warp && stp[i] == step) return merge_found(fifo, i, wide);
     }
   else
 #endif
     for (int i = 0; i < n; i++)
-      if (fifo[i] == sector + 1 && blk[i] == b && who[i] != warp) return merge_found(fifo, i, wide);
+      if (fifo[i] == sector + 1 && blk[i] == b && who[i] != warp && stp[i] == step)
+        return merge_found(fifo, i, wide);
   fifo[*pos] = sector + 1;
   blk[*pos] = b;
   who[*pos] = warp;
+  stp[*pos] = step;
   if (++*pos == (uint32_t)n) *pos = 0;
   return 0;
 }
@@ -639,22 +661,24 @@ static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, un
 /* ---- one request ---------------------------------------------------------- */
 
 /* An SM's pending-sector slot for sector: [0] the sector + 1, [1] the
- * round it was missed in. */
+ * round it was missed in, and above bit 32 the missing warp's step. */
 static uint64_t *pend_slot(const CacheSys *c, int sm, uint64_t sector) {
   return c->pend + ((size_t)sm * CACHE_PEND + (size_t)((sector ^ sector >> 6) & (CACHE_PEND - 1))) * 2;
 }
 
-static void pend_note(const CacheSys *c, int sm, uint64_t sector, uint32_t round) {
+static void pend_note(const CacheSys *c, int sm, uint64_t sector, uint32_t round, uint32_t step) {
   uint64_t *p = pend_slot(c, sm, sector);
   p[0] = sector + 1;
-  p[1] = round;
+  p[1] = (uint64_t)step << 32 | round;
 }
 
 /* 1 if a load of `sector` that hit in L1 waits for a fill another warp's
- * miss started in round `round` or later. */
-static int pend_hit(const CacheSys *c, int sm, uint64_t sector, uint32_t round) {
+ * miss started in round `round` or later; *step gets that warp's step. */
+static int pend_hit(const CacheSys *c, int sm, uint64_t sector, uint32_t round, uint32_t *step) {
   const uint64_t *p = pend_slot(c, sm, sector);
-  return p[0] == sector + 1 && p[1] >= round;
+  if (p[0] != sector + 1 || (uint32_t)p[1] < round) return 0;
+  *step = (uint32_t)(p[1] >> 32);
+  return 1;
 }
 
 /* Lines touched by the request starting at r[0] (records up to the next
@@ -767,9 +791,13 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   L1Last l1_last = {UINT64_MAX, 0};
   SentSet sent = {UINT64_MAX, 0, sm_part(c, sm)};
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
-  if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, metric[WM_M_ROUND_REQ]++;
+  if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, last->round_joined = 0, metric[WM_M_ROUND_REQ]++;
   uint32_t tag = xbar_at_round(xbar, r[0].warp, last->round);
   int pending = 0; /* a hit on a sector still on its way (pend_hit) */
+  /* the warp's step once this round's fills are in: its own, unless it
+   * waits for another warp's fill (then that warp's) */
+  uint32_t step = last->round_joined ? last->step : step_id(block, r[0].warp);
+  int joined = 0, atom = 0;
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];
     uint64_t sec = x->sector;
@@ -788,13 +816,14 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
       int tex = x->kind == TR_TEX || x->kind == TR_SULD;
       if (l1_load(l1, sec, &l1_last)) {
         metric[WM_M_L1_HIT]++;
-        if (!pending && !last->round_missed) pending = pend_hit(c, sm, sec, last->round);
+        if (!joined && !last->round_joined && pend_hit(c, sm, sec, last->round, &step))
+          joined = 1, pending = !last->round_missed;
         if (tex) metric[hit[x->kind]]++;
         metric[WM_M_LDGSTS_HIT] += (uint64_t)ldgsts;
         break;
       }
       metric[WM_M_L1_MISS]++;
-      pend_note(c, sm, sec, last->round);
+      pend_note(c, sm, sec, last->round, step);
       if (tex) metric[miss[x->kind]]++;
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
@@ -814,7 +843,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
       /* fall through */
     case TR_ST: {
       if (kind == TR_ST) metric[l1_store_lookup(l1, sec, x->bytes, &l1_last) ? WM_M_L1_HIT : WM_M_L1_MISS]++;
-      int merged = merge_ok && (((r[0].first & TR_AFTER_ST) && in_last_store(last, sec)) | merged_store(c, sm, sec, block, x->warp, wide));
+      int merged = merge_ok && (((r[0].first & TR_AFTER_ST) && in_last_store(last, sec)) | merged_store(c, sm, sec, block, x->warp, last->step, wide));
       if (!merged) {
         count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
         metric[WM_M_L2_WR]++;
@@ -829,6 +858,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
       metric[WM_M_L1_MISS] += x->ops;
       l1_drop(l1, sec);
       metric[kind == TR_ATOM ? WM_M_L2_ATOM : WM_M_L2_RED]++;
+      atom |= kind == TR_ATOM; /* the warp waits for its result */
       send_line(c, out, sec, x->ops, L2_ATOM, &sent); /* L2Op.bytes: the updates */
       break;
     }
@@ -838,6 +868,8 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   /* the rounds (emu_rounds.c) in which a load waits for L2: counted at the
    * round's first miss (or hit on a pending sector) */
   if ((missed || pending) && !last->round_missed) last->round_missed = 1, metric[WM_M_MISS_ROUNDS]++;
+  if (joined) last->step = step, last->round_joined = 1;
+  else if (missed || atom) last->step = step; /* its own round trip, or the one it joined before */
   if (r[0].kind == TR_ST || r[0].kind == TR_LOCAL_ST) {
     last->n = now.n;
     memcpy(last->sec, now.sec, (size_t)now.n * sizeof now.sec[0]);

@@ -136,7 +136,11 @@ typedef struct CacheLastStore {
   uint64_t sec[32];
   int n;
   uint8_t round_missed; /* a load of its current round missed L1 */
+  uint8_t round_joined; /* ...waited for a fill another warp's miss started */
   uint32_t round;       /* the rounds the warp started (TR_ROUND) */
+  uint32_t step;        /* whose time the warp keeps (cache.c, "in step"):
+                           0 as launched, else the warp (cache_step_id) whose
+                           round trip it last waited for */
 } CacheLastStore;
 
 /* One warp's request through the L1 of SM sm: the records r[0..n), r[0]
