@@ -101,3 +101,24 @@ extern "C" __global__ void st_drift(float *out, const float *in, int k, int how)
   } else
     row[32 * wp + 1 + lane] = v + 1.0f;
 }
+
+// ---- the same, with a barrier between the round trips and the stores ------
+// Do warps that drifted apart come back into step at __syncthreads()?
+//@ st_rejoin#s4k4 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:4,i32:0
+//@ st_rejoin#s1k4 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:4,i32:1
+//@ st_rejoin#s5k4 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:4,i32:2
+//@ st_rejoin#s1k16 grid=264 block=256 args=buf:f32:1081344,buf:f32:4325376,i32:16,i32:1
+extern "C" __global__ void st_rejoin(float *out, const float *in, int k, int how) {
+  int lane = threadIdx.x & 31, wp = threadIdx.x >> 5;
+  const float *p = in + (size_t)(blockIdx.x * 8 + wp) * 64 * 32 + lane;
+  float v = 0.0f;
+  for (int j = 0; j < k; j++) v = p[(size_t)j * 32 + (int)v];
+  __syncthreads();
+  float *row = out + (size_t)blockIdx.x * 4096;
+  if (how == 0)
+    row[(wp / 4) * 512 + (lane >> 1) * 32 + (lane & 1) + 2 * (wp % 4)] = v + 1.0f;
+  else if (how == 1) {
+    if (lane == 0) row[wp] = v + 1.0f;
+  } else
+    row[32 * wp + 1 + lane] = v + 1.0f;
+}

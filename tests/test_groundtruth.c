@@ -118,13 +118,15 @@ static const Beyond beyond_exceptions[] = {
    * model: half of a 16-sector request's, all of a narrower one's),
    * partners 2 or 4 warps apart 5-8% (the model: never); after one to
    * eight round trips of their own, 3-23% (the model: none, from the
-   * first). */
+   * first); back from a barrier, 4 warps sharing 16 sectors merge 34% of
+   * the time and neighbours 68% (the model: half, all). */
   {"st_gap#w4g0", WM_M_L2_WR},    {"st_gap#w8g0", WM_M_L2_WR},    {"st_share#p2d1", WM_M_L2_WR},
   {"st_share#p2d2", WM_M_L2_WR},  {"st_share#p2d4", WM_M_L2_WR},  {"st_share#p4d1", WM_M_L2_WR},
   {"st_share#p4d2", WM_M_L2_WR},  {"st_drift#s4k0", WM_M_L2_WR},  {"st_drift#s4k1", WM_M_L2_WR},
   {"st_drift#s4k2", WM_M_L2_WR},  {"st_drift#s4k4", WM_M_L2_WR},  {"st_drift#s4k8", WM_M_L2_WR},
   {"st_drift#s4k64", WM_M_L2_WR}, {"st_drift#s1k0", WM_M_L2_WR},  {"st_drift#s1k1", WM_M_L2_WR},
-  {"st_drift#s1k2", WM_M_L2_WR},  {"st_drift#s5k0", WM_M_L2_WR},
+  {"st_drift#s1k2", WM_M_L2_WR},  {"st_drift#s5k0", WM_M_L2_WR},  {"st_rejoin#s4k4", WM_M_L2_WR},
+  {"st_rejoin#s5k4", WM_M_L2_WR},
   /* public_kernels.cu (docs/results/h200-2026-11-26-public): mm2_tmp
    * reads 191% of the H200's sectors (its L1 misses equal the H200's
    * since an SM's blocks share its L1 in turn; the GPU's crossbar merges
@@ -171,8 +173,19 @@ static int listed_beyond(const Beyond *list, size_t n, const char *label, WmMetr
   return 0;
 }
 
+/* The H100's own (docs/results/h100-2026-11-26-drift): its warps stay in
+ * step longer than the H200's; after 4, 8 and 16 round trips of their own
+ * 8 warps' one-float stores to one sector still merge 11%, 9% and 6% (the
+ * H200's: 5%, 4%, 2%; the model: none), 4 warps' 16-sector ones 5% after
+ * 16. */
+static const Beyond h100_exceptions[] = {{"st_drift#s1k4", WM_M_L2_WR},
+                                         {"st_drift#s1k8", WM_M_L2_WR},
+                                         {"st_drift#s1k16", WM_M_L2_WR},
+                                         {"st_drift#s4k16", WM_M_L2_WR}};
+
 static int beyond_exception(const char *label, WmMetric m, int large) {
   return listed_beyond(beyond_exceptions, sizeof beyond_exceptions / sizeof *beyond_exceptions, label, m) ||
+         (gpu_arch && listed_beyond(h100_exceptions, sizeof h100_exceptions / sizeof *h100_exceptions, label, m)) ||
          (large && listed_beyond(large_exceptions, sizeof large_exceptions / sizeof *large_exceptions, label, m));
 }
 
@@ -377,6 +390,22 @@ static void test_merge_launches(void **state) {
   check_file("ptx/merge_kernels.ptx", "merge_kernels.cu", "h200-merge-counters.csv", 0);
 }
 
+/* The same on the second GPU, with the hopper preset
+ * (docs/results/h100-2026-11-26-drift). */
+static void test_h100_merge_launches(void **state) {
+  (void)state;
+  gpu_name = "H100", gpu_arch = arch_find("hopper");
+  assert_non_null(gpu_arch);
+  check_file("ptx/merge_kernels.ptx", "merge_kernels.cu", "h100-merge-counters.csv", 0);
+}
+
+/* Every test starts on the H200 (a failed H100 test leaves its GPU set). */
+static int on_h200(void **state) {
+  (void)state;
+  gpu_name = "H200", gpu_arch = NULL;
+  return 0;
+}
+
 /* groundtruth/public_kernels.cu: public-code-style kernels (PolyBench/GPU
  * at n = 4096, CUDA-samples-style kernels on about 64 blocks), written
  * before warpmem simulated them and measured on an H200
@@ -419,13 +448,14 @@ static void test_probe_launches(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_probe_launches),
-                                     cmocka_unit_test(test_seed_launches),
-                                     cmocka_unit_test(test_merge_launches),
-                                     cmocka_unit_test(test_public_launches),
-                                     cmocka_unit_test(test_share_launches),
-                                     cmocka_unit_test(test_policy_launches),
-                                     cmocka_unit_test(test_large_launches),
-                                     cmocka_unit_test(test_h100_seed_launches)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test_setup(test_probe_launches, on_h200),
+                                     cmocka_unit_test_setup(test_seed_launches, on_h200),
+                                     cmocka_unit_test_setup(test_merge_launches, on_h200),
+                                     cmocka_unit_test_setup(test_public_launches, on_h200),
+                                     cmocka_unit_test_setup(test_share_launches, on_h200),
+                                     cmocka_unit_test_setup(test_policy_launches, on_h200),
+                                     cmocka_unit_test_setup(test_large_launches, on_h200),
+                                     cmocka_unit_test_setup(test_h100_seed_launches, on_h200),
+                                     cmocka_unit_test_setup(test_h100_merge_launches, on_h200)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -185,6 +185,7 @@ static int arrive(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t mask, u
     w->red_mask = mask;
   }
   if (x->sub == PTX_SUB_ARRIVE) return 0;
+  b->bar_since |= 1u << (wi & 31);
   w->state = W_WAIT;
   w->bar_id = (int)id;
   w->bar_pc = (uint32_t)(x - b->p->code);
@@ -499,6 +500,7 @@ void emu_block_start(Block *b) {
   memset(b->bar_all, 1, sizeof b->bar_all);
   memset(b->bar_any, 0, sizeof b->bar_any);
   b->exited_threads = 0;
+  b->bar_since = 0;
   if (b->chk) emu_chk_block_start(b);
 }
 

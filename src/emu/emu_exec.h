@@ -138,6 +138,8 @@ typedef struct Block {
                          modulo EMU_BUF_MEMO) last hit, or NULL */
   MemModel *mm;       /* this worker's statistics, or NULL */
   uint16_t cur_warp;  /* the warp running now (for the cache trace) */
+  uint32_t bar_since; /* warps that waited at a barrier since their last
+                         global or local request (MemReq.after_bar) */
   EmuAsync *async;    /* pending cp.async copies; NULL unless the kernel
                          uses cp.async or mbarriers */
   WmErr *e;

@@ -229,6 +229,15 @@ static uint8_t cache_op(uint16_t flags) {
   return MEM_LOADS_DEFAULT;
 }
 
+/* 1 if the warp waited at a barrier since its last request to a traced
+ * space (global or local; the cache's "in step"), which this one is. */
+static uint8_t after_barrier(Block *b, unsigned space) {
+  uint32_t bit = 1u << (b->cur_warp & 31);
+  if (!(b->bar_since & bit) || (space != PTX_S_GLOBAL && space != PTX_S_LOCAL)) return 0;
+  b->bar_since &= ~bit;
+  return 1;
+}
+
 /* Hands the request to the memory model, split by space when a generic
  * access spans several. */
 static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *off,
@@ -241,6 +250,7 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
   if (!b->mm) return; /* functional: no model */
   MemReq r = {.op = kind[x->op], .size = (uint8_t)size, .elem = (uint8_t)elem, .addr = off,
               .instr = (int)(x - b->p->code), .warp = b->cur_warp, .cache = cache_op(x->flags)};
+  r.after_bar = after_barrier(b, uniform ? (unsigned)uniform : spaces[__builtin_ctz(mask)]);
   if (uniform) { /* all lanes in one space */
     r.space = (uint8_t)uniform;
     r.mask = mask;

@@ -791,6 +791,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   L1Last l1_last = {UINT64_MAX, 0};
   SentSet sent = {UINT64_MAX, 0, sm_part(c, sm)};
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
+  if (r[0].first & TR_AFTER_BAR) last->step = 0; /* the block's warps left the barrier together */
   if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, last->round_joined = 0, metric[WM_M_ROUND_REQ]++;
   uint32_t tag = xbar_at_round(xbar, r[0].warp, last->round);
   int pending = 0; /* a hit on a sector still on its way (pend_hit) */

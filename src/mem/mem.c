@@ -440,10 +440,12 @@ static void ldgsts_access(MemModel *mm, const MemReq *r, LineStat *ls)
 /* Flags a global or local request's first trace record, at `at`, for the
  * cache: a load that starts a round trip (MemModel.round; the cache counts
  * the rounds that wait for L2), a store right after another
- * (MemModel.after_st; L1 may merge them). */
+ * (MemModel.after_st; L1 may merge them), the first since a barrier. */
 static void mark_trace(MemModel *mm, const MemReq *r, size_t at)
 {
-  if (!mm->trace || mm->trace->n <= at || (unsigned)r->instr >= (unsigned)mm->nline) return;
+  if (!mm->trace || mm->trace->n <= at) return;
+  if (r->after_bar) mm->trace->r[at].first |= TR_AFTER_BAR;
+  if ((unsigned)r->instr >= (unsigned)mm->nline) return;
   if (mm->round && mm->round[r->instr]) mm->trace->r[at].first |= TR_ROUND;
   if (mm->after_st && mm->after_st[r->instr]) mm->trace->r[at].first |= TR_AFTER_ST;
 }

@@ -49,6 +49,8 @@ typedef struct MemReq {
   uint8_t cache;   /* MemLoads of the instruction's cache operator: CA for
                       ld.ca/.cs/.lu (L1 and L2), CG for ld.cg/.cv (L2 only),
                       DEFAULT without one */
+  uint8_t after_bar; /* the warp's first global or local request since it
+                      waited at a barrier (TR_AFTER_BAR) */
 } MemReq;
 
 /* A texture fetch or surface access of a warp (mem/texture.c): every texel

@@ -55,6 +55,8 @@ typedef struct TraceRec {
 
 #define TR_ROUND 2 /* TraceRec.first: the request starts a round trip */
 #define TR_AFTER_ST 4 /* TraceRec.first: a store right after another store */
+#define TR_AFTER_BAR 8 /* TraceRec.first: the warp's first request since it
+                          waited at a barrier (back in step with its block) */
 
 /* A block's trace.  Up to WM_SPILL_BYTES it lives on the heap; beyond, in
  * a temporary file mapped in memory (util/spill.h): a launch whose blocks
