@@ -776,6 +776,20 @@ void cache_warm_l1(const CacheSys *c, int sm) {
   for (; p < end; p += 64) __builtin_prefetch(p);
 }
 
+/* The warp's last store request becomes `now` if this one (of `kind`) is
+ * a store.  Only back-to-back stores merge: a warp that loads (or runs an
+ * atomic) between two stores to the same sectors sends both to L2 (H100
+ * probes st_loop#256, matvec_alias, chain#same: every iteration's store
+ * reaches L2). */
+static void keep_last_store(CacheLastStore *last, const CacheLastStore *now, unsigned kind) {
+  if (kind == TR_ST || kind == TR_LOCAL_ST) {
+    last->n = now->n;
+    memcpy(last->sec, now->sec, (size_t)now->n * sizeof now->sec[0]);
+  } else {
+    last->n = 0;
+  }
+}
+
 WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t xbar, const TraceRec *r, size_t n,
                                    uint64_t local, CacheLastStore *last, uint64_t *metric, L2Ops *out) {
   CacheLevel *l1 = &c->l1[sm];
@@ -871,16 +885,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   if ((missed || pending) && !last->round_missed) last->round_missed = 1, metric[WM_M_MISS_ROUNDS]++;
   if (joined) last->step = step, last->round_joined = 1;
   else if (missed || atom) last->step = step; /* its own round trip, or the one it joined before */
-  if (r[0].kind == TR_ST || r[0].kind == TR_LOCAL_ST) {
-    last->n = now.n;
-    memcpy(last->sec, now.sec, (size_t)now.n * sizeof now.sec[0]);
-  } else {
-    /* Only back-to-back stores merge: a warp that loads (or runs an
-     * atomic) between two stores to the same sectors sends both to L2
-     * (H100 probes st_loop#256, matvec_alias, chain#same: every
-     * iteration's store reaches L2). */
-    last->n = 0;
-  }
+  keep_last_store(last, &now, r[0].kind);
 }
 
 /* How far ahead cache_l2() asks for the sets it will look up. */
