@@ -609,9 +609,11 @@ static void l1_drop(CacheLevel *lv, uint64_t sector) {
  * none); offset_copy#1's warps, which share the sector between their
  * loads too, still merge 42% (seed launches); policy_kernels.cu's cycle8
  * (a block's 8 warps run hundreds of round trips, then store a float each
- * to one sector): 8 sectors a block, none merged.  Not modelled: the few
- * merges left after round trips, a barrier bringing the warps back into
- * step. */
+ * to one sector): 8 sectors a block, none merged.  A barrier brings the
+ * block's warps back into step (st_rejoin: 8 warps' one-float stores reach
+ * L2 as 1.04 sectors after four round trips and a barrier).  Not
+ * modelled: the merges left after round trips (up to a fifth after one;
+ * more where the warps' fills are neighbouring lines, near_kernels.cu). */
 static inline uint32_t step_id(uint64_t block, unsigned warp) { return (uint32_t)(block << 6 | warp) + 1; }
 
 /* A store merged with FIFO entry i: 1.  A wide one leaves the entry sent
@@ -805,7 +807,8 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   L1Last l1_last = {UINT64_MAX, 0};
   SentSet sent = {UINT64_MAX, 0, sm_part(c, sm)};
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
-  if (r[0].first & TR_AFTER_BAR) last->step = 0; /* the block's warps left the barrier together */
+  if (r[0].first & TR_AFTER_BAR) /* the block's warps left the barrier together */
+    last->step = 0, last->round_joined = 0;
   if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, last->round_joined = 0, metric[WM_M_ROUND_REQ]++;
   uint32_t tag = xbar_at_round(xbar, r[0].warp, last->round);
   int pending = 0; /* a hit on a sector still on its way (pend_hit) */

@@ -139,7 +139,7 @@ typedef struct CacheLastStore {
   uint8_t round_joined; /* ...waited for a fill another warp's miss started */
   uint32_t round;       /* the rounds the warp started (TR_ROUND) */
   uint32_t step;        /* whose time the warp keeps (cache.c, "in step"):
-                           0 as launched, else the warp (cache_step_id) whose
+                           0 as launched, else the warp (cache.c's step_id) whose
                            round trip it last waited for */
 } CacheLastStore;
 
