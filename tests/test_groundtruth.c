@@ -378,7 +378,6 @@ static void test_h100_seed_launches(void **state) {
   assert_non_null(gpu_arch);
   check_file("ptx/seed_kernels.ptx", "seed_kernels.cu", "h100-seed-counters.csv", SMALL_DRAM);
   large_launches("h100-large-counters.csv");
-  gpu_name = "H200", gpu_arch = NULL;
 }
 
 /* groundtruth/merge_kernels.cu: when a warp's stores, and a block's warps'

@@ -21,9 +21,10 @@
  *   before (f3_plain's three stores to the same 12 sectors reach L2 once;
  *   inc_case#2's a[0] stores of successive warps mostly merge), but not
  *   for requests spread over many lines (tr_naive's warps writing the same
- *   32 sectors 4 bytes each all reach L2).  Modelled as a FIFO of the last
- *   merge_sectors store sectors, used by requests of at most merge_lines
- *   lines, and of the warp's own last store request.
+ *   32 sectors 4 bytes each all reach L2), nor between warps out of step
+ *   (a round trip to L2 of their own since launch or a barrier).  Modelled
+ *   as a FIFO of the last merge_sectors store sectors, used by requests of
+ *   at most merge_lines lines, and of the warp's own last store request.
  * - L2: write-back, allocates on writes; a sector only partly written is
  *   kept as dirty bytes, and read from DRAM (32 bytes) when it is evicted
  *   or read: strided copies read DRAM for the sectors they half write.  A
@@ -628,7 +629,7 @@ static inline int merge_found(uint64_t *fifo, int i, int wide) {
  * st_blocks: 8435 of 8448 one-float stores of neighbouring blocks reach
  * L2); another warp's of the block do (st_warps: 1642 of 8448), in pairs
  * when the request is `wide` (merge_found), if the two warps are in step
- * (`step`: see "in step" below). */
+ * (`step`: see "In step" above). */
 static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, unsigned warp, uint32_t step,
                         int wide) {
   int n = c->cfg.merge_sectors;
