@@ -98,8 +98,6 @@ static int listed(const char *const *list, const char *name) {
  *   mm_s: 100%), but mm_g's warps meet no barrier and drift apart, and
  *   the GPU's own count varies: 1.674 M here, 1.478 M and 1.493 M for the
  *   same launch in place_probe.cu (docs/results/h200-, h100-2026-11-26-place).
- * - offset_copy#1 writes: the sector a warp shares with the next is merged
- *   63% of the time on the H200, always in the model (87%).
  * - local_heap reads: 13.5 K measured, 8.2 K in the model (its global
  *   loads); the remaining 5.3 K are local loads that miss in L1 on the
  *   H200, which the model keeps resident. */
@@ -108,7 +106,7 @@ typedef struct Beyond {
   WmMetric metric;
 } Beyond;
 static const Beyond beyond_exceptions[] = {
-  {"mm_g", WM_M_L2_RD},        {"offset_copy#1", WM_M_L2_WR},
+  {"mm_g", WM_M_L2_RD},
   {"local_heap", WM_M_L2_RD},
   /* merge_kernels.cu: what the merging rules leave (docs/results/
    * h200-2026-11-26-drift, whose three runs of the set differ by up to

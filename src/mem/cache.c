@@ -51,6 +51,7 @@
 #include "util/diag.h"
 #include "util/spill.h"
 #include "mem/cache_scan.h"
+#include "mem/cache_step.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 /* The two stages' entry points compiled twice, for AVX2 hosts and others
@@ -598,25 +599,6 @@ static void l1_drop(CacheLevel *lv, uint64_t sector) {
   if (w != SIZE_MAX) cl_clear(&lv->way[w], CL_VALID, sector & 3);
 }
 
-/* In step: warps launched together issue together, and a store of one
- * can merge with another's (merged_store) until one of them waits for a
- * round trip to L2 of its own: the fills of different lines come back
- * hundreds of clocks apart.  A warp that waits for a fill another warp's
- * miss started (the pending table) keeps that warp's time.  Measured on
- * the H200 (merge_kernels.cu's st_drift, docs/results/h200-2026-11-26-drift):
- * after one round trip to lines of their own, 8 warps' one-float stores
- * to one sector reach L2 as 6.4 sectors (1.5 with none), after four 7.6,
- * and the offset copy's shared sectors merge 3% of the time (66% with
- * none); offset_copy#1's warps, which share the sector between their
- * loads too, still merge 42% (seed launches); policy_kernels.cu's cycle8
- * (a block's 8 warps run hundreds of round trips, then store a float each
- * to one sector): 8 sectors a block, none merged.  A barrier brings the
- * block's warps back into step (st_rejoin: 8 warps' one-float stores reach
- * L2 as 1.04 sectors after four round trips and a barrier).  Not
- * modelled: the merges left after round trips (up to a fifth after one;
- * more where the warps' fills are neighbouring lines, near_kernels.cu). */
-static inline uint32_t step_id(uint64_t block, unsigned warp) { return (uint32_t)(block << 6 | warp) + 1; }
-
 /* A store merged with FIFO entry i: 1.  A wide one leaves the entry sent
  * (a third warp's store goes on its own). */
 static inline int merge_found(uint64_t *fifo, int i, int wide) {
@@ -629,7 +611,7 @@ static inline int merge_found(uint64_t *fifo, int i, int wide) {
  * st_blocks: 8435 of 8448 one-float stores of neighbouring blocks reach
  * L2); another warp's of the block do (st_warps: 1642 of 8448), in pairs
  * when the request is `wide` (merge_found), if the two warps are in step
- * (`step`: see "In step" above). */
+ * (`step`: see "In step" in cache_step.h). */
 static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, unsigned warp, uint32_t step,
                         int wide) {
   int n = c->cfg.merge_sectors;
@@ -662,27 +644,6 @@ static int merged_store(CacheSys *c, int sm, uint64_t sector, uint64_t block, un
 }
 
 /* ---- one request ---------------------------------------------------------- */
-
-/* An SM's pending-sector slot for sector: [0] the sector + 1, [1] the
- * round it was missed in, and above bit 32 the missing warp's step. */
-static uint64_t *pend_slot(const CacheSys *c, int sm, uint64_t sector) {
-  return c->pend + ((size_t)sm * CACHE_PEND + (size_t)((sector ^ sector >> 6) & (CACHE_PEND - 1))) * 2;
-}
-
-static void pend_note(const CacheSys *c, int sm, uint64_t sector, uint32_t round, uint32_t step) {
-  uint64_t *p = pend_slot(c, sm, sector);
-  p[0] = sector + 1;
-  p[1] = (uint64_t)step << 32 | round;
-}
-
-/* 1 if a load of `sector` that hit in L1 waits for a fill another warp's
- * miss started in round `round` or later; *step gets that warp's step. */
-static int pend_hit(const CacheSys *c, int sm, uint64_t sector, uint32_t round, uint32_t *step) {
-  const uint64_t *p = pend_slot(c, sm, sector);
-  if (p[0] != sector + 1 || (uint32_t)p[1] < round) return 0;
-  *step = (uint32_t)(p[1] >> 32);
-  return 1;
-}
 
 /* Lines touched by the request starting at r[0] (records up to the next
  * `first`); *end gets the index after it. */
@@ -809,14 +770,11 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   SentSet sent = {UINT64_MAX, 0, sm_part(c, sm)};
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
   if (r[0].first & TR_AFTER_BAR) /* the block's warps left the barrier together */
-    last->step = 0, last->round_joined = 0;
-  if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, last->round_joined = 0, metric[WM_M_ROUND_REQ]++;
+    last->step = 0, last->round_last = 0;
+  if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, last->round_last = 0, metric[WM_M_ROUND_REQ]++;
   uint32_t tag = xbar_at_round(xbar, r[0].warp, last->round);
-  int pending = 0; /* a hit on a sector still on its way (pend_hit) */
-  /* the warp's step once this round's fills are in: its own, unless it
-   * waits for another warp's fill (then that warp's) */
-  uint32_t step = last->round_joined ? last->step : step_id(block, r[0].warp);
-  int joined = 0, atom = 0;
+  int pending = 0; /* a hit on a sector still on its way (pend_fill) */
+  LineFill lf = {UINT64_MAX, 0, 0};
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];
     uint64_t sec = x->sector;
@@ -835,14 +793,13 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
       int tex = x->kind == TR_TEX || x->kind == TR_SULD;
       if (l1_load(l1, sec, &l1_last)) {
         metric[WM_M_L1_HIT]++;
-        if (!joined && !last->round_joined && pend_hit(c, sm, sec, last->round, &step))
-          joined = 1, pending = !last->round_missed;
+        pending |= load_waits(c, sm, sec, 1, block, r[0].warp, last, &lf) & !last->round_missed;
         if (tex) metric[hit[x->kind]]++;
         metric[WM_M_LDGSTS_HIT] += (uint64_t)ldgsts;
         break;
       }
       metric[WM_M_L1_MISS]++;
-      pend_note(c, sm, sec, last->round, step);
+      load_waits(c, sm, sec, 0, block, r[0].warp, last, &lf);
       if (tex) metric[miss[x->kind]]++;
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
@@ -851,6 +808,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
     }
     case TR_BULK: /* the TMA's read: L2 only, no L1 lookup */
     case TR_LD_NC:
+      own_fill_waits(last, sec, block, r[0].warp);
       metric[WM_M_L1_MISS] += kind == TR_LD_NC;
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
@@ -877,7 +835,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
       metric[WM_M_L1_MISS] += x->ops;
       l1_drop(l1, sec);
       metric[kind == TR_ATOM ? WM_M_L2_ATOM : WM_M_L2_RED]++;
-      atom |= kind == TR_ATOM; /* the warp waits for its result */
+      if (kind == TR_ATOM) own_fill_waits(last, sec, block, r[0].warp); /* the warp waits for its result */
       send_line(c, out, sec, x->ops, L2_ATOM, &sent); /* L2Op.bytes: the updates */
       break;
     }
@@ -887,8 +845,6 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   /* the rounds (emu_rounds.c) in which a load waits for L2: counted at the
    * round's first miss (or hit on a pending sector) */
   if ((missed || pending) && !last->round_missed) last->round_missed = 1, metric[WM_M_MISS_ROUNDS]++;
-  if (joined) last->step = step, last->round_joined = 1;
-  else if (missed || atom) last->step = step; /* its own round trip, or the one it joined before */
   keep_last_store(last, &now, r[0].kind);
 }
 

@@ -67,7 +67,11 @@ typedef struct CacheLevel {
                           host has it); chosen by cache_init */
 } CacheLevel;
 
-#define CACHE_PEND 64 /* entries of an SM's table of pending sectors */
+/* Entries of an SM's table of pending sectors: enough for the sectors its
+ * warps wait for at once (with 64, the 4 warps of madd_nc's large launch
+ * that wait for the same 32 lines found different ones of them pending,
+ * fell out of step and wrote 135% of the H200's L2 sectors). */
+#define CACHE_PEND 1024
 
 typedef struct CacheSys {
   CacheConfig cfg;     /* as given; cache_init makes sms, blocks_per_sm,
@@ -85,7 +89,7 @@ typedef struct CacheSys {
    * CACHE_PEND entries an SM.  A load that hits a sector another warp
    * missed in its own round or later waits for that fill as the miss does
    * (PolyBench-style gemm: the 8 warps of a block load row k of B
-   * together). */
+   * together; cache_step.h: which warps it keeps in step). */
   uint64_t *pend;
   int merge_scan;      /* 1: merge_sectors is 16 and the host has AVX2 (the
                           FIFO scanned as cache.c's sets are) */
@@ -136,11 +140,11 @@ typedef struct CacheLastStore {
   uint64_t sec[32];
   int n;
   uint8_t round_missed; /* a load of its current round missed L1 */
-  uint8_t round_joined; /* ...waited for a fill another warp's miss started */
   uint32_t round;       /* the rounds the warp started (TR_ROUND) */
+  uint32_t round_last;  /* fill_order of the last fill its current round waits for (0: none) */
   uint32_t step;        /* whose time the warp keeps (cache.c, "in step"):
-                           0 as launched, else the warp (cache.c's step_id) whose
-                           round trip it last waited for */
+                           0 as launched (or since a barrier), else the
+                           fill (cache.c's fill_id) it last resumed with */
 } CacheLastStore;
 
 /* One warp's request through the L1 of SM sm: the records r[0..n), r[0]

@@ -206,7 +206,7 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, uint6
   for (size_t i = 0; i < nstreams; i++) { /* not memset: `last` holds 32 sectors nobody reads until set */
     st[i].n = st[i].pos = 0;
     st[i].last.n = 0, st[i].last.round_missed = 1, st[i].last.round = 0; /* no round yet */
-    st[i].last.round_joined = 0, st[i].last.step = 0; /* in step, as launched */
+    st[i].last.round_last = 0, st[i].last.step = 0; /* in step, as launched */
   }
   size_t at = 0;
   for (int b = 0; b < nb; b++) {
