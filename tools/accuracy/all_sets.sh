@@ -27,6 +27,8 @@ probe_set h200-merge h200 h200-2026-11-26-drift merge
 probe_set h100-merge hopper h100-2026-11-26-drift merge
 probe_set h200-near h200 h200-2026-11-26-near near
 probe_set h100-near hopper h100-2026-11-26-near near
+probe_set h200-fill h200 h200-2026-11-26-fill fill
+probe_set h100-fill hopper h100-2026-11-26-fill fill
 probe_set h200-share h200 h200-2026-11-26-share share
 probe_set h200-polybench h200 h200-2026-11-25-polybench polybench
 probe_set h200-policy h200 h200-2026-11-26-policy policy
