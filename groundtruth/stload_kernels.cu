@@ -41,3 +41,21 @@ extern "C" __global__ void lt_mixed(float *out, const float *in, int j, int g) {
   for (int q = 0; q < 10; q++) s += heap[(t + b + q) % 10];
   out[t] = s;
 }
+
+// lt_const#jJ: stores of a constant (issued at once, as local_heap's are,
+// not after a global load), then the load of word j; lt_const#m: lane l
+// reads word (t + q) % 10 for q = 0..9.
+//@ lt_const#j0 grid=512 block=128 args=buf:f32:65536,buf:f32:65536,i32:0,i32:0
+//@ lt_const#j9 grid=512 block=128 args=buf:f32:65536,buf:f32:65536,i32:9,i32:0
+//@ lt_const#m grid=512 block=128 args=buf:f32:65536,buf:f32:65536,i32:0,i32:1
+extern "C" __global__ void lt_const(float *out, const float *in, int j, int mixed) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  float heap[10];
+  for (int k = 0; k < 10; k++) heap[k] = 1e30f;
+  float s = in[t];
+  if (mixed)
+    for (int q = 0; q < 10; q++) s += heap[(t + j + q) % 10];
+  else
+    s += heap[j];
+  out[t] = s;
+}
