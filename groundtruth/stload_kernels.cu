@@ -59,3 +59,21 @@ extern "C" __global__ void lt_const(float *out, const float *in, int j, int mixe
     s += heap[j];
   out[t] = s;
 }
+
+// lh#qQbB: seed_kernels.cu's local_heap as it is (p = ps[i] = 0, so each
+// lane stores in the first 10 iterations, one slot each), nq = Q
+// iterations, B blocks of 4 warps: are its local-load misses per
+// iteration, per warp, or per SM's load?
+//@ lh#q10b512 grid=512 block=128 args=buf:f32:65536,buf:f32:65536,i32:10
+//@ lh#q16b512 grid=512 block=128 args=buf:f32:65536,buf:f32:65536,i32:16
+//@ lh#q64b512 grid=512 block=128 args=buf:f32:65536,buf:f32:65536,i32:64
+//@ lh#q256b512 grid=512 block=128 args=buf:f32:65536,buf:f32:65536,i32:256
+//@ lh#q64b132 grid=132 block=128 args=buf:f32:65536,buf:f32:65536,i32:64
+//@ lh#q64b264 grid=264 block=128 args=buf:f32:65536,buf:f32:65536,i32:64
+extern "C" __global__ void lh(float* result, const float* ps, int nq) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x; float heap[10];
+  for (int k = 0; k < 10; k++) heap[k] = 1e30f;
+  float p = ps[i];
+  for (int q = 0; q < nq; q++) { float d = fabsf(p - q); int slot = (i + q) % 10; if (d < heap[slot]) heap[slot] = d; }
+  float s = 0; for (int k = 0; k < 10; k++) s += heap[k]; result[i] = s;
+}
