@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "mem/cache.h"
+#include "mem/cache_step.h" /* fill_order: which of two lines comes back last */
 #include "util/spill.h"
 
 #define ALL 0xffffffffu
@@ -533,6 +534,71 @@ static void test_store_merging(void **state)
   counters(&c, m);
   EQ(L2_WR, 2);
   cache_free(&c);
+}
+
+/* Stores of two warps to one sector, after each loaded `a` and `b`
+ * (sectors, each its own request; UINT64_MAX: no load): the L2 write
+ * sectors. */
+static uint64_t two_warps_store(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, int barrier)
+{
+  uint64_t m[WM_M_COUNT];
+  CacheSys c;
+  CacheConfig k = small_cfg(32);
+  MemTrace t = {0};
+  cache_init(&c, &k);
+  for (size_t i = 0; i < na || i < nb; i++) { /* replayed round-robin: w0's i-th, then w1's */
+    if (i < na) LD(&t, 0, a[i]);
+    if (i < nb) LD(&t, 1, b[i]);
+  }
+  req_marked(&t, 0, TR_ST, ALL, barrier ? TR_AFTER_BAR : 0, SECS(1000));
+  req_marked(&t, 1, TR_ST, ALL, barrier ? TR_AFTER_BAR : 0, SECS(1000));
+  run1(&c, 0, &t);
+  counters(&c, m);
+  cache_free(&c);
+  return m[WM_M_L2_WR];
+}
+
+/* Three lines x, s, y (as sectors, 4 a line) with s's fill coming back
+ * after x's and y's (s_last) or before one of them. */
+static void pick_lines(int s_last, uint64_t *x, uint64_t *s, uint64_t *y)
+{
+  for (uint64_t l = 10;; l += 3) {
+    uint32_t ox = fill_order(l), os = fill_order(l + 1), oy = fill_order(l + 2);
+    if ((os > ox && os > oy) == s_last) {
+      *x = l * 4, *s = (l + 1) * 4, *y = (l + 2) * 4;
+      return;
+    }
+  }
+}
+
+/* Which warps are in step (cache_step.h): a warp resumes with the last
+ * fill it waited for, and its stores merge with another warp's only while
+ * both resumed with the same fill (the 16-sector FIFO of test_store_merging
+ * otherwise merges them). */
+static void test_store_steps(void **state)
+{
+  (void)state;
+  uint64_t x, s, y;
+  /* As launched: in step, one sector reaches L2. */
+  assert_int_equal(two_warps_store(NULL, 0, NULL, 0, 0), 1);
+  /* Each waited for a line of its own: out of step, both reach L2
+   * (merge_kernels.cu's st_drift after one round trip). */
+  assert_int_equal(two_warps_store(SECS(400), SECS(800), 0), 2);
+  /* Both waited for one fill (warp 1 for the one warp 0's miss started):
+   * in step (fill_kernels.cu's st_pairfill#k0). */
+  assert_int_equal(two_warps_store(SECS(400), SECS(400), 0), 1);
+  /* ...also when warp 1 misses other sectors of the line: they come back
+   * with the fill already on its way. */
+  assert_int_equal(two_warps_store(SECS(401), SECS(400, 401, 402, 403), 0), 1);
+  /* Neighbours that share line s (offset_copy#1, st_lastfill): warp 0
+   * waits for x and s, warp 1 for s and y.  In step when s's fill is the
+   * last of both, else not. */
+  pick_lines(1, &x, &s, &y);
+  assert_int_equal(two_warps_store(SECS(x, s), SECS(s, y), 0), 1);
+  pick_lines(0, &x, &s, &y);
+  assert_int_equal(two_warps_store(SECS(x, s), SECS(s, y), 0), 2);
+  /* A barrier brings them back into step (merge_kernels.cu's st_rejoin). */
+  assert_int_equal(two_warps_store(SECS(400), SECS(800), 1), 1);
 }
 
 /* ---- 5. L2 write-back ---------------------------------------------------- */
@@ -1564,6 +1630,7 @@ int main(void)
     cmocka_unit_test(test_fetch_pair),
     cmocka_unit_test(test_store_write_through),
     cmocka_unit_test(test_store_merging),
+    cmocka_unit_test(test_store_steps),
     cmocka_unit_test(test_l2_write_back),
     cmocka_unit_test(test_partial_writes),
     cmocka_unit_test(test_local),
