@@ -536,9 +536,9 @@ static void test_store_merging(void **state)
   cache_free(&c);
 }
 
-/* Stores of two warps to one sector, after each loaded `a` and `b`
- * (sectors, each its own request; UINT64_MAX: no load): the L2 write
- * sectors. */
+/* Stores of two warps to one sector (after a barrier if `barrier`), after
+ * warp 0 loaded the sectors a[0..na) and warp 1 b[0..nb) (each sector its
+ * own request, in one round; NULL, 0: none): the L2 write sectors. */
 static uint64_t two_warps_store(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, int barrier)
 {
   uint64_t m[WM_M_COUNT];

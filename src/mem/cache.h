@@ -142,9 +142,9 @@ typedef struct CacheLastStore {
   uint8_t round_missed; /* a load of its current round missed L1 */
   uint32_t round;       /* the rounds the warp started (TR_ROUND) */
   uint32_t round_last;  /* fill_order of the last fill its current round waits for (0: none) */
-  uint32_t step;        /* whose time the warp keeps (cache.c, "in step"):
+  uint32_t step;        /* whose time the warp keeps (cache_step.h, "In step"):
                            0 as launched (or since a barrier), else the
-                           fill (cache.c's fill_id) it last resumed with */
+                           fill (fill_id) it last resumed with */
 } CacheLastStore;
 
 /* One warp's request through the L1 of SM sm: the records r[0..n), r[0]
