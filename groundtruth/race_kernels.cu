@@ -1,0 +1,50 @@
+// Which SMs' reads the crossbar merges when several warps of a block want
+// the same sector (issue 13, mm_g's L2 reads; src/mem/xbar.h).  On the
+// H200 and the H100, mm_g's crossbar merges 11-12% of its L1 misses, where
+// warpmem merges 36%; mm_s, whose warps each load sectors of their own
+// between barriers, merges as much as warpmem does.  In mm_g every warp of
+// a block reads the same two sectors of B each iteration: which warp's
+// miss fetches them is a race on each SM.  Measured with Nsight Compute
+// (tools/gpu/race_runs.sh); buffers zero-filled.
+//
+// Every launch: one block on each of 128 SMs, all reading the same array
+// in 16 rounds, a round's addresses waiting for the previous round's data
+// (every round is a round trip).  A round is 32 loads of 128 B a warp.
+//
+// race_all#wW: W warps a block, each reading the same 4 KB a round (the
+// first warp to ask for a sector misses, the others wait for its fill).
+// race_split#wW: W warps a block, each reading 4 KB of its own a round
+// (every block reads the same W x 4 KB): one warp asks for each sector.
+// race_all#wWb4: race_all with 512 blocks, four on an SM.
+// Each //@ line is one launch, in the grammar of seed_kernels.cu.
+//@ race_all#w1 grid=128 block=32 args=buf:f32:524288,buf:f32:4096
+//@ race_all#w2 grid=128 block=64 args=buf:f32:524288,buf:f32:4096
+//@ race_all#w4 grid=128 block=128 args=buf:f32:524288,buf:f32:4096
+//@ race_all#w8 grid=128 block=256 args=buf:f32:524288,buf:f32:4096
+//@ race_all#w32 grid=128 block=1024 args=buf:f32:524288,buf:f32:4096
+//@ race_all#w8b4 grid=512 block=256 args=buf:f32:524288,buf:f32:4096
+extern "C" __global__ void race_all(const float *a, float *out) {
+  int lane = threadIdx.x & 31;
+  float s = 0.0f;
+  for (int r = 0; r < 16; r++) {
+    const float *p = a + r * 1024 + lane + (s == -1.0f ? 1 : 0);
+#pragma unroll
+    for (int i = 0; i < 32; i++) s += p[i * 32];
+  }
+  if (lane == 0) out[blockIdx.x * 8 + (threadIdx.x >> 5) % 8] = s;
+}
+//@ race_split#w1 grid=128 block=32 args=buf:f32:524288,buf:f32:4096
+//@ race_split#w2 grid=128 block=64 args=buf:f32:524288,buf:f32:4096
+//@ race_split#w4 grid=128 block=128 args=buf:f32:524288,buf:f32:4096
+//@ race_split#w8 grid=128 block=256 args=buf:f32:524288,buf:f32:4096
+//@ race_split#w32 grid=128 block=1024 args=buf:f32:524288,buf:f32:4096
+extern "C" __global__ void race_split(const float *a, float *out) {
+  int lane = threadIdx.x & 31, wp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+  float s = 0.0f;
+  for (int r = 0; r < 16; r++) {
+    const float *p = a + (r * nw + wp) * 1024 + lane + (s == -1.0f ? 1 : 0);
+#pragma unroll
+    for (int i = 0; i < 32; i++) s += p[i * 32];
+  }
+  if (lane == 0) out[blockIdx.x * 8 + wp % 8] = s;
+}
