@@ -48,3 +48,32 @@ extern "C" __global__ void race_split(const float *a, float *out) {
   }
   if (lane == 0) out[blockIdx.x * 8 + wp % 8] = s;
 }
+
+// mmx#PART[GRID][bar] (added after the first measurement, which showed
+// race_all and race_split merging as the model does, while mm_g merges
+// a third of what it would): mm_g's loop (N = 512, 16 x 16 threads, tile
+// (bx, by) = (block % gx, block / gx)), taking one factor away at a time.
+// PART ab: A and B as mm_g (ab1024 is mm_g); b: B only (every warp of a
+// block reads the same two sectors of B each k); a: A only (each warp its
+// own two rows, a new sector every 8 k).  GRID 1024: eight blocks an SM;
+// 128: one.  bar: __syncthreads() every 16 k (mm_s's cadence).
+//@ mmx#ab1024 grid=1024 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:32,i32:3,i32:0
+//@ mmx#ab1024bar grid=1024 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:32,i32:3,i32:1
+//@ mmx#b1024 grid=1024 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:32,i32:2,i32:0
+//@ mmx#a1024 grid=1024 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:32,i32:1,i32:0
+//@ mmx#ab512 grid=512 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:32,i32:3,i32:0
+//@ mmx#ab128 grid=128 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:16,i32:3,i32:0
+//@ mmx#ab128bar grid=128 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:16,i32:3,i32:1
+//@ mmx#b128 grid=128 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:16,i32:2,i32:0
+//@ mmx#a128 grid=128 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:16,i32:1,i32:0
+extern "C" __global__ void mmx(const float *A, const float *B, float *C, int N, int gx, int part, int bar) {
+  int bx = blockIdx.x % gx, by = blockIdx.x / gx;
+  int r = by * 16 + threadIdx.y, c = bx * 16 + threadIdx.x;
+  float s = 0.0f;
+  for (int k = 0; k < N; k++) {
+    float a = (part & 1) ? A[r * N + k] : 1.0f, b = (part & 2) ? B[k * N + c] : 1.0f;
+    s += a * b;
+    if (bar && (k & 15) == 15) __syncthreads();
+  }
+  C[r * N + c] = s;
+}
