@@ -227,16 +227,30 @@ uint8_t *emu_branch_targets(const EmuProgram *p, int n) {
 }
 
 /* The most instructions ptxas predicates rather than branches over
- * (conv_rows: one load; reduce_tree: an add, a load and an add). */
-#define EMU_IFCONV_MAX 4
+ * (conv_rows: one load; reduce_tree: an add, a load and an add;
+ * race_kernels.cu's mmx: an add, a mad, a mul.wide, an add and a load,
+ * all four of a loop's predicated: 8,388,608 LDGs on the H200 and the
+ * H100 where the PTX branches past half). */
+#define EMU_IFCONV_MAX 5
+
+/* Whether the branch x leaves the kernel: its target returns.  ptxas
+ * makes `if (c) { ... } return;` an exit of the warps that skip, not
+ * predicated code (reduce_tree's last store: 64 STGs on the H200, one a
+ * block, over a 5-instruction body). */
+static int jumps_to_exit(const EmuProgram *p, const EmuInstr *x, int n) {
+  if (x->target >= (uint32_t)n) return 1;
+  unsigned t = p->code[x->target].op;
+  return t == PTX_OP_RET || t == PTX_OP_EXIT;
+}
 
 /* Whether code[i] is a conditional forward branch over at most
- * EMU_IFCONV_MAX instructions that nothing else jumps into and that
- * neither branch, call nor wait at a barrier: one ptxas if-converts. */
+ * EMU_IFCONV_MAX instructions that nothing else jumps into, that neither
+ * branch, call nor wait at a barrier, and that does not jump to the exit:
+ * one ptxas if-converts. */
 static int if_converted(const EmuProgram *p, int i, int n, const uint8_t *target) {
   const EmuInstr *x = &p->code[i];
   if (x->op != PTX_OP_BRA || x->guard == EMU_NOSLOT || x->target <= (uint32_t)i + 1 ||
-      x->target > (uint32_t)(i + 1 + EMU_IFCONV_MAX) || x->target > (uint32_t)n)
+      x->target > (uint32_t)(i + 1 + EMU_IFCONV_MAX) || x->target > (uint32_t)n || jumps_to_exit(p, x, n))
     return 0;
   for (int j = i + 1; j < (int)x->target; j++)
     if (emu_ends_line(&p->code[j]) || target[j]) return 0;
