@@ -77,3 +77,27 @@ extern "C" __global__ void mmx(const float *A, const float *B, float *C, int N, 
   }
   C[r * N + c] = s;
 }
+
+// mmu_uU#G (added after the second measurement, in which mmx merged three
+// times as much as mm_g): mm_g's loop with no guards and `#pragma unroll U`
+// (ptxas's SASS: ../docs/results/h100-2026-11-27-race/sass-mmu.txt), on
+// G blocks (1024: eight an SM, as mm_g; 128: one an SM, gx = 16).  Does
+// the share of reads the crossbar merges fall as a warp has more loads in
+// flight?
+#define PRAGMA(x) _Pragma(#x)
+#define MMU(U)                                                                                     \
+  extern "C" __global__ void mmu_u##U(const float *A, const float *B, float *C, int N, int gx) {  \
+    int bx = blockIdx.x % gx, by = blockIdx.x / gx;                                                \
+    int r = by * 16 + threadIdx.y, c = bx * 16 + threadIdx.x;                                      \
+    float s = 0.0f;                                                                                \
+    PRAGMA(unroll U) for (int k = 0; k < N; k++) s += A[r * N + k] * B[k * N + c];            \
+    C[r * N + c] = s;                                                                              \
+  }
+//@ mmu_u1#1024 grid=1024 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:32
+//@ mmu_u1#128 grid=128 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:16
+MMU(1)
+//@ mmu_u4#1024 grid=1024 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:32
+MMU(4)
+//@ mmu_u16#1024 grid=1024 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:32
+//@ mmu_u16#128 grid=128 block=16,16 args=buf:f32:262144,buf:f32:262144,buf:f32:262144,i32:512,i32:16
+MMU(16)
