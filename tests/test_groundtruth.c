@@ -167,7 +167,10 @@ static const Beyond beyond_exceptions[] = {
    * and its crossbar merges 42% of its L1 misses, where mm_g's merges
    * 12%: how many merge depends on the loop's pace, which the model's
    * rounds do not know (ab1024 120-127% of the GPUs' reads, ab512 109-113%,
-   * ab128 87-93%); B read by every block of a column, eight blocks an SM,
+   * ab128 87-93%; the same loop unguarded, unrolled 1, 4 and 16 times,
+   * eight blocks an SM: the GPUs merge 45%, 31-37% and 11-13%, the model
+   * 37% each, mmu_u1#1024 129%, mmu_u16#1024 79-83%; one block an SM
+   * 24-32%, the model 38%); B read by every block of a column, eight blocks an SM,
    * merges on the GPU across more SMs than the model's groups hold (b1024:
    * 255-272%), A read by a row of blocks less (a1024: 60-62%).  Warps in
    * step storing a float each to one sector: the GPUs merge about four
@@ -178,6 +181,8 @@ static const Beyond beyond_exceptions[] = {
   {"mmx#ab128", WM_M_L2_RD},       {"mmx#ab128bar", WM_M_L2_RD},  {"mmx#b1024", WM_M_L2_RD},
   {"mmx#a1024", WM_M_L2_RD},       {"race_all#w8", WM_M_L2_WR},   {"race_all#w32", WM_M_L2_WR},
   {"race_all#w8b4", WM_M_L2_WR},   {"race_split#w32", WM_M_L2_RD}, {"race_split#w32", WM_M_L2_WR},
+  {"mmu_u1#1024", WM_M_L2_RD},     {"mmu_u1#128", WM_M_L2_RD},    {"mmu_u4#1024", WM_M_L2_RD},
+  {"mmu_u16#1024", WM_M_L2_RD},    {"mmu_u16#128", WM_M_L2_RD},
 };
 
 /* The large seed launches' own: mm_s reads 113% of the H200's sectors.

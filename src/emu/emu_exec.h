@@ -138,6 +138,9 @@ typedef struct Block {
                          modulo EMU_BUF_MEMO) last hit, or NULL */
   MemModel *mm;       /* this worker's statistics, or NULL */
   uint16_t cur_warp;  /* the warp running now (for the cache trace) */
+  uint8_t mem_multi;  /* an instruction that sends several requests runs
+                         (wmma's fragments): after its first, ... */
+  uint8_t mem_next;   /* ... the rest are parts of one execution (MemReq.part) */
   uint32_t bar_since; /* warps that waited at a barrier since their last
                          global or local request (MemReq.after_bar) */
   EmuAsync *async;    /* pending cp.async copies; NULL unless the kernel

@@ -251,6 +251,8 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
   MemReq r = {.op = kind[x->op], .size = (uint8_t)size, .elem = (uint8_t)elem, .addr = off,
               .instr = (int)(x - b->p->code), .warp = b->cur_warp, .cache = cache_op(x->flags)};
   r.after_bar = after_barrier(b, uniform ? (unsigned)uniform : spaces[__builtin_ctz(mask)]);
+  r.part = b->mem_next;
+  b->mem_next = b->mem_multi;
   if (uniform) { /* all lanes in one space */
     r.space = (uint8_t)uniform;
     r.mask = mask;
@@ -268,6 +270,7 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
       r.space = (uint8_t)sp;
       r.mask = same;
       mem_access(b->mm, &r);
+      r.part = 1;
     }
     mask &= ~same;
   }

@@ -194,12 +194,14 @@ static int runtime_stride(const EmuProgram *p, int a, int b) {
 }
 
 /* Whether the loop code[a..b] (its last instruction branches back to a)
- * is one ptxas unrolls: no store, a constant step, and a second
- * iteration, starting from the depths the first left, goes no deeper (no
- * loaded value feeds the next iteration's loads).  q holds the first
- * iteration's depths. */
+ * is one ptxas unrolls: no store, a constant step, not marked `.pragma
+ * "nounroll"` (race_kernels.cu's mmu_u1, `#pragma unroll 1`: two LDGs an
+ * iteration in its SASS, 512 round trips a warp, 173 us on the H200), and
+ * a second iteration, starting from the depths the first left, goes no
+ * deeper (no loaded value feeds the next iteration's loads).  q holds the
+ * first iteration's depths. */
 static int unrolls(const EmuProgram *p, int a, int b, Depths *q, int stores, uint8_t *scratch) {
-  if (stores || runtime_stride(p, a, b)) return 0;
+  if (stores || (p->code[a].flags & PTX_IF_NOUNROLL) || runtime_stride(p, a, b)) return 0;
   uint16_t first = q->top;
   q->top = q->fence = 0;
   scan(p, a, b, q, scratch);

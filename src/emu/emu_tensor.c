@@ -339,12 +339,22 @@ static int wmma_move(Block *b, const EmuInstr *x, int warp, uint64_t *R, const F
   return 0;
 }
 
+/* wmma_move as one execution: its requests after the first are parts of
+ * it (MemReq.part), so a load that starts a round counts one round. */
+static int wmma_move_once(Block *b, const EmuInstr *x, int warp, uint64_t *R, const Frag *f, const uint32_t *slots,
+                          int store) {
+  b->mem_multi = 1, b->mem_next = 0;
+  int rc = wmma_move(b, x, warp, R, f, slots, store);
+  b->mem_multi = b->mem_next = 0;
+  return rc;
+}
+
 int emu_exec_wmma_load(EMU_EXEC_ARGS) {
   if (whole_warp(b, x, warp, mask)) return -1;
   const EmuTensor *t = &b->p->tensor[x->target];
   Frag f;
   frag_init(&f, &t->m, (char)t->m.frag, t->n[0]);
-  return wmma_move(b, x, warp, R, &f, t->r[0], 0);
+  return wmma_move_once(b, x, warp, R, &f, t->r[0], 0);
 }
 
 int emu_exec_wmma_store(EMU_EXEC_ARGS) {
@@ -352,7 +362,7 @@ int emu_exec_wmma_store(EMU_EXEC_ARGS) {
   const EmuTensor *t = &b->p->tensor[x->target];
   Frag f;
   frag_init(&f, &t->m, 'd', t->n[0]);
-  return wmma_move(b, x, warp, R, &f, t->r[0], 1);
+  return wmma_move_once(b, x, warp, R, &f, t->r[0], 1);
 }
 
 /* --- ldmatrix, stmatrix, movmatrix --- */

@@ -446,7 +446,7 @@ static void mark_trace(MemModel *mm, const MemReq *r, size_t at)
   if (!mm->trace || mm->trace->n <= at) return;
   if (r->after_bar) mm->trace->r[at].first |= TR_AFTER_BAR;
   if ((unsigned)r->instr >= (unsigned)mm->nline) return;
-  if (mm->round && mm->round[r->instr]) mm->trace->r[at].first |= TR_ROUND;
+  if (mm->round && mm->round[r->instr] && !r->part) mm->trace->r[at].first |= TR_ROUND;
   if (mm->after_st && mm->after_st[r->instr]) mm->trace->r[at].first |= TR_AFTER_ST;
 }
 
@@ -464,7 +464,7 @@ void mem_access(MemModel *mm, const MemReq *r)
     ldgsts_access(mm, r, ls);
     return;
   }
-  if (ls) {
+  if (ls && !r->part) {
     ls->execs++;
     ls->far_execs += r->space != PTX_S_SHARED;
   }

@@ -51,6 +51,10 @@ typedef struct MemReq {
                       DEFAULT without one */
   uint8_t after_bar; /* the warp's first global or local request since it
                       waited at a barrier (TR_AFTER_BAR) */
+  uint8_t part;    /* 1: a later request of the same execution (a wmma
+                      fragment's next registers, the lanes of a generic
+                      access in another space): an execution, and a round,
+                      count once */
 } MemReq;
 
 /* A texture fetch or surface access of a warp (mem/texture.c): every texel

@@ -218,6 +218,8 @@ typedef enum {
 #define PTX_IF_WT       0x0800
 #define PTX_IF_CC       0x1000 /* .cc: writes the carry flag */
 #define PTX_IF_NEG_C    0x2000 /* setp: the c predicate operand was written !%p */
+#define PTX_IF_NOUNROLL 0x4000 /* the first instruction after `.pragma "nounroll";`:
+                                  ptxas does not unroll the loop it heads */
 
 /* PtxInstr.fmod: the modifiers of half-precision arithmetic and of the
  * narrow conversions (M_RELU, M_NANMODE, M_OOB, M_SATFINITE). */

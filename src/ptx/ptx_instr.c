@@ -724,6 +724,8 @@ static void instruction_body(Parser *P) {
   required_modifiers(P, &in, &x);
   opcode_rules(P, &in, &x);
 
+  in.flags |= P->next_flags;
+  P->next_flags = 0;
   in.ptx_line = start->line;
   in.ptx_col = (uint16_t)(start->col > 0xffff ? 0xffff : start->col);
   in.cu_file = P->cur_file;

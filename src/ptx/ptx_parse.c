@@ -485,6 +485,16 @@ static void perf_directive(Parser *P) {
   }
 }
 
+/* .pragma "nounroll"; in a body marks the next instruction, the head of a
+ * loop ptxas must not unroll (nvcc writes it for `#pragma unroll 1` and
+ * for the remainder loop of one it unrolled); other pragmas are hints
+ * warpmem does not need. */
+static void body_pragma(Parser *P) {
+  const PtxTok *t = pp_peek(P);
+  if (t->kind == TK_STR && t->len == 10 && memcmp(t->p, "\"nounroll\"", 10) == 0) P->next_flags |= PTX_IF_NOUNROLL;
+  pp_skip_statement(P);
+}
+
 /* body := '{' {statement} '}'
  * statement := '{' {statement} '}' | reg-decl | var-decl | .loc ... | .pragma ...;
  *            | label ':' | instruction */
@@ -527,7 +537,7 @@ static const PtxTok *body(Parser *P) {
       loc(P);
     } else if (pp_is(t, ".pragma")) {
       pp_next(P);
-      pp_skip_statement(P);
+      body_pragma(P);
     } else if (pp_is(t, ".param")) {
       pp_body_param(P);
     } else if (pp_is(t, ".callprototype")) {
@@ -550,6 +560,7 @@ static const PtxTok *body(Parser *P) {
 /* The parser's state for a new kernel or function k. */
 static void start_kernel(Parser *P, PtxKernel *k) {
   P->k = k;
+  P->next_flags = 0;
   P->capcode = P->capnames = P->capparams = P->capcalls = 0;
   P->shared_cur = P->mshared;
   P->local_cur = 0;

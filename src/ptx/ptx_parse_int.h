@@ -111,6 +111,7 @@ typedef struct Parser {
   int ndecls, capdecls, depth;
   LabelUse *luses;
   int nluses, capluses;
+  uint16_t next_flags;      /* PTX_IF_* for the next instruction (a .pragma's) */
   int *xfix;                /* (instr, opd) pairs that name dynamic shared */
   int nxfix, capxfix;
   uint32_t extern_align, shared_cur, local_cur;
