@@ -296,7 +296,10 @@ static int run_warp(Block *b, int wi) {
     case PTX_OP_BRA: {
       if (eff == mask) {
         next = x->target;
-        if (x->aux && b->mm) count_skipped(b->mm, x->aux);
+        if (x->aux && b->mm) {
+          count_skipped(b->mm, x->aux);
+          mem_round_owed(b->mm, (int)top->pc, b->cur_warp);
+        }
         if (next <= top->pc && (w->spin_armed || ++w->spin_edges >= EMU_SPIN_EVERY) &&
             emu_spin_backedge(b, w, x, top->pc)) {
           uint32_t pc = top->pc;

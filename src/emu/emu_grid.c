@@ -521,6 +521,7 @@ static int worker_model(MemModel *w, const MemModel *main, int ncode) {
   if (mem_init(w, &main->cfg, ncode)) return -1;
   size_t n = (size_t)(w->nline < main->nline ? w->nline : main->nline);
   if (w->round && main->round) memcpy(w->round, main->round, n);
+  if (w->round_alt && main->round_alt) memcpy(w->round_alt, main->round_alt, n * sizeof *w->round_alt);
   if (w->after_st && main->after_st) memcpy(w->after_st, main->after_st, n);
   return 0;
 }
@@ -788,7 +789,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   }
   l->grid_ws = 0;
   if (l->check) emu_chk_prepare(l->check, &prog);
-  if (l->mm && l->mm->round) emu_mark_rounds(&prog, l->mm->round, l->mm->nline);
+  if (l->mm && l->mm->round) emu_mark_rounds(&prog, l->mm->round, l->mm->round_alt, l->mm->nline);
   if (l->mm && l->mm->after_st) emu_mark_store_runs(&prog, l->mm->after_st, l->mm->nline);
   int rc = l->cooperative ? cooperative_launch(l, arch, &prog, shared, e) : emu_grid_run(l, arch, &prog, shared, e);
   emu_program_free(&prog);

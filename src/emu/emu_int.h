@@ -113,7 +113,7 @@ void emu_mark_aggregated(EmuProgram *p, int ncode);
  * result) that starts a round trip, as ptxas schedules the code: 1 for a
  * round each execution, k for a round every k executions of a loop ptxas
  * unrolls (emu_rounds.c); i < nline. */
-void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline);
+void emu_mark_rounds(const EmuProgram *p, uint8_t *round, uint32_t *alt, int nline);
 
 /* target[i] = 1 for each of code[0..n) a branch jumps to (malloc'd, n + 1;
  * emu_rounds.c). */

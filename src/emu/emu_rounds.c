@@ -77,6 +77,7 @@ typedef struct Depths {
   uint16_t top;   /* the deepest round of the straight line so far */
   uint16_t cond;  /* the predicate's depth of an if-converted branch ... */
   int cond_end;   /* ... over the instructions before this pc */
+  uint16_t *at;   /* [ncode] each far load's round, or NULL */
 } Depths;
 
 static void clear(Depths *q) {
@@ -146,6 +147,7 @@ static void step(const EmuProgram *p, int pc, Depths *q, uint8_t *round) {
     uint16_t r = (uint16_t)((d > q->fence ? d : q->fence) + 1);
     if (r == UINT16_MAX) r--; /* a chain that long saturates */
     if (r > q->top) *round = 1, q->top = r;
+    if (q->at) q->at[pc] = r;
     d = r;
   }
   if (is_far_store(x) && d > q->fence) q->fence = d;
@@ -301,17 +303,40 @@ static void mark_if_conversions(const EmuProgram *p, int n, uint8_t *target, uin
     if (p->code[i].op == PTX_OP_BRA && !ifc[i] && p->code[i].target < (uint32_t)n) target[p->code[i].target] = 1;
 }
 
-void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
+/* A round's first load inside the body of an if-converted branch j
+ * (round[i], j < i < target) does not run when the warp skips the body;
+ * then the round starts at the next load of its depth after the body
+ * (race_kernels.cu's mmx with A off: its rounds start at the B loads).
+ * alt[] gets the leader + 1 at j and at those loads (MemModel.round_alt). */
+static void mark_alternates(const EmuProgram *p, int a, int b, const uint8_t *ifc, const uint8_t *round,
+                            const uint16_t *at, uint32_t *alt) {
+  for (int j = a; j <= b; j++) {
+    if (!ifc[j]) continue;
+    int end = (int)p->code[j].target, lead = -1;
+    for (int i = j + 1; i < end && lead < 0; i++)
+      if (round[i] && is_far_load(&p->code[i])) lead = i;
+    if (lead < 0) continue;
+    alt[j] = (uint32_t)lead + 1;
+    for (int k = end; k <= b; k++)
+      if (is_far_load(&p->code[k]) && at[k] == at[lead]) alt[k] = (uint32_t)lead + 1;
+  }
+}
+
+void emu_mark_rounds(const EmuProgram *p, uint8_t *round, uint32_t *alt, int nline) {
   int n = p->ncode < nline ? p->ncode : nline;
   uint8_t *target = emu_branch_targets(p, n);
   uint8_t *scratch = wm_xcalloc((size_t)n + 1, 1), *ifc = wm_xcalloc((size_t)n + 1, 1);
   mark_if_conversions(p, n, target, ifc);
-  Depths q = {wm_xcalloc((size_t)p->nslots + 1, sizeof(uint16_t)), NULL, 0, 0, p->nslots, 0, 0, 0, 0};
+  Depths q = {wm_xcalloc((size_t)p->nslots + 1, sizeof(uint16_t)), NULL, 0, 0, p->nslots, 0, 0, 0, 0, NULL};
+  uint16_t *at = wm_xcalloc((size_t)n + 1, sizeof *at);
   for (int a = 0; a < n;) {
     int b = a;
     while (b + 1 < n && (!emu_ends_line(&p->code[b]) || ifc[b]) && !target[b + 1]) b++;
     clear(&q);
+    q.at = at;
     int stores = scan(p, a, b, &q, round);
+    q.at = NULL; /* unrolls() scans again from the first pass's depths */
+    if (alt) mark_alternates(p, a, b, ifc, round, at, alt);
     const EmuInstr *last = &p->code[b];
     if (last->op == PTX_OP_BRA && last->target == (uint32_t)a && unrolls(p, a, b, &q, stores, scratch)) {
       int per = unrolled_per_round(p, a, b);
@@ -322,6 +347,7 @@ void emu_mark_rounds(const EmuProgram *p, uint8_t *round, int nline) {
   }
   free(q.of);
   free(q.list);
+  free(at);
   free(scratch);
   free(ifc);
   free(target);

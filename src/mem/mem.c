@@ -76,6 +76,7 @@ int mem_init(MemModel *mm, const MemConfig *cfg, int ncode)
   mm->smemo = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->smemo) : NULL;
   mm->round = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->round) : NULL;
   mm->after_st = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->after_st) : NULL;
+  mm->round_alt = ncode ? wm_xcalloc((size_t)ncode, sizeof *mm->round_alt) : NULL;
   return 0;
 }
 
@@ -88,6 +89,8 @@ void mem_free(MemModel *mm)
   free(mm->smemo);
   free(mm->round);
   free(mm->after_st);
+  free(mm->round_alt);
+  mm->round_alt = NULL;
   mm->round = NULL;
   mm->after_st = NULL;
   mm->line = NULL;
@@ -441,13 +444,36 @@ static void ldgsts_access(MemModel *mm, const MemReq *r, LineStat *ls)
  * cache: a load that starts a round trip (MemModel.round; the cache counts
  * the rounds that wait for L2), a store right after another
  * (MemModel.after_st; L1 may merge them), the first since a barrier. */
-static void mark_trace(MemModel *mm, const MemReq *r, size_t at)
+static void mark_trace(MemModel *mm, const MemReq *r, size_t at, int starts)
 {
   if (!mm->trace || mm->trace->n <= at) return;
   if (r->after_bar) mm->trace->r[at].first |= TR_AFTER_BAR;
   if ((unsigned)r->instr >= (unsigned)mm->nline) return;
-  if (mm->round && mm->round[r->instr] && !r->part) mm->trace->r[at].first |= TR_ROUND;
+  if (starts) mm->trace->r[at].first |= TR_ROUND;
   if (mm->after_st && mm->after_st[r->instr]) mm->trace->r[at].first |= TR_AFTER_ST;
+}
+
+/* Whether a far request starts a round trip: its load leads a round
+ * (MemModel.round), or it is the first load of a round whose leader the
+ * warp skipped (round_alt: the round counts on the leader's line). */
+static int starts_round(MemModel *mm, const MemReq *r)
+{
+  unsigned w = r->warp < 32 ? r->warp : 31;
+  if (mm->round && mm->round[r->instr]) {
+    mm->owed[w] = 0;
+    return 1;
+  }
+  uint32_t lead = mm->round_alt ? mm->round_alt[r->instr] : 0;
+  if (!lead || mm->owed[w] != lead) return 0;
+  mm->owed[w] = 0;
+  mm->line[lead - 1].far_execs++;
+  return 1;
+}
+
+void mem_round_owed(MemModel *mm, int pc, unsigned warp)
+{
+  if (mm->round_alt && (unsigned)pc < (unsigned)mm->nline && mm->round_alt[pc])
+    mm->owed[warp < 32 ? warp : 31] = mm->round_alt[pc];
 }
 
 void mem_bulk_read(MemModel *mm, uint64_t addr, uint32_t size, unsigned warp)
@@ -468,15 +494,16 @@ void mem_access(MemModel *mm, const MemReq *r)
     ls->execs++;
     ls->far_execs += r->space != PTX_S_SHARED;
   }
+  int starts = ls && !r->part && r->space != PTX_S_SHARED && starts_round(mm, r);
   size_t at = mm->trace ? mm->trace->n : 0;
   switch (r->space) {
   case PTX_S_GLOBAL:
     global_access(mm, r, ls);
-    mark_trace(mm, r, at);
+    mark_trace(mm, r, at, starts);
     break;
   case PTX_S_LOCAL:
     local_access(mm, r, ls);
-    mark_trace(mm, r, at);
+    mark_trace(mm, r, at, starts);
     break;
   case PTX_S_SHARED:
     shared_access(mm, r, ls);

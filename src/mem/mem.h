@@ -214,6 +214,13 @@ typedef struct MemModel {
   uint8_t *round;      /* [nline] k > 0: a load that starts a round trip
                           every k executions (emu_mark_rounds);
                           WM_M_ROUNDS sums far_execs / k */
+  uint32_t *round_alt; /* [nline] the leader's pc + 1 (emu_mark_rounds):
+                          of a load at the depth of a round whose first
+                          load sits in an if-converted body, which starts
+                          the round when that load was skipped; of the
+                          branch over that body, which skips it */
+  uint32_t owed[32];   /* each warp of the running block: the leader + 1
+                          whose round is owed (its body skipped), or 0 */
   uint8_t *after_st;   /* [nline] 1: a global store whose previous
                           instruction is one too (emu_mark_store_runs): L1
                           may merge its sectors with that store's */
@@ -248,6 +255,10 @@ void mem_idle_global(MemModel *mm, unsigned op);
 /* One lane's cp.async.bulk read of `size` bytes of global memory at addr
  * (the TMA unit's: for the caches only; no L1 counter sees it). */
 void mem_bulk_read(MemModel *mm, uint64_t addr, uint32_t size, unsigned warp);
+/* Warp `warp` skipped the if-converted body after branch pc: if that body
+ * holds the first load of a round, the next load of the round counts it
+ * (MemModel.round_alt). */
+void mem_round_owed(MemModel *mm, int pc, unsigned warp);
 
 /* Counts one warp-level texture or surface instruction. */
 void mem_texture(MemModel *mm, const MemTexReq *r);
