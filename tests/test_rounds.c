@@ -42,6 +42,16 @@ static const char *const kernels =
     "$L_sum:\n  ld.global.f32 %f1, [%rd3];\n  add.f32 %f2, %f2, %f1;\n  add.s64 %rd3, %rd3, 4;\n"
     "  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 8;\n  @%p1 bra $L_sum;\n"
     "  st.global.f32 [%rd2+128], %f2;\n  ret;\n}\n"
+    /* the same loop under `.pragma "nounroll"` (nvcc's `#pragma unroll
+     * 1`): ptxas keeps it, each iteration waits (race_kernels.cu's mmu_u1:
+     * 2 LDGs in its SASS): 8 */
+    ".visible .entry sum_nounroll(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .f32 %f<4>;\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, 0;\n"
+    "  mov.f32 %f2, 0f00000000;\n  mov.u64 %rd3, %rd2;\n"
+    "$L_snu:\n  .pragma \"nounroll\";\n  ld.global.f32 %f1, [%rd3];\n  add.f32 %f2, %f2, %f1;\n  add.s64 %rd3, %rd3, 4;\n"
+    "  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 8;\n  @%p1 bra $L_snu;\n"
+    "  st.global.f32 [%rd2+128], %f2;\n  ret;\n}\n"
     /* the same loop loading 8 floats an iteration: 4 iterations' 32
      * loads are more than a warp issues before its first use (16), so a
      * round every 2 iterations: 4 */
@@ -102,6 +112,26 @@ static const char *const kernels =
     "  ld.global.f32 %f1, [%rd2];\n  mov.f32 %f3, 0f00000000;\n  setp.ge.u32 %p1, %r1, 0;\n  @%p1 bra $L_s;\n"
     "  ld.global.f32 %f3, [%rd2+4];\n$L_s:\n  setp.gt.u32 %p2, %r1, 99;\n  @%p2 ld.global.f32 %f1, [%rd2+8];\n"
     "  add.f32 %f2, %f1, %f3;\n  st.global.f32 [%rd2+8], %f2;\n  ret;\n}\n"
+    /* if (p) ld a; ld b; use both, with p false for every lane: the
+     * round's first load is skipped, the second starts it: 1 (mmx with
+     * its A loads off, race_kernels.cu) */
+    ".visible .entry first_off(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<2>;\n  .reg .f32 %f<4>;\n"
+    "  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, %tid.x;\n"
+    "  mov.f32 %f1, 0f00000000;\n  setp.ge.u32 %p1, %r1, 0;\n  @%p1 bra $L_fo;\n"
+    "  ld.global.f32 %f1, [%rd2];\n$L_fo:\n  ld.global.f32 %f3, [%rd2+4];\n  add.f32 %f2, %f1, %f3;\n"
+    "  st.global.f32 [%rd2+8], %f2;\n  ret;\n}\n"
+    /* a body of 5 instructions (the address arithmetic and the load) that
+     * every lane skips: ptxas predicates it, so its LDG is still an
+     * instruction (race_kernels.cu's mmx#a1024); and a 5-instruction body
+     * before the return: the lanes that skip exit, its STG is none
+     * (public reduce_tree's last store) */
+    ".visible .entry body5(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .f32 %f<4>;\n"
+    "  .reg .b64 %rd<6>;\n  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, %tid.x;\n"
+    "  ld.global.f32 %f1, [%rd2];\n  mov.f32 %f3, 0f00000000;\n  setp.ge.u32 %p1, %r1, 0;\n  @%p1 bra $L_b5;\n"
+    "  add.s32 %r2, %r1, 1;\n  mul.lo.s32 %r3, %r2, 3;\n  mul.wide.u32 %rd3, %r3, 4;\n  add.s64 %rd4, %rd2, %rd3;\n"
+    "  ld.global.f32 %f3, [%rd4];\n$L_b5:\n  add.f32 %f2, %f1, %f3;\n  @%p1 bra $L_b5x;\n"
+    "  add.s32 %r2, %r1, 2;\n  mul.lo.s32 %r3, %r2, 3;\n  mul.wide.u32 %rd3, %r3, 4;\n  add.s64 %rd4, %rd2, %rd3;\n"
+    "  st.global.f32 [%rd4], %f2;\n$L_b5x:\n  ret;\n}\n"
     /* ld a; ld b; use both: 1 round */
     ".visible .entry one(.param .u64 p)\n{\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"
     "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"
@@ -191,12 +221,14 @@ static void test_unrolled(void **state) {
   assert_int_equal(rounds_of("sum8"), 4);
   assert_int_equal(rounds_of("walk"), 8);
   assert_int_equal(rounds_of("sum_stride"), 8);
+  assert_int_equal(rounds_of("sum_nounroll"), 8);
 }
 
 static void test_if_converted(void **state) {
   (void)state;
   assert_int_equal(rounds_of("guarded"), 1);
   assert_int_equal(rounds_of("guarded_dep"), 2);
+  assert_int_equal(rounds_of("first_off"), 1);
 }
 
 static void test_idle_instructions(void **state) {
@@ -205,6 +237,10 @@ static void test_idle_instructions(void **state) {
   run_warp("skipped", m);
   assert_int_equal(m[WM_M_GLD_REQ], 1);  /* the first load only */
   assert_int_equal(m[WM_M_GLD_INST], 3); /* and the skipped and the predicated-off one */
+  run_warp("body5", m);
+  assert_int_equal(m[WM_M_GLD_REQ], 1);
+  assert_int_equal(m[WM_M_GLD_INST], 2); /* the skipped 5-instruction body's load too */
+  assert_int_equal(m[WM_M_GST_INST], 0); /* the body before the return: the warp exits */
 }
 
 static void test_generic_shared(void **state) {
