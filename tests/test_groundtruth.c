@@ -424,27 +424,36 @@ static void test_h100_merge_launches(void **state) {
   check_file("ptx/merge_kernels.ptx", "merge_kernels.cu", "h100-merge-counters.csv", 0);
 }
 
+/* A probe set measured on both GPUs: groundtruth/SET_kernels.cu against
+ * h200-SET-counters.csv, then with the hopper preset against
+ * h100-SET-counters.csv. */
+static void check_both_gpus(const char *set) {
+  char ptx[64], cu[64], h200[64], h100[64];
+  snprintf(ptx, sizeof ptx, "ptx/%s_kernels.ptx", set);
+  snprintf(cu, sizeof cu, "%s_kernels.cu", set);
+  snprintf(h200, sizeof h200, "h200-%s-counters.csv", set);
+  snprintf(h100, sizeof h100, "h100-%s-counters.csv", set);
+  check_file(ptx, cu, h200, 0);
+  gpu_name = "H100", gpu_arch = arch_find("hopper");
+  assert_non_null(gpu_arch);
+  check_file(ptx, cu, h100, 0);
+}
+
 /* groundtruth/fill_kernels.cu: warps that resume with one fill stay in
  * step, and their stores merge (cache_step.h; measured on an H200 and an
  * H100, docs/results/h*-2026-11-26-fill). */
 static void test_fill_launches(void **state) {
   (void)state;
-  check_file("ptx/fill_kernels.ptx", "fill_kernels.cu", "h200-fill-counters.csv", 0);
-  gpu_name = "H100", gpu_arch = arch_find("hopper");
-  assert_non_null(gpu_arch);
-  check_file("ptx/fill_kernels.ptx", "fill_kernels.cu", "h100-fill-counters.csv", 0);
+  check_both_gpus("fill");
 }
 
 /* groundtruth/race_kernels.cu: several warps of a block wanting one
  * sector, on blocks of many SMs (race_all, race_split: the crossbar merges
- * them as the model does), and mm_g's loop one factor at a time (mmx);
- * measured on an H200 and an H100, docs/results/h*-2026-11-27-race. */
+ * them as the model does), and mm_g's loop one factor at a time (mmx,
+ * mmu); measured on an H200 and an H100, docs/results/h*-2026-11-27-race. */
 static void test_race_launches(void **state) {
   (void)state;
-  check_file("ptx/race_kernels.ptx", "race_kernels.cu", "h200-race-counters.csv", 0);
-  gpu_name = "H100", gpu_arch = arch_find("hopper");
-  assert_non_null(gpu_arch);
-  check_file("ptx/race_kernels.ptx", "race_kernels.cu", "h100-race-counters.csv", 0);
+  check_both_gpus("race");
 }
 
 /* Every test starts on the H200 (a failed H100 test leaves its GPU set). */
