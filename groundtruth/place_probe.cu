@@ -25,30 +25,8 @@
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
+#include "place_rec.cuh"
 
-struct Rec {
-  unsigned sm, pad;
-  unsigned long long t0, t1;
-};
-
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned r;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-  return r;
-}
-__device__ __forceinline__ unsigned long long now() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ void record(Rec *rec, unsigned long long t0) {
-  unsigned b = blockIdx.y * gridDim.x + blockIdx.x;
-  if (threadIdx.x == 0 && threadIdx.y == 0) {
-    Rec r = {sm_id(), 0, t0, now()};
-    rec[b] = r;
-  }
-}
 
 extern "C" __global__ void share_read(const float *a, float *out, Rec *rec) {
   unsigned long long t0 = now();
@@ -101,14 +79,6 @@ extern "C" __global__ void gemm_pb(const float *A, const float *B, float *C, int
   record(rec, t0);
 }
 
-#define CK(x)                                                                                  \
-  do {                                                                                         \
-    cudaError_t e = (x);                                                                       \
-    if (e != cudaSuccess) {                                                                    \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e));               \
-      exit(1);                                                                                 \
-    }                                                                                          \
-  } while (0)
 
 /* One line a launch: the SMs used, blocks per SM (most), how many
  * consecutive block pairs share an SM, the spread of start times, and the

@@ -18,28 +18,8 @@
 #include <cstdlib>
 #include <vector>
 #include <cuda_runtime.h>
+#include "place_rec.cuh"
 
-struct Rec {
-  unsigned sm, pad;
-  unsigned long long t0, t1;
-};
-
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned r;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-  return r;
-}
-__device__ __forceinline__ unsigned long long now() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-__device__ void record(Rec *rec, unsigned long long t0) {
-  if (threadIdx.x == 0 && threadIdx.y == 0) {
-    Rec r = {sm_id(), 0, t0, now()};
-    rec[blockIdx.x] = r;
-  }
-}
 
 extern "C" __global__ void mmx(const float *A, const float *B, float *C, int N, int gx, int part, Rec *rec) {
   unsigned long long t0 = now();
@@ -68,14 +48,6 @@ extern "C" __global__ void mmx(const float *A, const float *B, float *C, int N, 
 MMU(1)
 MMU(16)
 
-#define CK(x)                                                                                     \
-  do {                                                                                            \
-    cudaError_t e_ = (x);                                                                         \
-    if (e_ != cudaSuccess) {                                                                      \
-      fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                                    \
-      exit(1);                                                                                    \
-    }                                                                                             \
-  } while (0)
 
 static void report(FILE *f, const char *name, Rec *d, int nb) {
   std::vector<Rec> r(nb);
