@@ -16,10 +16,10 @@ sector once, whenever its blocks asked (an upper bound on merging):
 Printed as predicted / measured: below 1, the rule merges more than the
 GPU; above 1, less."""
 import collections
-import csv
 import sys
 
-from place_merge import group as xbar4
+from levels import ncu
+from place_merge import group as xbar4, num
 
 
 def gpc(sm):
@@ -64,11 +64,10 @@ def reads(name, blocks, key):
 def main():
     d = sys.argv[1]
     for run in (1, 2, 3):
-        rows = list(csv.reader(l for l in open(f'{d}/ncu-run{run}.csv') if l.startswith('"')))
-        meas = [dict(zip(rows[0], r)) for r in rows[1:] if r and r[0].isdigit()]
+        meas = ncu(f'{d}/ncu-run{run}.csv')
         for (name, blocks), m in zip(placements(f'{d}/place-run{run}.txt').items(), meas):
-            miss = float(m['l1tex__t_sectors_lookup_miss.sum'].replace(',', ''))
-            rd = float(m['lts__t_sectors_srcunit_tex_op_read.sum'].replace(',', ''))
+            miss = num(m, 'l1tex__t_sectors_lookup_miss.sum')
+            rd = num(m, 'lts__t_sectors_srcunit_tex_op_read.sum')
             got = {k: reads(name, blocks, f) for k, f in RULES.items()}
             print(f'run {run} {name:13s} L1 misses {miss:9,.0f} (sm {got["sm"] / miss:.2f})  L2 reads {rd:9,.0f}: ' +
                   '  '.join(f'{k} {v / rd:.2f}' for k, v in got.items() if k != 'sm'))

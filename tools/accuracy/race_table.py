@@ -9,16 +9,10 @@ import csv
 import re
 import sys
 
+from levels import ncu
+from place_merge import num
+
 MISS, READ = 'l1tex__t_sectors_lookup_miss.sum', 'lts__t_sectors_srcunit_tex_op_read.sum'
-
-
-def ncu(path):
-    rows = list(csv.reader(l for l in open(path) if l.startswith('"')))
-    return [dict(zip(rows[0], r)) for r in rows[1:] if r and r[0].isdigit()]
-
-
-def num(row, key):
-    return float(row[key].replace(',', ''))
 
 
 def main():
@@ -30,7 +24,7 @@ def main():
     for i, name in enumerate(labels):
         miss = num(runs[0][i], MISS)
         reads = sorted(num(r[i], READ) for r in runs)
-        merged = [1 - x / num(r[i], MISS) for r, x in zip(runs, (num(r[i], READ) for r in runs))]
+        merged = [1 - num(r[i], READ) / num(r[i], MISS) for r in runs]
         s = sim[name]
         sm, sr = float(s[MISS]), float(s[READ])
         print(f'| {name} | {miss:,.0f} | {" / ".join(f"{num(r[i], READ):,.0f}" for r in runs)} | '
