@@ -80,7 +80,7 @@ extern "C" __global__ void mmx(const float *A, const float *B, float *C, int N, 
 
 // mmu_uU#G (added after the second measurement, in which mmx merged three
 // times as much as mm_g): mm_g's loop with no guards and `#pragma unroll U`
-// (ptxas's SASS: ../docs/results/h100-2026-11-27-race/sass-mmu.txt), on
+// (ptxas's SASS: ../docs/results/h100-2026-11-27-race/sass.txt), on
 // G blocks (1024: eight an SM, as mm_g; 128: one an SM, gx = 16).  Does
 // the share of reads the crossbar merges fall as a warp has more loads in
 // flight?
