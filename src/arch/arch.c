@@ -404,6 +404,8 @@ static const Arch presets[] = {
     .l2_side = {0xc0fcc0fcc0fcc0fcull, 0x0cc0ff03fc0ff03full, 0}, /* measured on an H100 as
                                     on the H200: the same SMs (tools/gpu/side_probe.cu) */
     .block_group = 1,            /* as h200 */
+    .layout = &arch_gh100_132,   /* measured on an H100 as on the H200: the same order
+                                    (docs/results/h100-2026-11-26-place, arch/deal.c) */
     .xbar_sms = 4,               /* measured on an H100: K SMs reading one sector at once
                                     count it 1 time for 2-4, 2 for 8, 10 for 32, 32.9 for
                                     128, with the H200's placement (docs/results/
@@ -514,6 +516,8 @@ static const Arch presets[] = {
                                     h200-2026-11-26-public).  4, fitted to mm_s's L2 reads,
                                     stood in for the L2's merging of reads from several SMs
                                     (share_kernels.cu), now xbar_sms */
+    .layout = &arch_gh100_132,   /* [GT] measured: the order the H200 deals a grid's
+                                    blocks to TPCs (place_probe.cu, arch/deal.c) */
     .xbar_sms = 4,               /* [GT] measured: K SMs reading one sector at once count
                                     it 1 time for 2-4 SMs, 2 for 8, 10 for 32, 32.5 for
                                     128, 34.4 for 132 (share_kernels.cu); each block ran on

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/deal.h"
+
 /* How a warp's global accesses become memory transactions. */
 typedef enum {
   COAL_CC12,   /* compute capability 1.2/1.3: per half-warp, 32/64/128-byte
@@ -90,6 +92,8 @@ typedef struct Arch {
   uint64_t l2_side[3];       /* bit s: SM s near partition 1 (all 0: TPCs
                                 alternate) */
   int block_group;           /* consecutive blocks placed on one SM together */
+  const ArchLayout *layout;  /* the order blocks are dealt to the SMs and the
+                                crossbar's groups (deal.h); NULL: in turn */
   int xbar_sms;              /* SMs whose reads of one sector in the same
                                 round reach the L2 as one read (0: none) */
   int merge_sectors;         /* L1 store merging window, sectors (0: none) */

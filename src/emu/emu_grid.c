@@ -53,14 +53,13 @@ static uint64_t blocks_to_run(const EmuLaunch *l, uint64_t nblocks) {
 static uint64_t launch_blocks(const EmuLaunch *l) { return (uint64_t)l->grid[0] * l->grid[1] * l->grid[2]; }
 
 /* The block that runs j-th.  With run_set r, each wave of sms * r blocks
- * runs SM by SM: place j of a wave is SM j / r's block j % r, block
- * w0 + j / r + (j % r) * sms (replay.c's placement).  A wave short of
- * blocks leaves places past the grid (block_of >= launch_blocks): they
- * run nothing. */
+ * runs SM by SM: place j of a wave is SM j / r's block j % r (replay.c's
+ * placement, replay_wave_block).  A wave short of blocks leaves places
+ * past the grid (block_of >= launch_blocks): they run nothing. */
 static uint64_t block_of(const EmuLaunch *l, uint64_t j) {
   if (!l->run_set) return sampled(l, j);
   uint64_t r = l->run_set, sms = (uint64_t)l->cache->cfg.sms, wave = sms * r, p = j % wave;
-  return sampled(l, j - p) + p / r + p % r * sms;
+  return sampled(l, j - p) + replay_wave_block(l->cache, (int)(p / r), (int)(p % r));
 }
 
 uint64_t emu_place_of(const EmuLaunch *l, uint64_t block) {
@@ -70,8 +69,10 @@ uint64_t emu_place_of(const EmuLaunch *l, uint64_t block) {
     j = block / span * l->sample_wave + block % span;
   }
   if (!l->run_set) return j;
-  uint64_t r = l->run_set, sms = (uint64_t)l->cache->cfg.sms, wave = sms * r, p = j % wave;
-  return j - p + p % sms * r + p / sms;
+  uint64_t r = l->run_set, sms = (uint64_t)l->cache->cfg.sms, wave = sms * r;
+  uint64_t sm = (uint64_t)replay_sm(l->cache, block), slot = 0;
+  while (slot + 1 < r && replay_wave_block(l->cache, (int)sm, (int)slot) != block % wave) slot++;
+  return j - j % wave + sm * r + slot;
 }
 
 /* The replay's group: an SM's blocks of a wave (emu_run_set), else
@@ -148,10 +149,13 @@ static int group_l1(Ring *g, ReplayWorker *rw, uint64_t j0, MemTrace *t, int n, 
     if (__atomic_load_n(&g->abort, __ATOMIC_RELAXED)) return -1;
   }
   const MemTrace *x[EMU_GROUP_MAX];
-  int real = 0; /* an SM's blocks of a short wave: places past the grid last */
-  for (int j = 0; j < n; j++)
-    if (block_of(g->l, j0 + (uint64_t)j) < launch_blocks(g->l)) x[real++] = &t[j];
-  replay_l1(g->cache, rw, block_of(g->l, j0), g->l->run_set ? (uint64_t)g->sms : 1, x, real, out);
+  uint64_t blocks[EMU_GROUP_MAX];
+  int real = 0; /* an SM's blocks of a short wave: places past the grid run nothing */
+  for (int j = 0; j < n; j++) {
+    uint64_t b = block_of(g->l, j0 + (uint64_t)j);
+    if (b < launch_blocks(g->l)) blocks[real] = b, x[real++] = &t[j];
+  }
+  replay_l1_blocks(g->cache, rw, blocks, x, real, out);
   for (int j = 0; j < n; j++) t[j].n = 0;
   if (wait) {
     pthread_mutex_lock(&g->sm_mu);
@@ -789,7 +793,10 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   }
   l->grid_ws = 0;
   if (l->check) emu_chk_prepare(l->check, &prog);
-  if (l->mm && l->mm->round) emu_mark_rounds(&prog, l->mm->round, l->mm->round_alt, l->mm->nline);
+  if (l->mm && l->mm->round) {
+    int inflight = emu_mark_rounds(&prog, l->mm->round, l->mm->round_alt, l->mm->nline);
+    if (l->cache) l->cache->cfg.warp_inflight = inflight;
+  }
   if (l->mm && l->mm->after_st) emu_mark_store_runs(&prog, l->mm->after_st, l->mm->nline);
   int rc = l->cooperative ? cooperative_launch(l, arch, &prog, shared, e) : emu_grid_run(l, arch, &prog, shared, e);
   emu_program_free(&prog);

@@ -112,8 +112,11 @@ void emu_mark_aggregated(EmuProgram *p, int ncode);
 /* round[i] != 0 for each global/local load (or texture, or atomic with a
  * result) that starts a round trip, as ptxas schedules the code: 1 for a
  * round each execution, k for a round every k executions of a loop ptxas
- * unrolls (emu_rounds.c); i < nline. */
-void emu_mark_rounds(const EmuProgram *p, uint8_t *round, uint32_t *alt, int nline);
+ * unrolls (emu_rounds.c); i < nline.  Returns the most loads a warp has
+ * in flight at once: the far loads of its longest straight line, times
+ * the iterations ptxas unrolls a loop into one (the crossbar's queue,
+ * CacheConfig.warp_inflight). */
+int emu_mark_rounds(const EmuProgram *p, uint8_t *round, uint32_t *alt, int nline);
 
 /* target[i] = 1 for each of code[0..n) a branch jumps to (malloc'd, n + 1;
  * emu_rounds.c). */

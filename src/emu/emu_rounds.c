@@ -196,14 +196,18 @@ static int runtime_stride(const EmuProgram *p, int a, int b) {
 }
 
 /* Whether the loop code[a..b] (its last instruction branches back to a)
- * is one ptxas unrolls: no store, a constant step, not marked `.pragma
+ * is one ptxas unrolls: no store, no if-converted branch (race_kernels.cu's
+ * mmx, four iterations of two guarded loads in its PTX: 8 predicated LDGs
+ * a round in its SASS, not 32), a constant step, not marked `.pragma
  * "nounroll"` (race_kernels.cu's mmu_u1, `#pragma unroll 1`: two LDGs an
  * iteration in its SASS, 512 round trips a warp, 173 us on the H200), and
  * a second iteration, starting from the depths the first left, goes no
  * deeper (no loaded value feeds the next iteration's loads).  q holds the
  * first iteration's depths. */
-static int unrolls(const EmuProgram *p, int a, int b, Depths *q, int stores, uint8_t *scratch) {
+static int unrolls(const EmuProgram *p, int a, int b, Depths *q, int stores, const uint8_t *ifc, uint8_t *scratch) {
   if (stores || (p->code[a].flags & PTX_IF_NOUNROLL) || runtime_stride(p, a, b)) return 0;
+  for (int i = a; i < b; i++)
+    if (ifc[i]) return 0;
   uint16_t first = q->top;
   q->top = q->fence = 0;
   scan(p, a, b, q, scratch);
@@ -322,12 +326,13 @@ static void mark_alternates(const EmuProgram *p, int a, int b, const uint8_t *if
   }
 }
 
-void emu_mark_rounds(const EmuProgram *p, uint8_t *round, uint32_t *alt, int nline) {
+int emu_mark_rounds(const EmuProgram *p, uint8_t *round, uint32_t *alt, int nline) {
   int n = p->ncode < nline ? p->ncode : nline;
   uint8_t *target = emu_branch_targets(p, n);
   uint8_t *scratch = wm_xcalloc((size_t)n + 1, 1), *ifc = wm_xcalloc((size_t)n + 1, 1);
   mark_if_conversions(p, n, target, ifc);
   Depths q = {wm_xcalloc((size_t)p->nslots + 1, sizeof(uint16_t)), NULL, 0, 0, p->nslots, 0, 0, 0, 0, NULL};
+  int inflight = 0;
   uint16_t *at = wm_xcalloc((size_t)n + 1, sizeof *at);
   for (int a = 0; a < n;) {
     int b = a;
@@ -338,11 +343,15 @@ void emu_mark_rounds(const EmuProgram *p, uint8_t *round, uint32_t *alt, int nli
     q.at = NULL; /* unrolls() scans again from the first pass's depths */
     if (alt) mark_alternates(p, a, b, ifc, round, at, alt);
     const EmuInstr *last = &p->code[b];
-    if (last->op == PTX_OP_BRA && last->target == (uint32_t)a && unrolls(p, a, b, &q, stores, scratch)) {
+    int loads = 0;
+    for (int i = a; i <= b; i++) loads += is_far_load(&p->code[i]);
+    if (last->op == PTX_OP_BRA && last->target == (uint32_t)a && unrolls(p, a, b, &q, stores, ifc, scratch)) {
       int per = unrolled_per_round(p, a, b);
       for (int i = a; i <= b; i++)
         if (round[i]) round[i] = (uint8_t)per;
+      loads *= EMU_UNROLL;
     }
+    if (loads > inflight) inflight = loads;
     a = b + 1;
   }
   free(q.of);
@@ -351,6 +360,7 @@ void emu_mark_rounds(const EmuProgram *p, uint8_t *round, uint32_t *alt, int nli
   free(scratch);
   free(ifc);
   free(target);
+  return inflight;
 }
 
 /* A store to global memory (st.global, or generic: nvcc's st through a

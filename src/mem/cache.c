@@ -256,6 +256,9 @@ static void level_fill(CacheLevel *lv, size_t w, uint64_t ln) {
 
 /* ---- setup ---------------------------------------------------------------- */
 
+/* The warps an SM holds at once in this launch. */
+static int sm_warps(const CacheSys *c) { return c->cfg.sm_blocks * c->cfg.warps_per_block; }
+
 void cache_init(CacheSys *c, const CacheConfig *cfg) {
   memset(c, 0, sizeof *c);
   c->cfg = *cfg;
@@ -286,7 +289,11 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   }
   if (c->cfg.partial_sectors)
     c->partial = wm_xmalloc((size_t)c->cfg.partial_sectors * sizeof *c->partial);
-  c->xbar_of = xbar_groups(c->cfg.sms, c->cfg.xbar_sms, c->cfg.xbar_paired);
+  if (c->cfg.sm_blocks < 1 || c->cfg.sm_blocks > c->cfg.blocks_per_sm) c->cfg.sm_blocks = c->cfg.blocks_per_sm;
+  if (c->cfg.layout && c->cfg.group == 1 && c->cfg.blocks_per_sm >= 2)
+    place_init(&c->place, c->cfg.layout, c->cfg.sms, c->cfg.blocks_per_sm, c->cfg.sm_blocks);
+  c->xbar_of = c->place.sm ? xbar_dealt_groups(c->cfg.layout, c->cfg.sms, c->cfg.xbar_sms, sm_warps(c))
+                           : xbar_groups(c->cfg.sms, c->cfg.xbar_sms, c->cfg.xbar_paired);
   if (c->xbar_of) xbar_init(&c->xbar);
   c->pend = wm_xaligned(64, (size_t)c->cfg.sms * CACHE_PEND * 2 * sizeof *c->pend);
   memset(c->pend, 0, (size_t)c->cfg.sms * CACHE_PEND * 2 * sizeof *c->pend);
@@ -303,6 +310,7 @@ void cache_free(CacheSys *c) {
   free(c->pend);
   free(c->partial);
   free(c->xbar_of);
+  place_free(&c->place);
   xbar_free(&c->xbar);
   dram_free(&c->dram);
   memset(c, 0, sizeof *c);
@@ -754,6 +762,21 @@ static void keep_last_store(CacheLastStore *last, const CacheLastStore *now, uns
   }
 }
 
+/* Whether a read tagged `tag` (its slot, warp and round; not its SM's
+ * group) may meet its group's: always, unless its SM holds several blocks
+ * (placed as the GPU deals them) whose warps queue more than XBAR_QUEUE
+ * loads at once; then a share (XBAR_QUEUE / queued)^2 of them (each of the
+ * two reads must be that near the head of its SM's queue), chosen by a
+ * hash of what the group's reads have in common, so they meet or not
+ * together. */
+static int xbar_meets(const CacheSys *c, uint64_t sector, uint32_t tag) {
+  double q = (double)sm_warps(c) * (double)c->cfg.warp_inflight;
+  if (!c->place.sm || q <= XBAR_QUEUE) return 1;
+  double share = XBAR_QUEUE / q * (XBAR_QUEUE / q);
+  uint64_t h = (sector ^ (uint64_t)(tag & 0xffffff) << 40) * 0x9E3779B97F4A7C15ull;
+  return (double)(h >> 32) < share * 4294967296.0;
+}
+
 WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t xbar, const TraceRec *r, size_t n,
                                    uint64_t local, CacheLastStore *last, uint64_t *metric, L2Ops *out) {
   CacheLevel *l1 = &c->l1[sm];
@@ -773,6 +796,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
     last->step = 0, last->round_last = 0;
   if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, last->round_last = 0, metric[WM_M_ROUND_REQ]++;
   uint32_t tag = xbar_at_round(xbar, r[0].warp, last->round);
+  if (tag && !xbar_meets(c, r[0].sector, tag)) tag = 0;
   int pending = 0; /* a hit on a sector still on its way (pend_fill) */
   LineFill lf = {UINT64_MAX, 0, 0};
   for (size_t i = 0; i < n; i++) {

@@ -14,6 +14,7 @@
 
 #include "mem/dram.h"
 #include "mem/metrics.h"
+#include "mem/place.h"
 #include "mem/replay.h"
 #include "mem/xbar.h"
 
@@ -38,6 +39,16 @@ typedef struct CacheConfig {
   int xbar_sms;          /* SMs whose reads of one sector in the same round
                             (same-numbered blocks of the first wave) reach
                             the L2 as one read (xbar.h); 0: none */
+  const ArchLayout *layout; /* the order the GPU deals a wave's blocks in
+                            (arch/deal.h; place.h), used when an SM holds
+                            several blocks; NULL: in turn */
+  int sm_blocks;         /* blocks an SM holds at once in this launch: its
+                            share of a grid smaller than a wave, else
+                            blocks_per_sm (0: blocks_per_sm) */
+  int warp_inflight;     /* loads a warp of the kernel has in flight at most
+                            (its deepest unrolled loop's, emu_rounds.c; 0:
+                            not known): how long an SM's queue of requests
+                            grows (xbar_meets) */
   int xbar_paired;       /* 1: blocks are dealt to both SMs of a TPC in turn
                             (grids of more blocks than TPCs), so SMs
                             2k and 2k+1 are in different crossbar groups */
@@ -94,6 +105,7 @@ typedef struct CacheSys {
   int merge_scan;      /* 1: merge_sectors is 16 and the host has AVX2 (the
                           FIFO scanned as cache.c's sets are) */
   uint64_t *partial;   /* [partial_sectors] ring of partly written sectors */
+  Place place;         /* where a wave's blocks run (empty: in turn) */
   uint8_t *xbar_of;    /* [sms] the SM's crossbar group + 1 (xbar_sms;
                           NULL: reads not merged) */
   /* What only the serial L2 stage writes, on host cache lines of its own

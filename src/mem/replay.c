@@ -69,13 +69,24 @@ void trace_free(MemTrace *t) {
 /* ---- where a block runs ------------------------------------------------- */
 
 /* The SM block b runs on, and its slot among the SM's resident blocks:
- * waves of sms * blocks_per_sm blocks, dealt `group` at a time to SM 0,
- * 1, ... in turn. */
-static void place(const CacheConfig *k, uint64_t b, uint64_t *sm, uint64_t *slot) {
+ * waves of sms * blocks_per_sm blocks, dealt as the GPU deals them
+ * (place.h), or else `group` at a time to SM 0, 1, ... in turn. */
+static void place(const CacheSys *c, uint64_t b, uint64_t *sm, uint64_t *slot) {
+  const CacheConfig *k = &c->cfg;
   uint64_t g = (uint64_t)k->group, sms = (uint64_t)k->sms;
   uint64_t p = b % (sms * (uint64_t)k->blocks_per_sm);
+  if (c->place.sm) {
+    *sm = c->place.sm[p];
+    *slot = c->place.slot[p];
+    return;
+  }
   *sm = p / g % sms;
   *slot = p / (g * sms) * g + p % g;
+}
+
+uint64_t replay_wave_block(const CacheSys *c, int sm, int slot) {
+  uint64_t q = (uint64_t)slot * (uint64_t)c->cfg.sms + (uint64_t)sm;
+  return c->place.at ? c->place.at[q] : q;
 }
 
 /* Where local memory of (block, warp) lives: each resident warp slot of an
@@ -83,7 +94,7 @@ static void place(const CacheConfig *k, uint64_t b, uint64_t *sm, uint64_t *slot
 static uint64_t local_base(const CacheSys *c, uint64_t block, unsigned warp) {
   const CacheConfig *k = &c->cfg;
   uint64_t sm, slot;
-  place(k, block, &sm, &slot);
+  place(c, block, &sm, &slot);
   uint64_t hw_warp = (sm * (uint64_t)k->blocks_per_sm + slot) * (uint64_t)k->warps_per_block + warp;
   uint64_t window = ((uint64_t)k->local_bytes * 32 + 127) / 128 * 128;
   return 0x100000000000ull + hw_warp * window; /* far from global buffers */
@@ -117,7 +128,7 @@ static void stores_add(ReplayWorker *w, uint64_t sector, uint64_t warp) {
 
 /* Fills the table with the group's global store sectors (w->nstores of
  * them, counted by gather_streams). */
-static void stores_collect(ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t, int nb) {
+static void stores_collect(ReplayWorker *w, const uint64_t *blocks, const MemTrace *const *t, int nb) {
   size_t n = w->nstores;
   if (!n) return;
   size_t cap = 16;
@@ -130,7 +141,7 @@ static void stores_collect(ReplayWorker *w, uint64_t first, uint64_t stride, con
   memset(w->stores, 0, cap * sizeof *w->stores);
   for (int b = 0; b < nb; b++)
     for (size_t i = 0; i < t[b]->n; i++)
-      if (t[b]->r[i].kind == TR_ST) stores_add(w, t[b]->r[i].sector, (first + (uint64_t)b * stride) * 65536 + t[b]->r[i].warp);
+      if (t[b]->r[i].kind == TR_ST) stores_add(w, t[b]->r[i].sector, blocks[b] * 65536 + t[b]->r[i].warp);
 }
 
 /* 1 if a warp other than `warp` of the group stores `sector`: a load of it
@@ -181,8 +192,7 @@ typedef struct Stream {
 /* Sorts the group's records into one stream per warp, and counts them
  * (w->nrecs) and its global stores (w->nstores); returns the number of
  * streams (blocks * the most warps a block traced). */
-static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t,
-                             int nb) {
+static size_t gather_streams(CacheSys *c, ReplayWorker *w, const uint64_t *blocks, const MemTrace *const *t, int nb) {
   size_t total = 0, stores = 0;
   int maxw = 0;
   for (int b = 0; b < nb; b++) {
@@ -211,8 +221,8 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, uint64_t first, uint6
   size_t at = 0;
   for (int b = 0; b < nb; b++) {
     uint64_t sm, slot;
-    uint64_t id = first + (uint64_t)b * stride;
-    place(&c->cfg, id, &sm, &slot);
+    uint64_t id = blocks[b];
+    place(c, id, &sm, &slot);
     uint32_t xbar = xbar_first_wave(c, id, sm, slot);
     Stream *bs = &st[(size_t)b * (size_t)maxw];
     if (maxw == 1) { /* one warp: its records are its stream */
@@ -251,12 +261,12 @@ static void end_group(L2Ops *out) {
 
 /* A group's requests through its SM's L1 (replay_l1, which then ends the
  * group). */
-static void replay_streams(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t,
-                           int nb, L2Ops *out) {
+static void replay_streams(CacheSys *c, ReplayWorker *w, const uint64_t *blocks, const MemTrace *const *t, int nb,
+                           L2Ops *out) {
   w->blocks += (uint64_t)nb;
-  size_t nstreams = gather_streams(c, w, first, stride, t, nb);
+  size_t nstreams = gather_streams(c, w, blocks, t, nb);
   if (!nstreams) return;
-  stores_collect(w, first, stride, t, nb);
+  stores_collect(w, blocks, t, nb);
   Stream *st = w->streams;
   if (w->nrecs >= 1024) cache_warm_l1(c, st[0].sm); /* many requests: most of its sets */
   for (size_t s = 0; s < nstreams; s++) /* the first L1 sets all warps need, asked for at once */
@@ -279,10 +289,18 @@ static void replay_streams(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_
   }
 }
 
+void replay_l1_blocks(CacheSys *c, ReplayWorker *w, const uint64_t *blocks, const MemTrace *const *t, int nb,
+                      L2Ops *out) {
+  replay_streams(c, w, blocks, t, nb, out);
+  end_group(out);
+}
+
 void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t, int nb,
                L2Ops *out) {
-  replay_streams(c, w, first, stride, t, nb, out);
-  end_group(out);
+  uint64_t own[64] = {0}, *blocks = nb <= 64 ? own : wm_xmalloc((size_t)nb * sizeof *blocks);
+  for (int b = 0; b < nb; b++) blocks[b] = first + (uint64_t)b * stride;
+  replay_l1_blocks(c, w, blocks, t, nb, out);
+  if (blocks != own) free(blocks);
 }
 
 /* ---- an SM's co-resident blocks ------------------------------------------- */
@@ -309,18 +327,20 @@ int replay_hold_init(ReplayHold *h, const CacheSys *c, uint64_t grid_blocks, siz
   return 1;
 }
 
-/* Replays SM sm's held blocks of the wave starting at block w0. */
-static void hold_replay(CacheSys *c, ReplayHold *h, ReplayWorker *w, int sm, uint64_t w0, L2Ops *out) {
+/* Replays SM sm's held blocks. */
+static void hold_replay(CacheSys *c, ReplayHold *h, ReplayWorker *w, int sm, L2Ops *out) {
   HoldSlot *row = h->slot + (size_t)sm * (size_t)h->bps;
   MemTrace view[HOLD_MAX];
   const MemTrace *x[HOLD_MAX] = {0};
+  uint64_t blocks[HOLD_MAX] = {0};
   uint32_t f = h->first[sm], n = h->n[sm];
   for (uint32_t i = 0; i < n; i++) {
     HoldSlot *s = &row[f + i];
     view[i] = (MemTrace){s->in_store ? h->store.r + s->off : s->own.r, s->n, 0, 0};
     x[i] = &view[i];
+    blocks[i] = s->block;
   }
-  replay_l1(c, w, w0 + (uint64_t)f * (uint64_t)h->sms + (uint64_t)sm, (uint64_t)h->sms, x, (int)n, out);
+  replay_l1_blocks(c, w, blocks, x, (int)n, out);
   for (uint32_t i = 0; i < n; i++) {
     HoldSlot *s = &row[f + i];
     if (!s->in_store) h->bytes -= s->n * sizeof(TraceRec);
@@ -333,15 +353,24 @@ static void hold_replay(CacheSys *c, ReplayHold *h, ReplayWorker *w, int sm, uin
   if (!h->held) h->store.n = 0; /* a wave replayed whole */
 }
 
+/* SM sm's blocks in a wave of in_wave blocks (the last may be short). */
+static uint64_t blocks_in_wave(const CacheSys *c, uint64_t sm, uint64_t in_wave) {
+  uint64_t sms = (uint64_t)c->cfg.sms, n = 0;
+  if (!c->place.at) return (in_wave - sm + sms - 1) / sms;
+  while (n < (uint64_t)c->cfg.blocks_per_sm && c->place.at[n * sms + sm] < in_wave) n++; /* dealt in slot order */
+  return n;
+}
+
 void replay_hold_put(CacheSys *c, ReplayHold *h, ReplayWorker *w, uint64_t block, MemTrace *t, L2Ops *out) {
-  uint64_t sms = (uint64_t)h->sms, wave = sms * (uint64_t)h->bps, w0 = block / wave * wave, sm, slot;
-  place(&c->cfg, block, &sm, &slot);
+  uint64_t wave = (uint64_t)h->sms * (uint64_t)h->bps, w0 = block / wave * wave, sm, slot;
+  place(c, block, &sm, &slot);
   uint64_t in_wave = h->grid_blocks - w0 < wave ? h->grid_blocks - w0 : wave;
-  uint64_t count = (in_wave - sm + sms - 1) / sms; /* the SM's blocks of this wave */
+  uint64_t count = blocks_in_wave(c, sm, in_wave);
   if (slot == 0) h->first[sm] = 0;
   h->w0 = w0;
   HoldSlot *s = &h->slot[sm * (uint64_t)h->bps + slot];
   s->n = t->n;
+  s->block = block;
   if (h->bytes + t->n * sizeof(TraceRec) <= h->budget) { /* in memory: the buffers change hands */
     MemTrace spare = s->own;
     s->own = *t;
@@ -355,7 +384,7 @@ void replay_hold_put(CacheSys *c, ReplayHold *h, ReplayWorker *w, uint64_t block
   t->n = 0;
   h->n[sm]++;
   h->held++;
-  if (slot + 1 == count) hold_replay(c, h, w, (int)sm, w0, out);
+  if (slot + 1 == count) hold_replay(c, h, w, (int)sm, out);
 }
 
 void replay_hold_free(ReplayHold *h) {
@@ -369,7 +398,7 @@ void replay_hold_free(ReplayHold *h) {
 
 int replay_sm(const CacheSys *c, uint64_t block) {
   uint64_t sm, slot;
-  place(&c->cfg, block, &sm, &slot);
+  place(c, block, &sm, &slot);
   return (int)sm;
 }
 

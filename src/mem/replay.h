@@ -156,6 +156,9 @@ typedef struct ReplayWorker {
  * L2 operations appended to out, counters in w. */
 void replay_l1(struct CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t, int nb,
                L2Ops *out);
+/* The same for the blocks blocks[0..nb) (an SM's co-resident blocks). */
+void replay_l1_blocks(struct CacheSys *c, ReplayWorker *w, const uint64_t *blocks, const MemTrace *const *t, int nb,
+                      L2Ops *out);
 /* ---- an SM's co-resident blocks, replayed together ---------------------
  * A wave's blocks run on an SM at the same time (b, b + sms, ... under the
  * placement of replay.c), so their warps take turns in its L1.  Blocks
@@ -166,6 +169,7 @@ typedef struct HoldSlot {
   MemTrace own;     /* the block's trace, taken in exchange for an empty one */
   size_t off, n;    /* or its records at store.r + off (in_store) */
   int in_store;
+  uint64_t block;   /* the block */
 } HoldSlot;
 
 typedef struct ReplayHold {
@@ -197,6 +201,9 @@ void replay_hold_free(ReplayHold *h);
 
 /* The SM that block runs on. */
 int replay_sm(const struct CacheSys *c, uint64_t block);
+/* Which block of a wave (0 .. sms * blocks_per_sm - 1) runs on SM sm in
+ * slot `slot` (group 1). */
+uint64_t replay_wave_block(const struct CacheSys *c, int sm, int slot);
 /* Moves w's counters into c. */
 void replay_worker_add(struct CacheSys *c, ReplayWorker *w);
 void replay_worker_free(ReplayWorker *w);

@@ -24,6 +24,20 @@ uint8_t *xbar_groups(int sms, int per_group, int paired) {
   return g;
 }
 
+uint8_t *xbar_dealt_groups(const ArchLayout *L, int sms, int per_group, int sm_warps) {
+  if (per_group < 2 || sms < 1) return NULL;
+  uint8_t *g = wm_xmalloc((size_t)sms);
+  for (int s = 0; s < sms; s++) {
+    int k = sm_warps >= XBAR_TPC_WARPS ? s / 2 : arch_xbar_group(L, s);
+    if (k < 0 || k + 1 > 0x7f) {
+      free(g);
+      return NULL;
+    }
+    g[s] = (uint8_t)(k + 1);
+  }
+  return g;
+}
+
 void xbar_init(Xbar *x) {
   memset(x, 0, sizeof *x);
   x->key = wm_xcalloc((size_t)1 << XBAR_BITS, sizeof *x->key);

@@ -24,6 +24,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/deal.h"
+
+/* Loads an SM's warps may have queued and still meet other SMs' reads at
+ * the crossbar; with Q queued, a share (XBAR_QUEUE / Q)^2 meets (xbar_meets,
+ * cache.c).  Measured (race_kernels.cu, three runs on the H200 and on the
+ * H100): mm_g's loop unrolled 1, 4 and 16 times (mmu), eight blocks of 8
+ * warps an SM, so 128, 512 and 2048 loads queued, has the crossbar merge
+ * 45%, 33% and 12% of the L1 misses; race_all#w8b4, 1024 queued, merges all
+ * its group's reads (74%).  From about 1100 to 1230, mmu_u16#1024 stays
+ * within 5% of both GPUs' median L2 reads and mm_g of both GPUs' seed
+ * counters (the H100's 1.76 M L2 sectors there lie above its three later
+ * runs, 1.69-1.70 M); 1170 is the middle (mm_g 1.01 and 0.96 of the H200's
+ * and the H100's, mmu_u16 1.03 and 1.04, race_all#w8b4 0.99). */
+#define XBAR_QUEUE 1170.0
+
+/* Where the four-GPC groups give way to TPC pairs (xbar_dealt_groups):
+ * above the 32 warps an SM of race_all#w8b4 (4 blocks of 8 warps, every
+ * warp reading the same sectors: 74% of its L1 misses merge, as the groups
+ * leave), at the 64 of mm_s and mmx (8 blocks of 8); no launch between
+ * was measured. */
+#define XBAR_TPC_WARPS 64
+
 #define XBAR_BITS 19            /* the table's entries: about a wave's reads of a group (mm_s: 2.1 M) */
 #define XBAR_NEWREQ 0x80000000u /* tag bit: the read starts an L2 request */
 
@@ -41,6 +63,18 @@ typedef struct Xbar {
  * or more groups than a tag holds).  `paired`: blocks are dealt to both SMs
  * of a TPC in turn (grids of more blocks than TPCs). */
 uint8_t *xbar_groups(int sms, int per_group, int paired);
+/* The same for blocks placed as the GPU deals them (place.h): SMs at the
+ * same place of the GPCs of one path (arch_xbar_group), or, where an SM
+ * holds XBAR_TPC_WARPS warps or more, the two SMs of a TPC.  Measured
+ * (groundtruth/place_race.cu, each block's SM recorded, H200): with eight
+ * blocks of 8 warps an SM, the reads of a warp's own rows (`mmx` A only)
+ * merge as if only the two SMs of a TPC did (0.97-1.01 of the reads), where
+ * the four-GPC groups would leave 0.54-0.57; `mm_s` on the H200's own
+ * placement reads 1.02 of what TPC pairs leave, 0.85 with the four-GPC
+ * groups.  With 16 warps an SM or fewer the four-GPC groups hold (share_read#264,
+ * 2 one-warp blocks an SM; hierarchy st_loop_reg#256 and public conv3d#256,
+ * 2 blocks of 8 warps; conv_rows#1024, 4 of 2). */
+uint8_t *xbar_dealt_groups(const ArchLayout *L, int sms, int per_group, int sm_warps);
 void xbar_init(Xbar *x);
 void xbar_free(Xbar *x);
 

@@ -64,6 +64,7 @@ void model_cache_config(const Arch *a, int blocks_per_sm, uint32_t threads, uint
   memcpy(out->l2_side, a->l2_side, sizeof out->l2_side);
   out->fetch_bytes = a->fetch_bytes ? a->fetch_bytes : 32;
   out->xbar_sms = a->xbar_sms;
+  out->layout = a->layout;
   out->merge_sectors = a->merge_sectors;
   out->merge_lines = a->merge_lines;
   out->partial_sectors = (uint32_t)a->partial_bytes / 32;
@@ -78,6 +79,10 @@ void model_spread_small_grid(CacheConfig *k, uint64_t blocks) {
   while (k->group > 1 && (uint64_t)k->group > per_sm) k->group /= 2;
   /* place_probe.cu (H200): 64 blocks take one SM of each TPC, 128 both */
   k->xbar_paired = 2 * blocks > (uint64_t)k->sms;
+  /* a grid of at most one block an SM takes one SM each (place_probe.cu:
+   * share#132), not the order of full grids */
+  if (blocks <= (uint64_t)k->sms) k->layout = NULL;
+  k->sm_blocks = (uint64_t)k->blocks_per_sm < per_sm ? k->blocks_per_sm : (int)per_sm;
 }
 
 static double ratio(double num, double den) { return den > 0 ? num / den : 0; }
