@@ -369,12 +369,52 @@ static void test_launch_limits(void **state) {
   free(err);
 }
 
+/* The block scheduler's order (arch/deal.c) against place_probe.cu's
+ * H200 and H100 runs (docs/results/h200-, h100-2026-11-26-place). */
+static void test_deal(void **state) {
+  (void)state;
+  const ArchLayout *L = &arch_gh100_132;
+  assert_int_equal(arch_layout_sms(L), 132);
+  assert_ptr_equal(arch_find("h200")->layout, L);
+  assert_ptr_equal(arch_find("hopper")->layout, L);
+  uint16_t sm[132 * 8];
+  assert_int_equal(arch_deal(L, 8, 8, sm, 132 * 8), 132 * 8);
+  /* mm_s's first blocks: the four TPCs of 124-131 at once, then TPC 0 of
+   * the four 16-SM GPCs, then TPC 1 of those and TPC 0 of the 14-SM ones */
+  static const uint16_t first[32] = {124, 125, 126, 127, 128, 129, 130, 131, 0,  1,  16, 17, 32, 33, 48, 49,
+                                     2,   3,   18,  19,  34,  35,  50,  51,  64, 65, 78, 79, 92, 93, 106, 107};
+  assert_memory_equal(sm, first, sizeof first);
+  /* an SM's blocks lie 124, 132 or 140 apart (mm_g on the H200: 730 of
+   * the 810 gaps of SMs 0-119), not a fixed stride */
+  int last[132], gaps = 0, usual = 0, g124 = 0, g140 = 0;
+  for (int s = 0; s < 132; s++) last[s] = -1;
+  for (int b = 0; b < 132 * 8; b++) {
+    int s = sm[b], d = last[s] < 0 ? 0 : b - last[s];
+    last[s] = b;
+    if (!d || s >= 120) continue;
+    gaps++, usual += d == 124 || d == 132 || d == 140, g124 += d == 124, g140 += d == 140;
+  }
+  assert_true(usual * 10 >= gaps * 8);
+  assert_true(g124 > 0 && g140 > 0);
+  /* fewer blocks than a wave: spread evenly first, then up to per_sm */
+  int held[132] = {0};
+  assert_int_equal(arch_deal(L, 2, 8, sm, 264), 264);
+  for (int b = 0; b < 264; b++) held[sm[b]]++;
+  for (int s = 0; s < 132; s++) assert_int_equal(held[s], 2);
+  /* the crossbar's groups: SM i of GPCs of one path */
+  assert_int_equal(arch_xbar_group(L, 0), arch_xbar_group(L, 48));
+  assert_int_equal(arch_xbar_group(L, 65), arch_xbar_group(L, 107));
+  assert_int_not_equal(arch_xbar_group(L, 0), arch_xbar_group(L, 64));
+  assert_int_equal(arch_xbar_group(L, 132), -1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_presets),          cmocka_unit_test(test_arch_list),
     cmocka_unit_test(test_arch_show),        cmocka_unit_test(test_occupancy_cmd),
     cmocka_unit_test(test_occupancy_errors), cmocka_unit_test(test_sim_report),
     cmocka_unit_test(test_registers_unknown), cmocka_unit_test(test_launch_limits),
+    cmocka_unit_test(test_deal),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1135,6 +1135,79 @@ static void test_xbar(void **state)
   cache_free(&c);
 }
 
+/* Blocks placed as the H200 deals them (arch/deal.h, mem/place.h): 132
+ * SMs, 8 blocks an SM of `warps` warps each; warp 0 of blocks 8 and 9
+ * (SMs 0 and 1, one TPC, both in slot 0) each read sectors 0..n-1, one a
+ * request, in one round.  Returns the reads the crossbar merged. */
+static uint64_t dealt_pair_merged(int warps, int inflight, uint64_t n)
+{
+  CacheConfig k = small_cfg(32);
+  k.sms = 132, k.blocks_per_sm = 8, k.sm_blocks = 8, k.warps_per_block = warps;
+  k.layout = &arch_gh100_132, k.xbar_sms = 4, k.warp_inflight = inflight;
+  k.l2_bytes = 1 << 20;
+  CacheSys c;
+  cache_init(&c, &k);
+  for (uint64_t b = 8; b <= 9; b++) {
+    MemTrace t = {0};
+    for (uint64_t s = 0; s < n; s++) req(&t, 0, TR_LD, 0, (const uint64_t[]){s}, 1);
+    t.r[0].first |= TR_ROUND;
+    run1(&c, b, &t);
+  }
+  uint64_t m[WM_M_COUNT];
+  counters(&c, m);
+  cache_free(&c);
+  return m[WM_M_XBAR];
+}
+
+static void test_xbar_dealt(void **state)
+{
+  (void)state;
+  CacheConfig k = small_cfg(32);
+  k.sms = 132, k.blocks_per_sm = 8, k.sm_blocks = 8, k.warps_per_block = 8;
+  k.layout = &arch_gh100_132, k.xbar_sms = 4;
+  CacheSys c;
+  cache_init(&c, &k);
+  assert_non_null(c.place.sm);
+  /* the H200's mm_s: blocks 0-7 on SMs 124-131, 8-15 on 0 1 16 17 32 33 48 49 */
+  static const int first[16] = {124, 125, 126, 127, 128, 129, 130, 131, 0, 1, 16, 17, 32, 33, 48, 49};
+  for (int b = 0; b < 16; b++) assert_int_equal(replay_sm(&c, (uint64_t)b), first[b]);
+  /* a later wave's block runs where the same block of the first did */
+  assert_int_equal(replay_sm(&c, 1056 + 9), 1);
+  int held[132] = {0};
+  for (uint64_t b = 0; b < 1056; b++) held[replay_sm(&c, b)]++;
+  for (int s = 0; s < 132; s++) assert_int_equal(held[s], 8);
+  /* 64 warps an SM: the two SMs of a TPC are a group */
+  assert_int_equal(c.xbar_of[0], c.xbar_of[1]);
+  assert_int_not_equal(c.xbar_of[0], c.xbar_of[16]);
+  cache_free(&c);
+  /* 32 warps an SM: SM i of the four GPCs of a path */
+  k.warps_per_block = 4;
+  cache_init(&c, &k);
+  assert_int_equal(c.xbar_of[0], c.xbar_of[16]);
+  assert_int_equal(c.xbar_of[0], c.xbar_of[48]);
+  assert_int_not_equal(c.xbar_of[0], c.xbar_of[1]);
+  assert_int_equal(c.xbar_of[64], c.xbar_of[106]);
+  assert_int_not_equal(c.xbar_of[0], c.xbar_of[64]);
+  assert_int_equal(c.xbar_of[124], c.xbar_of[130]);
+  assert_int_equal(c.xbar_of[120], c.xbar_of[122]);
+  cache_free(&c);
+  /* a grid of 528 blocks (4 an SM of the 8 it could hold): spread evenly */
+  k.sm_blocks = 4;
+  cache_init(&c, &k);
+  memset(held, 0, sizeof held);
+  for (uint64_t b = 0; b < 528; b++) held[replay_sm(&c, b)]++;
+  for (int s = 0; s < 132; s++) assert_int_equal(held[s], 4);
+  cache_free(&c);
+
+  /* The queue: 64 warps an SM with 1 load each in flight (64 queued, at
+   * most XBAR_QUEUE): block 9's reads all meet block 8's.  With 2 *
+   * XBAR_QUEUE queued, a quarter of them: (1/2)^2; by the hash, of 4000
+   * requests 800 to 1200. */
+  assert_int_equal(dealt_pair_merged(8, 1, 400), 400);
+  uint64_t q = dealt_pair_merged(8, (int)(2 * XBAR_QUEUE / 64), 4000);
+  assert_in_range(q, 800, 1200);
+}
+
 /* ---- an SM's co-resident blocks, replayed together ----------------------- */
 
 /* One warp streaming lines 0..63 (256 sectors, twice the 4 KB L1), one
@@ -1639,6 +1712,7 @@ int main(void)
     cmocka_unit_test(test_raw),
     cmocka_unit_test(test_missed_rounds),
     cmocka_unit_test(test_xbar),
+    cmocka_unit_test(test_xbar_dealt),
     cmocka_unit_test(test_hold),
     cmocka_unit_test(test_hot),
     cmocka_unit_test(test_atomics),

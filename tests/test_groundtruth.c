@@ -148,38 +148,34 @@ static const Beyond beyond_exceptions[] = {
   {"syr2k#384", WM_M_L2_RD},   {"nbody#8192", WM_M_L2_WR},
   /* policy_kernels.cu (docs/results/h200-2026-11-26-policy): 8 warps
    * sharing a cycle of lines run out of step on the GPU and re-read less
-   * of it than the model's warps taking turns (cycle8#2048x132 75% of the
-   * L2 reads); two blocks an SM of them (#1536x264) read 88% of the H200's
-   * DRAM bytes since blocks sit on the SMs the H200 deals them to (mem/
-   * place.h), whose sides of the L2 differ from those of the SMs dealt in
-   * turn before (104%; the H100's 96%); a cycle of 38.9 MB of the SMs' own lines
+   * of it than the model's warps taking turns (cycle8#2048x132 75%,
+   * #1024x264 91% of the L2 reads); a cycle of 38.9 MB of the SMs' own lines
    * stays in the H200's L2 (39.5 MB read), in the model's 47% of it is
    * read again (147%): its hashed sets fill unevenly and spill a little
    * below the 40 MB the GPU keeps (l2cap_kernels.cu, l2_own#2368: 1.04
    * of the footprint read, the model 1.2). */
   {"cycle8#2048x132", WM_M_L2_RD},
-  {"cycle8#1536x264", WM_M_DRAM_RD}, {"cycle#2304", WM_M_DRAM_RD},
+  {"cycle8#1024x264", WM_M_L2_RD},   {"cycle#2304", WM_M_DRAM_RD},
   /* race_kernels.cu (docs/results/h200-, h100-2026-11-27-race): mm_g's
    * loop with a guard around each load (mmx) runs 1.6x slower than mm_g
    * and its crossbar merges 42% of its L1 misses, where mm_g's merges
-   * 12%: how many merge depends on the loop's pace, which the model's
-   * rounds do not know (ab1024 120-127% of the GPUs' reads, ab512 109-113%,
-   * ab128 87-93%; the same loop unguarded, unrolled 1, 4 and 16 times,
-   * eight blocks an SM: the GPUs merge 45%, 31-37% and 11-13%, the model
-   * 37% each, mmu_u1#1024 129%, mmu_u16#1024 79-83%; one block an SM
-   * 24-32%, the model 38%); B read by every block of a column, eight blocks an SM,
-   * merges on the GPU across more SMs than the model's groups hold (b1024:
-   * 255-272%), A read by a row of blocks less (a1024: 60-62%).  Warps in
-   * step storing a float each to one sector: the GPUs merge about four
-   * warps' stores, the model all of a block's (race_all#w8, #w32 and #w8b4
-   * write 0.12-0.66 of the GPUs' sectors); race_split#w32's 32 warps of
-   * their own drift apart (reads 0.87-0.88, writes 1.19-1.30). */
+   * 12%: with 8 loads queued a warp it should merge as the unguarded loop
+   * unrolled 4 times (mmu_u4#1024: 31-37%), and the model merges what TPC
+   * pairs leave, 29% (ab1024 121-128% of the GPUs' reads; ab512 103-110%,
+   * a1024 103-108%); unrolled once (mmu_u1#1024) the GPUs merge 45%
+   * (127-128%).  B read by every block of a column, eight blocks an SM,
+   * merges on the GPU across more SMs than TPC pairs (b1024: 182-192%);
+   * with one block an SM the GPUs merge 24-33% of what the four-GPC groups
+   * leave, the model 38% (ab128, mmu_u1#128, mmu_u16#128: 84-93%).  Warps
+   * in step storing a float each to one sector: the GPUs merge about four
+   * warps' stores, the model all of a block's (race_all#w32 and #w8b4
+   * write 0.11-0.25 of the GPUs' sectors); race_split#w32's 32 warps of
+   * their own drift apart (reads 0.87-0.89, writes 1.17-1.18). */
   {"mmx#ab1024", WM_M_L2_RD},      {"mmx#ab1024bar", WM_M_L2_RD}, {"mmx#ab512", WM_M_L2_RD},
   {"mmx#ab128", WM_M_L2_RD},       {"mmx#ab128bar", WM_M_L2_RD},  {"mmx#b1024", WM_M_L2_RD},
-  {"mmx#a1024", WM_M_L2_RD},       {"race_all#w8", WM_M_L2_WR},   {"race_all#w32", WM_M_L2_WR},
-  {"race_all#w8b4", WM_M_L2_WR},   {"race_split#w32", WM_M_L2_RD}, {"race_split#w32", WM_M_L2_WR},
-  {"mmu_u1#1024", WM_M_L2_RD},     {"mmu_u1#128", WM_M_L2_RD},    {"mmu_u4#1024", WM_M_L2_RD},
-  {"mmu_u16#1024", WM_M_L2_RD},    {"mmu_u16#128", WM_M_L2_RD},
+  {"mmx#a1024", WM_M_L2_RD},       {"race_all#w32", WM_M_L2_WR},  {"race_all#w8b4", WM_M_L2_WR},
+  {"race_split#w32", WM_M_L2_RD},  {"race_split#w32", WM_M_L2_WR}, {"mmu_u1#1024", WM_M_L2_RD},
+  {"mmu_u1#128", WM_M_L2_RD},      {"mmu_u4#1024", WM_M_L2_RD},   {"mmu_u16#128", WM_M_L2_RD},
 };
 
 /* The large seed launches' own: mm_s reads 113% of the H200's sectors.

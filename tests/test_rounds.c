@@ -66,6 +66,18 @@ static const char *const kernels =
     "  add.f32 %f2, %f2, %f7;\n  add.f32 %f2, %f2, %f8;\n  add.f32 %f2, %f2, %f9;\n  add.f32 %f2, %f2, %f10;\n"
     "  add.s64 %rd3, %rd3, 4;\n  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 8;\n  @%p1 bra $L_sum8;\n"
     "  st.global.f32 [%rd2+128], %f2;\n  ret;\n}\n"
+    /* the sum loop with a guard around its load, if-converted: ptxas
+     * predicates the load and does not unroll the loop further
+     * (race_kernels.cu's mmx: 8 predicated LDGs a round in its SASS, as
+     * its PTX has), so each iteration waits: 8 */
+    ".visible .entry sum_guarded(.param .u64 p)\n{\n  .reg .pred %p<3>;\n  .reg .f32 %f<4>;\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, 0;\n"
+    "  mov.f32 %f2, 0f00000000;\n  mov.u64 %rd3, %rd2;\n"
+    "$L_sg:\n  setp.gt.s32 %p2, %r1, 100;\n  @%p2 bra $L_sg_skip;\n  ld.global.f32 %f1, [%rd3];\n"
+    "  add.f32 %f2, %f2, %f1;\n$L_sg_skip:\n  add.s64 %rd3, %rd3, 4;\n"
+    "  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 8;\n  @%p1 bra $L_sg;\n"
+    "  st.global.f32 [%rd2+128], %f2;\n  ret;\n}\n"
     /* the sum loop stepping by a run-time value (a grid-stride loop, by
      * the parameter n = 1 as the launch passes it): neither nvcc nor
      * ptxas unrolls it, so each of its 8 iterations waits: 8 */
@@ -222,6 +234,7 @@ static void test_unrolled(void **state) {
   assert_int_equal(rounds_of("walk"), 8);
   assert_int_equal(rounds_of("sum_stride"), 8);
   assert_int_equal(rounds_of("sum_nounroll"), 8);
+  assert_int_equal(rounds_of("sum_guarded"), 8);
 }
 
 static void test_if_converted(void **state) {
