@@ -35,6 +35,8 @@ probe_set h200-policy h200 h200-2026-11-26-policy policy
 probe_set h100-policy hopper h100-2026-11-26-policy policy
 probe_set h200-race h200 h200-2026-11-27-race race
 probe_set h100-race hopper h100-2026-11-27-race race
+probe_set h200-queue h200 h200-2026-11-27-queue queue
+probe_set h100-queue hopper h100-2026-11-27-queue queue
 probe_set h200-public h200 h200-2026-11-26-public public
 probe_set h100-public hopper h100-2026-11-26-public public
 python3 tools/accuracy/fabric.py "$bin" h200 docs/results/h200-2026-11-26-fabric -v > "$out/h200-fabric.txt" 2>&1

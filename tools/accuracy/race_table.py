@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""race_table.py DIR SIM_CSV -- the tables of docs/results/h*-2026-11-27-race:
-for each launch of groundtruth/race_kernels.cu, the L1 sector misses and the
-L2 read sectors of the three runs (DIR/ncu-race.csv, ncu-race-run2.csv,
-ncu-race-run3.csv), the share of the misses the crossbar merged (1 - L2
-reads / L1 misses), and the model's (SIM_CSV, `warpmem sim --format csv`);
-then mm_g and mm_s, three runs each (DIR/ncu-mm-run*.csv)."""
+"""race_table.py DIR SIM_CSV [SET] -- the tables of docs/results/h*-2026-11-27-race
+(SET race, the default) and -queue (SET queue): for each launch of
+groundtruth/SET_kernels.cu, the L1 sector misses and the L2 read sectors of
+the three runs (DIR/ncu-SET.csv, ncu-SET-run2.csv, ncu-SET-run3.csv), the
+share of the misses the crossbar merged (1 - L2 reads / L1 misses), and the
+model's (SIM_CSV, `warpmem sim --format csv`); then, where DIR has them,
+mm_g and mm_s, three runs each (DIR/ncu-mm-run*.csv)."""
 import csv
+import os
 import re
 import sys
 
@@ -17,8 +19,9 @@ MISS, READ = 'l1tex__t_sectors_lookup_miss.sum', 'lts__t_sectors_srcunit_tex_op_
 
 def main():
     d, sim = sys.argv[1], {r['launch']: r for r in csv.DictReader(open(sys.argv[2]))}
-    labels = re.findall(r'^//@\s+(\S+)', open('groundtruth/race_kernels.cu').read(), re.M)
-    runs = [ncu(f'{d}/ncu-race.csv'), ncu(f'{d}/ncu-race-run2.csv'), ncu(f'{d}/ncu-race-run3.csv')]
+    name = sys.argv[3] if len(sys.argv) > 3 else 'race'
+    labels = re.findall(r'^//@\s+(\S+)', open(f'groundtruth/{name}_kernels.cu').read(), re.M)
+    runs = [ncu(f'{d}/ncu-{name}.csv'), ncu(f'{d}/ncu-{name}-run2.csv'), ncu(f'{d}/ncu-{name}-run3.csv')]
     print('| launch | L1 misses | L2 read sectors, runs 1 / 2 / 3 | merged | model: L1 misses, L2 reads (merged) | model / measured (median) |')
     print('|---|---|---|---|---|---|')
     for i, name in enumerate(labels):
@@ -29,6 +32,8 @@ def main():
         sm, sr = float(s[MISS]), float(s[READ])
         print(f'| {name} | {miss:,.0f} | {" / ".join(f"{num(r[i], READ):,.0f}" for r in runs)} | '
               f'{min(merged):.0%}-{max(merged):.0%} | {sm:,.0f}, {sr:,.0f} ({1 - sr / sm:.0%}) | {sr / reads[1]:.2f} |')
+    if not os.path.exists(f'{d}/ncu-mm-run1.csv'):
+        return
     print()
     print('| launch | L1 misses, runs 1 / 2 / 3 | L2 read sectors | merged | duration (ns) |')
     print('|---|---|---|---|---|')
