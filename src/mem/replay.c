@@ -6,11 +6,14 @@
  *   request touches, in lane order, the first of each request marked.
  *   Shared and constant memory and instruction fetch never reach the
  *   trace.
- * - Placement: blocks are dealt to the SMs in launch order, `group`
- *   consecutive blocks to an SM before the next SM gets any, in waves of
- *   sms * blocks_per_sm; the blocks of a group share their SM's L1.  The
- *   real block scheduler hands out blocks as SMs free up; the model assumes
- *   every block of a wave takes as long.
+ * - Placement: blocks are dealt to the SMs in launch order, in waves of
+ *   sms * blocks_per_sm, in the preset's order where it has one and an SM
+ *   holds several blocks (place.h: the GH100's turns over its TPCs), else
+ *   `group` consecutive blocks to an SM before the next SM gets any; the
+ *   blocks of a group share their SM's L1.  The real block scheduler hands
+ *   out later blocks as SMs free up; the model assumes every block of a
+ *   wave takes as long, so block b runs where block b % wave of the first
+ *   wave did.
  * - Local memory: each resident warp slot of an SM has its own window,
  *   reused by the blocks that take that slot later (so a later block's
  *   local data can hit in L1 and L2 on the earlier one's lines).
@@ -20,8 +23,8 @@
  *   (L2Wave), as the SMs reach the L2 at once: what one SM's data leaves
  *   of the L2 depends on every SM's (groundtruth/l2cap_kernels.cu).
  *   Requests are ordered, not timed.
- * - A group is all the blocks an SM holds at once (b, b + sms, ... of a
- *   wave; replay_l1's stride): the emulator runs them in a row
+ * - A group is all the blocks an SM holds at once (replay_l1_blocks):
+ *   the emulator runs them in a row
  *   (emu_run_set), or, for kernels whose blocks may wait for each other
  *   and so run in launch order, a ReplayHold keeps their traces until the
  *   SM's last block of the wave is in (PolyBench mm2_tmp: one block at a

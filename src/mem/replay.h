@@ -160,8 +160,8 @@ void replay_l1(struct CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t str
 void replay_l1_blocks(struct CacheSys *c, ReplayWorker *w, const uint64_t *blocks, const MemTrace *const *t, int nb,
                       L2Ops *out);
 /* ---- an SM's co-resident blocks, replayed together ---------------------
- * A wave's blocks run on an SM at the same time (b, b + sms, ... under the
- * placement of replay.c), so their warps take turns in its L1.  Blocks
+ * A wave's blocks run on an SM at the same time (the placement of
+ * replay.c), so their warps take turns in its L1.  Blocks
  * come in launch order, so a block's trace is held until the last block
  * of its SM's wave arrives; then the SM's held blocks go through replay_l1
  * together.  Active for group 1 when a wave puts several blocks on an SM. */

@@ -17,7 +17,10 @@
  * blocks of a wave start together and older blocks' warps issue first, so
  * such blocks run in step.  On the GPU's own placement this leaves 64.6% of
  * mm_s's reads, as it measured (64.5%; tools/accuracy/place_merge.py).
- * Later waves' blocks start as earlier ones end: not merged. */
+ * Later waves' blocks start as earlier ones end: not merged.  Where the
+ * preset deals blocks as the GPU does (place.h), the groups are by the
+ * GPU's SM numbers, TPC pairs at 64 warps an SM, and a long queue of
+ * loads on an SM lets fewer reads meet (XBAR_TPC_WARPS, XBAR_QUEUE). */
 #ifndef WM_XBAR_H
 #define WM_XBAR_H
 
