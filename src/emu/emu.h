@@ -121,9 +121,9 @@ int emu_shard_owner(const EmuShard *sh, uint64_t j);
  * caches) times as many as fit a chunk of the host threads (emu_grid.c), so
  * that a chunk is one process's and one thread's. */
 uint64_t emu_shard_chunk(const EmuLaunch *l);
-/* The blocks of an SM's wave that run in a row, one after another
- * (b, b + sms, ..., so that the cache replay interleaves them as the SM
- * does), or 0: blocks run in launch order.  Only for kernels whose blocks
+/* The blocks of an SM's wave that run in a row, one after another (the
+ * SM's blocks of the replay's placement, so that the cache replay
+ * interleaves them as the SM does), or 0: blocks run in launch order.  Only for kernels whose blocks
  * cannot wait for each other (emu_shard_unsafe), traced for the caches. */
 uint32_t emu_run_set(const EmuLaunch *l);
 /* The place in the run order of a block that runs (emu_run set up). */
