@@ -368,6 +368,17 @@ static void test_cache_config(void **state)
   assert_int_equal(k.banks, a->dram_banks);
   assert_int_equal(k.row_bytes, (uint32_t)a->row_bytes);
   assert_int_equal(k.interleave, 256);
+  /* the order the H200 deals blocks in, for grids of more blocks than SMs
+   * (arch/deal.c); an SM holds its share of a smaller grid than a wave */
+  assert_ptr_equal(k.layout, &arch_gh100_132);
+  model_spread_small_grid(&k, 528);
+  assert_ptr_equal(k.layout, &arch_gh100_132);
+  assert_int_equal(k.sm_blocks, 4);
+  model_spread_small_grid(&k, 4096);
+  assert_int_equal(k.sm_blocks, 8);
+  model_spread_small_grid(&k, 132); /* one block an SM: each on its own, not the full grids' order */
+  assert_null(k.layout);
+  assert_int_equal(k.sm_blocks, 1);
 
   /* 24 KiB + 1 byte of need: still 32 KiB; 32 KiB + 1: 64 KiB -> 192 KiB */
   model_cache_config(a, 1, 32, 23 * KIB + 1, 0, &k);
