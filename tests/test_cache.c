@@ -1487,7 +1487,7 @@ static void test_two_stages(void **state)
     assert_int_equal(replay_sm(&c, b), (int)(b % 2));
     stage_trace(&t, b);
     const MemTrace *p[1] = {&t};
-    replay_l1(&c, &w[b % 2], b, 1, p, 1, &ops[b]);
+    replay_l1(&c, &w[b % 2], b, p, 1, &ops[b]);
     trace_free(&t);
   }
   for (uint64_t b = 0; b < 4; b++) {
@@ -1672,7 +1672,7 @@ static void test_l2_wave(void **state)
       L2Wave lw = {.sms = 2};
       for (int b = 0; b < 2; b++) {
         const MemTrace *p[1] = {&t[b]};
-        replay_l1(&c, &w, (uint64_t)b, 1, p, 1, &ops); /* blocks 0 and 1: SMs 0 and 1 */
+        replay_l1(&c, &w, (uint64_t)b, p, 1, &ops); /* blocks 0 and 1: SMs 0 and 1 */
       }
       assert_int_equal(ops.nend, 2);
       l2wave_put(&c, &lw, &ops); /* a full wave: replayed at once */

@@ -69,10 +69,9 @@ uint64_t emu_place_of(const EmuLaunch *l, uint64_t block) {
     j = block / span * l->sample_wave + block % span;
   }
   if (!l->run_set) return j;
-  uint64_t r = l->run_set, sms = (uint64_t)l->cache->cfg.sms, wave = sms * r;
-  uint64_t sm = (uint64_t)replay_sm(l->cache, block), slot = 0;
-  while (slot + 1 < r && replay_wave_block(l->cache, (int)sm, (int)slot) != block % wave) slot++;
-  return j - j % wave + sm * r + slot;
+  uint64_t r = l->run_set, wave = (uint64_t)l->cache->cfg.sms * r;
+  int slot, sm = replay_slot(l->cache, block, &slot);
+  return j - j % wave + (uint64_t)sm * r + (uint64_t)slot;
 }
 
 /* The replay's group: an SM's blocks of a wave (emu_run_set), else
@@ -654,7 +653,7 @@ static void replay_all(EmuLaunch *l, MemTrace *tr, uint64_t n) {
       const MemTrace *x[EMU_GROUP_MAX];
       int k = 0;
       for (; k < group && i + (uint64_t)k < n; k++) x[k] = &tr[i + (uint64_t)k];
-      replay_l1(l->cache, &w, i, 1, x, k, &ops);
+      replay_l1(l->cache, &w, i, x, k, &ops);
     }
   }
   replay_worker_add(l->cache, &w);
@@ -795,7 +794,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
   if (l->check) emu_chk_prepare(l->check, &prog);
   if (l->mm && l->mm->round) {
     int inflight = emu_mark_rounds(&prog, l->mm->round, l->mm->round_alt, l->mm->nline);
-    if (l->cache) l->cache->cfg.warp_inflight = inflight;
+    if (l->cache) cache_set_inflight(l->cache, inflight);
   }
   if (l->mm && l->mm->after_st) emu_mark_store_runs(&prog, l->mm->after_st, l->mm->nline);
   int rc = l->cooperative ? cooperative_launch(l, arch, &prog, shared, e) : emu_grid_run(l, arch, &prog, shared, e);

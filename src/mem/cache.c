@@ -44,6 +44,7 @@
  */
 #include "mem/cache.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,21 @@ static void level_fill(CacheLevel *lv, size_t w, uint64_t ln) {
 /* The warps an SM holds at once in this launch. */
 static int sm_warps(const CacheSys *c) { return c->cfg.sm_blocks * c->cfg.warps_per_block; }
 
+/* xbar_cut: all reads may meet, unless an SM holds several blocks (placed
+ * as the GPU deals them) whose warps queue Q > XBAR_QUEUE loads at once;
+ * then a share (XBAR_QUEUE / Q)^2 (each of the two reads must be that near
+ * the head of its SM's queue), of the 2^32 values of a hash. */
+static void set_xbar_cut(CacheSys *c) {
+  double q = (double)sm_warps(c) * (double)c->cfg.warp_inflight;
+  c->xbar_cut = (uint64_t)1 << 32;
+  if (c->place.sm && q > XBAR_QUEUE) c->xbar_cut = (uint64_t)ceil(XBAR_QUEUE / q * (XBAR_QUEUE / q) * 4294967296.0);
+}
+
+void cache_set_inflight(CacheSys *c, int loads) {
+  c->cfg.warp_inflight = loads;
+  set_xbar_cut(c);
+}
+
 void cache_init(CacheSys *c, const CacheConfig *cfg) {
   memset(c, 0, sizeof *c);
   c->cfg = *cfg;
@@ -295,6 +311,7 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   c->xbar_of = c->place.sm ? xbar_dealt_groups(c->cfg.layout, c->cfg.sms, c->cfg.xbar_sms, sm_warps(c))
                            : xbar_groups(c->cfg.sms, c->cfg.xbar_sms, c->cfg.xbar_paired);
   if (c->xbar_of) xbar_init(&c->xbar);
+  set_xbar_cut(c);
   c->pend = wm_xaligned(64, (size_t)c->cfg.sms * CACHE_PEND * 2 * sizeof *c->pend);
   memset(c->pend, 0, (size_t)c->cfg.sms * CACHE_PEND * 2 * sizeof *c->pend);
   dram_init(&c->dram, c->cfg.channels, c->cfg.banks, c->cfg.row_bytes, c->cfg.interleave);
@@ -763,18 +780,12 @@ static void keep_last_store(CacheLastStore *last, const CacheLastStore *now, uns
 }
 
 /* Whether a read tagged `tag` (its slot, warp and round; not its SM's
- * group) may meet its group's: always, unless its SM holds several blocks
- * (placed as the GPU deals them) whose warps queue more than XBAR_QUEUE
- * loads at once; then a share (XBAR_QUEUE / queued)^2 of them (each of the
- * two reads must be that near the head of its SM's queue), chosen by a
- * hash of what the group's reads have in common, so they meet or not
- * together. */
+ * group) may meet its group's: when a hash of what the group's reads have
+ * in common (so they meet or not together) falls below xbar_cut. */
 static int xbar_meets(const CacheSys *c, uint64_t sector, uint32_t tag) {
-  double q = (double)sm_warps(c) * (double)c->cfg.warp_inflight;
-  if (!c->place.sm || q <= XBAR_QUEUE) return 1;
-  double share = XBAR_QUEUE / q * (XBAR_QUEUE / q);
+  if (c->xbar_cut > UINT32_MAX) return 1;
   uint64_t h = (sector ^ (uint64_t)(tag & 0xffffff) << 40) * 0x9E3779B97F4A7C15ull;
-  return (double)(h >> 32) < share * 4294967296.0;
+  return (h >> 32) < c->xbar_cut;
 }
 
 WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t xbar, const TraceRec *r, size_t n,

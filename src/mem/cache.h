@@ -108,6 +108,8 @@ typedef struct CacheSys {
   Place place;         /* where a wave's blocks run (empty: in turn) */
   uint8_t *xbar_of;    /* [sms] the SM's crossbar group + 1 (xbar_sms;
                           NULL: reads not merged) */
+  uint64_t xbar_cut;   /* a read meets its group's when its hash (32 bits)
+                          is below this: 2^32 all (cache.c, set_xbar_cut) */
   /* What only the serial L2 stage writes, on host cache lines of its own
    * (the L1 stage's threads read the fields above all the time). */
   _Alignas(64) uint64_t l2_last_ln[2]; /* the lines the L2's last two look-ups gave */
@@ -129,6 +131,9 @@ typedef struct CacheSys {
 
 /* Sets up the caches and DRAM for cfg, empty; free with cache_free(). */
 void cache_init(CacheSys *c, const CacheConfig *cfg);
+/* Sets cfg.warp_inflight, which the emulator learns from the kernel's code
+ * after the caches are made, and what follows from it. */
+void cache_set_inflight(CacheSys *c, int loads);
 void cache_free(CacheSys *c);
 
 /* The large tables of the caches (cache_pool.c): take gives a table of

@@ -298,10 +298,9 @@ void replay_l1_blocks(CacheSys *c, ReplayWorker *w, const uint64_t *blocks, cons
   end_group(out);
 }
 
-void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t, int nb,
-               L2Ops *out) {
+void replay_l1(CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb, L2Ops *out) {
   uint64_t own[64] = {0}, *blocks = nb <= 64 ? own : wm_xmalloc((size_t)nb * sizeof *blocks);
-  for (int b = 0; b < nb; b++) blocks[b] = first + (uint64_t)b * stride;
+  for (int b = 0; b < nb; b++) blocks[b] = first + (uint64_t)b;
   replay_l1_blocks(c, w, blocks, t, nb, out);
   if (blocks != own) free(blocks);
 }
@@ -370,7 +369,6 @@ void replay_hold_put(CacheSys *c, ReplayHold *h, ReplayWorker *w, uint64_t block
   uint64_t in_wave = h->grid_blocks - w0 < wave ? h->grid_blocks - w0 : wave;
   uint64_t count = blocks_in_wave(c, sm, in_wave);
   if (slot == 0) h->first[sm] = 0;
-  h->w0 = w0;
   HoldSlot *s = &h->slot[sm * (uint64_t)h->bps + slot];
   s->n = t->n;
   s->block = block;
@@ -399,9 +397,12 @@ void replay_hold_free(ReplayHold *h) {
   memset(h, 0, sizeof *h);
 }
 
-int replay_sm(const CacheSys *c, uint64_t block) {
-  uint64_t sm, slot;
-  place(c, block, &sm, &slot);
+int replay_sm(const CacheSys *c, uint64_t block) { return replay_slot(c, block, NULL); }
+
+int replay_slot(const CacheSys *c, uint64_t block, int *slot) {
+  uint64_t sm, k;
+  place(c, block, &sm, &k);
+  if (slot) *slot = (int)k;
   return (int)sm;
 }
 
@@ -493,7 +494,7 @@ void l2wave_free(L2Wave *w) {
 void replay_blocks(CacheSys *c, uint64_t first, const MemTrace *const *t, int nb) {
   ReplayWorker w = {0};
   L2Ops ops = {0};
-  replay_l1(c, &w, first, 1, t, nb, &ops);
+  replay_l1(c, &w, first, t, nb, &ops);
   replay_worker_add(c, &w);
   cache_l2(c, ops.op, ops.n);
   replay_worker_free(&w);

@@ -152,10 +152,10 @@ typedef struct ReplayWorker {
   uint64_t blocks;           /* blocks replayed */
 } ReplayWorker;
 
-/* The L1 stage of a group: its requests through the L1 of its SM, the
- * L2 operations appended to out, counters in w. */
-void replay_l1(struct CacheSys *c, ReplayWorker *w, uint64_t first, uint64_t stride, const MemTrace *const *t, int nb,
-               L2Ops *out);
+/* The L1 stage of a group, blocks first .. first + nb - 1: their requests
+ * through the L1 of their SM, the L2 operations appended to out, counters
+ * in w. */
+void replay_l1(struct CacheSys *c, ReplayWorker *w, uint64_t first, const MemTrace *const *t, int nb, L2Ops *out);
 /* The same for the blocks blocks[0..nb) (an SM's co-resident blocks). */
 void replay_l1_blocks(struct CacheSys *c, ReplayWorker *w, const uint64_t *blocks, const MemTrace *const *t, int nb,
                       L2Ops *out);
@@ -178,7 +178,6 @@ typedef struct ReplayHold {
   uint32_t *n;          /* [sms]: blocks held */
   int sms, bps;
   uint64_t grid_blocks; /* the launch's blocks: its last wave may be short */
-  uint64_t w0;          /* the first block of the wave being held */
   uint64_t held;        /* blocks held */
   size_t bytes, budget; /* trace bytes held in `own` buffers, and their most */
   MemTrace store;       /* past the budget, held records are copied here
@@ -199,8 +198,10 @@ int replay_hold_init(ReplayHold *h, const struct CacheSys *c, uint64_t grid_bloc
 void replay_hold_put(struct CacheSys *c, ReplayHold *h, ReplayWorker *w, uint64_t block, MemTrace *t, L2Ops *out);
 void replay_hold_free(ReplayHold *h);
 
-/* The SM that block runs on. */
+/* The SM that block runs on; replay_slot also its slot there (the k-th
+ * block of the wave the SM received). */
 int replay_sm(const struct CacheSys *c, uint64_t block);
+int replay_slot(const struct CacheSys *c, uint64_t block, int *slot);
 /* Which block of a wave (0 .. sms * blocks_per_sm - 1) runs on SM sm in
  * slot `slot` (group 1). */
 uint64_t replay_wave_block(const struct CacheSys *c, int sm, int slot);
