@@ -214,15 +214,14 @@ static int unrolls(const EmuProgram *p, int a, int b, Depths *q, int stores, con
   return q->top <= first;
 }
 
-/* Iterations of an unrolled loop code[a..b] a round covers: EMU_UNROLL,
- * unless their loads are more than a warp issues before its first use
+/* Iterations of an unrolled loop of `loads` far loads an iteration that a
+ * round covers: EMU_UNROLL, unless their loads are more than a warp issues
+ * before its first use
  * (EMU_INFLIGHT): ptxas then starts using the first while issuing the
  * rest, a round every EMU_INFLIGHT loads (PolyBench-style bicg_s on the
  * H200: nvcc unrolls 4 iterations of 2 loads, ptxas 4 more; its SASS
  * issues 13 of the 32 loads before the first FFMA). */
-static int unrolled_per_round(const EmuProgram *p, int a, int b) {
-  int loads = 0;
-  for (int i = a; i <= b; i++) loads += is_far_load(&p->code[i]);
+static int unrolled_per_round(int loads) {
   int per = loads ? EMU_INFLIGHT / loads : EMU_UNROLL;
   return per < 1 ? 1 : per > EMU_UNROLL ? EMU_UNROLL : per;
 }
@@ -346,7 +345,7 @@ int emu_mark_rounds(const EmuProgram *p, uint8_t *round, uint32_t *alt, int nlin
     int loads = 0;
     for (int i = a; i <= b; i++) loads += is_far_load(&p->code[i]);
     if (last->op == PTX_OP_BRA && last->target == (uint32_t)a && unrolls(p, a, b, &q, stores, ifc, scratch)) {
-      int per = unrolled_per_round(p, a, b);
+      int per = unrolled_per_round(loads);
       for (int i = a; i <= b; i++)
         if (round[i]) round[i] = (uint8_t)per;
       loads *= EMU_UNROLL;
