@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the device machine, from the repository root (carry .gpu-debs if the
 # machine lacks jansson, cmocka, lz4 or zstd):
-#   bash tools/gpu/hierarchy_ncu.sh [all|SET]
+#   bash tools/gpu/hierarchy_ncu.sh [all|SET...|NAME=PTX...|NAME:PTX...]
 # Builds warpmem, then measures the hierarchy probes
 # (groundtruth/hierarchy_kernels.cu, issue 13) on this GPU, buffers
 # zero-filled: every launch profiled once with Nsight Compute (every Nsight
@@ -23,15 +23,22 @@ echo "gpu: $gpu" >> "$out/env.txt"
 large=$(mktemp -d)
 cp groundtruth/ptx/seed_kernels.ptx "$large/seed_launches_large.ptx"
 cp groundtruth/seed_launches_large.cu "$large/seed_launches_large.cu"
+# each set: NAME=PTX (buffers zero-filled) or NAME:PTX (buffers as the
+# launch lines ask, e.g. the lab's :rand)
 sets="hierarchy=groundtruth/ptx/hierarchy_kernels.ptx"
 [ "${1:-}" = all ] && sets="$sets seed=groundtruth/ptx/seed_kernels.ptx large=$large/seed_launches_large.ptx"
-case "${1:-all}" in all|hierarchy) ;; *) sets="$1=groundtruth/ptx/$1_kernels.ptx" ;; esac
+if [ $# -gt 0 ] && [ "$1" != all ] && [ "$1" != hierarchy ]; then
+  sets=""
+  for a in "$@"; do
+    case "$a" in *[=:]*) sets="$sets $a" ;; *) sets="$sets $a=groundtruth/ptx/${a}_kernels.ptx" ;; esac
+  done
+fi
 for s in $sets; do
-  n=${s%%=*} p=${s#*=}
+  case "$s" in *=*) n=${s%%=*} p=${s#*=} init="--init zero" ;; *) n=${s%%:*} p=${s#*:} init="" ;; esac
   timeout 400 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
-    --log-file "$out/ncu-$n.csv" $W gpu run "$p" --init zero --no-time > "$out/ncu-$n.out" 2>&1
+    --log-file "$out/ncu-$n.csv" $W gpu run "$p" $init --no-time > "$out/ncu-$n.out" 2>&1
   echo "$n: ncu exit $?, $(grep -c '^"[0-9]' "$out/ncu-$n.csv") profiled, $(( $(date +%s) - t0 )) s"
-  timeout 300 $W gpu run "$p" --init zero --budget 0.2 --format json > "$out/times-$n.json" 2> "$out/times-$n.err"
+  timeout 300 $W gpu run "$p" $init --budget 0.2 --format json > "$out/times-$n.json" 2> "$out/times-$n.err"
   echo "$n: gpu run exit $?, $(( $(date +%s) - t0 )) s"
 done
 tar czf "$dest/hierarchy-ncu.tgz" -C "$out" .
