@@ -221,10 +221,15 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
 }
 
 /* The cache operator as the memory model sees it: L1 and L2 (.ca, and .cs
- * and .lu, which allocate with evict-first), L2 only (.cg, .cv), or the
- * default (--loads). */
+ * and .lu, which allocate with evict-first), L2 only (.cg, .cv, and a
+ * strong access above the block's scope: .volatile, .relaxed, .acquire,
+ * .release at .gpu or .sys, which ptxas makes LDG/STG.STRONG.GPU or .SYS
+ * and the L1, not coherent between SMs, does not serve: lab space_global's
+ * 32,768 volatile load sectors all miss L1 on the H200 and the H100), or
+ * the default (--loads). */
 static uint8_t cache_op(uint16_t flags) {
   if (flags & (PTX_IF_CG | PTX_IF_CV)) return MEM_LOADS_CG;
+  if ((flags & PTX_IF_VOLATILE) && !(flags & PTX_IF_CTA)) return MEM_LOADS_CG;
   if (flags & (PTX_IF_CA | PTX_IF_CS | PTX_IF_LU)) return MEM_LOADS_CA;
   return MEM_LOADS_DEFAULT;
 }

@@ -448,6 +448,7 @@ static void mark_trace(MemModel *mm, const MemReq *r, size_t at, int starts)
 {
   if (!mm->trace || mm->trace->n <= at) return;
   if (r->after_bar) mm->trace->r[at].first |= TR_AFTER_BAR;
+  if (r->op == MEM_ST && r->cache == MEM_LOADS_CG) mm->trace->r[at].first |= TR_STRONG;
   if ((unsigned)r->instr >= (unsigned)mm->nline) return;
   if (starts) mm->trace->r[at].first |= TR_ROUND;
   if (mm->after_st && mm->after_st[r->instr]) mm->trace->r[at].first |= TR_AFTER_ST;

@@ -57,6 +57,8 @@ typedef struct TraceRec {
 #define TR_AFTER_ST 4 /* TraceRec.first: a store right after another store */
 #define TR_AFTER_BAR 8 /* TraceRec.first: the warp's first request since it
                           waited at a barrier (back in step with its block) */
+#define TR_STRONG 16 /* TraceRec.first: a store that bypasses L1 (st.cg, or
+                        strong above the block: MemReq.cache MEM_LOADS_CG) */
 
 /* A block's trace.  Up to WM_SPILL_BYTES it lives on the heap; beyond, in
  * a temporary file mapped in memory (util/spill.h): a launch whose blocks

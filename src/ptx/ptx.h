@@ -220,6 +220,8 @@ typedef enum {
 #define PTX_IF_NEG_C    0x2000 /* setp: the c predicate operand was written !%p */
 #define PTX_IF_NOUNROLL 0x4000 /* the first instruction after `.pragma "nounroll";`:
                                   ptxas does not unroll the loop it heads */
+#define PTX_IF_CTA      0x8000 /* ld/st .cta: a strong access within the block,
+                                  which the SM's L1 may serve */
 
 /* PtxInstr.fmod: the modifiers of half-precision arithmetic and of the
  * narrow conversions (M_RELU, M_NANMODE, M_OOB, M_SATFINITE). */

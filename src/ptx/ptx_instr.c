@@ -137,7 +137,9 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     if (in->op == PTX_OP_LD || in->op == PTX_OP_ST) in->flags |= PTX_IF_VOLATILE;
   } else if ((mods & M_SEM) && (IS(c, "weak") || IS(c, "cta") || IS(c, "gpu") || IS(c, "sys") ||
                                 IS(c, "cluster"))) {
-    /* scopes: a sequential emulator is coherent at every scope */
+    /* scopes: a sequential emulator is coherent at every scope; the memory
+     * model needs only whether a strong access stays within the SM */
+    if (IS(c, "cta") && (in->op == PTX_OP_LD || in->op == PTX_OP_ST)) in->flags |= PTX_IF_CTA;
   } else if ((mods & M_RND) && (i = find_word(c, rnd_names, 8)) >= 0) {
     if (i >= 4 && !(mods & M_IRND)) bad_mod(P, x, c);
     if (in->rnd != PTX_RND_NONE) bad_mod(P, x, c);

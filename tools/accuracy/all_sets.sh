@@ -39,6 +39,25 @@ probe_set h200-queue h200 h200-2026-11-27-queue queue
 probe_set h100-queue hopper h100-2026-11-27-queue queue
 probe_set h200-public h200 h200-2026-11-26-public public
 probe_set h100-public hopper h100-2026-11-26-public public
+probe_set h200-variant h200 h200-2026-11-27-variant variant
+probe_set h100-variant hopper h100-2026-11-27-variant variant
+# the lab catalogue, buffers as its launch lines ask: its five files as one set
+lab_set() {
+  local name=$1 arch=$2 res=$3 d="$out/$1" ok=0 all=0 tok=0 tall=0
+  mkdir -p "$d"
+  for f in lab/ptx/*.ptx; do
+    local b; b=$(basename "$f" .ptx)
+    cp "docs/results/$res/ncu-$b.csv" "docs/results/$res/times-$b.json" "$d/"
+    "$bin" sim "$f" --arch "$arch" --format csv > "$d/sim-$b.csv" 2>/dev/null
+    python3 tools/gpu/probe_times.py "$d" "$b" > "$d/times-$b.txt" 2>&1
+    python3 tools/accuracy/levels.py "$d" "$b" > "$d/levels-$b.txt" 2>&1
+    set -- $(tail -1 "$d/levels-$b.txt"); ok=$((ok + $1)) all=$((all + $3))
+    set -- $(tail -1 "$d/times-$b.txt"); tok=$((tok + $1)) tall=$((tall + $3))
+  done
+  echo "$name: $ok of $all agree (L2 5%, DRAM 10%, or within 4 KB); time $tok of $tall within 25%"
+}
+lab_set h200-lab h200 h200-2026-11-27-labncu
+lab_set h100-lab hopper h100-2026-11-27-labncu
 python3 tools/accuracy/fabric.py "$bin" h200 docs/results/h200-2026-11-26-fabric -v > "$out/h200-fabric.txt" 2>&1
 echo "h200-$(tail -1 "$out/h200-fabric.txt")"
 python3 tools/accuracy/fabric.py "$bin" hopper docs/results/h100-2026-11-26-fabric -v > "$out/h100-fabric.txt" 2>&1
