@@ -186,6 +186,20 @@ static void test_rounds_bound(void **state)
   m[WM_M_ROUNDS] = 16 * 8 * 100;
   model_time(&arch_r, m, &l, &t);
   assert_near(t.bound_ns[MODEL_LATENCY], 22062.5);
+  /* blocks of later waves start out of step: barriers change nothing */
+  l.barriers = 1;
+  model_time(&arch_r, m, &l, &t);
+  assert_near(t.bound_ns[MODEL_LATENCY], 22062.5);
+  /* One wave of 8 blocks, two an SM, in step at barriers: each warp waits
+   * for its SM's whole L1 work, 4000 lookups / 4 SMs = 1000 ns, not its
+   * 4000 / 64 warps = 62.5: 11000 + 1000 (11062.5 without barriers) */
+  l.blocks = 8;
+  m[WM_M_ROUNDS] = 8 * 8 * 100;
+  model_time(&arch_r, m, &l, &t);
+  assert_near(t.bound_ns[MODEL_LATENCY], 12000);
+  l.barriers = 0;
+  model_time(&arch_r, m, &l, &t);
+  assert_near(t.bound_ns[MODEL_LATENCY], 11062.5);
 }
 
 /* ---- each bound as the limiter ------------------------------------------ */

@@ -168,7 +168,20 @@ static const char *const kernels =
     "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, %tid.x;\n"
     "  mul.wide.u32 %rd3, %r1, 12;\n  add.s64 %rd4, %rd2, %rd3;\n  cvt.rn.f32.u32 %f1, %r1;\n"
     "  st.global.f32 [%rd4], %f1;\n  add.f32 %f1, %f1, %f1;\n  st.global.f32 [%rd4+4], %f1;\n"
-    "  add.f32 %f1, %f1, %f1;\n  st.global.f32 [%rd4+8], %f1;\n  ret;\n}\n";
+    "  add.f32 %f1, %f1, %f1;\n  st.global.f32 [%rd4+8], %f1;\n  ret;\n}\n"
+/* eight loads of one word, LD as the kernel's name says (strong ones above
+ * the block bypass L1, emu_mem.c's cache_op), with STORE between them or
+ * not */
+#define LOOP8(NAME, LD, STORE)                                                                       \
+    ".visible .entry " NAME "(.param .u64 p)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n"       \
+    "  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd2, %rd1;\n"          \
+    "  mov.u32 %r1, 0;\n$L_" NAME ":\n  " LD " %r2, [%rd2];\n  add.s32 %r3, %r2, 1;\n" STORE       \
+    "  add.s32 %r1, %r1, 1;\n  setp.lt.s32 %p1, %r1, 8;\n  @%p1 bra $L_" NAME ";\n  ret;\n}\n"
+    LOOP8("weak", "ld.global.u32", "  st.global.u32 [%rd2+4], %r3;\n")
+    LOOP8("volatile_rmw", "ld.volatile.global.u32", "  st.volatile.global.u32 [%rd2], %r3;\n")
+    LOOP8("acquire_rmw", "ld.acquire.gpu.global.u32", "  st.global.u32 [%rd2], %r3;\n")
+    LOOP8("cta_rmw", "ld.relaxed.cta.global.u32", "  st.global.u32 [%rd2], %r3;\n")
+    LOOP8("volatile_poll", "ld.volatile.global.u32", "");
 
 /* Runs one warp of kernel `name` on a buffer of 96 floats: its counters
  * in m (one warp launched). */
@@ -197,6 +210,30 @@ static uint64_t l2_writes_of(const char *name) {
   run_warp(name, m);
   assert_int_equal(m[WM_M_GST_SEC], 3 * 12); /* 32 lanes x 12 bytes = 384: 12 sectors a store */
   return m[WM_M_L2_WR];
+}
+
+/* Strong loads above the block's scope bypass L1 (lab space_global on
+ * the H200 and the H100: every volatile load sector misses); .cta ones
+ * and weak ones are cached; a poll that reads again what the warp's
+ * previous strong load read, nothing stored between, is counted as a
+ * cached load (emu_mem.c's repeated_poll).  One warp, all lanes on one
+ * word: a request is one sector. */
+static void test_strong_loads(void **state) {
+  (void)state;
+  uint64_t m[WM_M_COUNT];
+  run_warp("weak", m); /* the first load misses, 7 hit; the 8 stores' sector hits after the first */
+  assert_int_equal(m[WM_M_L2_RD], 1);
+  run_warp("volatile_rmw", m); /* 8 loads and 8 stores, all past L1 */
+  assert_int_equal(m[WM_M_L2_RD], 8);
+  assert_int_equal(m[WM_M_L1_MISS], 16);
+  assert_int_equal(m[WM_M_L1_HIT], 0);
+  run_warp("acquire_rmw", m); /* .acquire.gpu: the same for the loads */
+  assert_int_equal(m[WM_M_L2_RD], 8);
+  run_warp("cta_rmw", m); /* .relaxed.cta: within the SM, cached */
+  assert_int_equal(m[WM_M_L2_RD], 1);
+  run_warp("volatile_poll", m); /* the first poll past L1; repeats cached: one fill, then hits */
+  assert_int_equal(m[WM_M_L2_RD], 2);
+  assert_int_equal(m[WM_M_L1_HIT], 6);
 }
 
 /* A warp's stores to the same sectors merge in L1 only back to back
@@ -278,6 +315,7 @@ int main(void) {
     cmocka_unit_test(test_if_converted),
     cmocka_unit_test(test_idle_instructions),
     cmocka_unit_test(test_store_runs),
+    cmocka_unit_test(test_strong_loads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -504,6 +504,7 @@ void emu_block_start(Block *b) {
   memset(b->bar_any, 0, sizeof b->bar_any);
   b->exited_threads = 0;
   b->bar_since = 0;
+  memset(b->poll_instr, 0xff, sizeof b->poll_instr);
   if (b->chk) emu_chk_block_start(b);
 }
 

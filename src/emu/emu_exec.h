@@ -143,6 +143,10 @@ typedef struct Block {
   uint8_t mem_next;   /* ... the rest are parts of one execution (MemReq.part) */
   uint32_t bar_since; /* warps that waited at a barrier since their last
                          global or local request (MemReq.after_bar) */
+  int32_t poll_instr[32];  /* each warp's last strong global load (-1: none, or
+                              a store, atomic or reduction since) ... */
+  uint64_t poll_addr[32];  /* ... and its first lane's address (emu_mem.c's
+                              repeated_poll) */
   EmuAsync *async;    /* pending cp.async copies; NULL unless the kernel
                          uses cp.async or mbarriers */
   WmErr *e;

@@ -136,13 +136,18 @@ static void warp_alone(const Arch *a, const uint64_t *m, const ModelLaunch *l, d
   double dep = m[WM_M_DEP_CLOCKS] ? (double)m[WM_M_DEP_CLOCKS] / WM_ALU_CLOCKS : (double)l->warp_instrs;
   c->dep_ns = ratio(dep, warps) * a->warp_cpi / clk;
   c->l1_ns = a->l1_round_ns > 0 || a->dram_round_ns > 0 ? ratio(l1_ns, warps) : 0; /* with the rounds */
-  /* a block alone on its SM that waits at barriers: every warp waits for
-   * the whole block's L1 work between them, which no other block overlaps
-   * (the public set's matrix_mul: 64 blocks of 32 warps, 0.73 of the
-   * H200's time with a warp's share) */
-  double blocks = (double)(l->blocks ? l->blocks : 1);
-  int alone = l->barriers && blocks <= a->sms && c->l1_ns > 0;
-  if (alone) c->l1_ns = ratio(l1_ns, blocks);
+  /* the blocks of one wave that wait at barriers start in step and stay
+   * so: every warp waits, between its round trips, for its SM's whole L1
+   * work, which the SM's other blocks, in the same phase, do not overlap
+   * (the public set's matrix_mul, 64 blocks of 32 warps alone on their
+   * SMs: 0.73 of the H200's time with a warp's share; the variant set's
+   * mm_s#256 and the lab's mm_tile16#256, two blocks an SM: 0.70 and 0.64,
+   * 0.81 and 0.78 so; the seed's mm_s, 8: 0.85, 1.05 so).  Blocks of later
+   * waves start as earlier ones end, out of step (the large mm_s, four
+   * waves: 1.10 with a warp's share, 1.34 with the SM's) */
+  double blocks = (double)(l->blocks ? l->blocks : 1), sms = a->sms > 0 ? a->sms : 1;
+  int alone = l->barriers && c->l1_ns > 0 && blocks <= (l->blocks_per_sm > 0 ? l->blocks_per_sm : 1) * sms;
+  if (alone) c->l1_ns = l1_ns / fmin(blocks, sms);
   /* the kernel ends when its last stores reach L2 (hierarchy probe
    * one_store takes 0.2 us longer than empty on the H200, 0.3 on the H100) */
   c->ack_ns = m[WM_M_L2_WRREQ] + m[WM_M_L2_ATOM] + m[WM_M_L2_RED] ? a->l2_round_ns : 0;
