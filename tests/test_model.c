@@ -243,6 +243,20 @@ static void test_limiters(void **state)
   m[WM_M_DRAM_WR] = 40000;
   one_bound(&arch_b, m, &l, MODEL_DRAM, "DRAM-bound", &t);
   assert_string_equal(t.why, "DRAM-bound: 0.03 TB/s of DRAM's 0.10");
+  /* or the rows it opens, one after another in each channel: 1000 row
+   * misses x 8 ns / 4 channels = 2000 ns for 20000 bytes (0.01 TB/s); with
+   * 100000 bytes the bytes' 2000 ns are no shorter: the same 2000 */
+  Arch rows = arch_b;
+  rows.channels = 4, rows.dram_act_ns = 8;
+  m[WM_M_ROW_MISS] = 1000;
+  one_bound(&rows, m, &l, MODEL_DRAM, "DRAM-bound", &t);
+  m[WM_M_DRAM_RD] = 12000;
+  m[WM_M_DRAM_WR] = 8000;
+  one_bound(&rows, m, &l, MODEL_DRAM, "DRAM-bound", &t);
+  assert_string_equal(t.why, "DRAM-bound: 0.01 TB/s of DRAM's 0.10, opening a row for each few bytes it moves");
+  m[WM_M_ROW_MISS] = 0;
+  m[WM_M_DRAM_RD] = 60000;
+  m[WM_M_DRAM_WR] = 40000;
 
   /* L2: 5000 read requests + 2000 write sectors + 1000 atomics = 8000
    * units / 4 per ns; "0.0 M" requests (8000 / 1e6 to one decimal) */

@@ -421,6 +421,7 @@ static const Arch presets[] = {
                                     (hierarchy probe `empty`, one block of 80 ns) */
     .block_ns = 79.4,            /* as h200 (fitted there) */
     .dram_eff = 0.90,            /* as h200 (fitted there) */
+    .dram_act_ns = 7.0,          /* as h200 (fitted there) */
     .schedulers = 4,             /* [GH100]: 4 processing blocks */
     .hot_write_ns = 0.31,        /* as h200 (fitted there) */
     .l2_reqs_ns = 80,            /* as h200 (fitted there; same L2 design) */
@@ -535,6 +536,9 @@ static const Arch presets[] = {
                                     per 79.4 ns per SM */
     .dram_eff = 0.90,            /* [GT] fitted: stride_copy#2..8 sustain 4.3
                                     of 4.8 TB/s */
+    .dram_act_ns = 7.0,          /* fitted: variant stride_copy#64 (one float in
+                                    256 bytes, 2.0 TB/s); checked: variant
+                                    stride_copy#16 (4.2 TB/s), seed #32 */
     .schedulers = 4,             /* [GH100]: 4 processing blocks */
     .hot_write_ns = 0.31,        /* [GT] fitted: inc_case#2, every warp's a[0] */
     .l2_reqs_ns = 80,            /* [GT] fitted: tr_naive, madd_nc, setRowReadRow */

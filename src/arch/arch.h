@@ -111,6 +111,9 @@ typedef struct Arch {
                                 kernel reads the rest of its code too
                                 (sim_model.c); 0: unknown */
   double block_ns;           /* per-SM cost to launch a block */
+  double dram_act_ns;        /* a row activation's share of a channel's time:
+                                 the DRAM bound is at least the row misses x
+                                 this / channels (0: not modelled) */
   double dram_eff;           /* fraction of dram_gbs a streaming kernel
                                 sustains */
   int schedulers;            /* warp schedulers per SM (one issue each per
