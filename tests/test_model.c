@@ -128,6 +128,13 @@ static const Arch arch_r = {
   .hot_write_ns = 1, .atom_update_ns = 2,
 };
 
+/* The latency bound model_time gives. */
+static double latency_ns(const Arch *a, const uint64_t *m, const ModelLaunch *l) {
+  ModelTime t;
+  model_time(a, m, l, &t);
+  return t.bound_ns[MODEL_LATENCY];
+}
+
 static void test_rounds_bound(void **state)
 {
   (void)state;
@@ -188,18 +195,15 @@ static void test_rounds_bound(void **state)
   assert_near(t.bound_ns[MODEL_LATENCY], 22062.5);
   /* blocks of later waves start out of step: barriers change nothing */
   l.barriers = 1;
-  model_time(&arch_r, m, &l, &t);
-  assert_near(t.bound_ns[MODEL_LATENCY], 22062.5);
+  assert_near(latency_ns(&arch_r, m, &l), 22062.5);
   /* One wave of 8 blocks, two an SM, in step at barriers: each warp waits
    * for its SM's whole L1 work, 4000 lookups / 4 SMs = 1000 ns, not its
    * 4000 / 64 warps = 62.5: 11000 + 1000 (11062.5 without barriers) */
   l.blocks = 8;
   m[WM_M_ROUNDS] = 8 * 8 * 100;
-  model_time(&arch_r, m, &l, &t);
-  assert_near(t.bound_ns[MODEL_LATENCY], 12000);
+  assert_near(latency_ns(&arch_r, m, &l), 12000);
   l.barriers = 0;
-  model_time(&arch_r, m, &l, &t);
-  assert_near(t.bound_ns[MODEL_LATENCY], 11062.5);
+  assert_near(latency_ns(&arch_r, m, &l), 11062.5);
 }
 
 /* ---- each bound as the limiter ------------------------------------------ */

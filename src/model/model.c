@@ -177,12 +177,23 @@ void model_time_scaled(const Arch *a, const uint64_t *m, const ModelLaunch *l, d
   model_time(a, ms, &ml, t);
 }
 
+/* DRAM: bytes over the bandwidth a streaming kernel sustains, or, if
+ * longer, its rows opened one after another in each channel (a fetch that
+ * uses one 64-byte piece of 256 bytes: variant stride_copy#64 moves 2.0
+ * TB/s where #16 moves 4.2; the misses of mem/dram.c's unhashed map).
+ * *by_rows: the rows set it. */
+static double dram_bound(const Arch *a, const uint64_t *m, int *by_rows) {
+  double bytes = ratio((double)(m[WM_M_DRAM_RD] + m[WM_M_DRAM_WR]), a->dram_gbs * a->dram_eff);
+  double rows = (double)m[WM_M_ROW_MISS] * a->dram_act_ns / (a->channels > 0 ? a->channels : 1);
+  *by_rows = rows > bytes;
+  return *by_rows ? rows : bytes;
+}
+
 void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTime *t) {
   memset(t, 0, sizeof *t);
   double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0; /* cycles per ns */
   double sms = a->sms > 0 ? a->sms : 1;
   double blocks = (double)(l->blocks ? l->blocks : 1);
-  double dram_bytes = (double)(m[WM_M_DRAM_RD] + m[WM_M_DRAM_WR]);
   /* L2 work: a read request per line, a write per sector (measured: the
    * L2-bound launches tr_naive, madd_nc, setRowReadRow and stride_copy#16
    * take this many units at one rate) */
@@ -192,14 +203,8 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   double warps = blocks * ((l->threads + 31) / 32);
   int resident = l->blocks_per_sm > 0 ? l->blocks_per_sm : 1;
 
-  /* DRAM: bytes over the bandwidth a streaming kernel sustains, or, if
-   * longer, its rows opened one after another in each channel (a fetch
-   * that uses one 64-byte piece of 256 bytes: variant stride_copy#64 moves
-   * 2.0 TB/s where #16 moves 4.2; the misses of mem/dram.c's unhashed map) */
-  t->bound_ns[MODEL_DRAM] = ratio(dram_bytes, a->dram_gbs * a->dram_eff);
-  double acts = (double)m[WM_M_ROW_MISS] * a->dram_act_ns / (a->channels > 0 ? a->channels : 1);
-  int by_rows = acts > t->bound_ns[MODEL_DRAM];
-  if (by_rows) t->bound_ns[MODEL_DRAM] = acts;
+  int by_rows;
+  t->bound_ns[MODEL_DRAM] = dram_bound(a, m, &by_rows);
   /* L2: requests (a line each) over what the slices serve: scattered
    * sectors cost as much as whole lines (measured: tr_naive, madd_nc). */
   t->bound_ns[MODEL_L2] = ratio(l2_reqs, a->l2_reqs_ns);
@@ -248,7 +253,7 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   }
   t->launch_ns = a->launch_ns;
   t->ns = pow(sum, 1.0 / MODEL_OVERLAP_P) + a->launch_ns;
-  t->dram_gbs = ratio(dram_bytes, t->ns);
+  t->dram_gbs = ratio((double)(m[WM_M_DRAM_RD] + m[WM_M_DRAM_WR]), t->ns);
   t->l2_gbs = ratio((double)(m[WM_M_L2_RD] + m[WM_M_L2_WR]) * 32, t->ns);
   switch (t->limiter) {
   case MODEL_DRAM:
