@@ -40,6 +40,8 @@ probe_set h100-queue hopper h100-2026-11-27-queue queue
 probe_set h200-public h200 h200-2026-11-26-public public
 probe_set h100-public hopper h100-2026-11-26-public public
 probe_set h200-readback h200 h200-2026-11-27-readback readback
+probe_set h200-rows h200 h200-2026-11-27-rows rows
+probe_set h100-rows hopper h100-2026-11-27-rows rows
 probe_set h200-variant h200 h200-2026-11-27-variant variant
 probe_set h100-variant hopper h100-2026-11-27-variant variant
 # the lab catalogue, buffers as its launch lines ask: its five files as one set
