@@ -251,8 +251,8 @@ static uint8_t after_barrier(Block *b, unsigned space) {
  * that the first poll and one fill reach L2, not every poll (corpus
  * cg_grid on the H100:
  * grid_normalize, grid_scan and flag_chain read 0.51, 1.02 and 0.31 of the
- * measured L2 sectors so, 1.96, 2.78 and 7.01 with every poll sent).  Any
- * other request of the warp ends its poll. */
+ * measured L2 sectors so, 1.96, 2.78 and 7.01 with every poll sent).  A
+ * store, atomic or reduction of the warp, in any space, ends its poll. */
 static int repeated_poll(Block *b, const MemReq *r, uint32_t mask, const uint64_t *off) {
   unsigned w = b->cur_warp & 31;
   if (r->op != MEM_LD) {
