@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every accuracy set of docs/accuracy.md's summary, simulated by one warpmem
 # binary against the measurements committed under docs/results, one line a
-# set (the details in OUT).  About three minutes on 2 cores.  From the repository
+# set (the details in OUT).  About seven minutes on 2 cores.  From the repository
 # root:
 #   bash tools/accuracy/all_sets.sh build/warpmem OUT
 set -uo pipefail
