@@ -855,7 +855,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
       /* fall through */
     case TR_ST: {
       if (kind == TR_ST && (r[0].first & TR_STRONG)) /* past L1, and any copy there is stale */
-        metric[WM_M_L1_MISS]++, l1_drop(l1, sec), l1_last.ln = UINT64_MAX;
+        metric[WM_M_L1_MISS]++, l1_drop(l1, sec);
       else if (kind == TR_ST)
         metric[l1_store_lookup(l1, sec, x->bytes, &l1_last) ? WM_M_L1_HIT : WM_M_L1_MISS]++;
       int merged = merge_ok && (((r[0].first & TR_AFTER_ST) && in_last_store(last, sec)) | merged_store(c, sm, sec, block, x->warp, last->step, wide));

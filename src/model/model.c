@@ -146,13 +146,13 @@ static void warp_alone(const Arch *a, const uint64_t *m, const ModelLaunch *l, d
    * waves start as earlier ones end, out of step (the large mm_s, four
    * waves: 1.10 with a warp's share, 1.34 with the SM's) */
   double blocks = (double)(l->blocks ? l->blocks : 1), sms = a->sms > 0 ? a->sms : 1;
-  int alone = l->barriers && c->l1_ns > 0 && blocks <= (l->blocks_per_sm > 0 ? l->blocks_per_sm : 1) * sms;
-  if (alone) c->l1_ns = l1_ns / fmin(blocks, sms);
+  int in_step = l->barriers && c->l1_ns > 0 && blocks <= (l->blocks_per_sm > 0 ? l->blocks_per_sm : 1) * sms;
+  if (in_step) c->l1_ns = l1_ns / fmin(blocks, sms);
   /* the kernel ends when its last stores reach L2 (hierarchy probe
    * one_store takes 0.2 us longer than empty on the H200, 0.3 on the H100) */
   c->ack_ns = m[WM_M_L2_WRREQ] + m[WM_M_L2_ATOM] + m[WM_M_L2_RED] ? a->l2_round_ns : 0;
   /* (the block's L1 work overlaps its warps' arithmetic, not their loads) */
-  c->ns = c->rounds * c->round_ns + (alone ? fmax(c->dep_ns, c->l1_ns) : c->dep_ns + c->l1_ns) + c->ack_ns;
+  c->ns = c->rounds * c->round_ns + (in_step ? fmax(c->dep_ns, c->l1_ns) : c->dep_ns + c->l1_ns) + c->ack_ns;
 }
 
 /* The latency bound's explanation when one warp's chain sets it. */
