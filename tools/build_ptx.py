@@ -97,7 +97,8 @@ def version_line(text):
 
 def file_flags(path):
     """A source's own nvcc flags: its `//! nvcc: FLAGS` lines (a project-style
-    kernel's -I and -D, as its project's build passes them), split at blanks."""
+    kernel's -I and -D, as its project's build passes them; an -arch of its
+    own, such as -arch=sm_90a for wgmma, replaces the default), split at blanks."""
     flags = []
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -110,7 +111,10 @@ def compile_ptx(nvcc, cu, out):
     """nvcc on repo-relative cu, run in its folder as the committed PTX was made; PTX to out."""
     folder, name = os.path.split(os.path.join(ROOT, cu))
     flags = file_flags(os.path.join(folder, name))
-    r = subprocess.run([nvcc] + NVCC_FLAGS + flags + [name, "-o", out], cwd=folder, capture_output=True, text=True)
+    base = NVCC_FLAGS
+    if any(f.startswith(("-arch", "--gpu-architecture", "-gencode")) for f in flags):
+        base = [f for f in NVCC_FLAGS if not f.startswith("-arch")]  # the source names its own target (sm_90a)
+    r = subprocess.run([nvcc] + base + flags + [name, "-o", out], cwd=folder, capture_output=True, text=True)
     return r.returncode, r.stderr.strip()
 
 
