@@ -225,10 +225,17 @@ static uint64_t mb_load(const Block *b, uint32_t off) {
 }
 static void mb_store(Block *b, uint32_t off, uint64_t v) { memcpy(b->shared + off, &v, 8); }
 
-/* The shared offset of an mbarrier at base[lane] + aoff in the instruction's
- * space (generic addresses must fall in the shared window), or -1 after a
- * fault. */
-static int64_t mbar_offset(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a) {
+/* An mbarrier object: the block whose shared memory holds it (a peer's
+ * through a shared::cluster address) and its offset there. */
+typedef struct Mbar {
+  Block *owner;
+  uint32_t off;
+} Mbar;
+
+/* The mbarrier at address a in the instruction's space (generic addresses
+ * must fall in the shared window; shared ones may name a peer block of the
+ * cluster): 0, or -1 after a fault. */
+static int mbar_locate(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a, Mbar *mb) {
   if (x->space == PTX_S_GENERIC) {
     if (a - EMU_SHARED_WIN >= EMU_WIN_SIZE)
       return emu_fault(b, x, warp, lane, WM_EFAULT,
@@ -236,21 +243,23 @@ static int64_t mbar_offset(Block *b, const EmuInstr *x, int warp, int lane, uint
     a -= EMU_SHARED_WIN;
   }
   a &= 0xffffffffu;
-  if (a % 8 || a + 8 > b->shared_size)
-    return emu_fault(b, x, warp, lane, WM_EFAULT,
-                     "mbarrier object at shared offset 0x%" PRIx64 " is %s (the block has %u bytes of shared memory)",
-                     a, a % 8 ? "not 8-byte aligned" : "out of bounds", b->shared_size);
-  return (int64_t)a;
+  if (a % 8)
+    return emu_fault(b, x, warp, lane, WM_EFAULT, "mbarrier object at shared address 0x%" PRIx64
+                     " is not 8-byte aligned", a);
+  return emu_dsm_locate(b, x, warp, lane, a, 8, &mb->owner, &mb->off);
 }
 
-static int64_t mbar_of(Block *b, const EmuInstr *x, int warp, int lane, const uint64_t *R) {
+static int mbar_of(Block *b, const EmuInstr *x, int warp, int lane, const uint64_t *R, Mbar *mb) {
   uint64_t base = x->abase == EMU_NOSLOT ? 0 : R[(size_t)x->abase * 32 + (size_t)lane];
-  return mbar_offset(b, x, warp, lane, base + (uint64_t)x->aoff);
+  return mbar_locate(b, x, warp, lane, base + (uint64_t)x->aoff, mb);
 }
 
-static int not_initialized(Block *b, const EmuInstr *x, int warp, int lane, uint32_t off) {
+static int not_initialized(Block *b, const EmuInstr *x, int warp, int lane, Mbar mb) {
+  if (mb.owner != b)
+    return emu_fault(b, x, warp, lane, WM_EFAULT, "mbarrier at shared offset 0x%x of block rank %u of the cluster "
+                     "is used before mbarrier.init (or after mbarrier.inval)", mb.off, mb.owner->crank);
   return emu_fault(b, x, warp, lane, WM_EFAULT,
-                   "mbarrier at shared offset 0x%x is used before mbarrier.init (or after mbarrier.inval)", off);
+                   "mbarrier at shared offset 0x%x is used before mbarrier.init (or after mbarrier.inval)", mb.off);
 }
 
 void emu_async_describe(const Block *b, uint32_t off, char *buf, size_t n) {
@@ -275,11 +284,13 @@ static void phase_complete(Block *b, uint32_t off) {
 }
 
 /* count arrivals (dropping them from later phases with drop) and tx more
- * bytes expected, on the mbarrier at off; *state gets the object before. */
-static int mb_arrive(Block *b, const EmuInstr *x, int warp, int lane, uint32_t off, uint32_t count, int drop,
+ * bytes expected, on the mbarrier mb, for lane `lane` of warp `warp` of b;
+ * *state gets the object before. */
+static int mb_arrive(Block *b, const EmuInstr *x, int warp, int lane, Mbar mb, uint32_t count, int drop,
                      int64_t tx, uint64_t *state) {
-  uint64_t v = mb_load(b, off);
-  if (!(v & MB_VALID)) return not_initialized(b, x, warp, lane, off);
+  uint32_t off = mb.off;
+  uint64_t v = mb_load(mb.owner, off);
+  if (!(v & MB_VALID)) return not_initialized(b, x, warp, lane, mb);
   if (state) *state = v;
   uint32_t pending = mb_pending(v), expected = mb_expected(v);
   int64_t t = mb_tx(v) + tx;
@@ -291,35 +302,44 @@ static int mb_arrive(Block *b, const EmuInstr *x, int warp, int lane, uint32_t o
                      "has only %u of %u pending in this phase", count, off, pending, expected);
   pending -= count;
   if (drop) expected -= count;
-  mb_store(b, off, mb_pack(pending, expected, (int32_t)t, v));
+  mb_store(mb.owner, off, mb_pack(pending, expected, (int32_t)t, v));
   if (pending == 0 && t == 0) {
     if (x->sub == PTX_SUB_MB_NOCOMPLETE)
       return emu_fault(b, x, warp, lane, WM_EFAULT, "mbarrier.arrive.noComplete completed the phase of the "
                        "mbarrier at shared offset 0x%x (undefined in the PTX ISA)", off);
-    phase_complete(b, off);
+    phase_complete(mb.owner, off);
   }
   return 0;
+}
+
+int emu_mbar_complete_tx(Block *b, const EmuInstr *x, int warp, int lane, Block *owner, uint32_t off,
+                         uint32_t bytes) {
+  return mb_arrive(b, x, warp, lane, (Mbar){owner, off}, 0, 0, -(int64_t)bytes, NULL);
+}
+
+void emu_async_track(Block *owner, uint32_t lo, uint32_t hi, uint32_t mbar, uint32_t thread, uint32_t pc) {
+  add_copy(owner->async, (AsyncCopy){lo / 4, (hi + 3) / 4, thread, 0, mbar + 1, pc});
 }
 
 int emu_exec_mbar_init(EMU_EXEC_ARGS) {
   const uint64_t *cnt = SRC(0);
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
-    int64_t off = mbar_of(b, x, warp, l, R);
-    if (off < 0) return -1;
+    Mbar mb;
+    if (mbar_of(b, x, warp, l, R, &mb)) return -1;
     uint32_t c = (uint32_t)cnt[l];
     if (c == 0 || c > MB_MAX)
       return emu_fault(b, x, warp, l, WM_EFAULT, "mbarrier.init count %u is out of range (1 to 2^20-1)", c);
-    mb_store(b, (uint32_t)off, mb_pack(c, c, 0, 0));
+    mb_store(mb.owner, mb.off, mb_pack(c, c, 0, 0));
   }
   return 0;
 }
 
 int emu_exec_mbar_inval(EMU_EXEC_ARGS) {
   for (uint32_t m = mask; m; m &= m - 1) {
-    int64_t off = mbar_of(b, x, warp, __builtin_ctz(m), R);
-    if (off < 0) return -1;
-    mb_store(b, (uint32_t)off, 0);
+    Mbar mb;
+    if (mbar_of(b, x, warp, __builtin_ctz(m), R, &mb)) return -1;
+    mb_store(mb.owner, mb.off, 0);
   }
   return 0;
 }
@@ -331,14 +351,14 @@ int emu_exec_mbar_arrive(EMU_EXEC_ARGS) {
   int expect = x->sub == PTX_SUB_MB_EXPECT_TX, drop = x->op == PTX_OP_MBAR_ARRIVE_DROP;
   for (uint32_t m = mask; m; m &= m - 1) { /* lanes in order: an arrival may complete the phase */
     int l = __builtin_ctz(m);
-    int64_t off = mbar_of(b, x, warp, l, R);
-    if (off < 0) return -1;
+    Mbar mb;
+    if (mbar_of(b, x, warp, l, R, &mb)) return -1;
     uint32_t c = cnt && !expect ? (uint32_t)cnt[l] : 1;
     int64_t tx = expect ? (int64_t)(uint32_t)cnt[l] : 0;
     if (c == 0 || c > MB_MAX)
       return emu_fault(b, x, warp, l, WM_EFAULT, "mbarrier arrival count %u is out of range (1 to 2^20-1)", c);
     uint64_t state = 0;
-    if (mb_arrive(b, x, warp, l, (uint32_t)off, c, drop, tx, &state)) return -1;
+    if (mb_arrive(b, x, warp, l, mb, c, drop, tx, &state)) return -1;
     if (d) d[l] = state;
   }
   return 0;
@@ -350,9 +370,9 @@ int emu_exec_mbar_tx(EMU_EXEC_ARGS) {
   int sign = x->op == PTX_OP_MBAR_COMPLETE_TX ? -1 : 1;
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
-    int64_t off = mbar_of(b, x, warp, l, R);
-    if (off < 0) return -1;
-    if (mb_arrive(b, x, warp, l, (uint32_t)off, 0, 0, sign * (int64_t)(uint32_t)n[l], NULL)) return -1;
+    Mbar mb;
+    if (mbar_of(b, x, warp, l, R, &mb)) return -1;
+    if (mb_arrive(b, x, warp, l, mb, 0, 0, sign * (int64_t)(uint32_t)n[l], NULL)) return -1;
   }
   return 0;
 }
@@ -365,16 +385,20 @@ int emu_exec_mbar_wait(EMU_EXEC_ARGS) {
   uint64_t *d = x->d[0] != EMU_NOSLOT ? DST(0) : NULL;
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
-    int64_t off = mbar_of(b, x, warp, l, R);
-    if (off < 0) return -1;
-    uint64_t v = mb_load(b, (uint32_t)off);
-    if (!(v & MB_VALID)) return not_initialized(b, x, warp, l, (uint32_t)off);
+    Mbar mb;
+    if (mbar_of(b, x, warp, l, R, &mb)) return -1;
+    if (mb.owner != b)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "%s on block rank %u's mbarrier: a thread waits only on an "
+                       "mbarrier of its own block (the PTX ISA's shared::cta)", ptx_op_name[x->op], mb.owner->crank);
+    uint32_t off = mb.off;
+    uint64_t v = mb_load(b, off);
+    if (!(v & MB_VALID)) return not_initialized(b, x, warp, l, mb);
     unsigned want = x->sub == PTX_SUB_MB_PARITY ? (unsigned)(s[l] & 1) : (unsigned)(s[l] >> 63);
     if ((unsigned)(v >> 63) != want) continue;
     Warp *w = &b->warps[warp];
     w->state = W_WAIT;
     w->bar_id = -1;
-    w->mbar_wait = (uint32_t)off + 1;
+    w->mbar_wait = off + 1;
     w->bar_pc = (uint32_t)(x - b->p->code);
     return 1;
   }
@@ -416,24 +440,24 @@ int emu_exec_cp_async_wait(EMU_EXEC_ARGS) {
  * against the expected ones and the plain form first adds to them. */
 int emu_exec_cp_async_mbar(EMU_EXEC_ARGS) {
   EmuAsync *a = b->async;
-  uint32_t at[32];
+  Mbar at[32];
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
-    int64_t off = mbar_of(b, x, warp, l, R);
-    if (off < 0) return -1;
-    at[l] = (uint32_t)off;
+    if (mbar_of(b, x, warp, l, R, &at[l])) return -1;
+    if (at[l].owner != b)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.mbarrier.arrive on block rank %u's mbarrier: "
+                       "it tracks this thread's copies on an mbarrier of its own block", at[l].owner->crank);
   }
   for (uint32_t i = 0; i < a->ncopy; i++) { /* one pass for the warp's lanes */
     AsyncCopy *c = &a->copy[i];
     uint32_t l = c->thread - (uint32_t)warp * 32;
-    if (l < 32 && (mask >> l & 1) && !c->mbar && !done_for_thread(a, c)) c->mbar = at[l] + 1;
+    if (l < 32 && (mask >> l & 1) && !c->mbar && !done_for_thread(a, c)) c->mbar = at[l].off + 1;
   }
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
-    uint32_t off = at[l];
-    uint64_t v = mb_load(b, off);
-    if (!(v & MB_VALID)) return not_initialized(b, x, warp, l, off);
-    if (x->sub == PTX_SUB_MB_NOINC && mb_arrive(b, x, warp, l, off, 1, 0, 0, NULL)) return -1;
+    uint64_t v = mb_load(b, at[l].off);
+    if (!(v & MB_VALID)) return not_initialized(b, x, warp, l, at[l]);
+    if (x->sub == PTX_SUB_MB_NOINC && mb_arrive(b, x, warp, l, at[l], 1, 0, 0, NULL)) return -1;
   }
   return 0;
 }
@@ -549,13 +573,14 @@ int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
     uint32_t size = (uint32_t)SRC(2)[l];
     if (size % 16 || size == 0)
       return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk size %u is not a non-zero multiple of 16", size);
-    int64_t off = mbar_offset(b, x, warp, l, SRC(3)[l] + SRC(4)[l]);
-    if (off < 0 || copy_lane(b, x, warp, l, dst, src, size, size, 16)) return -1;
+    Mbar mb;
+    if (mbar_locate(b, x, warp, l, SRC(3)[l] + SRC(4)[l], &mb) || copy_lane(b, x, warp, l, dst, src, size, size, 16))
+      return -1;
     if (b->mm) mem_bulk_read(b->mm, src, size, (unsigned)warp);
     uint32_t t = (uint32_t)warp * 32 + (uint32_t)l;
-    add_copy(a, (AsyncCopy){(uint32_t)(dst / 4), (uint32_t)((dst + size + 3) / 4), t, 0, (uint32_t)off + 1,
+    add_copy(a, (AsyncCopy){(uint32_t)(dst / 4), (uint32_t)((dst + size + 3) / 4), t, 0, mb.off + 1,
                             (uint32_t)(x - b->p->code)});
-    if (mb_arrive(b, x, warp, l, (uint32_t)off, 0, 0, -(int64_t)size, NULL)) return -1;
+    if (mb_arrive(b, x, warp, l, mb, 0, 0, -(int64_t)size, NULL)) return -1;
   }
   return 0;
 }

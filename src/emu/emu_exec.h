@@ -97,6 +97,9 @@ typedef struct Warp {
 /* Pending asynchronous copies of a block (emu_async.c). */
 typedef struct EmuAsync EmuAsync;
 
+/* The blocks of one cluster, resident together (emu_cluster.c). */
+typedef struct EmuCluster EmuCluster;
+
 
 /* printf's output: each block's text is kept apart and written in block
  * order at the end of the launch, so that it does not depend on the host
@@ -149,6 +152,8 @@ typedef struct Block {
                               repeated_poll) */
   EmuAsync *async;    /* pending cp.async copies; NULL unless the kernel
                          uses cp.async or mbarriers */
+  EmuCluster *cluster;/* the cluster it runs in, NULL: a cluster of one */
+  uint32_t crank;     /* its rank in that cluster (%cluster_ctarank) */
   WmErr *e;
   int failed;
   uint32_t max_warps; /* the preset's warps per SM (%nwarpid) */
@@ -369,6 +374,40 @@ void emu_async_describe(const Block *b, uint32_t off, char *buf, size_t n);
  * `warp` sees it, and in *avail the bytes readable from there; NULL if a
  * is in no buffer or window (emu_mem.c). */
 const uint8_t *emu_device_ptr(Block *b, int warp, int lane, uint64_t a, size_t n, size_t *avail);
+
+/* Tracks bytes [lo, hi) of block `owner`'s shared memory that an
+ * asynchronous copy (TMA, cp.async.bulk) wrote: pending, so that a read is
+ * a located error, until the mbarrier at owner's offset `mbar` completes a
+ * phase.  `thread` is the issuing thread's linear index in its own block,
+ * pc its instruction. */
+void emu_async_track(Block *owner, uint32_t lo, uint32_t hi, uint32_t mbar, uint32_t thread, uint32_t pc);
+/* complete_tx(bytes) on the mbarrier at shared offset `off` of block
+ * `owner` (a peer's in a cluster), on behalf of lane `lane` of warp `warp`
+ * of block b running x: may complete its phase.  0, or -1 after a located
+ * fault in b. */
+int emu_mbar_complete_tx(Block *b, const EmuInstr *x, int warp, int lane, Block *owner, uint32_t off,
+                         uint32_t bytes);
+
+/* --- clusters and distributed shared memory (emu_cluster.c) --- */
+
+/* A shared::cluster address is 32 bits: bits 24 and up hold 1 + the
+ * cluster rank of the block whose shared memory it names (mapa's result),
+ * 0 the executing block's own, so every shared::cta address is also a
+ * shared::cluster address of the same bytes (as on sm_90, whose CTAs' windows
+ * lie 2^24 apart).  The offset is the low 24 bits (a block has at most
+ * 227 KiB).  A generic address of peer memory is EMU_SHARED_WIN plus it. */
+#define EMU_DSM_SHIFT 24
+#define EMU_DSM_OFF_MASK ((1u << EMU_DSM_SHIFT) - 1)
+#define EMU_CLUSTER_MAX 16 /* blocks of a cluster: 8 portable, 16 non-portable on sm_90 */
+/* The block of cluster rank `rank` in b's cluster (b itself for its own
+ * rank), or NULL when the cluster has no such rank. */
+Block *emu_cluster_peer(Block *b, uint32_t rank);
+/* Resolves the shared::cluster address a (its low 32 bits) of `size`
+ * bytes that lane `lane` of warp `warp` accesses at x: the block that holds
+ * it and the offset there.  0, or -1 after a located fault (a rank beyond
+ * the cluster, bytes beyond that block's shared memory). */
+int emu_dsm_locate(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a, unsigned size, Block **owner,
+                   uint32_t *off);
 
 /* --- control (emu_ctrl.c) --- */
 
