@@ -62,13 +62,16 @@ static PtxModule *parse_kernel_ok(const char *body) {
   return m;
 }
 
+/* A malformed kernel body: the module loads (one kernel's error never
+ * refuses the others) and its kernel is refused with the located message
+ * and code. */
 static void expect_error(const char *body, int code, const char *msg) {
   WmErr e;
   PtxModule *m = parse_kernel(body, &e);
-  if (m) {
-    ptx_module_free(m);
-    fail_msg("expected an error: %s", msg);
-  }
+  if (!m) fail_msg("the module was refused (%s), not the kernel: %s", e.msg, msg);
+  memset(&e, 0, sizeof e);
+  if (ptx_find_kernel(m, "k", &e)) fail_msg("expected an error: %s", msg);
+  ptx_module_free(m);
   assert_string_equal(e.msg, msg);
   assert_int_equal(e.code, code);
 }
@@ -949,6 +952,93 @@ static void test_scopes_and_text(void **state) {
   ptx_module_free(m);
 }
 
+/* Labels are scoped to their { } block as registers are: the wait loop of
+ * an inline asm that the compiler copies into many places (fast.cu's
+ * `LAB_WAIT: mbarrier.try_wait ...; @P1 bra DONE; bra LAB_WAIT; DONE:`)
+ * defines its labels once per copy, and each copy's branches go to its own. */
+static void test_scoped_labels(void **state) {
+  PtxModule *m = parse_kernel_ok(
+    "  {\n"                             /* 11 */
+    "  .reg .pred P1;\n"
+    "WAIT:\n"
+    "  setp.ne.b32 P1, %r1, 0;\n"       /* 0 */
+    "  @P1 bra.uni DONE;\n"             /* 1 -> 3 */
+    "  bra.uni WAIT;\n"                 /* 2 -> 0 */
+    "DONE:\n"
+    "  }\n"
+    "  {\n"
+    "  .reg .pred P1;\n"
+    "WAIT:\n"
+    "  setp.ne.b32 P1, %r2, 0;\n"       /* 3 */
+    "  @P1 bra.uni DONE;\n"             /* 4 -> 7: this block's DONE */
+    "  { bra.uni WAIT; }\n"             /* 5 -> 3: the enclosing block's WAIT */
+    "  bra.uni OUT;\n"                  /* 6 -> 8: the kernel's label, defined later */
+    "DONE:\n"
+    "  add.s32 %r3, %r3, 1;\n"          /* 7 */
+    "  }\n"
+    "OUT:\n"
+    "  ret;\n");                        /* 8 */
+  const PtxKernel *k = &m->kernels[0];
+  assert_int_equal(k->ncode, 9);
+  const int target[][2] = {{1, 3}, {2, 0}, {4, 7}, {5, 3}, {6, 8}};
+  for (size_t i = 0; i < sizeof target / sizeof target[0]; i++) {
+    assert_int_equal(k->code[target[i][0]].op, PTX_OP_BRA);
+    assert_int_equal(k->code[target[i][0]].opd[0].imm, target[i][1]);
+  }
+  /* the two P1 are different registers */
+  assert_true(k->code[0].opd[0].reg[0] != k->code[3].opd[0].reg[0]);
+  ptx_module_free(m);
+  /* twice in one block is still an error, and refuses only that kernel */
+  expect_error("  { L: add.s32 %r1, %r1, 1;\n  L: ret; }\n", WM_EPARSE,
+               "t.ptx:12:3: label 'L' defined twice\n"
+               "    L: ret; }\n"
+               "    ^");
+  /* a label of a block that has ended is out of scope */
+  expect_error("  { L: add.s32 %r1, %r1, 1; }\n  bra L;\n", WM_EPARSE,
+               "t.ptx:12:7: unknown label 'L'\n"
+               "    bra L;\n"
+               "        ^");
+  /* variables too: a .shared of each inline-asm copy */
+  m = parse_kernel_ok("  { .shared .b32 s; st.shared.b32 [s], %r1; }\n"
+                      "  { .shared .b32 s; st.shared.b32 [s], %r2; }\n  ret;\n");
+  assert_int_equal(m->kernels[0].shared_static, 8);
+  assert_true(m->kernels[0].code[0].opd[0].imm != m->kernels[0].code[1].opd[0].imm);
+  ptx_module_free(m);
+}
+
+/* One kernel's (or device function's) malformed body refuses only the
+ * kernels it touches: the others of the module run. */
+static void test_refuse_one_kernel(void **state) {
+  WmErr e;
+  PtxModule *m = parse_text(".version 8.0\n.target sm_90a\n"
+                            ".func (.param .b32 rv) bad_fn() { .reg .b32 %r<2>; mov.b32 %r1, 1 2; ret; }\n"
+                            ".entry uses_bad() { .reg .b32 %r1; { .param .b32 rv0; call.uni (rv0), bad_fn, (); "
+                            "ld.param.b32 %r1, [rv0]; } ret; }\n"
+                            ".entry fine() { ret; }\n"
+                            ".entry broken() { L: ret; L: ret; }\n"
+                            ".entry fine2() { ret; }\n", &e);
+  assert_non_null(m);
+  assert_non_null(ptx_find_kernel(m, "fine", &e));
+  assert_non_null(ptx_find_kernel(m, "fine2", &e));
+  assert_null(ptx_find_kernel(m, "broken", &e));
+  assert_int_equal(e.code, WM_EPARSE);
+  assert_non_null(strstr(e.msg, "t.ptx:6:"));
+  assert_non_null(strstr(e.msg, "label 'L' defined twice"));
+  assert_null(ptx_find_kernel(m, "uses_bad", &e));
+  assert_non_null(strstr(e.msg, "t.ptx:3:"));
+  ptx_module_free(m);
+  /* PTX for a GPU newer than Hopper loads; each kernel is refused at its .target */
+  m = parse_text(".version 8.7\n.target sm_100a\n.address_size 64\n.entry k() { ret; }\n", &e);
+  assert_non_null(m);
+  assert_null(ptx_find_kernel(m, "k", &e));
+  assert_int_equal(e.code, WM_EUNSUP);
+  assert_non_null(strstr(e.msg, "t.ptx:2:9: PTX for sm_100a (.target): warpmem runs PTX for sm_90"));
+  ptx_module_free(m);
+  /* a body that never closes still fails the module, located */
+  assert_null(parse_text(".version 8.0\n.entry a() { ret;\n", &e));
+  assert_int_equal(e.code, WM_EPARSE);
+}
+
 static void test_implicit_ret(void **state) {
   /* a label just before '}' and a kernel without ret: both end in a ret
    * located at the closing brace */
@@ -978,9 +1068,12 @@ static void test_limits(void **state) {
   assert_null(parse_text(".version 8.0\n.target sm_90\n.const .b8 big[70000];\n", &e));
   assert_int_equal(e.code, WM_ELIMIT);
   assert_string_equal(e.msg, "t.ptx:3:12: .const variables exceed 64 KiB\n  .const .b8 big[70000];\n             ^");
-  assert_null(parse_text(".version 8.0\n.target sm_90\n.entry k() { .reg .b32 %a<1000000>, %b<1000000>, %c<1000000>, %d<1000000>, %e<1000000>; }\n", &e));
+  PtxModule *m = parse_text(".version 8.0\n.target sm_90\n.entry k() { .reg .b32 %a<1000000>, %b<1000000>, %c<1000000>, %d<1000000>, %e<1000000>; }\n", &e);
+  assert_non_null(m); /* the kernel is refused, not the module */
+  assert_null(ptx_find_kernel(m, "k", &e));
   assert_int_equal(e.code, WM_EPARSE);
   assert_non_null(strstr(e.msg, "too many registers declared in kernel k"));
+  ptx_module_free(m);
 }
 
 /* ---------------------------------------------------------------- errors */
@@ -1335,8 +1428,16 @@ static void test_unsupported_deferred(void **state) {
   assert_non_null(strstr(e.msg, "Kernels: good, bad (_Z3badPi), after"));
   ptx_module_free(m);
 
-  /* syntax errors anywhere still fail the module */
-  assert_null(parse_text(".version 8.0\n.entry a() { tex.1d [x]; ret; }\n.entry b() { add.s32 ; }\n", &e));
+  /* a syntax error in a kernel's body refuses that kernel only */
+  m = parse_text(".version 8.0\n.entry a() { tex.1d [x]; ret; }\n.entry b() { add.s32 ; }\n.entry c() { ret; }\n", &e);
+  assert_non_null(m);
+  assert_null(ptx_find_kernel(m, "b", &e));
+  assert_int_equal(e.code, WM_EPARSE);
+  assert_non_null(strstr(e.msg, "t.ptx:3:"));
+  assert_non_null(ptx_find_kernel(m, "c", &e));
+  ptx_module_free(m);
+  /* outside a body (a module directive, a kernel's header) it still fails the module */
+  assert_null(parse_text(".version 8.0\n.entry a() { ret; }\n.global .b32 ;\n", &e));
   assert_int_equal(e.code, WM_EPARSE);
 }
 
@@ -1405,7 +1506,7 @@ static void parse_must_survive(const char *text, size_t len) {
       const PtxKernel *k = ptx_find_kernel(m, m->kernels[i].name, &e);
       if (m->kernels[i].unsupported) {
         assert_null(k);
-        assert_int_equal(e.code, WM_EUNSUP);
+        assert_true(e.code == WM_EUNSUP || e.code == WM_EPARSE || e.code == WM_ELIMIT);
         assert_non_null(strstr(e.msg, "fuzz.ptx:"));
       }
     }
@@ -1500,6 +1601,8 @@ int main(void) {
     cmocka_unit_test(test_operand_forms),
     cmocka_unit_test(test_memory_layout),
     cmocka_unit_test(test_scopes_and_text),
+    cmocka_unit_test(test_scoped_labels),
+    cmocka_unit_test(test_refuse_one_kernel),
     cmocka_unit_test(test_implicit_ret),
     cmocka_unit_test(test_limits),
     cmocka_unit_test(test_error_undeclared_register),

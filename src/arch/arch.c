@@ -570,7 +570,7 @@ static const struct {
   {"sm_70", "volta"}, {"sm70", "volta"}, {"7.0", "volta"}, {"70", "volta"}, {"v100", "volta"},
   {"sm_80", "ampere"}, {"sm80", "ampere"}, {"8.0", "ampere"}, {"80", "ampere"}, {"a100", "ampere"},
   {"h100", "hopper"},
-  {"sm_90", "h200"}, {"sm90", "h200"}, {"9.0", "h200"}, {"90", "h200"},
+  {"sm_90", "h200"}, {"sm_90a", "h200"}, {"sm90", "h200"}, {"9.0", "h200"}, {"90", "h200"},
 };
 
 int arch_count(void) { return NPRESETS; }
@@ -596,7 +596,8 @@ const Arch *arch_default(void) { return by_name("h200"); }
 
 const char *arch_ptx_target(void) {
   static _Thread_local char target[16];
-  snprintf(target, sizeof target, "sm_%d", arch_default()->cc);
+  int cc = arch_default()->cc;
+  snprintf(target, sizeof target, "sm_%d%s", cc, cc == 90 ? "a" : "");
   return target;
 }
 

@@ -149,8 +149,10 @@ const Arch *arch_find(const char *name);
 /* The default preset (h200: the ground truth's GPU). */
 const Arch *arch_default(void);
 
-/* The target nvcc compiles a .cu for, whatever the preset: "sm_90", from
- * the default preset's cc (in a buffer of the calling thread's).  One
+/* The target nvcc compiles a .cu for, whatever the preset: "sm_90a", from
+ * the default preset's cc (in a buffer of the calling thread's): Hopper's
+ * arch-specific target, for which wgmma and setmaxnreg compile and plain
+ * code compiles to the same PTX as for sm_90 but its .target line.  One
  * target for every preset: CUDA 13's nvcc cannot compile for the older
  * GPUs (sm_75 is its lowest), and one PTX keeps the presets' counters
  * comparable (the ground truth's was compiled for sm_90).  What does

@@ -845,7 +845,6 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
     case TR_LD_NC:
       own_fill_waits(last, sec, block, r[0].warp);
       metric[WM_M_L1_MISS] += kind == TR_LD_NC;
-      metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
       metric[WM_M_L2_RD]++;
       send_read(c, out, sec, metric, &last_rd, tag, &sent);
       break;

@@ -28,24 +28,24 @@
   X(SLD_BC,   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared load wavefronts beyond the ideal") \
   X(SST_BC,   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared store wavefronts beyond the ideal") \
   X(LDSM_INST,"smsp__inst_executed_op_ldsm.sum",                  "ldmatrix warp instructions (Shared Load Matrix)") \
-  X(LDSM_WF,  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "ldmatrix wavefronts: one per 8x8 matrix without conflicts (mem/smem.c)") \
-  X(LDSM_BC,  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", "ldmatrix wavefronts beyond one per matrix") \
-  X(STSM_INST,"smsp__inst_executed_op_stsm.sum",                  "stmatrix warp instructions (Shared Store Matrix, sm_90)") \
-  X(STSM_WF,  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum", "stmatrix wavefronts") \
-  X(STSM_BC,  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum", "stmatrix wavefronts beyond one per matrix") \
+  X(LDSM_WF,  "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "ldmatrix wavefronts: one per 8x8 matrix without conflicts (mem/smem.c)") \
+  X(LDSM_BC,  "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", "ldmatrix wavefronts beyond one per matrix") \
+  X(STSM_INST,"smsp__inst_executed_op_shared_stsm.sum",                  "stmatrix warp instructions (Shared Store Matrix, sm_90)") \
+  X(STSM_WF,  "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum", "stmatrix wavefronts") \
+  X(STSM_BC,  "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum", "stmatrix wavefronts beyond one per matrix") \
   X(GLD_INST, "smsp__inst_executed_op_global_ld.sum",              "global load warp instructions") \
   X(GST_INST, "smsp__inst_executed_op_global_st.sum",              "global store warp instructions") \
   X(GRED_INST,"smsp__inst_executed_op_global_red.sum",             "global reduction warp instructions (Nsight Compute has no counter for atom)") \
   /* cp.async (LDGSTS): global reads and shared writes of one instruction */                   \
   X(LDGSTS_INST,"smsp__inst_executed_op_ldgsts.sum",               "cp.async warp instructions (LDGSTS)") \
-  X(LDGSTS_REQ, "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum", "cp.async global requests (warp instructions with a lane that reads)") \
-  X(LDGSTS_SEC, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum",  "sectors cp.async reads from global memory") \
+  X(LDGSTS_REQ, "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum", "cp.async global requests (warp instructions with a lane that reads)") \
+  X(LDGSTS_SEC, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum",  "sectors cp.async reads from global memory") \
   X(LDGSTS_SEC_CA,"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", "cp.async.ca sectors (allocate in L1)") \
-  X(LDGSTS_SEC_CG,"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", "cp.async.cg sectors (bypass L1)") \
-  X(LDGSTS_WF,  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "shared wavefronts cp.async writes") \
+  X(LDGSTS_SEC_CG,"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", "cp.async.cg sectors (bypass L1)") \
+  X(LDGSTS_WF,  "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "shared wavefronts cp.async writes") \
   X(LDGSTS_BC,  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "cp.async shared wavefronts beyond the ideal") \
-  X(LDGSTS_HIT, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_lookup_hit.sum", "cp.async sectors that hit in L1 (cache replay)") \
-  X(LDGSTS_MISS,"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_lookup_miss.sum", "cp.async sectors that missed in L1 (.cg: all)") \
+  X(LDGSTS_HIT, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_hit.sum", "cp.async.ca sectors that hit in L1 (cache replay)") \
+  X(LDGSTS_MISS,"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_miss.sum", "cp.async.ca sectors that missed in L1 (.cg bypasses L1: no lookup)") \
   X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
   X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)") \
   X(DEP_CLOCKS, "warpmem__dependent_clocks",                       "clocks each warp waits for its instructions' results, summed over warps (a shuffle 26, an integer % 69, an FMA 4: measured on an H200, emu/emu_latency.c)") \

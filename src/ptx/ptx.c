@@ -139,7 +139,7 @@ static void append(char *buf, size_t n, size_t *len, const char *s) {
 /* The kernel k, unless it uses something we do not run: then its message. */
 static const PtxKernel *runnable(const PtxKernel *k, WmErr *e) {
   if (!k->unsupported) return k;
-  wm_err(e, WM_EUNSUP, "%s", k->unsupported);
+  wm_err(e, k->refused_code ? k->refused_code : WM_EUNSUP, "%s", k->unsupported);
   return NULL;
 }
 

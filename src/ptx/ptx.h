@@ -396,7 +396,10 @@ typedef struct PtxKernel {
                                tex, cp.async, ...): the module loads, the
                                other kernels run, ptx_find_kernel refuses this
                                one with WM_EUNSUP and this message.  code[]
-                               is then incomplete. */
+                               is then incomplete.  A malformed body (a
+                               parse error) refuses its kernel the same
+                               way, with refused_code WM_EPARSE. */
+  int refused_code;         /* the WM_E* code of `unsupported` (0: WM_EUNSUP) */
   /* Calls.  Functions (.func) are PtxKernels too, in PtxModule.funcs; at
    * the end of parsing, the functions a kernel can reach are appended to its
    * code (their registers renumbered after its own, their labels and calls

@@ -130,8 +130,12 @@ static int run_nvcc(const char *nvcc, const char *cu, const char *arch, const ch
                     const char *out, const char *log, WmErr *e) {
   char archopt[64];
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-  char *fixed[] = {(char *)nvcc, "-ptx", archopt, "-O3", "-lineinfo"};
+  char *fixed[] = {(char *)nvcc, "-ptx", "-O3", "-lineinfo", archopt};
   int nfixed = (int)(sizeof fixed / sizeof *fixed), k = 0;
+  for (int i = 0; i < nflags; i++) /* the project's own target (-arch=sm_90a, -gencode) replaces ours */
+    if (!strncmp(flags[i], "-arch", 5) || !strncmp(flags[i], "--gpu-architecture", 18) ||
+        !strncmp(flags[i], "-gencode", 8) || !strncmp(flags[i], "--generate-code", 15))
+      nfixed = 4;
   char **argv = wm_xcalloc((size_t)(nfixed + nflags + 4), sizeof *argv);
   for (int i = 0; i < nfixed; i++) argv[k++] = fixed[i];
   for (int i = 0; i < nflags; i++) argv[k++] = (char *)flags[i];
@@ -295,14 +299,25 @@ static void note_code_size(void *ctx, const char *name, uint64_t size) {
     if (strcmp(m->kernels[i].name, name + 6) == 0) m->kernels[i].code_bytes = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
 }
 
+/* The ptxas architecture for sm_<target>: the module's own target when it
+ * is that GPU's arch-specific one (.target sm_90a: ptxas -arch=sm_90
+ * refuses its wgmma and setmaxnreg), else sm_<target>. */
+static void ptxas_arch(const PtxModule *m, int target, char *buf, size_t n) {
+  int own = strncmp(m->target, "sm_", 3) == 0 ? atoi(m->target + 3) : 0;
+  size_t digits = strspn(m->target + 3, "0123456789");
+  if (own == target && m->target[3 + digits]) snprintf(buf, n, "%s", m->target);
+  else snprintf(buf, n, "sm_%d", target);
+}
+
 /* Runs ptxas for sm_<target> on the PTX in dir/in.ptx; 0 when it succeeded
  * and reported registers, else -1 with its last words in why. */
 static int run_ptxas(PtxModule *m, const char *ptxas, const char *dir, int target, int rewrite,
                      const char *const *entries, int nentries, char *why, size_t whyn) {
-  char in[4200], log[4200], archopt[32];
+  char in[4200], log[4200], archopt[48], arch[32];
   snprintf(in, sizeof in, "%s/in.ptx", dir);
   snprintf(log, sizeof log, "%s/ptxas.log", dir);
-  snprintf(archopt, sizeof archopt, "-arch=sm_%d", target);
+  ptxas_arch(m, target, arch, sizeof arch);
+  snprintf(archopt, sizeof archopt, "-arch=%s", arch);
   int rc = -1;
   if (write_ptx(m, in, rewrite ? target : 0)) {
     snprintf(why, whyn, "cannot write the PTX for ptxas in %.100s", dir);
@@ -369,7 +384,9 @@ int ptx_registers(PtxModule *m, int cc, const char *const *entries, int nentries
    * count registers for an older GPU */
   int rc = run_ptxas(m, ptxas, dir, target, own > target, entries, nentries, why, sizeof why);
   if (rc == 0) {
-    snprintf(m->regs_from, sizeof m->regs_from, "ptxas -arch=sm_%d", target);
+    char arch[32];
+    ptxas_arch(m, target, arch, sizeof arch);
+    snprintf(m->regs_from, sizeof m->regs_from, "ptxas -arch=%s", arch);
     if (target != cc)
       snprintf(m->regs_note, sizeof m->regs_note,
                "registers for sm_%d: CUDA's ptxas no longer compiles for sm_%d", target, cc);
@@ -377,7 +394,9 @@ int ptx_registers(PtxModule *m, int cc, const char *const *entries, int nentries
     /* the PTX needs its own target's features: count for that one */
     rc = run_ptxas(m, ptxas, dir, own, 0, entries, nentries, why, sizeof why);
     if (rc == 0) {
-      snprintf(m->regs_from, sizeof m->regs_from, "ptxas -arch=sm_%d", own);
+      char arch[32];
+      ptxas_arch(m, own, arch, sizeof arch);
+      snprintf(m->regs_from, sizeof m->regs_from, "ptxas -arch=%s", arch);
       snprintf(m->regs_note, sizeof m->regs_note, "registers for sm_%d: the PTX does not compile for sm_%d", own,
                target);
     }

@@ -410,19 +410,51 @@ static void frame_layout(Parser *P) {
   k->frame_size = P->arg_max ? (uint32_t)pp_align_up(arg_base + P->arg_max, 16) : P->local_cur;
 }
 
+/* label ':' -- a label is the next instruction's; one name is defined once
+ * per block (an inner block's shadows an outer one's). */
+void pp_define_label(Parser *P, const PtxTok *t, int instr) {
+  char buf[128];
+  intptr_t v = pp_map_get(&P->labels, t->p, t->len);
+  if (v && P->ldefs[v - 1].depth == P->depth) pp_fail(P, t, "label '%s' defined twice", pp_tok_str(t, buf, sizeof buf));
+  GROW(P->ldefs, P->nldefs, P->capldefs);
+  P->ldefs[P->nldefs++] = (LabelDef){t, instr, P->depth, (int)v};
+  pp_map_put(&P->labels, t->p, t->len, P->nldefs);
+}
+
+/* The block of depth P->depth ends: the branches made inside it (the
+ * uses from luse_at[depth] on) that name one of its labels get their
+ * target; the others are left for the enclosing block (at depth 0, the
+ * kernel's, none may be left). */
+void pp_resolve_labels(Parser *P) {
+  int from = P->depth > 0 ? P->luse_at[P->depth] : 0, keep = from;
+  for (int i = from; i < P->nluses; i++) {
+    LabelUse u = P->luses[i];
+    intptr_t v = pp_map_get(&P->labels, u.tok->p, u.tok->len);
+    if (v && P->ldefs[v - 1].depth == P->depth) P->k->code[u.instr].opd[0].imm = P->ldefs[v - 1].instr;
+    else P->luses[keep++] = u;
+  }
+  P->nluses = keep;
+  if (P->depth == 0 && P->nluses) {
+    char buf[128];
+    pp_fail(P, P->luses[0].tok, "unknown label '%s'", pp_tok_str(P->luses[0].tok, buf, sizeof buf));
+  }
+}
+
+/* Whether a branch targets the end of the code (a label after the last
+ * instruction). */
+static int branches_to_end(const PtxKernel *k) {
+  for (int i = 0; i < k->ncode; i++)
+    for (int j = 0; j < k->code[i].nopd; j++)
+      if (k->code[i].opd[j].kind == PTX_O_LABEL && k->code[i].opd[j].imm == k->ncode) return 1;
+  return 0;
+}
+
 /* Resolves labels and finishes the kernel's layout.  `close` is the '}' of
  * the body (NULL for a declaration without one). */
 static void end_kernel(Parser *P, const PtxTok *close) {
   PtxKernel *k = P->k;
-  char buf[128];
-  int falls_off = k->ncode == 0 || !is_terminator(&k->code[k->ncode - 1]);
-  for (int i = 0; i < P->nluses; i++) {
-    LabelUse *u = &P->luses[i];
-    intptr_t v = pp_map_get(&P->labels, u->tok->p, u->tok->len);
-    if (!v) pp_fail(P, u->tok, "unknown label '%s'", pp_tok_str(u->tok, buf, sizeof buf));
-    k->code[u->instr].opd[0].imm = v - 1;
-    if (v - 1 == k->ncode) falls_off = 1;
-  }
+  pp_resolve_labels(P);
+  int falls_off = k->ncode == 0 || !is_terminator(&k->code[k->ncode - 1]) || branches_to_end(k);
   if (close && falls_off) {
     /* Running off the end of a kernel returns: make that an explicit ret so
      * that every pc the emulator can reach is in code[]. */
@@ -455,7 +487,7 @@ static void end_kernel(Parser *P, const PtxTok *close) {
   while (P->depth >= 0) pp_leave_scope(P);
   pp_map_free(&P->ksyms);
   pp_map_free(&P->labels);
-  P->nluses = P->nxfix = P->nafix = 0;
+  P->nluses = P->nxfix = P->nafix = P->nldefs = P->nshadows = 0;
   P->k = NULL;
 }
 
@@ -510,6 +542,7 @@ static const PtxTok *body(Parser *P) {
       pp_next(P);
       if (P->depth == 0) return t;
       P->arg_cur = P->arg_at[P->depth]; /* a call sequence's arguments end with its block */
+      pp_resolve_labels(P);
       pp_leave_scope(P);
       continue;
     }
@@ -518,6 +551,7 @@ static const PtxTok *body(Parser *P) {
       if (P->depth >= 64) pp_fail(P, t, "blocks nested too deeply");
       P->depth++;
       P->arg_at[P->depth] = P->arg_cur;
+      P->luse_at[P->depth] = P->nluses;
       continue;
     }
     if (pp_is_punct(t, '@')) {
@@ -549,12 +583,61 @@ static const PtxTok *body(Parser *P) {
       pp_next(P);
       pp_next(P);
       if (t->p[0] == '%') pp_fail(P, t, "bad label name '%s'", pp_tok_str(t, buf, sizeof buf));
-      if (pp_map_get(&P->labels, t->p, t->len)) pp_fail(P, t, "label '%s' defined twice", pp_tok_str(t, buf, sizeof buf));
-      pp_map_put(&P->labels, t->p, t->len, k->ncode + 1);
+      pp_define_label(P, t, k->ncode);
     } else {
       pp_instruction(P);
     }
   }
+}
+
+/* The index of the token after the '}' that closes the block opened at
+ * token `open`, or -1 when the text ends first. */
+static int block_end(const Parser *P, int open) {
+  int depth = 0;
+  for (int i = open; i < P->ntoks && P->toks[i].kind != TK_EOF; i++) {
+    if (pp_is_punct(&P->toks[i], '{')) depth++;
+    else if (pp_is_punct(&P->toks[i], '}') && --depth == 0) return i + 1;
+  }
+  return -1;
+}
+
+/* The kernel or function being parsed had an error in its body: it keeps
+ * the located message as the reason it is refused, its half-built state is
+ * dropped, and parsing goes on after its closing brace.  The message stays
+ * in P->e (for the module) when the body never closes. */
+static int refuse_body(Parser *P, int open) {
+  int next = block_end(P, open);
+  if (next < 0) return -1;
+  PtxKernel *k = P->k;
+  free(k->unsupported); /* malformed PTX says more than an unsupported instruction before it */
+  k->unsupported = wm_xstrdup(P->e->msg);
+  k->refused_code = P->e->code;
+  memset(P->e, 0, sizeof *P->e);
+  while (P->depth >= 0) pp_leave_scope(P);
+  pp_map_free(&P->ksyms);
+  pp_map_free(&P->labels);
+  P->nluses = P->nxfix = P->nafix = P->nldefs = P->nshadows = 0;
+  P->defer = 0;
+  P->k = NULL;
+  P->pos = next;
+  return 0;
+}
+
+/* The body and its end (labels, layout), refusing only its own kernel (or
+ * function) when it is malformed: one kernel's error never refuses the
+ * module's others (a label defined twice in one kernel's inline asm, an
+ * unknown label, an operand form the ISA does not have). */
+static void guarded_body(Parser *P) {
+  jmp_buf outer;
+  memcpy(outer, P->jb, sizeof outer);
+  int open = P->pos;
+  if (setjmp(P->jb)) {
+    memcpy(P->jb, outer, sizeof outer);
+    if (refuse_body(P, open)) longjmp(P->jb, 1);
+    return;
+  }
+  end_kernel(P, body(P));
+  memcpy(P->jb, outer, sizeof outer);
 }
 
 /* The parser's state for a new kernel or function k. */
@@ -613,7 +696,7 @@ static void entry(Parser *P) {
     free(k->name);
     return;
   }
-  end_kernel(P, body(P));
+  guarded_body(P);
 }
 
 /* Skips a balanced '(' ... ')' if one comes next. */
@@ -686,7 +769,7 @@ static void func(Parser *P) {
   if (pp_is_punct(pp_peek(P), '(')) param_list(P);
   P->local_cur = (uint32_t)pp_align_up(f->param_size, 16);
   while (pp_peek(P)->kind == TK_WORD && pp_peek(P)->p[0] == '.') perf_directive(P);
-  end_kernel(P, body(P));
+  guarded_body(P);
 }
 
 /* file := .file N "path" [',' N ',' N] */
@@ -757,6 +840,7 @@ void pp_module(Parser *P) {
       if (tg->kind == TK_WORD && tg->p[0] == '.') pp_fail_expected(P, "a target"); /* `.target .file` */
       pp_expect_word(P, "a target");
       pp_tok_str(tg, m->target, sizeof m->target);
+      P->target_tok = tg;
       while (pp_accept(P, ",")) pp_expect_word(P, "a target option");
     } else if (pp_is(t, ".address_size")) {
       pp_next(P);
@@ -799,6 +883,29 @@ void pp_module(Parser *P) {
   }
 }
 
+/* The newest PTX target warpmem runs: sm_90 and its arch-specific sm_90a
+ * (Hopper).  A module for a newer GPU (sm_100a's tcgen05, sm_120) loads,
+ * and each of its kernels is refused with the .target line. */
+#define PTX_NEWEST_SM 90
+
+static void refuse_newer_target(Parser *P) {
+  PtxModule *m = P->m;
+  int sm = strncmp(m->target, "sm_", 3) == 0 ? atoi(m->target + 3) : 0;
+  if (sm <= PTX_NEWEST_SM || !P->target_tok) return;
+  char msg[300];
+  snprintf(msg, sizeof msg, "PTX for %s (.target): warpmem runs PTX for sm_%d and its arch-specific sm_%da "
+           "(Hopper) and older; compile for those (nvcc -arch=sm_%da)", m->target, PTX_NEWEST_SM, PTX_NEWEST_SM,
+           PTX_NEWEST_SM);
+  for (int i = 0; i < m->nkernels; i++) {
+    P->k = &m->kernels[i];
+    free(P->k->unsupported); /* the target explains its other refusals too (tcgen05, ...) */
+    P->k->unsupported = NULL;
+    P->k->refused_code = 0;
+    pp_mark_unsupported(P, P->target_tok, msg);
+  }
+  P->k = NULL;
+}
+
 /* .file directives come after the code in nvcc's output, so only now can a
  * .loc that names a file number no .file defines be told apart: such a
  * position is dropped (cu_line 0) so that no message shows a line without a
@@ -836,6 +943,8 @@ static void parser_free(Parser *P) {
   pp_map_free(&P->ksyms);
   pp_map_free(&P->regs);
   pp_map_free(&P->labels);
+  free(P->ldefs);
+  free(P->shadows);
   free(P->luses);
   free(P->xfix);
   free(P->afix);
@@ -874,6 +983,7 @@ PtxModule *ptx_parse(const char *path, char *text, WmErr *e) {
     return NULL;
   }
   pp_module(P);
+  refuse_newer_target(P);
   check_files(m);
   pp_link(m);
   parser_free(P);

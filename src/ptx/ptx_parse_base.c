@@ -368,10 +368,22 @@ Sym *pp_find_sym(Parser *P, const PtxTok *t) {
   return s;
 }
 
+/* A variable of a kernel's nested block shadows one of an outer block (or
+ * a module variable) until the block ends; two of one block clash. */
 void pp_declare_sym(Parser *P, const PtxTok *name, Sym *s) {
   Map *m = P->k ? &P->ksyms : &P->msyms;
   char buf[128];
-  if (pp_map_get(m, name->p, name->len)) pp_fail(P, name, "'%s' is already declared", pp_tok_str(name, buf, sizeof buf));
+  Sym *prev = (Sym *)pp_map_get(m, name->p, name->len);
+  if (prev && (!P->k || prev->depth == P->depth))
+    pp_fail(P, name, "'%s' is already declared", pp_tok_str(name, buf, sizeof buf));
+  if (P->k) {
+    s->depth = P->depth;
+    s->prev = prev;
+    if (P->depth > 0) {
+      GROW(P->shadows, P->nshadows, P->capshadows);
+      P->shadows[P->nshadows++] = s;
+    }
+  }
   pp_map_put(m, name->p, name->len, (intptr_t)s);
 }
 
@@ -427,12 +439,23 @@ uint32_t pp_reg_slot(Parser *P, const PtxTok *t, uint8_t *type) {
   return d->slots[idx];
 }
 
+/* Leaves the block of depth P->depth (after pp_resolve_labels, unless
+ * unwinding after an error): its registers, variables and labels go out
+ * of scope. */
 void pp_leave_scope(Parser *P) {
   while (P->ndecls > 0 && P->decls[P->ndecls - 1]->depth == P->depth) {
     RegDecl *d = P->decls[--P->ndecls];
     pp_map_put(&P->regs, d->name, d->len, (intptr_t)d->prev);
     free(d->slots);
     free(d);
+  }
+  while (P->nshadows > 0 && P->shadows[P->nshadows - 1]->depth == P->depth) {
+    Sym *v = P->shadows[--P->nshadows]; /* the Sym itself is P's (P->syms) */
+    pp_map_put(&P->ksyms, v->name, v->len, (intptr_t)v->prev);
+  }
+  while (P->nldefs > 0 && P->ldefs[P->nldefs - 1].depth == P->depth) {
+    LabelDef *d = &P->ldefs[--P->nldefs];
+    pp_map_put(&P->labels, d->tok->p, d->tok->len, d->prev);
   }
   P->depth--;
 }

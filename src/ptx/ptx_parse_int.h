@@ -62,6 +62,8 @@ typedef struct Sym {
   uint32_t align;
   uint64_t offset;   /* in its space (ext: 0, fixed up per kernel) */
   uint32_t size;     /* bytes (call arguments) */
+  int depth;         /* a kernel's: the block nesting level it was declared at */
+  struct Sym *prev;  /* the declaration of the same name it shadows there */
 } Sym;
 
 enum { SYM_FRAME = 1, SYM_ARG = 2 };
@@ -82,6 +84,17 @@ typedef struct LabelUse {
   const PtxTok *tok;
 } LabelUse;
 
+/* A label definition.  Labels are scoped to the { } block that defines
+ * them, as registers are (inline asm copied into many places of a kernel
+ * defines the same label in each copy): Parser.labels maps a name to the
+ * innermost definition in scope, whose `prev` is the one it shadows. */
+typedef struct LabelDef {
+  const PtxTok *tok;
+  int instr;         /* the instruction it labels */
+  int depth;         /* the block nesting level of its definition */
+  int prev;          /* index in Parser.ldefs + 1 of the shadowed one, 0: none */
+} LabelDef;
+
 typedef struct Parser {
   const char *path, *src;
   WmErr *e;
@@ -98,6 +111,7 @@ typedef struct Parser {
   uint32_t mshared;         /* bytes of module-scope static shared */
   uint64_t gcap, ccap;      /* capacity of global_init, const_init */
   int capvars, capkernels, caprelocs;
+  const PtxTok *target_tok; /* the .target's name, for messages */
   uint8_t init_space;       /* the variable being initialized: its space */
   uint64_t init_at;         /* and offset in its segment */
 
@@ -106,11 +120,16 @@ typedef struct Parser {
   int capcode, capnames, capparams;
   Map ksyms;                /* params and entry variables -> Sym* */
   Map regs;                 /* register names -> RegDecl* */
-  Map labels;               /* label -> instruction index + 1 */
+  Map labels;               /* label -> index in ldefs + 1 of the innermost definition in scope */
+  LabelDef *ldefs;          /* the definitions in scope, outermost first */
+  int nldefs, capldefs;
   RegDecl **decls;          /* declarations in order, for scope exit */
   int ndecls, capdecls, depth;
-  LabelUse *luses;
+  Sym **shadows;            /* a kernel's variables declared in nested blocks, for scope exit */
+  int nshadows, capshadows;
+  LabelUse *luses;          /* branches whose label is not resolved yet: */
   int nluses, capluses;
+  int luse_at[66];          /* ... those at and after luse_at[d] were made inside the block of depth d */
   uint16_t next_flags;      /* PTX_IF_* for the next instruction (a .pragma's) */
   int *xfix;                /* (instr, opd) pairs that name dynamic shared */
   int nxfix, capxfix;
@@ -233,6 +252,10 @@ void pp_declare_sym(Parser *P, const PtxTok *name, Sym *s);
 RegDecl *pp_find_reg(Parser *P, const PtxTok *t, uint32_t *idx);
 uint32_t pp_reg_slot(Parser *P, const PtxTok *t, uint8_t *type);
 void pp_leave_scope(Parser *P);
+/* A label's definition, and the branches of the block being left resolved
+ * to its definitions (ptx_parse.c). */
+void pp_define_label(Parser *P, const PtxTok *t, int instr);
+void pp_resolve_labels(Parser *P);
 void pp_reg_decl(Parser *P);
 /* The plain C++ name of a mangled entry (caller frees), NULL if not mangled. */
 char *pp_demangle(const char *s);

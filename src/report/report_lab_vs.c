@@ -27,9 +27,9 @@
   X("l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", "loc st sect")          \
   X("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smem ld wf")    \
   X("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smem st wf")    \
-  X("l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", "ldgsts sect")     \
-  X("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "ldgsts wf") \
-  X("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "ldsm wf")     \
+  X("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", "ldgsts sect")     \
+  X("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "ldgsts wf") \
+  X("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "ldsm wf")     \
   X("l1tex__t_requests_pipe_tex_mem_texture.sum", "tex req")                 \
   X("l1tex__t_sectors_pipe_tex_mem_texture.sum", "tex sect")                 \
   X("lts__t_sectors_srcunit_tex_op_read.sum", "L2 rd sect")                  \
