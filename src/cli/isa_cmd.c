@@ -99,6 +99,11 @@ static void print_sregs(void) {
          "`.visible` `.weak` `.common` `.global` `.const` `.shared` `.local` `.param` `.reg` `.maxntid` `.reqntid` "
          "(checked against the launch) `.minnctapersm` `.maxnctapersm` `.maxnreg` `.maxclusterrank` "
          "`.reqnctapercluster` `.explicitcluster` `.noreturn` (accepted, no effect).\n");
+  printf("\nTargets up to `.target sm_90a` (Hopper's arch-specific set) run; a module for a newer GPU loads and "
+         "each of its kernels is refused at its `.target` line.  Registers, variables and labels are scoped to "
+         "the `{ }` block that declares them (inline asm copied into many places of a kernel defines its labels "
+         "once per copy).  A kernel or device function whose body is malformed is refused alone, with its "
+         "located error; the module's other kernels run.\n");
 }
 
 /* --arch for a .cu: sm_ and a number, with an optional letter (sm_90a). */
