@@ -81,3 +81,21 @@ int arch_xbar_group(const ArchLayout *L, int sm) {
   }
   return -1;
 }
+
+int arch_cluster_gpcs(const ArchLayout *L, int total_sms, int *sms, int max) {
+  int n = 0;
+  if (!L) { /* no layout: GPCs of 16 SMs (assumed), the last one the rest */
+    for (int left = total_sms; left > 0 && n < max; left -= 16) sms[n++] = left < 16 ? left : 16;
+    return n;
+  }
+  for (int g = 0; g < L->ngpc && n < max; g++)
+    if (L->gpc[g].tpcs >= 2) sms[n++] = 2 * L->gpc[g].tpcs;
+  for (int g = 0; g < L->ngpc && n > 0; g++) { /* single TPCs join the smallest GPC, the first of ties */
+    if (L->gpc[g].tpcs >= 2) continue;
+    int best = 0;
+    for (int i = 1; i < n; i++)
+      if (sms[i] < sms[best]) best = i;
+    sms[best] += 2 * L->gpc[g].tpcs;
+  }
+  return n;
+}

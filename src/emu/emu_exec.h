@@ -61,8 +61,8 @@ typedef struct Frame {
   uint32_t fp;       /* the frame's offset in each lane's local memory */
   size_t saved;      /* the caller's registers in Warp.save, or SIZE_MAX */
 } Frame;
-/* Barriers of a block: bar.sync's 16, then barrier.cluster's (a cluster of
- * one block without a cluster launch). */
+/* Barriers of a block: bar.sync's 16, then barrier.cluster's (whose state
+ * is the cluster's: emu_cluster.c), which Warp.bar_id names. */
 #define EMU_BAR_CLUSTER 16
 #define EMU_NBARS 17
 
@@ -78,6 +78,9 @@ typedef struct Warp {
   uint32_t red_dst;   /* bar.red: slot that gets the block-wide result */
   uint32_t red_mask;  /* bar.red: lanes that get it */
   uint8_t red_kind;   /* bar.red: PTX_SUB_RED_*, 0 if none */
+  uint32_t cl_mask;   /* barrier.cluster: lanes that arrived and have not
+                         waited yet (emu_cluster.c) ... */
+  uint32_t cl_phase;  /* ... and the cluster barrier's phase they arrived in */
   uint32_t mbar_wait; /* shared offset + 1 of the mbarrier whose phase it
                          waits for (test_wait/try_wait), 0 if none */
   Frame *frames;      /* device-function calls in progress, innermost last */
@@ -97,8 +100,14 @@ typedef struct Warp {
 /* Pending asynchronous copies of a block (emu_async.c). */
 typedef struct EmuAsync EmuAsync;
 
-/* The blocks of one cluster, resident together (emu_cluster.c). */
-typedef struct EmuCluster EmuCluster;
+/* The blocks of one cluster, resident together (emu_cluster.c): a host
+ * thread's, reused cluster after cluster. */
+typedef struct EmuCluster {
+  struct Block **blocks; /* [n] by rank */
+  uint32_t n;
+  uint32_t arrived;      /* barrier.cluster: threads arrived in this phase */
+  uint32_t phase;        /* its phases completed */
+} EmuCluster;
 
 
 /* printf's output: each block's text is kept apart and written in block
@@ -154,6 +163,8 @@ typedef struct Block {
                          uses cp.async or mbarriers */
   EmuCluster *cluster;/* the cluster it runs in, NULL: a cluster of one */
   uint32_t crank;     /* its rank in that cluster (%cluster_ctarank) */
+  uint32_t cl_arrived, cl_phase; /* a cluster of one's barrier.cluster
+                         (EmuCluster's arrived and phase otherwise) */
   WmErr *e;
   int failed;
   uint32_t max_warps; /* the preset's warps per SM (%nwarpid) */
@@ -408,6 +419,42 @@ Block *emu_cluster_peer(Block *b, uint32_t rank);
  * the cluster, bytes beyond that block's shared memory). */
 int emu_dsm_locate(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a, unsigned size, Block **owner,
                    uint32_t *off);
+/* The launch's cluster: blocks in x, y, z (1, 1, 1 without one), and their
+ * product. */
+void emu_cluster_dims(const EmuLaunch *l, uint32_t d[3]);
+uint32_t emu_cluster_size(const EmuLaunch *l);
+/* The block (linear index in the grid) at place p of the cluster order
+ * (cluster p / n's block of rank p % n, clusters numbered x first), and
+ * the inverse. */
+uint64_t emu_cluster_block(const EmuLaunch *l, uint64_t place);
+uint64_t emu_cluster_place(const EmuLaunch *l, uint64_t block);
+/* barrier.cluster.arrive by lanes eff of warp wi at x: 0, or -1 after a
+ * located fault (a second arrival before a wait). */
+int emu_cluster_arrive(Block *b, int wi, const EmuInstr *x, uint32_t eff);
+/* barrier.cluster.wait: 0 when the phase its lanes arrived in is complete,
+ * 1 when the warp waits (W_WAIT at EMU_BAR_CLUSTER, before x), -1 after a
+ * located fault (lanes that did not arrive). */
+int emu_cluster_wait(Block *b, int wi, const EmuInstr *x, uint32_t eff);
+/* Lanes of warp wi exit: arrivals they made and did not wait for no longer
+ * count. */
+void emu_cluster_exit(Block *b, int wi, uint32_t lanes);
+/* Completes the cluster barrier's phase when every live thread of the
+ * cluster has arrived, waking the waiters in all its blocks: 1 if it did. */
+int emu_cluster_release(Block *b);
+/* Settles l's cluster before it runs: the kernel's .reqnctapercluster when
+ * the launch names none (a different one is refused, as CUDA refuses it),
+ * then CUDA's rules: positive dimensions, sm_90, at most 8 blocks (16 if
+ * non-portable sizes are allowed), .maxclusterrank, a grid of whole
+ * clusters, .explicitcluster.  0, or -1 with the message (WM_ELIMIT). */
+int emu_cluster_resolve(EmuLaunch *l, const Arch *a, WmErr *e);
+/* Runs the n blocks bs together (a cooperative grid, a cluster) on this
+ * thread, their warps interleaved pass by pass; block i's requests go to
+ * mm with trace tr[i] (tr NULL: none).  0, or -1 after a fault or a
+ * deadlock (emu_grid.c). */
+int emu_run_together(Block *const *bs, uint64_t n, MemModel *mm, MemTrace *tr);
+/* "N of the M live threads of the cluster (K blocks) arrived", for a
+ * deadlock's message. */
+void emu_cluster_describe(Block *b, char *buf, size_t n);
 
 /* --- control (emu_ctrl.c) --- */
 

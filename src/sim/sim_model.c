@@ -29,6 +29,9 @@ void sim_model_begin(const SimOptions *o, const PtxKernel *k, const LaunchSpec *
   if (sample > 1) {
     l->sample_wave = (uint64_t)cm->arch->sms * (uint64_t)cm->blocks_per_sm;
     l->sample_every = (uint32_t)sample;
+    const uint32_t *c = ls->cluster[0] ? ls->cluster : k->cluster_dims;
+    uint64_t cs = c[0] ? (uint64_t)c[0] * c[1] * c[2] : 1; /* a sampled wave of whole clusters */
+    l->sample_wave = l->sample_wave > cs ? l->sample_wave / cs * cs : cs;
   }
   if (!o->cfg.caches) return;
   CacheConfig cc;
