@@ -152,7 +152,7 @@ extern "C" __global__ void cluster_regs(unsigned *out) {
   if (threadIdx.x == 18) out[b * 20 + 18] = b;
   if (threadIdx.x == 19) {
     uint32_t r;
-    asm volatile("getctarank.shared::cluster.u32 %0, %1;" : "=r"(r) : "r"(peer_addr(0, 7 - cluster.block_rank())));
+    asm volatile("getctarank.shared::cluster.u32 %0, %1;" : "=r"(r) : "r"(peer_addr(0, cluster.num_blocks() - 1 - cluster.block_rank())));
     out[b * 20 + 19] = r;
   }
 }
@@ -263,14 +263,22 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) read_after_exit(float *out)
   out[threadIdx.x] = *cluster.map_shared_rank(&s[threadIdx.x], 1);
 }
 
-// A cluster barrier only rank 0 reaches: a deadlock across the cluster.
+// A cluster barrier only rank 0 reaches, while rank 1 waits on an mbarrier
+// nobody arrives at: a deadlock across the cluster.
 extern "C" __global__ void __cluster_dims__(2, 1, 1) cluster_deadlock(float *out) {
+  __shared__ __align__(8) uint64_t never;
   cg::cluster_group cluster = cg::this_cluster();
-  if (cluster.block_rank() == 0) cluster.sync();
-  else
-    while (out[0] == 0.0f) {
-    }
-  out[threadIdx.x + 32] = 1.0f;
+  if (cluster.block_rank() == 0) {
+    cluster.sync();
+  } else {
+    if (threadIdx.x == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&never)));
+    __syncthreads();
+    uint32_t done = 0;
+    while (!done)
+      asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n\t"
+                   "selp.u32 %0, 1, 0, p;\n\t}" : "=r"(done) : "r"(smem_addr(&never)));
+  }
+  out[threadIdx.x] = 1.0f;
 }
 
 // A plain kernel for the launch errors: a grid that is not a whole number
