@@ -106,6 +106,7 @@ typedef struct EmuLaunch {
 } EmuLaunch;
 
 #define EMU_MAX_THREADS 64
+#define EMU_CLUSTER_MAX 16 /* blocks of a cluster: 8 portable, 16 non-portable on sm_90 */
 /* The watchdog's default budget: 2^35 (3.4e10) warp instructions, 1.1e12
  * thread-instructions at full warps, 30 times the largest launch of
  * bench/large_kernels.cu (3e10 thread-instructions) and about 20 minutes

@@ -409,7 +409,6 @@ int emu_mbar_complete_tx(Block *b, const EmuInstr *x, int warp, int lane, Block 
  * 227 KiB).  A generic address of peer memory is EMU_SHARED_WIN plus it. */
 #define EMU_DSM_SHIFT 24
 #define EMU_DSM_OFF_MASK ((1u << EMU_DSM_SHIFT) - 1)
-#define EMU_CLUSTER_MAX 16 /* blocks of a cluster: 8 portable, 16 non-portable on sm_90 */
 /* The block of cluster rank `rank` in b's cluster (b itself for its own
  * rank), or NULL when the cluster has no such rank. */
 Block *emu_cluster_peer(Block *b, uint32_t rank);
