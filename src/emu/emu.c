@@ -390,8 +390,12 @@ _Static_assert(EMU_NBARS <= 32, "release_barriers keeps the barriers in a 32-bit
 static int release_barriers(Block *b) {
   int released = 0;
   uint32_t live = b->nthreads - b->exited_threads, waiting = 0; /* the barriers some warp waits at */
-  for (uint32_t w = 0; w < b->nwarps; w++)
-    if (b->warps[w].state == W_WAIT && (unsigned)b->warps[w].bar_id < EMU_BAR_CLUSTER) waiting |= 1u << b->warps[w].bar_id;
+  int nreg = 0; /* a warp waits in setmaxnreg.inc */
+  for (uint32_t w = 0; w < b->nwarps; w++) {
+    if (b->warps[w].state != W_WAIT) continue;
+    if ((unsigned)b->warps[w].bar_id < EMU_BAR_CLUSTER) waiting |= 1u << b->warps[w].bar_id;
+    nreg |= b->warps[w].bar_id == EMU_WAIT_NREG;
+  }
   for (; waiting; waiting &= waiting - 1) { /* in the order of their ids */
     int id = __builtin_ctz(waiting);
     uint32_t need = b->bar_expected[id] ? b->bar_expected[id] : live;
@@ -417,6 +421,7 @@ static int release_barriers(Block *b) {
     released = 1;
   }
   if (released) emu_async_barrier(b);
+  if (nreg) released |= emu_nreg_release(b);
   return emu_cluster_release(b) | released; /* every live thread of the cluster arrived */
 }
 
@@ -436,6 +441,7 @@ static int deadlock(Block *b) {
     if (cu[0]) snprintf(src, sizeof src, "%s, ", cu);
     if (wp->mbar_wait) snprintf(what, sizeof what, "on the mbarrier at shared offset 0x%x", wp->mbar_wait - 1);
     else if (wp->bar_id == EMU_BAR_CLUSTER) snprintf(what, sizeof what, "at the cluster barrier");
+    else if (wp->bar_id == EMU_WAIT_NREG) emu_nreg_describe(b, wp, what, sizeof what);
     else snprintf(what, sizeof what, "at barrier %d", wp->bar_id);
     n += (size_t)snprintf(list + n, sizeof list - n, "\n  warp %u waits %s (%sPTX line %u)%s", w,
                           what, src, in->ptx_line,
@@ -457,6 +463,14 @@ static int deadlock(Block *b) {
                   "mbarrier deadlock in kernel %s, block (%u,%u,%u): the mbarrier wait at %s can never complete: "
                   "%s, and no thread that could arrive can run%s",
                   b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], at, mb, list);
+  }
+  if (b->warps[first].bar_id == EMU_WAIT_NREG) {
+    char why[300];
+    emu_nreg_describe(b, &b->warps[first], why, sizeof why);
+    return wm_err(b->e, WM_EDEADLOCK,
+                  "register deadlock in kernel %s, block (%u,%u,%u): warp %d waits at %s %s, and no warp that "
+                  "could give registers back (setmaxnreg.dec) can run%s",
+                  b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], first, at, why, list);
   }
   if (b->warps[first].bar_id == EMU_BAR_CLUSTER) {
     char cl[200];
@@ -501,6 +515,7 @@ void emu_block_start(Block *b) {
     wp->stack[0] = (SimtEntry){0, (uint32_t)b->p->ncode, wp->exists, UINT32_MAX};
     wp->mbar_wait = 0;
     wp->cl_mask = 0;
+    wp->nreg = 0;
     wp->nframes = 0;
     wp->nsave = 0;
     wp->stack_top = b->stack_base;
@@ -520,6 +535,8 @@ void emu_block_start(Block *b) {
   memset(b->bar_any, 0, sizeof b->bar_any);
   b->exited_threads = 0;
   b->cl_arrived = b->cl_phase = 0;
+  b->nreg_free = 0;
+  memset(b->wg_seen, 0, sizeof b->wg_seen);
   if (b->cluster && b->crank == 0) b->cluster->arrived = b->cluster->phase = 0;
   b->bar_since = 0;
   memset(b->poll_instr, 0xff, sizeof b->poll_instr);

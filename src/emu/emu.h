@@ -83,6 +83,8 @@ typedef struct EmuLaunch {
                                 an implicit 1x1x1 cluster).  The blocks of a
                                 cluster run together, their warps
                                 interleaved, on one host thread */
+  int regs;                  /* registers a thread at launch (ptxas, --regs),
+                                0: unknown (setmaxnreg's pool is not checked) */
   int cluster_nonportable;   /* cudaFuncAttributeNonPortableClusterSizeAllowed:
                                 up to EMU_CLUSTER_MAX blocks, not 8 */
   uint64_t grid_ws;          /* set by emu_run: that workspace's address

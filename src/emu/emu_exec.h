@@ -65,6 +65,7 @@ typedef struct Frame {
  * is the cluster's: emu_cluster.c), which Warp.bar_id names. */
 #define EMU_BAR_CLUSTER 16
 #define EMU_NBARS 17
+#define EMU_WAIT_NREG (-2) /* Warp.bar_id of a warp that waits in setmaxnreg.inc for registers */
 
 typedef struct Warp {
   int state;
@@ -81,6 +82,8 @@ typedef struct Warp {
   uint32_t cl_mask;   /* barrier.cluster: lanes that arrived and have not
                          waited yet (emu_cluster.c) ... */
   uint32_t cl_phase;  /* ... and the cluster barrier's phase they arrived in */
+  uint16_t nreg;      /* registers a thread (setmaxnreg; EmuLaunch.regs at start) */
+  uint16_t nreg_want; /* a setmaxnreg.inc it waits in (bar_id EMU_WAIT_NREG): the count */
   uint32_t mbar_wait; /* shared offset + 1 of the mbarrier whose phase it
                          waits for (test_wait/try_wait), 0 if none */
   Frame *frames;      /* device-function calls in progress, innermost last */
@@ -165,6 +168,9 @@ typedef struct Block {
   uint32_t crank;     /* its rank in that cluster (%cluster_ctarank) */
   uint32_t cl_arrived, cl_phase; /* a cluster of one's barrier.cluster
                          (EmuCluster's arrived and phase otherwise) */
+  uint32_t nreg_free; /* setmaxnreg: registers the block's warps gave back, not yet taken */
+  uint16_t wg_nreg[8];/* setmaxnreg: the count warpgroup g's warps are setting (0: none) ... */
+  uint8_t wg_seen[8]; /* ... and which of its 4 warps did (bits) */
   WmErr *e;
   int failed;
   uint32_t max_warps; /* the preset's warps per SM (%nwarpid) */
@@ -454,6 +460,15 @@ int emu_run_together(Block *const *bs, uint64_t n, MemModel *mm, MemTrace *tr);
 /* "N of the M live threads of the cluster (K blocks) arrived", for a
  * deadlock's message. */
 void emu_cluster_describe(Block *b, char *buf, size_t n);
+
+/* --- setmaxnreg (emu_nreg.c) --- */
+
+/* Wakes the warps waiting in setmaxnreg.inc whose registers the pool now
+ * holds: 1 if one woke. */
+int emu_nreg_release(Block *b);
+/* "waits in setmaxnreg.inc for N registers a thread (...)" of warp w, for a
+ * deadlock's message. */
+void emu_nreg_describe(const Block *b, const Warp *w, char *buf, size_t n);
 
 /* --- control (emu_ctrl.c) --- */
 

@@ -189,7 +189,9 @@ enum {
   PTX_SUB_ASYNC_SRCSIZE, PTX_SUB_ASYNC_IGNORE,
   PTX_SUB_MB_EXPECT_TX, PTX_SUB_MB_NOCOMPLETE, PTX_SUB_MB_PARITY, PTX_SUB_MB_NOINC,
   /* cp.async.bulk from shared to global (.bulk_group) */
-  PTX_SUB_BULK_STORE
+  PTX_SUB_BULK_STORE,
+  /* setmaxnreg.inc / .dec */
+  PTX_SUB_NREG_INC, PTX_SUB_NREG_DEC
 };
 
 /* PtxInstr.aux of texture and surface instructions: tex: PTX_TEX_LEVEL or

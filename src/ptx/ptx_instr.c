@@ -113,6 +113,11 @@ static int async_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
 static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   uint64_t mods = ptx_op[in->op].mods;
   int t = pp_type_of(c.p, c.len), i;
+  if (in->op == PTX_OP_SETMAXNREG && (IS(c, "inc") || IS(c, "dec"))) {
+    if (in->sub) bad_mod(P, x, c);
+    in->sub = IS(c, "inc") ? PTX_SUB_NREG_INC : PTX_SUB_NREG_DEC;
+    return;
+  }
   if ((in->op == PTX_OP_MAPA || in->op == PTX_OP_GETCTARANK) && IS(c, "shared::cluster")) {
     in->space = PTX_S_CLUSTER; /* a 32-bit shared::cluster address, not a generic one */
     return;

@@ -351,7 +351,9 @@ typedef enum {
   X(MAPA, "mapa", 0, M_ANY, SH_D2, "tu", mapa,                                                               \
     "d = address a in the block of cluster rank b: a cluster is one block, so a itself (rank b != 0 faults)") \
   X(GETCTARANK, "getctarank", 0, M_ANY, SH_D1, "", getctarank, "d = the cluster rank of address a's block: 0") \
-  X(SETMAXNREG, "setmaxnreg", OPF_NODST, M_ANY | M_NOTYPE, SH_ONE, "u", nop, "register budget hint: no effect") \
+  X(SETMAXNREG, "setmaxnreg", OPF_NODST, M_ANY | M_NOTYPE | M_NEED_SUB, SH_ONE, "u", setmaxnreg,              \
+    "setmaxnreg.inc/.dec.sync.aligned.u32 a: the warp's registers a thread become a (24..256, a multiple of " \
+    "8), taken from or given back to the block's pool; .inc waits until the pool has them") \
   X(BARCLUSTER, "barrier.cluster", OPF_BARRIER | OPF_NODST, M_CLUSTER | M_NOTYPE | M_NEED_SUB, SH_NONE, "",  \
     simt, "barrier.cluster.arrive/.wait: the cluster's barrier; without a cluster launch a cluster is "      \
     "one block: .wait completes when all its threads have arrived")

@@ -28,6 +28,19 @@ const Arch *sim_arch(const SimOptions *o) { return o->cfg.arch ? o->cfg.arch : a
  * cannot run on the preset is not an error of the simulation: run->occ_note
  * says why and have_occ stays 0. */
 #define SIM_ASSUMED_REGS 32
+
+/* A kernel that runs setmaxnreg moves registers between its warpgroups: the
+ * occupancy says so (blocks per SM stay those of its registers at launch,
+ * ptxas's count, e.g. 168 for __launch_bounds__(384, 1)). */
+static void note_setmaxnreg(const PtxKernel *k, SimRun *run) {
+  int used = 0;
+  for (int i = 0; i < k->ncode && !used; i++) used = k->code[i].op == PTX_OP_SETMAXNREG;
+  if (!used) return;
+  size_t n = strlen(run->occ_note);
+  snprintf(run->occ_note + n, sizeof run->occ_note - n,
+           "%ssetmaxnreg redistributes the block's %d registers a thread between its warpgroups; it does not "
+           "change blocks per SM", n ? "; " : "", run->regs);
+}
 static void launch_occupancy(const PtxModule *mod, const PtxKernel *k, const LaunchSpec *ls, const SimOptions *o,
                              SimRun *run) {
   const Arch *a = sim_arch(o);
@@ -51,6 +64,7 @@ static void launch_occupancy(const PtxModule *mod, const PtxKernel *k, const Lau
   WmErr oe = {0};
   if (occ_compute(a, &in, &run->occ, &oe) == 0) {
     run->have_occ = 1;
+    note_setmaxnreg(k, run);
     return;
   }
   size_t used = strlen(run->occ_note);
@@ -167,6 +181,7 @@ static int run_bound(const PtxModule *mod, const PtxKernel *k, const LaunchSpec 
   memcpy(l.block, ls->block, sizeof l.block);
   memcpy(l.cluster, ls->cluster, sizeof l.cluster);
   l.cluster_nonportable = ls->cluster_nonportable;
+  l.regs = run->regs_from && strcmp(run->regs_from, "assumed") ? run->regs : 0; /* setmaxnreg's pool */
   SimModel cm;
   memset(&cm, 0, sizeof cm);
   if (!b->functional) sim_model_begin(o, k, ls, run, &cm, &l);
