@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "mem/place.h"
 #include "testutil.h"
 
 static PtxModule *mod;
@@ -303,10 +304,43 @@ static void test_active_clusters(void **state) {
   assert_int_equal(largest, 18);
   assert_int_equal(occ_active_clusters(a, 1, 16, NULL), 8);
   assert_int_equal(occ_active_clusters(a, 2, 8, NULL), 32);
-  int sms[ARCH_MAX_GPCS], n = arch_cluster_gpcs(a->layout, a->sms, sms, ARCH_MAX_GPCS), total = 0;
+  int sms[ARCH_GPCS_MAX], n = arch_cluster_gpcs(a->layout, a->sms, sms, ARCH_GPCS_MAX), total = 0;
   assert_int_equal(n, 8);
   for (int g = 0; g < n; g++) total += sms[g];
   assert_int_equal(total, 132);
+}
+
+/* The cache replay's placement of a cluster launch (place_init_clusters):
+ * every cluster of 2 or 4 blocks on SMs of one GPC, two blocks an SM, and
+ * every SM holding its two; clusters of 16 at one block an SM: 8 whole
+ * clusters (one a GPC: 18, 18 and six GPCs of 16 SMs), the 4 places left
+ * spread over the two GPCs of 18. */
+static void test_placement(void **state) {
+  (void)state;
+  const Arch *a = arch_default();
+  uint16_t gpc_of[256];
+  arch_cluster_gpc_of(a->layout, a->sms, gpc_of, ARCH_GPCS_MAX);
+  static const int cases[3][2] = {{2, 2}, {4, 2}, {16, 1}};
+  for (int c = 0; c < 3; c++) {
+    int n = cases[c][0], per = cases[c][1], wave = a->sms * per;
+    Place p;
+    place_init_clusters(&p, a->layout, a->sms, per, n);
+    assert_non_null(p.sm);
+    int held[256] = {0}, whole = wave / n;
+    if (n == 16) whole = 8;
+    for (int i = 0; i < wave; i++) held[p.sm[i]]++;
+    for (int s = 0; s < a->sms; s++) assert_int_equal(held[s], per);
+    for (int q = 0; q < whole; q++)
+      for (int b = 1; b < n; b++)
+        if (gpc_of[p.sm[q * n + b]] != gpc_of[p.sm[q * n]])
+          fail_msg("cluster %d of %d: block %d on SM %u (GPC %u), block 0 on SM %u (GPC %u)", q, n, b, p.sm[q * n + b],
+                   gpc_of[p.sm[q * n + b]], p.sm[q * n], gpc_of[p.sm[q * n]]);
+    if (n == 16) /* spread: a cluster's 16 blocks on 16 different SMs */
+      for (int q = 0; q < whole; q++)
+        for (int b = 1; b < n; b++)
+          for (int d = 0; d < b; d++) assert_int_not_equal(p.sm[q * n + b], p.sm[q * n + d]);
+    place_free(&p);
+  }
 }
 
 /* The counters do not depend on the host threads (a cluster's blocks run
@@ -336,6 +370,7 @@ int main(void) {
     cmocka_unit_test(test_cluster_regs),     cmocka_unit_test(test_cluster_of_one),
     cmocka_unit_test(test_probe_counters),   cmocka_unit_test(test_errors),
     cmocka_unit_test(test_active_clusters),  cmocka_unit_test(test_same_threads),
+    cmocka_unit_test(test_placement),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,10 @@ int arch_xbar_group(const ArchLayout *L, int sm);
  * tools/gpu/cluster_probe.cu measures it).  Without a layout (L NULL),
  * GPCs of 16 of the total_sms (assumed). */
 int arch_cluster_gpcs(const ArchLayout *L, int total_sms, int *sms, int max);
+/* The same GPCs as gpc_of[s] for each SM s < total_sms; returns how many
+ * (at most max_gpcs of them numbered). */
+#define ARCH_GPCS_MAX 64
+int arch_cluster_gpc_of(const ArchLayout *L, int total_sms, uint16_t *gpc_of, int max_gpcs);
 
 /* The layout of GH100 with 132 SMs (H100 SXM, H200). */
 extern const ArchLayout arch_gh100_132;

@@ -88,7 +88,6 @@ int occ_compute(const Arch *a, const OccInput *in, OccResult *out, WmErr *e);
  * GPC (arch_cluster_gpcs), blocks_sm a SM (occ_compute's), so each GPC of
  * S SMs holds S * blocks_sm / cluster_blocks of them.  *largest (may be
  * NULL) gets the SMs of the largest GPC. */
-#define ARCH_MAX_GPCS 64
 int occ_active_clusters(const Arch *a, int blocks_sm, int cluster_blocks, int *largest);
 
 /* "registers", ... */

@@ -38,6 +38,8 @@ void sim_model_begin(const SimOptions *o, const PtxKernel *k, const LaunchSpec *
   model_cache_config(cm->arch, cm->blocks_per_sm, threads, smem, k->local_size, &cc);
   if (run->have_occ) cc.l1_bytes = run->occ.l1_bytes; /* the carveout occupancy.c chose */
   model_spread_small_grid(&cc, (uint64_t)ls->grid[0] * ls->grid[1] * ls->grid[2]);
+  const uint32_t *cd = ls->cluster[0] ? ls->cluster : k->cluster_dims;
+  if (cd[0] > 1 && cd[1] == 1 && cd[2] == 1) cc.cluster_blocks = (int)cd[0]; /* a cluster on one GPC (1-D clusters) */
   if (sample > 1) {
     /* every sample-th wave runs: the L2 shrinks in proportion, so that the
      * data the sampled waves stream through it overflows it as often */
