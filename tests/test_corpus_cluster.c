@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "mem/place.h"
@@ -293,6 +294,56 @@ static void test_errors(void **state) {
   expect_in(msg, "largest GPC has 8 SMs");
 }
 
+/* The kernel's directives (PtxKernel) and the //@ grammar. */
+static const char *const directives_ptx =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry must(.param .u64 out) .explicitcluster .maxclusterrank 2\n{\n  ret;\n}\n"
+  ".visible .entry dims(.param .u64 out) .reqnctapercluster 2, 2\n{\n  ret;\n}\n";
+
+static void test_directives(void **state) {
+  (void)state;
+  char *path = tu_temp_file(".ptx", directives_ptx);
+  PtxModule *m = tu_load(path);
+  WmErr e = {0};
+  const PtxKernel *must = ptx_find_kernel(m, "must", &e), *dims = ptx_find_kernel(m, "dims", &e);
+  assert_non_null(must);
+  assert_non_null(dims);
+  assert_int_equal(must->explicit_cluster, 1);
+  assert_int_equal(must->max_cluster_rank, 2);
+  assert_true(dims->cluster_dims[0] == 2 && dims->cluster_dims[1] == 2 && dims->cluster_dims[2] == 1);
+  SimOptions o;
+  options(&o);
+  LaunchSpec ls;
+  memset(&ls, 0, sizeof ls);
+  snprintf(ls.name, sizeof ls.name, "must");
+  snprintf(ls.label, sizeof ls.label, "must");
+  ls.grid[0] = 4, ls.grid[1] = ls.grid[2] = 1, ls.block[0] = 32, ls.block[1] = ls.block[2] = 1;
+  assert_int_equal(launch_parse_arg("buf:u32:4:zero", &ls.args[ls.nargs++], &e), 0);
+  SimRun run = {0};
+  assert_int_equal(sim_run_launch(m, &ls, &o, &run, &e), -1); /* no cluster: .explicitcluster */
+  if (!strstr(e.msg, "must be launched with a cluster dimension (.explicitcluster)")) fail_msg("%s", e.msg);
+  ls.cluster[0] = 4, ls.cluster[1] = ls.cluster[2] = 1;
+  assert_int_equal(sim_run_launch(m, &ls, &o, &run, &e), -1); /* 4 > .maxclusterrank 2 */
+  if (!strstr(e.msg, "at most 2 blocks a cluster (.maxclusterrank)")) fail_msg("%s", e.msg);
+  ls.cluster[0] = 2;
+  if (sim_run_launch(m, &ls, &o, &run, &e)) fail_msg("%s", e.msg);
+  sim_run_free(&run);
+  ptx_module_free(m);
+  unlink(path);
+  free(path);
+  /* //@ cluster= and nonportable */
+  LaunchSpec *v;
+  int n;
+  const char *text = "//@ k nonportable grid=32,2 block=64 cluster=16 args=i32:1\n//@ k#b grid=4 block=32 cluster=2,2 args=\n";
+  if (launch_parse_file("x.cu", text, &v, &n, &e)) fail_msg("%s", e.msg);
+  assert_int_equal(n, 2);
+  assert_true(v[0].cluster[0] == 16 && v[0].cluster[1] == 1 && v[0].cluster[2] == 1 && v[0].cluster_nonportable);
+  assert_true(v[1].cluster[0] == 2 && v[1].cluster[1] == 2 && v[1].cluster[2] == 1 && !v[1].cluster_nonportable);
+  free(v);
+  assert_int_equal(launch_parse_file("x.cu", "//@ k grid=4 block=32 cluster=0 args=\n", &v, &n, &e), -1);
+  if (!strstr(e.msg, "x.cu:1:")) fail_msg("%s", e.msg);
+}
+
 /* cudaOccupancyMaxActiveClusters' count from the H200's GPCs (18, 18 and
  * six of 16 SMs, arch_cluster_gpcs): clusters of 2 at one block an SM: 66;
  * of 16: one a GPC, 8; of 8 at two blocks an SM: 4 + 4 + 6 * 4 = 32. */
@@ -370,7 +421,7 @@ int main(void) {
     cmocka_unit_test(test_cluster_regs),     cmocka_unit_test(test_cluster_of_one),
     cmocka_unit_test(test_probe_counters),   cmocka_unit_test(test_errors),
     cmocka_unit_test(test_active_clusters),  cmocka_unit_test(test_same_threads),
-    cmocka_unit_test(test_placement),
+    cmocka_unit_test(test_placement),        cmocka_unit_test(test_directives),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
