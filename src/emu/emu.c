@@ -581,7 +581,7 @@ int emu_stopped(Block *b, uint64_t quiet, int cooperative) {
 
 /* Whether another host thread runs a block before b (which b may wait
  * for: a decoupled look-back scan's flags). */
-static int earlier_block_running(const Block *b) {
+int emu_earlier_running(const Block *b) {
   for (int t = 0; b->running && t < b->nrunning; t++)
     if (__atomic_load_n(&b->running[t], __ATOMIC_ACQUIRE) < b->order) return 1;
   return 0;
@@ -594,7 +594,7 @@ int emu_block_run(Block *b) {
     EmuPass ps = {0};
     if (emu_run_pass(b, &ps)) return -1;
     int go = emu_after_pass(&ps, &quiet);
-    if (go < 0 && ps.ran && earlier_block_running(b)) {
+    if (go < 0 && ps.ran && emu_earlier_running(b)) {
       quiet = 0; /* its spin may end when that block writes */
       sched_yield();
       continue;

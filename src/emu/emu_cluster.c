@@ -172,8 +172,6 @@ static const char *dims_str(const uint32_t d[3], char *buf, size_t n) {
   return buf;
 }
 
-/* Long because it is one flat list of CUDA's refusals, each with its
- * message. */
 int emu_cluster_resolve(EmuLaunch *l, const Arch *a, WmErr *e) {
   const PtxKernel *k = l->kernel;
   char s1[48], s2[48];

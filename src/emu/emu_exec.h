@@ -12,6 +12,9 @@
  *   emu_warp.c   shfl, vote, match, redux, activemask, elect
  *   emu_tensor.c ldmatrix, stmatrix, movmatrix, mma, wmma
  *   emu_async.c  cp.async, cp.async.bulk, their groups, mbarriers
+ *   emu_cluster.c clusters: barrier.cluster, shared::cluster addresses, the
+ *                cluster launch's checks
+ *   emu_nreg.c   setmaxnreg's register pool
  *   emu_ctrl.c   call and ret's frames, and the built-in device functions:
  *                printf (vprintf), assert (__assertfail)
  *   emu_heap.c   the device heap: malloc, free, new, delete
@@ -520,6 +523,9 @@ int emu_run_pass(Block *b, EmuPass *ps);
 int emu_after_pass(const EmuPass *ps, uint64_t *quiet);
 /* The error for a stopped block: its spinning warp, else its barrier. */
 int emu_stopped(Block *b, uint64_t quiet, int cooperative);
+/* Whether another host thread runs a block before b in the run order
+ * (which b may wait for: a decoupled look-back scan's flags). */
+int emu_earlier_running(const Block *b);
 
 /* --- the module's segments (emu_segment.c) --- */
 

@@ -28,6 +28,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,6 +372,11 @@ int emu_run_together(Block *const *bs, uint64_t n, MemModel *mm, MemTrace *tr) {
     int go = emu_after_pass(&ps, &quiet);
     if (go > 0) continue;
     if (go == 0) return 0;
+    if (ps.ran && emu_earlier_running(bs[0])) { /* a cluster's spin that an earlier one may end */
+      quiet = 0;
+      sched_yield();
+      continue;
+    }
     for (uint64_t i = 0; i < n; i++) /* the first block with a spinning warp, else a waiting one */
       for (uint32_t w = 0; w < bs[i]->nwarps; w++)
         if (bs[i]->warps[w].state == W_READY && bs[i]->warps[w].spin_stuck) return emu_stopped(bs[i], quiet, 1);
