@@ -6,11 +6,12 @@
 # the L2 stage on one), and with a replay budget so small that threads
 # wait for the replay after every chunk.  Launches of the ground truth that
 # cover stores merged in L1, atomics, local memory, shared memory, groups
-# of blocks per SM and sampled waves.
+# of blocks per SM and sampled waves; and cluster launches (a cluster's
+# blocks run together on one host thread) from CLUSTER_PTX.
 #
-#   same_threads.sh WARPMEM SAME_COUNTERS_PY PTX
+#   same_threads.sh WARPMEM SAME_COUNTERS_PY PTX [CLUSTER_PTX]
 set -eu
-warpmem=$1 same=$2 ptx=$3
+warpmem=$1 same=$2 ptx=$3 cluster_ptx=${4:-}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 run() { # NAME THREADS TRACE_MB ARGS...
@@ -34,3 +35,16 @@ run stride 2 1024 --kernel stride_copy --sample 8
 python3 "$same" "$dir/stride.1.1024.json" "$dir/stride.2.1024.json" > "$dir/diff" ||
   { echo "FAIL: stride_copy --sample 8 with 2 threads differs from 1:"; cat "$dir/diff"; exit 1; }
 echo "ok: stride_copy --sample 8"
+if [ -n "$cluster_ptx" ]; then
+  for k in cluster_histogram cluster_sum4 cluster_ring dsm_ld_peer; do
+    ptx=$cluster_ptx
+    run "$k" 1 1024 --kernel "$k"
+    for v in "2 1024" "3 1024" "2 1"; do
+      set -- $v
+      run "$k" "$1" "$2" --kernel "$k"
+      python3 "$same" "$dir/$k.1.1024.json" "$dir/$k.$1.$2.json" > "$dir/diff" ||
+        { echo "FAIL: cluster kernel $k with $1 threads and a $2 MiB trace budget differs from 1 thread:"; cat "$dir/diff"; exit 1; }
+    done
+    echo "ok: $k (clusters)"
+  done
+fi

@@ -481,9 +481,10 @@ static void test_identifiers_and_directives(void **state) {
   const uint32_t *out = ARG(&run, 0, uint32_t, 8);
   /* WARP_SZ; %envreg3 (no cooperative launch: 0); %nwarpid: the default
    * preset's warps per SM; block 2's %clusterid.x (a cluster of one
-   * block); %cluster_nctarank 1; %is_explicit_cluster 0; twice(21);
+   * block); %cluster_nctarank 1; %is_explicit_cluster 1 (.reqnctapercluster
+   * 1: the launch has a cluster dimension, of one block); twice(21);
    * %nclusterid.x = the grid */
-  const uint32_t want[8] = {32, 0, (uint32_t)arch_default()->max_warps_sm, 2, 1, 0, 42, 3};
+  const uint32_t want[8] = {32, 0, (uint32_t)arch_default()->max_warps_sm, 2, 1, 1, 42, 3};
   for (int i = 0; i < 8; i++)
     if (i != 3 && out[i] != want[i]) fail_msg("out[%d] = %u, expected %u", i, out[i], want[i]);
   assert_true(out[3] <= 2); /* the last block to store wins: any of 0..2 */

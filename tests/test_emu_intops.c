@@ -382,16 +382,17 @@ static void test_packed16(void **state) {
 static void ref_elect(int l, uint64_t w[NOUT]) {
   w[0] = l & 1 ? 1 : 0;
   w[1] = l == 1;
-  w[2] = A[l];
+  w[2] = 0x500000000000ull + (1ull << 24) + 8u * (unsigned)l; /* the shared window (emu_int.h), rank 0's tag + 1 */
   w[3] = l == 0 ? 2 : 0; /* getctarank (0) + 2 * (elected among all) */
 }
 static void test_sm90_misc(void **state) {
   (void)state;
   check("elect",
-        " griddepcontrol.wait;\n setmaxnreg.inc.sync.aligned.u32 64;\n mov.u32 %r30, 0;\n mov.u32 %r31, 0;\n"
+        " griddepcontrol.wait;\n mov.u32 %r30, 0;\n mov.u32 %r31, 0;\n"
         " and.b32 %r2, %r1, 1;\n setp.eq.u32 %p1, %r2, 0;\n @%p1 bra SKIP;\n"
         " elect.sync %r30|%p2, 0xaaaaaaaa;\n selp.u32 %r31, 1, 0, %p2;\n SKIP:\n"
-        " mapa.u64 %rd20, %rd10, 0;\n getctarank.u64 %rd21, %rd10;\n griddepcontrol.launch_dependents;\n"
+        " mul.wide.u32 %rd23, %r1, 8;\n cvta.shared.u64 %rd23, %rd23;\n"
+        " mapa.u64 %rd20, %rd23, 0;\n getctarank.u64 %rd21, %rd20;\n griddepcontrol.launch_dependents;\n"
         " elect.sync _|%p3, 0xffffffff;\n selp.u64 %rd22, 2, 0, %p3;\n add.u64 %rd21, %rd21, %rd22;\n"
         ST32(0, "%r30") ST32(1, "%r31") ST64(2, "%rd20") ST64(3, "%rd21"),
         4, ref_elect);
@@ -423,15 +424,17 @@ static void test_bad_forms(void **state) {
   expect_error(" vabsdiff4.u32.u32.u32 %r30, %r10.b3210, %r11, %r12;\n", "operand selector '%r10.b3210'");
 }
 
-/* mapa to another block of the cluster: a cluster is one block here */
+/* mapa to another block of the cluster: without a cluster launch a
+ * cluster is one block */
 static void test_mapa_fault(void **state) {
   (void)state;
   fill_inputs();
-  char *text = kernel_text(" mapa.u64 %rd20, %rd10, 1;\n" ST64(0, "%rd20"));
+  char *text = kernel_text(" mov.u64 %rd23, 0;\n cvta.shared.u64 %rd23, %rd23;\n mapa.u64 %rd20, %rd23, 1;\n"
+                           ST64(0, "%rd20"));
   char *path = tu_temp_file(".ptx", text), args[512], *err = NULL;
   snprintf(args, sizeof args, "sim %s --kernel k --grid 1 --block 32 --arg buf:u64:128:zero", path);
   int rc = tu_run_cli(args, NULL, &err);
-  if (rc == 0 || !err || !strstr(err, "mapa: block rank 1 of the cluster does not exist"))
+  if (rc == 0 || !err || !strstr(err, "mapa to block rank 1 of the cluster, which has 1 block"))
     fail_msg("want a located fault, got exit %d:\n%s", rc, err ? err : "");
   free(err);
   unlink(path);

@@ -42,6 +42,9 @@ typedef struct FakeState {
   uint8_t launch_params[8][8];
   int launches, cooperative_launches;
   int nparams;
+  int cluster_launches;
+  unsigned cluster_dim[3];
+  int nonportable;
 } FakeState;
 
 static Gpu *g;
@@ -160,6 +163,19 @@ static void test_texture_and_surface(void **state) {
   uint64_t member;
   memcpy(&member, fake->launch_params[0], 8);
   assert_int_equal(member, L->dptr[0]);
+  gpu_launch_free(L);
+
+  /* a cluster launch: cuLaunchKernelEx with the cluster dimension, the
+   * non-portable size allowed first */
+  memset(fake, 0, sizeof *fake);
+  fake->nparams = 1;
+  l = spec_of("//@ agg nonportable grid=32 block=32 cluster=16 args=struct{buf:f32:8,i32:3}\n");
+  if (gpu_launch_prepare(gm, k, &l, INIT_RAND, 1, &L, &e) || gpu_launch_run(L, &e)) fail_msg("%s", e.msg);
+  assert_int_equal(fake->cluster_launches, 1);
+  assert_int_equal(fake->cooperative_launches, 0);
+  assert_true(fake->cluster_dim[0] == 16 && fake->cluster_dim[1] == 1 && fake->cluster_dim[2] == 1);
+  assert_int_equal(fake->nonportable, 1);
+  assert_int_equal(fake->launches, 1);
   gpu_launch_free(L);
   gpu_module_free(gm);
   ptx_module_free(m);

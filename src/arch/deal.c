@@ -81,3 +81,38 @@ int arch_xbar_group(const ArchLayout *L, int sm) {
   }
   return -1;
 }
+
+int arch_cluster_gpc_of(const ArchLayout *L, int total_sms, uint16_t *gpc_of, int max_gpcs) {
+  int n = 0, tpcs[ARCH_GPCS_MAX];
+  if (!L) { /* GPCs of 16 SMs (assumed) */
+    for (int s = 0; s < total_sms; s++) gpc_of[s] = (uint16_t)(s / 16);
+    return (total_sms + 15) / 16;
+  }
+  for (int g = 0; g < L->ngpc && n < max_gpcs && n < ARCH_GPCS_MAX; g++)
+    if (L->gpc[g].tpcs >= 2) {
+      for (int s = 0; s < 2 * L->gpc[g].tpcs && L->gpc[g].first_sm + s < total_sms; s++)
+        gpc_of[L->gpc[g].first_sm + s] = (uint16_t)n;
+      tpcs[n++] = L->gpc[g].tpcs;
+    }
+  for (int g = 0; g < L->ngpc && n > 0; g++) { /* single TPCs join the smallest GPC, the first of ties */
+    if (L->gpc[g].tpcs >= 2) continue;
+    int best = 0;
+    for (int i = 1; i < n; i++)
+      if (tpcs[i] < tpcs[best]) best = i;
+    tpcs[best] += L->gpc[g].tpcs;
+    for (int s = 0; s < 2 * L->gpc[g].tpcs && L->gpc[g].first_sm + s < total_sms; s++)
+      gpc_of[L->gpc[g].first_sm + s] = (uint16_t)best;
+  }
+  return n;
+}
+
+int arch_cluster_gpcs(const ArchLayout *L, int total_sms, int *sms, int max) {
+  uint16_t gpc_of[DEAL_SMS];
+  if (total_sms > DEAL_SMS) total_sms = DEAL_SMS;
+  int n = arch_cluster_gpc_of(L, total_sms, gpc_of, max);
+  if (n > max) n = max;
+  for (int g = 0; g < n; g++) sms[g] = 0;
+  for (int s = 0; s < total_sms; s++)
+    if (gpc_of[s] < n) sms[gpc_of[s]]++;
+  return n;
+}

@@ -48,6 +48,20 @@ size_t arch_deal(const ArchLayout *L, int even, int per_sm, uint16_t *sm_of, siz
  * 34 groups on 132 SMs); -1 if the layout has no such SM. */
 int arch_xbar_group(const ArchLayout *L, int sm);
 
+/* The GPCs a thread block cluster must fit in (all its blocks resident on
+ * one GPC's SMs, CUDA Programming Guide, thread block clusters): sms[g]
+ * gets GPC g's SMs, at most max of them; returns how many.  From the
+ * layout: its GPCs of two TPCs or more, each single TPC joined to the
+ * smallest (GH100's 132 SMs: 18, 18 and six GPCs of 16, the 8 GPCs of 8 or
+ * 9 TPCs of the H100 SXM; which GPC a single TPC joins is assumed:
+ * tools/gpu/cluster_probe.cu measures it).  Without a layout (L NULL),
+ * GPCs of 16 of the total_sms (assumed). */
+int arch_cluster_gpcs(const ArchLayout *L, int total_sms, int *sms, int max);
+/* The same GPCs as gpc_of[s] for each SM s < total_sms; returns how many
+ * (at most max_gpcs of them numbered). */
+#define ARCH_GPCS_MAX 64
+int arch_cluster_gpc_of(const ArchLayout *L, int total_sms, uint16_t *gpc_of, int max_gpcs);
+
 /* The layout of GH100 with 132 SMs (H100 SXM, H200). */
 extern const ArchLayout arch_gh100_132;
 

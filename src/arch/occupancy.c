@@ -164,3 +164,13 @@ int occ_compute(const Arch *a, const OccInput *in, OccResult *out, WmErr *e) {
   *out = r;
   return 0;
 }
+
+int occ_active_clusters(const Arch *a, int blocks_sm, int cluster_blocks, int *largest) {
+  int sms[ARCH_GPCS_MAX], n = arch_cluster_gpcs(a->layout, a->sms, sms, ARCH_GPCS_MAX), total = 0, big = 0;
+  for (int g = 0; g < n; g++) {
+    if (cluster_blocks > 0) total += sms[g] * blocks_sm / cluster_blocks;
+    if (sms[g] > big) big = sms[g];
+  }
+  if (largest) *largest = big;
+  return total;
+}

@@ -83,6 +83,13 @@ typedef struct OccResult {
  * a carveout outside 0..100); *out is then zeroed. */
 int occ_compute(const Arch *a, const OccInput *in, OccResult *out, WmErr *e);
 
+/* Thread block clusters of cluster_blocks blocks that can be resident at
+ * once (cudaOccupancyMaxActiveClusters): a cluster's blocks all on one
+ * GPC (arch_cluster_gpcs), blocks_sm a SM (occ_compute's), so each GPC of
+ * S SMs holds S * blocks_sm / cluster_blocks of them.  *largest (may be
+ * NULL) gets the SMs of the largest GPC. */
+int occ_active_clusters(const Arch *a, int blocks_sm, int cluster_blocks, int *largest);
+
 /* "registers", ... */
 const char *occ_limit_name(OccLimit l);
 

@@ -87,7 +87,8 @@ static void print_sregs(void) {
          "Read from the launch (the block, the thread, the preset; `%%envreg0..31` from the launch's table, 0 "
          "unless a cooperative launch sets them; the clocks count warp instructions):");
   for (int i = 0; i < PTX_SR_COUNT; i++) printf("%s `%%%s`", i ? "," : "", ptx_sreg_name[i]);
-  printf(".  Without a cluster launch a cluster is one block.\n\nKnown to the parser (performance counters and reserved "
+  printf(".  The cluster registers are the launch's cluster's (docs/clusters.md); without a cluster launch a "
+         "cluster is one block.\n\nKnown to the parser (performance counters and reserved "
          "shared memory read 0):\n\n| name | reads as |\n|---|---|\n");
   for (int i = 0; i < ptx_nsreg_alias; i++) {
     const PtxSregAlias *a = &ptx_sreg_alias[i];
@@ -97,8 +98,9 @@ static void print_sregs(void) {
   printf("\n## Directives\n\n`.version` `.target` `.address_size` `.file` `.loc` `.section` (debug information, "
          "skipped) `.pragma` `.entry` `.func` (device functions, `call`) `.callprototype` `.alias` `.extern` "
          "`.visible` `.weak` `.common` `.global` `.const` `.shared` `.local` `.param` `.reg` `.maxntid` `.reqntid` "
-         "(checked against the launch) `.minnctapersm` `.maxnctapersm` `.maxnreg` `.maxclusterrank` "
-         "`.reqnctapercluster` `.explicitcluster` `.noreturn` (accepted, no effect).\n");
+         "(checked against the launch) `.reqnctapercluster` (the launch's default cluster) `.maxclusterrank` "
+         "`.explicitcluster` (checked against the launch's cluster) `.minnctapersm` `.maxnctapersm` `.maxnreg` "
+         "`.noreturn` (accepted, no effect).\n");
   printf("\nTargets up to `.target sm_90a` (Hopper's arch-specific set) run; a module for a newer GPU loads and "
          "each of its kernels is refused at its `.target` line.  Registers, variables and labels are scoped to "
          "the `{ }` block that declares them (inline asm copied into many places of a kernel defines its labels "

@@ -21,13 +21,15 @@ static const char *usage_sim =
   "                   [--init zero|iota|rand] [--seed N] [--mem-limit BYTES]\n"
   "                   [--max-threads N] [--const NAME=TYPE:VALUE[,VALUE...]]...\n"
   "                   [--sample N] [--no-caches] [--cooperative]\n"
+  "                   [--cluster X[,Y[,Z]]] [--nonportable-cluster]\n"
   "                   [--max-instructions N] [--timeout SECONDS]\n"
   "                   [-I DIR]... [-D NAME[=VALUE]]... [-std=X] [--nvcc-flag FLAG]...\n"
   "\n"
   "FILE is a .ptx, or a .cu compiled with nvcc -ptx -arch=sm_90 -O3 -lineinfo\n"
   "(and the -I, -D, -std and --nvcc-flag options, as the project's build has them).\n"
   "Without --kernel, every '//@' launch line of FILE runs:\n"
-  "  //@ NAME[#VARIANT] [cooperative] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=SPEC,...\n"
+  "  //@ NAME[#VARIANT] [cooperative] [nonportable] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES]\n"
+  "      [cluster=X[,Y[,Z]]] args=SPEC,...\n"
   "(for a .ptx without them, the .cu of the same name beside it or in the\n"
   "folder above: lab/ptx/X.ptx reads lab/X.cu).\n"
   "With --kernel and no --grid/--block/--arg, the //@ launches of that kernel run;\n"
@@ -89,6 +91,12 @@ static const char *usage_sim =
   "                   cooperative): all blocks resident at once, so grid.sync()\n"
   "                   and flags between blocks work; a grid larger than the GPU\n"
   "                   holds is refused as CUDA refuses it\n"
+  "  --cluster X,Y,Z  launch with thread block clusters of X*Y*Z blocks (as the\n"
+  "                   //@ field cluster=, cudaLaunchKernelEx's cluster attribute):\n"
+  "                   a cluster's blocks run together and share distributed\n"
+  "                   shared memory (docs/clusters.md)\n"
+  "  --nonportable-cluster  allow clusters of up to 16 blocks, not 8 (as the //@\n"
+  "                   word nonportable)\n"
   CLI_WATCH_USAGE
   CLI_NVCC_USAGE
   "  WARPMEM_THREADS  host threads that run blocks (default: one per CPU)\n"
@@ -117,6 +125,8 @@ static int collect_launches(const char *path, const PtxModule *mod, const SimOpt
     memcpy(l->block, o->block, sizeof l->block);
     l->smem = o->smem;
     l->cooperative = o->cooperative;
+    memcpy(l->cluster, o->cluster, sizeof l->cluster);
+    l->cluster_nonportable = o->cluster_nonportable;
     for (int i = 0; i < o->nargs; i++)
       if (launch_parse_arg(o->args[i], &l->args[l->nargs++], e)) {
         free(l);
@@ -145,6 +155,8 @@ static int collect_launches(const char *path, const PtxModule *mod, const SimOpt
     }
     if (o->smem_set) all[i].smem = o->smem;
     if (o->cooperative) all[i].cooperative = 1;
+    if (o->cluster[0]) memcpy(all[i].cluster, o->cluster, sizeof o->cluster);
+    if (o->cluster_nonportable) all[i].cluster_nonportable = 1;
     all[kept++] = all[i];
   }
   if (kept == 0) {
@@ -186,7 +198,7 @@ typedef struct SimCmd {
 
 static int is_launch_option(const char *a) {
   return !strcmp(a, "--kernel") || !strcmp(a, "--grid") || !strcmp(a, "--block") || !strcmp(a, "--smem") ||
-         !strcmp(a, "--arg") || !strcmp(a, "--dump");
+         !strcmp(a, "--arg") || !strcmp(a, "--dump") || !strcmp(a, "--cluster");
 }
 
 /* One of is_launch_option()'s, with its value v (not NULL).  Returns -1 to
@@ -202,6 +214,8 @@ static int launch_option(SimCmd *c, const char *a, const char *v) {
   } else if (!strcmp(a, "--block")) {
     if (launch_parse_dim(v, o->block, &e)) return wm_err_print(&e);
     o->have_block = 1;
+  } else if (!strcmp(a, "--cluster")) {
+    if (launch_parse_dim(v, o->cluster, &e)) return wm_err_print(&e);
   } else if (!strcmp(a, "--smem")) {
     uint64_t s;
     if (cli_parse_size(v, &s) || s > 0xffffffffu) return cli_usage_error("--smem takes a byte count, not '%s'", v);
@@ -243,6 +257,8 @@ static int parse_options(int argc, char **argv, SimCmd *c) {
       c->out = argv[++i];
     } else if (!strcmp(a, "--cooperative")) {
       c->o.cooperative = 1;
+    } else if (!strcmp(a, "--nonportable-cluster")) {
+      c->o.cluster_nonportable = 1;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage_sim, stdout);
       return 0;

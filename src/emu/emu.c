@@ -55,6 +55,8 @@ static int sreg_per_block(int sr) {
   case PTX_SR_CLOCK: case PTX_SR_CLOCK64: case PTX_SR_GLOBALTIMER:
   case PTX_SR_GLOBALTIMER_LO: case PTX_SR_GLOBALTIMER_HI: case PTX_SR_CLOCK_HI:
   case PTX_SR_CLUSTERID_X: case PTX_SR_CLUSTERID_Y: case PTX_SR_CLUSTERID_Z:
+  case PTX_SR_CLUSTER_CTAID_X: case PTX_SR_CLUSTER_CTAID_Y: case PTX_SR_CLUSTER_CTAID_Z:
+  case PTX_SR_CLUSTER_CTARANK:
     return 1;
   default: return 0;
   }
@@ -74,8 +76,15 @@ static void sreg_block_values(const Block *b, uint64_t v[PTX_SR_COUNT]) {
   v[PTX_SR_SMID] = ((uint64_t)b->ctaid[0] + (uint64_t)b->ctaid[1] * l->grid[0]) % b->sms;
   v[PTX_SR_CLOCK] = v[PTX_SR_CLOCK64] = v[PTX_SR_GLOBALTIMER] = v[PTX_SR_GLOBALTIMER_LO] = b->warp_instrs;
   v[PTX_SR_GLOBALTIMER_HI] = v[PTX_SR_CLOCK_HI] = b->warp_instrs >> 32;
-  /* without a cluster launch every block is a cluster of one */
-  for (int i = 0; i < 3; i++) v[PTX_SR_CLUSTERID_X + i] = b->ctaid[i];
+  /* the PTX ISA's cluster registers; without a cluster launch every block
+   * is a cluster of one (1x1x1) */
+  uint32_t d[3];
+  emu_cluster_dims(l, d);
+  for (int i = 0; i < 3; i++) {
+    v[PTX_SR_CLUSTERID_X + i] = b->ctaid[i] / d[i];
+    v[PTX_SR_CLUSTER_CTAID_X + i] = b->ctaid[i] % d[i];
+  }
+  v[PTX_SR_CLUSTER_CTARANK] = b->crank;
 }
 
 /* The special registers' values in block b (those of a thread aside). */
@@ -90,11 +99,14 @@ static void sreg_values(const Block *b, uint64_t v[PTX_SR_COUNT]) {
   v[PTX_SR_DYN_SMEM] = l->smem_dynamic;
   v[PTX_SR_TOTAL_SMEM] = b->shared_size;
   sreg_block_values(b, v);
+  uint32_t d[3];
+  emu_cluster_dims(l, d);
   for (int i = 0; i < 3; i++) {
-    v[PTX_SR_NCLUSTERID_X + i] = l->grid[i];
-    v[PTX_SR_CLUSTER_NCTAID_X + i] = 1;
+    v[PTX_SR_NCLUSTERID_X + i] = l->grid[i] / d[i];
+    v[PTX_SR_CLUSTER_NCTAID_X + i] = d[i];
   }
-  v[PTX_SR_CLUSTER_NCTARANK] = 1;
+  v[PTX_SR_CLUSTER_NCTARANK] = d[0] * d[1] * d[2];
+  v[PTX_SR_IS_EXPLICIT_CLUSTER] = l->cluster[0] != 0;
   /* the driver's values; a cooperative launch puts its grid-sync workspace
    * in 1 and 2 (load_env_reg64<1, 2>() reads the high half from %envreg1) */
   for (int i = 0; i < 32; i++) v[PTX_SR_ENVREG0 + i] = l->envreg[i];
@@ -235,17 +247,6 @@ static int diverge(Block *b, int wi, const EmuInstr *x, uint32_t mask, uint32_t 
   return 0;
 }
 
-/* barrier.cluster.wait: the warp waits at the block's cluster barrier (a
- * cluster of one block), after the instruction. */
-static void cluster_wait(Block *b, Warp *w) {
-  SimtEntry *top = &w->stack[w->sp - 1];
-  b->bar_arrived[EMU_BAR_CLUSTER] += popc32(w->exists & ~w->exited);
-  w->state = W_WAIT;
-  w->bar_id = EMU_BAR_CLUSTER;
-  w->bar_pc = top->pc;
-  top->pc++;
-}
-
 /* A global instruction no lane runs: Nsight Compute counts it all the same
  * (mem_idle_global). */
 static void count_idle(MemModel *mm, const EmuInstr *x) {
@@ -337,6 +338,7 @@ static int run_warp(Block *b, int wi) {
     case PTX_OP_EXIT:
       w->exited |= eff;
       b->exited_threads += popc32(eff);
+      if (w->cl_mask) emu_cluster_exit(b, wi, eff);
       if (eff == mask) {
         pop_done(b, w);
         continue;
@@ -344,9 +346,13 @@ static int run_warp(Block *b, int wi) {
       top->mask &= ~eff;
       break;
     case PTX_OP_BARCLUSTER:
-      if (x->sub == PTX_SUB_ARRIVE) break; /* arrival counts at .wait, which every thread reaches */
-      cluster_wait(b, w);
-      goto out;
+      rc = x->sub == PTX_SUB_ARRIVE ? emu_cluster_arrive(b, wi, x, eff) : emu_cluster_wait(b, wi, x, eff);
+      if (rc > 0) { /* it waits after the instruction */
+        top->pc = next;
+        rc = 0;
+        goto out;
+      }
+      break;
     case PTX_OP_BAR:
     case PTX_OP_BARRIER:
       rc = arrive(b, w, wi, x, eff, R);
@@ -384,8 +390,12 @@ _Static_assert(EMU_NBARS <= 32, "release_barriers keeps the barriers in a 32-bit
 static int release_barriers(Block *b) {
   int released = 0;
   uint32_t live = b->nthreads - b->exited_threads, waiting = 0; /* the barriers some warp waits at */
-  for (uint32_t w = 0; w < b->nwarps; w++)
-    if (b->warps[w].state == W_WAIT && (unsigned)b->warps[w].bar_id < EMU_NBARS) waiting |= 1u << b->warps[w].bar_id;
+  int nreg = 0; /* a warp waits in setmaxnreg.inc */
+  for (uint32_t w = 0; w < b->nwarps; w++) {
+    if (b->warps[w].state != W_WAIT) continue;
+    if ((unsigned)b->warps[w].bar_id < EMU_BAR_CLUSTER) waiting |= 1u << b->warps[w].bar_id;
+    nreg |= b->warps[w].bar_id == EMU_WAIT_NREG;
+  }
   for (; waiting; waiting &= waiting - 1) { /* in the order of their ids */
     int id = __builtin_ctz(waiting);
     uint32_t need = b->bar_expected[id] ? b->bar_expected[id] : live;
@@ -411,7 +421,8 @@ static int release_barriers(Block *b) {
     released = 1;
   }
   if (released) emu_async_barrier(b);
-  return released;
+  if (nreg) released |= emu_nreg_release(b);
+  return emu_cluster_release(b) | released; /* every live thread of the cluster arrived */
 }
 
 static int deadlock(Block *b) {
@@ -429,6 +440,8 @@ static int deadlock(Block *b) {
     emu_cu_where(b->m, in, cu, sizeof cu);
     if (cu[0]) snprintf(src, sizeof src, "%s, ", cu);
     if (wp->mbar_wait) snprintf(what, sizeof what, "on the mbarrier at shared offset 0x%x", wp->mbar_wait - 1);
+    else if (wp->bar_id == EMU_BAR_CLUSTER) snprintf(what, sizeof what, "at the cluster barrier");
+    else if (wp->bar_id == EMU_WAIT_NREG) emu_nreg_describe(b, wp, what, sizeof what);
     else snprintf(what, sizeof what, "at barrier %d", wp->bar_id);
     n += (size_t)snprintf(list + n, sizeof list - n, "\n  warp %u waits %s (%sPTX line %u)%s", w,
                           what, src, in->ptx_line,
@@ -450,6 +463,22 @@ static int deadlock(Block *b) {
                   "mbarrier deadlock in kernel %s, block (%u,%u,%u): the mbarrier wait at %s can never complete: "
                   "%s, and no thread that could arrive can run%s",
                   b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], at, mb, list);
+  }
+  if (b->warps[first].bar_id == EMU_WAIT_NREG) {
+    char why[300];
+    emu_nreg_describe(b, &b->warps[first], why, sizeof why);
+    return wm_err(b->e, WM_EDEADLOCK,
+                  "register deadlock in kernel %s, block (%u,%u,%u): warp %d waits at %s %s, and no warp that "
+                  "could give registers back (setmaxnreg.dec) can run%s",
+                  b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], first, at, why, list);
+  }
+  if (b->warps[first].bar_id == EMU_BAR_CLUSTER) {
+    char cl[200];
+    emu_cluster_describe(b, cl, sizeof cl);
+    return wm_err(b->e, WM_EDEADLOCK,
+                  "cluster barrier deadlock in kernel %s, block (%u,%u,%u) (rank %u of its cluster): the "
+                  "barrier.cluster.wait at %s can never complete: %s%s",
+                  b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], b->crank, at, cl, list);
   }
   return wm_err(b->e, WM_EDEADLOCK,
                 "barrier deadlock in kernel %s, block (%u,%u,%u): the barrier at %s can never complete: "
@@ -485,6 +514,8 @@ void emu_block_start(Block *b) {
     wp->sp = 1;
     wp->stack[0] = (SimtEntry){0, (uint32_t)b->p->ncode, wp->exists, UINT32_MAX};
     wp->mbar_wait = 0;
+    wp->cl_mask = 0;
+    wp->nreg = 0;
     wp->nframes = 0;
     wp->nsave = 0;
     wp->stack_top = b->stack_base;
@@ -503,6 +534,10 @@ void emu_block_start(Block *b) {
   memset(b->bar_all, 1, sizeof b->bar_all);
   memset(b->bar_any, 0, sizeof b->bar_any);
   b->exited_threads = 0;
+  b->cl_arrived = b->cl_phase = 0;
+  b->nreg_free = 0;
+  memset(b->wg_seen, 0, sizeof b->wg_seen);
+  if (b->cluster && b->crank == 0) b->cluster->arrived = b->cluster->phase = 0;
   b->bar_since = 0;
   memset(b->poll_instr, 0xff, sizeof b->poll_instr);
   if (b->chk) emu_chk_block_start(b);
@@ -546,7 +581,7 @@ int emu_stopped(Block *b, uint64_t quiet, int cooperative) {
 
 /* Whether another host thread runs a block before b (which b may wait
  * for: a decoupled look-back scan's flags). */
-static int earlier_block_running(const Block *b) {
+int emu_earlier_running(const Block *b) {
   for (int t = 0; b->running && t < b->nrunning; t++)
     if (__atomic_load_n(&b->running[t], __ATOMIC_ACQUIRE) < b->order) return 1;
   return 0;
@@ -559,7 +594,7 @@ int emu_block_run(Block *b) {
     EmuPass ps = {0};
     if (emu_run_pass(b, &ps)) return -1;
     int go = emu_after_pass(&ps, &quiet);
-    if (go < 0 && ps.ran && earlier_block_running(b)) {
+    if (go < 0 && ps.ran && emu_earlier_running(b)) {
       quiet = 0; /* its spin may end when that block writes */
       sched_yield();
       continue;

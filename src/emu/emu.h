@@ -76,6 +76,17 @@ typedef struct EmuLaunch {
                                 resident at once and their warps interleave
                                 (emu_sched.c), the grid-sync workspace is
                                 allocated and its address is in %envreg1/2 */
+  uint32_t cluster[3];       /* blocks per cluster in x, y, z (cudaLaunch-
+                                AttributeClusterDimension); 0: the kernel's
+                                .reqnctapercluster, else clusters of one
+                                (emu_run sets it to what runs: all 0 for
+                                an implicit 1x1x1 cluster).  The blocks of a
+                                cluster run together, their warps
+                                interleaved, on one host thread */
+  int regs;                  /* registers a thread at launch (ptxas, --regs),
+                                0: unknown (setmaxnreg's pool is not checked) */
+  int cluster_nonportable;   /* cudaFuncAttributeNonPortableClusterSizeAllowed:
+                                up to EMU_CLUSTER_MAX blocks, not 8 */
   uint64_t grid_ws;          /* set by emu_run: that workspace's address
                                 (released when the launch ends), 0 for a
                                 plain launch (grid.is_valid() false) */
@@ -97,6 +108,7 @@ typedef struct EmuLaunch {
 } EmuLaunch;
 
 #define EMU_MAX_THREADS 64
+#define EMU_CLUSTER_MAX 16 /* blocks of a cluster: 8 portable, 16 non-portable on sm_90 */
 /* The watchdog's default budget: 2^35 (3.4e10) warp instructions, 1.1e12
  * thread-instructions at full warps, 30 times the largest launch of
  * bench/large_kernels.cu (3e10 thread-instructions) and about 20 minutes

@@ -2,8 +2,9 @@
  * cvt between the integer, f32 and f64 types with PTX's rounding and
  * saturation (the half types convert in emu_half.c), cvta between a state
  * space and the generic address windows (emu_int.h), mapa and getctarank
- * (a cluster is one block in the emulator). */
+ * (shared::cluster addresses: emu_exec.h, EMU_DSM_SHIFT). */
 #include <fenv.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -138,7 +139,7 @@ int emu_exec_mov(EMU_EXEC_ARGS) {
 int emu_exec_cvta(EMU_EXEC_ARGS) {
   const uint64_t *a = SRC(0);
   uint64_t *d = DST(0);
-  uint64_t win = x->space == PTX_S_SHARED ? EMU_SHARED_WIN
+  uint64_t win = x->space == PTX_S_SHARED || x->space == PTX_S_CLUSTER ? EMU_SHARED_WIN
                : x->space == PTX_S_LOCAL ? EMU_LOCAL_WIN
                : x->space == PTX_S_CONST ? EMU_CONST_WIN : 0;
   unsigned size = ptx_type_size((PtxType)x->type);
@@ -147,29 +148,55 @@ int emu_exec_cvta(EMU_EXEC_ARGS) {
   return 0;
 }
 
-/* mapa d, a, rank: a cluster is one block in the emulator, so a
- * shared::cluster or generic address maps to itself in rank 0; another
- * rank is a located fault. */
+/* The shared::cluster address in lane l's a: a itself (.shared::cluster),
+ * or a generic one's offset in the shared window (which holds peers' too:
+ * EMU_SHARED_WIN + a shared::cluster address).  0, or -1 after a fault. */
+static int cluster_address(Block *b, const EmuInstr *x, int warp, int l, uint64_t a, uint32_t *out) {
+  if (x->space == PTX_S_CLUSTER) {
+    *out = (uint32_t)a;
+    return 0;
+  }
+  if (a - EMU_SHARED_WIN >= EMU_WIN_SIZE)
+    return emu_fault(b, x, warp, l, WM_EFAULT, "%s: generic address 0x%" PRIx64 " is not in shared memory",
+                     ptx_op_name[x->op], a);
+  *out = (uint32_t)(a - EMU_SHARED_WIN);
+  return 0;
+}
+
+/* mapa d, a, rank (PTX ISA, mapa): the address of the same offset as a in
+ * the shared memory of the cluster's block `rank`, tagged with it
+ * (EMU_DSM_SHIFT); generic in, generic out (mapa.u64), shared::cluster in,
+ * shared::cluster out (mapa.shared::cluster.u32). */
 int emu_exec_mapa(EMU_EXEC_ARGS) {
   const uint64_t *a = SRC(0), *rank = SRC(1);
   uint64_t *d = DST(0);
   unsigned size = ptx_type_size((PtxType)x->type);
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
-    if ((uint32_t)rank[l] != 0)
-      return emu_fault(b, x, warp, l, WM_EFAULT,
-                       "mapa: block rank %u of the cluster does not exist (a cluster is one block here)",
-                       (uint32_t)rank[l]);
-    d[l] = zext(a[l], size);
+    uint32_t r = (uint32_t)rank[l], ca = 0;
+    if (cluster_address(b, x, warp, l, a[l], &ca)) return -1;
+    if (!emu_cluster_peer(b, r)) {
+      uint32_t n = b->cluster ? b->cluster->n : 1;
+      return emu_fault(b, x, warp, l, WM_EFAULT, "mapa to block rank %u of the cluster, which has %u block%s "
+                       "(ranks 0 to %u)", r, n, n == 1 ? "" : "s", n - 1);
+    }
+    uint64_t t = (ca & EMU_DSM_OFF_MASK) | (uint64_t)(r + 1) << EMU_DSM_SHIFT;
+    d[l] = zext(x->space == PTX_S_CLUSTER ? t : EMU_SHARED_WIN + t, size);
   }
   return 0;
 }
 
-/* getctarank d, a: the cluster rank of the block owning address a: 0, the
- * only block of its cluster. */
+/* getctarank d, a (PTX ISA, getctarank): the cluster rank of the block
+ * whose shared memory a (shared::cluster or generic) lies in. */
 int emu_exec_getctarank(EMU_EXEC_ARGS) {
+  const uint64_t *a = SRC(0);
   uint64_t *d = DST(0);
-  (void)b, (void)warp;
-  LANES(mask, d[l] = 0);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint32_t ca = 0;
+    if (cluster_address(b, x, warp, l, a[l], &ca)) return -1;
+    uint32_t tag = ca >> EMU_DSM_SHIFT;
+    d[l] = tag ? tag - 1 : b->crank;
+  }
   return 0;
 }

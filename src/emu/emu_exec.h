@@ -12,6 +12,9 @@
  *   emu_warp.c   shfl, vote, match, redux, activemask, elect
  *   emu_tensor.c ldmatrix, stmatrix, movmatrix, mma, wmma
  *   emu_async.c  cp.async, cp.async.bulk, their groups, mbarriers
+ *   emu_cluster.c clusters: barrier.cluster, shared::cluster addresses, the
+ *                cluster launch's checks
+ *   emu_nreg.c   setmaxnreg's register pool
  *   emu_ctrl.c   call and ret's frames, and the built-in device functions:
  *                printf (vprintf), assert (__assertfail)
  *   emu_heap.c   the device heap: malloc, free, new, delete
@@ -61,10 +64,11 @@ typedef struct Frame {
   uint32_t fp;       /* the frame's offset in each lane's local memory */
   size_t saved;      /* the caller's registers in Warp.save, or SIZE_MAX */
 } Frame;
-/* Barriers of a block: bar.sync's 16, then barrier.cluster's (a cluster of
- * one block without a cluster launch). */
+/* Barriers of a block: bar.sync's 16, then barrier.cluster's (whose state
+ * is the cluster's: emu_cluster.c), which Warp.bar_id names. */
 #define EMU_BAR_CLUSTER 16
 #define EMU_NBARS 17
+#define EMU_WAIT_NREG (-2) /* Warp.bar_id of a warp that waits in setmaxnreg.inc for registers */
 
 typedef struct Warp {
   int state;
@@ -78,6 +82,11 @@ typedef struct Warp {
   uint32_t red_dst;   /* bar.red: slot that gets the block-wide result */
   uint32_t red_mask;  /* bar.red: lanes that get it */
   uint8_t red_kind;   /* bar.red: PTX_SUB_RED_*, 0 if none */
+  uint32_t cl_mask;   /* barrier.cluster: lanes that arrived and have not
+                         waited yet (emu_cluster.c) ... */
+  uint32_t cl_phase;  /* ... and the cluster barrier's phase they arrived in */
+  uint16_t nreg;      /* registers a thread (setmaxnreg; EmuLaunch.regs at start) */
+  uint16_t nreg_want; /* a setmaxnreg.inc it waits in (bar_id EMU_WAIT_NREG): the count */
   uint32_t mbar_wait; /* shared offset + 1 of the mbarrier whose phase it
                          waits for (test_wait/try_wait), 0 if none */
   Frame *frames;      /* device-function calls in progress, innermost last */
@@ -97,8 +106,14 @@ typedef struct Warp {
 /* Pending asynchronous copies of a block (emu_async.c). */
 typedef struct EmuAsync EmuAsync;
 
-/* The blocks of one cluster, resident together (emu_cluster.c). */
-typedef struct EmuCluster EmuCluster;
+/* The blocks of one cluster, resident together (emu_cluster.c): a host
+ * thread's, reused cluster after cluster. */
+typedef struct EmuCluster {
+  struct Block **blocks; /* [n] by rank */
+  uint32_t n;
+  uint32_t arrived;      /* barrier.cluster: threads arrived in this phase */
+  uint32_t phase;        /* its phases completed */
+} EmuCluster;
 
 
 /* printf's output: each block's text is kept apart and written in block
@@ -154,6 +169,11 @@ typedef struct Block {
                          uses cp.async or mbarriers */
   EmuCluster *cluster;/* the cluster it runs in, NULL: a cluster of one */
   uint32_t crank;     /* its rank in that cluster (%cluster_ctarank) */
+  uint32_t cl_arrived, cl_phase; /* a cluster of one's barrier.cluster
+                         (EmuCluster's arrived and phase otherwise) */
+  uint32_t nreg_free; /* setmaxnreg: registers the block's warps gave back, not yet taken */
+  uint16_t wg_nreg[8];/* setmaxnreg: the count warpgroup g's warps are setting (0: none) ... */
+  uint8_t wg_seen[8]; /* ... and which of its 4 warps did (bits) */
   WmErr *e;
   int failed;
   uint32_t max_warps; /* the preset's warps per SM (%nwarpid) */
@@ -398,7 +418,6 @@ int emu_mbar_complete_tx(Block *b, const EmuInstr *x, int warp, int lane, Block 
  * 227 KiB).  A generic address of peer memory is EMU_SHARED_WIN plus it. */
 #define EMU_DSM_SHIFT 24
 #define EMU_DSM_OFF_MASK ((1u << EMU_DSM_SHIFT) - 1)
-#define EMU_CLUSTER_MAX 16 /* blocks of a cluster: 8 portable, 16 non-portable on sm_90 */
 /* The block of cluster rank `rank` in b's cluster (b itself for its own
  * rank), or NULL when the cluster has no such rank. */
 Block *emu_cluster_peer(Block *b, uint32_t rank);
@@ -408,6 +427,51 @@ Block *emu_cluster_peer(Block *b, uint32_t rank);
  * the cluster, bytes beyond that block's shared memory). */
 int emu_dsm_locate(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a, unsigned size, Block **owner,
                    uint32_t *off);
+/* The launch's cluster: blocks in x, y, z (1, 1, 1 without one), and their
+ * product. */
+void emu_cluster_dims(const EmuLaunch *l, uint32_t d[3]);
+uint32_t emu_cluster_size(const EmuLaunch *l);
+/* The block (linear index in the grid) at place p of the cluster order
+ * (cluster p / n's block of rank p % n, clusters numbered x first), and
+ * the inverse. */
+uint64_t emu_cluster_block(const EmuLaunch *l, uint64_t place);
+uint64_t emu_cluster_place(const EmuLaunch *l, uint64_t block);
+/* barrier.cluster.arrive by lanes eff of warp wi at x: 0, or -1 after a
+ * located fault (a second arrival before a wait). */
+int emu_cluster_arrive(Block *b, int wi, const EmuInstr *x, uint32_t eff);
+/* barrier.cluster.wait: 0 when the phase its lanes arrived in is complete,
+ * 1 when the warp waits (W_WAIT at EMU_BAR_CLUSTER, before x), -1 after a
+ * located fault (lanes that did not arrive). */
+int emu_cluster_wait(Block *b, int wi, const EmuInstr *x, uint32_t eff);
+/* Lanes of warp wi exit: arrivals they made and did not wait for no longer
+ * count. */
+void emu_cluster_exit(Block *b, int wi, uint32_t lanes);
+/* Completes the cluster barrier's phase when every live thread of the
+ * cluster has arrived, waking the waiters in all its blocks: 1 if it did. */
+int emu_cluster_release(Block *b);
+/* Settles l's cluster before it runs: the kernel's .reqnctapercluster when
+ * the launch names none (a different one is refused, as CUDA refuses it),
+ * then CUDA's rules: positive dimensions, sm_90, at most 8 blocks (16 if
+ * non-portable sizes are allowed), .maxclusterrank, a grid of whole
+ * clusters, .explicitcluster.  0, or -1 with the message (WM_ELIMIT). */
+int emu_cluster_resolve(EmuLaunch *l, const Arch *a, WmErr *e);
+/* Runs the n blocks bs together (a cooperative grid, a cluster) on this
+ * thread, their warps interleaved pass by pass; block i's requests go to
+ * mm with trace tr[i] (tr NULL: none).  0, or -1 after a fault or a
+ * deadlock (emu_grid.c). */
+int emu_run_together(Block *const *bs, uint64_t n, MemModel *mm, MemTrace *tr);
+/* "N of the M live threads of the cluster (K blocks) arrived", for a
+ * deadlock's message. */
+void emu_cluster_describe(Block *b, char *buf, size_t n);
+
+/* --- setmaxnreg (emu_nreg.c) --- */
+
+/* Wakes the warps waiting in setmaxnreg.inc whose registers the pool now
+ * holds: 1 if one woke. */
+int emu_nreg_release(Block *b);
+/* "waits in setmaxnreg.inc for N registers a thread (...)" of warp w, for a
+ * deadlock's message. */
+void emu_nreg_describe(const Block *b, const Warp *w, char *buf, size_t n);
 
 /* --- control (emu_ctrl.c) --- */
 
@@ -459,6 +523,9 @@ int emu_run_pass(Block *b, EmuPass *ps);
 int emu_after_pass(const EmuPass *ps, uint64_t *quiet);
 /* The error for a stopped block: its spinning warp, else its barrier. */
 int emu_stopped(Block *b, uint64_t quiet, int cooperative);
+/* Whether another host thread runs a block before b in the run order
+ * (which b may wait for: a decoupled look-back scan's flags). */
+int emu_earlier_running(const Block *b);
 
 /* --- the module's segments (emu_segment.c) --- */
 

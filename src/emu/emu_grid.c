@@ -28,6 +28,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,13 +58,14 @@ static uint64_t launch_blocks(const EmuLaunch *l) { return (uint64_t)l->grid[0] 
  * placement, replay_wave_block).  A wave short of blocks leaves places
  * past the grid (block_of >= launch_blocks): they run nothing. */
 static uint64_t block_of(const EmuLaunch *l, uint64_t j) {
+  if (l->cluster[0]) return emu_cluster_block(l, sampled(l, j)); /* a cluster's blocks in a row */
   if (!l->run_set) return sampled(l, j);
   uint64_t r = l->run_set, sms = (uint64_t)l->cache->cfg.sms, wave = sms * r, p = j % wave;
   return sampled(l, j - p) + replay_wave_block(l->cache, (int)(p / r), (int)(p % r));
 }
 
 uint64_t emu_place_of(const EmuLaunch *l, uint64_t block) {
-  uint64_t j = block;
+  uint64_t j = l->cluster[0] ? emu_cluster_place(l, block) : block;
   if (l->sample_every > 1 && l->sample_wave) {
     uint64_t span = l->sample_wave * l->sample_every;
     j = block / span * l->sample_wave + block % span;
@@ -276,7 +278,7 @@ static Ring *ring_new(EmuLaunch *l, uint64_t chunk, uint64_t nblocks, int nw, si
   ring->sh = l->shard && l->shard->chunk < nblocks ? l->shard : NULL;
   ring->out = ring->sh && ring->sh->rank;
   if (!ring->out && !l->run_set && emu_whole_waves(l)) replay_hold_init(&ring->hold, l->cache, launch_blocks(l), budget);
-  ring->parallel_l1 = !ring->hold.slot && nw > 1 && !ring->sh && sm_is_periodic(ring, nblocks);
+  ring->parallel_l1 = !ring->hold.slot && nw > 1 && !ring->sh && !l->cluster[0] && sm_is_periodic(ring, nblocks);
   ring->sm_next = wm_xmalloc((size_t)ring->sms * sizeof *ring->sm_next);
   for (int s = 0; s < ring->sms; s++) ring->sm_next[s] = (uint64_t)s;
   return ring;
@@ -302,7 +304,8 @@ static void ring_free(Ring *ring) {
 /* ---- workers ---------------------------------------------------------------- */
 
 typedef struct Worker {
-  Block b;
+  Block b;                /* the block it runs (a cluster's rank 0) */
+  EmuCluster cl;          /* a cluster launch: its blocks, b first (cl.n 0: none) */
   MemModel mm;
   Chunk chunk;            /* the traces of the chunk being run */
   ReplayWorker rw;        /* its L1 stages (Ring.parallel_l1) */
@@ -349,6 +352,41 @@ static void store_min(uint64_t *at, uint64_t v) {
   }
 }
 
+/* emu_run_together (emu_exec.h): a pass runs each ready warp of each block once, blocks in
+ * order, so a block that spins on a flag (the grid barrier's counter) or
+ * waits at a barrier (barrier.cluster, a peer's mbarrier) lets the others
+ * go on; one host thread runs them, so the order and the counters do not
+ * depend on the thread count.  Block i's requests go to trace tr[i] (tr
+ * NULL: none), under its index in the grid.  0, or -1 after a fault or a
+ * deadlock. */
+int emu_run_together(Block *const *bs, uint64_t n, MemModel *mm, MemTrace *tr) {
+  uint64_t quiet = 0;
+  for (;;) {
+    EmuPass ps = {0};
+    for (uint64_t i = 0; i < n; i++) {
+      const Block *b = bs[i];
+      if (tr) mm->trace = &tr[i];
+      if (mm) mm->block = b->ctaid[0] + (uint64_t)b->l->grid[0] * (b->ctaid[1] + (uint64_t)b->l->grid[1] * b->ctaid[2]);
+      if (emu_run_pass(bs[i], &ps)) return -1;
+    }
+    int go = emu_after_pass(&ps, &quiet);
+    if (go > 0) continue;
+    if (go == 0) return 0;
+    if (ps.ran && emu_earlier_running(bs[0])) { /* a cluster's spin that an earlier one may end */
+      quiet = 0;
+      sched_yield();
+      continue;
+    }
+    for (uint64_t i = 0; i < n; i++) /* the first block with a spinning warp, else a waiting one */
+      for (uint32_t w = 0; w < bs[i]->nwarps; w++)
+        if (bs[i]->warps[w].state == W_READY && bs[i]->warps[w].spin_stuck) return emu_stopped(bs[i], quiet, 1);
+    for (uint64_t i = 0; i < n; i++)
+      for (uint32_t w = 0; w < bs[i]->nwarps; w++)
+        if (bs[i]->warps[w].state == W_WAIT) return emu_stopped(bs[i], quiet, 1);
+    return -1;
+  }
+}
+
 /* Runs block j (run order) on w; its trace goes to trace slot i of the
  * chunk.  Returns -1 if it faulted.  A block above the lowest that faulted
  * so far does not run (its fault would not be the one reported). */
@@ -377,6 +415,42 @@ static int run_one(Worker *w, uint64_t j, int i) {
    * j; SM by SM (run_set), those of j's wave */
   uint64_t wave = l->run_set ? (uint64_t)l->cache->cfg.sms * l->run_set : 1;
   store_min(w->stop_at, (j / wave + 1) * wave - 1);
+  return -1;
+}
+
+/* Runs the cluster whose blocks are places j .. j + n - 1 of the run order
+ * on w, its blocks together (run_together), their traces into chunk slots
+ * i .. i + n - 1.  Returns -1 if a block faulted; the cluster's first block
+ * stands for it in the lowest-fault order (first blocks grow with the
+ * cluster's place). */
+static int run_cluster(Worker *w, uint64_t j, int i) {
+  const EmuLaunch *l = w->b.l;
+  uint32_t n = w->cl.n;
+  uint64_t first = block_of(l, j);
+  if (first >= launch_blocks(l) || first > __atomic_load_n(w->fault_id, __ATOMIC_RELAXED)) {
+    for (uint32_t r = 0; r < n; r++) w->chunk.t[i + (int)r].n = 0;
+    return 0;
+  }
+  if (w->b.running) __atomic_store_n(&w->b.running[w->id], j, __ATOMIC_RELEASE);
+  w->cl.arrived = w->cl.phase = 0;
+  for (uint32_t r = 0; r < n; r++) {
+    Block *b = w->cl.blocks[r];
+    uint64_t id = block_of(l, j + r);
+    b->ctaid[0] = (uint32_t)(id % l->grid[0]);
+    b->ctaid[1] = (uint32_t)(id / l->grid[0] % l->grid[1]);
+    b->ctaid[2] = (uint32_t)(id / ((uint64_t)l->grid[0] * l->grid[1]));
+    if (b->shared_size) memset(b->shared, 0, b->shared_size);
+    b->order = j + r;
+    b->crank = r;
+    b->failed = 0;
+    emu_block_start(b);
+  }
+  MemModel *mm = w->b.mm;
+  if (!emu_run_together(w->cl.blocks, n, mm, w->ring ? &w->chunk.t[i] : NULL)) return 0;
+  if (w->ring) ring_abort(w->ring);
+  w->fault_block = first;
+  store_min(w->fault_id, first);
+  store_min(w->stop_at, j + n - 1);
   return -1;
 }
 
@@ -410,6 +484,13 @@ static void note_big_group(Ring *g, uint64_t j0, const MemTrace *t, int n) {
  * cache); otherwise they wait in the chunk for the drainer.  Returns -1 if
  * a block faulted. */
 static int run_chunk(Worker *w, uint64_t j0, uint64_t n) {
+  if (w->cl.n) { /* a cluster launch: whole clusters (chunks hold whole ones; no L1 stage in the workers) */
+    for (uint64_t i = 0; i < n; i += w->cl.n) {
+      if (j0 + i > __atomic_load_n(w->stop_at, __ATOMIC_RELAXED)) return 0;
+      if (run_cluster(w, j0 + i, (int)i)) return -1;
+    }
+    return 0;
+  }
   Ring *g = w->ring;
   int par = g && g->parallel_l1;
   uint64_t group = g ? (uint64_t)g->group : 1;
@@ -486,12 +567,40 @@ static void run_workers(Worker *ws, int nw) {
   }
 }
 
+/* A cluster launch: w's cluster, w->b its rank 0 and further blocks set up
+ * as it is, sharing its statistics, error and watchdog. */
+static void worker_cluster(Worker *w, EmuWatch *watch, const Arch *arch, const EmuProgram *prog, uint32_t shared) {
+  EmuLaunch *l = w->b.l;
+  w->cl.n = emu_cluster_size(l);
+  w->cl.blocks = wm_xcalloc(w->cl.n, sizeof *w->cl.blocks);
+  w->cl.blocks[0] = &w->b;
+  for (uint32_t r = 1; r < w->cl.n; r++) {
+    Block *p = wm_xcalloc(1, sizeof *p);
+    p->mm = w->b.mm;
+    emu_block_setup(p, l, arch, prog, shared, &w->err);
+    emu_watch_attach(watch, p);
+    p->running = w->b.running;
+    p->nrunning = w->b.nrunning;
+    w->cl.blocks[r] = p;
+  }
+  for (uint32_t r = 0; r < w->cl.n; r++) w->cl.blocks[r]->cluster = &w->cl;
+}
+
 /* Sums the workers' instructions and statistics into the launch, and frees
  * them. */
 static void workers_finish(EmuLaunch *l, Worker *ws, int nw) {
   l->warp_instrs = l->thread_instrs = l->warp_clocks = 0;
   for (int t = 0; t < nw; t++) {
     Worker *w = &ws[t];
+    for (uint32_t r = 1; r < w->cl.n; r++) { /* a cluster's other blocks */
+      Block *p = w->cl.blocks[r];
+      l->warp_instrs += p->warp_instrs;
+      l->warp_clocks += p->warp_clocks;
+      l->thread_instrs += p->thread_instrs;
+      emu_block_teardown(p);
+      free(p);
+    }
+    free(w->cl.blocks);
     l->warp_instrs += w->b.warp_instrs;
     l->warp_clocks += w->b.warp_clocks;
     l->thread_instrs += w->b.thread_instrs;
@@ -509,13 +618,15 @@ static void workers_finish(EmuLaunch *l, Worker *ws, int nw) {
  * that threads meet rarely), at most EMU_CHUNK_MAX blocks, and small
  * enough that each thread gets several chunks. */
 static uint64_t chunk_size(const EmuLaunch *l, uint64_t nblocks, int nw, int group) {
+  uint64_t cs = emu_cluster_size(l), unit = (uint64_t)group; /* whole clusters and groups: their lcm */
+  while (unit % cs) unit += (uint64_t)group;
   uint64_t warps = ((uint64_t)l->block[0] * l->block[1] * l->block[2] + 31) / 32;
   uint64_t c = (256 + warps - 1) / warps;
   uint64_t fair = nblocks / (8 * (uint64_t)nw);
   if (c > fair) c = fair;
   if (c > EMU_CHUNK_MAX) c = EMU_CHUNK_MAX;
-  c = c / (uint64_t)group * (uint64_t)group;
-  return c ? c : (uint64_t)group;
+  c = c / unit * unit;
+  return c ? c : unit;
 }
 /* A host thread's own model for the launch's: its configuration and the
  * loads that start rounds (marked once, on the launch's model), so that
@@ -539,7 +650,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   size_t budget;
   uint64_t block_bytes;
   if (emu_check_budget(l, prog, shared, &block_bytes, e) || grid_settings(&nw, &budget, e)) return -1;
-  nw = emu_budget_threads(nw, block_bytes);
+  nw = emu_budget_threads(nw, block_bytes * emu_cluster_size(l)); /* a worker holds a cluster */
   if (emu_heap_used(k) || l->check) nw = 1; /* allocation in block order (emu_heap.c); the check's shadow */
   uint64_t grid_blocks = launch_blocks(l);
   l->run_set = emu_run_set(l);
@@ -577,6 +688,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
     emu_watch_attach(&watch, &w->b);
     w->b.running = nw > 1 ? running : NULL;
     w->b.nrunning = nw;
+    if (l->cluster[0]) worker_cluster(w, &watch, arch, prog, shared);
   }
   pthread_t feeder;
   int feed = ring && ring->sh && !ring->out, fed = feed && pthread_create(&feeder, NULL, feed_ring, ring) == 0;
@@ -592,10 +704,12 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
     fault = 0;
     wm_err(e, WM_ELIMIT, "cannot start the thread that takes the other ranks' block traces");
   }
-  Block *bp[EMU_MAX_THREADS];
-  for (int t = 0; t < nw; t++) bp[t] = &ws[t].b;
-  if (watch.stop) emu_watch_error(&watch, l, bp, (size_t)nw, e); /* over the others' faults */
-  emu_printf_flush(l, bp, (size_t)nw, stop_at);
+  Block *bp[EMU_MAX_THREADS * EMU_CLUSTER_MAX];
+  size_t nbp = 0;
+  for (int t = 0; t < nw; t++)
+    for (uint32_t r = 0; r < (ws[t].cl.n ? ws[t].cl.n : 1); r++) bp[nbp++] = ws[t].cl.n ? ws[t].cl.blocks[r] : &ws[t].b;
+  if (watch.stop) emu_watch_error(&watch, l, bp, nbp, e); /* over the others' faults */
+  emu_printf_flush(l, bp, nbp, stop_at);
   workers_finish(l, ws, nw);
   rc = l->shard ? l->shard->finish(l->shard->ctx, l, fault, e) : fault == UINT64_MAX ? 0 : -1;
   if (l->mm) {
@@ -608,34 +722,9 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
   return rc;
 }
 
-/* --- cooperative launches: every block is resident; a pass runs each
- * ready warp of each block once, blocks in launch order, so a block that
- * spins on a flag (the grid barrier's counter) lets the others set it.
- * One host thread runs the grid, so the order and the counters do not
- * depend on the thread count; each block keeps its own cache trace, replayed
- * in launch order as for a plain launch. --- */
-
-static int run_grid(Block *bs, uint64_t n, MemModel *mm, MemTrace *tr) {
-  uint64_t quiet = 0;
-  for (;;) {
-    EmuPass ps = {0};
-    for (uint64_t i = 0; i < n; i++) {
-      if (tr) mm->trace = &tr[i];
-      if (mm) mm->block = i;
-      if (emu_run_pass(&bs[i], &ps)) return -1;
-    }
-    int go = emu_after_pass(&ps, &quiet);
-    if (go > 0) continue;
-    if (go == 0) return 0;
-    for (uint64_t i = 0; i < n; i++) /* the first block with a spinning warp, else a waiting one */
-      for (uint32_t w = 0; w < bs[i].nwarps; w++)
-        if (bs[i].warps[w].state == W_READY && bs[i].warps[w].spin_stuck) return emu_stopped(&bs[i], quiet, 1);
-    for (uint64_t i = 0; i < n; i++)
-      for (uint32_t w = 0; w < bs[i].nwarps; w++)
-        if (bs[i].warps[w].state == W_WAIT) return emu_stopped(&bs[i], quiet, 1);
-    return -1;
-  }
-}
+/* --- cooperative launches: every block is resident, all run together
+ * (run_together); each block keeps its own cache trace, replayed in launch
+ * order as for a plain launch. --- */
 
 /* A cooperative launch's traces (blocks 0 .. n-1, all resident) through the
  * caches: an SM's blocks together, the SMs together at the L2. */
@@ -690,9 +779,9 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
     b->order = i;
     emu_block_start(b);
   }
-  int rc = run_grid(bs, n, have_mm ? &mm : NULL, tr);
   Block **bp = wm_xmalloc(n * sizeof *bp);
   for (uint64_t i = 0; i < n; i++) bp[i] = &bs[i];
+  int rc = emu_run_together(bp, n, have_mm ? &mm : NULL, tr);
   for (uint64_t i = 0; watch.stop && i < n; i++) bs[i].stopped = 1; /* every block is in progress */
   if (watch.stop) emu_watch_error(&watch, l, bp, (size_t)n, e);
   emu_printf_flush(l, bp, (size_t)n, UINT64_MAX);
@@ -779,7 +868,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
                                     : k->shared_static;
   const Arch *arch = l->arch ? l->arch : arch_default();
   l->run_set = 0; /* emu_grid_run's to set */
-  if (check_launch(l, arch, k, shared, e)) return -1;
+  if (check_launch(l, arch, k, shared, e) || emu_cluster_resolve(l, arch, e)) return -1;
 
   uint64_t gbase;
   uint8_t *const_owned;

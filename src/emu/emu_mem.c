@@ -153,9 +153,10 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
     }
     uint64_t a = (base ? base[l] : 0) + aoff;
     unsigned sp = x->space;
-    if (sp == PTX_S_SHARED || sp == PTX_S_LOCAL) a &= 0xffffffffull;
+    if (sp == PTX_S_SHARED || sp == PTX_S_LOCAL || sp == PTX_S_CLUSTER) a &= 0xffffffffull;
     if (sp == PTX_S_GENERIC) {
-      if (a - EMU_SHARED_WIN < EMU_WIN_SIZE) sp = PTX_S_SHARED, a -= EMU_SHARED_WIN;
+      if (a - EMU_SHARED_WIN < EMU_WIN_SIZE) /* a peer's shared memory too (mapa.u64) */
+        a -= EMU_SHARED_WIN, sp = a >> EMU_DSM_SHIFT ? PTX_S_CLUSTER : PTX_S_SHARED;
       else if (a - EMU_LOCAL_WIN < EMU_WIN_SIZE) sp = PTX_S_LOCAL, a -= EMU_LOCAL_WIN;
       else if (a - EMU_CONST_WIN < EMU_WIN_SIZE) sp = PTX_S_CONST, a -= EMU_CONST_WIN;
       else sp = PTX_S_GLOBAL;
@@ -175,6 +176,15 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
                      ": the block has %u bytes of shared memory", op_word(x), size, a, b->shared_size);
       p = b->shared + a;
       break;
+    case PTX_S_CLUSTER: { /* distributed shared memory: the block of the address's rank */
+      Block *ob;
+      uint32_t o;
+      if (emu_dsm_locate(b, x, warp, l, a, size, &ob, &o)) return -1;
+      p = ob->shared + o;
+      a = o;
+      if (ob == b) sp = PTX_S_SHARED; /* its own: counted as shared memory (docs/clusters.md) */
+      break;
+    }
     case PTX_S_LOCAL:
       if (a + size > b->local_size)
         return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds local %s of %u bytes at offset %" PRIu64

@@ -33,7 +33,7 @@ int emu_whole_waves(const EmuLaunch *l) {
 }
 
 uint32_t emu_run_set(const EmuLaunch *l) {
-  if (!l->cache || !l->mm || l->cooperative || l->check) return 0;
+  if (!l->cache || !l->mm || l->cooperative || l->check || l->cluster[0]) return 0; /* a cluster's blocks run in a row */
   int r = replay_coresident(l->cache, (uint64_t)l->grid[0] * l->grid[1] * l->grid[2]);
   char why[8];
   if (!r || r > EMU_GROUP_MAX || !emu_whole_waves(l) || emu_shard_unsafe(l->kernel, 0, why, sizeof why)) return 0;
@@ -65,6 +65,7 @@ static int global_space(int space) { return space == PTX_S_GLOBAL || space == PT
 
 int emu_shard_unsafe(const PtxKernel *k, int cooperative, char *why, size_t n) {
   if (cooperative) return snprintf(why, n, "a cooperative launch (its blocks wait for each other)"), 1;
+  if (k->cluster_dims[0]) return snprintf(why, n, "a cluster launch (a cluster's blocks run together)"), 1;
   for (int c = 0; c < k->ncalls; c++) {
     int callee = k->calls[c].callee;
     if (callee == PTX_CALL_MALLOC || callee == PTX_CALL_FREE || callee == PTX_CALL_ALIGNED_MALLOC)

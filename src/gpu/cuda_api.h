@@ -70,6 +70,8 @@ typedef unsigned long long CUsurfObject;
   X(CU_FUNC_ATTRIBUTE_BINARY_VERSION, 6, "cuda.h")                     \
   X(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 8, "cuda.h")      \
   X(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 9, "cuda.h")   \
+  X(CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 14, "cuda.h") \
+  X(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, 4, "cuda.h")                \
   X(CU_JIT_INFO_LOG_BUFFER, 3, "cuda.h")                               \
   X(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, 4, "cuda.h")                    \
   X(CU_JIT_ERROR_LOG_BUFFER, 5, "cuda.h")                              \
@@ -175,6 +177,30 @@ typedef struct CudaTextureDesc {        /* CUDA_TEXTURE_DESC */
   int reserved[12];
 } CudaTextureDesc;
 
+/* ---- cuLaunchKernelEx's configuration (CUlaunchConfig, CUlaunchAttribute):
+ * an attribute is its id, padding to 8 bytes and a 64-byte union of which a
+ * cluster dimension uses the first three words. */
+typedef struct CudaLaunchAttr {
+  int id;                               /* CU_LAUNCH_ATTRIBUTE_* */
+  char pad[4];
+  union {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } cluster_dim;
+  } value;
+} CudaLaunchAttr;
+
+typedef struct CudaLaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+  CUstream hStream;
+  CudaLaunchAttr *attrs;
+  unsigned numAttrs;
+} CudaLaunchConfig;
+_Static_assert(sizeof(CudaLaunchAttr) == 72, "CUlaunchAttribute is 72 bytes (cuda.h)");
+_Static_assert(sizeof(void *) != 8 || (offsetof(CudaLaunchConfig, hStream) == 32 && sizeof(CudaLaunchConfig) == 56),
+               "CUlaunchConfig's layout (cuda.h, 64-bit)");
+
 /* X(FIELD, SYMBOL, FALLBACK or NULL, (PARAMETERS)); all return CUresult. */
 #define CUDA_DRIVER_FUNCS(X)                                                          \
   X(cuInit, "cuInit", NULL, (unsigned flags))                                         \
@@ -209,6 +235,8 @@ typedef struct CudaTextureDesc {        /* CUDA_TEXTURE_DESC */
   X(cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel", NULL,                     \
     (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,   \
      unsigned bz, unsigned smem, CUstream s, void **params))                          \
+  X(cuLaunchKernelEx, "cuLaunchKernelEx", NULL,                                       \
+    (const CudaLaunchConfig *c, CUfunction f, void **params, void **extra))           \
   X(cuArray3DCreate, "cuArray3DCreate_v2", NULL, (CUarray *a, const CudaArray3DDesc *d)) \
   X(cuArrayDestroy, "cuArrayDestroy", NULL, (CUarray a))                              \
   X(cuMemcpy3D, "cuMemcpy3D_v2", NULL, (const CudaMemcpy3D *c))                       \

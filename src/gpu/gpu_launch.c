@@ -228,9 +228,28 @@ int gpu_launch_set_carveout(GpuLaunch *L, int percent, WmErr *e) {
   return 0;
 }
 
+/* A cluster launch (the spec's cluster=): cuLaunchKernelEx with the
+ * cluster dimension attribute, after allowing non-portable sizes when the
+ * spec says nonportable.  A kernel's own __cluster_dims__ needs neither:
+ * cuLaunchKernel launches it with them. */
+static int enqueue_cluster(GpuLaunch *L, WmErr *e) {
+  const LaunchSpec *s = &L->spec;
+  Gpu *g = L->gm->g;
+  if (s->cluster_nonportable)
+    GPU_TRY(g, e, L->where, cuFuncSetAttribute, (L->fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1));
+  CudaLaunchAttr a;
+  memset(&a, 0, sizeof a);
+  a.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  a.value.cluster_dim.x = s->cluster[0], a.value.cluster_dim.y = s->cluster[1], a.value.cluster_dim.z = s->cluster[2];
+  CudaLaunchConfig c = {s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2], s->smem, NULL, &a, 1};
+  GPU_TRY(g, e, L->where, cuLaunchKernelEx, (&c, L->fn, L->kparams, NULL));
+  return 0;
+}
+
 static int enqueue_launch(void *p, WmErr *e) {
   GpuLaunch *L = p;
   const LaunchSpec *s = &L->spec;
+  if (s->cluster[0]) return enqueue_cluster(L, e);
   if (s->cooperative) { /* all blocks resident: grid.sync() (the runtime's cudaLaunchCooperativeKernel) */
     Gpu *g = L->gm->g;
     CUresult r = g->cu.cuLaunchCooperativeKernel(L->fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1],

@@ -281,7 +281,7 @@ static int parse_args(const Line *L, const char *v, size_t vn, LaunchSpec *ls, W
   return 0;
 }
 
-/* Grammar: //@ NAME[#VARIANT] [cooperative] grid=DIM block=DIM [smem=BYTES] args=ARG,...
+/* Grammar: //@ NAME[#VARIANT] [cooperative] grid=DIM block=DIM [smem=BYTES] [cluster=DIM] args=ARG,...
  * p points just past "//@", end at the line's end. */
 static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec *ls, WmErr *e) {
   memset(ls, 0, sizeof *ls);
@@ -321,8 +321,8 @@ static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec 
   memcpy(ls->name, tok, (size_t)(nend - tok));
   memcpy(ls->label, tok, (size_t)(p - tok));
 
-  const char *seen[4] = {NULL, NULL, NULL, NULL}; /* grid block smem args */
-  static const char *const keys[4] = {"grid", "block", "smem", "args"};
+  const char *seen[5] = {NULL, NULL, NULL, NULL, NULL}; /* grid block smem args cluster */
+  static const char *const keys[5] = {"grid", "block", "smem", "args", "cluster"};
   for (;;) {
     while (p < end && is_blank(*p)) p++;
     if (p == end) break;
@@ -332,13 +332,17 @@ static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec 
       ls->cooperative = 1; /* cudaLaunchCooperativeKernel */
       continue;
     }
+    if (field_is(tok, (size_t)(p - tok), "nonportable")) {
+      ls->cluster_nonportable = 1; /* cudaFuncAttributeNonPortableClusterSizeAllowed */
+      continue;
+    }
     const char *eq = memchr(tok, '=', (size_t)(p - tok));
     int k = -1;
-    for (int i = 0; eq && i < 4; i++)
+    for (int i = 0; eq && i < 5; i++)
       if (field_is(tok, (size_t)(eq - tok), keys[i])) k = i;
     if (k < 0)
       return wm_err_at(e, WM_EUSAGE, L->path, L->src, L->line, col_of(L, tok),
-                       "unexpected '%.*s': expected grid=, block=, smem=, args= or cooperative "
+                       "unexpected '%.*s': expected grid=, block=, smem=, args=, cluster=, cooperative or nonportable "
                        "(no spaces inside a value)",
                        (int)(p - tok), tok);
     if (seen[k])
@@ -347,8 +351,8 @@ static int parse_spec(const Line *L, const char *p, const char *end, LaunchSpec 
     seen[k] = tok;
     const char *v = eq + 1;
     size_t vn = (size_t)(p - v), bad;
-    if (k == 0 || k == 1) {
-      if (dim_parse(v, vn, k == 0 ? ls->grid : ls->block, &bad, e))
+    if (k == 0 || k == 1 || k == 4) { /* cluster=X[,Y[,Z]]: blocks a cluster (cudaLaunchAttributeClusterDimension) */
+      if (dim_parse(v, vn, k == 0 ? ls->grid : k == 1 ? ls->block : ls->cluster, &bad, e))
         return relocate(e, L, v + bad);
     } else if (k == 2) {
       uint64_t x;

@@ -1,8 +1,10 @@
 /* launch.h - launch specs: the `//@` lines of a .cu file and --arg specs.
  *
  * Grammar (the ground truth's, extended with INIT, aggregates and textures):
- *   //@ NAME[#VARIANT] [cooperative] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] args=ARG,ARG,...
- *   (cooperative: launched as cudaLaunchCooperativeKernel, for grid.sync())
+ *   //@ NAME[#VARIANT] [cooperative] grid=X[,Y[,Z]] block=X[,Y[,Z]] [smem=BYTES] [cluster=X[,Y[,Z]]] args=ARG,...
+ *   (cooperative: launched as cudaLaunchCooperativeKernel, for grid.sync();
+ *   cluster: blocks a cluster, as cudaLaunchKernelEx's cluster attribute;
+ *   the word nonportable allows clusters of up to 16 blocks)
  *   ARG    := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | AGG | tex:CHAN:DIMS{:OPT} | surf:CHAN:DIMS{:OPT}
  *   TYPE   := i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16
  *   INIT   := zero | iota | rand | CONSTANT       (rand, seeded, is the default)
@@ -54,6 +56,10 @@ typedef struct LaunchSpec {
   uint32_t grid[3], block[3];
   uint32_t smem;     /* dynamic shared memory bytes */
   int cooperative;   /* cudaLaunchCooperativeKernel: all blocks resident */
+  uint32_t cluster[3]; /* cluster=X[,Y[,Z]]: blocks a cluster (0: the
+                        kernel's __cluster_dims__, else none) */
+  int cluster_nonportable; /* the word nonportable: up to 16 blocks a cluster
+                        (cudaFuncAttributeNonPortableClusterSizeAllowed) */
   ArgSpec args[LAUNCH_MAX_ARGS];
   int nargs;
   int line;          /* line of the //@ in its file, 0 for the command line */

@@ -306,7 +306,9 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   if (c->cfg.partial_sectors)
     c->partial = wm_xmalloc((size_t)c->cfg.partial_sectors * sizeof *c->partial);
   if (c->cfg.sm_blocks < 1 || c->cfg.sm_blocks > c->cfg.blocks_per_sm) c->cfg.sm_blocks = c->cfg.blocks_per_sm;
-  if (c->cfg.layout && c->cfg.group == 1 && c->cfg.blocks_per_sm >= 2)
+  if (c->cfg.layout && c->cfg.group == 1 && c->cfg.cluster_blocks > 1)
+    place_init_clusters(&c->place, c->cfg.layout, c->cfg.sms, c->cfg.blocks_per_sm, c->cfg.cluster_blocks);
+  else if (c->cfg.layout && c->cfg.group == 1 && c->cfg.blocks_per_sm >= 2)
     place_init(&c->place, c->cfg.layout, c->cfg.sms, c->cfg.blocks_per_sm, c->cfg.sm_blocks);
   c->xbar_of = c->place.sm ? xbar_dealt_groups(c->cfg.layout, c->cfg.sms, c->cfg.xbar_sms, sm_warps(c))
                            : xbar_groups(c->cfg.sms, c->cfg.xbar_sms, c->cfg.xbar_paired);

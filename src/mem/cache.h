@@ -42,6 +42,9 @@ typedef struct CacheConfig {
   const ArchLayout *layout; /* the order the GPU deals a wave's blocks in
                             (arch/deal.h; place.h), used when an SM holds
                             several blocks; NULL: in turn */
+  int cluster_blocks;    /* a cluster launch's blocks a cluster (1-D: x
+                            only), > 1: a cluster's blocks are placed on one
+                            GPC (place_init_clusters); else 0 */
   int sm_blocks;         /* blocks an SM holds at once in this launch: its
                             share of a grid smaller than a wave, else
                             blocks_per_sm (0: blocks_per_sm) */

@@ -393,6 +393,7 @@ void mem_explain(char *buf, size_t n, const MemGen *g, const MemReq *r, unsigned
       explain_sectors(buf, n, r, units, ideal);
     break;
   case PTX_S_LOCAL:
+  case PTX_S_CLUSTER: /* a peer's shared memory: sectors over the crossbar */
     explain_sectors(buf, n, r, units, ideal);
     break;
   case PTX_S_SHARED:

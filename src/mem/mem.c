@@ -408,6 +408,43 @@ static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
                mm->gen.banks == MEM_BANKS_SM70 ? MEM_UNIT_WAVEFRONTS : MEM_UNIT_SMEM_TRANS);
 }
 
+/* Distributed shared memory (a request's lanes in peers' shared memory,
+ * PTX_S_CLUSTER; addr[] their offsets there): one instruction and one
+ * request, the distinct 32-byte sectors of the offsets (a crossbar packet
+ * per sector, as for global memory), and 32 bytes over the crossbar each
+ * way per sector (a load reads, a store writes, an atomic both, a
+ * reduction writes).  A hypothesis until measured (docs/clusters.md). */
+static void dshared_access(MemModel *mm, const MemReq *r, LineStat *ls)
+{
+  unsigned distinct, sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
+  uint64_t bytes = 32ull * sec;
+  switch (r->op) {
+  case MEM_LD:
+    mm->metric[WM_M_DSLD_INST]++;
+    mm->metric[WM_M_DSLD_REQ]++;
+    mm->metric[WM_M_DSLD_SEC] += sec;
+    mm->metric[WM_M_DS_RD] += bytes;
+    mm->metric[WM_M_DS_RD_LD] += bytes;
+    break;
+  case MEM_ST:
+    mm->metric[WM_M_DSST_INST]++;
+    mm->metric[WM_M_DSST_REQ]++;
+    mm->metric[WM_M_DSST_SEC] += sec;
+    mm->metric[WM_M_DS_WR] += bytes;
+    mm->metric[WM_M_DS_WR_ST] += bytes;
+    break;
+  default: /* atom, red */
+    mm->metric[WM_M_DSATOM_INST]++;
+    mm->metric[WM_M_DSATOM_REQ]++;
+    mm->metric[WM_M_DSATOM_SEC] += sec;
+    mm->metric[WM_M_DS_WR] += bytes;
+    if (r->op == MEM_ATOM) mm->metric[WM_M_DS_RD] += bytes;
+    break;
+  }
+  if (ls)
+    line_units(mm, ls, r, sec, (distinct * r->size + 31) / 32, MEM_UNIT_SECTORS);
+}
+
 /* cp.async (LDGSTS): the global side is counted as a load of the lanes
  * that read (sectors as for ld, .ca through L1, .cg around it; under
  * op_ldgsts and op_ld both, as the H100 counts them), the shared
@@ -508,6 +545,9 @@ void mem_access(MemModel *mm, const MemReq *r)
     break;
   case PTX_S_SHARED:
     shared_access(mm, r, ls);
+    break;
+  case PTX_S_CLUSTER:
+    dshared_access(mm, r, ls);
     break;
   default: /* const, param: the constant cache, not L1 */
     if (ls) {

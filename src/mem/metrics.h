@@ -46,6 +46,21 @@
   X(LDGSTS_BC,  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "cp.async shared wavefronts beyond the ideal") \
   X(LDGSTS_HIT, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_hit.sum", "cp.async.ca sectors that hit in L1 (cache replay)") \
   X(LDGSTS_MISS,"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_miss.sum", "cp.async.ca sectors that missed in L1 (.cg bypasses L1: no lookup)") \
+  /* distributed shared memory (sm_90): accesses whose bytes are in a peer block's shared memory     \
+   * (docs/clusters.md: what counts as dshared is a hypothesis, probed by tests/corpus/cluster_dsm.cu) */ \
+  X(DSLD_INST, "smsp__sass_inst_executed_op_dshared_ld.sum",      "distributed shared memory load warp instructions (a lane in a peer block's shared memory)") \
+  X(DSST_INST, "smsp__sass_inst_executed_op_dshared_st.sum",      "distributed shared memory store warp instructions") \
+  X(DSATOM_INST,"smsp__sass_inst_executed_op_dshared_atom.sum",   "distributed shared memory atomic and reduction warp instructions (ptxas makes red.shared::cluster an ATOM)") \
+  X(DSLD_REQ,  "l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum", "distributed shared memory load requests") \
+  X(DSST_REQ,  "l1tex__t_requests_pipe_lsu_mem_dshared_op_st.sum", "distributed shared memory store requests") \
+  X(DSATOM_REQ,"l1tex__t_requests_pipe_lsu_mem_dshared_op_atom.sum", "distributed shared memory atomic and reduction requests") \
+  X(DSLD_SEC,  "l1tex__t_sectors_pipe_lsu_mem_dshared_op_ld.sum",  "32-byte sectors of peers' shared memory that loads touch") \
+  X(DSST_SEC,  "l1tex__t_sectors_pipe_lsu_mem_dshared_op_st.sum",  "sectors of peers' shared memory that stores touch") \
+  X(DSATOM_SEC,"l1tex__t_sectors_pipe_lsu_mem_dshared_op_atom.sum", "sectors of peers' shared memory that atomics and reductions update") \
+  X(DS_RD,     "l1tex__m_xbar2l1tex_read_bytes_mem_dshared.sum",   "bytes peers' shared memory returns over the crossbar: 32 a load sector, 32 an atomic's with a result") \
+  X(DS_RD_LD,  "l1tex__m_xbar2l1tex_read_bytes_mem_dshared_op_ld.sum", "of those, the loads'") \
+  X(DS_WR,     "l1tex__m_l1tex2xbar_write_bytes_mem_dshared.sum",  "bytes sent over the crossbar to peers' shared memory: 32 a store or atomic sector") \
+  X(DS_WR_ST,  "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_st.sum", "of those, the stores'") \
   X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
   X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)") \
   X(DEP_CLOCKS, "warpmem__dependent_clocks",                       "clocks each warp waits for its instructions' results, summed over warps (a shuffle 26, an integer % 69, an FMA 4: measured on an H200, emu/emu_latency.c)") \

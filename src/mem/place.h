@@ -24,6 +24,13 @@ typedef struct Place {
  * evenly (arch_deal).  Leaves p empty (in turn) when L is NULL or its SMs
  * are not `sms`. */
 void place_init(Place *p, const ArchLayout *L, int sms, int per_sm, int even);
+/* A cluster launch's wave (clusters of `cluster` consecutive blocks): each
+ * cluster's blocks on the SMs of one GPC (arch_cluster_gpc_of), the GPCs
+ * taken in turn, within a GPC the SMs with the most free slots first (the
+ * driver's default spreads a cluster's blocks); places no whole cluster
+ * fits go to the SMs left over, so every SM still holds per_sm.  Leaves p
+ * empty when L is NULL or its SMs are not `sms`. */
+void place_init_clusters(Place *p, const ArchLayout *L, int sms, int per_sm, int cluster);
 void place_free(Place *p);
 
 #endif

@@ -72,7 +72,7 @@ const char *ptx_space_name(PtxSpace s) {
   static const char *const names[PTX_S_COUNT] = {
     [PTX_S_NONE] = "",         [PTX_S_REG] = "reg",     [PTX_S_PARAM] = "param",
     [PTX_S_GLOBAL] = "global", [PTX_S_SHARED] = "shared", [PTX_S_LOCAL] = "local",
-    [PTX_S_CONST] = "const",   [PTX_S_GENERIC] = "generic",
+    [PTX_S_CONST] = "const",   [PTX_S_GENERIC] = "generic", [PTX_S_CLUSTER] = "shared::cluster",
   };
   return (unsigned)s < PTX_S_COUNT ? names[s] : "?";
 }

@@ -55,7 +55,11 @@ const char *ptx_type_name(PtxType t);  /* "f32", ... */
 /* State spaces.  Addresses in GENERIC are mapped by the emulator's windows. */
 typedef enum {
   PTX_S_NONE, PTX_S_REG, PTX_S_PARAM, PTX_S_GLOBAL, PTX_S_SHARED,
-  PTX_S_LOCAL, PTX_S_CONST, PTX_S_GENERIC, PTX_S_COUNT
+  PTX_S_LOCAL, PTX_S_CONST, PTX_S_GENERIC,
+  PTX_S_CLUSTER, /* .shared::cluster: distributed shared memory (sm_90);
+                    the emulator resolves a lane's address to the block
+                    that holds it: a peer's is CLUSTER, its own SHARED */
+  PTX_S_COUNT
 } PtxSpace;
 
 /* Call frames.  A device function's .param variables (its parameters and
@@ -185,7 +189,9 @@ enum {
   PTX_SUB_ASYNC_SRCSIZE, PTX_SUB_ASYNC_IGNORE,
   PTX_SUB_MB_EXPECT_TX, PTX_SUB_MB_NOCOMPLETE, PTX_SUB_MB_PARITY, PTX_SUB_MB_NOINC,
   /* cp.async.bulk from shared to global (.bulk_group) */
-  PTX_SUB_BULK_STORE
+  PTX_SUB_BULK_STORE,
+  /* setmaxnreg.inc / .dec */
+  PTX_SUB_NREG_INC, PTX_SUB_NREG_DEC
 };
 
 /* PtxInstr.aux of texture and surface instructions: tex: PTX_TEX_LEVEL or
@@ -381,6 +387,12 @@ typedef struct PtxKernel {
   uint32_t local_size;      /* bytes of .local per thread (depot + others) */
   uint32_t maxntid[3];      /* .maxntid if given, else 0 */
   uint32_t reqntid[3];      /* .reqntid if given, else 0 */
+  uint32_t cluster_dims[3]; /* .reqnctapercluster (__cluster_dims__) if
+                               given, else 0: a launch's default cluster */
+  uint32_t max_cluster_rank;/* .maxclusterrank: most blocks a cluster may
+                               have, 0 if not given */
+  uint8_t explicit_cluster; /* .explicitcluster: must be launched with a
+                               cluster dimension */
   uint32_t line;            /* PTX line of the .entry */
   int regs;                 /* registers per thread from ptxas -v
                                (ptx_registers), 0: unknown */

@@ -113,6 +113,15 @@ static int async_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
 static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   uint64_t mods = ptx_op[in->op].mods;
   int t = pp_type_of(c.p, c.len), i;
+  if (in->op == PTX_OP_SETMAXNREG && (IS(c, "inc") || IS(c, "dec"))) {
+    if (in->sub) bad_mod(P, x, c);
+    in->sub = IS(c, "inc") ? PTX_SUB_NREG_INC : PTX_SUB_NREG_DEC;
+    return;
+  }
+  if ((in->op == PTX_OP_MAPA || in->op == PTX_OP_GETCTARANK) && IS(c, "shared::cluster")) {
+    in->space = PTX_S_CLUSTER; /* a 32-bit shared::cluster address, not a generic one */
+    return;
+  }
   if ((mods & M_ANY) && (t < 0 || (mods & M_NOTYPE))) return; /* mapa and getctarank keep their type */
   if ((mods & (M_ASYNC | M_MBAR)) && async_modifier(P, in, x, c)) return;
   if (t >= 0) {
@@ -123,6 +132,11 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     x->ntypes++;
   } else if ((mods & M_VEC) && (IS(c, "v2") || IS(c, "v4"))) {
     in->vec = (uint8_t)(c.p[1] - '0');
+  } else if ((mods & M_SPACE) && IS(c, "shared::cluster") &&
+             (in->op == PTX_OP_LD || in->op == PTX_OP_ST || in->op == PTX_OP_ATOM || in->op == PTX_OP_RED ||
+              in->op == PTX_OP_CVTA)) {
+    if (in->space != PTX_S_NONE) bad_mod(P, x, c);
+    in->space = PTX_S_CLUSTER; /* distributed shared memory: any block of the cluster */
   } else if ((mods & M_SPACE) && (i = pp_space_of(c.p, c.len)) >= 0) {
     if (in->space != PTX_S_NONE) bad_mod(P, x, c);
     in->space = (uint8_t)i;
@@ -602,8 +616,8 @@ static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
       bad_form(P, mn, ": bar.red.popc is .u32, bar.red.and/.or are .pred");
   }
   if ((op == PTX_OP_ATOM || op == PTX_OP_RED) && in->space != PTX_S_GENERIC && in->space != PTX_S_GLOBAL &&
-      in->space != PTX_S_SHARED)
-    bad_form(P, mn, ": atomics work on .global or .shared");
+      in->space != PTX_S_SHARED && in->space != PTX_S_CLUSTER)
+    bad_form(P, mn, ": atomics work on .global, .shared or .shared::cluster");
   if ((op == PTX_OP_MUL || op == PTX_OP_MAD) && !ptx_type_is_float((PtxType)in->type) && !in->sub)
     in->sub = PTX_SUB_LO;
   if ((op == PTX_OP_MUL || op == PTX_OP_MAD) && ptx_type_is_float((PtxType)in->type) && in->sub)

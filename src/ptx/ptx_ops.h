@@ -40,7 +40,7 @@
  * ptx_instr.c), and what it requires: X(NAME, bit, the words, for docs). */
 #define PTX_MODS(X)                                                                                                   \
   X(M_VEC, 0, ".v2 .v4")                                                                                              \
-  X(M_SPACE, 1, ".global .shared .local .const .param")                                                               \
+  X(M_SPACE, 1, ".global .shared .local .const .param; .shared::cluster (ld, st, atom, red, cvta)")                 \
   X(M_CACHE, 2, ".ca .cg .cs .lu .cv .wb .wt .nc, L1::/L2:: hints")                                                   \
   X(M_SEM, 3, ".volatile .relaxed .acquire .release .acq_rel .mmio; .cta .gpu .sys .cluster")                         \
   X(M_RND, 4, ".rn .rz .rm .rp")                                                                                      \
@@ -349,12 +349,16 @@ typedef enum {
   X(GRIDDEP, "griddepcontrol", OPF_NODST, M_ANY | M_NOTYPE, SH_NONE, "", nop,                                \
     ".wait/.launch_dependents (programmatic dependent launch): no effect on a single launch")               \
   X(MAPA, "mapa", 0, M_ANY, SH_D2, "tu", mapa,                                                               \
-    "d = address a in the block of cluster rank b: a cluster is one block, so a itself (rank b != 0 faults)") \
-  X(GETCTARANK, "getctarank", 0, M_ANY, SH_D1, "", getctarank, "d = the cluster rank of address a's block: 0") \
-  X(SETMAXNREG, "setmaxnreg", OPF_NODST, M_ANY | M_NOTYPE, SH_ONE, "u", nop, "register budget hint: no effect") \
+    "d = address a in the shared memory of the cluster's block of rank b (.shared::cluster or generic; a rank "  \
+    "beyond the cluster faults)") \
+  X(GETCTARANK, "getctarank", 0, M_ANY, SH_D1, "", getctarank, "d = the cluster rank of the block whose shared " \
+    "memory address a is in") \
+  X(SETMAXNREG, "setmaxnreg", OPF_NODST, M_ANY | M_NOTYPE | M_NEED_SUB, SH_ONE, "u", setmaxnreg,              \
+    "setmaxnreg.inc/.dec.sync.aligned.u32 a: the warp's registers a thread become a (24..256, a multiple of " \
+    "8), taken from or given back to the block's pool; .inc waits until the pool has them") \
   X(BARCLUSTER, "barrier.cluster", OPF_BARRIER | OPF_NODST, M_CLUSTER | M_NOTYPE | M_NEED_SUB, SH_NONE, "",  \
-    simt, "barrier.cluster.arrive/.wait: the cluster's barrier; without a cluster launch a cluster is "      \
-    "one block: .wait completes when all its threads have arrived")
+    simt, "barrier.cluster.arrive/.wait: .wait waits until every non-exited thread of the cluster has "      \
+    "arrived (without a cluster launch a cluster is one block)")
 
 typedef enum {
 #define X(e, name, flags, mods, shape, imm, exec, sem) PTX_OP_##e,

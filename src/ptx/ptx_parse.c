@@ -491,13 +491,19 @@ static void end_kernel(Parser *P, const PtxTok *close) {
   P->k = NULL;
 }
 
-/* perf := (.maxntid | .reqntid) N [',' N [',' N]] | .minnctapersm N | .maxnreg N | ... */
+/* perf := (.maxntid | .reqntid | .reqnctapercluster) N [',' N [',' N]] | .maxclusterrank N
+ *       | .explicitcluster | .minnctapersm N | .maxnreg N | ... */
 static void perf_directive(Parser *P) {
   PtxKernel *k = P->k;
   const PtxTok *t = pp_next(P);
-  uint32_t *dims = pp_is(t, ".maxntid") ? k->maxntid : pp_is(t, ".reqntid") ? k->reqntid : NULL;
-  if (dims || pp_is(t, ".reqnctapercluster") || pp_is(t, ".maxclusterrank") || pp_is(t, ".minnctapersm") ||
-      pp_is(t, ".maxnreg") || pp_is(t, ".maxnctapersm")) {
+  uint32_t *dims = pp_is(t, ".maxntid") ? k->maxntid : pp_is(t, ".reqntid") ? k->reqntid
+                 : pp_is(t, ".reqnctapercluster") ? k->cluster_dims : NULL;
+  if (pp_is(t, ".maxclusterrank")) {
+    const PtxTok *nt = pp_peek(P);
+    uint64_t v = pp_int_number(P, "a number");
+    if (v == 0 || v > 0xffffffffu) pp_fail(P, nt, ".maxclusterrank must be a positive count of blocks");
+    k->max_cluster_rank = (uint32_t)v;
+  } else if (dims || pp_is(t, ".minnctapersm") || pp_is(t, ".maxnreg") || pp_is(t, ".maxnctapersm")) {
     int i = 0;
     do {
       const PtxTok *nt = pp_peek(P);
@@ -508,7 +514,10 @@ static void perf_directive(Parser *P) {
     } while (pp_accept(P, ","));
     if (dims)
       for (; i < 3; i++) dims[i] = 1;
-  } else if (pp_is(t, ".noreturn") || pp_is(t, ".explicitcluster")) {
+    if (dims == k->cluster_dims && (!dims[0] || !dims[1] || !dims[2])) pp_fail(P, t, ".reqnctapercluster dimensions must be positive");
+  } else if (pp_is(t, ".explicitcluster")) {
+    k->explicit_cluster = 1; /* launched only with a cluster dimension (PTX ISA, .explicitcluster) */
+  } else if (pp_is(t, ".noreturn")) {
   } else if (pp_is(t, ".pragma")) {
     pp_skip_statement(P);
   } else {

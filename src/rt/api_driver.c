@@ -47,6 +47,8 @@ CUresult drv_result(RtError e) {
   case RT_ERR_LAUNCH_TIMEOUT: return CUDA_ERROR_LAUNCH_TIMEOUT;
   case RT_ERR_COOPERATIVE_TOO_LARGE: return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
   case RT_ERR_NOT_SUPPORTED: return CUDA_ERROR_NOT_SUPPORTED;
+  case RT_ERR_NOT_PERMITTED: return CUDA_ERROR_NOT_PERMITTED;
+  case RT_ERR_INVALID_CLUSTER_SIZE: return CUDA_ERROR_INVALID_CLUSTER_SIZE;
   default: return CUDA_ERROR_UNKNOWN;
   }
 }
@@ -239,6 +241,7 @@ static long long attribute(CUdevice_attribute attr, const Arch *a) {
   case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return a->regs_sm;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return a->smem_block_optin;
   case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return a->max_blocks_sm;
+  case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: return a->cc >= 90; /* thread block clusters: sm_90 and later */
   case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: return a->smem_reserved;
   case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return a->bus_bits;
   case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: return mem_clock_khz(a);
@@ -593,7 +596,13 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
   case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
   case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = fi.max_dynamic_smem; break;
   case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = fi.carveout_pct; break;
-  default: *pi = 0; break; /* clusters: none required */
+  case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *pi = fi.cluster_must; break;
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *pi = (int)fi.cluster[0]; break;
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: *pi = (int)fi.cluster[1]; break;
+  case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *pi = (int)fi.cluster[2]; break;
+  case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *pi = fi.nonportable; break;
+  case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *pi = fi.cluster_policy; break;
+  default: *pi = 0; break;
   }
   return CUDA_SUCCESS;
 }
@@ -603,6 +612,15 @@ CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int v
     return R(rt_function_set_attribute((RtFunction *)hfunc, RT_FATTR_MAX_DYNAMIC_SMEM, value));
   if (attrib == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
     return R(rt_function_set_attribute((RtFunction *)hfunc, RT_FATTR_CARVEOUT, value));
+  static const struct { CUfunction_attribute cu; RtFuncAttr rt; } cluster[] = {
+    {CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, RT_FATTR_CLUSTER_X},
+    {CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT, RT_FATTR_CLUSTER_Y},
+    {CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH, RT_FATTR_CLUSTER_Z},
+    {CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, RT_FATTR_NONPORTABLE},
+    {CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE, RT_FATTR_CLUSTER_POLICY},
+  };
+  for (size_t i = 0; i < sizeof cluster / sizeof *cluster; i++)
+    if (attrib == cluster[i].cu) return R(rt_function_set_attribute((RtFunction *)hfunc, cluster[i].rt, value));
   RtFuncInfo fi;
   RtError r = rt_function_info((RtFunction *)hfunc, &fi); /* a valid function, a hint ignored */
   return r ? R(r) : CUDA_SUCCESS;
@@ -640,9 +658,10 @@ static int extra_buffer(void **extra, void **buf, size_t *size) {
 }
 
 static CUresult launch(CUfunction f, const unsigned g[3], const unsigned b[3], unsigned smem, CUstream s,
-                       void **params, void **extra, int cooperative) {
+                       void **params, void **extra, int cooperative, const uint32_t *cluster) {
   RtLaunchConfig c = {.grid = {g[0], g[1], g[2]}, .block = {b[0], b[1], b[2]}, .smem = smem,
                       .stream = (RtStream *)s, .cooperative = cooperative};
+  if (cluster) memcpy(c.cluster, cluster, sizeof c.cluster);
   if (params && extra) return drv_fail(RT_ERR_INVALID_VALUE); /* one or the other */
   if (!extra) return R(rt_launch((RtFunction *)f, &c, params));
   void *buf;
@@ -657,26 +676,61 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
                         unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                         unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra) {
   const unsigned g[3] = {gridDimX, gridDimY, gridDimZ}, b[3] = {blockDimX, blockDimY, blockDimZ};
-  return launch(f, g, b, sharedMemBytes, hStream, kernelParams, extra, 0);
+  return launch(f, g, b, sharedMemBytes, hStream, kernelParams, extra, 0, NULL);
 }
 
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
                                    unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                    unsigned int sharedMemBytes, CUstream hStream, void **kernelParams) {
   const unsigned g[3] = {gridDimX, gridDimY, gridDimZ}, b[3] = {blockDimX, blockDimY, blockDimZ};
-  return launch(f, g, b, sharedMemBytes, hStream, kernelParams, NULL, 1);
+  return launch(f, g, b, sharedMemBytes, hStream, kernelParams, NULL, 1, NULL);
 }
 
-/* cuLaunchKernelEx: the cooperative attribute counts; clusters, priorities
- * and the other attributes change nothing that warpmem models. */
+/* A CUlaunchConfig's attributes that change what runs: cooperative and the
+ * cluster dimension (the scheduling policy is accepted); the others
+ * (priorities, ...) change nothing that warpmem models. */
+static RtError config_attributes(const CUlaunchConfig *config, int *coop, uint32_t cluster[3]) {
+  if (config->numAttrs && !config->attrs) return RT_ERR_INVALID_VALUE;
+  for (unsigned i = 0; i < config->numAttrs; i++) {
+    const CUlaunchAttribute *a = &config->attrs[i];
+    if (a->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) *coop = a->value.cooperative != 0;
+    if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+      cluster[0] = a->value.clusterDim.x, cluster[1] = a->value.clusterDim.y, cluster[2] = a->value.clusterDim.z;
+      if (!cluster[0] || !cluster[1] || !cluster[2]) return RT_ERR_INVALID_CLUSTER_SIZE;
+    }
+  }
+  return RT_SUCCESS;
+}
+
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra) {
   if (!config) return drv_fail(RT_ERR_INVALID_VALUE);
   int coop = 0;
-  for (unsigned i = 0; config->attrs && i < config->numAttrs; i++)
-    if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) coop = config->attrs[i].value.cooperative != 0;
+  uint32_t cluster[3] = {0, 0, 0};
+  RtError r = config_attributes(config, &coop, cluster);
+  if (r) return drv_fail(r);
   const unsigned g[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
   const unsigned b[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
-  return launch(f, g, b, config->sharedMemBytes, config->hStream, kernelParams, extra, coop);
+  return launch(f, g, b, config->sharedMemBytes, config->hStream, kernelParams, extra, coop, cluster);
+}
+
+/* cuOccupancyMaxActiveClusters / cuOccupancyMaxPotentialClusterSize. */
+static CUresult cluster_occupancy(int *out, CUfunction f, const CUlaunchConfig *config, int potential) {
+  if (!config || !out) return drv_fail(RT_ERR_INVALID_VALUE);
+  int coop = 0;
+  RtLaunchConfig c = {.grid = {config->gridDimX, config->gridDimY, config->gridDimZ},
+                      .block = {config->blockDimX, config->blockDimY, config->blockDimZ},
+                      .smem = config->sharedMemBytes};
+  RtError r = config_attributes(config, &coop, c.cluster);
+  if (r) return drv_fail(r);
+  return R(rt_cluster_occupancy((RtFunction *)f, &c, potential, out));
+}
+
+CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config) {
+  return cluster_occupancy(numClusters, func, config, 0);
+}
+
+CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, const CUlaunchConfig *config) {
+  return cluster_occupancy(clusterSize, func, config, 1);
 }
 
 CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev) {

@@ -128,31 +128,72 @@ static RtError function_of(const void *func, RtFunction **f) {
   return rt_set_last_error(RT_ERR_INVALID_DEVICE_FUNCTION);
 }
 
-static cudaError_t launch(const void *func, dim3 g, dim3 b, void **args, size_t smem, cudaStream_t s, int coop) {
+static cudaError_t launch(const void *func, dim3 g, dim3 b, void **args, size_t smem, cudaStream_t s, int coop,
+                          const uint32_t *cluster) {
   RtFunction *f;
   RtError r = function_of(func, &f);
   if (r) return E(r);
   RtLaunchConfig c = launch_config(g, b, smem, s, coop);
+  if (cluster) memcpy(c.cluster, cluster, sizeof c.cluster);
   if (api_capturing(s)) return api_capture_kernel(s, f, &c, args);
   return E(rt_launch(f, &c, args));
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                              cudaStream_t stream) {
-  return launch(func, gridDim, blockDim, args, sharedMem, stream, 0);
+  return launch(func, gridDim, blockDim, args, sharedMem, stream, 0, NULL);
 }
 
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                         cudaStream_t stream) {
-  return launch(func, gridDim, blockDim, args, sharedMem, stream, 1);
+  return launch(func, gridDim, blockDim, args, sharedMem, stream, 1, NULL);
+}
+
+/* A launch configuration's attributes that change what runs: cooperative
+ * and the cluster dimension (a cluster scheduling policy is accepted: the
+ * emulator places a cluster's blocks one way); the others are hints. */
+static RtError config_attributes(const cudaLaunchConfig_t *config, int *coop, uint32_t cluster[3]) {
+  if (config->numAttrs && !config->attrs) return RT_ERR_INVALID_VALUE;
+  for (unsigned i = 0; i < config->numAttrs; i++) {
+    const cudaLaunchAttribute *a = &config->attrs[i];
+    if (a->id == cudaLaunchAttributeCooperative) *coop = a->val.cooperative != 0;
+    if (a->id == cudaLaunchAttributeClusterDimension) {
+      cluster[0] = a->val.clusterDim.x, cluster[1] = a->val.clusterDim.y, cluster[2] = a->val.clusterDim.z;
+      if (!cluster[0] || !cluster[1] || !cluster[2]) return RT_ERR_INVALID_CLUSTER_SIZE;
+    }
+  }
+  return RT_SUCCESS;
 }
 
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
   if (!config) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
   int coop = 0;
-  for (unsigned i = 0; i < config->numAttrs; i++)
-    if (config->attrs[i].id == cudaLaunchAttributeCooperative) coop = config->attrs[i].val.cooperative != 0;
-  return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, coop);
+  uint32_t cluster[3] = {0, 0, 0};
+  RtError r = config_attributes(config, &coop, cluster);
+  if (r) return E(rt_set_last_error(r));
+  return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, coop,
+                cluster);
+}
+
+/* cudaOccupancyMaxActiveClusters / cudaOccupancyMaxPotentialClusterSize. */
+static cudaError_t cluster_occupancy(int *out, const void *func, const cudaLaunchConfig_t *config, int potential) {
+  RtFunction *f;
+  RtError r = function_of(func, &f);
+  if (r) return E(r);
+  if (!config || !out) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  int coop = 0;
+  RtLaunchConfig c = launch_config(config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream, 0);
+  if ((r = config_attributes(config, &coop, c.cluster))) return E(rt_set_last_error(r));
+  return E(rt_set_last_error(rt_cluster_occupancy(f, &c, potential, out)));
+}
+
+cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func, const cudaLaunchConfig_t *launchConfig) {
+  return cluster_occupancy(numClusters, func, launchConfig, 0);
+}
+
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
+                                                 const cudaLaunchConfig_t *launchConfig) {
+  return cluster_occupancy(clusterSize, func, launchConfig, 1);
 }
 
 /* ---- kernels' attributes and occupancy ---- */
@@ -173,6 +214,12 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
   attr->binaryVersion = in.binary_version;
   attr->maxDynamicSharedSizeBytes = in.max_dynamic_smem;
   attr->preferredShmemCarveout = in.carveout_pct;
+  attr->clusterDimMustBeSet = in.cluster_must;
+  attr->requiredClusterWidth = (int)in.cluster[0];
+  attr->requiredClusterHeight = (int)in.cluster[1];
+  attr->requiredClusterDepth = (int)in.cluster[2];
+  attr->clusterSchedulingPolicyPreference = in.cluster_policy;
+  attr->nonPortableClusterSizeAllowed = in.nonportable;
   return cudaSuccess;
 }
 
@@ -184,7 +231,16 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
     return E(rt_function_set_attribute(f, RT_FATTR_MAX_DYNAMIC_SMEM, value));
   if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
     return E(rt_function_set_attribute(f, RT_FATTR_CARVEOUT, value));
-  return cudaSuccess; /* scheduling hints (cluster sizes, ...) change nothing here */
+  switch (attr) {
+  case cudaFuncAttributeRequiredClusterWidth: return E(rt_function_set_attribute(f, RT_FATTR_CLUSTER_X, value));
+  case cudaFuncAttributeRequiredClusterHeight: return E(rt_function_set_attribute(f, RT_FATTR_CLUSTER_Y, value));
+  case cudaFuncAttributeRequiredClusterDepth: return E(rt_function_set_attribute(f, RT_FATTR_CLUSTER_Z, value));
+  case cudaFuncAttributeNonPortableClusterSizeAllowed:
+    return E(rt_function_set_attribute(f, RT_FATTR_NONPORTABLE, value));
+  case cudaFuncAttributeClusterSchedulingPolicyPreference:
+    return E(rt_function_set_attribute(f, RT_FATTR_CLUSTER_POLICY, value));
+  default: return cudaSuccess; /* other hints change nothing here */
+  }
 }
 
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig) {
@@ -462,6 +518,7 @@ static void fill_props(struct cudaDeviceProp *p, const Arch *a) {
   FILL_COMMON_PROPS(p, a);
   p->canMapHostMemory = p->unifiedAddressing = p->managedMemory = p->concurrentManagedAccess = 1;
   p->concurrentKernels = p->cooperativeLaunch = p->streamPrioritiesSupported = 1;
+  p->clusterLaunch = a->cc >= 90;
   p->globalL1CacheSupported = p->localL1CacheSupported = 1;
   p->asyncEngineCount = 2;
   p->memoryBusWidth = a->bus_bits;
@@ -509,6 +566,7 @@ static long long attribute(enum cudaDeviceAttr attr, const Arch *a) {
   case cudaDevAttrMaxSharedMemoryPerBlockOptin: return a->smem_block_optin;
   case cudaDevAttrMaxBlocksPerMultiprocessor: return a->max_blocks_sm;
   case cudaDevAttrReservedSharedMemoryPerBlock: return a->smem_reserved;
+  case cudaDevAttrClusterLaunch: return a->cc >= 90; /* thread block clusters: sm_90 and later */
   case cudaDevAttrGlobalMemoryBusWidth: return a->bus_bits;
   case cudaDevAttrMemoryClockRate: return mem_clock_khz(a);
   case cudaDevAttrAsyncEngineCount: return 2;

@@ -48,7 +48,9 @@ typedef enum RtError {
   RT_ERR_LAUNCH_FAILURE = 719,
   RT_ERR_LAUNCH_TIMEOUT = 702,  /* the watchdog stopped it (--max-instructions, --timeout) */
   RT_ERR_COOPERATIVE_TOO_LARGE = 720,
+  RT_ERR_NOT_PERMITTED = 800,
   RT_ERR_NOT_SUPPORTED = 801,
+  RT_ERR_INVALID_CLUSTER_SIZE = 912,
   RT_ERR_UNKNOWN = 999
 } RtError;
 
@@ -146,9 +148,18 @@ typedef struct RtFuncInfo {
   int carveout_pct;        /* cudaFuncAttributePreferredSharedMemoryCarveout, -1: default */
   int ptx_version;         /* the PTX's .target: 90 for sm_90 */
   int binary_version;      /* the preset's cc */
+  uint32_t cluster[3];     /* the required cluster: __cluster_dims__ or set
+                              (cudaFuncAttributeRequiredClusterWidth...), 0s: none */
+  int cluster_must;        /* .explicitcluster (cudaFuncAttributeClusterDimMustBeSet) */
+  int nonportable;         /* cudaFuncAttributeNonPortableClusterSizeAllowed */
+  int cluster_policy;      /* cudaFuncAttributeClusterSchedulingPolicyPreference, accepted */
 } RtFuncInfo;
 RtError rt_function_info(RtFunction *f, RtFuncInfo *out);
-typedef enum { RT_FATTR_MAX_DYNAMIC_SMEM, RT_FATTR_CARVEOUT } RtFuncAttr;
+typedef enum {
+  RT_FATTR_MAX_DYNAMIC_SMEM, RT_FATTR_CARVEOUT,
+  RT_FATTR_CLUSTER_X, RT_FATTR_CLUSTER_Y, RT_FATTR_CLUSTER_Z, /* RT_ERR_NOT_PERMITTED over __cluster_dims__ */
+  RT_FATTR_NONPORTABLE, RT_FATTR_CLUSTER_POLICY
+} RtFuncAttr;
 RtError rt_function_set_attribute(RtFunction *f, RtFuncAttr which, int value);
 /* cudaOccupancyMaxActiveBlocksPerMultiprocessor, from warpmem's calculator. */
 RtError rt_occupancy(RtFunction *f, int block_threads, size_t dynamic_smem, int *blocks_per_sm);
@@ -210,8 +221,18 @@ typedef struct RtLaunchConfig {
   uint32_t smem;          /* dynamic shared memory, bytes */
   RtStream *stream;
   int cooperative;        /* cudaLaunchCooperativeKernel */
+  uint32_t cluster[3];    /* cudaLaunchAttributeClusterDimension, 0s: none
+                             (the kernel's required cluster) */
 } RtLaunchConfig;
 
+/* cudaOccupancyMaxActiveClusters: the clusters (c->cluster, else the
+ * kernel's) of c's blocks that can be resident at once, from the occupancy
+ * calculator and the preset's GPCs (occ_active_clusters); an invalid
+ * cluster is RT_ERR_INVALID_CLUSTER_SIZE.  With potential set,
+ * cudaOccupancyMaxPotentialClusterSize instead: the most blocks a cluster
+ * of c's blocks may have (8, or 16 if non-portable sizes are allowed) of
+ * which one can be resident. */
+RtError rt_cluster_occupancy(RtFunction *f, const RtLaunchConfig *c, int potential, int *out);
 /* Runs kernel f to completion: the parameter buffer is built from args
  * (args[i] points to parameter i's value, its size from the PTX .param
  * list), then sim_run_bound on the context's memory, profiled (the full

@@ -39,7 +39,9 @@ static const RtErrText errs[] = {
   {RT_ERR_LAUNCH_TIMEOUT, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
   {RT_ERR_COOPERATIVE_TOO_LARGE, "cudaErrorCooperativeLaunchTooLarge",
    "too many blocks in cooperative launch"},
+  {RT_ERR_NOT_PERMITTED, "cudaErrorNotPermitted", "operation not permitted"},
   {RT_ERR_NOT_SUPPORTED, "cudaErrorNotSupported", "operation not supported"},
+  {RT_ERR_INVALID_CLUSTER_SIZE, "cudaErrorInvalidClusterSize", "invalid cluster size"},
   {RT_ERR_UNKNOWN, "cudaErrorUnknown", "unknown error"},
 };
 

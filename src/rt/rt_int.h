@@ -61,6 +61,9 @@ struct RtFunction {
   const void *host;        /* the host stub, NULL for driver-API lookups */
   int max_dyn_smem;        /* cudaFuncAttributeMaxDynamicSharedMemorySize */
   int carveout;            /* percent, or OCC_CARVEOUT_DEFAULT */
+  uint32_t cluster[3];     /* cudaFuncAttributeRequiredClusterWidth/Height/Depth set */
+  int nonportable;         /* cudaFuncAttributeNonPortableClusterSizeAllowed */
+  int cluster_policy;      /* cudaFuncAttributeClusterSchedulingPolicyPreference */
   struct RtFunction *next;
 };
 

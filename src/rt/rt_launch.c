@@ -86,8 +86,18 @@ static RtLaunchRec *new_record(RtFunction *f, const RtLaunchConfig *c) {
   return r;
 }
 
-/* CUDA's error for a launch that failed in the emulator; sticky for faults. */
-static RtError launch_error(const WmErr *e, const RtLaunchConfig *c) {
+/* The cluster a launch of f with c runs: c's, else f's set one (0s: the
+ * kernel's __cluster_dims__, or none). */
+static const uint32_t *launch_cluster(const RtFunction *f, const RtLaunchConfig *c) {
+  return c->cluster[0] ? c->cluster : f->cluster;
+}
+
+/* CUDA's error for a launch that failed in the emulator; sticky for faults.
+ * A refused cluster launch (emu_cluster_resolve, sim's check_cluster) is
+ * cudaErrorInvalidClusterSize. */
+static RtError launch_error(const WmErr *e, const RtLaunchConfig *c, const RtFunction *f) {
+  int cluster = launch_cluster(f, c)[0] || (f->k && f->k->cluster_dims[0]) || (f->k && f->k->explicit_cluster);
+  if (e->code == WM_ELIMIT && cluster && strstr(e->msg, "cluster")) return RT_ERR_INVALID_CLUSTER_SIZE;
   switch (e->code) {
   case WM_EFAULT: rtx_set_sticky(RT_ERR_ILLEGAL_ADDRESS); return RT_ERR_ILLEGAL_ADDRESS;
   case WM_EARITH:
@@ -109,6 +119,8 @@ static RtError run_bound(RtFunction *f, const RtLaunchConfig *c, const uint8_t *
   memcpy(ls->block, c->block, sizeof ls->block);
   ls->smem = c->smem;
   ls->cooperative = c->cooperative;
+  memcpy(ls->cluster, launch_cluster(f, c), sizeof ls->cluster);
+  ls->cluster_nonportable = f->nonportable;
   SimBound b = {.gmem = &rtx.g, .params = params, .const_mem = f->m->const_mem, .global_base = f->m->gbase,
                 .functional = !rec->profiled};
   SimOptions o = rtx.cfg.o;
@@ -125,7 +137,7 @@ static RtError run_bound(RtFunction *f, const RtLaunchConfig *c, const uint8_t *
     rec->status = report_status_of(e.code);
     rec->error = wm_xstrdup(e.msg);
     sim_run_free(&rec->run);
-    return launch_error(&e, c);
+    return launch_error(&e, c, f);
   }
   rec->ns = rec->profiled && rec->run.have_time ? rec->run.time.ns : ctx_arch()->launch_ns;
   rtx.clock_ns += rec->ns;
@@ -242,6 +254,10 @@ RtError rt_function_info(RtFunction *f, RtFuncInfo *out) {
   if (ntid && ntid < (uint64_t)out->max_threads) out->max_threads = (int)ntid;
   out->max_dynamic_smem = f->max_dyn_smem;
   out->carveout_pct = f->carveout;
+  memcpy(out->cluster, k->cluster_dims[0] ? k->cluster_dims : f->cluster, sizeof out->cluster);
+  out->cluster_must = k->explicit_cluster;
+  out->nonportable = f->nonportable;
+  out->cluster_policy = f->cluster_policy;
   /* the virtual architecture it was compiled for, as CUDA gives it: 90 for
    * compute_90 (CUB reads its PTX version from here) */
   const char *tg = f->m->mod->target;
@@ -261,6 +277,17 @@ RtError rt_function_set_attribute(RtFunction *f, RtFuncAttr which, int value) {
   } else if (which == RT_FATTR_CARVEOUT) {
     if (value < -1 || value > 100) return rtx_leave(RT_ERR_INVALID_VALUE);
     f->carveout = value < 0 ? OCC_CARVEOUT_DEFAULT : value;
+  } else if (which >= RT_FATTR_CLUSTER_X && which <= RT_FATTR_CLUSTER_Z) {
+    /* "if the value is set during compile time, it cannot be set at
+     * runtime" (CUDA runtime API, cudaFuncAttributeRequiredClusterWidth) */
+    if (f->k->cluster_dims[0]) return rtx_leave(RT_ERR_NOT_PERMITTED);
+    if (value < 0 || value > EMU_CLUSTER_MAX) return rtx_leave(RT_ERR_INVALID_VALUE);
+    f->cluster[which - RT_FATTR_CLUSTER_X] = (uint32_t)value;
+  } else if (which == RT_FATTR_NONPORTABLE) {
+    f->nonportable = value != 0;
+  } else if (which == RT_FATTR_CLUSTER_POLICY) {
+    if (value < 0 || value > 2) return rtx_leave(RT_ERR_INVALID_VALUE);
+    f->cluster_policy = value; /* spread or load-balance: the emulator places clusters one way */
   } else {
     return rtx_leave(RT_ERR_INVALID_VALUE);
   }
@@ -277,5 +304,34 @@ RtError rt_occupancy(RtFunction *f, int block_threads, size_t dynamic_smem, int 
   OccResult res;
   WmErr e = {0};
   *blocks_per_sm = occ_compute(ctx_arch(), &in, &res, &e) == 0 ? res.blocks_sm : 0;
+  return rtx_leave(RT_SUCCESS);
+}
+
+/* Long because it is one check after another, as the driver makes them. */
+RtError rt_cluster_occupancy(RtFunction *f, const RtLaunchConfig *c, int potential, int *out) {
+  RtError r = rtx_enter(1);
+  if (r) return r;
+  if (!rtx_function(f) || !f->k) return rtx_leave(RT_ERR_INVALID_DEVICE_FUNCTION);
+  if (!c || !out) return rtx_leave(RT_ERR_INVALID_VALUE);
+  const Arch *a = ctx_arch();
+  uint64_t threads = dim_product(c->block);
+  if (!threads || threads > (uint64_t)a->max_threads_block) return rtx_leave(RT_ERR_INVALID_VALUE);
+  OccInput in = {.threads = (int)threads, .regs = function_regs(f), .smem = f->k->shared_static + c->smem,
+                 .carveout_pct = f->carveout};
+  OccResult res;
+  WmErr e = {0};
+  int bps = occ_compute(a, &in, &res, &e) == 0 ? res.blocks_sm : 0;
+  int most = f->nonportable ? EMU_CLUSTER_MAX : 8;
+  if (a->cc < 90) return rtx_leave(RT_ERR_NOT_SUPPORTED);
+  if (potential) { /* the largest size of which one cluster fits */
+    *out = 0;
+    for (int n = most; n >= 1 && !*out; n--)
+      if (occ_active_clusters(a, bps, n, NULL) > 0) *out = n;
+    return rtx_leave(RT_SUCCESS);
+  }
+  const uint32_t *d = c->cluster[0] ? c->cluster : f->k->cluster_dims[0] ? f->k->cluster_dims : f->cluster;
+  uint64_t n = d[0] ? dim_product(d) : 1;
+  if (n > (uint64_t)most) return rtx_leave(RT_ERR_INVALID_CLUSTER_SIZE);
+  *out = occ_active_clusters(a, bps, (int)n, NULL);
   return rtx_leave(RT_SUCCESS);
 }

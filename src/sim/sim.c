@@ -28,6 +28,19 @@ const Arch *sim_arch(const SimOptions *o) { return o->cfg.arch ? o->cfg.arch : a
  * cannot run on the preset is not an error of the simulation: run->occ_note
  * says why and have_occ stays 0. */
 #define SIM_ASSUMED_REGS 32
+
+/* A kernel that runs setmaxnreg moves registers between its warpgroups: the
+ * occupancy says so (blocks per SM stay those of its registers at launch,
+ * ptxas's count, e.g. 168 for __launch_bounds__(384, 1)). */
+static void note_setmaxnreg(const PtxKernel *k, SimRun *run) {
+  int used = 0;
+  for (int i = 0; i < k->ncode && !used; i++) used = k->code[i].op == PTX_OP_SETMAXNREG;
+  if (!used) return;
+  size_t n = strlen(run->occ_note);
+  snprintf(run->occ_note + n, sizeof run->occ_note - n,
+           "%ssetmaxnreg redistributes the block's %d registers a thread between its warpgroups; it does not "
+           "change blocks per SM", n ? "; " : "", run->regs);
+}
 static void launch_occupancy(const PtxModule *mod, const PtxKernel *k, const LaunchSpec *ls, const SimOptions *o,
                              SimRun *run) {
   const Arch *a = sim_arch(o);
@@ -51,6 +64,7 @@ static void launch_occupancy(const PtxModule *mod, const PtxKernel *k, const Lau
   WmErr oe = {0};
   if (occ_compute(a, &in, &run->occ, &oe) == 0) {
     run->have_occ = 1;
+    note_setmaxnreg(k, run);
     return;
   }
   size_t used = strlen(run->occ_note);
@@ -89,6 +103,27 @@ static int check_cooperative(const LaunchSpec *ls, const SimOptions *o, const Si
                 run->occ.smem_block);
 }
 
+/* A cluster's blocks must all be resident at once on one GPC: refused, as
+ * the driver refuses it, when the GPC with the most SMs cannot hold them at
+ * the occupancy calculator's blocks per SM (cudaOccupancyMaxActiveClusters
+ * is then 0).  The cluster: the launch's, else the kernel's. */
+static int check_cluster(const PtxKernel *k, const LaunchSpec *ls, const SimOptions *o, const SimRun *run, WmErr *e) {
+  const uint32_t *c = ls->cluster[0] ? ls->cluster : k->cluster_dims;
+  if (!c[0] || !run->have_occ) return 0; /* the cluster's own rules: emu_cluster_resolve */
+  const Arch *a = sim_arch(o);
+  int largest, n = (int)(c[0] * c[1] * c[2]);
+  if (occ_active_clusters(a, run->occ.blocks_sm, n, NULL) > 0) return 0;
+  occ_active_clusters(a, 1, 1, &largest);
+  return wm_err(e, WM_ELIMIT,
+                "cluster launch %s: a cluster of %d blocks (%u,%u,%u) does not fit: its blocks must all be resident "
+                "on one GPC, and %s's largest GPC has %d SMs holding %d such blocks each (limited by %s; blocks of "
+                "%llu threads, %d registers per thread (%s), %u bytes of shared memory): "
+                "cudaOccupancyMaxActiveClusters is 0 and the launch fails (cudaErrorInvalidClusterSize)",
+                ls->label, n, c[0], c[1], c[2], a->name, largest, run->occ.blocks_sm, limiter_name(run->occ.limiters),
+                (unsigned long long)ls->block[0] * ls->block[1] * ls->block[2], run->regs, run->regs_from,
+                run->occ.smem_block);
+}
+
 void sim_run_free(SimRun *r) {
   free(r->approx);
   mem_free(&r->mm);
@@ -123,7 +158,7 @@ static const PtxKernel *launch_begin(const PtxModule *mod, const LaunchSpec *ls,
                   "hours; raise --max-threads to run it anyway",
                   ls->label, (unsigned long long)threads, (unsigned long long)o->max_threads), NULL;
   launch_occupancy(mod, k, ls, o, run);
-  if (check_cooperative(ls, o, run, e)) return NULL;
+  if (check_cooperative(ls, o, run, e) || check_cluster(k, ls, o, run, e)) return NULL;
   return k;
 }
 
@@ -144,6 +179,9 @@ static int run_bound(const PtxModule *mod, const PtxKernel *k, const LaunchSpec 
                  .printf_out = o->printf_out, .check = o->check, .max_instrs = o->max_instrs, .timeout = o->timeout};
   memcpy(l.grid, ls->grid, sizeof l.grid);
   memcpy(l.block, ls->block, sizeof l.block);
+  memcpy(l.cluster, ls->cluster, sizeof l.cluster);
+  l.cluster_nonportable = ls->cluster_nonportable;
+  l.regs = run->regs_from && strcmp(run->regs_from, "assumed") ? run->regs : 0; /* setmaxnreg's pool */
   SimModel cm;
   memset(&cm, 0, sizeof cm);
   if (!b->functional) sim_model_begin(o, k, ls, run, &cm, &l);

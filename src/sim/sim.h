@@ -40,6 +40,8 @@ typedef struct SimOptions {
   uint32_t stack_size;   /* --stack-size: call stack bytes per thread (0: 1 KiB) */
   uint64_t heap_size;    /* --heap-size: bytes of malloc's heap (0: 8 MiB) */
   int cooperative;       /* --cooperative: every launch is cooperative */
+  uint32_t cluster[3];   /* --cluster X,Y,Z: every launch's cluster (0: its own) */
+  int cluster_nonportable; /* --nonportable-cluster: clusters of up to 16 blocks */
   int functional;        /* outputs only: no memory model, caches or time
                             (as SimBound.functional; the benchmark's
                             emulation-only stage) */

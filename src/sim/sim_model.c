@@ -29,12 +29,17 @@ void sim_model_begin(const SimOptions *o, const PtxKernel *k, const LaunchSpec *
   if (sample > 1) {
     l->sample_wave = (uint64_t)cm->arch->sms * (uint64_t)cm->blocks_per_sm;
     l->sample_every = (uint32_t)sample;
+    const uint32_t *c = ls->cluster[0] ? ls->cluster : k->cluster_dims;
+    uint64_t cs = c[0] ? (uint64_t)c[0] * c[1] * c[2] : 1; /* a sampled wave of whole clusters */
+    l->sample_wave = l->sample_wave > cs ? l->sample_wave / cs * cs : cs;
   }
   if (!o->cfg.caches) return;
   CacheConfig cc;
   model_cache_config(cm->arch, cm->blocks_per_sm, threads, smem, k->local_size, &cc);
   if (run->have_occ) cc.l1_bytes = run->occ.l1_bytes; /* the carveout occupancy.c chose */
   model_spread_small_grid(&cc, (uint64_t)ls->grid[0] * ls->grid[1] * ls->grid[2]);
+  const uint32_t *cd = ls->cluster[0] ? ls->cluster : k->cluster_dims;
+  if (cd[0] > 1 && cd[1] == 1 && cd[2] == 1) cc.cluster_blocks = (int)cd[0]; /* a cluster on one GPC (1-D clusters) */
   if (sample > 1) {
     /* every sample-th wave runs: the L2 shrinks in proportion, so that the
      * data the sampled waves stream through it overflows it as often */

@@ -329,6 +329,8 @@ static int sharded_run(EmuLaunch *l, WmErr *e) {
   memset(&L, 0, sizeof L);
   char why[256] = "";
   int unsafe = emu_shard_unsafe(l->kernel, l->cooperative, why, sizeof why);
+  if (!unsafe && (l->cluster[0] || l->cluster[1] || l->cluster[2]))
+    unsafe = 1, snprintf(why, sizeof why, "a cluster launch (a cluster's blocks run together)");
   if (unsafe) notice(l->kernel, why);
   L.sh = (EmuShard){.chunk = unsafe ? UINT64_MAX : emu_shard_chunk(l), .rank = G.rank, .nproc = G.nproc,
                     .ctx = &L, .fetch = fetch, .deliver = deliver, .finish = finish};

@@ -29,6 +29,9 @@ struct FakeState {
   int launches, cooperative_launches;
   int nparams;                 /* set by the test: the kernel's parameter count
                                   (kernelParams has no terminator) */
+  int cluster_launches;        /* cuLaunchKernelEx with a cluster dimension ... */
+  unsigned cluster_dim[3];     /* ... the last one */
+  int nonportable;             /* CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED set */
 } fake_state;
 
 #define OK return CUDA_SUCCESS
@@ -69,7 +72,11 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *b, CUmodule m, const char 
   return CUDA_ERROR_NOT_FOUND;
 }
 CUresult cuFuncGetAttribute(int *v, int a, CUfunction f) { (void)a, (void)f; *v = 0; OK; }
-CUresult cuFuncSetAttribute(CUfunction f, int a, int v) { (void)f, (void)a, (void)v; OK; }
+CUresult cuFuncSetAttribute(CUfunction f, int a, int v) {
+  (void)f;
+  if (a == CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED) fake_state.nonportable = v;
+  OK;
+}
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t b) { *p = (CUdeviceptr)(uintptr_t)calloc(b, 1); OK; }
 CUresult cuMemFree_v2(CUdeviceptr p) { free((void *)(uintptr_t)p); OK; }
 CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { memcpy((void *)(uintptr_t)d, s, n); OK; }
@@ -102,6 +109,19 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsig
                                    unsigned bz, unsigned smem, CUstream s, void **params) {
   (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)smem, (void)s;
   fake_state.cooperative_launches++;
+  run_kernel(params);
+  OK;
+}
+
+CUresult cuLaunchKernelEx(const CudaLaunchConfig *c, CUfunction f, void **params, void **extra) {
+  (void)f, (void)extra;
+  for (unsigned i = 0; i < c->numAttrs; i++)
+    if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+      fake_state.cluster_launches++;
+      fake_state.cluster_dim[0] = c->attrs[i].value.cluster_dim.x;
+      fake_state.cluster_dim[1] = c->attrs[i].value.cluster_dim.y;
+      fake_state.cluster_dim[2] = c->attrs[i].value.cluster_dim.z;
+    }
   run_kernel(params);
   OK;
 }
