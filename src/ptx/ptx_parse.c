@@ -410,36 +410,6 @@ static void frame_layout(Parser *P) {
   k->frame_size = P->arg_max ? (uint32_t)pp_align_up(arg_base + P->arg_max, 16) : P->local_cur;
 }
 
-/* label ':' -- a label is the next instruction's; one name is defined once
- * per block (an inner block's shadows an outer one's). */
-void pp_define_label(Parser *P, const PtxTok *t, int instr) {
-  char buf[128];
-  intptr_t v = pp_map_get(&P->labels, t->p, t->len);
-  if (v && P->ldefs[v - 1].depth == P->depth) pp_fail(P, t, "label '%s' defined twice", pp_tok_str(t, buf, sizeof buf));
-  GROW(P->ldefs, P->nldefs, P->capldefs);
-  P->ldefs[P->nldefs++] = (LabelDef){t, instr, P->depth, (int)v};
-  pp_map_put(&P->labels, t->p, t->len, P->nldefs);
-}
-
-/* The block of depth P->depth ends: the branches made inside it (the
- * uses from luse_at[depth] on) that name one of its labels get their
- * target; the others are left for the enclosing block (at depth 0, the
- * kernel's, none may be left). */
-void pp_resolve_labels(Parser *P) {
-  int from = P->depth > 0 ? P->luse_at[P->depth] : 0, keep = from;
-  for (int i = from; i < P->nluses; i++) {
-    LabelUse u = P->luses[i];
-    intptr_t v = pp_map_get(&P->labels, u.tok->p, u.tok->len);
-    if (v && P->ldefs[v - 1].depth == P->depth) P->k->code[u.instr].opd[0].imm = P->ldefs[v - 1].instr;
-    else P->luses[keep++] = u;
-  }
-  P->nluses = keep;
-  if (P->depth == 0 && P->nluses) {
-    char buf[128];
-    pp_fail(P, P->luses[0].tok, "unknown label '%s'", pp_tok_str(P->luses[0].tok, buf, sizeof buf));
-  }
-}
-
 /* Whether a branch targets the end of the code (a label after the last
  * instruction). */
 static int branches_to_end(const PtxKernel *k) {
