@@ -37,7 +37,7 @@
  *    cp-size bytes per lane (lanes with a zero source size read nothing),
  *    the shared side as a store of cp-size bytes per lane; .cg bypasses L1.
  *    cp.async.bulk goes through the TMA unit, not LSU: no L1 counter, but
- *    its global reads reach the L2 (mem_bulk_read).  Its
+ *    its global reads reach the L2 and count as TMA loads (mem_tma_*).  Its
  *    shared-to-global form is done at issue too; reads and writes of its
  *    source before cp.async.bulk.wait_group.read are not checked.
  */
@@ -312,6 +312,14 @@ static int mb_arrive(Block *b, const EmuInstr *x, int warp, int lane, Mbar mb, u
   return 0;
 }
 
+int emu_mbar_at(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a, Block **owner, uint32_t *off) {
+  Mbar mb;
+  if (mbar_locate(b, x, warp, lane, a, &mb)) return -1;
+  *owner = mb.owner;
+  *off = mb.off;
+  return 0;
+}
+
 int emu_mbar_complete_tx(Block *b, const EmuInstr *x, int warp, int lane, Block *owner, uint32_t off,
                          uint32_t bytes) {
   return mb_arrive(b, x, warp, lane, (Mbar){owner, off}, 0, 0, -(int64_t)bytes, NULL);
@@ -556,6 +564,7 @@ static int bulk_store(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint
       return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds global write of %u bytes at 0x%" PRIx64
                        " by cp.async.bulk: no buffer holds them", size, dst);
     memcpy(g->data + (dst - g->addr), b->shared + src, size);
+    if (b->mm) emu_tma_count_bulk(b, x, MEM_TMA_ST, m != mask, dst, size);
   }
   return 0;
 }
@@ -565,6 +574,7 @@ static int bulk_store(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint
 int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
   EmuAsync *a = b->async;
   if (x->sub == PTX_SUB_BULK_STORE) return bulk_store(b, x, warp, mask, R);
+  if (x->sub == PTX_SUB_BULK_DSM || (x->aux & PTX_TMA_MULTICAST)) return emu_tma_bulk_cluster(b, x, warp, mask, R);
   const uint64_t *dbase = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
@@ -576,7 +586,7 @@ int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
     Mbar mb;
     if (mbar_locate(b, x, warp, l, SRC(3)[l] + SRC(4)[l], &mb) || copy_lane(b, x, warp, l, dst, src, size, size, 16))
       return -1;
-    if (b->mm) mem_bulk_read(b->mm, src, size, (unsigned)warp);
+    if (b->mm) emu_tma_count_bulk(b, x, MEM_TMA_LD, m != mask, src, size);
     uint32_t t = (uint32_t)warp * 32 + (uint32_t)l;
     add_copy(a, (AsyncCopy){(uint32_t)(dst / 4), (uint32_t)((dst + size + 3) / 4), t, 0, mb.off + 1,
                             (uint32_t)(x - b->p->code)});

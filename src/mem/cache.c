@@ -796,7 +796,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   unsigned lines = request_lines(r, n, 0, &end);
   int merge_ok = r[0].kind == TR_ST && lines <= (unsigned)c->cfg.merge_lines; /* local stores: local_heap shows none merged */
   int wide = 2 * n > (size_t)c->cfg.merge_sectors; /* two such requests fill the merge buffer */
-  if (r[0].kind != TR_BULK) metric[WM_M_L1_LINES] += lines; /* the TMA looks up no L1 tag */
+  if (r[0].kind < TR_BULK) metric[WM_M_L1_LINES] += lines; /* the TMA looks up no L1 tag */
   uint64_t last_rd = UINT64_MAX, last_wr = UINT64_MAX; /* line of the last L2 request */
   CacheLastStore now; /* not zeroed whole: 32 sectors, of which n are used */
   now.n = 0;
@@ -867,6 +867,17 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
       if (now.n < 32) now.sec[now.n++] = sec;
       break;
     }
+    case TR_BULK_ST: /* the TMA's write: to L2, past L1 */
+      l1_drop(l1, sec);
+      count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
+      metric[WM_M_L2_WR]++;
+      send_line(c, out, sec, x->bytes, L2_WRITE, &sent);
+      break;
+    case TR_BULK_RED: /* the TMA's reduction: performed at L2, as red's */
+      l1_drop(l1, sec);
+      metric[WM_M_L2_RED]++;
+      send_line(c, out, sec, x->ops, L2_ATOM, &sent);
+      break;
     case TR_ATOM: /* looked up (a miss: atomics run in L2) and dropped from L1;
                      each update a lookup (atom_hot#132x1: 540,672 misses) */
     case TR_RED:

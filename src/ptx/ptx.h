@@ -184,9 +184,22 @@ enum {
    * predicate); mbarrier ops and cp.async.mbarrier.arrive: the variant */
   PTX_SUB_ASYNC_SRCSIZE, PTX_SUB_ASYNC_IGNORE,
   PTX_SUB_MB_EXPECT_TX, PTX_SUB_MB_NOCOMPLETE, PTX_SUB_MB_PARITY, PTX_SUB_MB_NOINC,
-  /* cp.async.bulk from shared to global (.bulk_group) */
-  PTX_SUB_BULK_STORE
+  /* cp.async.bulk{.tensor} from shared to global (.bulk_group) */
+  PTX_SUB_BULK_STORE,
+  /* cp.async.bulk.shared::cluster.shared::cta: into a peer block's shared
+   * memory (cp.reduce.async.bulk says its direction with space: GLOBAL or
+   * SHARED, and its operation with PTX_SUB_AADD..AXOR) */
+  PTX_SUB_BULK_DSM
 };
+
+/* PtxInstr.aux of the TMA instructions (cp.async.bulk.tensor,
+ * cp.reduce.async.bulk.tensor, cp.async.bulk.prefetch.tensor): the
+ * dimensions (.1d-.5d) in the low 3 bits, the load mode, .multicast::cluster
+ * (also of the plain cp.async.bulk). */
+#define PTX_TMA_DIMS(aux) ((aux) & 7u)
+#define PTX_TMA_IM2COL 8          /* .im2col (with offsets) */
+#define PTX_TMA_IM2COL_NO_OFFS 16 /* .im2col_no_offs (stores, reductions) */
+#define PTX_TMA_MULTICAST 32      /* .multicast::cluster: a ctaMask operand */
 
 /* PtxInstr.aux of texture and surface instructions: tex: PTX_TEX_LEVEL or
  * PTX_TEX_GRAD (0: neither); tld4: the channel, 0..3 for .r .g .b .a;
@@ -299,7 +312,7 @@ typedef struct PtxInstr {
   uint8_t cmp;      /* setp/set: PtxCmp */
   uint8_t sub;      /* PTX_SUB_* variant */
   uint8_t rnd;      /* PtxRnd */
-  uint8_t aux;      /* texture and surface instructions: see PTX_TEX_* */
+  uint8_t aux;      /* texture and surface instructions: see PTX_TEX_*; TMA: PTX_TMA_* */
   uint8_t nopd;     /* operands in opd[] */
   uint16_t flags;   /* PTX_IF_* */
   uint8_t fmod;     /* PTX_FM_* */
