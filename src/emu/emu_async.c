@@ -178,9 +178,9 @@ static int pending_read(Block *b, const EmuInstr *x, int warp, int lane, uint64_
     snprintf(why, sizeof why, "its thread has not waited for it (cp.async.wait_group / wait_all; a barrier "
              "alone does not complete a cp.async)");
   return emu_fault(b, x, warp, lane, WM_EFAULT,
-                   "read of shared memory before its cp.async completed: shared offset 0x%" PRIx64
+                   "read of shared memory before its %s completed: shared offset 0x%" PRIx64
                    " was copied by thread (%u,%u,%u) at %s; %s",
-                   off, t[0], t[1], t[2], where, why);
+                   ptx_op_name[b->p->k->code[c->pc].op], off, t[0], t[1], t[2], where, why);
 }
 
 int emu_async_check_read(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *off,
