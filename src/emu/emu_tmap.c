@@ -75,7 +75,7 @@ void tmap_describe(const Tmap *t, char *buf, size_t n) {
   char dims[64] = "";
   size_t o = 0;
   unsigned shown = t->im2col ? 2 : t->rank;
-  for (unsigned i = shown; i-- > 0 && o < sizeof dims;) /* outermost first, as a C array reads */
+  for (unsigned i = 0; i < shown && o < sizeof dims; i++) /* innermost first, as boxDim and the tmap: spec */
     o += (size_t)snprintf(dims + o, sizeof dims - o, "%s%u", o ? "x" : "", tmap_box_elems(t, i));
   unsigned row = (unsigned)(tmap_box_elems(t, 0) * tmap_type_bits(t->dtype) / 8);
   unsigned span = tmap_swizzle_span(t->swizzle);
