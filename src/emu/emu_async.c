@@ -36,10 +36,7 @@
  *  - Counted as the hardware counts LDGSTS: the global side as a load of
  *    cp-size bytes per lane (lanes with a zero source size read nothing),
  *    the shared side as a store of cp-size bytes per lane; .cg bypasses L1.
- *    cp.async.bulk goes through the TMA unit, not LSU: no L1 counter, but
- *    its global reads reach the L2 and count as TMA loads (mem_tma_*).  Its
- *    shared-to-global form is done at issue too; reads and writes of its
- *    source before cp.async.bulk.wait_group.read are not checked.
+ *    cp.async.bulk (emu_tma.c) goes through the TMA unit, not LSU.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -540,57 +537,5 @@ int emu_exec_cp_async(EMU_EXEC_ARGS) {
                             a->committed[t] + 1, 0, (uint32_t)(x - b->p->code)});
   }
   if (b->mm) model_ldgsts(b, x, mask, reads, src, dst, size);
-  return 0;
-}
-
-/* cp.async.bulk.global.shared::cta.bulk_group [d], [a], size: shared to
- * global, done at issue (its groups' commit and wait are no-ops). */
-static int bulk_store(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R) {
-  const uint64_t *dbase = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    int l = __builtin_ctz(m);
-    uint64_t dst = (dbase ? dbase[l] : 0) + (uint64_t)x->aoff;
-    uint64_t src = (SRC(0)[l] + SRC(1)[l]) & 0xffffffffu;
-    uint32_t size = (uint32_t)SRC(2)[l];
-    if (size % 16 || size == 0)
-      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk size %u is not a non-zero multiple of 16", size);
-    if (src % 16 || src + size > b->shared_size || dst % 16)
-      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk of %u bytes from shared offset 0x%" PRIx64
-                       " to 0x%" PRIx64 ": %s", size, src, dst,
-                       src + size > b->shared_size ? "out of bounds of the block's shared memory"
-                                                   : "addresses must be multiples of 16");
-    GBuf *g = gmem_find(b->l->gmem, dst, size);
-    if (!g)
-      return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds global write of %u bytes at 0x%" PRIx64
-                       " by cp.async.bulk: no buffer holds them", size, dst);
-    memcpy(g->data + (dst - g->addr), b->shared + src, size);
-    if (b->mm) emu_tma_count_bulk(b, x, MEM_TMA_ST, m != mask, dst, size);
-  }
-  return 0;
-}
-
-/* cp.async.bulk [d], [a], size, [mbar]: the copy, then complete_tx(size)
- * on the mbarrier (now: the copy is done). */
-int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
-  EmuAsync *a = b->async;
-  if (x->sub == PTX_SUB_BULK_STORE) return bulk_store(b, x, warp, mask, R);
-  if (x->sub == PTX_SUB_BULK_DSM || (x->aux & PTX_TMA_MULTICAST)) return emu_tma_bulk_cluster(b, x, warp, mask, R);
-  const uint64_t *dbase = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    int l = __builtin_ctz(m);
-    uint64_t dst = ((dbase ? dbase[l] : 0) + (uint64_t)x->aoff) & 0xffffffffu;
-    uint64_t src = SRC(0)[l] + SRC(1)[l];
-    uint32_t size = (uint32_t)SRC(2)[l];
-    if (size % 16 || size == 0)
-      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk size %u is not a non-zero multiple of 16", size);
-    Mbar mb;
-    if (mbar_locate(b, x, warp, l, SRC(3)[l] + SRC(4)[l], &mb) || copy_lane(b, x, warp, l, dst, src, size, size, 16))
-      return -1;
-    if (b->mm) emu_tma_count_bulk(b, x, MEM_TMA_LD, m != mask, src, size);
-    uint32_t t = (uint32_t)warp * 32 + (uint32_t)l;
-    add_copy(a, (AsyncCopy){(uint32_t)(dst / 4), (uint32_t)((dst + size + 3) / 4), t, 0, mb.off + 1,
-                            (uint32_t)(x - b->p->code)});
-    if (mb_arrive(b, x, warp, l, mb, 0, 0, -(int64_t)size, NULL)) return -1;
-  }
   return 0;
 }

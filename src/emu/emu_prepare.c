@@ -172,10 +172,6 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
   const PtxOperand *o = in->opd;
   int flags = ptx_op[in->op].flags;
   if (ptx_op[in->op].mods & M_MMA_MISC) return decode_tensor(p, c, m, in, x, gbase, e);
-  if (ptx_op[in->op].shape == PTX_SH_TMA) {
-    decode_tma(p, c, in, x, gbase);
-    return 0;
-  }
 
   switch (ptx_op[in->op].shape) {
   case PTX_SH_SETP: /* two destinations: p|q, d|p */
@@ -522,7 +518,8 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
     x->guard_neg = in->guard_neg;
     x->rpc = (uint32_t)k->ncode;
     char why[200];
-    if (decode_operands(p, &c, m, in, x, gbase, e) || carry_operands(p, m, in, x, e) || integer_types(m, in, e) ||
+    if (ptx_op[in->op].shape == PTX_SH_TMA) decode_tma(p, &c, in, x, gbase);
+    else if (decode_operands(p, &c, m, in, x, gbase, e) || carry_operands(p, m, in, x, e) || integer_types(m, in, e) ||
         (emu_half_select(x, why, sizeof why) < 0 && unsupported(m, in, why, e))) {
       free(c.v);
       emu_program_free(p);

@@ -659,6 +659,64 @@ static int bulk_to_peer(Block *b, const EmuInstr *x, int warp, int l, const uint
   return 0;
 }
 
+/* cp.async.bulk.global.shared::cta.bulk_group [d], [a], size: shared to
+ * global, done at issue (its groups' commit and wait are no-ops). */
+static int bulk_store(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R) {
+  const uint64_t *dbase = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t dst = (dbase ? dbase[l] : 0) + (uint64_t)x->aoff;
+    uint64_t src = (SRC(0)[l] + SRC(1)[l]) & 0xffffffffu;
+    uint32_t size = (uint32_t)SRC(2)[l];
+    if (bulk_size(b, x, warp, l, size) || bulk_shared(b, x, warp, l, b, src, size, "source")) return -1;
+    if (dst % 16)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "misaligned cp.async.bulk destination at 0x%" PRIx64 " (must be a "
+                       "multiple of 16)", dst);
+    GBuf *g = gmem_find(b->l->gmem, dst, size);
+    if (!g)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds global write of %u bytes at 0x%" PRIx64
+                       " by cp.async.bulk: no buffer holds them", size, dst);
+    memcpy(g->data + (dst - g->addr), b->shared + src, size);
+    if (b->mm) emu_tma_count_bulk(b, x, MEM_TMA_ST, m != mask, dst, size);
+  }
+  return 0;
+}
+
+/* cp.async.bulk [d], [a], size, [mbar]: size bytes of global memory into
+ * (a cluster block's) shared memory, pending until the mbarrier there
+ * completes a phase, then complete_tx(size) on it; the store and the
+ * cluster forms above.  Done at issue. */
+int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
+  if (x->sub == PTX_SUB_BULK_STORE) return bulk_store(b, x, warp, mask, R);
+  if (x->sub == PTX_SUB_BULK_DSM || (x->aux & PTX_TMA_MULTICAST)) return emu_tma_bulk_cluster(b, x, warp, mask, R);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t dst = (uint64_t)((x->abase == EMU_NOSLOT ? 0 : R[(size_t)x->abase * 32 + l]) + (uint64_t)x->aoff);
+    uint64_t src = SRC(0)[l] + SRC(1)[l];
+    uint32_t size = (uint32_t)SRC(2)[l], off, mb_off;
+    Block *owner, *mbo;
+    if (bulk_size(b, x, warp, l, size) || emu_dsm_locate(b, x, warp, l, dst, 1, &owner, &off) ||
+        emu_mbar_at(b, x, warp, l, SRC(3)[l] + SRC(4)[l], &mbo, &mb_off) ||
+        bulk_shared(b, x, warp, l, owner, off, size, "destination"))
+      return -1;
+    if (mbo != owner)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk: the destination is in block rank %u, the mbarrier in "
+                       "rank %u (the PTX ISA signals the destination's)", owner->crank, mbo->crank);
+    if (src % 16)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "misaligned cp.async.bulk source at 0x%" PRIx64 " (must be a multiple "
+                       "of 16)", src);
+    GBuf *g = gmem_find(b->l->gmem, src, size);
+    if (!g)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds global read of %u bytes at 0x%" PRIx64 " by "
+                       "cp.async.bulk: no buffer holds them", size, src);
+    memcpy(owner->shared + off, g->data + (src - g->addr), size);
+    if (b->mm) emu_tma_count_bulk(b, x, MEM_TMA_LD, m != mask, src, size);
+    emu_async_track(owner, off, off + size, mb_off, (uint32_t)warp * 32 + (uint32_t)l, (uint32_t)(x - b->p->code));
+    if (emu_mbar_complete_tx(b, x, warp, l, owner, mb_off, size)) return -1;
+  }
+  return 0;
+}
+
 int emu_tma_bulk_cluster(EMU_EXEC_ARGS) {
   int part = 0;
   for (uint32_t m = mask; m; m &= m - 1, part = 1) {
