@@ -120,6 +120,17 @@ static void test_tile_no_swizzle_edge(void **state) {
   check_raw(&c);
 }
 
+static void test_tile_widths(void **state) {
+  (void)state;
+  /* rows of 16 and 256 bytes, and rows that start inside a sector */
+  RawCase w16 = {"tmap:f32:100x70:box=4x32", "buf:u32:128:zero", 100, 70, 97, 50, 4, 32, 128, 4, 0, 0};
+  RawCase w256 = {"tmap:f32:100x70:box=64x8", "buf:u32:512:zero", 100, 70, 40, 66, 64, 8, 512, 4, 0, 0};
+  RawCase odd = {"tmap:f32:100x70:box=32x16", "buf:u32:512:zero", 100, 70, 3, 5, 32, 16, 512, 4, 0, 0};
+  check_raw(&w16);
+  check_raw(&w256);
+  check_raw(&odd);
+}
+
 static void test_tile_swizzles(void **state) {
   (void)state;
   RawCase c128 = {"tmap:f32:100x70:box=32x16:swz=128", "buf:u32:512:zero", 100, 70, 80, 60, 32, 16, 512, 4, 128, 0};
@@ -436,6 +447,16 @@ static void test_read_before_complete(void **state) {
   assert_non_null(strstr(msg, "tma_copy.cu:")); /* the read's line and the copy's */
 }
 
+static void test_ldmatrix_before_complete(void **state) {
+  (void)state;
+  static const char *const args[] = {"tmap:bf16:64x8:box=64x8", "buf:u32:32:zero", NULL};
+  int code;
+  const char *msg = launch_fails("early_ldmatrix", "32", args, &code);
+  assert_int_equal(code, WM_EFAULT);
+  assert_non_null(strstr(msg, "read of shared memory before its cp.async.bulk.tensor completed"));
+  assert_non_null(strstr(msg, "ldmatrix"));
+}
+
 static void test_not_a_map(void **state) {
   (void)state;
   static const char *const args[] = {"buf:u8:128:zero", "buf:f32:64:zero", NULL};
@@ -481,6 +502,7 @@ static void test_spec_the_driver_refuses(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_tile_no_swizzle_edge),
+    cmocka_unit_test(test_tile_widths),
     cmocka_unit_test(test_tile_swizzles),
     cmocka_unit_test(test_tile_nan_fill),
     cmocka_unit_test(test_transpose_128b),
@@ -496,6 +518,7 @@ int main(void) {
     cmocka_unit_test(test_by_pointer),
     cmocka_unit_test(test_multicast),
     cmocka_unit_test(test_read_before_complete),
+    cmocka_unit_test(test_ldmatrix_before_complete),
     cmocka_unit_test(test_not_a_map),
     cmocka_unit_test(test_multicast_missing_rank),
     cmocka_unit_test(test_spec_the_driver_refuses),

@@ -13,8 +13,9 @@
  *        phase;
  *      - for every thread: a block barrier after the issuing thread's wait,
  *        or that mbarrier phase completing (the waiters observe it).
- *    Reads are checked in ld (shared, or generic resolving to shared);
- *    shared atomics and other readers (ldmatrix) are not checked yet.
+ *    Reads are checked in ld (shared, or generic resolving to shared),
+ *    ldmatrix (each row for the lane addressing it) and the TMA's stores
+ *    and reductions (their source); shared atomics are not checked yet.
  *  - cp.async groups per thread: the open group is committed + 1;
  *    wait_group N completes all but the newest N committed groups;
  *    wait_all is commit_group then wait_group 0 (the PTX ISA's words).

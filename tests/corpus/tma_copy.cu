@@ -31,6 +31,9 @@ namespace cde = cuda::device::experimental;
 //@ tile_raw#sw32 grid=1 block=128 args=tmap:f32:100x70:box=8x32:swz=32,buf:u32:256:zero,i32:-4,i32:50,i32:256
 //@ tile_raw#nan grid=1 block=128 args=tmap:f32:100x70:box=32x16:swz=128:oob=nan,buf:u32:512:zero,i32:80,i32:60,i32:512
 //@ tile_raw#bf16 grid=1 block=128 args=tmap:bf16:200x33:box=64x8:swz=128:oob=nan,buf:u32:256:zero,i32:160,i32:30,i32:256
+//@ tile_raw#w16 grid=1 block=128 args=tmap:f32:100x70:box=4x32,buf:u32:128:zero,i32:97,i32:50,i32:128
+//@ tile_raw#w256 grid=1 block=128 args=tmap:f32:100x70:box=64x8,buf:u32:512:zero,i32:40,i32:66,i32:512
+//@ tile_raw#odd grid=1 block=128 args=tmap:f32:100x70:box=32x16,buf:u32:512:zero,i32:3,i32:5,i32:512
 //! exp: transpose
 //! title: a tile transpose: swizzled box in, its columns read without conflicts, TMA store out
 //@ transpose#sw128 grid=3,2 block=32 args=tmap:f32:70x50:box=32x32:swz=128,tmap:f32:50x70:box=32x32:zero,i32:128
@@ -65,8 +68,8 @@ namespace cde = cuda::device::experimental;
 //! exp: bulk_reduce
 //! title: cp.reduce.async.bulk: a block's partial sums added into global memory
 //@ bulk_reduce grid=8 block=128 args=buf:f32:4096,buf:f32:128:zero
-// early_read, not_a_map and multicast#bad fail by design (a located error
-// each): tests/test_corpus_tma.c launches them.
+// early_read, early_ldmatrix, not_a_map and multicast#bad fail by design
+// (a located error each): tests/test_corpus_tma.c launches them.
 
 // One thread sets the mbarrier up for `count` arrivals, then the block
 // sees it (fence.mbarrier_init makes it visible to the async proxy too).
@@ -378,6 +381,21 @@ __global__ void early_read(const __grid_constant__ CUtensorMap tm, float *out) {
   }
   __syncthreads();
   out[threadIdx.x] = tile[threadIdx.x];
+}
+
+// Wrong: the warp feeds ldmatrix from the box before the barrier's wait.
+__global__ void early_ldmatrix(const __grid_constant__ CUtensorMap tm, uint32_t *out) {
+  __shared__ alignas(1024) uint16_t tile[64 * 8];
+  __shared__ uint64_t full;
+  barrier_init(&full, 1);
+  if (threadIdx.x == 0) {
+    int c[2] = {0, 0};
+    ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, tile, &tm, c, &full);
+  }
+  __syncwarp();
+  uint32_t r, row = (uint32_t)__cvta_generic_to_shared(&tile[(threadIdx.x % 8) * 64]);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r) : "r"(row));
+  out[threadIdx.x] = r;
 }
 
 // Wrong: `tm` points at bytes no encode call wrote (a buffer of zeros).
