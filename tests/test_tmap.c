@@ -5,8 +5,9 @@
  * cuTensorMapReplaceAddress; the driver stand-in (build/rt/libcuda.so.1,
  * loaded as an application loads it): the encode calls, CUDA_ERROR_INVALID_VALUE
  * for bad alignment, box and rank, cuGetProcAddress, and a map it encoded
- * used by a TMA kernel launched with cuLaunchKernel; and the mbarrier,
- * fence and prefetch forms libcu++ and CUTLASS emit, parsed and run. */
+ * used by a TMA kernel launched with cuLaunchKernel; the mbarrier, fence
+ * and prefetch forms libcu++ and CUTLASS emit, parsed and run; and a map
+ * edited on the device (tensormap.replace, tensormap.cp_fenceproxy). */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,6 +336,53 @@ static void test_forms(void **state) {
   free(path);
 }
 
+/* CUTLASS's way of pointing a map at another tensor on the device: the
+ * parameter's map copied to shared memory (through its generic address),
+ * its global address and rows replaced there, copied to global memory with
+ * tensormap.cp_fenceproxy, fenced, and used: the box then comes from `b`,
+ * rows past the new size filled with zeros. */
+static const char *replace_ptx =
+  ".version 8.3\n.target sm_90a\n.address_size 64\n"
+  ".visible .entry rep(.param .align 64 .b8 tm[128], .param .u64 pb, .param .u64 pmap, .param .u64 out)\n{\n"
+  "  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<16>;\n"
+  "  .shared .align 128 .b8 smap[128];\n  .shared .align 128 .b8 tile[1024];\n  .shared .align 8 .b64 bar;\n"
+  "  mov.b64 %rd1, tm;\n  cvta.param.u64 %rd2, %rd1;\n  ld.param.u64 %rd3, [pb];\n  ld.param.u64 %rd4, [pmap];\n"
+  "  ld.param.u64 %rd5, [out];\n  mov.u32 %r1, smap;\n  mov.u32 %r2, tile;\n  mov.u32 %r3, bar;\n"
+  "  mov.u32 %r4, 0;\n"
+  "COPY:\n  cvt.u64.u32 %rd6, %r4;\n  add.s64 %rd7, %rd2, %rd6;\n  ld.u32 %r5, [%rd7];\n"
+  "  add.u32 %r6, %r1, %r4;\n  st.shared.u32 [%r6], %r5;\n  add.u32 %r4, %r4, 4;\n"
+  "  setp.lt.u32 %p1, %r4, 128;\n  @%p1 bra COPY;\n"
+  "  tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%r1], %rd3;\n"
+  "  mov.u32 %r7, 5;\n  tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%r1], 1, %r7;\n"
+  "  tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [%r1], 0;\n"
+  "  tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd4], [%r1], 128;\n"
+  "  fence.proxy.tensormap::generic.acquire.gpu [%rd4], 128;\n"
+  "  mbarrier.init.shared::cta.b64 [%r3], 1;\n  mov.u32 %r11, 0;\n"
+  "  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r3], 1024;\n"
+  "  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r2], [%rd4, {%r11, %r11}], [%r3];\n"
+  "W:\n  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r3], 0;\n  @!%p2 bra W;\n"
+  "  mov.u32 %r8, 0;\n"
+  "OUT:\n  add.u32 %r9, %r2, %r8;\n  ld.shared.u32 %r10, [%r9];\n  cvt.u64.u32 %rd8, %r8;\n"
+  "  add.s64 %rd9, %rd5, %rd8;\n  st.u32 [%rd9], %r10;\n  add.u32 %r8, %r8, 4;\n"
+  "  setp.lt.u32 %p3, %r8, 1024;\n  @%p3 bra OUT;\n  ret;\n}\n";
+
+static void test_tensormap_replace(void **state) {
+  (void)state;
+  char *path = tu_temp_file(".ptx", replace_ptx);
+  PtxModule *m = tu_load(path);
+  SimRun run;
+  /* the map over a (32 x 16 floats, zero), its 32 x 8 box at (0, 0); b holds iota */
+  tu_launch(&run, m, "rep", "1", "1", 0, "tmap:f32:32x16:box=32x8:oob=nan:zero", "buf:f32:512:iota", "buf:u8:128:zero",
+            "buf:f32:256:zero", (const char *)NULL);
+  const float *out = tu_arg_buf(&run, 3, 4, 256);
+  for (int i = 0; i < 256; i++) /* rows 0..4 of b, then zeros (fill_mode 0 replaced the NaN fill) */
+    if (out[i] != (i < 5 * 32 ? (float)i : 0.0f)) fail_msg("out[%d] = %g", i, out[i]);
+  sim_run_free(&run);
+  ptx_module_free(m);
+  unlink(path);
+  free(path);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_tiled_rules),
@@ -343,6 +391,7 @@ int main(void) {
     cmocka_unit_test(test_driver_encode),
     cmocka_unit_test(test_driver_map_in_a_launch),
     cmocka_unit_test(test_forms),
+    cmocka_unit_test(test_tensormap_replace),
   };
   return cmocka_run_group_tests_name("tensor maps", tests, setup_all, NULL);
 }

@@ -758,3 +758,107 @@ int emu_exec_cp_reduce_bulk(EMU_EXEC_ARGS) {
   }
   return 0;
 }
+
+/* --- tensor maps edited on the device (sm_90a) --- */
+
+/* The 128 bytes of the map lane l's address a names in x's space (global,
+ * shared::cta, generic): a host pointer, or NULL after a located fault. */
+static uint8_t *map_at(Block *b, const EmuInstr *x, int warp, int l, uint64_t a) {
+  size_t avail = 0;
+  uint8_t *p = NULL;
+  if (x->space == PTX_S_SHARED) {
+    a &= 0xffffffffu;
+    if (a + TMAP_BYTES <= b->shared_size) p = b->shared + a, avail = TMAP_BYTES;
+  } else if (x->space == PTX_S_GLOBAL) {
+    GBuf *g = gmem_find(b->l->gmem, a, TMAP_BYTES);
+    if (g) p = g->data + (a - g->addr), avail = TMAP_BYTES;
+  } else {
+    p = (uint8_t *)emu_device_ptr(b, warp, l, a, TMAP_BYTES, &avail);
+  }
+  if (!p || avail < TMAP_BYTES) {
+    emu_fault(b, x, warp, l, WM_EFAULT, "%s: no 128-byte tensor map at %s 0x%" PRIx64, ptx_op_name[x->op],
+              ptx_space_name((PtxSpace)x->space), a);
+    return NULL;
+  }
+  if (a % 64) {
+    emu_fault(b, x, warp, l, WM_EFAULT, "%s: the tensor map at 0x%" PRIx64 " is not 64-byte aligned", ptx_op_name[x->op], a);
+    return NULL;
+  }
+  return p;
+}
+
+/* Field f of map t, ordinal ord, set to v as the PTX ISA's table says (the
+ * modes' values are the ISA's, not cuda.h's); 0, or -1 with why. */
+static int replace_field(Tmap *t, unsigned f, uint64_t ord, uint64_t v, char *why, size_t n) {
+  static const int8_t elemtype[16] = {TMAP_T_UINT8, TMAP_T_UINT16, TMAP_T_UINT32, TMAP_T_INT32, TMAP_T_UINT64,
+                                      TMAP_T_INT64, TMAP_T_FLOAT16, TMAP_T_FLOAT32, TMAP_T_FLOAT32_FTZ,
+                                      TMAP_T_FLOAT64, TMAP_T_BFLOAT16, TMAP_T_TFLOAT32, TMAP_T_TFLOAT32_FTZ,
+                                      TMAP_T_16U4_ALIGN8B, TMAP_T_16U4_ALIGN16B, TMAP_T_16U6_ALIGN16B};
+  int dims = f == PTX_TMAP_BOX_DIM || f == PTX_TMAP_GLOBAL_DIM || f == PTX_TMAP_ELEMENT_STRIDE;
+  if ((dims && ord >= TMAP_MAX_RANK) || (f == PTX_TMAP_GLOBAL_STRIDE && ord >= TMAP_MAX_RANK - 1))
+    return snprintf(why, n, "ordinal %" PRIu64 " is beyond the map's dimensions", ord), -1;
+  switch (f) {
+  case PTX_TMAP_GLOBAL_ADDRESS: t->addr = v; break;
+  case PTX_TMAP_RANK:
+    if (v > 4) return snprintf(why, n, "rank value %" PRIu64 " (the rank less one) is not in 0..4", v), -1;
+    t->rank = (uint8_t)(v + 1);
+    break;
+  case PTX_TMAP_BOX_DIM: t->box[ord] = (uint32_t)v; break;
+  case PTX_TMAP_GLOBAL_DIM: t->dim[ord] = (uint32_t)v; break;
+  case PTX_TMAP_GLOBAL_STRIDE: t->stride[ord + 1] = v; break;
+  case PTX_TMAP_ELEMENT_STRIDE: t->estride[ord] = (uint32_t)v; break;
+  case PTX_TMAP_ELEMTYPE:
+    if (v > 15) return snprintf(why, n, "elemtype %" PRIu64 " is not in the PTX ISA's table (0..15)", v), -1;
+    t->dtype = (uint8_t)elemtype[v];
+    break;
+  case PTX_TMAP_INTERLEAVE:
+    if (v > 2) return snprintf(why, n, "interleave_layout %" PRIu64 " is not 0, 1 or 2", v), -1;
+    t->interleave = (uint8_t)v;
+    break;
+  case PTX_TMAP_SWIZZLE_MODE:
+    if (v > 3) return snprintf(why, n, "swizzle_mode %" PRIu64 " is not 0..3 (4, the 96B swizzle, is sm_103's)", v), -1;
+    t->swizzle = (uint8_t)v;
+    break;
+  case PTX_TMAP_SWIZZLE_ATOMICITY:
+    if (v) return snprintf(why, n, "swizzle_atomicity %" PRIu64 ": atomicities past 16 bytes are sm_100 forms", v), -1;
+    break;
+  default: /* fill_mode */
+    if (v > 1) return snprintf(why, n, "fill_mode %" PRIu64 " is not 0 (zeros) or 1 (NaN)", v), -1;
+    t->oobfill = (uint8_t)v;
+    break;
+  }
+  return 0;
+}
+
+/* tensormap.replace: one field of a map (in global or shared memory) made
+ * by the driver or copied from one; the map is checked when a copy uses it. */
+int emu_exec_tensormap_replace(EMU_EXEC_ARGS) {
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t a = (x->abase == EMU_NOSLOT ? 0 : R[(size_t)x->abase * 32 + l]) + (uint64_t)x->aoff;
+    uint8_t *p = map_at(b, x, warp, l, a);
+    if (!p) return -1;
+    Tmap t;
+    char why[300];
+    uint64_t ord = x->s[0] == EMU_NOSLOT ? 0 : SRC(0)[l], v = SRC(1)[l];
+    if (x->type == PTX_T_B32) v &= 0xffffffffu;
+    if (tmap_decode(p, &t, why, sizeof why) || replace_field(&t, x->aux, ord, v, why, sizeof why))
+      return emu_fault(b, x, warp, l, WM_EFAULT, "tensormap.replace at 0x%" PRIx64 ": %s", a, why);
+    tmap_pack(&t, p);
+  }
+  return 0;
+}
+
+/* tensormap.cp_fenceproxy: a map from shared memory to global memory. */
+int emu_exec_tensormap_cp(EMU_EXEC_ARGS) {
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint64_t dst = (x->abase == EMU_NOSLOT ? 0 : R[(size_t)x->abase * 32 + l]) + (uint64_t)x->aoff;
+    uint64_t src = (SRC(0)[l] + SRC(1)[l]) & 0xffffffffu;
+    if (bulk_shared(b, x, warp, l, b, src, TMAP_BYTES, "source")) return -1;
+    uint8_t *p = map_at(b, x, warp, l, dst);
+    if (!p) return -1;
+    memcpy(p, b->shared + src, TMAP_BYTES);
+  }
+  return 0;
+}

@@ -222,8 +222,8 @@ void tmap_pack(const Tmap *t, void *map) {
   m[4] = VERSION, m[5] = t->im2col ? 1 : 0, m[6] = t->dtype, m[7] = t->rank;
   m[8] = t->interleave, m[9] = t->swizzle, m[10] = t->l2promo, m[11] = t->oobfill;
   put(m + 16, t->addr, 8);
-  for (unsigned i = 0; i < t->rank; i++) {
-    put(m + 24 + 4 * i, t->dim[i] - 1, 4);
+  for (unsigned i = 0; i < TMAP_MAX_RANK; i++) { /* all five: tensormap.replace may raise the rank */
+    put(m + 24 + 4 * i, t->dim[i] ? t->dim[i] - 1 : 0, 4);
     if (i) put(m + 44 + 5 * (i - 1), t->stride[i], 5);
     put(m + 64 + 2 * i, t->box[i], 2);
     m[74 + i] = (uint8_t)t->estride[i];
@@ -237,7 +237,7 @@ void tmap_pack(const Tmap *t, void *map) {
   put(m + 12, checksum(m), 4);
 }
 
-int tmap_unpack(const void *map, Tmap *t, char *why, size_t n) {
+int tmap_decode(const void *map, Tmap *t, char *why, size_t n) {
   const uint8_t *m = map;
   if (get(m, 4) != MAGIC)
     return bad(why, n, "its 128 bytes are not a tensor map (cuTensorMapEncodeTiled or cuTensorMapEncodeIm2col made "
@@ -248,7 +248,7 @@ int tmap_unpack(const void *map, Tmap *t, char *why, size_t n) {
   t->im2col = m[5] & 1, t->dtype = m[6], t->rank = m[7];
   t->interleave = m[8], t->swizzle = m[9], t->l2promo = m[10], t->oobfill = m[11];
   t->addr = get(m + 16, 8);
-  for (unsigned i = 0; i < t->rank && i < TMAP_MAX_RANK; i++) {
+  for (unsigned i = 0; i < TMAP_MAX_RANK; i++) {
     t->dim[i] = get(m + 24 + 4 * i, 4) + 1;
     if (i) t->stride[i] = get(m + 44 + 5 * (i - 1), 5);
     t->box[i] = (uint32_t)get(m + 64 + 2 * i, 2);
@@ -261,6 +261,11 @@ int tmap_unpack(const void *map, Tmap *t, char *why, size_t n) {
   t->channels = (uint32_t)get(m + 92, 2);
   t->pixels = (uint32_t)get(m + 94, 2);
   t->stride[0] = tmap_type_bits(t->dtype) / 8;
+  return 0;
+}
+
+int tmap_unpack(const void *map, Tmap *t, char *why, size_t n) {
+  if (tmap_decode(map, t, why, n)) return -1;
   return tmap_check(t, NULL, why, n);
 }
 

@@ -89,6 +89,9 @@ void tmap_pack(const Tmap *t, void *map);
 /* Reads the 128 bytes at map: 0, or -1 with the reason in why[n] when they
  * are not a map tmap_pack wrote (or were changed since). */
 int tmap_unpack(const void *map, Tmap *t, char *why, size_t n);
+/* The same without the driver's rules: what tensormap.replace edits, a
+ * field at a time (its fields may be invalid in between). */
+int tmap_decode(const void *map, Tmap *t, char *why, size_t n);
 /* cuTensorMapReplaceAddress: the map at `map` with a new global address
  * (the same alignment rules).  0, or -1 with the reason. */
 int tmap_replace_address(void *map, uint64_t addr, char *why, size_t n);

@@ -200,6 +200,20 @@ enum {
 #define PTX_TMA_IM2COL 8          /* .im2col (with offsets) */
 #define PTX_TMA_IM2COL_NO_OFFS 16 /* .im2col_no_offs (stores, reductions) */
 #define PTX_TMA_MULTICAST 32      /* .multicast::cluster: a ctaMask operand */
+/* PtxInstr.aux of tensormap.replace: the field (PTX ISA 9.7.9.28: .field1,
+ * .field2 taking an ordinal, .field3 taking an immediate). */
+#define PTX_TMAP_FIELDS(X)                                                          \
+  X(GLOBAL_ADDRESS, "global_address") X(RANK, "rank") X(BOX_DIM, "box_dim")       \
+  X(GLOBAL_DIM, "global_dim") X(GLOBAL_STRIDE, "global_stride")                    \
+  X(ELEMENT_STRIDE, "element_stride") X(ELEMTYPE, "elemtype")                      \
+  X(INTERLEAVE, "interleave_layout") X(SWIZZLE_MODE, "swizzle_mode")               \
+  X(SWIZZLE_ATOMICITY, "swizzle_atomicity") X(FILL_MODE, "fill_mode")
+enum {
+  PTX_TMAP_NONE,
+#define X(e, name) PTX_TMAP_##e,
+  PTX_TMAP_FIELDS(X)
+#undef X
+};
 
 /* PtxInstr.aux of texture and surface instructions: tex: PTX_TEX_LEVEL or
  * PTX_TEX_GRAD (0: neither); tld4: the channel, 0..3 for .r .g .b .a;

@@ -120,6 +120,28 @@ static int tma_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   return 1;
 }
 
+/* The words of tensormap.replace and tensormap.cp_fenceproxy (M_TMAP): 1
+ * if c is one.  x->tma_mode: bit 0 .tile, bit 1 .b1024. */
+static int tmap_modifier(PtxInstr *in, InstrCtx *x, Comp c) {
+  static const char *const fields[] = {
+#define X(e, name) name,
+    PTX_TMAP_FIELDS(X)
+#undef X
+  };
+  int f = find_word(c, fields, (int)(sizeof fields / sizeof *fields));
+  if (f >= 0 && in->op == PTX_OP_TENSORMAP_REPLACE && !in->aux) in->aux = (uint8_t)(PTX_TMAP_GLOBAL_ADDRESS + f);
+  else if (IS(c, "tile") && !(x->tma_mode & 1)) x->tma_mode |= 1;
+  else if (IS(c, "b1024") && !(x->tma_mode & 2)) x->tma_mode |= 2;
+  else if (IS(c, "global") && !x->bulk_dst) x->bulk_dst = 'g';
+  else if ((IS(c, "shared::cta") || IS(c, "shared")) && !x->bulk_src) x->bulk_src = 'c';
+  else if (in->op == PTX_OP_TENSORMAP_CP && (IS(c, "tensormap::generic") || IS(c, "release") || IS(c, "sync") ||
+                                             IS(c, "aligned") || IS(c, "cta") || IS(c, "cluster") || IS(c, "gpu") ||
+                                             IS(c, "sys")))
+    return 1;
+  else return 0;
+  return 1;
+}
+
 /* The modifiers of cp.async, cp.async.bulk, cp.async.mbarrier.arrive and
  * mbarrier.*: returns 1 if c is one of theirs (see PTX_MODS). */
 static int async_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
@@ -166,6 +188,7 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   int t = pp_type_of(c.p, c.len), i;
   if ((mods & M_ANY) && (t < 0 || (mods & M_NOTYPE))) return; /* mapa and getctarank keep their type */
   if ((mods & (M_ASYNC | M_MBAR)) && async_modifier(P, in, x, c)) return;
+  if ((mods & M_TMAP) && tmap_modifier(in, x, c)) return;
   if (t >= 0) {
     if (x->ntypes == 0) in->type = (uint8_t)t;
     else if (x->ntypes == 1 && (mods & M_TYPE2)) in->type2 = (uint8_t)t;
@@ -691,6 +714,24 @@ static void async_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   if (op == PTX_OP_CPASYNC_MBAR && in->type != PTX_T_B64) bad_form(P, mn, " needs .b64");
 }
 
+/* tensormap.replace: .tile, its field, .b1024, .b64 for the address and
+ * strides (.b32 else), the map in .global, .shared::cta or generic memory;
+ * tensormap.cp_fenceproxy: global from shared::cta. */
+static void tmap_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
+  const PtxTok *mn = x->mn;
+  if (in->op == PTX_OP_TENSORMAP_CP) {
+    if (x->bulk_dst != 'g' || x->bulk_src != 'c') bad_form(P, mn, " needs .global.shared::cta");
+    in->space = PTX_S_GLOBAL;
+    return;
+  }
+  if (x->tma_mode != 3 || !in->aux) bad_form(P, mn, " needs .tile, its field and .b1024");
+  int wide = in->aux == PTX_TMAP_GLOBAL_ADDRESS || in->aux == PTX_TMAP_GLOBAL_STRIDE;
+  if (in->type != (wide ? PTX_T_B64 : PTX_T_B32) || x->ntypes != 1)
+    bad_form(P, mn, wide ? ": the address and strides are .b64" : ": this field is .b32");
+  if (x->bulk_dst && x->bulk_src) bad_form(P, mn, ": the map is in .global or .shared::cta");
+  in->space = x->bulk_dst ? PTX_S_GLOBAL : x->bulk_src ? PTX_S_SHARED : PTX_S_GENERIC;
+}
+
 /* The rules of single opcodes that no column of the table expresses. */
 static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   const PtxTok *mn = x->mn;
@@ -726,6 +767,7 @@ static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
     bad_form(P, mn, ": vote.ballot is .b32, vote.all/any/uni are .pred");
   if (ptx_op[op].mods & M_MMA_MISC) pp_mma_rules(P, in, x);
   if (ptx_op[op].mods & (M_ASYNC | M_MBAR)) async_rules(P, in, x);
+  if (ptx_op[op].mods & M_TMAP) tmap_rules(P, in, x);
 }
 
 /* operands := [operand ['|' operand] {',' operand}] ';' -- as written, into

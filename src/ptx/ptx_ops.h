@@ -92,6 +92,8 @@
   X(M_CLUSTER, 56, ".arrive .wait (barrier.cluster); .aligned .relaxed .release .acquire")                         \
   X(M_TMA, 40, "tensor copies: .1d-.5d .tile .im2col .im2col_no_offs .multicast::cluster; reductions: .add .min "   \
                ".max .inc .dec .and .or .xor .noftz")                                                                \
+  X(M_TMAP, 41, "tensormap.replace: .tile, its field, .global .shared::cta, .b1024; tensormap.cp_fenceproxy: "       \
+                ".global.shared::cta.tensormap::generic.release, a scope, .sync.aligned")                          \
   X(M_VIDEO, 60, "video: a third type (d, a, b); .add (accumulate)")
 
 /* Up to 64 groups: the bits of a uint64_t (an enum that wide is a GNU C
@@ -149,6 +151,7 @@ enum PtxModBits {
   X(SH_TMA, 0, "[d], [map, {c..}], [mbar][, {offsets}][, ctaMask][, policy] | [map, {c..}], [s][, policy] | "  \
                "[map, {c..}][, {offsets}][, policy]")                                                           \
   X(SH_FENCE, 0, "[[a], size] (fence.proxy.tensormap::generic.acquire)")                                     \
+  X(SH_TMAP_OP, 0, "[a][, ord], new_val (tensormap.replace) | [d], [s], size (tensormap.cp_fenceproxy)")      \
   X(SH_ELECT, 1, "d[|p], mask")                                                  \
   X(SH_CALL, 0, "[(ret, ...),] f | fptr [, (arg, ...)] [, prototype]")
 
@@ -316,6 +319,10 @@ typedef enum {
   X(CPASYNC_BULK_PREFETCH_TENSOR, "cp.async.bulk.prefetch.tensor", OPF_NODST, M_ASYNC | M_TMA | M_NOTYPE,     \
     SH_TMA, "uuuuuu", tma_prefetch, "prefetch the box of tensor map [map] at {c..} into L2: its map is "     \
     "checked; no effect on counters")                                                                       \
+  X(TENSORMAP_REPLACE, "tensormap.replace", OPF_MEM | OPF_NODST, M_TMAP, SH_TMAP_OP, "uut", tensormap_replace,   \
+    "field FIELD (its ordinal ord) of the tensor map at [a] = new_val (sm_90a; the map in global or shared)")  \
+  X(TENSORMAP_CP, "tensormap.cp_fenceproxy", OPF_MEM | OPF_NODST, M_TMAP | M_NOTYPE, SH_TMAP_OP, "uuu",         \
+    tensormap_cp, "the 128-byte tensor map at shared [s] to global [d], fenced for the tensormap proxy")      \
   X(CPREDUCE_BULK, "cp.reduce.async.bulk", OPF_MEM | OPF_NODST, M_ASYNC | M_TMA, SH_BULK, "uuuuub",            \
     cp_reduce_bulk, "[d] OP= [a], size bytes of .type elements: shared to global (.bulk_group), or into a " \
     "peer block's shared memory, then complete_tx(size) on its mbarrier [mbar]")                             \

@@ -107,6 +107,10 @@
  *           nopd = 6; aux = PTX_TMA_*; stores: sub BULK_STORE, cp.reduce: sub
  *           its operation.
  *   fence   no operands, or opd[0]=ADDR, opd[1]=size (tensormap::generic).
+ *   tensormap.replace  opd[0]=ADDR of the map, opd[1]=ordinal (IMM) or NONE,
+ *           opd[2]=new value; aux = PTX_TMAP_*, space GLOBAL, SHARED or
+ *           GENERIC.  tensormap.cp_fenceproxy: opd[0]=ADDR dst (global),
+ *           opd[1]=ADDR src (shared), opd[2]=128; space GLOBAL.
  *   mbarrier.init/expect_tx/complete_tx  opd[0]=ADDR, opd[1]=count.
  *   mbarrier.arrive/arrive_drop  opd[0]=state (NONE for '_'), opd[1]=ADDR,
  *           opd[2]=count or tx-count (NONE if absent); sub = MB_EXPECT_TX,
@@ -704,6 +708,33 @@ static int shape_tma(Shape *s) {
   return 6;
 }
 
+/* tensormap.replace [a][, ord], new_val (ord for box_dim, global_dim,
+ * global_stride and element_stride; an immediate value for the modes);
+ * tensormap.cp_fenceproxy [d], [s], 128 */
+static int shape_tmap_op(Shape *s) {
+  Opd *r = s->r;
+  if (s->in->op == PTX_OP_TENSORMAP_CP) {
+    check_count(s->P, s->x, s->n, 3, 3);
+    check(s->P, &r[0], K_ADDR, -1, "a global address [...]");
+    check(s->P, &r[1], K_ADDR, -1, "a shared-memory address [...]");
+    check(s->P, &r[2], K_IMM, -1, "the size (128)");
+    if (r[2].num.bits != 128) pp_fail(s->P, r[2].tok, "a tensor map is 128 bytes");
+    return keep_all(s);
+  }
+  unsigned f = s->in->aux;
+  int ord = f == PTX_TMAP_BOX_DIM || f == PTX_TMAP_GLOBAL_DIM || f == PTX_TMAP_GLOBAL_STRIDE ||
+            f == PTX_TMAP_ELEMENT_STRIDE;
+  check_count(s->P, s->x, s->n, 2 + ord, 2 + ord);
+  check(s->P, &r[0], K_ADDR, -1, "the tensor map's address [...]");
+  if (ord) check(s->P, &r[1], K_IMM, -1, "the dimension's ordinal (an immediate)");
+  check(s->P, &r[1 + ord], f >= PTX_TMAP_ELEMTYPE ? K_IMM : K_REG | K_IMM, 0,
+        f >= PTX_TMAP_ELEMTYPE ? "an immediate value" : "the new value");
+  s->out[0] = r[0];
+  s->out[1] = ord ? r[1] : none;
+  s->out[2] = r[1 + ord];
+  return 3;
+}
+
 /* fence[.proxy.tensormap::generic.acquire...] [[a], size] */
 static int shape_fence(Shape *s) {
   check_count(s->P, s->x, s->n, 0, 2);
@@ -764,6 +795,7 @@ static int (*const shapes[PTX_SH_COUNT])(Shape *) = {
   [PTX_SH_CPASYNC] = shape_cpasync, [PTX_SH_BULK] = shape_bulk, [PTX_SH_MBAR_INIT] = shape_mbar_init,
   [PTX_SH_MBAR_ARRIVE] = shape_mbar_arrive, [PTX_SH_MBAR_WAIT] = shape_mbar_wait,
   [PTX_SH_ELECT] = shape_elect, [PTX_SH_TMA] = shape_tma, [PTX_SH_FENCE] = shape_fence,
+  [PTX_SH_TMAP_OP] = shape_tmap_op,
 };
 
 /* '|' and '!' are only legal in a few places. */
