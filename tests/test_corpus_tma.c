@@ -410,6 +410,38 @@ static void test_multicast(void **state) {
   sim_run_free(&run);
 }
 
+/* A multicast across clusters of two: where clusters of several blocks run,
+ * every block gets its cluster's box, read once per cluster; where a
+ * cluster is one block, ctaMask 3 is the located fault. */
+static void test_multicast_cluster(void **state) {
+  (void)state;
+  LaunchSpec *ls = calloc(1, sizeof *ls);
+  WmErr e = {0};
+  snprintf(ls->name, sizeof ls->name, "multicast2");
+  snprintf(ls->label, sizeof ls->label, "multicast2");
+  assert_int_equal(launch_parse_dim("4", ls->grid, &e), 0);
+  assert_int_equal(launch_parse_dim("64", ls->block, &e), 0);
+  assert_int_equal(launch_parse_arg("tmap:f32:64x8:box=32x8", &ls->args[ls->nargs++], &e), 0);
+  assert_int_equal(launch_parse_arg("buf:f32:1024:zero", &ls->args[ls->nargs++], &e), 0);
+  SimOptions o;
+  sim_options_init(&o);
+  o.keep_buffers = 1;
+  SimRun run;
+  memset(&run, 0, sizeof run);
+  if (sim_run_launch(corpus(), ls, &o, &run, &e)) {
+    assert_non_null(strstr(e.msg, "ctaMask 0x3 names block rank 1, which this cluster does not have"));
+  } else {
+    const float *in = (const float *)buf_of(&run, 0)->data, *out = tu_arg_buf(&run, 1, 4, 1024);
+    for (int b = 0; b < 4; b++)
+      for (int i = 0; i < 256; i++) assert_true(out[b * 256 + i] == in[(i / 32) * 64 + (b / 2) * 32 + i % 32]);
+    assert_int_equal(M(&run, TMA_LD_INST), 2);        /* rank 0 of each cluster */
+    assert_int_equal(M(&run, TMA_MC_SEC), 2 * 8 * 4); /* read once for both blocks */
+    assert_int_equal(M(&run, TMA_SMEM_BYTES), 4 * 1024);
+  }
+  sim_run_free(&run);
+  free(ls);
+}
+
 /* --- the located errors --------------------------------------------------- */
 
 static const char *launch_fails(const char *name, const char *block, const char *const *args, int *code) {
@@ -517,6 +549,7 @@ int main(void) {
     cmocka_unit_test(test_libcudacxx),
     cmocka_unit_test(test_by_pointer),
     cmocka_unit_test(test_multicast),
+    cmocka_unit_test(test_multicast_cluster),
     cmocka_unit_test(test_read_before_complete),
     cmocka_unit_test(test_ldmatrix_before_complete),
     cmocka_unit_test(test_not_a_map),

@@ -65,6 +65,7 @@ namespace cde = cuda::device::experimental;
 //! exp: multicast
 //! title: a multicast to the blocks of ctaMask (a cluster of one: rank 0)
 //@ multicast grid=2 block=64 args=tmap:f32:64x8:box=32x8,buf:f32:512:zero,i32:1
+//@ multicast2 grid=4 block=64 args=tmap:f32:64x8:box=32x8,buf:f32:1024:zero
 //! exp: bulk_reduce
 //! title: cp.reduce.async.bulk: a block's partial sums added into global memory
 //@ bulk_reduce grid=8 block=128 args=buf:f32:4096,buf:f32:128:zero
@@ -352,6 +353,30 @@ __global__ void multicast(const __grid_constant__ CUtensorMap tm, float *out, in
   }
   barrier_wait(&full, 0);
   for (int i = threadIdx.x; i < 256; i += blockDim.x) out[blockIdx.x * 256 + i] = tile[i];
+}
+
+// A multicast across a cluster of two (__cluster_dims__): rank 0 loads
+// the cluster's box once into both blocks, each of which expects its bytes
+// on its own mbarrier.  It runs where clusters of several blocks do (with
+// clusters of one, ctaMask 3 names a rank the cluster lacks: a located
+// fault); the probe of multicast's counters.
+__global__ void __cluster_dims__(2, 1, 1) multicast2(const __grid_constant__ CUtensorMap tm, float *out) {
+  __shared__ alignas(128) float tile[8 * 32];
+  __shared__ uint64_t full;
+  barrier_init(&full, 1);
+  uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  asm volatile("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;" ::: "memory");
+  if (threadIdx.x == 0) {
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full, sizeof tile);
+    if (rank == 0) {
+      int c[2] = {(int)(blockIdx.x / 2) * 32, 0};
+      ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, tile, &tm, c, &full, (uint16_t)3);
+    }
+  }
+  barrier_wait(&full, 0);
+  for (int i = threadIdx.x; i < 256; i += blockDim.x) out[blockIdx.x * 256 + i] = tile[i];
+  asm volatile("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
 // Each block sums its 512 floats into 128 partial sums in shared memory
