@@ -47,7 +47,7 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tens
              swizzle, l2Promotion, oobFill) ||
       (tensorRank >= 1 && tensorRank <= TMAP_MAX_RANK && !boxDim))
     return null_argument("cuTensorMapEncodeTiled");
-  for (unsigned i = 0; i < tensorRank && i < TMAP_MAX_RANK; i++) t.box[i] = boxDim[i];
+  for (unsigned i = 0; tensorRank <= TMAP_MAX_RANK && i < tensorRank; i++) t.box[i] = boxDim[i]; /* a bad rank: none read */
   return R(rt_tensor_map_encode(&t, tensorMap, "cuTensorMapEncodeTiled"));
 }
 
