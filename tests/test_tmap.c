@@ -306,20 +306,23 @@ static const char *forms_ptx =
   /* phase 2: a token wait, then cp.async.mbarrier.arrive.noinc of no copies */
   "  mbarrier.arrive.shared::cta.b64 %rd5, [%r1];\n"
   "  mbarrier.try_wait.acquire.cluster.shared::cta.b64 %p5, [%r1], %rd5;\n"
+  "  cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%r1];\n"
+  "  mbarrier.test_wait.parity.shared::cta.b64 %p6, [%r1], 1;\n"
   "  cp.async.bulk.commit_group;\n  cp.async.bulk.wait_group.read 0;\n  cp.async.bulk.wait_group 0;\n"
   "  selp.u32 %r4, 1, 0, %p1;\n  selp.u32 %r5, 1, 0, %p2;\n  selp.u32 %r6, 1, 0, %p3;\n"
-  "  selp.u32 %r7, 1, 0, %p4;\n  selp.u32 %r8, 1, 0, %p5;\n"
+  "  selp.u32 %r7, 1, 0, %p4;\n  selp.u32 %r8, 1, 0, %p5;\n  selp.u32 %r10, 1, 0, %p6;\n"
   "  st.global.u32 [%rd1], %r4;\n  st.global.u32 [%rd1+4], %r5;\n  st.global.u32 [%rd1+8], %r6;\n"
   "  st.global.u32 [%rd1+12], %r7;\n  st.global.u32 [%rd1+16], %r8;\n"
-  "  ld.shared.u32 %r9, [%r2+4092];\n  st.global.u32 [%rd1+20], %r9;\n  ret;\n}\n";
+  "  ld.shared.u32 %r9, [%r2+4092];\n  st.global.u32 [%rd1+20], %r9;\n  st.global.u32 [%rd1+24], %r10;\n"
+  "  ret;\n}\n";
 
 static void test_forms(void **state) {
   (void)state;
   char *path = tu_temp_file(".ptx", forms_ptx);
   PtxModule *m = tu_load(path);
   SimRun run;
-  tu_launch(&run, m, "forms", "1", "1", 0, "tmap:u32:32x32:box=32x32:iota", "buf:u32:6:zero", (const char *)NULL);
-  const uint32_t *out = tu_arg_buf(&run, 1, 4, 6);
+  tu_launch(&run, m, "forms", "1", "1", 0, "tmap:u32:32x32:box=32x32:iota", "buf:u32:7:zero", (const char *)NULL);
+  const uint32_t *out = tu_arg_buf(&run, 1, 4, 7);
   /* phase 0 complete (by parity and by its token), phase 1 complete, the
    * token's phase complete; the copy's last word: iota.  (A wait that
    * would be false waits until it is true: emu_async.c's Notes.) */
@@ -329,6 +332,7 @@ static void test_forms(void **state) {
   assert_int_equal(out[3], 1);
   assert_int_equal(out[4], 1);
   assert_int_equal(out[5], 1023);
+  assert_int_equal(out[6], 1); /* the .noinc arrival completed phase 3 (parity 1) */
   assert_int_equal(run.mm.metric[WM_M_TMA_REQ], 2); /* the prefetch and the copy */
   sim_run_free(&run);
   ptx_module_free(m);
