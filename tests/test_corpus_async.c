@@ -500,8 +500,20 @@ static void test_bad_forms(void **state) {
     {"cp.async.bulk.global.shared::cta [%rd1], [%r1], 16;", "needs .bulk_group"},
     {"cp.async.bulk.shared::cluster.global [%r1], [%rd1], 16, [%r2];", "needs .mbarrier::complete_tx::bytes"},
     {"mbarrier.arrive.expect_tx.shared.b64 %rd1, [%r1];", "takes 3 operands, found 2"},
-    {"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1];",
-     "TMA copies with a tensor map are not supported yet"},
+    {"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1}], [%r1];",
+     "a .2d tensor takes 2 coordinates in braces, found 1"},
+    {"cp.async.bulk.tensor.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1}], [%r1];",
+     "needs its dimensions (.1d to .5d)"},
+    {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.multicast::cluster [%rd1, {%r1, %r1}], [%r1], %r2;",
+     ".multicast::cluster copies global to .shared::cluster"},
+    {"cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}], [%r1], {%r1};",
+     "the im2col modes need 3 to 5 dimensions"},
+    {"cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u64 [%rd1], [%r1], 16;",
+     "not an operation and type the PTX ISA lists"},
+    {"cp.reduce.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd1, {%r1, %r1}], [%r1];",
+     "needs its operation"},
+    {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r1}];",
+     "takes 3 operands, found 2"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char text[1024];

@@ -8,7 +8,8 @@
  * (address modes, filter, normalized coordinates), the handles in the
  * parameter slots at the launch, a surface's array copied back into the
  * emulator's layout, texels copied in again by reupload, and everything
- * released.  Also: a cooperative launch goes through
+ * released.  Tensor maps: encoded by the driver over the device buffers.
+ * Also: a cooperative launch goes through
  * cuLaunchCooperativeKernel, and a struct argument's pointer member holds
  * the device address of its buffer.
  */
@@ -21,6 +22,7 @@
 
 #include "gpu/cuda_api.h"
 #include "gpu/gpu.h"
+#include "emu/emu_tmap.h"
 #include "gpu/gpu_int.h"
 #include "launch/launch.h"
 #include "ptx/ptx.h"
@@ -33,6 +35,12 @@ typedef struct FakeArray {
   size_t bytes;
   int live;
 } FakeArray;
+typedef struct FakeTmap {
+  int dtype, im2col, interleave, swizzle, l2, oob;
+  unsigned rank, box[5], estride[5], channels, pixels;
+  unsigned long long addr, dim[5], strides[4];
+  int lower[3], upper[3];
+} FakeTmap;
 typedef struct FakeState {
   FakeArray arrays[FAKE_MAX];
   int narrays, arrays_destroyed;
@@ -45,6 +53,8 @@ typedef struct FakeState {
   int cluster_launches;
   unsigned cluster_dim[3];
   int nonportable;
+  FakeTmap tmaps[FAKE_MAX];
+  int ntmaps;
 } FakeState;
 
 static Gpu *g;
@@ -73,7 +83,8 @@ static int close_fake(void **state) {
 static const char *ptx =
   ".version 7.8\n.target sm_90\n.address_size 64\n"
   ".visible .entry k(.param .u64 k_t, .param .u64 k_s, .param .u64 k_o)\n{\n  ret;\n}\n"
-  ".visible .entry agg(.param .align 8 .b8 agg_p[16])\n{\n  ret;\n}\n";
+  ".visible .entry agg(.param .align 8 .b8 agg_p[16])\n{\n  ret;\n}\n"
+  ".visible .entry tm(.param .align 64 .b8 tm_a[128], .param .u64 tm_b, .param .u64 tm_o)\n{\n  ret;\n}\n";
 
 static LaunchSpec spec_of(const char *line) {
   LaunchSpec *v = NULL;
@@ -181,9 +192,64 @@ static void test_texture_and_surface(void **state) {
   ptx_module_free(m);
 }
 
+/* tmap: arguments: the driver encodes each map over the device buffer
+ * (the same fields the spec gives), the 128-byte parameter gets its bytes,
+ * a pointer parameter the device address of the map's own buffer, which
+ * holds the driver's bytes (again after a reupload); the download leaves
+ * the host copy of that buffer the emulator's. */
+static void test_tensor_maps(void **state) {
+  (void)state;
+  WmErr e = {0};
+  PtxModule *m = ptx_parse("t.ptx", wm_xstrdup(ptx), &e);
+  if (!m) fail_msg("%s", e.msg);
+  GpuModule *gm;
+  assert_int_equal(gpu_module_load(g, m, &gm, &e), 0);
+  LaunchSpec l = spec_of("//@ tm grid=1 block=32 args=tmap:bf16:128x40:box=64x32:swz=128:oob=nan:l2=256,"
+                         "tmap:f32:32x4x3:im2col=8x16:lower=-1:upper=1:estride=1x2x1:over=0,buf:f32:32\n");
+  const PtxKernel *k = ptx_find_kernel(m, "tm", &e);
+  memset(fake, 0, sizeof *fake);
+  fake->nparams = 3;
+  GpuLaunch *L;
+  if (gpu_launch_prepare(gm, k, &l, INIT_RAND, 1, &L, &e)) fail_msg("%s", e.msg);
+  assert_int_equal(fake->ntmaps, 2);
+  const FakeTmap *a = &fake->tmaps[0], *b = &fake->tmaps[1];
+  /* buffers: arg0's tensor, arg1's map (its tensor is arg0's), arg2 */
+  assert_int_equal(L->host.n, 3);
+  assert_int_equal(a->addr, L->dptr[0]);
+  assert_true(a->dtype == 9 && a->rank == 2 && !a->im2col); /* CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 */
+  assert_true(a->dim[0] == 128 && a->dim[1] == 40 && a->strides[0] == 256 && a->box[0] == 64 && a->box[1] == 32);
+  assert_true(a->swizzle == 3 && a->oob == 1 && a->l2 == 3 && a->interleave == 0);
+  assert_int_equal(b->addr, L->dptr[0]);
+  assert_true(b->im2col && b->rank == 3 && b->dtype == 7 && b->channels == 8 && b->pixels == 16);
+  assert_true(b->lower[0] == -1 && b->upper[0] == 1 && b->estride[1] == 2 && b->strides[0] == 128 &&
+              b->strides[1] == 512);
+  if (gpu_launch_run(L, &e)) fail_msg("%s", e.msg);
+  uint64_t p0, p1, out;
+  memcpy(&p0, fake->launch_params[0], 8);
+  memcpy(&p1, fake->launch_params[1], 8);
+  memcpy(&out, fake->launch_params[2], 8);
+  assert_int_equal(p0, L->dptr[0]); /* the driver's map in the parameter: its first 8 bytes the address */
+  assert_int_equal(p1, L->dptr[1]);
+  assert_int_equal(out, L->dptr[2]);
+  const uint8_t *dev_map = (const uint8_t *)(uintptr_t)L->dptr[1];
+  assert_int_equal(dev_map[8], 1);
+  memset((void *)(uintptr_t)L->dptr[1], 0, 128);
+  assert_int_equal(gpu_launch_reupload(L, &e), 0);
+  assert_int_equal(dev_map[8], 1);
+  assert_int_equal(gpu_launch_download(L, &e), 0);
+  Tmap t;
+  char why[300];
+  assert_int_equal(tmap_unpack(gpu_launch_buffers(L)->buf[1].data, &t, why, sizeof why), 0);
+  assert_int_equal(t.addr, L->host.buf[0].addr);
+  gpu_launch_free(L);
+  gpu_module_free(gm);
+  ptx_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_texture_and_surface),
+    cmocka_unit_test(test_tensor_maps),
   };
   return cmocka_run_group_tests_name("gpu runner against a fake driver", tests, open_fake, close_fake);
 }

@@ -61,7 +61,8 @@ static void test_columns_consistent(void **state) {
     if (o->flags & OPF_MEM)
       assert_true(o->shape == PTX_SH_LD || o->shape == PTX_SH_ST || o->shape == PTX_SH_ATOM ||
                   o->shape == PTX_SH_RED || o->shape == PTX_SH_MLOAD || o->shape == PTX_SH_MSTORE ||
-                  o->shape == PTX_SH_CPASYNC || o->shape == PTX_SH_BULK);
+                  o->shape == PTX_SH_CPASYNC || o->shape == PTX_SH_BULK || o->shape == PTX_SH_TMA ||
+                  o->shape == PTX_SH_TMAP_OP);
     if (!strcmp(o->exec, "simt")) assert_true(o->flags & (OPF_BRANCH | OPF_EXIT | OPF_BARRIER));
   }
 }

@@ -1219,10 +1219,13 @@ static void test_error_unsupported(void **state) {
                "t.ptx:11:12: call of undeclared function 'helper'\n"
                "    call.uni helper, (%r1);\n"
                "             ^");
-  expect_unsupported("  @%p1 cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1}], [%r1];\n",
-                     "t.ptx:11:8: unsupported instruction 'cp.async.bulk.tensor' (kernel k): TMA copies with a tensor map are not "
-                     "supported yet (cp.async.bulk without .tensor and cp.async are)\n"
-                     "    @%p1 cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1}], [%r1];\n"
+  expect_unsupported("  @%p1 cp.async.bulk.tensor.2d.tile::gather4.shared::cta.global.mbarrier::complete_tx::bytes [%r1], "
+                     "[%rd1, {%r1, %r1, %r1, %r1, %r1}], [%r1];\n",
+                     "t.ptx:11:8: unsupported instruction 'cp.async.bulk.tensor.2d.tile::gather4.shared::cta.global.mbarrier::"
+                     "complete_tx::bytes' (kernel k): '.tile::gather4' is an sm_100 (Blackwell) form; warpmem runs the "
+                     "sm_90 TMA modes (.tile, .im2col, .im2col_no_offs, .multicast::cluster)\n"
+                     "    @%p1 cp.async.bulk.tensor.2d.tile::gather4.shared::cta.global.mbarrier::complete_tx::bytes [%r1], "
+                     "[%rd1, {%r1, %r1, %r1, %r1, %r1}], [%r1];\n"
                      "         ^");
   expect_unsupported("  min.relu.s32 %r1, %r2, %r3;\n",
                      "t.ptx:11:3: unsupported instruction 'min.relu.s32' (kernel k): unknown or unsupported "
@@ -1397,7 +1400,7 @@ static void test_unsupported_deferred(void **state) {
                             "  .reg .b32 %r<4>;\n"
                             "  .reg .b64 %rd<2>;\n"
                             "  ld.param.u64 %rd1, [p];\n"
-                            "  cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1}], [%r1];\n"
+                            "  cp.async.bulk.tensor.1d.shared::cluster.global.tile.cta_group::2.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1}], [%r1];\n"
                             "  brx.idx %r1, $L_jt;\n"
                             "  add.s32 %r2, %r1, 1;\n"
                             "  ret;\n}\n"
@@ -1408,9 +1411,10 @@ static void test_unsupported_deferred(void **state) {
   assert_null(good->unsupported);
   assert_int_equal(good->ncode, 2);
   assert_non_null(kernel(m, "after"));
-  static const char msg[] = "t.ptx:15:3: unsupported instruction 'cp.async.bulk.tensor' (kernel _Z3badPi): TMA copies with a tensor map are not "
-                            "supported yet (cp.async.bulk without .tensor and cp.async are)\n"
-                            "    cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1}], [%r1];\n"
+  static const char msg[] = "t.ptx:15:3: unsupported instruction 'cp.async.bulk.tensor.1d.shared::cluster.global.tile.cta_group::2."
+                            "mbarrier::complete_tx::bytes' (kernel _Z3badPi): '.cta_group::2' is an sm_100 (Blackwell) form; "
+                            "warpmem runs the sm_90 TMA modes (.tile, .im2col, .im2col_no_offs, .multicast::cluster)\n"
+                            "    cp.async.bulk.tensor.1d.shared::cluster.global.tile.cta_group::2.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1}], [%r1];\n"
                             "    ^";
   /* by PTX name and by plain name alike */
   assert_null(ptx_find_kernel(m, "_Z3badPi", &e));

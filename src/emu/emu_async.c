@@ -13,8 +13,9 @@
  *        phase;
  *      - for every thread: a block barrier after the issuing thread's wait,
  *        or that mbarrier phase completing (the waiters observe it).
- *    Reads are checked in ld (shared, or generic resolving to shared);
- *    shared atomics and other readers (ldmatrix) are not checked yet.
+ *    Reads are checked in ld (shared, or generic resolving to shared),
+ *    ldmatrix (each row for the lane addressing it) and the TMA's stores
+ *    and reductions (their source); shared atomics are not checked yet.
  *  - cp.async groups per thread: the open group is committed + 1;
  *    wait_group N completes all but the newest N committed groups;
  *    wait_all is commit_group then wait_group 0 (the PTX ISA's words).
@@ -36,10 +37,7 @@
  *  - Counted as the hardware counts LDGSTS: the global side as a load of
  *    cp-size bytes per lane (lanes with a zero source size read nothing),
  *    the shared side as a store of cp-size bytes per lane; .cg bypasses L1.
- *    cp.async.bulk goes through the TMA unit, not LSU: no L1 counter, but
- *    its global reads reach the L2 (mem_bulk_read).  Its
- *    shared-to-global form is done at issue too; reads and writes of its
- *    source before cp.async.bulk.wait_group.read are not checked.
+ *    cp.async.bulk (emu_tma.c) goes through the TMA unit, not LSU.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -178,9 +176,9 @@ static int pending_read(Block *b, const EmuInstr *x, int warp, int lane, uint64_
     snprintf(why, sizeof why, "its thread has not waited for it (cp.async.wait_group / wait_all; a barrier "
              "alone does not complete a cp.async)");
   return emu_fault(b, x, warp, lane, WM_EFAULT,
-                   "read of shared memory before its cp.async completed: shared offset 0x%" PRIx64
+                   "read of shared memory before its %s completed: shared offset 0x%" PRIx64
                    " was copied by thread (%u,%u,%u) at %s; %s",
-                   off, t[0], t[1], t[2], where, why);
+                   ptx_op_name[b->p->k->code[c->pc].op], off, t[0], t[1], t[2], where, why);
 }
 
 int emu_async_check_read(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *off,
@@ -309,6 +307,14 @@ static int mb_arrive(Block *b, const EmuInstr *x, int warp, int lane, Mbar mb, u
                        "mbarrier at shared offset 0x%x (undefined in the PTX ISA)", off);
     phase_complete(mb.owner, off);
   }
+  return 0;
+}
+
+int emu_mbar_at(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a, Block **owner, uint32_t *off) {
+  Mbar mb;
+  if (mbar_locate(b, x, warp, lane, a, &mb)) return -1;
+  *owner = mb.owner;
+  *off = mb.off;
   return 0;
 }
 
@@ -532,55 +538,5 @@ int emu_exec_cp_async(EMU_EXEC_ARGS) {
                             a->committed[t] + 1, 0, (uint32_t)(x - b->p->code)});
   }
   if (b->mm) model_ldgsts(b, x, mask, reads, src, dst, size);
-  return 0;
-}
-
-/* cp.async.bulk.global.shared::cta.bulk_group [d], [a], size: shared to
- * global, done at issue (its groups' commit and wait are no-ops). */
-static int bulk_store(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint64_t *R) {
-  const uint64_t *dbase = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    int l = __builtin_ctz(m);
-    uint64_t dst = (dbase ? dbase[l] : 0) + (uint64_t)x->aoff;
-    uint64_t src = (SRC(0)[l] + SRC(1)[l]) & 0xffffffffu;
-    uint32_t size = (uint32_t)SRC(2)[l];
-    if (size % 16 || size == 0)
-      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk size %u is not a non-zero multiple of 16", size);
-    if (src % 16 || src + size > b->shared_size || dst % 16)
-      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk of %u bytes from shared offset 0x%" PRIx64
-                       " to 0x%" PRIx64 ": %s", size, src, dst,
-                       src + size > b->shared_size ? "out of bounds of the block's shared memory"
-                                                   : "addresses must be multiples of 16");
-    GBuf *g = gmem_find(b->l->gmem, dst, size);
-    if (!g)
-      return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds global write of %u bytes at 0x%" PRIx64
-                       " by cp.async.bulk: no buffer holds them", size, dst);
-    memcpy(g->data + (dst - g->addr), b->shared + src, size);
-  }
-  return 0;
-}
-
-/* cp.async.bulk [d], [a], size, [mbar]: the copy, then complete_tx(size)
- * on the mbarrier (now: the copy is done). */
-int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
-  EmuAsync *a = b->async;
-  if (x->sub == PTX_SUB_BULK_STORE) return bulk_store(b, x, warp, mask, R);
-  const uint64_t *dbase = x->abase == EMU_NOSLOT ? NULL : R + (size_t)x->abase * 32;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    int l = __builtin_ctz(m);
-    uint64_t dst = ((dbase ? dbase[l] : 0) + (uint64_t)x->aoff) & 0xffffffffu;
-    uint64_t src = SRC(0)[l] + SRC(1)[l];
-    uint32_t size = (uint32_t)SRC(2)[l];
-    if (size % 16 || size == 0)
-      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async.bulk size %u is not a non-zero multiple of 16", size);
-    Mbar mb;
-    if (mbar_locate(b, x, warp, l, SRC(3)[l] + SRC(4)[l], &mb) || copy_lane(b, x, warp, l, dst, src, size, size, 16))
-      return -1;
-    if (b->mm) mem_bulk_read(b->mm, src, size, (unsigned)warp);
-    uint32_t t = (uint32_t)warp * 32 + (uint32_t)l;
-    add_copy(a, (AsyncCopy){(uint32_t)(dst / 4), (uint32_t)((dst + size + 3) / 4), t, 0, mb.off + 1,
-                            (uint32_t)(x - b->p->code)});
-    if (mb_arrive(b, x, warp, l, mb, 0, 0, -(int64_t)size, NULL)) return -1;
-  }
   return 0;
 }

@@ -141,7 +141,8 @@ int emu_exec_cvta(EMU_EXEC_ARGS) {
   uint64_t *d = DST(0);
   uint64_t win = x->space == PTX_S_SHARED || x->space == PTX_S_CLUSTER ? EMU_SHARED_WIN
                : x->space == PTX_S_LOCAL ? EMU_LOCAL_WIN
-               : x->space == PTX_S_CONST ? EMU_CONST_WIN : 0;
+               : x->space == PTX_S_CONST ? EMU_CONST_WIN
+               : x->space == PTX_S_PARAM ? EMU_PARAM_WIN : 0;
   unsigned size = ptx_type_size((PtxType)x->type);
   if (x->sub == PTX_SUB_TO) LANES(mask, d[l] = zext(a[l] - win, size));
   else LANES(mask, d[l] = zext(a[l] + win, size));

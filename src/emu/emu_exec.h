@@ -15,6 +15,8 @@
  *   emu_cluster.c clusters: barrier.cluster, shared::cluster addresses, the
  *                cluster launch's checks
  *   emu_nreg.c   setmaxnreg's register pool
+ *   emu_tma.c    the TMA unit: cp.async.bulk.tensor, cp.reduce.async.bulk{.tensor},
+ *                prefetches, the bulk copy's multicast and peer forms
  *   emu_ctrl.c   call and ret's frames, and the built-in device functions:
  *                printf (vprintf), assert (__assertfail)
  *   emu_heap.c   the device heap: malloc, free, new, delete
@@ -407,6 +409,21 @@ void emu_async_track(Block *owner, uint32_t lo, uint32_t hi, uint32_t mbar, uint
  * fault in b. */
 int emu_mbar_complete_tx(Block *b, const EmuInstr *x, int warp, int lane, Block *owner, uint32_t off,
                          uint32_t bytes);
+
+/* The mbarrier at address a (shared, or shared::cluster naming a peer;
+ * generic when x's space is) of lane `lane`: its block and offset.  0, or
+ * -1 after a located fault (emu_async.c). */
+int emu_mbar_at(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a, Block **owner, uint32_t *off);
+
+/* --- the TMA unit (emu_tma.c) --- */
+
+/* Counts lane `lane`'s plain bulk copy (op MEM_TMA_LD or MEM_TMA_ST, or a
+ * reduction MEM_TMA_RED) of size bytes at global address addr; part: not
+ * the warp instruction's first lane.  b->mm must be set. */
+void emu_tma_count_bulk(Block *b, const EmuInstr *x, int op, int part, uint64_t addr, uint32_t size);
+/* cp.async.bulk's cluster forms: .multicast::cluster, and shared::cta to a
+ * peer's shared::cluster (sub PTX_SUB_BULK_DSM). */
+int emu_tma_bulk_cluster(EMU_EXEC_ARGS);
 
 /* --- clusters and distributed shared memory (emu_cluster.c) --- */
 

@@ -20,6 +20,8 @@
 #define EMU_SHARED_WIN 0x0000500000000000ull
 #define EMU_LOCAL_WIN 0x0000510000000000ull
 #define EMU_CONST_WIN 0x0000520000000000ull
+#define EMU_PARAM_WIN 0x0000540000000000ull /* a kernel's parameters (cvta.param):
+                                               __grid_constant__ tensor maps */
 #define EMU_WIN_SIZE 0x100000000ull
 
 #define EMU_NOSLOT 0xffffffffu
@@ -75,6 +77,13 @@ typedef enum { FUSE_NONE, FUSE_LEAD4, FUSE_MEMBER,
 /* A tensor-core instruction's register lists, which EmuInstr's d[]/s[]
  * cannot hold (wmma fragments have 8), kept aside so that every other
  * instruction stays small. */
+/* A TMA instruction's (shape SH_TMA) EmuTensor: r[0][0..n[0]) its
+ * coordinates, r[1][0..n[1]) its im2col offsets, r[2][EMU_TMA_*] the slots
+ * of its addresses (a base and an offset each; a constant 0 base without a
+ * register) and ctaMask (EMU_NOSLOT: none); m.dtype is the tensor map's
+ * space (PTX_S_GENERIC, or a .param or .const variable's). */
+enum { EMU_TMA_MAP = 0, EMU_TMA_SMEM = 2, EMU_TMA_MBAR = 4, EMU_TMA_MASK = 6, EMU_TMA_NSLOTS = 7 };
+
 typedef struct EmuTensor {
   PtxMma m;             /* shape, layouts, types (ptx.h) */
   uint8_t n[4];         /* registers in r[i] */

@@ -159,6 +159,7 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
         a -= EMU_SHARED_WIN, sp = a >> EMU_DSM_SHIFT ? PTX_S_CLUSTER : PTX_S_SHARED;
       else if (a - EMU_LOCAL_WIN < EMU_WIN_SIZE) sp = PTX_S_LOCAL, a -= EMU_LOCAL_WIN;
       else if (a - EMU_CONST_WIN < EMU_WIN_SIZE) sp = PTX_S_CONST, a -= EMU_CONST_WIN;
+      else if (a - EMU_PARAM_WIN < EMU_WIN_SIZE) sp = PTX_S_PARAM, a -= EMU_PARAM_WIN;
       else sp = PTX_S_GLOBAL;
     }
     if ((size & (size - 1)) == 0 ? (a & (size - 1)) != 0 : a % size != 0)
@@ -550,6 +551,8 @@ const uint8_t *emu_device_ptr(Block *b, int warp, int lane, uint64_t a, size_t n
     a -= EMU_LOCAL_WIN, base = b->local + ((size_t)warp * 32 + (size_t)lane) * b->local_size, lim = b->local_size;
   } else if (a - EMU_CONST_WIN < EMU_WIN_SIZE) {
     a -= EMU_CONST_WIN, base = b->l->const_mem, lim = b->m->const_size;
+  } else if (a - EMU_PARAM_WIN < EMU_WIN_SIZE) { /* the kernel's own parameters (not a call's frame) */
+    a -= EMU_PARAM_WIN, base = b->l->params, lim = b->p->k->param_size;
   } else {
     const GBuf *g = gmem_find(b->l->gmem, a, n);
     if (!g) return NULL;

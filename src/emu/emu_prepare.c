@@ -120,6 +120,47 @@ static int decode_tensor(EmuProgram *p, Consts *c, const PtxModule *m, const Ptx
   return 0;
 }
 
+/* An address operand's base slot (a constant 0 without a register) and
+ * offset slot, into r[0] and r[1]. */
+static uint32_t tma_space(EmuProgram *p, Consts *c, const PtxOperand *o, uint64_t gbase, uint32_t *r) {
+  int sym = o->reg[0] == PTX_NOREG;
+  uint64_t off = (uint64_t)o->imm + (sym && o->space == PTX_S_GLOBAL ? gbase : 0);
+  r[0] = sym ? const_slot(p, c, 0) : o->reg[0];
+  r[1] = const_slot(p, c, off);
+  return sym && (o->space == PTX_S_PARAM || o->space == PTX_S_CONST) ? o->space : PTX_S_GENERIC;
+}
+
+/* A TMA instruction (shape SH_TMA): its operands into a new EmuTensor, laid
+ * out as emu_int.h says (EMU_TMA_*). */
+static void decode_tma(EmuProgram *p, Consts *c, const PtxInstr *in, EmuInstr *x, uint64_t gbase) {
+  p->tensor = wm_xrealloc(p->tensor, (p->ntensor + 1) * sizeof *p->tensor);
+  EmuTensor *t = &p->tensor[p->ntensor];
+  memset(t, 0, sizeof *t);
+  x->target = p->ntensor++;
+  for (int i = 0; i < 4; i++) x->d[i] = EMU_NOSLOT;
+  for (int i = 0; i < 6; i++) x->s[i] = EMU_NOSLOT;
+  x->abase = EMU_NOSLOT;
+  const PtxOperand *o = in->opd;
+  for (int v = 0; v < 2; v++) { /* coordinates, im2col offsets */
+    const PtxOperand *vec = &o[v ? 4 : 2];
+    t->n[v] = vec->kind == PTX_O_VEC ? vec->n : vec->kind == PTX_O_REG ? 1 : 0;
+    for (int j = 0; j < t->n[v]; j++)
+      t->r[v][j] = vec->kind == PTX_O_REG ? vec->reg[0] : ptx_vec_reg(p->k, vec, j);
+  }
+  uint32_t *r = t->r[2];
+  t->n[2] = EMU_TMA_NSLOTS;
+  t->m.dtype = (uint8_t)tma_space(p, c, &o[1], gbase, &r[EMU_TMA_MAP]);
+  for (int k = 0; k < 2; k++) { /* the shared side, the mbarrier (absent: constant 0) */
+    const PtxOperand *a = &o[k ? 3 : 0];
+    int op_is_load = in->op == PTX_OP_CPASYNC_BULK_TENSOR && in->sub != PTX_SUB_BULK_STORE;
+    const PtxOperand *use = op_is_load ? a : k ? NULL : &o[3]; /* stores: opd[3] is the source */
+    uint32_t *dst = &r[k ? EMU_TMA_MBAR : EMU_TMA_SMEM];
+    if (use && use->kind == PTX_O_ADDR) tma_space(p, c, use, gbase, dst);
+    else dst[0] = dst[1] = const_slot(p, c, 0);
+  }
+  r[EMU_TMA_MASK] = o[5].kind == PTX_O_NONE ? EMU_NOSLOT : src_slot(p, c, &o[5], gbase);
+}
+
 /* Fills x's slots from in's operands, following the operand conventions of
  * ptx_shape.c. */
 static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const PtxInstr *in,
@@ -477,7 +518,8 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
     x->guard_neg = in->guard_neg;
     x->rpc = (uint32_t)k->ncode;
     char why[200];
-    if (decode_operands(p, &c, m, in, x, gbase, e) || carry_operands(p, m, in, x, e) || integer_types(m, in, e) ||
+    if (ptx_op[in->op].shape == PTX_SH_TMA) decode_tma(p, &c, in, x, gbase);
+    else if (decode_operands(p, &c, m, in, x, gbase, e) || carry_operands(p, m, in, x, e) || integer_types(m, in, e) ||
         (emu_half_select(x, why, sizeof why) < 0 && unsupported(m, in, why, e))) {
       free(c.v);
       emu_program_free(p);

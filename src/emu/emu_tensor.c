@@ -399,6 +399,8 @@ int emu_exec_ldmatrix(EMU_EXEC_ARGS) {
   EmuWhere w;
   uint32_t amask;
   if (matrix_rows(b, x, warp, R, t->m.num, 0, &w, &amask)) return -1;
+  /* rows a cp.async or TMA copy has not completed for the lane addressing them: a located error */
+  if (b->async && emu_async_check_read(b, x, warp, amask, w.off, w.spaces, w.uniform, 16)) return -1;
   uint32_t v[4][32];
   for (unsigned i = 0; i < t->m.num; i++)
     for (int l = 0; l < 32; l++) {

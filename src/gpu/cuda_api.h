@@ -251,6 +251,15 @@ _Static_assert(sizeof(void *) != 8 || (offsetof(CudaLaunchConfig, hStream) == 32
   X(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime",                \
     (float *ms, CUevent start, CUevent end))                                          \
   X(cuEventDestroy, "cuEventDestroy_v2", "cuEventDestroy", (CUevent ev))              \
+  X(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", NULL,                          \
+    (void *map, int dtype, unsigned rank, void *addr, const unsigned long long *dim,  \
+     const unsigned long long *strides, const unsigned *box, const unsigned *estride,  \
+     int interleave, int swizzle, int l2, int oob))                                   \
+  X(cuTensorMapEncodeIm2col, "cuTensorMapEncodeIm2col", NULL,                        \
+    (void *map, int dtype, unsigned rank, void *addr, const unsigned long long *dim,  \
+     const unsigned long long *strides, const int *lower, const int *upper,           \
+     unsigned channels, unsigned pixels, const unsigned *estride, int interleave,     \
+     int swizzle, int l2, int oob))                                                   \
   X(cuGetErrorName, "cuGetErrorName", NULL, (CUresult r, const char **s))             \
   X(cuGetErrorString, "cuGetErrorString", NULL, (CUresult r, const char **s))
 

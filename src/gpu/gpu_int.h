@@ -51,6 +51,8 @@ struct GpuLaunch {
   uint64_t seed;
   GpuTexObj *tex;           /* [ntex] texture and surface objects (gpu_tex.c) */
   int ntex;
+  struct GpuTmap *tmap;     /* [ntmap] tensor maps the driver encoded (gpu_tmap.c) */
+  int ntmap;
 };
 
 /* "CALL failed[ for WHAT]: NAME (STRING)" as WM_EGPU; returns -1.  r must
@@ -80,6 +82,20 @@ int gpu_tex_array_desc(const GTex *t, CudaArray3DDesc *d);
 void gpu_tex_desc(const GTex *t, CudaTextureDesc *d);
 uint64_t gpu_tex_dense_bytes(const GTex *t);
 void gpu_tex_pack(const GTex *t, const uint8_t *tiled, uint8_t *dense, int unpack);
+
+/* gpu_tmap.c: the launch's tmap: arguments encoded by the driver over the
+ * device buffers.  create_all (after the device addresses are in
+ * L->params) reads each map launch_bind wrote (warpmem's encoding, over
+ * the host copies' addresses) and has cuTensorMapEncodeTiled/Im2col make
+ * the same map over the device buffer: into the 128-byte parameter, or
+ * into the map's own device buffer for a pointer parameter; reupload puts
+ * those back after the buffers are uploaded again; is_map says buffer b
+ * holds a map (download leaves its host copy, the emulator's encoding,
+ * alone); free_all releases the list. */
+int gpu_tmap_create_all(GpuLaunch *L, WmErr *e);
+int gpu_tmap_reupload(GpuLaunch *L, WmErr *e);
+int gpu_tmap_is_map(const GpuLaunch *L, int b);
+void gpu_tmap_free_all(GpuLaunch *L);
 
 /* Loads the library `name` and resolves every CUDA_DRIVER_FUNCS symbol.
  * 0, or -1 with WM_ENOGPU and "no GPU found: <dlerror>". */

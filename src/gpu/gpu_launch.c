@@ -9,7 +9,8 @@
  *   parameter buffer at the offset the PTX gives it.
  * - Module .global and __constant__ variables live in the CUmodule, with the
  *   initializers the PTX gives them (the emulator's defaults too).
- * - tex: and surf: arguments become CUDA arrays and objects (gpu_tex.c).
+ * - tex: and surf: arguments become CUDA arrays and objects (gpu_tex.c);
+ *   tmap: arguments tensor maps the driver encodes (gpu_tmap.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,7 +181,7 @@ int gpu_launch_prepare(GpuModule *gm, const PtxKernel *k, const LaunchSpec *l, I
   }
   if (alloc_all(L, e) || upload_all(L, &L->host, e) ||
       gpu_params_for_device(k, l, &L->host, L->dptr, L->params, e) || gpu_tex_create_all(L, e) ||
-      allow_smem(L, e))
+      gpu_tmap_create_all(L, e) || allow_smem(L, e))
     goto fail;
   for (int i = 0; i < k->nparams; i++) L->kparams[i] = L->params + k->params[i].offset;
   *out = L;
@@ -193,6 +194,7 @@ fail:
 void gpu_launch_free(GpuLaunch *L) {
   if (!L) return;
   gpu_tex_free_all(L);
+  gpu_tmap_free_all(L);
   if (L->dptr)
     for (int b = 0; b < L->host.n; b++)
       if (L->dptr[b]) L->gm->g->cu.cuMemFree(L->dptr[b]);
@@ -280,7 +282,7 @@ int gpu_launch_run(GpuLaunch *L, WmErr *e) {
 int gpu_launch_download(GpuLaunch *L, WmErr *e) {
   Gpu *g = L->gm->g;
   for (int b = 0; b < L->host.n; b++)
-    if (L->host.buf[b].size)
+    if (L->host.buf[b].size && !gpu_tmap_is_map(L, b))
       GPU_TRY(g, e, L->where, cuMemcpyDtoH, (L->host.buf[b].data, L->dptr[b], L->host.buf[b].size));
   return gpu_tex_download(L, e); /* after: a surface's buffer is its array */
 }
@@ -294,6 +296,7 @@ int gpu_launch_reupload(GpuLaunch *L, WmErr *e) {
   int rc = launch_bind(L->k, &L->spec, &fresh, params, L->dflt, L->seed, e);
   if (rc == 0) rc = upload_all(L, &fresh, e);
   if (rc == 0) rc = gpu_tex_reupload(L, &fresh, e);
+  if (rc == 0) rc = gpu_tmap_reupload(L, e);
   free(params);
   gmem_free(&fresh);
   return rc;

@@ -96,6 +96,11 @@ static int arg_parse(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e)
   if (n == 0) return wm_err(e, WM_EUSAGE, "empty argument: expected TYPE:VALUE or buf:TYPE:COUNT[:INIT]");
   if ((n >= 4 && !memcmp(s, "tex:", 4)) || (n >= 5 && !memcmp(s, "surf:", 5)))
     return lc_parse_tex(s, n, a, bad, e);
+  if (n >= 5 && !memcmp(s, "tmap:", 5)) {
+    if (n >= sizeof a->text) return wm_err(e, WM_EUSAGE, "argument '%.40s...': a tmap: spec has at most %zu "
+                                           "characters", s, sizeof a->text - 1);
+    return lc_parse_tmap(s, n, a, bad, e);
+  }
   if (la_is_agg(s, n)) return agg_parse(s, n, a, bad, e);
 
   /* split into at most 4 fields at ':' (a float constant has none) */
@@ -620,6 +625,51 @@ static int bind_agg(const ArgSpec *a, int argno, GlobalMem *g, uint8_t *dst, Ini
   return rc;
 }
 
+/* Tensor map argument i: its tensor's buffer (its own, filled as buf:
+ * fills, or that of argument `over`, bufs[over]), then the map, encoded
+ * over it, into the 128-byte parameter or a buffer of its own whose
+ * address the pointer parameter gets.  bufs[i] gets its tensor's buffer. */
+static int bind_tmap(const PtxKernel *k, const LaunchSpec *l, int i, GlobalMem *g, uint8_t *params, int *bufs,
+                     InitKind dflt, uint64_t seed, WmErr *e) {
+  const ArgSpec *a = &l->args[i];
+  const PtxParam *p = &k->params[i];
+  Tmap t;
+  int over;
+  char name[sizeof a->text + 48], why[300];
+  if (lc_tmap_of(a, &t, &over, e)) return -1;
+  if (over >= 0) {
+    if (over >= i || bufs[over] < 0)
+      return wm_err(e, WM_EARGS, "kernel %s, arg%d '%s': over=%d names no earlier buf: or tmap: argument", k->name, i,
+                    a->text, over);
+    bufs[i] = bufs[over];
+  } else {
+    ArgSpec b = *a;
+    uint8_t slot[8];
+    b.kind = ARG_BUF;
+    snprintf(name, sizeof name, "arg%d (%s)", i, a->text);
+    if (bind_buffer(&b, name, i, g, slot, dflt, seed, e)) return -1;
+    bufs[i] = g->n - 1;
+  }
+  const GBuf *data = &g->buf[bufs[i]];
+  if (lc_tmap_extent(&t) > data->size)
+    return wm_err(e, WM_EARGS, "kernel %s, arg%d '%s': the tensor spans %llu bytes, argument %d's buffer has %llu",
+                  k->name, i, a->text, (unsigned long long)lc_tmap_extent(&t), over,
+                  (unsigned long long)data->size);
+  t.addr = data->addr;
+  if (tmap_check(&t, NULL, why, sizeof why))
+    return wm_err(e, WM_EARGS, "kernel %s, arg%d '%s': %s", k->name, i, a->text, why);
+  if (p->size == TMAP_BYTES) { /* const __grid_constant__ CUtensorMap */
+    tmap_pack(&t, params + p->offset);
+    return 0;
+  }
+  snprintf(name, sizeof name, "arg%d.0 (the tensor map of %s)", i, a->text);
+  int mb = gmem_alloc(g, TMAP_BYTES, name, PTX_T_B8, TMAP_BYTES, e);
+  if (mb < 0) return -1;
+  tmap_pack(&t, g->buf[mb].data);
+  store_le(params + p->offset, g->buf[mb].addr, 8);
+  return 0;
+}
+
 int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *params,
                 InitKind dflt, uint64_t seed, WmErr *e) {
   if (l->nargs != k->nparams) {
@@ -644,6 +694,11 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
       if (la_check_agg(k, i, a, p, e)) return -1;
       continue;
     }
+    if (a->kind == ARG_TMAP && p->size != TMAP_BYTES && p->size != 8)
+      return wm_err(e, WM_EARGS, "kernel %s, arg%d '%s': a tensor map is a 128-byte .param (const __grid_constant__ "
+                    "CUtensorMap) or a pointer to one, but parameter %s is %u bytes", k->plain_name ? k->plain_name : k->name,
+                    i, a->text, p->name ? p->name : "?", p->size);
+    if (a->kind == ARG_TMAP) continue;
     if (p->size != need) {
       if (a->kind != ARG_SCALAR)
         return wm_err(e, WM_EARGS,
@@ -658,9 +713,15 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
     }
   }
   memset(params, 0, k->param_size);
+  int bufs[LAUNCH_MAX_ARGS]; /* each buf: and tmap: argument's buffer (for over=N) */
   for (int i = 0; i < l->nargs; i++) {
     const ArgSpec *a = &l->args[i];
     const PtxParam *p = &k->params[i];
+    bufs[i] = -1;
+    if (a->kind == ARG_TMAP) {
+      if (bind_tmap(k, l, i, g, params, bufs, dflt, seed, e)) return -1;
+      continue;
+    }
     if (a->kind == ARG_SCALAR) {
       store_le(params + p->offset, a->bits, p->size);
       continue;
@@ -678,6 +739,7 @@ int launch_bind(const PtxKernel *k, const LaunchSpec *l, GlobalMem *g, uint8_t *
       continue;
     }
     if (bind_buffer(a, name, i, g, params + p->offset, dflt, seed, e)) return -1;
+    bufs[i] = g->n - 1;
   }
   return 0;
 }

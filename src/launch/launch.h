@@ -6,6 +6,7 @@
  *   cluster: blocks a cluster, as cudaLaunchKernelEx's cluster attribute;
  *   the word nonportable allows clusters of up to 16 blocks)
  *   ARG    := TYPE:VALUE | buf:TYPE:COUNT[:INIT] | AGG | tex:CHAN:DIMS{:OPT} | surf:CHAN:DIMS{:OPT}
+ *           | tmap:MTYPE:MDIMS:box=MDIMS{:MOPT} | tmap:MTYPE:MDIMS:im2col=CxP{:MOPT}
  *   TYPE   := i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16
  *   INIT   := zero | iota | rand | CONSTANT       (rand, seeded, is the default)
  *   AGG    := struct[@A]{MEMBER,...}              a struct by value, C layout
@@ -16,6 +17,13 @@
  *   DIMS   := W[xH[xD]]          (layered: the last one counts the layers)
  *   OPT    := point | linear | clamp | wrap | mirror | border | norm | elem | normfloat
  *           | layered | cube | INIT (textures only but layered and INIT; see launch_tex.c)
+ *   MTYPE  := u8 u16 u32 i32 u64 i64 f16 bf16 f32 f64 tf32 f32ftz tf32ftz   (a tensor map's type)
+ *   MDIMS  := N0xN1[x...]        (innermost first, as cuTensorMapEncodeTiled takes them)
+ *   MOPT   := swz=none|32|64|128 | oob=zero|nan | l2=none|64|128|256 | interleave=none|16|32
+ *           | estride=MDIMS | stride=BYTES[xBYTES...] (dimensions 1 and up) | lower=L1x.. | upper=U1x..
+ *           (im2col corners, W first, signed) | over=N (argument N's buffer holds the tensor) | INIT
+ *   A tensor map goes to a `const __grid_constant__ CUtensorMap` parameter (its 128 bytes) or, for
+ *   a pointer parameter, into a buffer of its own (launch_tmap.c).
  * Commas inside braces do not split args=.  launch_parse_arg (one --arg)
  * also takes struct:MEMBER,... and TYPExN:V,... without braces.
  * (launch_agg.c lays aggregates out.)
@@ -29,7 +37,7 @@
 #include "ptx/ptx.h"
 #include "util/diag.h"
 
-typedef enum { ARG_SCALAR, ARG_BUF, ARG_AGG, ARG_TEX } ArgKind; /* ARG_TEX: tex: and surf: */
+typedef enum { ARG_SCALAR, ARG_BUF, ARG_AGG, ARG_TEX, ARG_TMAP } ArgKind; /* ARG_TEX: tex: and surf: */
 typedef enum { INIT_DEFAULT, INIT_RAND, INIT_ZERO, INIT_IOTA, INIT_CONST } InitKind;
 
 typedef struct ArgSpec {

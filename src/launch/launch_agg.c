@@ -323,7 +323,7 @@ int launch_pointer_slots(const PtxKernel *k, const LaunchSpec *l, uint32_t *slot
   int n = 0;
   for (int i = 0; i < l->nargs && i < k->nparams; i++) {
     const ArgSpec *a = &l->args[i];
-    if (a->kind == ARG_BUF) {
+    if (a->kind == ARG_BUF || (a->kind == ARG_TMAP && k->params[i].size == 8)) { /* a tensor map's own buffer */
       if (n < max) slots[n] = k->params[i].offset;
       n++;
     } else if (a->kind == ARG_AGG) {

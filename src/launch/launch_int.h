@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "emu/emu_tmap.h"
 #include "launch/launch.h"
 
 #define TYPE_LIST "i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 f16 bf16"
@@ -69,5 +70,17 @@ int lc_parse_tex(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e);
  * adds the object: its handle in *handle. */
 int lc_create_tex(GlobalMem *g, const ArgSpec *a, const char *name, int argno, InitKind dflt, uint64_t seed,
                   uint64_t *handle, WmErr *e);
+
+/* launch_tmap.c ----------------------------------------------------------- */
+
+/* tmap:... (launch_tmap.c): parses s[0..n) into a (ARG_TMAP: the type and
+ * count of its own buffer, 0 elements with over=N; its contents); errors as
+ * arg_parse's. */
+int lc_parse_tmap(const char *s, size_t n, ArgSpec *a, size_t *bad, WmErr *e);
+/* The map a tmap: spec describes (address 0; it parsed when read) and the
+ * argument whose buffer holds its tensor (over=N), -1 for its own. */
+int lc_tmap_of(const ArgSpec *a, Tmap *t, int *over, WmErr *e);
+/* Bytes from a tensor's first element to its last one's end. */
+uint64_t lc_tmap_extent(const Tmap *t);
 
 #endif

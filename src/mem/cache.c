@@ -790,6 +790,21 @@ static int xbar_meets(const CacheSys *c, uint64_t sector, uint32_t tag) {
   return (h >> 32) < c->xbar_cut;
 }
 
+/* A TMA store's or reduction's sector: to L2 past L1 (a copy there is
+ * stale), a write or a reduction performed there as red's. */
+static void bulk_write(CacheSys *c, CacheLevel *l1, const TraceRec *x, uint64_t *metric, uint64_t *last_wr,
+                       SentSet *sent, L2Ops *out) {
+  l1_drop(l1, x->sector);
+  if (x->kind == TR_BULK_RED) {
+    metric[WM_M_L2_RED]++;
+    send_line(c, out, x->sector, x->ops, L2_ATOM, sent);
+    return;
+  }
+  count_request(metric, WM_M_L2_WRREQ, x->sector, last_wr);
+  metric[WM_M_L2_WR]++;
+  send_line(c, out, x->sector, x->bytes, L2_WRITE, sent);
+}
+
 WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t xbar, const TraceRec *r, size_t n,
                                    uint64_t local, CacheLastStore *last, uint64_t *metric, L2Ops *out) {
   CacheLevel *l1 = &c->l1[sm];
@@ -798,7 +813,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   unsigned lines = request_lines(r, n, 0, &end);
   int merge_ok = r[0].kind == TR_ST && lines <= (unsigned)c->cfg.merge_lines; /* local stores: local_heap shows none merged */
   int wide = 2 * n > (size_t)c->cfg.merge_sectors; /* two such requests fill the merge buffer */
-  if (r[0].kind != TR_BULK) metric[WM_M_L1_LINES] += lines; /* the TMA looks up no L1 tag */
+  if (r[0].kind < TR_BULK) metric[WM_M_L1_LINES] += lines; /* the TMA looks up no L1 tag */
   uint64_t last_rd = UINT64_MAX, last_wr = UINT64_MAX; /* line of the last L2 request */
   CacheLastStore now; /* not zeroed whole: 32 sectors, of which n are used */
   now.n = 0;
@@ -868,6 +883,8 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
       if (now.n < 32) now.sec[now.n++] = sec;
       break;
     }
+    case TR_BULK_ST:
+    case TR_BULK_RED: bulk_write(c, l1, x, metric, &last_wr, &sent, out); break;
     case TR_ATOM: /* looked up (a miss: atomics run in L2) and dropped from L1;
                      each update a lookup (atom_hot#132x1: 540,672 misses) */
     case TR_RED:

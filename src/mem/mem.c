@@ -514,13 +514,6 @@ void mem_round_owed(MemModel *mm, int pc, unsigned warp)
     mm->owed[warp < 32 ? warp : 31] = mm->round_alt[pc];
 }
 
-void mem_bulk_read(MemModel *mm, uint64_t addr, uint32_t size, unsigned warp)
-{
-  if (!mm->trace || size == 0) return;
-  for (uint64_t s = addr / 32, e = (addr + size - 1) / 32; s <= e; s++)
-    trace_push(mm->trace, s, 0, warp, TR_BULK, s == addr / 32);
-}
-
 void mem_access(MemModel *mm, const MemReq *r)
 {
   LineStat *ls = (unsigned)r->instr < (unsigned)mm->nline ? &mm->line[r->instr] : NULL;

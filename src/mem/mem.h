@@ -252,9 +252,35 @@ void mem_access(MemModel *mm, const MemReq *r);
  * branch in the PTX): an instruction Nsight Compute counts, no request. */
 void mem_idle_global(MemModel *mm, unsigned op);
 
-/* One lane's cp.async.bulk read of `size` bytes of global memory at addr
- * (the TMA unit's: for the caches only; no L1 counter sees it). */
-void mem_bulk_read(MemModel *mm, uint64_t addr, uint32_t size, unsigned warp);
+/* One operation of the TMA unit (mem/tma.c): a lane's cp.async.bulk,
+ * cp.async.bulk.tensor or cp{.reduce}.async.bulk{.tensor}.  The emulator
+ * gives its global side row by row (mem_tma_row: the contiguous bytes of
+ * one box row inside the tensor; rows outside it are read by nobody), then
+ * the operation (mem_tma_done).  No L1 counter sees it: the TMA unit reads
+ * and writes the L2 directly. */
+typedef enum { MEM_TMA_LD, MEM_TMA_ST, MEM_TMA_RED, MEM_TMA_DSM, MEM_TMA_DSM_RED, MEM_TMA_PREFETCH } MemTmaOp;
+
+typedef struct MemTma {
+  uint8_t op;          /* MemTmaOp: DSM and DSM_RED are a copy or a
+                          reduction into a peer block's shared memory (no
+                          global side) */
+  uint8_t multicast;   /* a load of .multicast::cluster */
+  uint8_t part;        /* a later lane of the same warp instruction */
+  uint8_t dests;       /* shared memories written (a multicast's blocks) */
+  int instr;           /* index of the instruction in the kernel's code */
+  uint16_t warp;
+  uint64_t smem_bytes; /* bytes written to (read from) each shared memory */
+  /* filled by mem_tma_row: */
+  uint64_t sectors;    /* 32-byte sectors of the global side */
+  uint64_t requests;   /* its pieces within 128-byte lines */
+  uint64_t req_size[4];/* of them, those of 32, 64, 96, 128 bytes */
+} MemTma;
+
+/* One row of t's global side: len bytes at addr (traced for the caches). */
+void mem_tma_row(MemModel *mm, MemTma *t, uint64_t addr, uint32_t len);
+/* Counts t; why (may be NULL) explains it on its line ("a 64x128 bf16 box
+ * ..."). */
+void mem_tma_done(MemModel *mm, const MemTma *t, const char *why);
 /* Warp `warp` skipped the if-converted body after branch pc: if that body
  * holds the first load of a round, the next load of the round counts it
  * (MemModel.round_alt). */

@@ -61,6 +61,31 @@
   X(DS_RD_LD,  "l1tex__m_xbar2l1tex_read_bytes_mem_dshared_op_ld.sum", "of those, the loads'") \
   X(DS_WR,     "l1tex__m_l1tex2xbar_write_bytes_mem_dshared.sum",  "bytes sent over the crossbar to peers' shared memory: 32 a store or atomic sector") \
   X(DS_WR_ST,  "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_st.sum", "of those, the stores'") \
+  /* the TMA unit (cp{.reduce}.async.bulk{.tensor}: mem/tma.c).  ptxas loops over the active    \
+   * lanes (ELECT, one UTMALDG each): every lane's copy is an instruction and a request.         \
+   * Which sectors and requests a box makes, and what a multicast counts, is a hypothesis        \
+   * (docs/tma.md; tests/corpus/tma_copy.cu has the probes). */                                 \
+  X(TMA_LD_INST, "smsp__inst_executed_op_tma_ld.sum",             "TMA loads (UTMALDG, UBLKCP.S.G): lanes that ran cp.async.bulk{.tensor} into shared memory") \
+  X(TMA_ST_INST, "smsp__inst_executed_op_tma_st.sum",             "TMA stores and reductions (UTMASTG, UTMAREDG, UBLKCP.G.S): lanes that ran them") \
+  X(TMA_REQ,   "l1tex__tmain_requests.sum",                       "TMA instructions sent to the TMA unit (loads, stores, reductions, prefetches)") \
+  X(TMA_LD_BYTES, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", "bytes TMA loads read from L2: whole sectors of the box rows inside the tensor (a multicast's once)") \
+  X(TMA_LD_SEC, "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", "sectors TMA loads read from L2") \
+  X(TMA_SELF_BYTES, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_self.sum", "of them, bytes of loads into the issuing block alone") \
+  X(TMA_SELF_SEC, "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld_dest_self.sum", "sectors of loads into the issuing block alone") \
+  X(TMA_MC_BYTES, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_multicast.sum", "bytes of .multicast::cluster loads: read once for all their blocks") \
+  X(TMA_MC_SEC, "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld_dest_multicast.sum", "sectors of .multicast::cluster loads") \
+  X(TMA_MC_REQ, "l1tex__m_l1tex2xbar_read_requests_mem_global_op_tma_ld_dest_multicast.sum", "read requests of multicast loads: a box row's piece in each 128-byte line") \
+  X(TMA_MC_REQ32, "l1tex__m_l1tex2xbar_read_requests_mem_global_op_tma_ld_dest_multicast_size_32B.sum", "of them, 32-byte requests (one sector)") \
+  X(TMA_MC_REQ64, "l1tex__m_l1tex2xbar_read_requests_mem_global_op_tma_ld_dest_multicast_size_64B.sum", "64-byte requests") \
+  X(TMA_MC_REQ96, "l1tex__m_l1tex2xbar_read_requests_mem_global_op_tma_ld_dest_multicast_size_96B.sum", "96-byte requests") \
+  X(TMA_MC_REQ128, "l1tex__m_l1tex2xbar_read_requests_mem_global_op_tma_ld_dest_multicast_size_128B.sum", "128-byte requests (a whole line)") \
+  X(TMA_ST_BYTES, "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum", "bytes TMA stores write to L2: whole sectors of the box rows inside the tensor") \
+  X(TMA_ST_SEC, "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum", "sectors TMA stores write") \
+  X(TMA_RED_BYTES, "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_red.sum", "bytes TMA reductions send to L2") \
+  X(TMA_RED_SEC, "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_red.sum", "sectors TMA reductions send") \
+  X(TMA_DSM_BYTES, "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_st.sum", "bytes bulk copies write into a peer block's shared memory (cp.async.bulk.shared::cluster.shared::cta)") \
+  X(TMA_DSM_RED_BYTES, "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_red.sum", "bytes bulk reductions send into a peer block's shared memory") \
+  X(TMA_SMEM_BYTES, "warpmem__tma_shared_bytes",                  "bytes the TMA unit wrote to or read from shared memory (each block of a multicast)") \
   X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
   X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)") \
   X(DEP_CLOCKS, "warpmem__dependent_clocks",                       "clocks each warp waits for its instructions' results, summed over warps (a shuffle 26, an integer % 69, an FMA 4: measured on an H200, emu/emu_latency.c)") \

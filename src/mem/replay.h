@@ -36,10 +36,13 @@ typedef enum {
   TR_RED,      /* global reduction (an atomic whose result no one reads):
                   performed at L2, not counted as an atomic there (H100:
                   lts__t_sectors_srcunit_tex_op_atom is 0 for atom_hot) */
-  TR_BULK      /* cp.async.bulk's global source: the TMA unit reads L2
+  TR_BULK,     /* cp.async.bulk's global source: the TMA unit reads L2
                   directly, no L1 lookup, and the L2 counts it under
                   srcunit_tex (H100 corpus barrier_sum: 1024 sectors in
                   256 requests, its 32 KB in 128-byte lines) */
+  TR_BULK_ST,  /* a TMA store's sector: written to L2, no L1 lookup (a
+                  copy there is dropped, stale) */
+  TR_BULK_RED  /* a TMA reduction's sector: performed at L2, as TR_RED */
 } TraceKind;
 
 typedef struct TraceRec {

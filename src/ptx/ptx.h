@@ -188,10 +188,37 @@ enum {
    * predicate); mbarrier ops and cp.async.mbarrier.arrive: the variant */
   PTX_SUB_ASYNC_SRCSIZE, PTX_SUB_ASYNC_IGNORE,
   PTX_SUB_MB_EXPECT_TX, PTX_SUB_MB_NOCOMPLETE, PTX_SUB_MB_PARITY, PTX_SUB_MB_NOINC,
-  /* cp.async.bulk from shared to global (.bulk_group) */
+  /* cp.async.bulk{.tensor} from shared to global (.bulk_group) */
   PTX_SUB_BULK_STORE,
   /* setmaxnreg.inc / .dec */
-  PTX_SUB_NREG_INC, PTX_SUB_NREG_DEC
+  PTX_SUB_NREG_INC, PTX_SUB_NREG_DEC,
+  /* cp.async.bulk.shared::cluster.shared::cta: into a peer block's shared
+   * memory (cp.reduce.async.bulk says its direction with space: GLOBAL or
+   * SHARED, and its operation with PTX_SUB_AADD..AXOR) */
+  PTX_SUB_BULK_DSM
+};
+
+/* PtxInstr.aux of the TMA instructions (cp.async.bulk.tensor,
+ * cp.reduce.async.bulk.tensor, cp.async.bulk.prefetch.tensor): the
+ * dimensions (.1d-.5d) in the low 3 bits, the load mode, .multicast::cluster
+ * (also of the plain cp.async.bulk). */
+#define PTX_TMA_DIMS(aux) ((aux) & 7u)
+#define PTX_TMA_IM2COL 8          /* .im2col (with offsets) */
+#define PTX_TMA_IM2COL_NO_OFFS 16 /* .im2col_no_offs (stores, reductions) */
+#define PTX_TMA_MULTICAST 32      /* .multicast::cluster: a ctaMask operand */
+/* PtxInstr.aux of tensormap.replace: the field (PTX ISA 9.7.9.28: .field1,
+ * .field2 taking an ordinal, .field3 taking an immediate). */
+#define PTX_TMAP_FIELDS(X)                                                          \
+  X(GLOBAL_ADDRESS, "global_address") X(RANK, "rank") X(BOX_DIM, "box_dim")       \
+  X(GLOBAL_DIM, "global_dim") X(GLOBAL_STRIDE, "global_stride")                    \
+  X(ELEMENT_STRIDE, "element_stride") X(ELEMTYPE, "elemtype")                      \
+  X(INTERLEAVE, "interleave_layout") X(SWIZZLE_MODE, "swizzle_mode")               \
+  X(SWIZZLE_ATOMICITY, "swizzle_atomicity") X(FILL_MODE, "fill_mode")
+enum {
+  PTX_TMAP_NONE,
+#define X(e, name) PTX_TMAP_##e,
+  PTX_TMAP_FIELDS(X)
+#undef X
 };
 
 /* PtxInstr.aux of texture and surface instructions: tex: PTX_TEX_LEVEL or
@@ -305,7 +332,7 @@ typedef struct PtxInstr {
   uint8_t cmp;      /* setp/set: PtxCmp */
   uint8_t sub;      /* PTX_SUB_* variant */
   uint8_t rnd;      /* PtxRnd */
-  uint8_t aux;      /* texture and surface instructions: see PTX_TEX_* */
+  uint8_t aux;      /* texture and surface instructions: see PTX_TEX_*; TMA: PTX_TMA_* */
   uint8_t nopd;     /* operands in opd[] */
   uint16_t flags;   /* PTX_IF_* */
   uint8_t fmod;     /* PTX_FM_* */

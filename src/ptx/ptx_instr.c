@@ -66,31 +66,104 @@ static void texture_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   }
 }
 
+/* The bulk copies and reductions: cp{.reduce}.async.bulk{.tensor}. */
+static int is_bulk(int op) {
+  return op == PTX_OP_CPASYNC_BULK || op == PTX_OP_CPASYNC_BULK_TENSOR || op == PTX_OP_CPREDUCE_BULK ||
+         op == PTX_OP_CPREDUCE_BULK_TENSOR;
+}
+
+/* A bulk copy's state spaces, destination then source (async_rules()
+ * checks the direction): 1 if c is one. */
+static int bulk_space(Parser *P, InstrCtx *x, Comp c) {
+  uint8_t s = IS(c, "global") ? 'g' : IS(c, "shared") || IS(c, "shared::cta") ? 'c' : IS(c, "shared::cluster") ? 'k' : 0;
+  if (!s) return 0;
+  if (x->bulk_src) bad_mod(P, x, c);
+  if (x->bulk_dst) x->bulk_src = s;
+  else x->bulk_dst = s;
+  return 1;
+}
+
+/* The words of the TMA instructions (M_TMA): dimensions, load modes,
+ * multicast, reduction operations; 1 if c is one.  The sm_100 modes are
+ * refused by name. */
+static int tma_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
+  static const char *const redops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor"};
+  static const uint8_t redsub[] = {PTX_SUB_AADD, PTX_SUB_AMIN, PTX_SUB_AMAX, PTX_SUB_AINC,
+                                   PTX_SUB_ADEC, PTX_SUB_AAND, PTX_SUB_AOR, PTX_SUB_AXOR};
+  int op = in->op, red = op == PTX_OP_CPREDUCE_BULK || op == PTX_OP_CPREDUCE_BULK_TENSOR;
+  char buf[128];
+  if (c.len == 2 && c.p[0] >= '1' && c.p[0] <= '5' && c.p[1] == 'd' && op != PTX_OP_CPREDUCE_BULK) {
+    if (PTX_TMA_DIMS(in->aux)) bad_mod(P, x, c);
+    in->aux |= (uint8_t)(c.p[0] - '0');
+  } else if ((IS(c, "tile") || IS(c, "im2col") || IS(c, "im2col_no_offs")) && op != PTX_OP_CPREDUCE_BULK) {
+    if (x->tma_mode) bad_mod(P, x, c);
+    x->tma_mode = 1;
+    in->aux |= IS(c, "im2col") ? PTX_TMA_IM2COL : IS(c, "im2col_no_offs") ? PTX_TMA_IM2COL_NO_OFFS : 0;
+  } else if ((IS(c, "multicast::cluster") || IS(c, "multicast::cluster::16b")) &&
+             (op == PTX_OP_CPASYNC_BULK || op == PTX_OP_CPASYNC_BULK_TENSOR)) {
+    in->aux |= PTX_TMA_MULTICAST;
+  } else if (c.len > 6 && (!memcmp(c.p, "tile::", 6) || !memcmp(c.p, "im2col", 6) || !memcmp(c.p, "cta_group", 9) ||
+                           !memcmp(c.p, "multicast::cluster::32b", 23) || !memcmp(c.p, "override", 8) ||
+                           !memcmp(c.p, "mbarrier::report", 16))) {
+    pp_unsup(P, x->mn, "unsupported instruction '%s' (%s %s): '.%.*s' is an sm_100 (Blackwell) form; warpmem runs "
+             "the sm_90 TMA modes (.tile, .im2col, .im2col_no_offs, .multicast::cluster)",
+             pp_tok_str(x->mn, buf, sizeof buf), pp_owner(P), P->k->name, (int)c.len, c.p);
+  } else if (red && !in->sub && find_word(c, redops, 8) >= 0) {
+    in->sub = redsub[find_word(c, redops, 8)];
+  } else if (red && IS(c, "noftz")) {
+    /* f16/bf16/f32 adds keep subnormals: the emulator never flushes them */
+  } else if (IS(c, "relaxed") || IS(c, "weak") || IS(c, "cta") || IS(c, "cluster") || IS(c, "gpu") || IS(c, "sys")) {
+    /* .sem.scope (PTX 9.3): a sequential emulator is coherent at all */
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+/* The words of tensormap.replace and tensormap.cp_fenceproxy (M_TMAP): 1
+ * if c is one.  x->tma_mode: bit 0 .tile, bit 1 .b1024. */
+static int tmap_modifier(PtxInstr *in, InstrCtx *x, Comp c) {
+  static const char *const fields[] = {
+#define X(e, name) name,
+    PTX_TMAP_FIELDS(X)
+#undef X
+  };
+  int f = find_word(c, fields, (int)(sizeof fields / sizeof *fields));
+  if (f >= 0 && in->op == PTX_OP_TENSORMAP_REPLACE && !in->aux) in->aux = (uint8_t)(PTX_TMAP_GLOBAL_ADDRESS + f);
+  else if (IS(c, "tile") && !(x->tma_mode & 1)) x->tma_mode |= 1;
+  else if (IS(c, "b1024") && !(x->tma_mode & 2)) x->tma_mode |= 2;
+  else if (IS(c, "global") && !x->bulk_dst) x->bulk_dst = 'g';
+  else if ((IS(c, "shared::cta") || IS(c, "shared")) && !x->bulk_src) x->bulk_src = 'c';
+  else if (in->op == PTX_OP_TENSORMAP_CP && (IS(c, "tensormap::generic") || IS(c, "release") || IS(c, "sync") ||
+                                             IS(c, "aligned") || IS(c, "cta") || IS(c, "cluster") || IS(c, "gpu") ||
+                                             IS(c, "sys")))
+    return 1;
+  else return 0;
+  return 1;
+}
+
 /* The modifiers of cp.async, cp.async.bulk, cp.async.mbarrier.arrive and
  * mbarrier.*: returns 1 if c is one of theirs (see PTX_MODS). */
 static int async_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   int op = in->op, wait = op == PTX_OP_MBAR_TEST_WAIT || op == PTX_OP_MBAR_TRY_WAIT;
   int arrive = op == PTX_OP_MBAR_ARRIVE || op == PTX_OP_MBAR_ARRIVE_DROP;
+  if (is_bulk(op) && bulk_space(P, x, c)) return 1;
+  if ((ptx_op[op].mods & M_TMA) && tma_modifier(P, in, x, c)) return 1;
   if (IS(c, "shared") || IS(c, "shared::cta") || IS(c, "shared::cluster")) {
     /* a cluster of one CTA: its shared::cluster window is the CTA's own */
     if (in->space != PTX_S_NONE) bad_mod(P, x, c);
     in->space = PTX_S_SHARED;
   } else if (ptx_op[op].mods & M_ASYNC) {
-    if (IS(c, "global") && !x->async_global) {
-      x->async_global = 1;
-      if (op == PTX_OP_CPASYNC_BULK && in->space == PTX_S_NONE) in->sub = PTX_SUB_BULK_STORE; /* global first: the destination */
-    }
+    int prefetch = op == PTX_OP_CPASYNC_BULK_PREFETCH || op == PTX_OP_CPASYNC_BULK_PREFETCH_TENSOR;
+    if (IS(c, "global") && !x->async_global) x->async_global = 1;
     else if (op == PTX_OP_CPASYNC_BULK_WAIT && IS(c, "read") && !x->async_mbar) x->async_mbar = 1;
-    else if (op == PTX_OP_CPASYNC_BULK_PREFETCH && IS(c, "L2")) return 1;
-    else if (op == PTX_OP_CPASYNC_BULK && IS(c, "bulk_group") && !x->async_mbar) x->async_mbar = 2;
+    else if (prefetch && IS(c, "L2")) return 1;
+    else if (is_bulk(op) && IS(c, "bulk_group") && !x->async_mbar) x->async_mbar = 2;
     else if (op == PTX_OP_CPASYNC && (IS(c, "ca") || IS(c, "cg")) && !(in->flags & (PTX_IF_CA | PTX_IF_CG)))
       in->flags |= IS(c, "ca") ? PTX_IF_CA : PTX_IF_CG;
     else if (IS(c, "L2::cache_hint")) x->async_hint = 1;
     else if (IS(c, "L2::64B") || IS(c, "L2::128B") || IS(c, "L2::256B")) return 1; /* prefetch: no effect here */
-    else if (op == PTX_OP_CPASYNC_BULK && IS(c, "mbarrier::complete_tx::bytes")) x->async_mbar = 1;
-    else if ((op == PTX_OP_CPASYNC_BULK || op == PTX_OP_CPASYNC_BULK_PREFETCH) && IS(c, "tensor"))
-      pp_unsup(P, x->mn, "unsupported instruction 'cp.async.bulk.tensor' (%s %s): TMA copies with a tensor "
-               "map are not supported yet (cp.async.bulk without .tensor and cp.async are)", pp_owner(P), P->k->name);
+    else if (is_bulk(op) && IS(c, "mbarrier::complete_tx::bytes") && !x->async_mbar) x->async_mbar = 1;
     else return 0;
   } else if (IS(c, "noinc") && op == PTX_OP_CPASYNC_MBAR && !in->sub) {
     in->sub = PTX_SUB_MB_NOINC;
@@ -124,6 +197,7 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
   }
   if ((mods & M_ANY) && (t < 0 || (mods & M_NOTYPE))) return; /* mapa and getctarank keep their type */
   if ((mods & (M_ASYNC | M_MBAR)) && async_modifier(P, in, x, c)) return;
+  if ((mods & M_TMAP) && tmap_modifier(in, x, c)) return;
   if (t >= 0) {
     if (x->ntypes == 0) in->type = (uint8_t)t;
     else if (x->ntypes == 1 && (mods & M_TYPE2)) in->type2 = (uint8_t)t;
@@ -244,6 +318,8 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     in->sub = PTX_SUB_TO;
   } else if ((mods & M_LEVEL) && (IS(c, "cta") || IS(c, "gl") || IS(c, "sys"))) {
     /* membar level: no effect */
+  } else if (in->op == PTX_OP_PREFETCH && IS(c, "tensormap")) {
+    /* prefetch{.param,.const,.global}.tensormap [a]: a tensor map's 128 bytes */
   } else {
     texture_modifier(P, in, x, c); /* or bad_mod() */
   }
@@ -258,7 +334,7 @@ static void reg_operand(Parser *P, const PtxTok *t, Opd *o) {
 
 static void vector(Parser *P, PtxOperand *o, int frag, int any);
 
-/* address := '[' (reg [',' vector] (textures and surfaces) | reg [('+'|'-') ['-'] number] | symbol [('+'|'-') ['-'] number] | number) ']' */
+/* address := '[' (reg [',' vector] (textures and surfaces; tensor maps: tex 2) | reg [('+'|'-') ['-'] number] | symbol [('+'|'-') ['-'] number] | number) ']' */
 static void address(Parser *P, Opd *o, int tex) {
   pp_next(P); /* [ */
   const PtxTok *t = pp_peek(P);
@@ -282,7 +358,7 @@ static void address(Parser *P, Opd *o, int tex) {
         pp_fail(P, t, "floating-point register '%s' used as an address", pp_tok_str(t, buf, sizeof buf));
     } else {
       const Sym *s = pp_find_sym(P, t);
-      if (!s && !tex) pp_fail(P, t, "undeclared identifier '%s'", pp_tok_str(t, buf, sizeof buf));
+      if (!s && tex != 1) pp_fail(P, t, "undeclared identifier '%s'", pp_tok_str(t, buf, sizeof buf));
       o->ref = t; /* textures: texture_address() refuses a name */
       o->sym = s;
       o->o.space = s ? s->space : PTX_S_NONE;
@@ -304,7 +380,7 @@ static void address(Parser *P, Opd *o, int tex) {
   if (tex && pp_is_punct(pp_peek(P), ',')) {
     pp_next(P);
     if (!pp_is_punct(pp_peek(P), '{')) pp_fail_expected(P, "a vector of coordinates {...}");
-    vector(P, &o->coord, 0, 1);
+    vector(P, &o->coord, tex == 2, 1); /* a tensor's: up to 5 (those past 4 in PtxKernel.vregs) */
   }
   pp_expect(P, ']');
 }
@@ -570,29 +646,104 @@ static void texture_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   }
 }
 
+/* The element types cp.reduce.async.bulk takes for each operation (the
+ * PTX ISA's table; `global`: to global memory, else to shared::cluster). */
+static int reduce_type_ok(unsigned sub, unsigned t, int global) {
+  switch (sub) {
+  case PTX_SUB_AADD:
+    return t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64 ||
+           (global && (t == PTX_T_F32 || t == PTX_T_F64 || t == PTX_T_F16 || t == PTX_T_BF16));
+  case PTX_SUB_AMIN:
+  case PTX_SUB_AMAX:
+    return t == PTX_T_U32 || t == PTX_T_S32 || (global && (t == PTX_T_U64 || t == PTX_T_S64 || t == PTX_T_F16 ||
+                                                            t == PTX_T_BF16));
+  case PTX_SUB_AINC:
+  case PTX_SUB_ADEC: return t == PTX_T_U32;
+  default: return t == PTX_T_B32 || (global && t == PTX_T_B64); /* and, or, xor */
+  }
+}
+
+/* The TMA instructions' dimensions and load mode. */
+static void tma_rules(Parser *P, PtxInstr *in, const InstrCtx *x, int load) {
+  const PtxTok *mn = x->mn;
+  unsigned dims = PTX_TMA_DIMS(in->aux);
+  if (!dims) bad_form(P, mn, " needs its dimensions (.1d to .5d)");
+  if ((in->aux & PTX_TMA_IM2COL_NO_OFFS) && load) bad_form(P, mn, ": .im2col_no_offs is for stores and reductions");
+  if ((in->aux & PTX_TMA_IM2COL) && !load) /* the ISA's own example writes .im2col on a reduction */
+    in->aux = (uint8_t)((in->aux & ~PTX_TMA_IM2COL) | PTX_TMA_IM2COL_NO_OFFS);
+  if ((in->aux & (PTX_TMA_IM2COL | PTX_TMA_IM2COL_NO_OFFS)) && dims < 3)
+    bad_form(P, mn, ": the im2col modes need 3 to 5 dimensions");
+}
+
+/* cp{.reduce}.async.bulk{.tensor}: the direction its spaces say (one of
+ * the PTX ISA's), its completion mechanism, and what it sets: space
+ * SHARED (into shared memory) with sub BULK_STORE (to global) or BULK_DSM
+ * (to a peer's shared memory) for the copies; space GLOBAL or SHARED (the
+ * destination) for cp.reduce.async.bulk. */
+static void bulk_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
+  const PtxTok *mn = x->mn;
+  int op = in->op, red = op == PTX_OP_CPREDUCE_BULK || op == PTX_OP_CPREDUCE_BULK_TENSOR;
+  int tensor = op == PTX_OP_CPASYNC_BULK_TENSOR || op == PTX_OP_CPREDUCE_BULK_TENSOR;
+  char d = (char)x->bulk_dst, s = (char)x->bulk_src;
+  int load = (d == 'c' || d == 'k') && s == 'g', store = d == 'g' && s == 'c', dsm = d == 'k' && s == 'c';
+  if (red ? !(store || (dsm && !tensor)) : !(load || store || (dsm && !tensor)))
+    bad_form(P, mn, red ? (tensor ? " needs .global.shared::cta" : " needs .global.shared::cta or .shared::cluster.shared::cta")
+                        : tensor ? " needs .shared::cluster.global (or .shared::cta.global) or .global.shared::cta"
+                                 : " needs .shared::cluster.global, .shared::cluster.shared::cta or .global.shared::cta");
+  if (x->async_mbar != (store ? 2 : 1)) bad_form(P, mn, store ? " needs .bulk_group" : " needs .mbarrier::complete_tx::bytes");
+  if ((in->aux & PTX_TMA_MULTICAST) && !(load && d == 'k')) bad_form(P, mn, ": .multicast::cluster copies global to .shared::cluster");
+  if (red && !in->sub) bad_form(P, mn, " needs its operation (.add, .min, .max, .inc, .dec, .and, .or, .xor)");
+  if (op == PTX_OP_CPREDUCE_BULK && (x->ntypes != 1 || !reduce_type_ok(in->sub, in->type, store)))
+    bad_form(P, mn, ": not an operation and type the PTX ISA lists for cp.reduce.async.bulk in that direction");
+  if (tensor) tma_rules(P, in, x, load);
+  in->space = op == PTX_OP_CPREDUCE_BULK && store ? PTX_S_GLOBAL : PTX_S_SHARED;
+  if (!red && store) in->sub = PTX_SUB_BULK_STORE;
+  if (!red && dsm) in->sub = PTX_SUB_BULK_DSM;
+}
+
 /* cp.async copies global to shared; mbarriers are .b64 (generic
  * addresses without a space). */
 static void async_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   const PtxTok *mn = x->mn;
   int op = in->op;
   if (op == PTX_OP_CPASYNC_BULK_WAIT) return;
-  if (op == PTX_OP_CPASYNC_BULK_PREFETCH) {
+  if (op == PTX_OP_CPASYNC_BULK_PREFETCH || op == PTX_OP_CPASYNC_BULK_PREFETCH_TENSOR) {
     if (!x->async_global) bad_form(P, mn, " needs .L2 and .global");
+    if (op == PTX_OP_CPASYNC_BULK_PREFETCH_TENSOR) tma_rules(P, in, x, 1);
     in->space = PTX_S_GLOBAL;
     return;
   }
+  if (is_bulk(op)) {
+    bulk_rules(P, in, x);
+    return;
+  }
   if (ptx_op[op].mods & M_ASYNC) {
-    int store = in->sub == PTX_SUB_BULK_STORE;
     if (in->space != PTX_S_SHARED || !x->async_global)
-      bad_form(P, mn, store ? " needs .global and .shared::cta" : " needs .shared and .global (global to shared)");
+      bad_form(P, mn, " needs .shared and .global (global to shared)");
     if (op == PTX_OP_CPASYNC && !(in->flags & (PTX_IF_CA | PTX_IF_CG))) bad_form(P, mn, " needs .ca or .cg");
-    if (op == PTX_OP_CPASYNC_BULK && x->async_mbar != (store ? 2 : 1))
-      bad_form(P, mn, store ? " needs .bulk_group" : " needs .mbarrier::complete_tx::bytes");
     return;
   }
   if (in->space == PTX_S_NONE) in->space = PTX_S_GENERIC;
   if (op != PTX_OP_CPASYNC_MBAR && in->type != PTX_T_B64) bad_form(P, mn, ": mbarrier objects are .b64");
   if (op == PTX_OP_CPASYNC_MBAR && in->type != PTX_T_B64) bad_form(P, mn, " needs .b64");
+}
+
+/* tensormap.replace: .tile, its field, .b1024, .b64 for the address and
+ * strides (.b32 else), the map in .global, .shared::cta or generic memory;
+ * tensormap.cp_fenceproxy: global from shared::cta. */
+static void tmap_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
+  const PtxTok *mn = x->mn;
+  if (in->op == PTX_OP_TENSORMAP_CP) {
+    if (x->bulk_dst != 'g' || x->bulk_src != 'c') bad_form(P, mn, " needs .global.shared::cta");
+    in->space = PTX_S_GLOBAL;
+    return;
+  }
+  if (x->tma_mode != 3 || !in->aux) bad_form(P, mn, " needs .tile, its field and .b1024");
+  int wide = in->aux == PTX_TMAP_GLOBAL_ADDRESS || in->aux == PTX_TMAP_GLOBAL_STRIDE;
+  if (in->type != (wide ? PTX_T_B64 : PTX_T_B32) || x->ntypes != 1)
+    bad_form(P, mn, wide ? ": the address and strides are .b64" : ": this field is .b32");
+  if (x->bulk_dst && x->bulk_src) bad_form(P, mn, ": the map is in .global or .shared::cta");
+  in->space = x->bulk_dst ? PTX_S_GLOBAL : x->bulk_src ? PTX_S_SHARED : PTX_S_GENERIC;
 }
 
 /* The rules of single opcodes that no column of the table expresses. */
@@ -630,6 +781,7 @@ static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
     bad_form(P, mn, ": vote.ballot is .b32, vote.all/any/uni are .pred");
   if (ptx_op[op].mods & M_MMA_MISC) pp_mma_rules(P, in, x);
   if (ptx_op[op].mods & (M_ASYNC | M_MBAR)) async_rules(P, in, x);
+  if (ptx_op[op].mods & M_TMAP) tmap_rules(P, in, x);
 }
 
 /* operands := [operand ['|' operand] {',' operand}] ';' -- as written, into
@@ -638,6 +790,7 @@ static int operands(Parser *P, const PtxInstr *in, Opd *raw) {
   int n = 0;
   int tex = in->op == PTX_OP_TEX || in->op == PTX_OP_TLD4 || in->op == PTX_OP_SULD || in->op == PTX_OP_SUST ||
             in->op == PTX_OP_TXQ;
+  if (ptx_op[in->op].shape == PTX_SH_TMA) tex = 2; /* [tensorMap, {coordinates}] */
   if (!pp_is_punct(pp_peek(P), ';')) {
     for (;;) {
       if (n == 8) pp_fail(P, pp_peek(P), "too many operands");

@@ -90,6 +90,10 @@
   X(M_TXQ, 55, ".width .height .depth .channel_data_type .channel_order .normalized_coords .filter_mode "            \
                ".addr_mode_0/1/2 .array_size .num_mipmap_levels .num_samples") \
   X(M_CLUSTER, 56, ".arrive .wait (barrier.cluster); .aligned .relaxed .release .acquire")                         \
+  X(M_TMA, 40, "tensor copies: .1d-.5d .tile .im2col .im2col_no_offs .multicast::cluster; reductions: .add .min "   \
+               ".max .inc .dec .and .or .xor .noftz")                                                                \
+  X(M_TMAP, 41, "tensormap.replace: .tile, its field, .global .shared::cta, .b1024; tensormap.cp_fenceproxy: "       \
+                ".global.shared::cta.tensormap::generic.release, a scope, .sync.aligned")                          \
   X(M_VIDEO, 60, "video: a third type (d, a, b); .add (accumulate)")
 
 /* Up to 64 groups: the bits of a uint64_t (an enum that wide is a GNU C
@@ -144,6 +148,10 @@ enum PtxModBits {
   X(SH_MBAR_INIT, 1, "[a], b")                                                   \
   X(SH_MBAR_ARRIVE, 0, "d|_, [a][, b]")                                          \
   X(SH_MBAR_WAIT, 1, "p, [a], b[, hint]") \
+  X(SH_TMA, 0, "[d], [map, {c..}], [mbar][, {offsets}][, ctaMask][, policy] | [map, {c..}], [s][, policy] | "  \
+               "[map, {c..}][, {offsets}][, policy]")                                                           \
+  X(SH_FENCE, 0, "[[a], size] (fence.proxy.tensormap::generic.acquire)")                                     \
+  X(SH_TMAP_OP, 0, "[a][, ord], new_val (tensormap.replace) | [d], [s], size (tensormap.cp_fenceproxy)")      \
   X(SH_ELECT, 1, "d[|p], mask")                                                  \
   X(SH_CALL, 0, "[(ret, ...),] f | fptr [, (arg, ...)] [, prototype]")
 
@@ -270,12 +278,14 @@ typedef enum {
     "barrier.sync[.aligned] a[, b]: as bar.sync")                                                            \
   X(MEMBAR, "membar", OPF_NODST, M_LEVEL | M_NOTYPE, SH_NONE, "", nop,                                       \
     "memory ordering: no effect in a sequential emulator")                                                   \
-  X(FENCE, "fence", OPF_NODST, M_ANY | M_NOTYPE, SH_NONE, "", nop,                                           \
-    "memory ordering: no effect in a sequential emulator")                                                   \
+  X(FENCE, "fence", OPF_NODST, M_ANY | M_NOTYPE, SH_FENCE, "u", nop,                                         \
+    "memory ordering and proxies (.proxy.async, .proxy.tensormap::generic [a], 128, .mbarrier_init): no "   \
+    "effect in a sequential emulator")                                                                       \
   X(BARWARP, "bar.warp", OPF_NODST, M_SYNC | M_NOTYPE | M_NEED_SYNC, SH_ONE, "u", nop,                       \
     "bar.warp.sync mask: warp already in lockstep")                                                          \
   X(NANOSLEEP, "nanosleep", OPF_NODST, 0, SH_ONE, "u", nop, "no effect")                                     \
-  X(PREFETCH, "prefetch", OPF_NODST, M_SPACE | M_CACHE | M_NOTYPE, SH_ADDR, "", nop, "no effect on counters") \
+  X(PREFETCH, "prefetch", OPF_NODST, M_SPACE | M_CACHE | M_NOTYPE, SH_ADDR, "", nop,                          \
+    "no effect on counters (also .tensormap: a tensor map's 128 bytes)")                                   \
   /* asynchronous copies and mbarriers (emu_async.c) */                                                    \
   X(CPASYNC, "cp.async", OPF_MEM | OPF_NODST, M_ASYNC | M_NOTYPE, SH_CPASYNC, "uuuuub", cp_async,            \
     "[d] = [a], size 4/8/16 bytes global to shared (LDGSTS); bytes past src-size, or all with ignore-src, "   \
@@ -289,14 +299,33 @@ typedef enum {
   X(CPASYNC_MBAR, "cp.async.mbarrier.arrive", OPF_NODST, M_MBAR, SH_ADDR, "", cp_async_mbar,                \
     "arrive-on mbarrier [a] once this thread's cp.async complete (.noinc: counts as an arrival)")           \
   X(CPASYNC_BULK, "cp.async.bulk", OPF_MEM | OPF_NODST, M_ASYNC | M_NOTYPE, SH_BULK, "uuuuub", cp_async_bulk, \
-    "[d] = [a], size bytes (a multiple of 16): global to shared, then complete_tx(size) on mbarrier [mbar]; " \
-    "or shared to global (.bulk_group)")                                                                    \
+    "[d] = [a], size bytes (a multiple of 16): global to shared, then complete_tx(size) on mbarrier [mbar] " \
+    "(.multicast::cluster: in each block of ctaMask); shared to a peer block's shared memory, complete_tx on " \
+    "its [mbar]; or shared to global (.bulk_group)")                                                        \
   X(CPASYNC_BULK_COMMIT, "cp.async.bulk.commit_group", OPF_NODST, M_NOTYPE, SH_NONE, "", nop,                \
     "closes this thread's bulk async-group (its copies are done at issue)")                                 \
   X(CPASYNC_BULK_WAIT, "cp.async.bulk.wait_group", OPF_NODST, M_ASYNC | M_NOTYPE, SH_ONE, "u", nop,          \
     "waits for bulk async-groups (.read: their reads): done at issue")                                      \
   X(CPASYNC_BULK_PREFETCH, "cp.async.bulk.prefetch", OPF_NODST, M_ASYNC | M_NOTYPE, SH_MBAR_INIT, "uu", nop,  \
     "prefetch.L2.global [a], b bytes into L2: no effect on counters")                                      \
+  /* tensor copies through the TMA unit (emu_tma.c; tensor maps: emu_tmap.h) */                            \
+  X(CPASYNC_BULK_TENSOR, "cp.async.bulk.tensor", OPF_MEM | OPF_NODST, M_ASYNC | M_TMA | M_NOTYPE, SH_TMA,     \
+    "uuuuuu", tma_copy, "the box of tensor map [map] at coordinates {c..} (.tile, .im2col with offsets) into " \
+    "shared [d], then complete_tx on [mbar] (.multicast::cluster: the same in each block of ctaMask); or "   \
+    "shared [s] into the box in global memory (.bulk_group; elements outside the tensor are not written)")   \
+  X(CPREDUCE_BULK_TENSOR, "cp.reduce.async.bulk.tensor", OPF_MEM | OPF_NODST, M_ASYNC | M_TMA | M_NOTYPE,      \
+    SH_TMA, "uuuuuu", tma_reduce, "the box of tensor map [map] at {c..} in global memory OP= shared [s], "  \
+    "elementwise in the map's type (.add .min .max .inc .dec .and .or .xor; .bulk_group)")                  \
+  X(CPASYNC_BULK_PREFETCH_TENSOR, "cp.async.bulk.prefetch.tensor", OPF_NODST, M_ASYNC | M_TMA | M_NOTYPE,     \
+    SH_TMA, "uuuuuu", tma_prefetch, "prefetch the box of tensor map [map] at {c..} into L2: its map is "     \
+    "checked; no effect on counters")                                                                       \
+  X(TENSORMAP_REPLACE, "tensormap.replace", OPF_MEM | OPF_NODST, M_TMAP, SH_TMAP_OP, "uut", tensormap_replace,   \
+    "field FIELD (its ordinal ord) of the tensor map at [a] = new_val (sm_90a; the map in global or shared)")  \
+  X(TENSORMAP_CP, "tensormap.cp_fenceproxy", OPF_MEM | OPF_NODST, M_TMAP | M_NOTYPE, SH_TMAP_OP, "uuu",         \
+    tensormap_cp, "the 128-byte tensor map at shared [s] to global [d], fenced for the tensormap proxy")      \
+  X(CPREDUCE_BULK, "cp.reduce.async.bulk", OPF_MEM | OPF_NODST, M_ASYNC | M_TMA, SH_BULK, "uuuuub",            \
+    cp_reduce_bulk, "[d] OP= [a], size bytes of .type elements: shared to global (.bulk_group), or into a " \
+    "peer block's shared memory, then complete_tx(size) on its mbarrier [mbar]")                             \
   X(MBAR_INIT, "mbarrier.init", OPF_NODST, M_MBAR, SH_MBAR_INIT, "bu", mbar_init,                            \
     "mbarrier [a]: phase 0, b arrivals expected, tx-count 0")                                               \
   X(MBAR_INVAL, "mbarrier.inval", OPF_NODST, M_MBAR, SH_ADDR, "", mbar_inval, "mbarrier [a] invalidated")    \

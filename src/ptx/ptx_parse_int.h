@@ -184,7 +184,12 @@ typedef struct InstrCtx {
   int nlayouts;       /* and how many .row/.col they named */
   uint8_t async_global;   /* cp.async: .global (the source space) seen */
   uint8_t async_hint;     /* cp.async: .L2::cache_hint (a policy operand) */
-  uint8_t async_mbar;     /* cp.async.bulk: .mbarrier::complete_tx::bytes */
+  uint8_t async_mbar;     /* cp.async.bulk: 1 .mbarrier::complete_tx::bytes, 2 .bulk_group
+                             (cp.async.bulk.wait_group: 1 .read) */
+  uint8_t bulk_dst, bulk_src; /* bulk copies and reductions: their spaces in
+                             order (destination first), 'g' global, 'c'
+                             shared::cta (or plain .shared), 'k' shared::cluster */
+  uint8_t tma_mode;       /* TMA: a load mode was given */
 } InstrCtx;
 
 /* An operand as parsed, before it is checked against its position. */

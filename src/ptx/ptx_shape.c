@@ -92,8 +92,25 @@
  *           SHARED; nopd = 5.
  *   cp.async.bulk  opd[0]=ADDR dst, opd[1]=ADDR src, opd[2]=size, opd[3]=ADDR
  *           mbarrier (NONE for the shared-to-global .bulk_group form, sub
- *           BULK_STORE), opd[4]=cache policy or NONE; nopd = 5; space =
+ *           BULK_STORE; sub BULK_DSM: shared to a peer's shared memory),
+ *           opd[4]=ctaMask (.multicast::cluster, aux PTX_TMA_MULTICAST) or
+ *           NONE (a cache policy is checked and not kept); nopd = 5; space =
  *           SHARED.  cp.async.bulk.prefetch.L2.global [a], size: space GLOBAL.
+ *           cp.reduce.async.bulk: the same, space GLOBAL or SHARED (the
+ *           destination), sub its operation.
+ *   cp.async.bulk.tensor, cp.reduce.async.bulk.tensor, cp.async.bulk.prefetch.tensor
+ *           opd[0]=ADDR dst (loads; else NONE), opd[1]=ADDR of the tensor map
+ *           (its register, or a variable), opd[2]=VEC coordinates (aux's
+ *           dimensions of them; past 4 in PtxKernel.vregs), opd[3]=ADDR mbar
+ *           (loads) or src (stores, reductions; NONE for a prefetch),
+ *           opd[4]=VEC im2col offsets or NONE, opd[5]=ctaMask or NONE;
+ *           nopd = 6; aux = PTX_TMA_*; stores: sub BULK_STORE, cp.reduce: sub
+ *           its operation.
+ *   fence   no operands, or opd[0]=ADDR, opd[1]=size (tensormap::generic).
+ *   tensormap.replace  opd[0]=ADDR of the map, opd[1]=ordinal (IMM) or NONE,
+ *           opd[2]=new value; aux = PTX_TMAP_*, space GLOBAL, SHARED or
+ *           GENERIC.  tensormap.cp_fenceproxy: opd[0]=ADDR dst (global),
+ *           opd[1]=ADDR src (shared), opd[2]=128; space GLOBAL.
  *   mbarrier.init/expect_tx/complete_tx  opd[0]=ADDR, opd[1]=count.
  *   mbarrier.arrive/arrive_drop  opd[0]=state (NONE for '_'), opd[1]=ADDR,
  *           opd[2]=count or tx-count (NONE if absent); sub = MB_EXPECT_TX,
@@ -621,20 +638,112 @@ static int shape_cpasync(Shape *s) {
   return 5;
 }
 
-/* cp.async.bulk [d], [a], size, [mbar][, policy] */
+/* cp{.reduce}.async.bulk [d], [a], size[, [mbar]][, ctaMask][, policy]:
+ * the cache policy is checked and dropped (a hint without effect here) */
 static int shape_bulk(Shape *s) {
   Opd *r = s->r;
-  int hint = s->x->async_hint, store = s->in->sub == PTX_SUB_BULK_STORE, mbar = !store;
-  check_count(s->P, s->x, s->n, 3 + mbar + hint, 3 + mbar + hint);
-  check(s->P, &r[0], K_ADDR, -1, store ? "a global address [...]" : "a shared-memory address [...]");
-  check(s->P, &r[1], K_ADDR, -1, store ? "a shared-memory address [...]" : "a global address [...]");
+  int mbar = s->x->async_mbar == 1, mc = (s->in->aux & PTX_TMA_MULTICAST) != 0, hint = s->x->async_hint;
+  int to_global = s->in->sub == PTX_SUB_BULK_STORE || (s->in->op == PTX_OP_CPREDUCE_BULK && !mbar);
+  check_count(s->P, s->x, s->n, 3 + mbar + mc + hint, 3 + mbar + mc + hint);
+  check(s->P, &r[0], K_ADDR, -1, to_global ? "a global address [...]" : "a shared-memory address [...]");
+  check(s->P, &r[1], K_ADDR, -1, s->x->async_global ? "a global address [...]" : "a shared-memory address [...]");
   check(s->P, &r[2], K_REG | K_IMM, 0, "the copy size");
   if (mbar) check(s->P, &r[3], K_ADDR, -1, "the mbarrier's address [...]");
+  if (mc) check(s->P, &r[3 + mbar], K_REG | K_IMM, 0, "a ctaMask");
+  if (hint) check(s->P, &r[3 + mbar + mc], K_REG, 0, "a cache policy register");
   for (int i = 0; i < 3; i++) s->out[i] = r[i];
   s->out[3] = mbar ? r[3] : none;
-  s->out[4] = hint ? r[3 + mbar] : none;
-  if (hint) check(s->P, &r[3 + mbar], K_REG, 0, "a cache policy register");
+  s->out[4] = mc ? r[3 + mbar] : none;
   return 5;
+}
+
+/* The tensor and its coordinates of a TMA instruction: [map, {c, ...}],
+ * the map's generic address in a register (or a .param, .const or
+ * .global variable), one .s32 coordinate per dimension. */
+static void tensor_operand(Shape *s, const Opd *a, Opd *map, Opd *coords) {
+  unsigned dims = PTX_TMA_DIMS(s->in->aux);
+  check(s->P, a, K_ADDR, -1, "a tensor map and its coordinates [map, {...}]");
+  if (a->coord.kind != PTX_O_VEC) pp_fail(s->P, a->tok, "expected [tensorMap, {coordinates}]");
+  if (a->o.reg[0] == PTX_NOREG && !a->sym) pp_fail(s->P, a->tok, "the tensor map's address is a register or a variable");
+  if ((unsigned)a->coord.n != dims)
+    pp_fail(s->P, a->tok, "a .%ud tensor takes %u coordinate%s in braces, found %d", dims, dims, dims > 1 ? "s" : "",
+            a->coord.n);
+  *map = *a;
+  map->o.n = 0;
+  memset(coords, 0, sizeof *coords);
+  coords->o = a->coord;
+  coords->tok = a->tok;
+}
+
+/* cp.async.bulk.tensor [d], [map, {c..}], [mbar][, {offsets}][, ctaMask][, policy]
+ *                      | [map, {c..}], [s][, policy]          (stores, cp.reduce)
+ * cp.async.bulk.prefetch.tensor [map, {c..}][, {offsets}][, policy] */
+static int shape_tma(Shape *s) {
+  Opd *r = s->r;
+  int op = s->in->op, prefetch = op == PTX_OP_CPASYNC_BULK_PREFETCH_TENSOR;
+  int load = op == PTX_OP_CPASYNC_BULK_TENSOR && s->in->sub != PTX_SUB_BULK_STORE;
+  int offs = (load || prefetch) && (s->in->aux & PTX_TMA_IM2COL), mc = (s->in->aux & PTX_TMA_MULTICAST) != 0;
+  int hint = s->x->async_hint, lead = load ? 3 : prefetch ? 1 : 2;
+  check_count(s->P, s->x, s->n, lead + offs + mc + hint, lead + offs + mc + hint);
+  for (int i = 0; i < 6; i++) s->out[i] = none;
+  if (load) check(s->P, &r[0], K_ADDR, -1, "a shared-memory address [...]");
+  if (load) s->out[0] = r[0];
+  tensor_operand(s, &r[load], &s->out[1], &s->out[2]);
+  if (!prefetch) {
+    check(s->P, &r[load + 1], K_ADDR, -1, load ? "the mbarrier's address [...]" : "a shared-memory address [...]");
+    s->out[3] = r[load + 1];
+  }
+  if (offs) {
+    unsigned want = PTX_TMA_DIMS(s->in->aux) - 2;
+    const Opd *o = &r[lead];
+    check(s->P, o, K_VEC | K_REG, 0, "the im2col offsets {...}");
+    if ((unsigned)(o->o.kind == PTX_O_VEC ? o->o.n : 1) != want || (o->o.kind == PTX_O_VEC && o->o.vimm))
+      pp_fail(s->P, o->tok, "a .%ud im2col copy takes %u offset register%s in braces", PTX_TMA_DIMS(s->in->aux), want,
+              want > 1 ? "s" : "");
+    s->out[4] = *o;
+  }
+  if (mc) check(s->P, &r[lead + offs], K_REG | K_IMM, 0, "a ctaMask");
+  if (mc) s->out[5] = r[lead + offs];
+  if (hint) check(s->P, &r[s->n - 1], K_REG, 0, "a cache policy register");
+  return 6;
+}
+
+/* tensormap.replace [a][, ord], new_val (ord for box_dim, global_dim,
+ * global_stride and element_stride; an immediate value for the modes);
+ * tensormap.cp_fenceproxy [d], [s], 128 */
+static int shape_tmap_op(Shape *s) {
+  Opd *r = s->r;
+  if (s->in->op == PTX_OP_TENSORMAP_CP) {
+    check_count(s->P, s->x, s->n, 3, 3);
+    check(s->P, &r[0], K_ADDR, -1, "a global address [...]");
+    check(s->P, &r[1], K_ADDR, -1, "a shared-memory address [...]");
+    check(s->P, &r[2], K_IMM, -1, "the size (128)");
+    if (r[2].num.bits != 128) pp_fail(s->P, r[2].tok, "a tensor map is 128 bytes");
+    return keep_all(s);
+  }
+  unsigned f = s->in->aux;
+  int ord = f == PTX_TMAP_BOX_DIM || f == PTX_TMAP_GLOBAL_DIM || f == PTX_TMAP_GLOBAL_STRIDE ||
+            f == PTX_TMAP_ELEMENT_STRIDE;
+  check_count(s->P, s->x, s->n, 2 + ord, 2 + ord);
+  check(s->P, &r[0], K_ADDR, -1, "the tensor map's address [...]");
+  if (ord) check(s->P, &r[1], K_IMM, -1, "the dimension's ordinal (an immediate)");
+  check(s->P, &r[1 + ord], f >= PTX_TMAP_ELEMTYPE ? K_IMM : K_REG | K_IMM, 0,
+        f >= PTX_TMAP_ELEMTYPE ? "an immediate value" : "the new value");
+  s->out[0] = r[0];
+  s->out[1] = ord ? r[1] : none;
+  s->out[2] = r[1 + ord];
+  return 3;
+}
+
+/* fence[.proxy.tensormap::generic.acquire...] [[a], size] */
+static int shape_fence(Shape *s) {
+  check_count(s->P, s->x, s->n, 0, 2);
+  if (s->n == 1) pp_fail(s->P, s->x->mn, "a fence takes no operands, or an address and a size");
+  if (s->n == 2) {
+    check(s->P, &s->r[0], K_ADDR, -1, "an address [...]");
+    check(s->P, &s->r[1], K_IMM, -1, "a size (128)");
+  }
+  return keep_all(s);
 }
 
 /* mbarrier.init/expect_tx/complete_tx [a], b */
@@ -685,7 +794,8 @@ static int (*const shapes[PTX_SH_COUNT])(Shape *) = {
   [PTX_SH_MMOV] = shape_mmov,
   [PTX_SH_CPASYNC] = shape_cpasync, [PTX_SH_BULK] = shape_bulk, [PTX_SH_MBAR_INIT] = shape_mbar_init,
   [PTX_SH_MBAR_ARRIVE] = shape_mbar_arrive, [PTX_SH_MBAR_WAIT] = shape_mbar_wait,
-  [PTX_SH_ELECT] = shape_elect,
+  [PTX_SH_ELECT] = shape_elect, [PTX_SH_TMA] = shape_tma, [PTX_SH_FENCE] = shape_fence,
+  [PTX_SH_TMAP_OP] = shape_tmap_op,
 };
 
 /* '|' and '!' are only legal in a few places. */

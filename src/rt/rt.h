@@ -54,6 +54,17 @@ typedef enum RtError {
   RT_ERR_UNKNOWN = 999
 } RtError;
 
+/* Tensor maps (rt_tmap.c; emu/emu_tmap.h's Tmap, cuda.h's numbering):
+ * cuTensorMapEncodeTiled/Im2col's work: t checked as the driver checks it
+ * (a refusal says which field, on stderr, and is RT_ERR_INVALID_VALUE),
+ * then written at map (`caller`: the API's name, for the message; t NULL:
+ * refused for a NULL array argument). */
+struct Tmap;
+RtError rt_tensor_map_encode(const struct Tmap *t, void *map, const char *caller);
+/* cuTensorMapReplaceAddress: the map at `map` (one rt_tensor_map_encode
+ * wrote) over global address addr. */
+RtError rt_tensor_map_replace_address(void *map, void *addr);
+
 /* cudaGetErrorName's and cudaGetErrorString's text of e ("cudaErrorIllegalAddress",
  * "an illegal memory access was encountered"); unknown values get a generic
  * text, never NULL. */

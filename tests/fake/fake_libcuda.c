@@ -19,6 +19,15 @@ typedef struct FakeArray {
   int live;
 } FakeArray;
 
+/* One encode call: its arguments; the map it writes is 0x5a bytes with the
+ * global address in the first 8 and the call's number in byte 8. */
+typedef struct FakeTmap {
+  int dtype, im2col, interleave, swizzle, l2, oob;
+  unsigned rank, box[5], estride[5], channels, pixels;
+  unsigned long long addr, dim[5], strides[4];
+  int lower[3], upper[3];
+} FakeTmap;
+
 struct FakeState {
   FakeArray arrays[FAKE_MAX];
   int narrays, arrays_destroyed;
@@ -32,6 +41,8 @@ struct FakeState {
   int cluster_launches;        /* cuLaunchKernelEx with a cluster dimension ... */
   unsigned cluster_dim[3];     /* ... the last one */
   int nonportable;             /* CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED set */
+  FakeTmap tmaps[FAKE_MAX];    /* cuTensorMapEncodeTiled/Im2col's arguments */
+  int ntmaps;
 } fake_state;
 
 #define OK return CUDA_SUCCESS
@@ -182,5 +193,42 @@ CUresult cuEventRecord(CUevent e, CUstream s) { (void)e, (void)s; OK; }
 CUresult cuEventSynchronize(CUevent e) { (void)e; OK; }
 CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) { (void)a, (void)b; *ms = 0.01f; OK; }
 CUresult cuEventDestroy_v2(CUevent e) { (void)e; OK; }
+static CUresult fake_tmap(void *map, int dtype, unsigned rank, void *addr, const unsigned long long *dim,
+                          const unsigned long long *strides, const unsigned *estride, int il, int sw, int l2, int oob,
+                          FakeTmap **out) {
+  if (fake_state.ntmaps == FAKE_MAX || rank < 1 || rank > 5) return CUDA_ERROR_INVALID_VALUE;
+  FakeTmap *t = &fake_state.tmaps[fake_state.ntmaps];
+  memset(t, 0, sizeof *t);
+  t->dtype = dtype, t->rank = rank, t->addr = (uintptr_t)addr;
+  t->interleave = il, t->swizzle = sw, t->l2 = l2, t->oob = oob;
+  for (unsigned i = 0; i < rank; i++) {
+    t->dim[i] = dim[i], t->estride[i] = estride[i];
+    if (i) t->strides[i - 1] = strides[i - 1];
+  }
+  memset(map, 0x5a, 128);
+  memcpy(map, &t->addr, 8);
+  ((unsigned char *)map)[8] = (unsigned char)fake_state.ntmaps++;
+  *out = t;
+  OK;
+}
+CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank, void *addr, const unsigned long long *dim,
+                                const unsigned long long *strides, const unsigned *box, const unsigned *estride,
+                                int il, int sw, int l2, int oob) {
+  FakeTmap *t;
+  CUresult r = fake_tmap(map, dtype, rank, addr, dim, strides, estride, il, sw, l2, oob, &t);
+  for (unsigned i = 0; r == CUDA_SUCCESS && i < rank; i++) t->box[i] = box[i];
+  return r;
+}
+CUresult cuTensorMapEncodeIm2col(void *map, int dtype, unsigned rank, void *addr, const unsigned long long *dim,
+                                 const unsigned long long *strides, const int *lower, const int *upper,
+                                 unsigned channels, unsigned pixels, const unsigned *estride, int il, int sw, int l2,
+                                 int oob) {
+  FakeTmap *t;
+  CUresult r = fake_tmap(map, dtype, rank, addr, dim, strides, estride, il, sw, l2, oob, &t);
+  if (r != CUDA_SUCCESS) return r;
+  t->im2col = 1, t->channels = channels, t->pixels = pixels;
+  for (unsigned i = 0; i + 2 < rank; i++) t->lower[i] = lower[i], t->upper[i] = upper[i];
+  OK;
+}
 CUresult cuGetErrorName(CUresult r, const char **s) { (void)r; *s = "CUDA_ERROR_FAKE"; OK; }
 CUresult cuGetErrorString(CUresult r, const char **s) { (void)r; *s = "the fake driver's error"; OK; }
