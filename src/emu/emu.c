@@ -429,6 +429,9 @@ static int deadlock(Block *b) {
     emu_cu_where(b->m, in, cu, sizeof cu);
     if (cu[0]) snprintf(src, sizeof src, "%s, ", cu);
     if (wp->mbar_wait) snprintf(what, sizeof what, "on the mbarrier at shared offset 0x%x", wp->mbar_wait - 1);
+    else if (wp->bar_id == EMU_BAR_WGMMA)
+      snprintf(what, sizeof what, "at a wgmma.mma_async for the other warps of its warpgroup (%u..%u)", w & ~3u,
+               (w & ~3u) + 3);
     else snprintf(what, sizeof what, "at barrier %d", wp->bar_id);
     n += (size_t)snprintf(list + n, sizeof list - n, "\n  warp %u waits %s (%sPTX line %u)%s", w,
                           what, src, in->ptx_line,
@@ -450,6 +453,17 @@ static int deadlock(Block *b) {
                   "mbarrier deadlock in kernel %s, block (%u,%u,%u): the mbarrier wait at %s can never complete: "
                   "%s, and no thread that could arrive can run%s",
                   b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], at, mb, list);
+  }
+  if (b->warps[first].bar_id == EMU_BAR_WGMMA) {
+    char gone[128] = "";
+    size_t ng = 0;
+    uint32_t g0 = (uint32_t)first & ~3u;
+    for (uint32_t w = g0; w < g0 + 4 && w < b->nwarps; w++)
+      if (b->warps[w].state == W_DONE) ng += (size_t)snprintf(gone + ng, sizeof gone - ng, " (warp %u has exited)", w);
+    return wm_err(b->e, WM_EDEADLOCK,
+                  "wgmma deadlock in kernel %s, block (%u,%u,%u): the wgmma.mma_async at %s can never complete: "
+                  "its warpgroup's 4 warps execute it together, and the others cannot reach it%s%s",
+                  b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], at, gone, list);
   }
   return wm_err(b->e, WM_EDEADLOCK,
                 "barrier deadlock in kernel %s, block (%u,%u,%u): the barrier at %s can never complete: "
@@ -497,6 +511,7 @@ void emu_block_start(Block *b) {
   }
   b->sregs_ready = 1;
   if (b->async) emu_async_reset(b->async);
+  if (b->wg) emu_wgmma_reset(b->wg);
   memset(b->bar_arrived, 0, sizeof b->bar_arrived);
   memset(b->bar_expected, 0, sizeof b->bar_expected);
   memset(b->bar_popc, 0, sizeof b->bar_popc);
@@ -597,6 +612,7 @@ void emu_block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram 
   b->local = wm_xcalloc((size_t)b->nwarps * 32 * (b->local_size ? b->local_size : 1), 1);
   b->warps = wm_xcalloc(b->nwarps, sizeof *b->warps);
   if (emu_async_used(prog)) b->async = emu_async_new(shared, b->nwarps * 32);
+  if (emu_wgmma_used(prog)) b->wg = emu_wgmma_new(b->nwarps);
   b->regs = wm_xcalloc((size_t)b->nwarps * prog->nslots * 32, sizeof(uint64_t));
   for (uint32_t w = 0; w < b->nwarps; w++) {
     b->warps[w].R = b->regs + (size_t)w * prog->nslots * 32;
@@ -614,6 +630,7 @@ void emu_block_teardown(Block *b) {
     free(b->warps[w].save);
   }
   emu_async_free(b->async);
+  emu_wgmma_free(b->wg);
   free(b->out);
   free(b->chunks);
   free(b->regs);

@@ -8,6 +8,7 @@
  *   ptx_shape.c  each operand form's rule (PtxShape), and the conventions
  *                of PtxInstr.opd the emulator relies on
  *   ptx_mma.c    the tensor-core instructions' modifiers and fragments
+ *   ptx_wgmma.c  the warpgroup MMA instructions' (sm_90a)
  * Functions shared between them carry the pp_ prefix.  Errors leave the
  * parser by longjmp (pp_fail, pp_unsup); see ptx_parse.c.
  */
@@ -166,6 +167,7 @@ typedef struct InstrCtx {
   uint8_t async_global;   /* cp.async: .global (the source space) seen */
   uint8_t async_hint;     /* cp.async: .L2::cache_hint (a policy operand) */
   uint8_t async_mbar;     /* cp.async.bulk: .mbarrier::complete_tx::bytes */
+  uint8_t wgmma;          /* wgmma.*: the WG_SEEN_* words it named (ptx_wgmma.c) */
 } InstrCtx;
 
 /* An operand as parsed, before it is checked against its position. */
@@ -262,5 +264,8 @@ PtxType pp_opd_type(const PtxInstr *in, int i);
  * given twice, -1: not one of theirs), then the checks of the whole form */
 int pp_mma_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c);
 void pp_mma_rules(Parser *P, PtxInstr *in, const InstrCtx *x);
+/* wgmma.* (ptx_wgmma.c): the same two steps */
+int pp_wgmma_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c);
+void pp_wgmma_rules(Parser *P, PtxInstr *in, const InstrCtx *x);
 
 #endif
