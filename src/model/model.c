@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mem/mem.h"
 #include "model/model.h"
 
 const char *const model_bound_name[MODEL_NBOUNDS] = {
@@ -189,6 +190,26 @@ static double dram_bound(const Arch *a, const uint64_t *m, int *by_rows) {
   return *by_rows ? rows : bytes;
 }
 
+/* Tensor cores: each path's multiply-adds (mem.h MEM_TENSOR_PATHS: wgmma
+ * and mma.sync apart) over its dense rate per SM and clock (Arch.tensor_fma),
+ * on the SMs the grid keeps busy.  *top gets the path that takes longest. */
+static double tensor_bound(const Arch *a, const uint64_t *m, double busy, double clk, int *top) {
+  double sum = 0, most = 0;
+  *top = 0;
+  for (int p = 0; p < MEM_TC_COUNT; p++) {
+    double rate = a->tensor_fma[mem_tc_rate[p]], ns = rate > 0 ? (double)m[mem_tc_metric[p]] / rate : 0;
+    sum += ns;
+    if (ns > most) most = ns, *top = p;
+  }
+  return sum / busy / clk;
+}
+
+static const char *const tensor_rate_name[ARCH_TC_COUNT] = {
+#define X(e, what) what,
+  ARCH_TENSOR_RATES(X)
+#undef X
+};
+
 void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTime *t) {
   memset(t, 0, sizeof *t);
   double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0; /* cycles per ns */
@@ -237,6 +258,8 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   double raw = ratio((double)m[WM_M_RAW], warps) * a->raw_wait_ns;
   double smem = resident * ratio(wavefronts, blocks) / clk;
   t->bound_ns[MODEL_LATENCY] = waves * (mem + raw + smem);
+  int top_path;
+  t->bound_ns[MODEL_TENSOR] = tensor_bound(a, m, busy, clk, &top_path);
   WarpChain wc;
   warp_alone(a, m, l, warps, l1_cycles / clk, &wc);
   double chain = (waves > 1 ? waves : 1) * wc.ns;
@@ -275,6 +298,11 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
              "DRAM at %.2f TB/s of %.2f",
              model_bound_limit[t->limiter], ceil(waves), resident, mem + raw + smem, mem, raw, smem,
              t->dram_gbs / 1000, a->dram_gbs / 1000);
+    break;
+  case MODEL_TENSOR:
+    snprintf(t->why, sizeof t->why, "%s: %.2f G multiply-adds, most of %s at %.0f per SM per clock, on %.0f SMs",
+             model_bound_limit[t->limiter], (double)m[mem_tc_metric[top_path]] / 1e9,
+             tensor_rate_name[mem_tc_rate[top_path]], a->tensor_fma[mem_tc_rate[top_path]], busy);
     break;
   case MODEL_L1:
     if (write_cycles > l1_cycles) {
