@@ -372,6 +372,33 @@ static void test_fragment(void **state) {
   sim_run_free(&run);
 }
 
+/* --- the benchmark's kernel (bench/wgmma_kernels.cu), small ---------------- */
+
+/* 256 x 256 x 128 on 4 blocks of its 64 x 256 tiles (m64n256k16: 128
+ * accumulators a thread, the bench's 2048^3 at a sixteenth of each side):
+ * bf16 inputs as they come, bit for bit against the model. */
+static void test_bench_kernel(void **state) {
+  (void)state;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/bench/ptx/wgmma_kernels.ptx", WM_SOURCE_DIR);
+  PtxModule *bm = tu_load(path);
+  SimRun run = {0};
+  tu_launch(&run, bm, "wgmma_gemm_bf16", "1,4", "128", 0, "buf:bf16:32768:rand", "buf:bf16:32768:rand",
+            "buf:f32:65536:zero", "i32:256", "i32:256", "i32:128", (const char *)NULL);
+  const uint16_t *a = ARG(&run, 0, uint16_t, 32768), *bt = ARG(&run, 1, uint16_t, 32768);
+  Gemm g = {256, 256, 128, malloc(sizeof(double) * 32768), malloc(sizeof(double) * 32768)};
+  for (int m = 0; m < 256; m++)
+    for (int k = 0; k < 128; k++) g.a[m * 128 + k] = wm_bf16_value(a[m * 128 + k]);
+  for (int k = 0; k < 128; k++)
+    for (int n = 0; n < 256; n++) g.b[k * 256 + n] = wm_bf16_value(bt[n * 128 + k]);
+  expect_gemm("wgmma_gemm_bf16", &g, ARG(&run, 2, float, 65536), NULL, 16, 0);
+  /* 4 blocks x 2 k tiles x 4 steps; A 16 core matrices, B 256 rows: 64 */
+  expect_gmma(&run, 32, 256, 16, 80, WM_M_OPS_HGMMA_BF16);
+  gemm_free(&g);
+  sim_run_free(&run);
+  ptx_module_free(bm);
+}
+
 /* --- located errors ------------------------------------------------------- */
 
 /* The launch must fail: its message (static buffer) and code. */
@@ -514,6 +541,7 @@ int main(void) {
     cmocka_unit_test(test_u8s8_satfinite),
     cmocka_unit_test(test_b1),
     cmocka_unit_test(test_fragment),
+    cmocka_unit_test(test_bench_kernel),
     cmocka_unit_test(test_partial_warpgroup),
     cmocka_unit_test(test_descriptor_past_shared),
     cmocka_unit_test(test_descriptors_differ),

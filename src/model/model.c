@@ -230,8 +230,11 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
    * sectors cost as much as whole lines (measured: tr_naive, madd_nc). */
   t->bound_ns[MODEL_L2] = ratio(l2_reqs, a->l2_reqs_ns);
   /* L1TEX, per SM, one per clock: shared memory wavefronts, a tag lookup
-   * per line a global/local request touches, a sector filled from L2. */
+   * per line a global/local request touches, a sector filled from L2; and
+   * wgmma's descriptor reads, which take the shared memory's data path too
+   * (its throughput alone: they are not in a warp's chain). */
   double l1_cycles = wavefronts + (double)m[WM_M_L1_LINES] + (double)m[WM_M_L2_RD];
+  double l1_pipe = l1_cycles + (double)m[WM_M_GMMA_WF];
   /* the SMs a grid smaller than the GPU keeps busy (matvec_alias and
    * matvec_reg on 4 and 16 blocks: each SM's L1 looks up 32 lines a
    * request, measured 155 ns a round) */
@@ -239,7 +242,7 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   /* and apart from those, its path to the L2: a write request every
    * l1_write_cycles (a store request sends one per line it writes) */
   double write_cycles = (double)m[WM_M_L2_WRREQ] * a->l1_write_cycles;
-  t->bound_ns[MODEL_L1] = fmax(l1_cycles, write_cycles) / busy / clk;
+  t->bound_ns[MODEL_L1] = fmax(l1_pipe, write_cycles) / busy / clk;
   /* Issue: each scheduler issues one warp-instruction per clock. */
   t->bound_ns[MODEL_ISSUE] = ratio((double)l->warp_instrs, busy * a->schedulers * clk);
   /* Block launch: an SM starts one block every block_ns. */
@@ -305,7 +308,7 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
              tensor_rate_name[mem_tc_rate[top_path]], a->tensor_fma[mem_tc_rate[top_path]], busy);
     break;
   case MODEL_L1:
-    if (write_cycles > l1_cycles) {
+    if (write_cycles > l1_pipe) {
       snprintf(t->why, sizeof t->why, "%s: %.1f M write requests to L2 (a line each), one per %.0f clocks per SM",
                model_bound_limit[t->limiter], (double)m[WM_M_L2_WRREQ] / 1e6, a->l1_write_cycles);
       break;
