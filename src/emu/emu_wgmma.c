@@ -242,11 +242,11 @@ static int uniform_value(Block *b, const EmuInstr *x, unsigned first, uint32_t s
   return 0;
 }
 
-/* Where element e of a lane's D fragment lies: row within the warp's 16, column. */
-static inline void d_pos(unsigned lane, unsigned e, unsigned *row, unsigned *col) {
-  *row = (lane >> 2) + 8 * ((e >> 1) & 1);
-  *col = 8 * (e >> 2) + 2 * (lane & 3) + (e & 1);
-}
+/* Where element e of a lane's D fragment lies in the warp's 16 rows of an
+ * n-column D: lane_off(lane) + elem_off(e) (the Notes' layout, split so
+ * that a register's 32 lanes move with one add each). */
+static inline unsigned lane_off(unsigned lane, unsigned n) { return (lane >> 2) * n + 2 * (lane & 3); }
+static inline unsigned elem_off(unsigned e, unsigned n) { return 8 * ((e >> 1) & 1) * n + 8 * (e >> 2) + (e & 1); }
 
 /* Each warp's A registers into the tile's rows. */
 static void gather_registers(Block *b, const EmuWgmma *t, unsigned first, EmuWgTile *tile) {
@@ -262,41 +262,44 @@ static void gather_registers(Block *b, const EmuWgmma *t, unsigned first, EmuWgT
 
 /* The accumulators of the warps whose scale-d is 1 into tile->d. */
 static void gather_c(Block *b, const EmuWgmma *t, unsigned first, EmuWgTile *tile) {
-  unsigned n = t->m.wn, f16 = t->m.dtype == PTX_T_F16, per = f16 ? 2 : 1;
+  unsigned n = t->m.wn, f16 = t->m.dtype == PTX_T_F16, lo[32];
+  for (unsigned l = 0; l < 32; l++) lo[l] = lane_off(l, n);
   for (unsigned w = 0; w < 4; w++) {
     const uint64_t *R = b->warps[first + w].R;
     tile->scale[w] = t->scale == EMU_NOSLOT ? t->scale_imm : (uint8_t)(R[(size_t)t->scale * 32] & 1);
     if (!tile->scale[w]) continue;
-    for (unsigned i = 0; i < t->nd; i++)
-      for (unsigned l = 0; l < 32; l++) {
-        uint32_t v = (uint32_t)R[(size_t)t->d[i] * 32 + l];
-        for (unsigned h = 0; h < per; h++) {
-          unsigned row, col;
-          d_pos(l, i * per + h, &row, &col);
-          size_t at = (16 * w + row) * n + col;
-          if (f16) tile->d.f[at] = wm_f16_value((uint16_t)(v >> (16 * h)));
-          else tile->d.i[at] = (int32_t)v; /* f32 bits or s32: the union's same 4 bytes */
+    for (unsigned i = 0; i < t->nd; i++) {
+      const uint64_t *r = R + (size_t)t->d[i] * 32;
+      if (f16) { /* two halves a register, widened exactly */
+        float *d0 = tile->d.f + 16 * w * n + elem_off(2 * i, n), *d1 = tile->d.f + 16 * w * n + elem_off(2 * i + 1, n);
+        for (unsigned l = 0; l < 32; l++) {
+          d0[lo[l]] = wm_f16_value((uint16_t)r[l]);
+          d1[lo[l]] = wm_f16_value((uint16_t)(r[l] >> 16));
         }
+      } else { /* f32 bits or s32: the union's same 4 bytes */
+        int32_t *d = tile->d.i + 16 * w * n + elem_off(i, n);
+        for (unsigned l = 0; l < 32; l++) d[lo[l]] = (int32_t)(uint32_t)r[l];
       }
+    }
   }
 }
 
 /* tile->d into every warp's D registers. */
 static void scatter_d(Block *b, const EmuWgmma *t, unsigned first, const EmuWgTile *tile) {
-  unsigned n = t->m.wn, f16 = t->m.dtype == PTX_T_F16, per = f16 ? 2 : 1;
+  unsigned n = t->m.wn, f16 = t->m.dtype == PTX_T_F16, lo[32];
+  for (unsigned l = 0; l < 32; l++) lo[l] = lane_off(l, n);
   for (unsigned w = 0; w < 4; w++) {
     uint64_t *R = b->warps[first + w].R;
-    for (unsigned i = 0; i < t->nd; i++)
-      for (unsigned l = 0; l < 32; l++) {
-        uint32_t v = 0;
-        for (unsigned h = 0; h < per; h++) {
-          unsigned row, col;
-          d_pos(l, i * per + h, &row, &col);
-          size_t at = (16 * w + row) * n + col;
-          v |= f16 ? (uint32_t)wm_f16_rn(tile->d.f[at]) << (16 * h) : (uint32_t)tile->d.i[at];
-        }
-        R[(size_t)t->d[i] * 32 + l] = v;
+    for (unsigned i = 0; i < t->nd; i++) {
+      uint64_t *r = R + (size_t)t->d[i] * 32;
+      if (f16) { /* rounded to nearest even */
+        const float *d0 = tile->d.f + 16 * w * n + elem_off(2 * i, n), *d1 = tile->d.f + 16 * w * n + elem_off(2 * i + 1, n);
+        for (unsigned l = 0; l < 32; l++) r[l] = (uint32_t)wm_f16_rn(d0[lo[l]]) | (uint32_t)wm_f16_rn(d1[lo[l]]) << 16;
+      } else {
+        const int32_t *d = tile->d.i + 16 * w * n + elem_off(i, n);
+        for (unsigned l = 0; l < 32; l++) r[l] = (uint32_t)d[lo[l]];
       }
+    }
   }
 }
 
