@@ -205,19 +205,86 @@ static float aligned_group(float acc, const double *p, unsigned g, unsigned bits
   return (float)sum;
 }
 
+/* Column j of row r, one group at a time through aligned_group(): the
+ * general form, and the vector form's fallback. */
+static float aligned_column(const EmuWgTile *t, unsigned r, unsigned j, float acc, unsigned k0, unsigned g,
+                            unsigned bits) {
+  double p[32];
+  for (unsigned i = 0; i < g; i++) p[i] = (double)t->av.f[r * t->k + k0 + i] * t->bv.f[(k0 + i) * t->n + j];
+  return aligned_group(acc, p, g, bits);
+}
+
+/* The aligned adder on 8 columns at once, in f32 and int32 vectors:
+ * products exact in f32; e the largest biased exponent among them and
+ * acc; each addend scaled by 2^(bits - 1 - (e - 127)) (so the largest
+ * lies in [2^(bits-1), 2^bits)) and truncated to an integer, summed in 32
+ * bits (33 addends of under 2^bits), scaled back: exactly
+ * aligned_group()'s sum, which a column takes instead when an addend is
+ * infinite or NaN, or everything is below 2^-100 (zeros included). */
+typedef int32_t v8i __attribute__((vector_size(32)));
+
+#define EXPF(v) (((v8i)(v) >> 23) & 0xff)
+#define VMAX(a, b) (((a) & ((a) > (b))) | ((b) & ~((a) > (b))))
+
+#define ALIGNED_ROWS_BODY(t, bits, group)                                                              \
+  do {                                                                                                 \
+    unsigned n = (t)->n, k = (t)->k;                                                                   \
+    for (unsigned r = 0; r < EMU_WG_M; r++)                                                            \
+      for (unsigned j = 0; j < n; j += 8) {                                                            \
+        float *d = (t)->d.f + r * n + j;                                                               \
+        v8f acc = SPLAT8(0.0f);                                                                        \
+        if ((t)->scale[r / 16]) LOAD8(acc, d);                                                         \
+        for (unsigned k0 = 0; k0 < k; k0 += (group)) {                                                 \
+          unsigned g = k - k0 < (group) ? k - k0 : (group);                                            \
+          v8f p[32];                                                                                   \
+          v8i e = EXPF(acc);                                                                           \
+          for (unsigned i = 0; i < g; i++) {                                                           \
+            v8f b;                                                                                     \
+            LOAD8(b, (t)->bv.f + (k0 + i) * n + j);                                                    \
+            p[i] = SPLAT8((t)->av.f[r * k + k0 + i]) * b;                                              \
+            e = VMAX(e, EXPF(p[i]));                                                                   \
+          }                                                                                            \
+          v8i special = (e == 255) | (e < 27); /* biased 27: 2^-100 */                                  \
+          for (unsigned i = 0; i < g; i++) special |= EXPF(p[i]) == 255;                               \
+          special |= EXPF(acc) == 255;                                                                 \
+          v8f sc = (v8f)((253 + (int)(bits) - e) << 23), q = (v8f)((e + 1 - (int)(bits)) << 23);       \
+          v8i sum = __builtin_convertvector(acc * sc, v8i);                                            \
+          for (unsigned i = 0; i < g; i++) sum += __builtin_convertvector(p[i] * sc, v8i);            \
+          v8f next = __builtin_convertvector(sum, v8f) * q;                                            \
+          for (int c = 0; c < 8; c++)                                                                  \
+            if (special[c]) next[c] = aligned_column((t), r, j + (unsigned)c, acc[c], k0, g, (bits));   \
+          acc = next;                                                                                  \
+        }                                                                                              \
+        STORE8(d, acc);                                                                                \
+      }                                                                                                \
+  } while (0)
+
+static void aligned_rows_base(EmuWgTile *t, unsigned bits, unsigned group) { ALIGNED_ROWS_BODY(t, bits, group); }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) static void aligned_rows_avx2(EmuWgTile *t, unsigned bits, unsigned group) {
+  ALIGNED_ROWS_BODY(t, bits, group);
+}
+#endif
+
 static void aligned_rows(EmuWgTile *t, unsigned bits, unsigned group) {
-  unsigned n = t->n, k = t->k;
-  double p[256];
-  for (unsigned r = 0; r < EMU_WG_M; r++)
-    for (unsigned j = 0; j < n; j++) {
-      float acc = t->scale[r / 16] ? t->d.f[r * n + j] : 0.0f;
-      for (unsigned k0 = 0; k0 < k; k0 += group) {
-        unsigned g = k - k0 < group ? k - k0 : group;
-        for (unsigned i = 0; i < g; i++) p[i] = (double)t->av.f[r * k + k0 + i] * t->bv.f[(k0 + i) * n + j];
-        acc = aligned_group(acc, p, g, bits);
+  if (group > 32 || bits > 24) { /* outside the vector form's range: column by column */
+    for (unsigned r = 0; r < EMU_WG_M; r++)
+      for (unsigned j = 0; j < t->n; j++) {
+        float acc = t->scale[r / 16] ? t->d.f[r * t->n + j] : 0.0f;
+        for (unsigned k0 = 0; k0 < t->k; k0 += group)
+          acc = aligned_column(t, r, j, acc, k0, t->k - k0 < group ? t->k - k0 : group, bits);
+        t->d.f[r * t->n + j] = acc;
       }
-      t->d.f[r * n + j] = acc;
-    }
+    return;
+  }
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx2")) {
+    aligned_rows_avx2(t, bits, group);
+    return;
+  }
+#endif
+  aligned_rows_base(t, bits, group);
 }
 
 /* s8/u8: exact sums of the k32 products, then C in 64 bits. */
