@@ -210,6 +210,9 @@ static const char *const tensor_rate_name[ARCH_TC_COUNT] = {
 #undef X
 };
 
+/* Long because each bound is a few lines of its own, sharing the launch's
+ * derived numbers (busy SMs, waves, the L1's cycles), and the limiter's
+ * explanation needs them all. */
 void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTime *t) {
   memset(t, 0, sizeof *t);
   double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0; /* cycles per ns */
