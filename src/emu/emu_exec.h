@@ -32,6 +32,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #if defined(__x86_64__) && defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -397,6 +398,16 @@ typedef struct EmuWgTile {
     int32_t i[32 * 256];
   } bv;                          /* B[kk * n + col] */
 } EmuWgTile;
+
+/* The value of f16 bits h (exact; the tensor cores' inner loops). */
+static inline float emu_f16_float(uint32_t h) {
+  uint32_t s = (h & 0x8000u) << 16, e = (h >> 10) & 31, m = h & 0x3ffu, u;
+  float f;
+  if (e == 0) return (s ? -1.0f : 1.0f) * (float)m * 0x1p-24f;
+  u = e == 31 ? s | 0x7f800000u | m << 13 : s | (e + 112) << 23 | m << 13;
+  memcpy(&f, &u, 4);
+  return f;
+}
 
 /* Computes t->d (emu_wgmma_math.c). */
 void emu_wgmma_multiply(EmuWgTile *t);

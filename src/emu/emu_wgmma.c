@@ -273,8 +273,8 @@ static void gather_c(Block *b, const EmuWgmma *t, unsigned first, EmuWgTile *til
       if (f16) { /* two halves a register, widened exactly */
         float *d0 = tile->d.f + 16 * w * n + elem_off(2 * i, n), *d1 = tile->d.f + 16 * w * n + elem_off(2 * i + 1, n);
         for (unsigned l = 0; l < 32; l++) {
-          d0[lo[l]] = wm_f16_value((uint16_t)r[l]);
-          d1[lo[l]] = wm_f16_value((uint16_t)(r[l] >> 16));
+          d0[lo[l]] = emu_f16_float((uint32_t)r[l] & 0xffff);
+          d1[lo[l]] = emu_f16_float((uint32_t)(r[l] >> 16) & 0xffff);
         }
       } else { /* f32 bits or s32: the union's same 4 bytes */
         int32_t *d = tile->d.i + 16 * w * n + elem_off(i, n);

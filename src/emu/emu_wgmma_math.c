@@ -77,12 +77,7 @@ static inline float f32_of(uint32_t u) {
   return f;
 }
 
-static inline float f16_val(uint32_t h) {
-  uint32_t s = (h & 0x8000u) << 16, e = (h >> 10) & 31, m = h & 0x3ffu;
-  if (e == 31) return f32_of(s | 0x7f800000u | m << 13);
-  if (e == 0) return (s ? -1.0f : 1.0f) * (float)m * 0x1p-24f;
-  return f32_of(s | (e + 112) << 23 | m << 13);
-}
+static inline float f16_val(uint32_t h) { return emu_f16_float(h); }
 
 static inline float e4m3_val(uint32_t v) {
   uint32_t s = (v & 0x80u) << 24, e = (v >> 3) & 15, m = v & 7;
@@ -121,6 +116,7 @@ static void float_operands(EmuWgTile *t) {
  * operations): eight independent sums, so that the adds' latency hides;
  * N is a multiple of 8.  The bench's 2048^3 GEMM spends its time here. */
 typedef float v8f __attribute__((vector_size(32)));
+typedef int32_t v8i __attribute__((vector_size(32)));
 
 /* (Macros, not functions: a function returning a 32-byte vector changes
  * the ABI on hosts without AVX.) */
@@ -221,8 +217,6 @@ static float aligned_column(const EmuWgTile *t, unsigned r, unsigned j, float ac
  * bits (33 addends of under 2^bits), scaled back: exactly
  * aligned_group()'s sum, which a column takes instead when an addend is
  * infinite or NaN, or everything is below 2^-100 (zeros included). */
-typedef int32_t v8i __attribute__((vector_size(32)));
-
 #define EXPF(v) (((v8i)(v) >> 23) & 0xff)
 #define VMAX(a, b) (((a) & ((a) > (b))) | ((b) & ~((a) > (b))))
 
@@ -287,7 +281,30 @@ static void aligned_rows(EmuWgTile *t, unsigned bits, unsigned group) {
   aligned_rows_base(t, bits, group);
 }
 
-/* s8/u8: exact sums of the k32 products, then C in 64 bits. */
+/* s8/u8: exact sums of the k32 products (under 2^22: int32), 8 columns at
+ * a time in vectors, then C in 64 bits. */
+#define INTEGER_SUMS_BODY(t, r, sum)                                                                 \
+  do {                                                                                               \
+    unsigned n = (t)->n, k = (t)->k;                                                                 \
+    for (unsigned j = 0; j < n; j += 8) {                                                            \
+      v8i c = {0, 0, 0, 0, 0, 0, 0, 0};                                                              \
+      for (unsigned kk = 0; kk < k; kk++) {                                                          \
+        v8i b;                                                                                       \
+        int32_t a = (t)->av.i[(r) * k + kk];                                                         \
+        memcpy(&b, (t)->bv.i + kk * n + j, sizeof b);                                                \
+        c += (v8i){a, a, a, a, a, a, a, a} * b;                                                      \
+      }                                                                                              \
+      memcpy((sum) + j, &c, sizeof c);                                                               \
+    }                                                                                                \
+  } while (0)
+
+static void integer_sums_base(const EmuWgTile *t, unsigned r, int32_t *sum) { INTEGER_SUMS_BODY(t, r, sum); }
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) static void integer_sums_avx2(const EmuWgTile *t, unsigned r, int32_t *sum) {
+  INTEGER_SUMS_BODY(t, r, sum);
+}
+#endif
+
 static void integer_rows(EmuWgTile *t) {
   unsigned n = t->n, k = t->k;
   int sa = t->atype == PTX_T_S8, sb = t->btype == PTX_T_S8;
@@ -296,13 +313,15 @@ static void integer_rows(EmuWgTile *t) {
   for (unsigned j = 0; j < n; j++)
     for (unsigned kk = 0; kk < k; kk++) t->bv.i[kk * n + j] = sb ? (int8_t)t->b[j][kk] : t->b[j][kk];
   int32_t sum[256];
+#if defined(__x86_64__) && defined(__GNUC__)
+  int avx2 = __builtin_cpu_supports("avx2");
+#endif
   for (unsigned r = 0; r < EMU_WG_M; r++) {
-    for (unsigned j = 0; j < n; j++) sum[j] = 0;
-    for (unsigned kk = 0; kk < k; kk++) {
-      int32_t a = t->av.i[r * k + kk];
-      const int32_t *b = t->bv.i + kk * n;
-      for (unsigned j = 0; j < n; j++) sum[j] += a * b[j];
-    }
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (avx2) integer_sums_avx2(t, r, sum);
+    else
+#endif
+      integer_sums_base(t, r, sum);
     int32_t *d = t->d.i + r * n;
     for (unsigned j = 0; j < n; j++) {
       int64_t v = (int64_t)sum[j] + (t->scale[r / 16] ? d[j] : 0);
