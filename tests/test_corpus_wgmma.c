@@ -183,6 +183,21 @@ static void expect_gmma(const SimRun *run, uint64_t instrs, int n, int k, int ma
   assert_int_equal(run->mm.metric[ops_metric], instrs * 64 * n * k);
 }
 
+/* The --lines statistics of the launch's wgmma.mma_async lines (ptxas'
+ * unrolled k loop has several) added up, the first one's explanation. */
+static const LineStat *gmma_line(const SimRun *run) {
+  static LineStat sum;
+  memset(&sum, 0, sizeof sum);
+  for (int i = 0; i < run->mm.nline; i++) {
+    const LineStat *ls = &run->mm.line[i];
+    if (run->kernel->code[i].op != PTX_OP_WGMMA_MMA || !ls->execs) continue;
+    if (!sum.execs) memcpy(sum.why, ls->why, sizeof sum.why), sum.unit_kind = ls->unit_kind;
+    sum.execs += ls->execs, sum.requests += ls->requests, sum.units += ls->units, sum.ideal += ls->ideal;
+  }
+  if (!sum.execs) fail_msg("no wgmma.mma_async line ran");
+  return &sum;
+}
+
 /* --- 16-bit inputs from shared memory ------------------------------------ */
 
 /* fast.cu's kernel: 128 x 128 x 128 on 4 blocks, k tiles of 64 (4 k16
@@ -194,6 +209,16 @@ static void test_bf16_sw128(void **state) {
   SimRun run;
   run_float(&c, &run);
   expect_gmma(&run, 32, 64, 16, 32, WM_M_OPS_HGMMA_BF16);
+  /* --lines: 4 executions a warpgroup instruction, a request for each
+   * operand, 16 wavefronts each, all of them the ideal */
+  const LineStat *ls = gmma_line(&run);
+  assert_int_equal(ls->execs, 4 * 32);
+  assert_int_equal(ls->requests, 2 * 32);
+  assert_int_equal(ls->units, 32 * 32);
+  assert_int_equal(ls->ideal, 32 * 32);
+  assert_int_equal(ls->unit_kind, MEM_UNIT_WAVEFRONTS);
+  assert_string_equal(ls->why, "B: 128B-swizzled K-major 64x16 16-bit tile, 16 core matrices, conflict-free; "
+                               "A: 128B-swizzled K-major 64x16 16-bit tile, 16 core matrices, conflict-free");
   sim_run_free(&run);
 }
 
@@ -250,6 +275,9 @@ static void test_registers_a(void **state) {
     run_float(&cases[i], &run);
     /* only B is read from shared memory: 16 core matrices */
     expect_gmma(&run, (uint64_t)cases[i].K / cases[i].step, 64, cases[i].step, 16, ops[i]);
+    if (i == 1)
+      assert_string_equal(gmma_line(&run)->why,
+                          "B: 32B-swizzled N-major 64x16 16-bit tile, 16 core matrices, conflict-free; A from registers");
     sim_run_free(&run);
   }
 }

@@ -62,12 +62,13 @@ unsigned mem_gmma_cost(const uint64_t *row, uint32_t nmat, unsigned *ideal) {
   return total;
 }
 
-/* "B: 128B-swizzled K-major 128x16 tile of 16-bit elements (32 core
- * matrices), conflict-free" into buf. */
+/* "B: 128B-swizzled K-major 128x16 16-bit tile, 32 core matrices,
+ * conflict-free" into buf (LineStat.why holds 160 bytes: both operands
+ * fit). */
 static int describe(char *buf, size_t n, char which, const MemGmmaOpd *o, unsigned wf) {
   static const char *const swz[] = {"", "32B-swizzled ", "64B-swizzled ", "128B-swizzled "};
   unsigned s = o->span == 32 ? 1 : o->span == 64 ? 2 : o->span == 128 ? 3 : 0;
-  int len = snprintf(buf, n, "%c: %s%s %ux%u tile of %u-bit elements (%u core matrices), ", which, swz[s],
+  int len = snprintf(buf, n, "%c: %s%s %ux%u %u-bit tile, %u core matrices, ", which, swz[s],
                      o->mn_major ? (which == 'A' ? "M-major" : "N-major") : "K-major", o->mn, o->k, o->bits, o->nmat);
   if (len < 0 || (size_t)len >= n) return len;
   if (wf == o->nmat) return len + snprintf(buf + len, n - (size_t)len, "conflict-free");
