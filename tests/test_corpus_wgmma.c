@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "testutil.h"
@@ -427,6 +428,169 @@ static void test_bench_kernel(void **state) {
   ptx_module_free(bm);
 }
 
+/* --- in a device function ------------------------------------------------- */
+
+/* A wgmma in a .func that the kernel calls (its D of more than 4 registers
+ * moves with the function's registers when ptx_link.c appends it; the
+ * kernel has a wgmma of its own, so a D left pointing at the kernel's
+ * vectors would name the kernel's registers): zero tiles, scale-d 1, so
+ * each thread's D comes back as it went in, 1..32. */
+static const char call_ptx[] =
+    ".version 8.4\n"
+    ".target sm_90a\n"
+    ".address_size 64\n"
+    ".shared .align 1024 .b8 tile[4096];\n"
+    ".func wg_func(.param .b64 out)\n"
+    "{\n"
+    "  .reg .f32 %f<33>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  .reg .b32 %r<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.f32 %f1, 0f3F800000;\n"
+    "  mov.f32 %f2, 0f40000000;\n"
+    "  mov.f32 %f3, 0f40400000;\n"
+    "  mov.f32 %f4, 0f40800000;\n"
+    "  mov.f32 %f5, 0f40A00000;\n"
+    "  mov.f32 %f6, 0f40C00000;\n"
+    "  mov.f32 %f7, 0f40E00000;\n"
+    "  mov.f32 %f8, 0f41000000;\n"
+    "  mov.f32 %f9, 0f41100000;\n"
+    "  mov.f32 %f10, 0f41200000;\n"
+    "  mov.f32 %f11, 0f41300000;\n"
+    "  mov.f32 %f12, 0f41400000;\n"
+    "  mov.f32 %f13, 0f41500000;\n"
+    "  mov.f32 %f14, 0f41600000;\n"
+    "  mov.f32 %f15, 0f41700000;\n"
+    "  mov.f32 %f16, 0f41800000;\n"
+    "  mov.f32 %f17, 0f41880000;\n"
+    "  mov.f32 %f18, 0f41900000;\n"
+    "  mov.f32 %f19, 0f41980000;\n"
+    "  mov.f32 %f20, 0f41A00000;\n"
+    "  mov.f32 %f21, 0f41A80000;\n"
+    "  mov.f32 %f22, 0f41B00000;\n"
+    "  mov.f32 %f23, 0f41B80000;\n"
+    "  mov.f32 %f24, 0f41C00000;\n"
+    "  mov.f32 %f25, 0f41C80000;\n"
+    "  mov.f32 %f26, 0f41D00000;\n"
+    "  mov.f32 %f27, 0f41D80000;\n"
+    "  mov.f32 %f28, 0f41E00000;\n"
+    "  mov.f32 %f29, 0f41E80000;\n"
+    "  mov.f32 %f30, 0f41F00000;\n"
+    "  mov.f32 %f31, 0f41F80000;\n"
+    "  mov.f32 %f32, 0f42000000;\n"
+    "  mov.u64 %rd2, tile;\n"
+    "  shr.u64 %rd3, %rd2, 4;\n"
+    "  or.b64 %rd3, %rd3, 68719476736;\n"
+    "  or.b64 %rd3, %rd3, 524288;\n"
+    "  wgmma.fence.sync.aligned;\n"
+    "  wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8, %f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16, %f17, %f18, %f19, %f20, %f21, %f22, %f23, %f24, %f25, %f26, %f27, %f28, %f29, %f30, %f31, %f32}, %rd3, %rd3, 1, 1, 1, 0, 0;\n"
+    "  wgmma.commit_group.sync.aligned;\n"
+    "  wgmma.wait_group.sync.aligned 0;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd4, %r1, 128;\n"
+    "  add.s64 %rd5, %rd1, %rd4;\n"
+    "  st.global.f32 [%rd5+0], %f1;\n"
+    "  st.global.f32 [%rd5+4], %f2;\n"
+    "  st.global.f32 [%rd5+8], %f3;\n"
+    "  st.global.f32 [%rd5+12], %f4;\n"
+    "  st.global.f32 [%rd5+16], %f5;\n"
+    "  st.global.f32 [%rd5+20], %f6;\n"
+    "  st.global.f32 [%rd5+24], %f7;\n"
+    "  st.global.f32 [%rd5+28], %f8;\n"
+    "  st.global.f32 [%rd5+32], %f9;\n"
+    "  st.global.f32 [%rd5+36], %f10;\n"
+    "  st.global.f32 [%rd5+40], %f11;\n"
+    "  st.global.f32 [%rd5+44], %f12;\n"
+    "  st.global.f32 [%rd5+48], %f13;\n"
+    "  st.global.f32 [%rd5+52], %f14;\n"
+    "  st.global.f32 [%rd5+56], %f15;\n"
+    "  st.global.f32 [%rd5+60], %f16;\n"
+    "  st.global.f32 [%rd5+64], %f17;\n"
+    "  st.global.f32 [%rd5+68], %f18;\n"
+    "  st.global.f32 [%rd5+72], %f19;\n"
+    "  st.global.f32 [%rd5+76], %f20;\n"
+    "  st.global.f32 [%rd5+80], %f21;\n"
+    "  st.global.f32 [%rd5+84], %f22;\n"
+    "  st.global.f32 [%rd5+88], %f23;\n"
+    "  st.global.f32 [%rd5+92], %f24;\n"
+    "  st.global.f32 [%rd5+96], %f25;\n"
+    "  st.global.f32 [%rd5+100], %f26;\n"
+    "  st.global.f32 [%rd5+104], %f27;\n"
+    "  st.global.f32 [%rd5+108], %f28;\n"
+    "  st.global.f32 [%rd5+112], %f29;\n"
+    "  st.global.f32 [%rd5+116], %f30;\n"
+    "  st.global.f32 [%rd5+120], %f31;\n"
+    "  st.global.f32 [%rd5+124], %f32;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry wg_call(.param .u64 out)\n"
+    "{\n"
+    "  .reg .f32 %g<33>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.f32 %g1, 0fBF800000;\n"
+    "  mov.f32 %g2, 0fC0000000;\n"
+    "  mov.f32 %g3, 0fC0400000;\n"
+    "  mov.f32 %g4, 0fC0800000;\n"
+    "  mov.f32 %g5, 0fC0A00000;\n"
+    "  mov.f32 %g6, 0fC0C00000;\n"
+    "  mov.f32 %g7, 0fC0E00000;\n"
+    "  mov.f32 %g8, 0fC1000000;\n"
+    "  mov.f32 %g9, 0fC1100000;\n"
+    "  mov.f32 %g10, 0fC1200000;\n"
+    "  mov.f32 %g11, 0fC1300000;\n"
+    "  mov.f32 %g12, 0fC1400000;\n"
+    "  mov.f32 %g13, 0fC1500000;\n"
+    "  mov.f32 %g14, 0fC1600000;\n"
+    "  mov.f32 %g15, 0fC1700000;\n"
+    "  mov.f32 %g16, 0fC1800000;\n"
+    "  mov.f32 %g17, 0fC1880000;\n"
+    "  mov.f32 %g18, 0fC1900000;\n"
+    "  mov.f32 %g19, 0fC1980000;\n"
+    "  mov.f32 %g20, 0fC1A00000;\n"
+    "  mov.f32 %g21, 0fC1A80000;\n"
+    "  mov.f32 %g22, 0fC1B00000;\n"
+    "  mov.f32 %g23, 0fC1B80000;\n"
+    "  mov.f32 %g24, 0fC1C00000;\n"
+    "  mov.f32 %g25, 0fC1C80000;\n"
+    "  mov.f32 %g26, 0fC1D00000;\n"
+    "  mov.f32 %g27, 0fC1D80000;\n"
+    "  mov.f32 %g28, 0fC1E00000;\n"
+    "  mov.f32 %g29, 0fC1E80000;\n"
+    "  mov.f32 %g30, 0fC1F00000;\n"
+    "  mov.f32 %g31, 0fC1F80000;\n"
+    "  mov.f32 %g32, 0fC2000000;\n"
+    "  mov.u64 %rd2, tile;\n"
+    "  shr.u64 %rd3, %rd2, 4;\n"
+    "  wgmma.fence.sync.aligned;\n"
+    "  wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%g1, %g2, %g3, %g4, %g5, %g6, %g7, %g8, %g9, %g10, %g11, %g12, %g13, %g14, %g15, %g16, %g17, %g18, %g19, %g20, %g21, %g22, %g23, %g24, %g25, %g26, %g27, %g28, %g29, %g30, %g31, %g32}, %rd3, %rd3, 1, 1, 1, 0, 0;\n"
+    "  wgmma.commit_group.sync.aligned;\n"
+    "  wgmma.wait_group.sync.aligned 0;\n"
+    "  {\n"
+    "  .param .b64 param0;\n"
+    "  st.param.b64 [param0], %rd1;\n"
+    "  call.uni wg_func, (param0);\n"
+    "  }\n"
+    "  ret;\n"
+    "}\n";
+
+static void test_device_function(void **state) {
+  (void)state;
+  char *path = tu_temp_file(".ptx", call_ptx);
+  PtxModule *cm = tu_load(path);
+  SimRun run = {0};
+  tu_launch(&run, cm, "wg_call", "1", "128", 0, "buf:f32:4096:zero", (const char *)NULL);
+  const float *out = ARG(&run, 0, float, 4096);
+  for (int t = 0; t < 128; t++)
+    for (int i = 0; i < 32; i++)
+      if (out[t * 32 + i] != (float)(i + 1)) fail_msg("thread %d: D[%d] = %g, expected %d", t, i, out[t * 32 + i], i + 1);
+  assert_int_equal(run.mm.metric[WM_M_GMMA_INST], 8); /* the kernel's and the function's */
+  sim_run_free(&run);
+  ptx_module_free(cm);
+  unlink(path);
+  free(path);
+}
+
 /* --- located errors ------------------------------------------------------- */
 
 /* The launch must fail: its message (static buffer) and code. */
@@ -570,6 +734,7 @@ int main(void) {
     cmocka_unit_test(test_b1),
     cmocka_unit_test(test_fragment),
     cmocka_unit_test(test_bench_kernel),
+    cmocka_unit_test(test_device_function),
     cmocka_unit_test(test_partial_warpgroup),
     cmocka_unit_test(test_descriptor_past_shared),
     cmocka_unit_test(test_descriptors_differ),
