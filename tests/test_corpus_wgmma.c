@@ -671,6 +671,39 @@ static void test_warp_leaves(void **state) {
   expect_in(msg, "warp 0 waits at a wgmma.mma_async for the other warps of its warpgroup (0..3)");
 }
 
+/* warpmem check --tool racecheck of wg_early in `mode`: its exit status
+ * (0 clean, 5 findings) and stdout (caller frees). */
+static char *check_early(int mode, int want) {
+  char cmd[2048], *out = NULL, *err = NULL;
+  snprintf(cmd, sizeof cmd,
+           "check '%s' --kernel wg_early --tool racecheck --grid 1 --block 128 --arg buf:f32:4096:rand "
+           "--arg buf:f32:4096:rand --arg buf:f32:4096:zero --arg i32:%d",
+           tu_corpus("wgmma_gemm.ptx"), mode);
+  int st = tu_run_cli(cmd, &out, &err);
+  if (st != want) fail_msg("%s: exit %d, want %d\n%s\n%s", cmd, st, want, out, err);
+  free(err);
+  return out;
+}
+
+/* The accumulators read before the wait: racecheck names the read, the
+ * wgmma and why; each warp's one read (mode 0), every accumulator each
+ * warp stores after a wait_group 1 that leaves the only group pending
+ * (mode 1: 32 x 4); the correct wait_group 0 (mode 2): nothing. */
+static void test_check_early_read(void **state) {
+  (void)state;
+  char *out = check_early(0, 5);
+  expect_in(out, "racecheck: wgmma register hazard in kernel wg_early (4 times)");
+  expect_in(out, "is read before the wgmma.wait_group that completes the wgmma.mma_async at wgmma_gemm.cu:");
+  expect_in(out, "(its group: not waited for): undefined on the GPU");
+  free(out);
+  out = check_early(1, 5);
+  expect_in(out, "racecheck: wgmma register hazard in kernel wg_early (128 times)");
+  free(out);
+  out = check_early(2, 0);
+  expect_in(out, "racecheck 0");
+  free(out);
+}
+
 /* Malformed wgmma in PTX: a located message with a caret. */
 static const char *parse_fails(const char *instr) {
   static char msg[2048];
@@ -739,6 +772,7 @@ int main(void) {
     cmocka_unit_test(test_descriptor_past_shared),
     cmocka_unit_test(test_descriptors_differ),
     cmocka_unit_test(test_warp_leaves),
+    cmocka_unit_test(test_check_early_read),
     cmocka_unit_test(test_malformed),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);

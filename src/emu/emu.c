@@ -520,7 +520,7 @@ void emu_block_start(Block *b) {
   b->exited_threads = 0;
   b->bar_since = 0;
   memset(b->poll_instr, 0xff, sizeof b->poll_instr);
-  if (b->chk) emu_chk_block_start(b);
+  if (b->chk) emu_chk_block_start(b), emu_chk_wgmma_block_start(b);
 }
 
 
@@ -619,10 +619,11 @@ void emu_block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram 
     b->warps[w].stack = wm_xmalloc(sizeof(SimtEntry) * EMU_STACK_MAX);
     warp_init_slots(b, (int)w, b->warps[w].R);
   }
-  if (l->check) emu_chk_block_new(b);
+  if (l->check) emu_chk_block_new(b), emu_chk_wgmma_block_new(b);
 }
 
 void emu_block_teardown(Block *b) {
+  if (b->chk) emu_chk_wgmma_block_free(b);
   emu_chk_block_free(b);
   for (uint32_t w = 0; w < b->nwarps; w++) {
     free(b->warps[w].stack);

@@ -702,3 +702,23 @@ extern "C" __global__ void __launch_bounds__(128) wg_bad(const float *A, const f
   wgmma_wait<0>();
   store_d(C, 64, d, 1);
 }
+
+// `warpmem check`'s racecheck: the accumulators read after the commit but
+// before the wait (mode 0), or the wait for all but the newest group
+// (wait_group 1) taken for the whole (mode 1); mode 2 waits correctly.
+//@ wg_early grid=1,1 block=128 args=buf:f32:4096:rand,buf:f32:4096:rand,buf:f32:4096:zero,i32:2
+extern "C" __global__ void __launch_bounds__(128) wg_early(const float *A, const float *Bt, float *C, int mode) {
+  __shared__ __align__(1024) uint8_t sa[64 * 32], sb[64 * 32];
+  float d[32] = {};
+  stage_k<F16, 32>(sa, A, 64, 64, 16);
+  stage_k<F16, 32>(sb, Bt, 64, 64, 16);
+  fence_proxy_async();
+  __syncthreads();
+  wgmma_fence();
+  wgmma_ss_n64_f16<1, 1, 0, 0>(d, kdesc<32>(sa, 0, 32), kdesc<32>(sb, 0, 32), 0);
+  wgmma_commit();
+  if (mode == 0) C[threadIdx.x] = d[0];
+  if (mode == 1) wgmma_wait<1>();
+  else wgmma_wait<0>();
+  store_d(C, 64, d, 1);
+}
