@@ -4,7 +4,7 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: all setup build lab test test-sanitize bench bench-large clean fuzz fuzz-smoke
+.PHONY: all setup build lab test test-sanitize bench bench-large bench-wgmma clean fuzz fuzz-smoke
 
 all: build
 
@@ -27,12 +27,16 @@ test-sanitize: setup
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 WARPMEM_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
 
 # The 38 ground-truth launches: rates, stage shares, thread scaling
-# (docs/performance.md); bench-large: launches of 1e10+ thread-instructions.
+# (docs/performance.md); bench-large: launches of 1e10+ thread-instructions;
+# bench-wgmma: the 2048^3 bf16 wgmma GEMM (issue 33: under a minute).
 bench: build
 	$(BUILD)/bench_sim
 
 bench-large: build
 	$(BUILD)/bench_sim --quick bench/ptx/large_kernels.ptx bench/large_kernels.cu
+
+bench-wgmma: build
+	$(BUILD)/bench_sim --quick bench/ptx/wgmma_kernels.ptx bench/wgmma_kernels.cu
 
 # The libFuzzer harnesses of fuzz/ (clang; docs/fuzzing.md), built apart in
 # build-fuzz; fuzz-smoke runs each FUZZ_SECONDS over its corpus (CI).

@@ -1242,11 +1242,11 @@ static void test_error_unsupported(void **state) {
                      "    add.f16 %r1, %r2, 0f3F800000;\n"
                      "                      ^");
   /* the first one wins; what follows is still parsed (and must be sound) */
-  expect_unsupported("  wgmma.fence.sync.aligned;\n"
+  expect_unsupported("  tcgen05.fence::before_thread_sync;\n"
                      "  tex.1d.v4.s32.s32 {%r2, %r3, %r3, %r3}, [tex0, {%r1}];\n"
                      "  @%p1 bra $L1;\n$L1:\n  ret;\n",
-                     "t.ptx:11:3: unsupported instruction 'wgmma.fence.sync.aligned' (kernel k)\n"
-                     "    wgmma.fence.sync.aligned;\n"
+                     "t.ptx:11:3: unsupported instruction 'tcgen05.fence::before_thread_sync' (kernel k)\n"
+                     "    tcgen05.fence::before_thread_sync;\n"
                      "    ^");
   expect_error("  tex.1d.v4.s32.s32 {%r2, %r3, %r3, %r3}, [tex0, {%r1}];\n  bra $Lnone;\n", WM_EPARSE,
                "t.ptx:12:7: unknown label '$Lnone'\n"

@@ -50,6 +50,20 @@ static const int ampere_carveouts[] = {8, 16, 32, 64, 100, 132, 164, 0};        
 static const int hopper_carveouts[] = {8, 16, 32, 64, 100, 132, 164, 196, 228, 0}; /* [PG] 9.0, [OCC] */
 #define CARVEOUTS(a) .carveouts = (a)
 
+/* Tensor cores, dense multiply-adds per SM per clock (Arch.tensor_fma).
+ * Hopper ([GH100] H100 SXM5 datasheet, "datasheet, to be measured":
+ * groundtruth/tensor_kernels.cu times each path on the H200): 989.4 dense
+ * f16/bf16 TFLOPS = 132 SMs x 2 x 2048 at 1.83 GHz (the clock the
+ * datasheet's tensor figures imply); tf32 494.7 -> 1024; fp8 and int8
+ * 1979 -> 4096; f64 66.9 -> 128 (at 1.98 GHz).  b1: none published for
+ * Hopper; A100's 16384 assumed.  mma.sync: none published; assumed half of
+ * wgmma's, A100's per-SM rates (mma.sync's own generation), f64 as above
+ * (DMMA is mma.sync only). */
+#define HOPPER_TENSOR                                                                                   \
+  .tensor_fma = {[ARCH_TC_GMMA_F16] = 2048, [ARCH_TC_GMMA_TF32] = 1024, [ARCH_TC_GMMA_FP8] = 4096,        \
+                 [ARCH_TC_GMMA_INT8] = 4096, [ARCH_TC_GMMA_B1] = 16384, [ARCH_TC_MMA_F16] = 1024,         \
+                 [ARCH_TC_MMA_TF32] = 512, [ARCH_TC_MMA_INT8] = 2048, [ARCH_TC_MMA_F64] = 128}
+
 #define KIB 1024
 #define MIB (1024 * 1024)
 
@@ -296,6 +310,7 @@ static const Arch presets[] = {
     .l2_reqs_ns = 0,             /* unknown: no L2 bound (not fitted) */
     .raw_wait_ns = 0,            /* unknown: not fitted */
     .barrier_lat = 1.2,          /* as h200 (fitted there) */
+    .tensor_fma = {[ARCH_TC_MMA_F16] = 512}, /* [GV100]: 125 TFLOPS = 80 SMs x 1.53 GHz x 2 x 512 */
   },
   {
     .name = "ampere", .gpu = "NVIDIA A100 SXM4 40GB", .generation = "Ampere (GA100)", .cc = 80,
@@ -352,6 +367,9 @@ static const Arch presets[] = {
     .l2_reqs_ns = 0,             /* unknown: no L2 bound (not fitted) */
     .raw_wait_ns = 0,            /* unknown: not fitted */
     .barrier_lat = 1.2,          /* as h200 (fitted there) */
+    /* [GA100]: 312 f16, 156 tf32, 624 int8, 19.5 f64 dense T(FL)OPS = 108 SMs x 1.41 GHz x 2 x these */
+    .tensor_fma = {[ARCH_TC_MMA_F16] = 1024, [ARCH_TC_MMA_TF32] = 512, [ARCH_TC_MMA_INT8] = 2048,
+                   [ARCH_TC_MMA_F64] = 64},
   },
   {
     .name = "hopper", .gpu = "NVIDIA H100 SXM5 80GB", .generation = "Hopper (GH100)", .cc = 90,
@@ -445,6 +463,7 @@ static const Arch presets[] = {
     .atom_update_ns = 0.735,     /* measured on an H100: atom_hot#132x1 and #528x1,
                                     540,672 and 2,162,688 updates of one word in
                                     398 and 1584 us */
+    HOPPER_TENSOR,
   },
   {
     .name = "h200", .gpu = "NVIDIA H200 SXM 141GB", .generation = "Hopper (GH100)", .cc = 90,
@@ -553,6 +572,7 @@ static const Arch presets[] = {
                                     send the L2 one write request per SM every 4.0
                                     clocks (tr_naive 0.251 a clock, local_heap 0.247,
                                     PolyBench-style cov_product on 4 SMs 0.238) */
+    HOPPER_TENSOR,               /* as hopper: the same GH100 SM */
   },
 };
 

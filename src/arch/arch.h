@@ -22,6 +22,27 @@ typedef enum {
   COAL_SECTOR  /* 3.0 and later: 32-byte sectors */
 } ArchCoalesce;
 
+/* The tensor cores' dense rates the time model's tensor bound divides by
+ * (Arch.tensor_fma): X(ENUM, what).  wgmma and mma.sync are apart, as
+ * Hopper may not reach wgmma's rate with mma.sync. */
+#define ARCH_TENSOR_RATES(X)                                                \
+  X(GMMA_F16, "wgmma f16 and bf16")                                         \
+  X(GMMA_TF32, "wgmma tf32")                                                \
+  X(GMMA_FP8, "wgmma e4m3 and e5m2")                                        \
+  X(GMMA_INT8, "wgmma s8 and u8")                                           \
+  X(GMMA_B1, "wgmma b1")                                                    \
+  X(MMA_F16, "mma.sync and wmma f16 and bf16")                              \
+  X(MMA_TF32, "mma.sync and wmma tf32")                                     \
+  X(MMA_INT8, "mma.sync and wmma s8 and u8")                                \
+  X(MMA_F64, "mma.sync and wmma f64")
+
+typedef enum {
+#define X(e, what) ARCH_TC_##e,
+  ARCH_TENSOR_RATES(X)
+#undef X
+  ARCH_TC_COUNT
+} ArchTensorRate;
+
 typedef struct Arch {
   const char *name;          /* preset name for --arch: "h200" */
   const char *gpu;           /* "NVIDIA H200 SXM 141GB" */
@@ -136,6 +157,9 @@ typedef struct Arch {
                                 (each lane's, when lanes share a word) */
   double l1_write_cycles;    /* clocks an SM's L1 needs per write request it
                                 sends the L2; 0: no such bound */
+  double tensor_fma[ARCH_TC_COUNT]; /* dense multiply-adds an SM's tensor cores
+                                complete per clock, by ArchTensorRate; 0: no
+                                tensor bound for that path */
 } Arch;
 
 /* The presets, in order of generation; arch_count() of them. */

@@ -442,6 +442,9 @@ static int deadlock(Block *b) {
     if (wp->mbar_wait) snprintf(what, sizeof what, "on the mbarrier at shared offset 0x%x", wp->mbar_wait - 1);
     else if (wp->bar_id == EMU_BAR_CLUSTER) snprintf(what, sizeof what, "at the cluster barrier");
     else if (wp->bar_id == EMU_WAIT_NREG) emu_nreg_describe(b, wp, what, sizeof what);
+    else if (wp->bar_id == EMU_BAR_WGMMA)
+      snprintf(what, sizeof what, "at a wgmma.mma_async for the other warps of its warpgroup (%u..%u)", w & ~3u,
+               (w & ~3u) + 3);
     else snprintf(what, sizeof what, "at barrier %d", wp->bar_id);
     n += (size_t)snprintf(list + n, sizeof list - n, "\n  warp %u waits %s (%sPTX line %u)%s", w,
                           what, src, in->ptx_line,
@@ -479,6 +482,16 @@ static int deadlock(Block *b) {
                   "cluster barrier deadlock in kernel %s, block (%u,%u,%u) (rank %u of its cluster): the "
                   "barrier.cluster.wait at %s can never complete: %s%s",
                   b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], b->crank, at, cl, list);
+  } else if (b->warps[first].bar_id == EMU_BAR_WGMMA) {
+    char gone[128] = "";
+    size_t ng = 0;
+    uint32_t g0 = (uint32_t)first & ~3u;
+    for (uint32_t w = g0; w < g0 + 4 && w < b->nwarps; w++)
+      if (b->warps[w].state == W_DONE) ng += (size_t)snprintf(gone + ng, sizeof gone - ng, " (warp %u has exited)", w);
+    return wm_err(b->e, WM_EDEADLOCK,
+                  "wgmma deadlock in kernel %s, block (%u,%u,%u): the wgmma.mma_async at %s can never complete: "
+                  "its warpgroup's 4 warps execute it together, and the others cannot reach it%s%s",
+                  b->p->k->name, b->ctaid[0], b->ctaid[1], b->ctaid[2], at, gone, list);
   }
   return wm_err(b->e, WM_EDEADLOCK,
                 "barrier deadlock in kernel %s, block (%u,%u,%u): the barrier at %s can never complete: "
@@ -528,6 +541,7 @@ void emu_block_start(Block *b) {
   }
   b->sregs_ready = 1;
   if (b->async) emu_async_reset(b->async);
+  if (b->wg) emu_wgmma_reset(b->wg);
   memset(b->bar_arrived, 0, sizeof b->bar_arrived);
   memset(b->bar_expected, 0, sizeof b->bar_expected);
   memset(b->bar_popc, 0, sizeof b->bar_popc);
@@ -540,7 +554,7 @@ void emu_block_start(Block *b) {
   if (b->cluster && b->crank == 0) b->cluster->arrived = b->cluster->phase = 0;
   b->bar_since = 0;
   memset(b->poll_instr, 0xff, sizeof b->poll_instr);
-  if (b->chk) emu_chk_block_start(b);
+  if (b->chk) emu_chk_block_start(b), emu_chk_wgmma_block_start(b);
 }
 
 
@@ -632,16 +646,18 @@ void emu_block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram 
   b->local = wm_xcalloc((size_t)b->nwarps * 32 * (b->local_size ? b->local_size : 1), 1);
   b->warps = wm_xcalloc(b->nwarps, sizeof *b->warps);
   if (emu_async_used(prog)) b->async = emu_async_new(shared, b->nwarps * 32);
+  if (emu_wgmma_used(prog)) b->wg = emu_wgmma_new(b->nwarps);
   b->regs = wm_xcalloc((size_t)b->nwarps * prog->nslots * 32, sizeof(uint64_t));
   for (uint32_t w = 0; w < b->nwarps; w++) {
     b->warps[w].R = b->regs + (size_t)w * prog->nslots * 32;
     b->warps[w].stack = wm_xmalloc(sizeof(SimtEntry) * EMU_STACK_MAX);
     warp_init_slots(b, (int)w, b->warps[w].R);
   }
-  if (l->check) emu_chk_block_new(b);
+  if (l->check) emu_chk_block_new(b), emu_chk_wgmma_block_new(b);
 }
 
 void emu_block_teardown(Block *b) {
+  if (b->chk) emu_chk_wgmma_block_free(b);
   emu_chk_block_free(b);
   for (uint32_t w = 0; w < b->nwarps; w++) {
     free(b->warps[w].stack);
@@ -649,6 +665,7 @@ void emu_block_teardown(Block *b) {
     free(b->warps[w].save);
   }
   emu_async_free(b->async);
+  emu_wgmma_free(b->wg);
   free(b->out);
   free(b->chunks);
   free(b->regs);

@@ -31,6 +31,8 @@ void emu_check_free(EmuCheck *c) {
   free(c->bufs);
   free(c->gtab);
   free(c->orig);
+  free(c->wg_track);
+  free(c->wg_next);
   free(c->f);
   free(c);
 }

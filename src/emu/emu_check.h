@@ -98,6 +98,12 @@ void emu_chk_prepare(EmuCheck *c, struct EmuProgram *p);
 void emu_chk_block_new(struct Block *b);
 void emu_chk_block_free(struct Block *b);
 void emu_chk_block_start(struct Block *b);
+/* The block's part of wgmma's register check (emu_check_wgmma.c), made
+ * after emu_chk_block_new, reset after emu_chk_block_start and freed before
+ * emu_chk_block_free: nothing when the kernel has no wgmma. */
+void emu_chk_wgmma_block_new(struct Block *b);
+void emu_chk_wgmma_block_start(struct Block *b);
+void emu_chk_wgmma_block_free(struct Block *b);
 /* Warp wi arrives at barrier instruction x with lanes `mask` (before the
  * emulator counts it). */
 void emu_chk_arrive(struct Block *b, int wi, const struct EmuInstr *x, uint32_t mask, const uint64_t *R);

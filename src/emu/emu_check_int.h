@@ -59,6 +59,10 @@ struct EmuCheck {
   ChkSlot *gtab;
   size_t gcap, gused;
   uint32_t ggen;
+  /* wgmma's asynchronous registers (emu_check_wgmma.c) */
+  int32_t *wg_track;       /* [nslots] a D or register-A slot's index, or -1 */
+  uint32_t wg_ntrack;      /* slots tracked: 0 when the kernel has no wgmma */
+  EmuExecFn **wg_next;     /* [ncode + 1] what each wrapped instruction runs next */
 };
 
 /* A block's part (Block.chk). */
@@ -72,6 +76,11 @@ typedef struct EmuChkBlock {
   uint16_t bar_t[EMU_NBARS];  /* its thread */
   struct ChkSplit *split;  /* [nwarps] a warp's barrier arrival without some
                               of its lanes: they must reach it later */
+  uint32_t *wg_pc, *wg_group; /* [nwarps * wg_ntrack]: the wgmma that last
+                              wrote a tracked slot asynchronously (UINT32_MAX:
+                              none pending) and the commit group it joined */
+  uint32_t *wg_open, *wg_done; /* [nwarps]: a warp's groups committed and
+                              completed (groups below wg_done are) */
 } EmuChkBlock;
 
 /* Lanes of a warp that did not arrive with the others at the barrier
@@ -92,5 +101,8 @@ int emu_chk_exec_mem(EMU_EXEC_ARGS);
 /* The checked warp instruction (emu_check.c): bar.warp.sync, shfl, vote,
  * match, redux. */
 int emu_chk_exec_warp(EMU_EXEC_ARGS);
+/* wgmma's registers (emu_check_wgmma.c): the program's tracked slots and
+ * wrapped instructions, after emu_chk_prepare's own. */
+void emu_chk_prepare_wgmma(EmuCheck *c, EmuProgram *p);
 
 #endif

@@ -334,4 +334,5 @@ void emu_chk_prepare(EmuCheck *c, EmuProgram *p) {
     default: break;
     }
   }
+  emu_chk_prepare_wgmma(c, p);
 }

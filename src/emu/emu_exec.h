@@ -11,6 +11,8 @@
  *   emu_half.c   f16, bf16 and their pairs: arithmetic, comparison, cvt
  *   emu_warp.c   shfl, vote, match, redux, activemask, elect
  *   emu_tensor.c ldmatrix, stmatrix, movmatrix, mma, wmma
+ *   emu_wgmma.c  wgmma.* (sm_90a): the warpgroup's rendezvous, descriptors,
+ *                fragments; emu_wgmma_math.c its arithmetic
  *   emu_async.c  cp.async, cp.async.bulk, their groups, mbarriers
  *   emu_cluster.c clusters: barrier.cluster, shared::cluster addresses, the
  *                cluster launch's checks
@@ -35,6 +37,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #if defined(__x86_64__) && defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -71,6 +74,9 @@ typedef struct Frame {
 #define EMU_BAR_CLUSTER 16
 #define EMU_NBARS 17
 #define EMU_WAIT_NREG (-2) /* Warp.bar_id of a warp that waits in setmaxnreg.inc for registers */
+/* A warp waiting for the rest of its warpgroup at a wgmma.mma_async has
+ * bar_id EMU_BAR_WGMMA. */
+#define EMU_BAR_WGMMA (-3)
 
 typedef struct Warp {
   int state;
@@ -107,6 +113,8 @@ typedef struct Warp {
 
 /* Pending asynchronous copies of a block (emu_async.c). */
 typedef struct EmuAsync EmuAsync;
+/* The warpgroups' rendezvous at wgmma.mma_async (emu_wgmma.c). */
+typedef struct EmuWgBlock EmuWgBlock;
 
 /* The blocks of one cluster, resident together (emu_cluster.c): a host
  * thread's, reused cluster after cluster. */
@@ -176,6 +184,7 @@ typedef struct Block {
   uint32_t nreg_free; /* setmaxnreg: registers the block's warps gave back, not yet taken */
   uint16_t wg_nreg[8];/* setmaxnreg: the count warpgroup g's warps are setting (0: none) ... */
   uint8_t wg_seen[8]; /* ... and which of its 4 warps did (bits) */
+  EmuWgBlock *wg;     /* NULL unless the kernel has wgmma.mma_async */
   WmErr *e;
   int failed;
   uint32_t max_warps; /* the preset's warps per SM (%nwarpid) */
@@ -391,6 +400,54 @@ int emu_async_check_read(Block *b, const EmuInstr *x, int warp, uint32_t mask, c
                          const uint8_t *spaces, int uniform, unsigned size);
 /* "the mbarrier at shared offset 0x.. (phase parity .., ...)" for messages. */
 void emu_async_describe(const Block *b, uint32_t off, char *buf, size_t n);
+
+/* --- wgmma.mma_async (emu_wgmma.c; its arithmetic in emu_wgmma_math.c) --- */
+
+#define EMU_WG_M 64 /* a warpgroup's rows */
+
+/* One warpgroup instruction's operands, gathered, and its result. */
+typedef struct EmuWgTile {
+  unsigned n, k;                 /* N and K (M is 64) */
+  unsigned dtype, atype, btype;  /* PtxType or PTX_MMA_* */
+  int sat, neg_a, neg_b;         /* .satfinite; imm-scale-a/-b of -1 */
+  uint8_t scale[4];              /* warp w's rows start from C (1) or 0 */
+  uint8_t a[EMU_WG_M][32];       /* A's rows: the 256 bits of their K elements */
+  uint8_t b[256][32];            /* B's columns, likewise */
+  union {
+    float f[EMU_WG_M * 256];
+    int32_t i[EMU_WG_M * 256];
+  } d;                           /* D[row * n + col]: C in (f32, or f16 widened; s32), D out */
+  union {
+    float f[EMU_WG_M * 32];
+    int32_t i[EMU_WG_M * 32];
+  } av;                          /* A[row * k + kk], the arithmetic's */
+  union {
+    float f[32 * 256];
+    int32_t i[32 * 256];
+  } bv;                          /* B[kk * n + col] */
+} EmuWgTile;
+
+/* The value of f16 bits h (exact; the tensor cores' inner loops). */
+static inline float emu_f16_float(uint32_t h) {
+  uint32_t s = (h & 0x8000u) << 16, e = (h >> 10) & 31, m = h & 0x3ffu, u;
+  float f;
+  if (e == 0) return (s ? -1.0f : 1.0f) * (float)m * 0x1p-24f;
+  u = e == 31 ? s | 0x7f800000u | m << 13 : s | (e + 112) << 23 | m << 13;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+/* Computes t->d (emu_wgmma_math.c). */
+void emu_wgmma_multiply(EmuWgTile *t);
+/* The adder the model uses for A's type (its bits, 0: IEEE f32 adds, and
+ * group), in words. */
+const char *emu_wgmma_adder(unsigned atype, unsigned *bits, unsigned *group);
+/* A block's rendezvous state: whether p needs it, made for a block of
+ * nwarps (freed with emu_wgmma_free), reset for each block. */
+int emu_wgmma_used(const EmuProgram *p);
+EmuWgBlock *emu_wgmma_new(uint32_t nwarps);
+void emu_wgmma_reset(EmuWgBlock *w);
+void emu_wgmma_free(EmuWgBlock *w);
 
 /* A host pointer to n bytes at generic address a as lane `lane` of warp
  * `warp` sees it, and in *avail the bytes readable from there; NULL if a

@@ -459,7 +459,7 @@ static int cvt_supported(unsigned dt, unsigned st) {
 int emu_half_select(EmuInstr *x, char *why, size_t n) {
   unsigned t = x->type, t2 = x->type2, op = x->op;
   const char *name = ptx_op_name[op];
-  if (ptx_op[op].mods & M_MMA_SHAPE) return 0; /* tensor cores: emu_tensor.c converts its own fragments */
+  if (ptx_op[op].mods & (M_MMA_SHAPE | M_WGMMA)) return 0; /* tensor cores convert their own fragments */
   if (x->rnd == PTX_RND_RNA && !(op == PTX_OP_CVT && t == PTX_T_TF32)) {
     snprintf(why, n, ".rna is for cvt.rna.tf32.f32 only");
     return -1;

@@ -95,6 +95,18 @@ typedef struct EmuTensor {
                            EMU_NOSLOT (the matrix is dense) */
 } EmuTensor;
 
+/* A wgmma.mma_async's operands, decoded once (emu_wgmma.c): D has up to
+ * 128 registers, more than EmuTensor holds. */
+typedef struct EmuWgmma {
+  PtxMma m;             /* shape (wn, wk), types, PTX_WG_* (ptx.h) */
+  uint16_t nd;          /* registers in d[] */
+  uint8_t scale_imm;    /* scale-d when it is an immediate (scale == EMU_NOSLOT) */
+  uint32_t adesc, bdesc;/* the descriptors' slots (adesc EMU_NOSLOT: A in a[]) */
+  uint32_t a[4];        /* A's registers (PTX_WG_AREG) */
+  uint32_t scale;       /* scale-d's predicate slot, or EMU_NOSLOT */
+  uint32_t d[128];      /* D's registers */
+} EmuWgmma;
+
 typedef struct EmuProgram {
   const PtxKernel *k;
   EmuInstr *code;       /* [ncode] */
@@ -108,7 +120,12 @@ typedef struct EmuProgram {
   uint32_t nconst;
   EmuTensor *tensor;    /* [ntensor] */
   uint32_t ntensor;
+  EmuWgmma *wgmma;      /* [nwgmma]: wgmma.mma_async's EmuInstr.target indexes it */
+  uint32_t nwgmma;
 } EmuProgram;
+
+/* A wgmma.mma_async's operands into a new EmuWgmma (x->target). */
+int emu_wgmma_decode(EmuProgram *p, const PtxInstr *in, EmuInstr *x);
 
 /* Builds the program; returns -1 with a located error for PTX the emulator
  * cannot run.  Free with emu_program_free(). */

@@ -172,6 +172,7 @@ static int decode_operands(EmuProgram *p, Consts *c, const PtxModule *m, const P
   const PtxOperand *o = in->opd;
   int flags = ptx_op[in->op].flags;
   if (ptx_op[in->op].mods & M_MMA_MISC) return decode_tensor(p, c, m, in, x, gbase, e);
+  if (in->op == PTX_OP_WGMMA_MMA) return emu_wgmma_decode(p, in, x);
 
   switch (ptx_op[in->op].shape) {
   case PTX_SH_SETP: /* two destinations: p|q, d|p */
@@ -420,7 +421,7 @@ static int writes_slot(const EmuInstr *x, uint32_t slot) {
 static int fusion_barrier(const EmuInstr *x, const char *leader, int i) {
   if (leader[i] || x->op == PTX_OP_BRA || x->op == PTX_OP_CALL || (ptx_op[x->op].flags & (OPF_EXIT | OPF_BARRIER)))
     return 1;
-  if (ptx_op[x->op].mods & M_MMA_MISC) return 1; /* stores, and writes registers outside d[] */
+  if (ptx_op[x->op].mods & (M_MMA_MISC | M_WGMMA)) return 1; /* stores, and writes registers outside d[] */
   if ((x->op == PTX_OP_ST || x->op == PTX_OP_ATOM || x->op == PTX_OP_RED) &&
       (x->space == PTX_S_SHARED || x->space == PTX_S_GENERIC))
     return 1;
@@ -545,6 +546,16 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
       for (int j = 0; j < p->tensor[t].n[f]; j++)
         if (p->tensor[t].r[f][j] < k->nregs) read[p->tensor[t].r[f][j]] = 1;
   }
+  for (uint32_t t = 0; t < p->nwgmma; t++) { /* wgmma's too */
+    const EmuWgmma *w = &p->wgmma[t];
+    uint32_t src[3] = {w->adesc, w->bdesc, w->scale};
+    for (int j = 0; j < 3; j++)
+      if (src[j] < k->nregs) read[src[j]] = 1;
+    for (int j = 0; j < 4 && (w->m.wg & PTX_WG_AREG); j++)
+      if (w->a[j] < k->nregs) read[w->a[j]] = 1;
+    for (int j = 0; j < w->nd; j++)
+      if (w->d[j] < k->nregs) read[w->d[j]] = 1;
+  }
   for (int i = 0; i < k->ncode; i++) {
     EmuInstr *x = &p->code[i];
     /* RED has no exchange or compare-and-swap */
@@ -572,6 +583,7 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
 void emu_program_free(EmuProgram *p) {
   free(p->code);
   free(p->tensor);
+  free(p->wgmma);
   free(p->consts);
   memset(p, 0, sizeof *p);
 }

@@ -178,6 +178,17 @@ static void multiply(const PtxMma *m, const double *A, const double *B, const do
     }
 }
 
+/* The counter of an mma.sync's or wmma.mma's math (MemTensorPath). */
+static unsigned tensor_path(const PtxMma *m) {
+  switch (m->atype) {
+  case PTX_T_F16: return m->dtype == PTX_T_F16 ? MEM_TC_HMMA_F16_F16 : MEM_TC_HMMA_F16_F32;
+  case PTX_T_BF16: return MEM_TC_HMMA_BF16;
+  case TF32: return MEM_TC_HMMA_TF32;
+  case PTX_T_F64: return MEM_TC_DMMA_F64;
+  default: return MEM_TC_IMMA_INT8;
+  }
+}
+
 /* mma.sync and wmma.mma: the same computation on their fragments. */
 int emu_exec_mma(EMU_EXEC_ARGS) {
   if (whole_warp(b, x, warp, mask)) return -1;
@@ -193,6 +204,10 @@ int emu_exec_mma(EMU_EXEC_ARGS) {
   gather(&fc, t->r[3], R, C);
   multiply(&t->m, A, B, C, D);
   scatter(&fd, t->r[0], R, D);
+  if (b->mm) {
+    const PtxMmaDims *d = &ptx_mma_dims[t->m.shape];
+    mem_tensor_ops(b->mm, tensor_path(&t->m), (uint64_t)d->m * d->n * d->k);
+  }
   return 0;
 }
 

@@ -22,8 +22,10 @@
 /* LDSM/STSM: ldmatrix and stmatrix, shared only; addr[] holds the rows'
  * addresses (lanes 8i..8i+7 those of matrix i), size is 16.
  * MEM_LDGSTS: cp.async, given twice: its global reads (space GLOBAL, the
- * lanes that read) and its shared writes (space SHARED, all lanes). */
-typedef enum { MEM_LD, MEM_ST, MEM_ATOM, MEM_RED, MEM_LDSM, MEM_STSM, MEM_LDGSTS } MemOpKind;
+ * lanes that read) and its shared writes (space SHARED, all lanes).
+ * MEM_GMMA: never a MemReq (mem_gmma() counts wgmma); a line's picture
+ * of core-matrix rows, 16 bytes each, as LDSM's. */
+typedef enum { MEM_LD, MEM_ST, MEM_ATOM, MEM_RED, MEM_LDSM, MEM_STSM, MEM_LDGSTS, MEM_GMMA } MemOpKind;
 
 /* Where a global load may be cached: --loads (the default for loads
  * without a cache operator, as -Xptxas -dlcm sets it) and MemReq.cache (the
@@ -77,6 +79,56 @@ typedef struct MemTexReq {
                             4 for fetches, 8 for surfaces); texture.c says
                             which objects differ */
 } MemTexReq;
+
+/* The tensor cores' math, by path: X(ENUM, its counter (WmMetric), the
+ * time model's rate (ArchTensorRate)).  One op is one multiply-add
+ * (hypothesis for Nsight Compute's sm__ops_path_tensor_* counters:
+ * groundtruth/tensor_kernels.cu measures it). */
+#define MEM_TENSOR_PATHS(X)                                         \
+  X(HGMMA_F16, WM_M_OPS_HGMMA_F16, ARCH_TC_GMMA_F16)                \
+  X(HGMMA_BF16, WM_M_OPS_HGMMA_BF16, ARCH_TC_GMMA_F16)              \
+  X(HGMMA_TF32, WM_M_OPS_HGMMA_TF32, ARCH_TC_GMMA_TF32)             \
+  X(QGMMA_FP8, WM_M_OPS_FP8, ARCH_TC_GMMA_FP8)                      \
+  X(IGMMA_INT8, WM_M_OPS_IGMMA_INT8, ARCH_TC_GMMA_INT8)             \
+  X(BGMMA_B1, WM_M_OPS_BGMMA_B1, ARCH_TC_GMMA_B1)                   \
+  X(HMMA_F16_F16, WM_M_OPS_HMMA_F16_F16, ARCH_TC_MMA_F16)           \
+  X(HMMA_F16_F32, WM_M_OPS_HMMA_F16_F32, ARCH_TC_MMA_F16)           \
+  X(HMMA_BF16, WM_M_OPS_HMMA_BF16, ARCH_TC_MMA_F16)                 \
+  X(HMMA_TF32, WM_M_OPS_HMMA_TF32, ARCH_TC_MMA_TF32)                \
+  X(IMMA_INT8, WM_M_OPS_IMMA_INT8, ARCH_TC_MMA_INT8)                \
+  X(DMMA_F64, WM_M_OPS_DMMA_F64, ARCH_TC_MMA_F64)
+
+typedef enum {
+#define X(e, metric, rate) MEM_TC_##e,
+  MEM_TENSOR_PATHS(X)
+#undef X
+  MEM_TC_COUNT
+} MemTensorPath;
+
+extern const uint8_t mem_tc_metric[MEM_TC_COUNT]; /* WmMetric of each path */
+extern const uint8_t mem_tc_rate[MEM_TC_COUNT];   /* ArchTensorRate of each */
+
+/* One operand a wgmma.mma_async reads from shared memory through its
+ * descriptor: the core matrices (8 rows of 16 bytes) it reads. */
+typedef struct MemGmmaOpd {
+  uint32_t nmat;           /* core matrices; 0: the operand is in registers */
+  const uint64_t *row;     /* [8 * nmat] each row's shared address, swizzled,
+                              matrix after matrix */
+  uint16_t mn, k;          /* the tile: M or N rows by K elements */
+  uint8_t span;            /* its swizzle: 0, 32, 64 or 128 bytes */
+  uint8_t mn_major;        /* imm-trans: M- or N-major; else K-major */
+  uint8_t bits;            /* of an element */
+} MemGmmaOpd;
+
+/* One warpgroup's wgmma.mma_async (mem/gmma.c). */
+typedef struct MemGmma {
+  uint8_t path;            /* MemTensorPath of its math */
+  uint8_t warps;           /* warps that executed it: 4 */
+  uint64_t macs;           /* its multiply-adds: 64 x N x K */
+  MemGmmaOpd a, b;
+  int instr;               /* index of the instruction in the kernel's code */
+  uint16_t warp;           /* the warpgroup's first warp */
+} MemGmma;
 
 struct Arch;
 
@@ -285,6 +337,18 @@ void mem_tma_done(MemModel *mm, const MemTma *t, const char *why);
  * holds the first load of a round, the next load of the round counts it
  * (MemModel.round_alt). */
 void mem_round_owed(MemModel *mm, int pc, unsigned warp);
+
+/* Counts a warpgroup's wgmma.mma_async: instructions, shared bytes,
+ * wavefronts and bank conflicts of its descriptors' reads, its ops, and
+ * its line's statistics (mem/gmma.c). */
+void mem_gmma(MemModel *mm, const MemGmma *g);
+/* Counts `macs` multiply-adds of a tensor-core instruction on `path`
+ * (MemTensorPath): mma.sync and wmma.mma. */
+void mem_tensor_ops(MemModel *mm, unsigned path, uint64_t macs);
+/* Wavefronts of the core matrices a wgmma operand reads, each 8 rows of
+ * 16 bytes (row[8 m + r]): one per matrix whose rows lie in 8 different
+ * bank groups, more as mem_smem_matrix_cost() counts; *ideal gets nmat. */
+unsigned mem_gmma_cost(const uint64_t *row, uint32_t nmat, unsigned *ideal);
 
 /* Counts one warp-level texture or surface instruction. */
 void mem_texture(MemModel *mm, const MemTexReq *r);

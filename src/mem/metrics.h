@@ -33,6 +33,25 @@
   X(STSM_INST,"smsp__inst_executed_op_shared_stsm.sum",                  "stmatrix warp instructions (Shared Store Matrix, sm_90)") \
   X(STSM_WF,  "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum", "stmatrix wavefronts") \
   X(STSM_BC,  "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum", "stmatrix wavefronts beyond one per matrix") \
+  /* wgmma.mma_async (HGMMA, QGMMA, IGMMA, BGMMA; mem/gmma.c states the counting rule, a      \
+   * hypothesis until measured: groundtruth/wgmma_kernels.cu) */                               \
+  X(GMMA_INST, "smsp__inst_executed_pipe_tensor_op_gmma.sum",      "wgmma.mma_async warp instructions (each of the warpgroup's 4 warps executes one)") \
+  X(GMMA_BYTES,"smsp__sass_data_bytes_mem_shared_op_gmma.sum",     "shared bytes wgmma's descriptors read: 128 a core matrix (8 rows of 16 bytes), once a warpgroup instruction") \
+  X(GMMA_WF,  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum", "wgmma shared wavefronts: one a core matrix whose 8 rows lie in 8 bank groups") \
+  X(GMMA_BC,  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum", "wgmma shared wavefronts beyond one a core matrix") \
+  /* tensor-core math, one op a multiply-add (mem.h MEM_TENSOR_PATHS) */                      \
+  X(OPS_HGMMA_F16, "sm__ops_path_tensor_op_hgmma_src_fp16.sum",    "multiply-adds of f16 wgmma (D f16 or f32)") \
+  X(OPS_HGMMA_BF16,"sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32.sum", "multiply-adds of bf16 wgmma") \
+  X(OPS_HGMMA_TF32,"sm__ops_path_tensor_op_hgmma_src_tf32_dst_fp32.sum", "multiply-adds of tf32 wgmma") \
+  X(OPS_FP8,  "sm__ops_path_tensor_src_fp8.sum",                   "multiply-adds of fp8 (e4m3, e5m2) wgmma") \
+  X(OPS_IGMMA_INT8,"sm__ops_path_tensor_op_igmma_src_int8.sum",    "multiply-adds of s8/u8 wgmma") \
+  X(OPS_BGMMA_B1,"sm__ops_path_tensor_op_bgmma_src_int1.sum",      "multiply-adds (AND-popc bit pairs) of b1 wgmma") \
+  X(OPS_HMMA_F16_F16,"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp16.sum", "multiply-adds of f16 mma.sync/wmma.mma with f16 D") \
+  X(OPS_HMMA_F16_F32,"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32.sum", "multiply-adds of f16 mma.sync/wmma.mma with f32 D") \
+  X(OPS_HMMA_BF16,"sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32.sum", "multiply-adds of bf16 mma.sync/wmma.mma") \
+  X(OPS_HMMA_TF32,"sm__ops_path_tensor_op_hmma_src_tf32_dst_fp32.sum", "multiply-adds of tf32 mma.sync/wmma.mma") \
+  X(OPS_IMMA_INT8,"sm__ops_path_tensor_op_imma_src_int8.sum",      "multiply-adds of s8/u8 mma.sync/wmma.mma") \
+  X(OPS_DMMA_F64,"sm__ops_path_tensor_src_fp64.sum",               "multiply-adds of f64 mma.sync/wmma.mma (DMMA)") \
   X(GLD_INST, "smsp__inst_executed_op_global_ld.sum",              "global load warp instructions") \
   X(GST_INST, "smsp__inst_executed_op_global_st.sum",              "global store warp instructions") \
   X(GRED_INST,"smsp__inst_executed_op_global_red.sum",             "global reduction warp instructions (Nsight Compute has no counter for atom)") \

@@ -369,7 +369,7 @@ unsigned mem_smem_lane_map(const MemGen *g, const uint64_t *addr, uint32_t mask,
     bank[l] = mask >> l & 1 ? (uint8_t)((addr[l] >> shift) % nbanks) : 0;
     wave[l] = 0;
   }
-  if (op == MEM_LDSM || op == MEM_STSM)
+  if (op == MEM_LDSM || op == MEM_STSM || op == MEM_GMMA)
     return mem_smem_matrix_lane_waves(addr, mask, wave);
   if (g->banks == MEM_BANKS_SM70)
     return mem_smem_lane_waves(addr, mask, size, op, wave);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mem/mem.h"
 #include "model/model.h"
 
 const char *const model_bound_name[MODEL_NBOUNDS] = {
@@ -189,6 +190,29 @@ static double dram_bound(const Arch *a, const uint64_t *m, int *by_rows) {
   return *by_rows ? rows : bytes;
 }
 
+/* Tensor cores: each path's multiply-adds (mem.h MEM_TENSOR_PATHS: wgmma
+ * and mma.sync apart) over its dense rate per SM and clock (Arch.tensor_fma),
+ * on the SMs the grid keeps busy.  *top gets the path that takes longest. */
+static double tensor_bound(const Arch *a, const uint64_t *m, double busy, double clk, int *top) {
+  double sum = 0, most = 0;
+  *top = 0;
+  for (int p = 0; p < MEM_TC_COUNT; p++) {
+    double rate = a->tensor_fma[mem_tc_rate[p]], ns = rate > 0 ? (double)m[mem_tc_metric[p]] / rate : 0;
+    sum += ns;
+    if (ns > most) most = ns, *top = p;
+  }
+  return sum / busy / clk;
+}
+
+static const char *const tensor_rate_name[ARCH_TC_COUNT] = {
+#define X(e, what) what,
+  ARCH_TENSOR_RATES(X)
+#undef X
+};
+
+/* Long because each bound is a few lines of its own, sharing the launch's
+ * derived numbers (busy SMs, waves, the L1's cycles), and the limiter's
+ * explanation needs them all. */
 void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTime *t) {
   memset(t, 0, sizeof *t);
   double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0; /* cycles per ns */
@@ -209,8 +233,11 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
    * sectors cost as much as whole lines (measured: tr_naive, madd_nc). */
   t->bound_ns[MODEL_L2] = ratio(l2_reqs, a->l2_reqs_ns);
   /* L1TEX, per SM, one per clock: shared memory wavefronts, a tag lookup
-   * per line a global/local request touches, a sector filled from L2. */
+   * per line a global/local request touches, a sector filled from L2; and
+   * wgmma's descriptor reads, which take the shared memory's data path too
+   * (its throughput alone: they are not in a warp's chain). */
   double l1_cycles = wavefronts + (double)m[WM_M_L1_LINES] + (double)m[WM_M_L2_RD];
+  double l1_pipe = l1_cycles + (double)m[WM_M_GMMA_WF];
   /* the SMs a grid smaller than the GPU keeps busy (matvec_alias and
    * matvec_reg on 4 and 16 blocks: each SM's L1 looks up 32 lines a
    * request, measured 155 ns a round) */
@@ -218,7 +245,7 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   /* and apart from those, its path to the L2: a write request every
    * l1_write_cycles (a store request sends one per line it writes) */
   double write_cycles = (double)m[WM_M_L2_WRREQ] * a->l1_write_cycles;
-  t->bound_ns[MODEL_L1] = fmax(l1_cycles, write_cycles) / busy / clk;
+  t->bound_ns[MODEL_L1] = fmax(l1_pipe, write_cycles) / busy / clk;
   /* Issue: each scheduler issues one warp-instruction per clock. */
   t->bound_ns[MODEL_ISSUE] = ratio((double)l->warp_instrs, busy * a->schedulers * clk);
   /* Block launch: an SM starts one block every block_ns. */
@@ -237,6 +264,8 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   double raw = ratio((double)m[WM_M_RAW], warps) * a->raw_wait_ns;
   double smem = resident * ratio(wavefronts, blocks) / clk;
   t->bound_ns[MODEL_LATENCY] = waves * (mem + raw + smem);
+  int top_path;
+  t->bound_ns[MODEL_TENSOR] = tensor_bound(a, m, busy, clk, &top_path);
   WarpChain wc;
   warp_alone(a, m, l, warps, l1_cycles / clk, &wc);
   double chain = (waves > 1 ? waves : 1) * wc.ns;
@@ -276,8 +305,13 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
              model_bound_limit[t->limiter], ceil(waves), resident, mem + raw + smem, mem, raw, smem,
              t->dram_gbs / 1000, a->dram_gbs / 1000);
     break;
+  case MODEL_TENSOR:
+    snprintf(t->why, sizeof t->why, "%s: %.2f G multiply-adds, most of %s at %.0f per SM per clock, on %.0f SMs",
+             model_bound_limit[t->limiter], (double)m[mem_tc_metric[top_path]] / 1e9,
+             tensor_rate_name[mem_tc_rate[top_path]], a->tensor_fma[mem_tc_rate[top_path]], busy);
+    break;
   case MODEL_L1:
-    if (write_cycles > l1_cycles) {
+    if (write_cycles > l1_pipe) {
       snprintf(t->why, sizeof t->why, "%s: %.1f M write requests to L2 (a line each), one per %.0f clocks per SM",
                model_bound_limit[t->limiter], (double)m[WM_M_L2_WRREQ] / 1e6, a->l1_write_cycles);
       break;

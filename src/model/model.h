@@ -3,8 +3,8 @@
  *
  * The time model is a bound model: each level of the machine (DRAM, L2,
  * L1/shared memory, instruction issue, block launch, same-address
- * serialization, and the latency the resident warps can hide — Little's
- * law) gives the time it alone needs; the kernel takes the longest of them
+ * serialization, the latency the resident warps can hide — Little's
+ * law — and the tensor cores' math) gives the time it alone needs; the kernel takes the longest of them
  * plus the launch overhead.  Its constants are the preset's, fitted to the
  * H200 ground truth (docs/accuracy.md shows the comparison).
  */
@@ -38,7 +38,8 @@ typedef enum {
   X(ISSUE, "issue", "issue-bound")                                                          \
   X(BLOCKS, "block launch", "block-launch-bound")                                           \
   X(HOT, "same address", "same-address-bound")                                              \
-  X(LATENCY, "latency", "latency-bound")
+  X(LATENCY, "latency", "latency-bound")                                                    \
+  X(TENSOR, "tensor", "tensor-bound")
 #define X(e, s, l) MODEL_##e,
   MODEL_BOUNDS(X)
 #undef X

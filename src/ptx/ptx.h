@@ -296,10 +296,11 @@ typedef struct PtxOperand {
 
 #define PTX_MAX_OPD 6
 
-/* Tensor-core instructions (ldmatrix, stmatrix, movmatrix, mma, wmma.*):
- * what their modifiers say (ptx_mma.c).  Their vector operands hold up to 8
- * registers: a vector of more than 4 keeps them in PtxKernel.vregs from
- * index imm (ptx_vec_reg reads either form). */
+/* Tensor-core instructions (ldmatrix, stmatrix, movmatrix, mma, wmma.*,
+ * wgmma.*): what their modifiers say (ptx_mma.c, ptx_wgmma.c).  Their
+ * vector operands hold up to 8 registers (wgmma's D up to 128): a vector of
+ * more than 4 keeps them in PtxKernel.vregs from index imm (ptx_vec_reg
+ * reads either form). */
 typedef enum {
   PTX_MMA_NONE, PTX_MMA_M8N8, PTX_MMA_M8N8K4, PTX_MMA_M16N8K4, PTX_MMA_M16N8K8, PTX_MMA_M16N8K16,
   PTX_MMA_M16N8K32, PTX_MMA_M16N16K16, PTX_MMA_M32N8K16, PTX_MMA_M8N32K16, PTX_MMA_M16N16K8, PTX_MMA_M8N8K16,
@@ -310,13 +311,28 @@ typedef enum {
 #define PTX_MMA_BCOL 2           /* layout: B is column-major */
 #define PTX_MMA_TRANS 4          /* layout: ldmatrix/stmatrix/movmatrix .trans */
 #define PTX_MMA_SAT 8            /* layout: .satfinite */
+/* wgmma.mma_async's element types beyond PtxType (ptx_wgmma.c) */
+#define PTX_MMA_E4M3 PTX_T_COUNT       /* fp8: 4 exponent bits, 3 mantissa */
+#define PTX_MMA_E5M2 (PTX_T_COUNT + 1) /* fp8: 5 exponent bits, 2 mantissa */
+#define PTX_MMA_B1 (PTX_T_COUNT + 2)   /* single bits (.and.popc) */
+/* PtxMma.wg: wgmma.mma_async's immediates and forms */
+#define PTX_WG_NEG_A 1    /* imm-scale-a is -1: A negated */
+#define PTX_WG_NEG_B 2    /* imm-scale-b is -1 */
+#define PTX_WG_TRANS_A 4  /* imm-trans-a is 1: A is M-major in shared memory */
+#define PTX_WG_TRANS_B 8  /* imm-trans-b is 1: B is N-major */
+#define PTX_WG_AREG 16    /* A comes from registers (opd[1] is a vector) */
+#define PTX_WG_SCALE_IMM 32 /* scale-d is an immediate (opd[3].imm), not a predicate */
 typedef struct PtxMma {
-  uint8_t shape;    /* PtxMmaShape */
+  uint8_t shape;    /* PtxMmaShape (wgmma: PTX_MMA_NONE, wn and wk say it) */
   uint8_t layout;   /* PTX_MMA_* bits */
   uint8_t num;      /* ldmatrix/stmatrix: matrices (.x1 .x2 .x4) */
   uint8_t frag;     /* wmma.load/store: 'a', 'b', 'c' or 'd' */
   uint8_t dtype, atype, btype, ctype; /* PtxType or PTX_MMA_TF32; ldmatrix,
-                       wmma.load/store: the one type in dtype */
+                       wmma.load/store: the one type in dtype; wgmma: D, A,
+                       B (PTX_MMA_E4M3/E5M2/B1 too; ctype unused) */
+  uint16_t wn;      /* wgmma.mma_async: N of .m64nNkK (8..256) */
+  uint16_t wk;      /* and K (8, 16, 32 or 256) */
+  uint8_t wg;       /* PTX_WG_* */
 } PtxMma;
 
 typedef struct PtxInstr {
@@ -531,6 +547,15 @@ PtxModule *ptx_load_with(const char *path, const char *arch, const char *const *
  * Past its limit the tool's process group is killed. */
 #define PTX_NVCC_TIMEOUT 300.0
 #define PTX_PTXAS_TIMEOUT 60.0
+
+/* wgmma.mma_async (ptx_wgmma.c): the registers of D and of a register A
+ * its shape and types take (the PTX ISA's "Register Fragments"), and the
+ * bits of one element of A and B (1 for .b1). */
+int ptx_wgmma_dregs(const PtxMma *m);
+int ptx_wgmma_aregs(const PtxMma *m);
+unsigned ptx_wgmma_elem_bits(unsigned t);
+/* "e4m3", or ptx_type_name() of a PtxType. */
+const char *ptx_wgmma_type_name(unsigned t);
 
 /* Registers per thread of the module's kernels, from `ptxas -arch=sm_XX -v`
  * on the module's PTX (ptxas found like nvcc): fills PtxKernel.regs of the

@@ -388,13 +388,13 @@ static void address(Parser *P, Opd *o, int tex) {
 /* vector := '{' (reg | '_' | integer) {',' (reg | '_' | integer)} '}' (of
  * 2 or 4; the integers of one vector all equal: they share PtxOperand.imm).
  * Texture and surface operands (`any`) also take 1 and 3; a tensor-core
- * fragment (`frag`) has 1 to 8 registers, those of more than 4 in the
- * kernel's vregs (PtxOperand.imm: where). */
+ * fragment has 1 to `frag` registers (8; wgmma's D 128), those of more
+ * than 4 in the kernel's vregs (PtxOperand.imm: where). */
 static void vector(Parser *P, PtxOperand *o, int frag, int any) {
   const PtxTok *lb = pp_next(P);
   o->kind = PTX_O_VEC;
-  int n = 0, max = frag ? 8 : 4;
-  uint32_t regs[8];
+  int n = 0, max = frag ? frag : 4;
+  uint32_t regs[128];
   do {
     const PtxTok *t = pp_peek(P);
     if (n == max) pp_fail(P, t, "vector operand with more than %d elements", max);
@@ -450,7 +450,7 @@ static void operand(Parser *P, Opd *o, const PtxInstr *in, int is_bra, int tex, 
     return;
   }
   if (pp_is_punct(t, '{')) {
-    vector(P, &o->o, (ptx_op[in->op].mods & M_MMA_MISC) != 0, tex);
+    vector(P, &o->o, ptx_op[in->op].mods & M_WGMMA ? 128 : ptx_op[in->op].mods & M_MMA_MISC ? 8 : 0, tex);
     return;
   }
   if (pp_is_punct(t, '!')) {
@@ -582,7 +582,9 @@ static void mnemonic(Parser *P, PtxInstr *in, InstrCtx *x) {
                        P->k->name);
   in->op = (uint16_t)op;
   for (int i = used; i < nc; i++) {
-    int taken = ptx_op[op].mods & M_MMA_MISC ? pp_mma_modifier(P, in, x, c[i]) : -1; /* tensor cores' words */
+    int taken = ptx_op[op].mods & M_MMA_MISC ? pp_mma_modifier(P, in, x, c[i]) /* tensor cores' words */
+                : ptx_op[op].mods & M_WGMMA  ? pp_wgmma_modifier(P, in, x, c[i])
+                                             : -1;
     if (taken == 0) bad_mod(P, x, c[i]);
     if (taken < 0) modifier(P, in, x, c[i]);
   }
@@ -780,6 +782,7 @@ static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
   if (op == PTX_OP_VOTE && in->type != (in->sub == PTX_SUB_BALLOT ? PTX_T_B32 : PTX_T_PRED))
     bad_form(P, mn, ": vote.ballot is .b32, vote.all/any/uni are .pred");
   if (ptx_op[op].mods & M_MMA_MISC) pp_mma_rules(P, in, x);
+  if (ptx_op[op].mods & M_WGMMA) pp_wgmma_rules(P, in, x);
   if (ptx_op[op].mods & (M_ASYNC | M_MBAR)) async_rules(P, in, x);
   if (ptx_op[op].mods & M_TMAP) tmap_rules(P, in, x);
 }

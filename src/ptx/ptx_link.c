@@ -110,8 +110,8 @@ static void relocate(PtxInstr *in, uint32_t slot_base, uint32_t start, uint32_t 
     case PTX_O_ADDR:
       if (o->reg[0] != PTX_NOREG) o->reg[0] += slot_base;
       break;
-    case PTX_O_VEC:
-      for (int v = 0; v < o->n; v++)
+    case PTX_O_VEC: /* reg[] holds the first 4; a longer vector's are in vregs (append_fn) */
+      for (int v = 0; v < o->n && v < 4; v++)
         if (o->reg[v] != PTX_NOREG) o->reg[v] += slot_base;
       break;
     case PTX_O_LABEL: o->imm += start; break;
@@ -150,12 +150,24 @@ static void append_fn(Link *L, int i) {
   p->slot_base = k->nregs;
   p->nslots = f->nregs;
   p->fp_slot = k->nregs + f->fp_slot;
-  uint32_t call_base = (uint32_t)k->ncalls;
+  uint32_t call_base = (uint32_t)k->ncalls, vbase = k->nvregs;
+  /* the function's long vectors (tensor-core fragments) after the kernel's */
+  if (f->nvregs) {
+    if (k->nvregs + f->nvregs > k->capvregs) {
+      k->capvregs = k->nvregs + f->nvregs;
+      k->vregs = wm_xrealloc(k->vregs, k->capvregs * sizeof *k->vregs);
+    }
+    for (uint32_t v = 0; v < f->nvregs; v++)
+      k->vregs[vbase + v] = f->vregs[v] == PTX_NOREG ? PTX_NOREG : f->vregs[v] + p->slot_base;
+    k->nvregs += f->nvregs;
+  }
   k->code = wm_xrealloc(k->code, sizeof *k->code * (size_t)(k->ncode + f->ncode));
   for (int j = 0; j < f->ncode; j++) {
     PtxInstr *in = &k->code[k->ncode + j];
     *in = f->code[j];
     relocate(in, p->slot_base, p->start, call_base);
+    for (int o = 0; o < in->nopd; o++)
+      if (in->opd[o].kind == PTX_O_VEC && in->opd[o].n > 4) in->opd[o].imm += vbase;
   }
   k->ncode += f->ncode;
   k->reg_names = wm_xrealloc(k->reg_names, sizeof *k->reg_names * (size_t)(k->nregs + f->nregs + 1));

@@ -89,6 +89,8 @@
   X(M_SUFMT, 54, ".b .p (surface: raw bytes or formatted)")                                                          \
   X(M_TXQ, 55, ".width .height .depth .channel_data_type .channel_order .normalized_coords .filter_mode "            \
                ".addr_mode_0/1/2 .array_size .num_mipmap_levels .num_samples") \
+  X(M_WGMMA, 42, "wgmma: .aligned, .m64nNkK, the types of D, A and B (.e4m3 .e5m2 .tf32 .b1 too); .satfinite; "     \
+                 ".and.popc")                                                                                     \
   X(M_CLUSTER, 56, ".arrive .wait (barrier.cluster); .aligned .relaxed .release .acquire")                         \
   X(M_TMA, 40, "tensor copies: .1d-.5d .tile .im2col .im2col_no_offs .multicast::cluster; reductions: .add .min "   \
                ".max .inc .dec .and .or .xor .noftz")                                                                \
@@ -152,6 +154,7 @@ enum PtxModBits {
                "[map, {c..}][, {offsets}][, policy]")                                                           \
   X(SH_FENCE, 0, "[[a], size] (fence.proxy.tensormap::generic.acquire)")                                     \
   X(SH_TMAP_OP, 0, "[a][, ord], new_val (tensormap.replace) | [d], [s], size (tensormap.cp_fenceproxy)")      \
+  X(SH_WGMMA, 0, "{d..}, a-desc | {a..}, b-desc, scale-d[, imm-scale-a, imm-scale-b[, imm-trans-a], imm-trans-b]") \
   X(SH_ELECT, 1, "d[|p], mask")                                                  \
   X(SH_CALL, 0, "[(ret, ...),] f | fptr [, (arg, ...)] [, prototype]")
 
@@ -165,6 +168,7 @@ typedef enum {
 #define ARITH (M_FLOAT | M_SAT)
 #define MMA_MODS (M_SYNC | M_NEED_SYNC | M_NOTYPE | M_MMA_SHAPE | M_MMA_LAYOUT | M_MMA_MISC)
 #define MMA_MEM (MMA_MODS | M_SPACE)
+#define WGMMA_MODS (M_SYNC | M_NEED_SYNC | M_NOTYPE | M_WGMMA)
 #define PTX_OPS(X)                                                                                           \
   /* data movement */                                                                                        \
   X(LD, "ld", OPF_MEM, M_VEC | M_SPACE | M_CACHE | M_SEM, SH_LD, "", ld,                                     \
@@ -372,6 +376,17 @@ typedef enum {
     "u", wmma_store, "the matrix at [a] = fragment d")                                                       \
   X(WMMA_MMA, "wmma.mma", OPF_WARP, MMA_MODS | M_RND, SH_MMA, "", wmma_mma,                                  \
     "D = A * B + C on wmma fragments") \
+  /* warpgroup MMA, sm_90a (ptx_wgmma.c: modifiers and operands; emu_wgmma.c: semantics) */                 \
+  X(WGMMA_FENCE, "wgmma.fence", OPF_WARP | OPF_NODST, WGMMA_MODS, SH_NONE, "", wgmma_fence,                   \
+    "orders the warp's register and shared-memory accesses before the wgmma.mma_async that follow")         \
+  X(WGMMA_COMMIT, "wgmma.commit_group", OPF_WARP | OPF_NODST, WGMMA_MODS, SH_NONE, "", wgmma_commit,          \
+    "closes the warp's group of wgmma.mma_async (computed at issue)")                                       \
+  X(WGMMA_WAIT, "wgmma.wait_group", OPF_WARP | OPF_NODST, WGMMA_MODS, SH_ONE, "u", wgmma_wait,               \
+    "waits until at most a of the warp's wgmma groups are pending (they completed at issue)")              \
+  X(WGMMA_MMA, "wgmma.mma_async", OPF_WARP, WGMMA_MODS, SH_WGMMA, "p", wgmma_mma,                            \
+    "D = A * B (+ D if scale-d) on the warpgroup's 64 x N tile: A from registers or a shared-memory "      \
+    "descriptor, B from a descriptor (K-major or MN-major, swizzled 32/64/128 B); f16, bf16, tf32, e4m3, "  \
+    "e5m2, s8/u8, b1") \
   /* cooperative groups */                                                                                   \
   X(ELECT, "elect", OPF_WARP, M_SYNC | M_NEED_SYNC | M_NOTYPE, SH_ELECT, "b", elect,                          \
     "d = the lowest active lane of mask, p = (this lane is it)")                                             \

@@ -8,6 +8,7 @@
  *   ptx_shape.c  each operand form's rule (PtxShape), and the conventions
  *                of PtxInstr.opd the emulator relies on
  *   ptx_mma.c    the tensor-core instructions' modifiers and fragments
+ *   ptx_wgmma.c  the warpgroup MMA instructions' (sm_90a)
  * Functions shared between them carry the pp_ prefix.  Errors leave the
  * parser by longjmp (pp_fail, pp_unsup); see ptx_parse.c.
  */
@@ -190,6 +191,7 @@ typedef struct InstrCtx {
                              order (destination first), 'g' global, 'c'
                              shared::cta (or plain .shared), 'k' shared::cluster */
   uint8_t tma_mode;       /* TMA: a load mode was given */
+  uint8_t wgmma;          /* wgmma.*: the WG_SEEN_* words it named (ptx_wgmma.c) */
 } InstrCtx;
 
 /* An operand as parsed, before it is checked against its position. */
@@ -290,5 +292,8 @@ PtxType pp_opd_type(const PtxInstr *in, int i);
  * given twice, -1: not one of theirs), then the checks of the whole form */
 int pp_mma_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c);
 void pp_mma_rules(Parser *P, PtxInstr *in, const InstrCtx *x);
+/* wgmma.* (ptx_wgmma.c): the same two steps */
+int pp_wgmma_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c);
+void pp_wgmma_rules(Parser *P, PtxInstr *in, const InstrCtx *x);
 
 #endif

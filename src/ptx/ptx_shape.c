@@ -85,6 +85,11 @@
  *           mma/wmma.mma: opd[0..3] = d, a, b, c; the fragment sizes are
  *           ptx_mma_regs(); a VEC of more than 4 registers keeps them in
  *           PtxKernel.vregs (ptx_vec_reg); PtxInstr.mma says the rest.
+ *   wgmma.mma_async  opd[0]=D (VEC of up to 128 registers, in vregs),
+ *           opd[1]=A's descriptor (REG .b64) or registers (VEC of 4),
+ *           opd[2]=B's descriptor (REG .b64), opd[3]=scale-d (predicate
+ *           REG, or IMM 0/1); imm-scale-a/-b and imm-trans-a/-b are in
+ *           PtxInstr.mma.wg (PTX_WG_*), the shape in mma.wn/wk; nopd = 4.
  *   cp.async  opd[0]=ADDR dst (shared), opd[1]=ADDR src (global), opd[2]=size
  *           (IMM 4, 8 or 16; 16 for .cg), opd[3]=src-size (sub ASYNC_SRCSIZE)
  *           or the ignore-src predicate (sub ASYNC_IGNORE) or NONE,
@@ -584,6 +589,71 @@ static int shape_mma(Shape *s) {
   return keep_all(s);
 }
 
+/* A register of a 64-bit integer type: a wgmma matrix descriptor. */
+static void check_descriptor(Shape *s, const Opd *o, const char *what) {
+  char buf[160];
+  snprintf(buf, sizeof buf, "%s (a 64-bit matrix descriptor in a .b64 register)", what);
+  check(s->P, o, K_REG, 0, buf);
+  if (o->rtype != PTX_T_B64 && o->rtype != PTX_T_U64 && o->rtype != PTX_T_S64) pp_fail(s->P, o->tok, "expected %s", buf);
+}
+
+/* The registers of a wgmma fragment: a vector of exactly `want`, no '_'. */
+static void check_wgmma_regs(Shape *s, const Opd *o, int want, char which) {
+  check(s->P, o, K_VEC, 0, "a vector of registers {...}");
+  if (o->o.n != want)
+    pp_fail(s->P, o->tok, "%c of this wgmma.mma_async (.m64n%uk%u.%s) has %d register%s, found %d", which,
+            s->in->mma.wn, s->in->mma.wk, ptx_wgmma_type_name(which == 'D' ? s->in->mma.dtype : s->in->mma.atype),
+            want, want == 1 ? "" : "s", o->o.n);
+  for (int i = 0; i < o->o.n; i++)
+    if (ptx_vec_reg(s->P->k, &o->o, i) == PTX_NOREG) pp_fail(s->P, o->tok, "'_' in a wgmma fragment");
+}
+
+/* An immediate of wgmma.mma_async that must be one of two values. */
+static int wgmma_imm(Shape *s, const Opd *o, int a, int b, const char *what) {
+  char buf[128];
+  if (o->o.kind != PTX_O_IMM || o->num.kind != NUM_INT) pp_fail(s->P, o->tok, "expected %s: the constant %d or %d", what, a, b);
+  int64_t v = o->num.neg ? -(int64_t)o->num.bits : (int64_t)o->num.bits;
+  if (v != a && v != b)
+    pp_fail(s->P, o->tok, "%s is %d or %d, found '%s'", what, a, b, pp_tok_str(o->tok, buf, sizeof buf));
+  return v == b;
+}
+
+/* wgmma.mma_async d, a-desc | {a}, b-desc, scale-d[, imm-scale-a, imm-scale-b[, imm-trans-a], imm-trans-b]
+ * (ptx_wgmma.c says which types take which): opd[0] = D, opd[1] = A's
+ * descriptor (REG) or registers (VEC), opd[2] = B's descriptor, opd[3] =
+ * scale-d (a predicate REG, or IMM 0/1); the immediates go to
+ * PtxMma.wg.  nopd = 4. */
+static int shape_wgmma(Shape *s) {
+  PtxMma *m = &s->in->mma;
+  unsigned a = m->atype;
+  int areg = s->n > 1 && s->r[1].o.kind == PTX_O_VEC;
+  int half = a == PTX_T_F16 || a == PTX_T_BF16, scaled = half || a == PTX_MMA_TF32 || a == PTX_MMA_E4M3 || a == PTX_MMA_E5M2;
+  int want = 4 + (scaled ? 2 : 0) + (half ? (areg ? 1 : 2) : 0);
+  check_count(s->P, s->x, s->n, want, want);
+  check_wgmma_regs(s, &s->r[0], ptx_wgmma_dregs(m), 'D');
+  if (areg) {
+    check_wgmma_regs(s, &s->r[1], ptx_wgmma_aregs(m), 'A');
+    m->wg |= PTX_WG_AREG;
+  } else {
+    check_descriptor(s, &s->r[1], "A's descriptor or registers {...}");
+  }
+  check_descriptor(s, &s->r[2], "B's descriptor");
+  check(s->P, &s->r[3], K_REG | K_IMM, 1, "scale-d: a predicate, or 0 or 1");
+  if (s->r[3].o.kind == PTX_O_IMM) {
+    wgmma_imm(s, &s->r[3], 0, 1, "scale-d");
+    m->wg |= PTX_WG_SCALE_IMM;
+  }
+  int i = 4;
+  if (scaled) {
+    if (wgmma_imm(s, &s->r[i++], 1, -1, "imm-scale-a")) m->wg |= PTX_WG_NEG_A;
+    if (wgmma_imm(s, &s->r[i++], 1, -1, "imm-scale-b")) m->wg |= PTX_WG_NEG_B;
+  }
+  if (half && !areg && wgmma_imm(s, &s->r[i++], 0, 1, "imm-trans-a")) m->wg |= PTX_WG_TRANS_A;
+  if (half && wgmma_imm(s, &s->r[i++], 0, 1, "imm-trans-b")) m->wg |= PTX_WG_TRANS_B;
+  for (int j = 0; j < 4; j++) s->out[j] = s->r[j];
+  return 4;
+}
+
 /* ldmatrix d, [a]; wmma.load d, [a][, stride] */
 static int shape_mload(Shape *s) {
   int wmma = s->in->op == PTX_OP_WMMA_LOAD;
@@ -795,7 +865,7 @@ static int (*const shapes[PTX_SH_COUNT])(Shape *) = {
   [PTX_SH_CPASYNC] = shape_cpasync, [PTX_SH_BULK] = shape_bulk, [PTX_SH_MBAR_INIT] = shape_mbar_init,
   [PTX_SH_MBAR_ARRIVE] = shape_mbar_arrive, [PTX_SH_MBAR_WAIT] = shape_mbar_wait,
   [PTX_SH_ELECT] = shape_elect, [PTX_SH_TMA] = shape_tma, [PTX_SH_FENCE] = shape_fence,
-  [PTX_SH_TMAP_OP] = shape_tmap_op,
+  [PTX_SH_TMAP_OP] = shape_tmap_op, [PTX_SH_WGMMA] = shape_wgmma,
 };
 
 /* '|' and '!' are only legal in a few places. */

@@ -52,7 +52,7 @@ enum {
   MAXBOX = 64     /* a lane touches at most 2 sectors */
 };
 
-static const char *const op_names[] = {"ld", "st", "atom", "red", "ldmatrix", "stmatrix", "cp.async"};
+static const char *const op_names[] = {"ld", "st", "atom", "red", "ldmatrix", "stmatrix", "cp.async", "wgmma"};
 
 static const char *op_name(unsigned op) {
   return op < sizeof op_names / sizeof *op_names ? op_names[op] : "?";
