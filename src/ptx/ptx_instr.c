@@ -380,7 +380,7 @@ static void address(Parser *P, Opd *o, int tex) {
   if (tex && pp_is_punct(pp_peek(P), ',')) {
     pp_next(P);
     if (!pp_is_punct(pp_peek(P), '{')) pp_fail_expected(P, "a vector of coordinates {...}");
-    vector(P, &o->coord, tex == 2, 1); /* a tensor's: up to 5 (those past 4 in PtxKernel.vregs) */
+    vector(P, &o->coord, tex == 2 ? 8 : 0, 1); /* a tensor's: up to 5 (those past 4 in PtxKernel.vregs) */
   }
   pp_expect(P, ']');
 }
