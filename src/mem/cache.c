@@ -840,7 +840,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
     case TR_LD:
     case TR_TEX:
     case TR_SULD: {
-      static const int8_t hit[] = {[TR_TEX] = WM_M_TEX_HIT, [TR_SULD] = WM_M_SULD_HIT},
+      static const uint16_t hit[] = {[TR_TEX] = WM_M_TEX_HIT, [TR_SULD] = WM_M_SULD_HIT},
                           miss[] = {[TR_TEX] = WM_M_TEX_MISS, [TR_SULD] = WM_M_SULD_MISS};
       int tex = x->kind == TR_TEX || x->kind == TR_SULD;
       if (l1_load(l1, sec, &l1_last)) {

@@ -35,7 +35,7 @@
 #include "mem/mem.h"
 #include "ptx/ptx.h"
 
-const uint8_t mem_tc_metric[MEM_TC_COUNT] = {
+const uint16_t mem_tc_metric[MEM_TC_COUNT] = {
 #define X(e, metric, rate) metric,
   MEM_TENSOR_PATHS(X)
 #undef X

@@ -100,8 +100,8 @@ void mem_free(MemModel *mm)
 }
 
 /* Counters for global ld, st, atom, red (MemOpKind order). */
-static const uint8_t greq[4] = {WM_M_GLD_REQ, WM_M_GST_REQ, WM_M_GATOM_REQ, WM_M_GRED_REQ};
-static const uint8_t gsec[4] = {WM_M_GLD_SEC, WM_M_GST_SEC, WM_M_GATOM_SEC, WM_M_GRED_SEC};
+static const uint16_t greq[4] = {WM_M_GLD_REQ, WM_M_GST_REQ, WM_M_GATOM_REQ, WM_M_GRED_REQ};
+static const uint16_t gsec[4] = {WM_M_GLD_SEC, WM_M_GST_SEC, WM_M_GATOM_SEC, WM_M_GRED_SEC};
 /* Nsight Compute counts global ld, st and red instructions, not atom
  * (measured: smsp__inst_executed_op_global_red.sum is 0 for atom kernels). */
 static const int ginst[4] = {WM_M_GLD_INST, WM_M_GST_INST, -1, WM_M_GRED_INST};

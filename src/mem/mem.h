@@ -105,7 +105,7 @@ typedef enum {
   MEM_TC_COUNT
 } MemTensorPath;
 
-extern const uint8_t mem_tc_metric[MEM_TC_COUNT]; /* WmMetric of each path */
+extern const uint16_t mem_tc_metric[MEM_TC_COUNT]; /* WmMetric of each path */
 extern const uint8_t mem_tc_rate[MEM_TC_COUNT];   /* ArchTensorRate of each */
 
 /* One operand a wgmma.mma_async reads from shared memory through its

@@ -88,9 +88,9 @@ static void keep_picture(MemPicture *p, const MemTexReq *r, const uint64_t *sec,
 }
 
 void mem_texture(MemModel *mm, const MemTexReq *r) {
-  static const uint8_t inst[] = {WM_M_TEX_INST, WM_M_SULD_INST, WM_M_SUST_INST};
-  static const uint8_t req[] = {WM_M_TEX_REQ, WM_M_SULD_REQ, WM_M_SUST_REQ};
-  static const uint8_t secm[] = {WM_M_TEX_SEC, WM_M_SULD_SEC, WM_M_SUST_SEC};
+  static const uint16_t inst[] = {WM_M_TEX_INST, WM_M_SULD_INST, WM_M_SUST_INST};
+  static const uint16_t req[] = {WM_M_TEX_REQ, WM_M_SULD_REQ, WM_M_SUST_REQ};
+  static const uint16_t secm[] = {WM_M_TEX_SEC, WM_M_SULD_SEC, WM_M_SUST_SEC};
   static const uint8_t trace[] = {TR_TEX, TR_SULD, TR_ST};
   uint64_t sec[256];
   uint32_t bytes[256];
