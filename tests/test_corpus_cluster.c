@@ -263,9 +263,21 @@ static void test_errors(void **state) {
   assert_int_equal(code, WM_EFAULT);
   expect_in(msg, "mapa to block rank 5 of the cluster, which has 2 blocks");
   expect_in(msg, "cluster_dsm.cu:");
-  msg = launch_fails(NULL, 0, &code, "read_after_exit", "2", "32", "", "buf:f32:64:zero", (const char *)NULL);
-  assert_int_equal(code, WM_EFAULT);
-  expect_in(msg, "block rank 1 of the cluster, which has exited");
+  /* a read of an exited peer's shared memory is undefined in the PTX ISA
+   * and harmless on the H200 (fast.cu's cluster kernels do it): a run
+   * reads what the peer left, `warpmem check` reports it */
+  SimRun r = {0};
+  launch(&r, "read_after_exit", "2", "32", "", "buf:f32:64:zero", (const char *)NULL);
+  const float *got = ARG(&r, 0, float, 64);
+  for (int t = 0; t < 32; t++) assert_true(got[t] == (float)t);
+  sim_run_free(&r);
+  char cmd[1024], *out = NULL;
+  snprintf(cmd, sizeof cmd, "check '%s' --kernel read_after_exit --grid 2 --block 32 --arg buf:f32:64:zero",
+           tu_corpus("cluster_dsm.ptx"));
+  assert_int_equal(tu_run_cli(cmd, &out, NULL), 5); /* check's "found errors" */
+  expect_in(out, "memcheck: invalid access in kernel read_after_exit");
+  expect_in(out, "block rank 1 of the cluster, which has exited");
+  free(out);
   msg = launch_fails(NULL, 0, &code, "cluster_deadlock", "2", "32", "", "buf:f32:64:zero", (const char *)NULL);
   assert_int_equal(code, WM_EDEADLOCK);
   expect_in(msg, "cluster barrier deadlock in kernel cluster_deadlock, block (0,0,0) (rank 0 of its cluster)");

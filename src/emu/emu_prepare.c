@@ -144,8 +144,10 @@ static void decode_tma(EmuProgram *p, Consts *c, const PtxInstr *in, EmuInstr *x
   for (int v = 0; v < 2; v++) { /* coordinates, im2col offsets */
     const PtxOperand *vec = &o[v ? 4 : 2];
     t->n[v] = vec->kind == PTX_O_VEC ? vec->n : vec->kind == PTX_O_REG ? 1 : 0;
-    for (int j = 0; j < t->n[v]; j++)
-      t->r[v][j] = vec->kind == PTX_O_REG ? vec->reg[0] : ptx_vec_reg(p->k, vec, j);
+    for (int j = 0; j < t->n[v]; j++) {
+      uint32_t r = vec->kind == PTX_O_REG ? vec->reg[0] : ptx_vec_reg(p->k, vec, j);
+      t->r[v][j] = ptx_is_vconst(r) ? const_slot(p, c, (uint64_t)p->k->vconsts[r - PTX_VCONST]) : r;
+    }
   }
   uint32_t *r = t->r[2];
   t->n[2] = EMU_TMA_NSLOTS;

@@ -103,6 +103,7 @@ void ptx_module_free(PtxModule *m) {
     free(k->params);
     free(k->code);
     free(k->vregs);
+    free(k->vconsts);
     for (uint32_t r = 0; r < k->nregs; r++) free(k->reg_names[r]);
     free(k->reg_names);
     free(k->unsupported);

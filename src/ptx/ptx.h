@@ -17,6 +17,12 @@
 #include "util/diag.h"
 
 #define PTX_NOREG 0xffffffffu /* no register (a '_' sink, no guard, no base) */
+/* An element of a TMA instruction's coordinate vector written as a
+ * constant ({0, %r49, %r1061, 0, 0}, as CUTLASS-style code passes a 5-D
+ * box's unused coordinates): PTX_VCONST + i, the value in
+ * PtxKernel.vconsts[i]. */
+#define PTX_VCONST 0xf0000000u
+static inline int ptx_is_vconst(uint32_t r) { return r >= PTX_VCONST && r != 0xffffffffu; }
 
 /* What the front end accepts (docs/limits.md says why each value). */
 #define PTX_MAX_BYTES (256u << 20)  /* a PTX text: 256 MiB */
@@ -442,6 +448,8 @@ typedef struct PtxKernel {
   uint32_t code_bytes;      /* the size of its SASS (.text.NAME of the cubin
                                ptxas -v built), 0 when unknown: a launch
                                reads it from DRAM */
+  int64_t *vconsts;         /* constants of coordinate vectors (PTX_VCONST) */
+  uint32_t nvconsts, capvconsts;
   uint32_t *vregs;          /* registers of vector operands longer than 4
                                (tensor-core fragments), see PtxMma */
   uint32_t nvregs, capvregs;

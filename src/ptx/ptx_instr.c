@@ -380,7 +380,8 @@ static void address(Parser *P, Opd *o, int tex) {
   if (tex && pp_is_punct(pp_peek(P), ',')) {
     pp_next(P);
     if (!pp_is_punct(pp_peek(P), '{')) pp_fail_expected(P, "a vector of coordinates {...}");
-    vector(P, &o->coord, tex == 2 ? 8 : 0, 1); /* a tensor's: up to 5 (those past 4 in PtxKernel.vregs) */
+    vector(P, &o->coord, tex == 2 ? 8 : 0, tex == 2 ? 2 : 1); /* a tensor's: up to 5 (those past 4 in
+                                                                  PtxKernel.vregs), constants allowed */
   }
   pp_expect(P, ']');
 }
@@ -407,6 +408,16 @@ static void vector(Parser *P, PtxOperand *o, int frag, int any) {
       Num v = pp_signed_number(P);
       if (v.kind != NUM_INT) pp_unsup(P, t, "a float constant in a vector operand is not supported");
       int64_t iv = (int64_t)(v.neg ? 0 - v.bits : v.bits);
+      if (any == 2) { /* a tensor's coordinate: its own constant */
+        PtxKernel *k = P->k;
+        if (k->nvconsts == k->capvconsts) {
+          k->capvconsts = k->capvconsts ? 2 * k->capvconsts : 16;
+          k->vconsts = wm_xrealloc(k->vconsts, k->capvconsts * sizeof *k->vconsts);
+        }
+        k->vconsts[k->nvconsts] = iv;
+        regs[n++] = PTX_VCONST + k->nvconsts++;
+        continue;
+      }
       if (o->vimm && iv != o->imm) pp_unsup(P, t, "different constants in one vector operand are not supported");
       if (frag || any) pp_unsup(P, t, "a constant in a fragment or texture vector is not supported");
       o->vimm |= (uint8_t)(1u << n);

@@ -101,7 +101,13 @@ static int reach_all(Link *L) {
   return 0;
 }
 
-static void relocate(PtxInstr *in, uint32_t slot_base, uint32_t start, uint32_t call_base) {
+/* A register of a function moved to slot_base in its kernel; a coordinate
+ * constant (PTX_VCONST) moved to cbase in the kernel's vconsts. */
+static uint32_t moved(uint32_t r, uint32_t slot_base, uint32_t cbase) {
+  return r == PTX_NOREG ? r : ptx_is_vconst(r) ? r + cbase : r + slot_base;
+}
+
+static void relocate(PtxInstr *in, uint32_t slot_base, uint32_t cbase, uint32_t start, uint32_t call_base) {
   if (in->guard != PTX_NOREG) in->guard += slot_base;
   for (int j = 0; j < in->nopd; j++) {
     PtxOperand *o = &in->opd[j];
@@ -111,8 +117,7 @@ static void relocate(PtxInstr *in, uint32_t slot_base, uint32_t start, uint32_t 
       if (o->reg[0] != PTX_NOREG) o->reg[0] += slot_base;
       break;
     case PTX_O_VEC: /* reg[] holds the first 4; a longer vector's are in vregs (append_fn) */
-      for (int v = 0; v < o->n && v < 4; v++)
-        if (o->reg[v] != PTX_NOREG) o->reg[v] += slot_base;
+      for (int v = 0; v < o->n && v < 4; v++) o->reg[v] = moved(o->reg[v], slot_base, cbase);
       break;
     case PTX_O_LABEL: o->imm += start; break;
     default: break;
@@ -157,15 +162,21 @@ static void append_fn(Link *L, int i) {
       k->capvregs = k->nvregs + f->nvregs;
       k->vregs = wm_xrealloc(k->vregs, k->capvregs * sizeof *k->vregs);
     }
-    for (uint32_t v = 0; v < f->nvregs; v++)
-      k->vregs[vbase + v] = f->vregs[v] == PTX_NOREG ? PTX_NOREG : f->vregs[v] + p->slot_base;
+    for (uint32_t v = 0; v < f->nvregs; v++) k->vregs[vbase + v] = moved(f->vregs[v], p->slot_base, k->nvconsts);
     k->nvregs += f->nvregs;
+  }
+  uint32_t cbase = k->nvconsts; /* and its coordinates' constants after the kernel's */
+  if (f->nvconsts) {
+    k->vconsts = wm_xrealloc(k->vconsts, (k->nvconsts + f->nvconsts) * sizeof *k->vconsts);
+    memcpy(k->vconsts + k->nvconsts, f->vconsts, f->nvconsts * sizeof *f->vconsts);
+    k->nvconsts += f->nvconsts;
+    k->capvconsts = k->nvconsts;
   }
   k->code = wm_xrealloc(k->code, sizeof *k->code * (size_t)(k->ncode + f->ncode));
   for (int j = 0; j < f->ncode; j++) {
     PtxInstr *in = &k->code[k->ncode + j];
     *in = f->code[j];
-    relocate(in, p->slot_base, p->start, call_base);
+    relocate(in, p->slot_base, cbase, p->start, call_base);
     for (int o = 0; o < in->nopd; o++)
       if (in->opd[o].kind == PTX_O_VEC && in->opd[o].n > 4) in->opd[o].imm += vbase;
   }
