@@ -232,21 +232,36 @@ static void test_probe_counters(void **state) {
   r = probe("dsm_ld_strided_peer"); /* lanes 32 bytes apart: a sector each */
   assert_int_equal(M(&r, DSLD_SEC), 32 * 512);
   sim_run_free(&r);
+  /* the crossbar bytes are the same both ways, as the H200 counts them
+   * (docs/results/h200-2026-12-02-hopper): 32 a sector for loads and
+   * stores, 64 for atomics and reductions, which also cost the executing
+   * block one shared-memory atomic wavefront a request */
+  r = probe("dsm_ld_peer");
+  assert_int_equal(M(&r, DS_RD), 32 * 4 * 512);
+  assert_int_equal(M(&r, DS_WR), 32 * 4 * 512);
+  assert_int_equal(M(&r, DS_WR_ST), 0);
+  sim_run_free(&r);
   r = probe("dsm_st_peer");
   assert_int_equal(M(&r, DSST_INST), 512);
   assert_int_equal(M(&r, DSST_SEC), 4 * 512);
   assert_int_equal(M(&r, DS_WR_ST), 32 * 4 * 512);
-  assert_int_equal(M(&r, DS_RD), 0);
-  sim_run_free(&r);
-  r = probe("dsm_atom_peer"); /* an atomic reads and writes its sectors */
-  assert_int_equal(M(&r, DSATOM_INST), 512);
   assert_int_equal(M(&r, DS_RD), 32 * 4 * 512);
-  assert_int_equal(M(&r, DS_WR), 32 * 4 * 512);
+  assert_int_equal(M(&r, DS_RD_LD), 0);
   sim_run_free(&r);
-  r = probe("dsm_red_peer"); /* a reduction only writes */
+  r = probe("dsm_atom_peer");
   assert_int_equal(M(&r, DSATOM_INST), 512);
-  assert_int_equal(M(&r, DS_RD), 0);
-  assert_int_equal(M(&r, DS_WR), 32 * 4 * 512);
+  assert_int_equal(M(&r, DS_RD), 64 * 4 * 512);
+  assert_int_equal(M(&r, DS_WR), 64 * 4 * 512);
+  assert_int_equal(M(&r, SATOM_WF), 512);
+  out = ARG(&r, 0, float, 1024); /* 16 atomics a lane, each result counted once */
+  for (int t = 0; t < 1024; t++)
+    if (out[t] != 16.0f) fail_msg("dsm_atom_peer out[%d] = %g", t, out[t]);
+  sim_run_free(&r);
+  r = probe("dsm_red_peer");
+  assert_int_equal(M(&r, DSATOM_INST), 512);
+  assert_int_equal(M(&r, DS_RD), 64 * 4 * 512);
+  assert_int_equal(M(&r, DS_WR), 64 * 4 * 512);
+  assert_int_equal(M(&r, SATOM_WF), 512);
   sim_run_free(&r);
   r = probe("dsm_generic_peer"); /* a generic load of the peer's window counts as dshared too */
   assert_int_equal(M(&r, DSLD_INST), 512);

@@ -107,7 +107,7 @@ static void test_gemm_ws(void **state) {
   /* wgmma: each of a warpgroup's 4 warps executes every instruction (4 a
    * stage for each of the 2 warpgroups), and M N K multiply-adds in all */
   assert_int_equal(M(&run, GMMA_INST), blocks * 2 * 4 * stages * 4);
-  assert_int_equal(M(&run, OPS_HGMMA_BF16), 512ull * 512 * 512);
+  assert_int_equal(M(&run, OPS_HGMMA_BF16), 2ull * 512 * 512 * 512); /* 2 ops a multiply-add */
   sim_run_free(&run);
   run_label(&run, "gemm_ws#256x512x1024");
   check_product(&run, 0, 1, 2, 256, 512, 1024);
@@ -116,15 +116,16 @@ static void test_gemm_ws(void **state) {
 
 /* Clusters of 2 along M share B's tile: rank 0 loads it once for both
  * (multicast), each block its own A.  A: 16 blocks x 8 stages; B: 8
- * clusters x 8 stages, each read from L2 once. */
+ * clusters x 8 stages, each read from L2 once and delivered to both blocks
+ * (the crossbar's bytes count per destination, as on the H200). */
 static void test_gemm_multicast(void **state) {
   (void)state;
   SimRun run;
   run_label(&run, "gemm_mc#512");
   check_product(&run, 0, 1, 2, 512, 512, 512);
   assert_int_equal(M(&run, TMA_LD_INST), 16 * 8 + 8 * 8);
-  assert_int_equal(M(&run, TMA_MC_BYTES), 8 * 8 * 16384);
-  assert_int_equal(M(&run, TMA_LD_BYTES), (16 * 8 + 8 * 8) * 16384);
+  assert_int_equal(M(&run, TMA_MC_BYTES), 2 * 8 * 8 * 16384);
+  assert_int_equal(M(&run, TMA_LD_BYTES), (16 * 8 + 2 * 8 * 8) * 16384);
   assert_int_equal(M(&run, TMA_SELF_BYTES), 16 * 8 * 16384);
   sim_run_free(&run);
 }

@@ -246,7 +246,7 @@ static void test_mma_ldmatrix_plain(void **state) {
   assert_int_equal(run.mm.metric[WM_M_SLD_BC], GEMM_MATRICES * 7);
   /* the tensor ops: a 32 x 32 x 128 GEMM is 131072 multiply-adds, all f16
    * with f32 D, whatever the tiles */
-  assert_int_equal(run.mm.metric[WM_M_OPS_HMMA_F16_F32], 32 * 32 * 128);
+  assert_int_equal(run.mm.metric[WM_M_OPS_HMMA_F16_F32], 2 * 32 * 32 * 128); /* 2 ops a multiply-add */
   assert_int_equal(run.mm.metric[WM_M_OPS_HGMMA_F16], 0);
   sim_run_free(&run);
 }
@@ -335,7 +335,7 @@ static void test_mma_tf32(void **state) {
             "buf:f32:1024:zero", "i32:32", "i32:32", "i32:32", NULL);
   double *a = inputs(&run, 0, 1024, R_TF32), *b = inputs(&run, 1, 1024, R_TF32);
   expect_gemm("mma tf32", ARG(&run, 2, float, 1024), NULL, 32, 32, 32, a, row_major, b, row_major, U32);
-  assert_int_equal(run.mm.metric[WM_M_OPS_HMMA_TF32], 32 * 32 * 32);
+  assert_int_equal(run.mm.metric[WM_M_OPS_HMMA_TF32], 2 * 32 * 32 * 32); /* 2 ops a multiply-add */
   free(a), free(b);
   sim_run_free(&run);
 }
@@ -353,7 +353,7 @@ static void test_mma_s8(void **state) {
       for (int k = 0; k < 64; k++) want += a[m * 64 + k] * b[n * 64 + k];
       if (c[m * 32 + n] != want) fail_msg("mma s8: C[%d][%d] = %d, expected %d", m, n, c[m * 32 + n], want);
     }
-  assert_int_equal(run.mm.metric[WM_M_OPS_IMMA_INT8], 32 * 32 * 64);
+  assert_int_equal(run.mm.metric[WM_M_OPS_IMMA_INT8], 2 * 32 * 32 * 64); /* 2 ops a multiply-add */
   sim_run_free(&run);
 }
 

@@ -181,7 +181,7 @@ static void expect_gmma(const SimRun *run, uint64_t instrs, int n, int k, int ma
   assert_int_equal(run->mm.metric[WM_M_GMMA_WF], instrs * mats);
   assert_int_equal(run->mm.metric[WM_M_GMMA_BYTES], 128 * instrs * mats);
   assert_int_equal(run->mm.metric[WM_M_GMMA_BC], 0);
-  assert_int_equal(run->mm.metric[ops_metric], instrs * 64 * n * k);
+  assert_int_equal(run->mm.metric[ops_metric], 2 * instrs * 64 * n * k); /* 2 ops a multiply-add */
 }
 
 /* The --lines statistics of the launch's wgmma.mma_async lines (ptxas'

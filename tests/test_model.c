@@ -308,13 +308,13 @@ static void test_limiters(void **state)
   m[WM_M_RAW] = 0;
 
   /* tensor: wgmma and mma.sync each at their own rate, on the 2 SMs at 1
-   * GHz: 6 M bf16 wgmma multiply-adds at 2000 per SM per clock (1500 ns)
-   * and 1 M f16 mma.sync ones at 1000 (500 ns) */
+   * GHz: 6 M bf16 wgmma multiply-adds (12 M ops) at 2000 per SM per clock
+   * (1500 ns) and 1 M f16 mma.sync ones at 1000 (500 ns) */
   Arch at = arch_b;
   at.tensor_fma[ARCH_TC_GMMA_F16] = 2000;
   at.tensor_fma[ARCH_TC_MMA_F16] = 1000;
-  m[WM_M_OPS_HGMMA_BF16] = 6000000;
-  m[WM_M_OPS_HMMA_F16_F32] = 1000000;
+  m[WM_M_OPS_HGMMA_BF16] = 12000000;
+  m[WM_M_OPS_HMMA_F16_F32] = 2000000;
   one_bound(&at, m, &l, MODEL_TENSOR, "tensor-bound", &t);
   assert_string_equal(t.why, "tensor-bound: 0.01 G multiply-adds, most of wgmma f16 and bf16 at 2000 per SM per "
                              "clock, on 2 SMs");
@@ -353,9 +353,9 @@ static void test_norm(void **state)
   /* blocks: 10 per SM x 100 ns; latency: 10 waves x (10 RAW / 10 warps x
    * 100 ns) = 1000 */
   m[WM_M_RAW] = 10;
-  /* tensor: 1000 f16 wgmma multiply-adds at 1 per clock */
+  /* tensor: 1000 f16 wgmma multiply-adds (2000 ops) at 1 per clock */
   a.tensor_fma[ARCH_TC_GMMA_F16] = 1;
-  m[WM_M_OPS_HGMMA_F16] = 1000;
+  m[WM_M_OPS_HGMMA_F16] = 2000;
   model_time(&a, m, &l, &t);
   for (int b = 0; b < MODEL_NBOUNDS; b++)
     assert_near(t.bound_ns[b], 1000);

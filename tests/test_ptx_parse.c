@@ -1006,6 +1006,39 @@ static void test_scoped_labels(void **state) {
   ptx_module_free(m);
 }
 
+/* Each kernel's shared memory holds the module-scope variables that it or
+ * a function it calls names, as ptxas lays it out (fast.cu's module of 12
+ * GEMMs declares a 32 KiB one for one kernel; counted for all, the others
+ * went over the 227 KiB limit): then its own, then the dynamic array. */
+static void test_shared_per_kernel(void **state) {
+  (void)state;
+  WmErr e = {0};
+  PtxModule *m = parse_text(
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".shared .align 128 .b8 only_a[32768];\n"
+    ".shared .align 4 .b8 in_f[64];\n"
+    ".extern .shared .align 16 .b8 dyn[];\n"
+    ".func f()\n{\n  .reg .b32 %r<2>;\n  mov.u32 %r1, in_f;\n  st.shared.u32 [dyn+8], %r1;\n  ret;\n}\n"
+    ".entry a()\n{\n  .reg .b32 %r<2>;\n  mov.u32 %r1, only_a;\n  st.shared.u32 [only_a+4], %r1;\n  ret;\n}\n"
+    ".entry b()\n{\n  .shared .align 8 .b8 own[24];\n  .reg .b32 %r<2>;\n  mov.u32 %r1, own;\n"
+    "  st.shared.u32 [dyn], %r1;\n  call f, ();\n  ret;\n}\n"
+    ".entry c()\n{\n  ret;\n}\n", &e);
+  if (!m) fail_msg("%s", e.msg);
+  const PtxKernel *a = kernel(m, "a"), *b = kernel(m, "b"), *c = kernel(m, "c");
+  assert_int_equal(a->shared_static, 32768); /* only_a alone */
+  assert_int_equal(a->code[0].opd[1].imm, 0);
+  assert_int_equal(a->code[1].opd[0].imm, 4);
+  /* b: in_f (through f) at 0, own at 64, dyn at 96 (88 rounded to 16) */
+  assert_int_equal(b->shared_static, 88);
+  assert_int_equal(b->code[0].opd[1].imm, 64);
+  assert_int_equal(b->code[1].opd[0].imm, 96);
+  const PtxFn *f = &b->fn[1];
+  assert_int_equal(b->code[f->start].opd[1].imm, 0);
+  assert_int_equal(b->code[f->start + 1].opd[0].imm, 96 + 8);
+  assert_int_equal(c->shared_static, 0);
+  ptx_module_free(m);
+}
+
 /* One kernel's (or device function's) malformed body refuses only the
  * kernels it touches: the others of the module run. */
 static void test_refuse_one_kernel(void **state) {
@@ -1604,6 +1637,7 @@ int main(void) {
     cmocka_unit_test(test_immediates),
     cmocka_unit_test(test_operand_forms),
     cmocka_unit_test(test_memory_layout),
+    cmocka_unit_test(test_shared_per_kernel),
     cmocka_unit_test(test_scopes_and_text),
     cmocka_unit_test(test_scoped_labels),
     cmocka_unit_test(test_refuse_one_kernel),

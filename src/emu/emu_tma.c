@@ -23,9 +23,11 @@
  *    128-byte line may write the rest of that line.
  *  - Elements outside the tensor (coordinates are signed) are zeros, or
  *    with the NaN fill on a float tensor the "OOB-NaN" whose bits the ISA
- *    does not give: warpmem writes the all-ones-mantissa quiet NaN
- *    (f32/tf32 0x7fffffff, f16/bf16 0x7fff, f64 0x7fff...f) -- a
- *    hypothesis, probed by tests/corpus/tma_copy.cu (oob_fill#nan).
+ *    does not give.  Measured on the H200 (tests/corpus/tma_copy.cu,
+ *    oob_fill#nan; docs/results/h200-2026-12-02-hopper): the word
+ *    0x7ff7ffff in every 4 bytes of the fill, whatever the type, so an f32
+ *    is 0x7ff7ffff, an f16/bf16 pair 0xffff then 0x7ff7 (both NaNs), an f64
+ *    0x7ff7ffff7ff7ffff.
  *    Stores and reductions skip them.
  *  - im2col (5.5.4): the filter base walks the bounding box [lower corner,
  *    dim - 1 + upper corner] of each of W, H, D from the coordinates, W
@@ -194,12 +196,14 @@ static uint32_t step0(const Box *bx) {
 
 /* --- moving bytes --- */
 
-/* The element the NaN fill writes (emu_tma.c's Notes), else zeros. */
-static void fill_elem(const Box *bx, uint8_t *p) {
-  memset(p, 0, bx->es);
-  if (bx->m.oobfill != TMAP_OOB_NAN) return;
-  memset(p, 0xff, bx->es);
-  p[bx->es - 1] = 0x7f;
+/* The fill's bytes (emu_tma.c's Notes): element j of a box row is
+ * es bytes from fill + j * es % 4 (rows are 16-byte multiples), so the
+ * 4-byte word pattern holds across the row. */
+static const uint8_t nan_fill[12] = {0xff, 0xff, 0xf7, 0x7f, 0xff, 0xff, 0xf7, 0x7f, 0xff, 0xff, 0xf7, 0x7f};
+static const uint8_t zero_fill[12];
+
+static const uint8_t *fill_at(const uint8_t *fill, const Box *bx, uint32_t j) {
+  return fill + (size_t)j * bx->es % 4;
 }
 
 /* Lane l's global bytes [a, a + n): a host pointer, or NULL after a
@@ -226,20 +230,19 @@ static int gather(Block *b, const EmuInstr *x, int warp, int l, const Box *bx, u
   walk_start(bx, &w);
   uint32_t lo, hi, s0 = step0(bx);
   row_span(bx, &lo, &hi);
-  uint8_t fill[8];
-  fill_elem(bx, fill);
+  const uint8_t *fill = bx->m.oobfill == TMAP_OOB_NAN ? nan_fill : zero_fill;
   for (uint64_t r = 0; r < bx->rows; r++, walk_next(bx, &w)) {
     uint8_t *row = buf + r * bx->row;
     uint64_t a;
     int in = row_inside(bx, &w, &a);
     for (uint32_t j = 0; j < bx->n[0]; j++) /* fill first: the inside part is copied over it */
-      if (!in || (s0 == 1 ? j < lo || j >= hi : 0)) memcpy(row + (size_t)j * bx->es, fill, bx->es);
+      if (!in || (s0 == 1 ? j < lo || j >= hi : 0)) memcpy(row + (size_t)j * bx->es, fill_at(fill, bx, j), bx->es);
     if (!in) continue;
     if (s0 != 1) { /* an interleaved layout's strided dimension 0: element by element */
       for (uint32_t j = 0; j < bx->n[0]; j++) {
         int64_t g0 = bx->c[0] + (int64_t)j * s0;
         if (g0 < 0 || g0 >= (int64_t)bx->m.dim[0]) {
-          memcpy(row + (size_t)j * bx->es, fill, bx->es);
+          memcpy(row + (size_t)j * bx->es, fill_at(fill, bx, j), bx->es);
           continue;
         }
         uint8_t *src = global_row(b, x, warp, l, bx, &w, a + (uint64_t)g0 * bx->es, bx->es, 0);
@@ -423,14 +426,35 @@ static uint64_t reduce1(unsigned sub, char kind, unsigned size, uint64_t d, uint
   }
 }
 
-/* dst[i] OP= src[i] for n elements of `size` bytes. */
+/* dst[i] OP= src[i] for n elements of `size` bytes (naturally aligned),
+ * each an atomic read-modify-write: other blocks, on other host threads,
+ * reduce into the same bytes. */
 static void reduce_run(unsigned sub, char kind, unsigned size, uint8_t *dst, const uint8_t *src, uint64_t n) {
   for (uint64_t i = 0; i < n; i++) {
-    uint64_t d = 0, s = 0;
-    memcpy(&d, dst + i * size, size);
+    uint64_t s = 0;
     memcpy(&s, src + i * size, size);
-    uint64_t r = reduce1(sub, kind, size, d, s);
-    memcpy(dst + i * size, &r, size);
+    void *p = dst + i * size;
+    if (size == 8) {
+      uint64_t *w = p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
+      while (!__atomic_compare_exchange_n(w, &old, reduce1(sub, kind, 8, old, s), 0, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED)) {
+      }
+    } else if (size == 4) {
+      uint32_t *w = p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
+      while (!__atomic_compare_exchange_n(w, &old, (uint32_t)reduce1(sub, kind, 4, old, s), 0, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED)) {
+      }
+    } else if (size == 2) {
+      uint16_t *w = p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
+      while (!__atomic_compare_exchange_n(w, &old, (uint16_t)reduce1(sub, kind, 2, old, s), 0, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED)) {
+      }
+    } else {
+      uint8_t *w = p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
+      while (!__atomic_compare_exchange_n(w, &old, (uint8_t)reduce1(sub, kind, 1, old, s), 0, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED)) {
+      }
+    }
   }
 }
 

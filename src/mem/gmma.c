@@ -21,10 +21,10 @@
  *   descriptor reads conflict-free; conflicts mean a layout that is not
  *   one (the rows of a tile written row-major and read with a swizzle of
  *   the wrong span, say).
- * - Ops: one multiply-add a op, 64 x N x K a warpgroup instruction, under
- *   the path's sm__ops_path_tensor_* counter; mma.sync and wmma.mma add
- *   theirs (mem_tensor_ops).  Whether Nsight Compute counts an FMA as one
- *   op or two is a hypothesis, measured by the same probe.
+ * - Ops: two a multiply-add (measured: MEM_TC_OPS_PER_MAC), 64 x N x K
+ *   multiply-adds a warpgroup instruction, under the path's
+ *   sm__ops_path_tensor_* counter; mma.sync and wmma.mma add theirs
+ *   (mem_tensor_ops).
  * - Per line: a warpgroup instruction is 4 executions (one a warp), one
  *   request for each operand read from shared memory, its wavefronts the
  *   units, one a core matrix the ideal; `why` names the layouts.
@@ -48,7 +48,7 @@ const uint8_t mem_tc_rate[MEM_TC_COUNT] = {
 };
 
 void mem_tensor_ops(MemModel *mm, unsigned path, uint64_t macs) {
-  if (path < MEM_TC_COUNT) mm->metric[mem_tc_metric[path]] += macs;
+  if (path < MEM_TC_COUNT) mm->metric[mem_tc_metric[path]] += MEM_TC_OPS_PER_MAC * macs;
 }
 
 unsigned mem_gmma_cost(const uint64_t *row, uint32_t nmat, unsigned *ideal) {

@@ -411,9 +411,12 @@ static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
 /* Distributed shared memory (a request's lanes in peers' shared memory,
  * PTX_S_CLUSTER; addr[] their offsets there): one instruction and one
  * request, the distinct 32-byte sectors of the offsets (a crossbar packet
- * per sector, as for global memory), and 32 bytes over the crossbar each
- * way per sector (a load reads, a store writes, an atomic both, a
- * reduction writes).  A hypothesis until measured (docs/clusters.md). */
+ * per sector, as for global memory).  The crossbar bytes, as the H200
+ * counts them (docs/clusters.md; docs/results/h200-2026-12-02-hopper):
+ * the same both ways, 32 a sector for loads and stores (a load's request
+ * is counted as written, a store's acknowledgement as read), 64 a sector
+ * for atomics and reductions; and an atomic or reduction costs the
+ * executing block's shared-memory atomic unit one wavefront a request. */
 static void dshared_access(MemModel *mm, const MemReq *r, LineStat *ls)
 {
   unsigned distinct, sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
@@ -423,24 +426,24 @@ static void dshared_access(MemModel *mm, const MemReq *r, LineStat *ls)
     mm->metric[WM_M_DSLD_INST]++;
     mm->metric[WM_M_DSLD_REQ]++;
     mm->metric[WM_M_DSLD_SEC] += sec;
-    mm->metric[WM_M_DS_RD] += bytes;
     mm->metric[WM_M_DS_RD_LD] += bytes;
     break;
   case MEM_ST:
     mm->metric[WM_M_DSST_INST]++;
     mm->metric[WM_M_DSST_REQ]++;
     mm->metric[WM_M_DSST_SEC] += sec;
-    mm->metric[WM_M_DS_WR] += bytes;
     mm->metric[WM_M_DS_WR_ST] += bytes;
     break;
   default: /* atom, red */
     mm->metric[WM_M_DSATOM_INST]++;
     mm->metric[WM_M_DSATOM_REQ]++;
     mm->metric[WM_M_DSATOM_SEC] += sec;
-    mm->metric[WM_M_DS_WR] += bytes;
-    if (r->op == MEM_ATOM) mm->metric[WM_M_DS_RD] += bytes;
+    mm->metric[WM_M_SATOM_WF]++;
+    bytes *= 2;
     break;
   }
+  mm->metric[WM_M_DS_RD] += bytes;
+  mm->metric[WM_M_DS_WR] += bytes;
   if (ls)
     line_units(mm, ls, r, sec, (distinct * r->size + 31) / 32, MEM_UNIT_SECTORS);
 }

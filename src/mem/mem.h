@@ -81,9 +81,12 @@ typedef struct MemTexReq {
 } MemTexReq;
 
 /* The tensor cores' math, by path: X(ENUM, its counter (WmMetric), the
- * time model's rate (ArchTensorRate)).  One op is one multiply-add
- * (hypothesis for Nsight Compute's sm__ops_path_tensor_* counters:
- * groundtruth/tensor_kernels.cu measures it). */
+ * time model's rate (ArchTensorRate)).  Nsight Compute's
+ * sm__ops_path_tensor_* counters count two ops (a multiply and an add) per
+ * multiply-add: measured on the H200 for every wgmma type
+ * (docs/results/h200-2026-12-02-hopper); mma.sync's paths are counted the
+ * same way, which groundtruth/tensor_kernels.cu measures. */
+#define MEM_TC_OPS_PER_MAC 2
 #define MEM_TENSOR_PATHS(X)                                         \
   X(HGMMA_F16, WM_M_OPS_HGMMA_F16, ARCH_TC_GMMA_F16)                \
   X(HGMMA_BF16, WM_M_OPS_HGMMA_BF16, ARCH_TC_GMMA_F16)              \

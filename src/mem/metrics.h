@@ -40,18 +40,18 @@
   X(GMMA_WF,  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum", "wgmma shared wavefronts: one a core matrix whose 8 rows lie in 8 bank groups") \
   X(GMMA_BC,  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum", "wgmma shared wavefronts beyond one a core matrix") \
   /* tensor-core math, one op a multiply-add (mem.h MEM_TENSOR_PATHS) */                      \
-  X(OPS_HGMMA_F16, "sm__ops_path_tensor_op_hgmma_src_fp16.sum",    "multiply-adds of f16 wgmma (D f16 or f32)") \
-  X(OPS_HGMMA_BF16,"sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32.sum", "multiply-adds of bf16 wgmma") \
-  X(OPS_HGMMA_TF32,"sm__ops_path_tensor_op_hgmma_src_tf32_dst_fp32.sum", "multiply-adds of tf32 wgmma") \
-  X(OPS_FP8,  "sm__ops_path_tensor_src_fp8.sum",                   "multiply-adds of fp8 (e4m3, e5m2) wgmma") \
-  X(OPS_IGMMA_INT8,"sm__ops_path_tensor_op_igmma_src_int8.sum",    "multiply-adds of s8/u8 wgmma") \
-  X(OPS_BGMMA_B1,"sm__ops_path_tensor_op_bgmma_src_int1.sum",      "multiply-adds (AND-popc bit pairs) of b1 wgmma") \
-  X(OPS_HMMA_F16_F16,"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp16.sum", "multiply-adds of f16 mma.sync/wmma.mma with f16 D") \
-  X(OPS_HMMA_F16_F32,"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32.sum", "multiply-adds of f16 mma.sync/wmma.mma with f32 D") \
-  X(OPS_HMMA_BF16,"sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32.sum", "multiply-adds of bf16 mma.sync/wmma.mma") \
-  X(OPS_HMMA_TF32,"sm__ops_path_tensor_op_hmma_src_tf32_dst_fp32.sum", "multiply-adds of tf32 mma.sync/wmma.mma") \
-  X(OPS_IMMA_INT8,"sm__ops_path_tensor_op_imma_src_int8.sum",      "multiply-adds of s8/u8 mma.sync/wmma.mma") \
-  X(OPS_DMMA_F64,"sm__ops_path_tensor_src_fp64.sum",               "multiply-adds of f64 mma.sync/wmma.mma (DMMA)") \
+  X(OPS_HGMMA_F16, "sm__ops_path_tensor_op_hgmma_src_fp16.sum",    "ops (2 a multiply-add) of f16 wgmma (D f16 or f32)") \
+  X(OPS_HGMMA_BF16,"sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32.sum", "ops (2 a multiply-add) of bf16 wgmma") \
+  X(OPS_HGMMA_TF32,"sm__ops_path_tensor_op_hgmma_src_tf32_dst_fp32.sum", "ops (2 a multiply-add) of tf32 wgmma") \
+  X(OPS_FP8,  "sm__ops_path_tensor_src_fp8.sum",                   "ops (2 a multiply-add) of fp8 (e4m3, e5m2) wgmma") \
+  X(OPS_IGMMA_INT8,"sm__ops_path_tensor_op_igmma_src_int8.sum",    "ops (2 a multiply-add) of s8/u8 wgmma") \
+  X(OPS_BGMMA_B1,"sm__ops_path_tensor_op_bgmma_src_int1.sum",      "ops (2 an AND-popc bit pair) of b1 wgmma") \
+  X(OPS_HMMA_F16_F16,"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp16.sum", "ops (2 a multiply-add) of f16 mma.sync/wmma.mma with f16 D") \
+  X(OPS_HMMA_F16_F32,"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32.sum", "ops (2 a multiply-add) of f16 mma.sync/wmma.mma with f32 D") \
+  X(OPS_HMMA_BF16,"sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32.sum", "ops (2 a multiply-add) of bf16 mma.sync/wmma.mma") \
+  X(OPS_HMMA_TF32,"sm__ops_path_tensor_op_hmma_src_tf32_dst_fp32.sum", "ops (2 a multiply-add) of tf32 mma.sync/wmma.mma") \
+  X(OPS_IMMA_INT8,"sm__ops_path_tensor_op_imma_src_int8.sum",      "ops (2 a multiply-add) of s8/u8 mma.sync/wmma.mma") \
+  X(OPS_DMMA_F64,"sm__ops_path_tensor_src_fp64.sum",               "ops (2 a multiply-add) of f64 mma.sync/wmma.mma (DMMA)") \
   X(GLD_INST, "smsp__inst_executed_op_global_ld.sum",              "global load warp instructions") \
   X(GST_INST, "smsp__inst_executed_op_global_st.sum",              "global store warp instructions") \
   X(GRED_INST,"smsp__inst_executed_op_global_red.sum",             "global reduction warp instructions (Nsight Compute has no counter for atom)") \
@@ -76,9 +76,9 @@
   X(DSLD_SEC,  "l1tex__t_sectors_pipe_lsu_mem_dshared_op_ld.sum",  "32-byte sectors of peers' shared memory that loads touch") \
   X(DSST_SEC,  "l1tex__t_sectors_pipe_lsu_mem_dshared_op_st.sum",  "sectors of peers' shared memory that stores touch") \
   X(DSATOM_SEC,"l1tex__t_sectors_pipe_lsu_mem_dshared_op_atom.sum", "sectors of peers' shared memory that atomics and reductions update") \
-  X(DS_RD,     "l1tex__m_xbar2l1tex_read_bytes_mem_dshared.sum",   "bytes peers' shared memory returns over the crossbar: 32 a load sector, 32 an atomic's with a result") \
+  X(DS_RD,     "l1tex__m_xbar2l1tex_read_bytes_mem_dshared.sum",   "bytes peers' shared memory returns over the crossbar: 32 a load or store sector, 64 an atomic or reduction sector") \
   X(DS_RD_LD,  "l1tex__m_xbar2l1tex_read_bytes_mem_dshared_op_ld.sum", "of those, the loads'") \
-  X(DS_WR,     "l1tex__m_l1tex2xbar_write_bytes_mem_dshared.sum",  "bytes sent over the crossbar to peers' shared memory: 32 a store or atomic sector") \
+  X(DS_WR,     "l1tex__m_l1tex2xbar_write_bytes_mem_dshared.sum",  "bytes sent over the crossbar to peers' shared memory: 32 a load or store sector, 64 an atomic or reduction sector") \
   X(DS_WR_ST,  "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_st.sum", "of those, the stores'") \
   /* the TMA unit (cp{.reduce}.async.bulk{.tensor}: mem/tma.c).  ptxas loops over the active    \
    * lanes (ELECT, one UTMALDG each): every lane's copy is an instruction and a request.         \
@@ -87,11 +87,11 @@
   X(TMA_LD_INST, "smsp__inst_executed_op_tma_ld.sum",             "TMA loads (UTMALDG, UBLKCP.S.G): lanes that ran cp.async.bulk{.tensor} into shared memory") \
   X(TMA_ST_INST, "smsp__inst_executed_op_tma_st.sum",             "TMA stores and reductions (UTMASTG, UTMAREDG, UBLKCP.G.S): lanes that ran them") \
   X(TMA_REQ,   "l1tex__tmain_requests.sum",                       "TMA instructions sent to the TMA unit (loads, stores, reductions, prefetches)") \
-  X(TMA_LD_BYTES, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", "bytes TMA loads read from L2: whole sectors of the box rows inside the tensor (a multicast's once)") \
+  X(TMA_LD_BYTES, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", "bytes TMA loads read from L2: whole sectors of the box rows inside the tensor (a multicast's once a destination block)") \
   X(TMA_LD_SEC, "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", "sectors TMA loads read from L2") \
   X(TMA_SELF_BYTES, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_self.sum", "of them, bytes of loads into the issuing block alone") \
   X(TMA_SELF_SEC, "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld_dest_self.sum", "sectors of loads into the issuing block alone") \
-  X(TMA_MC_BYTES, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_multicast.sum", "bytes of .multicast::cluster loads: read once for all their blocks") \
+  X(TMA_MC_BYTES, "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_multicast.sum", "bytes of .multicast::cluster loads, once a destination block (L2 reads them once)") \
   X(TMA_MC_SEC, "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld_dest_multicast.sum", "sectors of .multicast::cluster loads") \
   X(TMA_MC_REQ, "l1tex__m_l1tex2xbar_read_requests_mem_global_op_tma_ld_dest_multicast.sum", "read requests of multicast loads: a box row's piece in each 128-byte line") \
   X(TMA_MC_REQ32, "l1tex__m_l1tex2xbar_read_requests_mem_global_op_tma_ld_dest_multicast_size_32B.sum", "of them, 32-byte requests (one sector)") \

@@ -10,8 +10,12 @@
  *    without a read.  This is the natural reading of the hardware; which
  *    requests the TMA unit really sends is not documented: a hypothesis,
  *    probed by tests/corpus/tma_copy.cu's launches (docs/tma.md).
- *  - A multicast reads each sector once, for every block of its ctaMask:
- *    counted under dest_multicast, and once in the L2 and DRAM replay.
+ *  - A multicast reads each sector from L2 once for every block of its
+ *    ctaMask (once in the L2 and DRAM replay), but the crossbar delivers it
+ *    to each: its bytes and sectors, under op_tma_ld and dest_multicast,
+ *    count once a destination block, as the H200 counts them (measured:
+ *    tests/corpus/hopper_gemm.cu's gemm_mc, docs/results/h200-2026-12-02-
+ *    hopper); its requests count once (a hypothesis).
  *  - Instructions: ptxas runs a TMA instruction once per active lane (an
  *    ELECT loop around UTMALDG, seen in the SASS of sm_90a), so each lane's
  *    operation is an instruction and a request to the TMA unit.  The
@@ -70,18 +74,20 @@ void mem_tma_done(MemModel *mm, const MemTma *t, const char *why) {
   m[WM_M_TMA_REQ]++;
   tma_line(mm, t, why);
   switch (t->op) {
-  case MEM_TMA_LD:
+  case MEM_TMA_LD: {
+    uint64_t copies = t->multicast && t->dests ? t->dests : 1; /* the blocks the crossbar delivers to */
     m[WM_M_TMA_LD_INST]++;
-    m[WM_M_TMA_LD_BYTES] += bytes;
-    m[WM_M_TMA_LD_SEC] += t->sectors;
-    m[t->multicast ? WM_M_TMA_MC_BYTES : WM_M_TMA_SELF_BYTES] += bytes;
-    m[t->multicast ? WM_M_TMA_MC_SEC : WM_M_TMA_SELF_SEC] += t->sectors;
+    m[WM_M_TMA_LD_BYTES] += copies * bytes;
+    m[WM_M_TMA_LD_SEC] += copies * t->sectors;
+    m[t->multicast ? WM_M_TMA_MC_BYTES : WM_M_TMA_SELF_BYTES] += copies * bytes;
+    m[t->multicast ? WM_M_TMA_MC_SEC : WM_M_TMA_SELF_SEC] += copies * t->sectors;
     if (t->multicast) {
       m[WM_M_TMA_MC_REQ] += t->requests;
       for (int i = 0; i < 4; i++) m[WM_M_TMA_MC_REQ32 + i] += t->req_size[i];
     }
     m[WM_M_TMA_SMEM_BYTES] += t->smem_bytes * (t->dests ? t->dests : 1);
     break;
+  }
   case MEM_TMA_ST:
   case MEM_TMA_RED:
     m[WM_M_TMA_ST_INST]++;

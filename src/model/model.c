@@ -190,14 +190,15 @@ static double dram_bound(const Arch *a, const uint64_t *m, int *by_rows) {
   return *by_rows ? rows : bytes;
 }
 
-/* Tensor cores: each path's multiply-adds (mem.h MEM_TENSOR_PATHS: wgmma
- * and mma.sync apart) over its dense rate per SM and clock (Arch.tensor_fma),
+/* Tensor cores: each path's multiply-adds (its ops counter over
+ * MEM_TC_OPS_PER_MAC; mem.h MEM_TENSOR_PATHS: wgmma and mma.sync apart)
+ * over its dense rate per SM and clock (Arch.tensor_fma),
  * on the SMs the grid keeps busy.  *top gets the path that takes longest. */
 static double tensor_bound(const Arch *a, const uint64_t *m, double busy, double clk, int *top) {
   double sum = 0, most = 0;
   *top = 0;
   for (int p = 0; p < MEM_TC_COUNT; p++) {
-    double rate = a->tensor_fma[mem_tc_rate[p]], ns = rate > 0 ? (double)m[mem_tc_metric[p]] / rate : 0;
+    double rate = a->tensor_fma[mem_tc_rate[p]], ns = rate > 0 ? (double)m[mem_tc_metric[p]] / MEM_TC_OPS_PER_MAC / rate : 0;
     sum += ns;
     if (ns > most) most = ns, *top = p;
   }
@@ -307,7 +308,7 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
     break;
   case MODEL_TENSOR:
     snprintf(t->why, sizeof t->why, "%s: %.2f G multiply-adds, most of %s at %.0f per SM per clock, on %.0f SMs",
-             model_bound_limit[t->limiter], (double)m[mem_tc_metric[top_path]] / 1e9,
+             model_bound_limit[t->limiter], (double)m[mem_tc_metric[top_path]] / MEM_TC_OPS_PER_MAC / 1e9,
              tensor_rate_name[mem_tc_rate[top_path]], a->tensor_fma[mem_tc_rate[top_path]], busy);
     break;
   case MODEL_L1:

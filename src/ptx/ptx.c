@@ -104,6 +104,7 @@ void ptx_module_free(PtxModule *m) {
     free(k->code);
     free(k->vregs);
     free(k->vconsts);
+    free(k->sfix);
     for (uint32_t r = 0; r < k->nregs; r++) free(k->reg_names[r]);
     free(k->reg_names);
     free(k->unsupported);
@@ -119,6 +120,7 @@ void ptx_module_free(PtxModule *m) {
   free(m->files);
   for (int i = 0; i < m->nvars; i++) free(m->vars[i].name);
   free(m->vars);
+  free(m->svars);
   free(m->relocs);
   free(m->const_init);
   free(m->global_init);

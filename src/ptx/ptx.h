@@ -417,6 +417,24 @@ typedef struct PtxFn {
   uint32_t fp_slot;           /* its frame register (PTX_NOREG: the kernel) */
 } PtxFn;
 
+/* A static .shared variable (PtxModule.svars) where the parser placed it:
+ * module-scope ones first come, then each body's own after them.  A
+ * kernel's layout keeps only the module-scope variables its code (or a
+ * function it reaches) names, as ptxas does: ptx_link.c. */
+typedef struct PtxSharedVar {
+  uint32_t offset, size, align;
+  uint8_t module_scope;
+} PtxSharedVar;
+
+/* An operand whose immediate holds a shared address (PtxKernel.sfix):
+ * instruction `instr` of the body's code, operand `opd`; var indexes
+ * PtxModule.svars, -1 the dynamic (extern) array. */
+typedef struct PtxSharedFix {
+  uint32_t instr;
+  uint8_t opd;
+  int32_t var;
+} PtxSharedFix;
+
 typedef struct PtxKernel {
   char *name;         /* the .entry name as written (possibly mangled) */
   char *plain_name;   /* the C++ function name of a mangled entry
@@ -428,8 +446,9 @@ typedef struct PtxKernel {
   int ncode;
   uint32_t nregs;           /* register slots used by code */
   char **reg_names;         /* [nregs]: "%r5", for messages */
-  uint32_t shared_static;   /* bytes of static shared memory: module-level
-                               .shared variables then this entry's own */
+  uint32_t shared_static;   /* bytes of static shared memory: the
+                               module-level .shared variables it uses, then
+                               this entry's own (linked: ptx_link.c) */
   uint32_t shared_extern_align; /* alignment of the dynamic (extern) shared
                                array, placed at the end of the static part
                                rounded up to it; 0 if the kernel has none */
@@ -485,6 +504,11 @@ typedef struct PtxKernel {
   int *fn_of;               /* [PtxModule.nfuncs] index in fn or -1 */
   uint8_t *reach;           /* [nfn * nfn]: fn i can call fn j, directly or not */
   uint32_t kernel_ncode;    /* instructions of the kernel itself */
+  PtxSharedFix *sfix;       /* operands of its own code naming shared memory */
+  uint32_t nsfix, capsfix;
+  int32_t svar_lo, svar_hi; /* its own shared variables: svars[lo, hi) */
+  uint32_t shared_extern_align_own; /* the dynamic array's alignment in its
+                               own code, before linking merged its functions' */
 } PtxKernel;
 
 /* A module-scope variable in .global or .const (with its initializer). */
@@ -520,6 +544,8 @@ typedef struct PtxModule {
   int nfuncs;
   PtxVar *vars;      /* module-scope .global and .const variables */
   int nvars;
+  PtxSharedVar *svars; /* every static .shared variable, in declaration order */
+  int nsvars, capsvars;
   uint32_t const_size;   /* bytes of the .const segment */
   uint8_t *const_init;   /* [const_size] initial contents (zeros if none) */
   PtxReloc *relocs;      /* addresses in initializers */

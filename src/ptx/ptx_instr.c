@@ -856,6 +856,10 @@ static void append(Parser *P, PtxInstr *in, Opd *fin, int nf) {
       P->xfix[P->nxfix++] = idx;
       P->xfix[P->nxfix++] = i;
     }
+    if (o->sym && o->sym->space == PTX_S_SHARED && (o->sym->ext || o->sym->svar)) {
+      GROW(k->sfix, k->nsfix, k->capsfix);
+      k->sfix[k->nsfix++] = (PtxSharedFix){(uint32_t)idx, (uint8_t)i, o->sym->ext ? -1 : o->sym->svar - 1};
+    }
     in->opd[i] = o->o;
   }
   in->nopd = (uint8_t)nf;

@@ -11,6 +11,14 @@
  * whose callee can reach the caller again (recursion) makes the emulator
  * save the caller's registers, which the callee's invocation would
  * otherwise overwrite.
+ *
+ * Then each kernel's shared memory is laid out as ptxas lays it out: the
+ * module-scope .shared variables that its code or a function it reaches
+ * names (a module of many kernels declares some for one kernel only),
+ * then the variables of its own body and of the functions', in declaration
+ * order; the dynamic array after them.  The parser placed every variable
+ * after all the module-scope ones before it; the operands that name them
+ * (PtxKernel.sfix) move by the difference.
  */
 #include "ptx/ptx_parse_int.h"
 
@@ -126,23 +134,11 @@ static void relocate(PtxInstr *in, uint32_t slot_base, uint32_t cbase, uint32_t 
   if (in->op == PTX_OP_CALL) in->opd[0].imm += call_base;
 }
 
-/* Dynamic shared memory (.extern .shared x[]) follows the static part,
- * aligned: a function that uses it placed it after the static shared
- * memory declared before it, which must be where the kernel has it. */
-static int dynamic_shared(Link *L, const PtxKernel *f) {
-  PtxKernel *k = L->k;
-  if (!f->shared_extern_align) return 0;
-  uint32_t a = f->shared_extern_align > k->shared_extern_align ? f->shared_extern_align : k->shared_extern_align;
-  uint64_t fbase = pp_align_up(f->shared_static, f->shared_extern_align), kbase = pp_align_up(k->shared_static, a);
-  if (fbase != kbase || (k->shared_extern_align && pp_align_up(k->shared_static, k->shared_extern_align) != kbase)) {
-    refuse(L->m, k, &f->code[0],
-           "unsupported dynamic shared memory in device function %s (kernel %s): the kernel's static shared "
-           "memory differs from the function's, so they would place the dynamic array apart",
-           f->plain_name, k->name);
-    return -1;
-  }
-  k->shared_extern_align = a;
-  return 0;
+/* The dynamic shared array's alignment: the largest of the kernel's and its
+ * functions' (each placed it after its static part; the layout below
+ * moves them all to one place). */
+static void dynamic_align(Link *L, const PtxKernel *f) {
+  if (f->shared_extern_align > L->k->shared_extern_align) L->k->shared_extern_align = f->shared_extern_align;
 }
 
 /* Appends function fn[i]'s code, registers and call sites to the kernel. */
@@ -226,12 +222,7 @@ static void link_kernel(PtxModule *m, PtxKernel *k) {
     free(L.fn_of);
     return;
   }
-  for (int i = 1; i < L.n; i++)
-    if (dynamic_shared(&L, L.fn[i].f)) {
-      free(L.fn);
-      free(L.fn_of);
-      return;
-    }
+  for (int i = 1; i < L.n; i++) dynamic_align(&L, L.fn[i].f);
   uint64_t total = (uint64_t)k->ncode;
   for (int i = 1; i < L.n; i++) total += (uint64_t)L.fn[i].f->ncode;
   if (L.n > PTX_MAX_FUNCS || total > PTX_MAX_INSTRS) {
@@ -255,7 +246,51 @@ static void link_kernel(PtxModule *m, PtxKernel *k) {
   k->reach = closure(k, L.n);
 }
 
+/* Where a body's dynamic array was: after its static part as parsed. */
+static uint64_t parsed_dynamic_base(const PtxKernel *f, uint32_t align) {
+  return align ? pp_align_up(f->shared_static, align) : f->shared_static;
+}
+
+/* Lays out kernel k's shared memory (the file comment) and moves the
+ * operands of its code, and of the functions linked into it, that name it. */
+static void shared_layout(PtxModule *m, PtxKernel *k) {
+  int n = k->nfn ? k->nfn : 1;
+  uint8_t *used = wm_xcalloc((size_t)m->nsvars + 1, 1);
+  uint32_t *at = wm_xcalloc((size_t)m->nsvars + 1, sizeof *at);
+  for (int i = 0; i < n; i++) {
+    const PtxKernel *f = i ? k->fn[i].f : k;
+    for (int32_t v = f->svar_lo; v < f->svar_hi; v++) used[v] = 1;
+    for (uint32_t j = 0; j < f->nsfix; j++)
+      if (f->sfix[j].var >= 0) used[f->sfix[j].var] = 1;
+  }
+  uint64_t cur = 0;
+  for (int v = 0; v < m->nsvars; v++) {
+    if (!used[v]) continue;
+    at[v] = (uint32_t)pp_align_up(cur, m->svars[v].align);
+    cur = (uint64_t)at[v] + m->svars[v].size;
+  }
+  uint32_t a = k->shared_extern_align;
+  uint64_t dyn = a ? pp_align_up(cur, a) : cur;
+  for (int i = 0; i < n; i++) {
+    const PtxKernel *f = i ? k->fn[i].f : k;
+    uint32_t base = i ? k->fn[i].start : 0;
+    uint64_t old_dyn = parsed_dynamic_base(f, i ? f->shared_extern_align : k->shared_extern_align_own);
+    for (uint32_t j = 0; j < f->nsfix; j++) {
+      const PtxSharedFix *x = &f->sfix[j];
+      int64_t delta = x->var < 0 ? (int64_t)dyn - (int64_t)old_dyn : (int64_t)at[x->var] - m->svars[x->var].offset;
+      k->code[base + x->instr].opd[x->opd].imm += delta;
+    }
+  }
+  k->shared_static = (uint32_t)cur;
+  free(used);
+  free(at);
+}
+
 void pp_link(PtxModule *m) {
-  for (int i = 0; i < m->nkernels; i++)
-    if (m->kernels[i].ncalls && !m->kernels[i].unsupported) link_kernel(m, &m->kernels[i]);
+  for (int i = 0; i < m->nkernels; i++) {
+    PtxKernel *k = &m->kernels[i];
+    k->shared_extern_align_own = k->shared_extern_align;
+    if (k->ncalls && !k->unsupported) link_kernel(m, k);
+    if (!k->unsupported) shared_layout(m, k);
+  }
 }

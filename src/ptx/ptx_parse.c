@@ -117,6 +117,20 @@ static uint8_t *module_segment(Parser *P, const PtxTok *name, Sym *s, int space,
   return init;
 }
 
+/* A static .shared variable after those before it (module-scope ones, or
+ * the body's after them), noted in PtxModule.svars for the kernels'
+ * layouts (ptx_link.c). */
+static void place_shared(Parser *P, const PtxTok *name, Sym *s, uint64_t size) {
+  uint32_t *cur = P->k ? &P->shared_cur : &P->mshared;
+  s->offset = pp_align_up(*cur, s->align);
+  if (s->offset + size > 0xffffffffull) pp_fail(P, name, "too much shared memory");
+  *cur = (uint32_t)(s->offset + size);
+  PtxModule *m = P->m;
+  GROW(m->svars, m->nsvars, m->capsvars);
+  m->svars[m->nsvars++] = (PtxSharedVar){(uint32_t)s->offset, (uint32_t)size, s->align, (uint8_t)!P->k};
+  s->svar = m->nsvars;
+}
+
 /* attribute := .attribute '(' (.managed | .unified '(' N ',' N ')') ')'
  * __managed__ variables (.managed) and variables at an address that host
  * and device share (.unified, with its 128-bit id): the emulator has one
@@ -216,10 +230,7 @@ void pp_var_decl(Parser *P, int is_extern) {
     s->ext = (uint8_t)flexible;
     pp_declare_sym(P, name, s);
     if (space == PTX_S_SHARED && !flexible) {
-      uint32_t *cur = P->k ? &P->shared_cur : &P->mshared;
-      s->offset = pp_align_up(*cur, align);
-      if (s->offset + size > 0xffffffffull) pp_fail(P, name, "too much shared memory");
-      *cur = (uint32_t)(s->offset + size);
+      place_shared(P, name, s, size);
     } else if (space == PTX_S_LOCAL) {
       s->frame = P->k->is_func ? SYM_FRAME : 0;
       s->offset = pp_align_up(P->local_cur, align);
@@ -450,6 +461,7 @@ static void end_kernel(Parser *P, const PtxTok *close) {
       k->code[P->xfix[i]].opd[P->xfix[i + 1]].imm += (int64_t)base;
     k->shared_extern_align = P->extern_align;
   }
+  k->svar_hi = P->m->nsvars;
   k->local_size = P->local_cur;
   frame_layout(P);
   k->kernel_ncode = (uint32_t)k->ncode;
@@ -625,6 +637,7 @@ static void start_kernel(Parser *P, PtxKernel *k) {
   P->next_flags = 0;
   P->capcode = P->capnames = P->capparams = P->capcalls = 0;
   P->shared_cur = P->mshared;
+  k->svar_lo = k->svar_hi = P->m->nsvars;
   P->local_cur = 0;
   P->declared_regs = 0;
   P->extern_align = 0;

@@ -62,6 +62,7 @@ typedef struct Sym {
                         caller's argument area (placed at the body's end) */
   uint32_t align;
   uint64_t offset;   /* in its space (ext: 0, fixed up per kernel) */
+  int32_t svar;      /* static .shared: 1 + its index in PtxModule.svars */
   uint32_t size;     /* bytes (call arguments) */
   int depth;         /* a kernel's: the block nesting level it was declared at */
   struct Sym *prev;  /* the declaration of the same name it shadows there */

@@ -161,7 +161,9 @@ extern "C" __global__ void cluster_regs(unsigned *out) {
 // Each: 2-block clusters, 4 warps a block, 16 accesses a warp to the shared
 // memory of the block of rank `to` (the peer, or its own through mapa), lane
 // l at word l * STRIDE; which of these Nsight Compute counts as dshared,
-// and how, is the hypothesis the lead measures on the H200.
+// and how, is measured on the H200 (docs/clusters.md).  The loads and
+// stores are volatile: ptxas hoists a plain ld.shared::cluster out of the
+// loop (the H200 counted 1 load a warp where 16 were meant).
 //! exp: dsm_ld_peer
 //! title: probe: ld.shared::cluster.f32 of the peer, consecutive words
 //@ dsm_ld_peer cluster=2 grid=8 block=128 args=buf:f32:1024:zero
@@ -205,18 +207,18 @@ __device__ void dsm_probe(float *out, bool cta_address = false) {
   for (int k = 0; k < 16; k++) {
     if (OP == PROBE_LD) {
       float v;
-      asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(p));
+      asm volatile("ld.volatile.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(p));
       acc += v;
     } else if (OP == PROBE_LD_V4) {
       float x, y, z, w;
-      asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(x), "=f"(y), "=f"(z), "=f"(w) : "r"(p));
+      asm volatile("ld.volatile.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(x), "=f"(y), "=f"(z), "=f"(w) : "r"(p));
       acc += x + y + z + w;
     } else if (OP == PROBE_ST) {
-      asm volatile("st.shared::cluster.f32 [%0], %1;" ::"r"(p), "f"((float)k));
+      asm volatile("st.volatile.shared::cluster.f32 [%0], %1;" ::"r"(p), "f"((float)k));
     } else if (OP == PROBE_ATOM) {
       uint32_t old;
       asm volatile("atom.shared::cluster.add.u32 %0, [%1], 1;" : "=r"(old) : "r"(p));
-      acc += (float)(old & 1);
+      acc += (float)(old < 0x80000000u); // the result used, the same in any order
     } else if (OP == PROBE_RED) {
       asm volatile("red.shared::cluster.add.u32 [%0], 1;" ::"r"(p));
     } else {
