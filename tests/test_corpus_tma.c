@@ -48,8 +48,8 @@ static unsigned isa_swizzle(unsigned o, unsigned span) {
 
 /* A 2D box of w x h elements of `es` bytes at (x, y) of a tensor of dx x
  * dy (rows `stride` bytes apart, at `in`), as the TMA lays it out: each
- * element in place, or the fill outside the tensor (nan: the word
- * 0x7ff7ffff in every 4 bytes, as the H200 writes it), then swizzled.  Into want (w * h * es bytes). */
+ * element in place, or the fill outside the tensor (nan: the halfword
+ * 0x7ff7 in every 2 bytes, as the H200 writes it), then swizzled.  Into want (w * h * es bytes). */
 static void box2d(const uint8_t *in, int dx, int dy, size_t stride, unsigned es, int x, int y, int w, int h,
                   unsigned span, int nan, uint8_t *want) {
   for (int j = 0; j < h; j++)
@@ -58,7 +58,7 @@ static void box2d(const uint8_t *in, int dx, int dy, size_t stride, unsigned es,
       int gx = x + i, gy = y + j;
       if (gx >= 0 && gx < dx && gy >= 0 && gy < dy) memcpy(e, in + (size_t)gy * stride + (size_t)gx * es, es);
       else if (nan)
-        for (unsigned b = 0; b < es; b++) e[b] = (uint8_t)(0x7ff7ffffu >> 8 * ((i * es + b) % 4));
+        for (unsigned b = 0; b < es; b++) e[b] = (uint8_t)(0x7ff7u >> 8 * (b % 2));
       else memset(e, 0, es);
       memcpy(want + isa_swizzle((unsigned)((j * w + i) * es), span), e, es);
     }

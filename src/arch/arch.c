@@ -60,9 +60,17 @@ static const int hopper_carveouts[] = {8, 16, 32, 64, 100, 132, 164, 196, 228, 0
  * wgmma's, A100's per-SM rates (mma.sync's own generation), f64 as above
  * (DMMA is mma.sync only). */
 #define HOPPER_TENSOR                                                                                   \
+  HOPPER_TENSOR_CLOCK,                                                                                  \
   .tensor_fma = {[ARCH_TC_GMMA_F16] = 2048, [ARCH_TC_GMMA_TF32] = 1024, [ARCH_TC_GMMA_FP8] = 4096,        \
                  [ARCH_TC_GMMA_INT8] = 4096, [ARCH_TC_GMMA_B1] = 16384, [ARCH_TC_MMA_F16] = 1024,         \
                  [ARCH_TC_MMA_TF32] = 512, [ARCH_TC_MMA_INT8] = 2048, [ARCH_TC_MMA_F64] = 128}
+
+/* The SM clock under tensor-core load: measured on the H200, Nsight
+ * Compute's sm__cycles_elapsed.avg.per_second over eleven wgmma GEMMs of a
+ * public series at 2048^3 (1.72 to 1.80 GHz, mean 1.75; its SIMT kernel ran
+ * at 1.98), docs/results/h200-2026-12-02-hopper.  A fit of one series'
+ * clocks, not a power model: the H100 is assumed alike. */
+#define HOPPER_TENSOR_CLOCK .tensor_clock_ghz = 1.75
 
 #define KIB 1024
 #define MIB (1024 * 1024)

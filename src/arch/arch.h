@@ -157,6 +157,9 @@ typedef struct Arch {
                                 (each lane's, when lanes share a word) */
   double l1_write_cycles;    /* clocks an SM's L1 needs per write request it
                                 sends the L2; 0: no such bound */
+  double tensor_clock_ghz;   /* the SM clock while the tensor cores are busy
+                                (power-limited below the boost clock), 0:
+                                the boost clock */
   double tensor_fma[ARCH_TC_COUNT]; /* dense multiply-adds an SM's tensor cores
                                 complete per clock, by ArchTensorRate; 0: no
                                 tensor bound for that path */

@@ -24,10 +24,10 @@
  *  - Elements outside the tensor (coordinates are signed) are zeros, or
  *    with the NaN fill on a float tensor the "OOB-NaN" whose bits the ISA
  *    does not give.  Measured on the H200 (tests/corpus/tma_copy.cu,
- *    oob_fill#nan; docs/results/h200-2026-12-02-hopper): the word
- *    0x7ff7ffff in every 4 bytes of the fill, whatever the type, so an f32
- *    is 0x7ff7ffff, an f16/bf16 pair 0xffff then 0x7ff7 (both NaNs), an f64
- *    0x7ff7ffff7ff7ffff.
+ *    tile_raw#nan and #bf16; docs/results/h200-2026-12-02-hopper): the
+ *    halfword 0x7ff7 in every 2 bytes of the fill, whatever the type, so a
+ *    bf16 is 0x7ff7, an f32 0x7ff77ff7, an f64 0x7ff77ff77ff77ff7 (NaNs
+ *    all; f16's 0x7ff7 is one too).
  *    Stores and reductions skip them.
  *  - im2col (5.5.4): the filter base walks the bounding box [lower corner,
  *    dim - 1 + upper corner] of each of W, H, D from the coordinates, W
@@ -197,13 +197,13 @@ static uint32_t step0(const Box *bx) {
 /* --- moving bytes --- */
 
 /* The fill's bytes (emu_tma.c's Notes): element j of a box row is
- * es bytes from fill + j * es % 4 (rows are 16-byte multiples), so the
- * 4-byte word pattern holds across the row. */
-static const uint8_t nan_fill[12] = {0xff, 0xff, 0xf7, 0x7f, 0xff, 0xff, 0xf7, 0x7f, 0xff, 0xff, 0xf7, 0x7f};
-static const uint8_t zero_fill[12];
+ * es bytes from fill + j * es % 2 (rows are 16-byte multiples), so the
+ * halfword pattern holds across the row (a byte type has no NaN fill). */
+static const uint8_t nan_fill[10] = {0xf7, 0x7f, 0xf7, 0x7f, 0xf7, 0x7f, 0xf7, 0x7f, 0xf7, 0x7f};
+static const uint8_t zero_fill[10];
 
 static const uint8_t *fill_at(const uint8_t *fill, const Box *bx, uint32_t j) {
-  return fill + (size_t)j * bx->es % 4;
+  return fill + (size_t)j * bx->es % 2;
 }
 
 /* Lane l's global bytes [a, a + n): a host pointer, or NULL after a

@@ -339,7 +339,7 @@ void cache_add_metrics(const CacheSys *c, uint64_t *m) {
   static const int keep[] = {WM_M_L1_HIT, WM_M_L1_MISS, WM_M_L2_RD,  WM_M_L2_WR,    WM_M_L2_ATOM, WM_M_L2_RED, WM_M_MISS_REQ, WM_M_ROUND_REQ, WM_M_MISS_ROUNDS, WM_M_L2_RDREQ, WM_M_L2_WRREQ, WM_M_RAW, WM_M_L1_LINES,
                              WM_M_L2_HIT, WM_M_L2_MISS, WM_M_L2_FABRIC, WM_M_DRAM_USED, WM_M_TEX_HIT, WM_M_TEX_MISS,
                              WM_M_SULD_HIT, WM_M_SULD_MISS, WM_M_LDGSTS_HIT,
-                             WM_M_LDGSTS_MISS};
+                             WM_M_LDGSTS_MISS, WM_M_TMA_L2_RD};
   for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) m[keep[i]] += c->metric[keep[i]];
   m[WM_M_L2_RD] -= c->xbar.merged; /* the workers counted them, the crossbar merged them */
   m[WM_M_L2_RDREQ] -= c->xbar.merged_req;
@@ -862,6 +862,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
     case TR_LD_NC:
       own_fill_waits(last, sec, block, r[0].warp);
       metric[WM_M_L1_MISS] += kind == TR_LD_NC;
+      metric[WM_M_TMA_L2_RD] += kind == TR_BULK;
       metric[WM_M_L2_RD]++;
       send_read(c, out, sec, metric, &last_rd, tag, &sent);
       break;

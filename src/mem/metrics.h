@@ -105,6 +105,7 @@
   X(TMA_DSM_BYTES, "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_st.sum", "bytes bulk copies write into a peer block's shared memory (cp.async.bulk.shared::cluster.shared::cta)") \
   X(TMA_DSM_RED_BYTES, "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_red.sum", "bytes bulk reductions send into a peer block's shared memory") \
   X(TMA_SMEM_BYTES, "warpmem__tma_shared_bytes",                  "bytes the TMA unit wrote to or read from shared memory (each block of a multicast)") \
+  X(TMA_L2_RD, "warpmem__tma_l2_read_sectors",                    "L2 sectors the TMA's loads read (a multicast's once), before the crossbar merges SMs' reads") \
   X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
   X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)") \
   X(DEP_CLOCKS, "warpmem__dependent_clocks",                       "clocks each warp waits for its instructions' results, summed over warps (a shuffle 26, an integer % 69, an FMA 4: measured on an H200, emu/emu_latency.c)") \

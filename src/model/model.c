@@ -205,6 +205,15 @@ static double tensor_bound(const Arch *a, const uint64_t *m, double busy, double
   return sum / busy / clk;
 }
 
+/* The sectors L1 fills from L2 for loads (the L2 reads less the TMA's,
+ * which go to shared memory: the crossbar's merging taken as sparing both
+ * kinds alike). */
+static double lsu_fills(const uint64_t *m) {
+  double rd = (double)m[WM_M_L2_RD], all = rd + (double)m[WM_M_XBAR];
+  double tma = all > 0 ? (double)m[WM_M_TMA_L2_RD] * rd / all : 0;
+  return rd > tma ? rd - tma : 0;
+}
+
 static const char *const tensor_rate_name[ARCH_TC_COUNT] = {
 #define X(e, what) what,
   ARCH_TENSOR_RATES(X)
@@ -214,7 +223,7 @@ static const char *const tensor_rate_name[ARCH_TC_COUNT] = {
 /* Long because each bound is a few lines of its own, sharing the launch's
  * derived numbers (busy SMs, waves, the L1's cycles), and the limiter's
  * explanation needs them all. */
-void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTime *t) {
+static void time_at(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTime *t) {
   memset(t, 0, sizeof *t);
   double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0; /* cycles per ns */
   double sms = a->sms > 0 ? a->sms : 1;
@@ -235,10 +244,13 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
   t->bound_ns[MODEL_L2] = ratio(l2_reqs, a->l2_reqs_ns);
   /* L1TEX, per SM, one per clock: shared memory wavefronts, a tag lookup
    * per line a global/local request touches, a sector filled from L2; and
-   * wgmma's descriptor reads, which take the shared memory's data path too
-   * (its throughput alone: they are not in a warp's chain). */
-  double l1_cycles = wavefronts + (double)m[WM_M_L1_LINES] + (double)m[WM_M_L2_RD];
-  double l1_pipe = l1_cycles + (double)m[WM_M_GMMA_WF];
+   * the TMA's and wgmma's traffic, which takes the shared memory's data
+   * path, 128 bytes a clock (32 banks of 4 bytes), not L1's fill path: the
+   * bytes the TMA writes or reads there and the wgmma's core matrices (a
+   * wavefront each), by their throughput alone (they are not in a warp's
+   * chain). */
+  double l1_cycles = wavefronts + (double)m[WM_M_L1_LINES] + lsu_fills(m);
+  double l1_pipe = l1_cycles + (double)m[WM_M_GMMA_WF] + (double)m[WM_M_TMA_SMEM_BYTES] / 128;
   /* the SMs a grid smaller than the GPU keeps busy (matvec_alias and
    * matvec_reg on 4 and 16 blocks: each SM's L1 looks up 32 lines a
    * request, measured 155 ns a round) */
@@ -323,4 +335,19 @@ void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTim
              t->bound_ns[t->limiter] / 1000, t->ns / 1000);
     break;
   }
+}
+
+/* A launch that keeps the tensor cores busy (their bound a quarter or more
+ * of the largest) runs at the clock they allow (Arch.tensor_clock_ghz):
+ * every bound counted in clocks is timed again at it. */
+void model_time(const Arch *a, const uint64_t *m, const ModelLaunch *l, ModelTime *t) {
+  time_at(a, m, l, t);
+  double most = 0;
+  for (int b = 0; b < MODEL_NBOUNDS; b++) most = fmax(most, t->bound_ns[b]);
+  if (a->tensor_clock_ghz <= 0 || t->bound_ns[MODEL_TENSOR] <= 0 || t->bound_ns[MODEL_TENSOR] < 0.25 * most) return;
+  Arch at = *a;
+  at.clock_ghz = a->tensor_clock_ghz;
+  time_at(&at, m, l, t);
+  size_t n = strlen(t->why);
+  snprintf(t->why + n, sizeof t->why - n, " (at the tensor cores' %.2f GHz)", at.clock_ghz);
 }
