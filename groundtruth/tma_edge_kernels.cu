@@ -19,7 +19,6 @@
 //@ tile_raw#x80 grid=1 block=128 args=tmap:f32:100x70:box=32x16,buf:u32:512:zero,i32:80,i32:0,i32:512
 //@ tile_raw#x88 grid=1 block=128 args=tmap:f32:100x70:box=32x16,buf:u32:512:zero,i32:88,i32:0,i32:512
 //@ tile_raw#x96 grid=1 block=128 args=tmap:f32:100x70:box=32x16,buf:u32:512:zero,i32:96,i32:0,i32:512
-//@ tile_raw#x99 grid=1 block=128 args=tmap:f32:100x70:box=32x16,buf:u32:512:zero,i32:99,i32:0,i32:512
 //@ tile_raw#xm4 grid=1 block=128 args=tmap:f32:100x70:box=32x16,buf:u32:512:zero,i32:-4,i32:0,i32:512
 //@ tile_raw#xm16 grid=1 block=128 args=tmap:f32:100x70:box=32x16,buf:u32:512:zero,i32:-16,i32:0,i32:512
 //@ tile_raw#xm28 grid=1 block=128 args=tmap:f32:100x70:box=32x16,buf:u32:512:zero,i32:-28,i32:0,i32:512

@@ -50,20 +50,20 @@ static const int ampere_carveouts[] = {8, 16, 32, 64, 100, 132, 164, 0};        
 static const int hopper_carveouts[] = {8, 16, 32, 64, 100, 132, 164, 196, 228, 0}; /* [PG] 9.0, [OCC] */
 #define CARVEOUTS(a) .carveouts = (a)
 
-/* Tensor cores, dense multiply-adds per SM per clock (Arch.tensor_fma).
- * Hopper ([GH100] H100 SXM5 datasheet, "datasheet, to be measured":
- * groundtruth/tensor_kernels.cu times each path on the H200): 989.4 dense
- * f16/bf16 TFLOPS = 132 SMs x 2 x 2048 at 1.83 GHz (the clock the
- * datasheet's tensor figures imply); tf32 494.7 -> 1024; fp8 and int8
- * 1979 -> 4096; f64 66.9 -> 128 (at 1.98 GHz).  b1: none published for
- * Hopper; A100's 16384 assumed.  mma.sync: none published; assumed half of
- * wgmma's, A100's per-SM rates (mma.sync's own generation), f64 as above
- * (DMMA is mma.sync only). */
+/* Tensor cores, dense multiply-adds per SM per clock (Arch.tensor_fma),
+ * measured on the H200 at the tensor-busy clock (HOPPER_TENSOR_CLOCK):
+ * groundtruth/tensor_kernels.cu keeps every SM's tensor cores busy with one
+ * path each (132 blocks of two warpgroups, or of mma.sync warps), Nsight
+ * Compute's ops over its time (docs/results/h200-2026-12-02-hopper).  The
+ * datasheet's ([GH100] H100 SXM5: 989.4 dense f16/bf16 TFLOPS = 132 SMs x 2
+ * x 2048 at 1.83 GHz) are a tenth higher; b1, which no datasheet gives for
+ * Hopper, is 8 times int8.  One probe a constant: a measured rate, not a
+ * mechanism (what keeps wgmma under its datasheet rate is not modelled). */
 #define HOPPER_TENSOR                                                                                   \
   HOPPER_TENSOR_CLOCK,                                                                                  \
-  .tensor_fma = {[ARCH_TC_GMMA_F16] = 2048, [ARCH_TC_GMMA_TF32] = 1024, [ARCH_TC_GMMA_FP8] = 4096,        \
-                 [ARCH_TC_GMMA_INT8] = 4096, [ARCH_TC_GMMA_B1] = 16384, [ARCH_TC_MMA_F16] = 1024,         \
-                 [ARCH_TC_MMA_TF32] = 512, [ARCH_TC_MMA_INT8] = 2048, [ARCH_TC_MMA_F64] = 128}
+  .tensor_fma = {[ARCH_TC_GMMA_F16] = 1840, [ARCH_TC_GMMA_TF32] = 916, [ARCH_TC_GMMA_FP8] = 3540,          \
+                 [ARCH_TC_GMMA_INT8] = 3700, [ARCH_TC_GMMA_B1] = 29950, [ARCH_TC_MMA_F16] = 1315,          \
+                 [ARCH_TC_MMA_TF32] = 663, [ARCH_TC_MMA_INT8] = 2645, [ARCH_TC_MMA_F64] = 143}
 
 /* The SM clock under tensor-core load: measured on the H200, Nsight
  * Compute's sm__cycles_elapsed.avg.per_second over eleven wgmma GEMMs of a

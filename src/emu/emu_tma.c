@@ -222,6 +222,29 @@ static uint8_t *global_row(Block *b, const EmuInstr *x, int warp, int l, const B
   return NULL;
 }
 
+/* What a box row of a load costs the memory model, as the H200 counts it
+ * (groundtruth/tma_edge_kernels.cu, docs/tma.md): the TMA reads the row in
+ * 128-byte pieces of the box; a piece reads the sectors its part inside
+ * the tensor touches (two pieces that touch one sector read it twice) and,
+ * for its part outside, as many sectors as those bytes fill, rounded up
+ * (a row wholly outside the tensor too).  The L2 replays a piece's outside
+ * part where the row would go on; a row outside along another dimension
+ * is not replayed (the H200's L2 counts about half of it).  `in`: the row
+ * is inside along the other dimensions, [lo, hi) its elements inside
+ * along dimension 0, at global address a + (c[0] + j) * es. */
+static void count_row(MemModel *mm, MemTma *t, const Box *bx, uint64_t a, int in, uint32_t lo, uint32_t hi) {
+  uint32_t per = 128 / bx->es; /* elements a piece */
+  for (uint32_t p0 = 0; p0 < bx->n[0]; p0 += per) {
+    uint32_t p1 = p0 + per < bx->n[0] ? p0 + per : bx->n[0];
+    uint32_t i0 = in && lo > p0 ? lo : p0, i1 = in && hi < p1 ? hi : p1;
+    uint32_t inside = in && i1 > i0 ? i1 - i0 : 0;
+    if (inside) mem_tma_row(mm, t, a + (uint64_t)(bx->c[0] + i0) * bx->es, inside * bx->es);
+    /* the part before or after the inside one, where the row would go on */
+    uint32_t from = inside && i0 == p0 ? i1 : p0;
+    mem_tma_outside(mm, t, a + (uint64_t)((int64_t)bx->c[0] + from) * bx->es, (p1 - p0 - inside) * bx->es, in);
+  }
+}
+
 /* Reads lane l's box from global memory into buf (bx->bytes, linear),
  * fills what lies outside the tensor, and gives its rows to the memory
  * model (t).  0, or -1 after a fault. */
@@ -237,7 +260,7 @@ static int gather(Block *b, const EmuInstr *x, int warp, int l, const Box *bx, u
     int in = row_inside(bx, &w, &a);
     for (uint32_t j = 0; j < bx->n[0]; j++) /* fill first: the inside part is copied over it */
       if (!in || (s0 == 1 ? j < lo || j >= hi : 0)) memcpy(row + (size_t)j * bx->es, fill_at(fill, bx, j), bx->es);
-    if (!in) continue;
+    if (!in && (s0 != 1 || !b->mm)) continue;
     if (s0 != 1) { /* an interleaved layout's strided dimension 0: element by element */
       for (uint32_t j = 0; j < bx->n[0]; j++) {
         int64_t g0 = bx->c[0] + (int64_t)j * s0;
@@ -252,12 +275,12 @@ static int gather(Block *b, const EmuInstr *x, int warp, int l, const Box *bx, u
       }
       continue;
     }
-    if (hi <= lo) continue;
+    if (b->mm) count_row(b->mm, t, bx, a, in, lo, hi);
+    if (!in || hi <= lo) continue;
     uint64_t ga = a + ((uint64_t)(bx->c[0] + lo)) * bx->es, gn = (uint64_t)(hi - lo) * bx->es;
     uint8_t *src = global_row(b, x, warp, l, bx, &w, ga, gn, 0);
     if (!src) return -1;
     memcpy(row + (size_t)lo * bx->es, src, gn);
-    if (b->mm) mem_tma_row(b->mm, t, ga, (uint32_t)gn);
   }
   return 0;
 }
@@ -352,10 +375,24 @@ static int deliver(Block *b, const EmuInstr *x, int warp, int l, const Box *bx, 
   return 0;
 }
 
+/* A tiled load's box must start on a 16-byte boundary of its row: the H200
+ * stops the kernel with an illegal instruction at the UTMALDG otherwise
+ * (measured on five launches of four shapes, f32 and u8, inside and
+ * across the tensor's edge, none of them refused by the driver's encode;
+ * every aligned start ran: docs/tma.md).  0, or -1 after the fault. */
+static int load_start_ok(Block *b, const EmuInstr *x, int warp, int l, const Box *bx) {
+  if (bx->m.im2col || bx->m.interleave) return 0;
+  int64_t at = (int64_t)bx->c[0] * bx->es;
+  if (at % 16 == 0) return 0;
+  return emu_fault(b, x, warp, l, WM_EFAULT, "%s: the box starts at coordinate %" PRId64 " of dimension 0, byte %" PRId64
+                   " of a row, not a multiple of 16 (the H200 stops the kernel: an illegal instruction)", tma_name(x),
+                   bx->c[0], at);
+}
+
 /* One lane's cp.async.bulk.tensor into shared memory. */
 static int tma_load(Block *b, const EmuInstr *x, int warp, int l, const EmuTensor *t, const uint64_t *R, int part) {
   Box bx;
-  if (box_of(b, x, warp, l, t, R, &bx)) return -1;
+  if (box_of(b, x, warp, l, t, R, &bx) || load_start_ok(b, x, warp, l, &bx)) return -1;
   const uint32_t *r = t->r[2];
   uint64_t dst = R[(size_t)r[EMU_TMA_SMEM] * 32 + l] + R[(size_t)r[EMU_TMA_SMEM + 1] * 32 + l];
   uint64_t mba = R[(size_t)r[EMU_TMA_MBAR] * 32 + l] + R[(size_t)r[EMU_TMA_MBAR + 1] * 32 + l];

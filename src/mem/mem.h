@@ -333,6 +333,10 @@ typedef struct MemTma {
 
 /* One row of t's global side: len bytes at addr (traced for the caches). */
 void mem_tma_row(MemModel *mm, MemTma *t, uint64_t addr, uint32_t len);
+/* A load's bytes of a box row outside the tensor: the sectors they fill,
+ * rounded up, counted as read over the crossbar; replayed in L2 from the
+ * address the row would have there (addr) when `replay`, else not (tma.c). */
+void mem_tma_outside(MemModel *mm, MemTma *t, uint64_t addr, uint32_t bytes, int replay);
 /* Counts t; why (may be NULL) explains it on its line ("a 64x128 bf16 box
  * ..."). */
 void mem_tma_done(MemModel *mm, const MemTma *t, const char *why);

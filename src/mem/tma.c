@@ -3,13 +3,16 @@
  * (mem.h: MemTma).
  *
  * Notes:
- *  - The global side of a copy is its box rows that lie inside the tensor
- *    (a row partly outside: its inside part); each row reads (writes) the
+ *  - The global side of a store is its box rows that lie inside the
+ *    tensor (a row partly outside: its inside part); each row writes the
  *    32-byte sectors it touches, in one request per 128-byte line it
- *    touches.  Elements outside the tensor are filled in shared memory
- *    without a read.  This is the natural reading of the hardware; which
- *    requests the TMA unit really sends is not documented: a hypothesis,
- *    probed by tests/corpus/tma_copy.cu's launches (docs/tma.md).
+ *    touches.  A load reads its rows in 128-byte pieces, the part outside
+ *    the tensor too, as the H200 counts them (emu_tma.c count_row,
+ *    measured by groundtruth/tma_edge_kernels.cu: docs/tma.md); the
+ *    outside part of a row is replayed in L2 where the row would go on,
+ *    a row outside along another dimension not (the H200's L2 counts
+ *    about half of those: not modelled).  The requests are
+ *    one per 128-byte line a row's inside part touches (a hypothesis).
  *  - A multicast reads each sector from L2 once for every block of its
  *    ctaMask (once in the L2 and DRAM replay), but the crossbar delivers it
  *    to each: its bytes and sectors, under op_tma_ld and dest_multicast,
@@ -50,6 +53,14 @@ void mem_tma_row(MemModel *mm, MemTma *t, uint64_t addr, uint32_t len) {
     }
     trace_push(mm->trace, s, bytes, t->warp, kind, s == s0);
   }
+}
+
+void mem_tma_outside(MemModel *mm, MemTma *t, uint64_t addr, uint32_t bytes, int replay) {
+  if (t->op != MEM_TMA_LD || bytes == 0) return;
+  uint32_t n = (bytes + 31) / 32;
+  t->sectors += n;
+  if (!replay || !mm->trace) return;
+  for (uint32_t i = 0; i < n; i++) trace_push(mm->trace, addr / 32 + i, 0, t->warp, TR_BULK, i == 0);
 }
 
 /* The instruction's line: an execution per warp instruction (not per

@@ -31,9 +31,9 @@ namespace cde = cuda::device::experimental;
 //@ tile_raw#sw32 grid=1 block=128 args=tmap:f32:100x70:box=8x32:swz=32,buf:u32:256:zero,i32:-4,i32:50,i32:256
 //@ tile_raw#nan grid=1 block=128 args=tmap:f32:100x70:box=32x16:swz=128:oob=nan,buf:u32:512:zero,i32:80,i32:60,i32:512
 //@ tile_raw#bf16 grid=1 block=128 args=tmap:bf16:200x33:box=64x8:swz=128:oob=nan,buf:u32:256:zero,i32:160,i32:30,i32:256
-//@ tile_raw#w16 grid=1 block=128 args=tmap:f32:100x70:box=4x32,buf:u32:128:zero,i32:97,i32:50,i32:128
+//@ tile_raw#w16 grid=1 block=128 args=tmap:f32:100x70:box=4x32,buf:u32:128:zero,i32:96,i32:50,i32:128
 //@ tile_raw#w256 grid=1 block=128 args=tmap:f32:100x70:box=64x8,buf:u32:512:zero,i32:40,i32:66,i32:512
-//@ tile_raw#odd grid=1 block=128 args=tmap:f32:100x70:box=32x16,buf:u32:512:zero,i32:3,i32:5,i32:512
+//@ tile_raw#odd grid=1 block=128 args=tmap:f32:100x70:box=32x16,buf:u32:512:zero,i32:4,i32:5,i32:512
 //! exp: transpose
 //! title: a tile transpose: swizzled box in, its columns read without conflicts, TMA store out
 //@ transpose#sw128 grid=3,2 block=32 args=tmap:f32:70x50:box=32x32:swz=128,tmap:f32:50x70:box=32x32:zero,i32:128
@@ -42,7 +42,7 @@ namespace cde = cuda::device::experimental;
 //@ transpose8#sw32 grid=9,7 block=32 args=tmap:f32:70x50:box=8x8:swz=32,tmap:f32:50x70:box=8x8:zero,i32:32
 //! exp: box_nd
 //! title: 1D, 3D and 5D boxes, element strides
-//@ box_1d grid=1 block=64 args=tmap:u8:1000:box=256,buf:u32:64:zero,i32:900
+//@ box_1d grid=1 block=64 args=tmap:u8:1000:box=256,buf:u32:64:zero,i32:896
 //@ box_3d grid=1 block=64 args=tmap:i32:12x9x5:box=8x6x4:estride=1x2x1,buf:u32:96:zero,i32:4,i32:-1,i32:2
 //@ box_5d grid=1 block=64 args=tmap:u16:16x3x4x2x3:box=8x2x3x2x2:estride=1x1x2x1x1,buf:u32:64:zero,i32:8,i32:1,i32:0,i32:1,i32:2
 //! exp: im2col
