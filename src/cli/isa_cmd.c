@@ -105,7 +105,8 @@ static void print_sregs(void) {
          "each of its kernels is refused at its `.target` line.  Registers, variables and labels are scoped to "
          "the `{ }` block that declares them (inline asm copied into many places of a kernel defines its labels "
          "once per copy).  A kernel or device function whose body is malformed is refused alone, with its "
-         "located error; the module's other kernels run.\n");
+         "located error; the module's other kernels run.  A kernel's static shared memory holds the "
+         "module-scope `.shared` variables it or a function it calls names, then its own, as ptxas lays it out.\n");
 }
 
 /* --arch for a .cu: sm_ and a number, with an optional letter (sm_90a). */
