@@ -363,6 +363,11 @@ extern EmuExecFn *const emu_half_fns[];
 /* The value an atomic add/min/max of a half type (f16, bf16, their pairs)
  * stores, given the old one and the operand. */
 uint32_t emu_half_atomic(const EmuInstr *x, uint32_t old, uint32_t b);
+/* Replaces the naturally aligned `size`-byte word at p by f(old, ctx) in
+ * one atomic step (blocks run on several host threads; emu_mem.c): atom,
+ * red and the TMA's bulk reductions.  Returns the old value. */
+typedef uint64_t (*EmuUpdate)(uint64_t old, const void *ctx);
+uint64_t emu_atomic_update(void *p, unsigned size, EmuUpdate f, const void *ctx);
 
 /* --- memory (emu_mem.c), for instructions that compute their lanes'
  * addresses themselves (the tensor-core loads and stores) --- */

@@ -488,36 +488,48 @@ static uint64_t atomic_value(const EmuInstr *x, unsigned size, uint64_t old, uin
   }
 }
 
-/* One lane's atomic read-modify-write; returns the old value.  Blocks run on
- * several host threads, so global atomics must be atomic on the host too. */
+/* Blocks run on several host threads, so an update of memory they share
+ * must be atomic on the host too: a compare-and-swap loop of the word's
+ * width (1, 2, 4 or 8 bytes, naturally aligned); another size plainly. */
+#define CAS_UPDATE(T)                                                                           \
+  do {                                                                                          \
+    T *w = p, old = __atomic_load_n(w, __ATOMIC_RELAXED);                                       \
+    while (!__atomic_compare_exchange_n(w, &old, (T)f(old, ctx), 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) { \
+    }                                                                                           \
+    return old;                                                                                 \
+  } while (0)
+
+uint64_t emu_atomic_update(void *p, unsigned size, EmuUpdate f, const void *ctx) {
+  switch (size) {
+  case 1: CAS_UPDATE(uint8_t);
+  case 2: CAS_UPDATE(uint16_t); /* atom.cas.b16, the f16 and bf16 atomics */
+  case 4: CAS_UPDATE(uint32_t);
+  case 8: CAS_UPDATE(uint64_t);
+  default: {
+    uint64_t old = 0, nv;
+    memcpy(&old, p, size);
+    nv = f(old, ctx);
+    memcpy(p, &nv, size);
+    return old;
+  }
+  }
+}
+
+typedef struct AtomArgs {
+  const EmuInstr *x;
+  unsigned size;
+  uint64_t bv, cv;
+} AtomArgs;
+
+static uint64_t atom_update(uint64_t old, const void *ctx) {
+  const AtomArgs *a = ctx;
+  return atomic_value(a->x, a->size, old, a->bv, a->cv);
+}
+
+/* One lane's atomic read-modify-write; returns the old value. */
 static uint64_t atomic_apply(const EmuInstr *x, uint8_t *p, uint64_t bv, uint64_t cv) {
-  unsigned size = ptx_type_size((PtxType)x->type);
-  if (size == 4) {
-    uint32_t *w = (uint32_t *)(void *)p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
-    while (!__atomic_compare_exchange_n(w, &old, (uint32_t)atomic_value(x, 4, old, bv, cv), 0,
-                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-    }
-    return old;
-  }
-  if (size == 8) {
-    uint64_t *w = (uint64_t *)(void *)p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
-    while (!__atomic_compare_exchange_n(w, &old, atomic_value(x, 8, old, bv, cv), 0, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED)) {
-    }
-    return old;
-  }
-  if (size == 2) { /* atom.cas.b16, the f16 and bf16 atomics */
-    uint16_t *w = (uint16_t *)(void *)p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
-    while (!__atomic_compare_exchange_n(w, &old, (uint16_t)atomic_value(x, 2, old, bv, cv), 0, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED)) {
-    }
-    return old;
-  }
-  uint64_t old = 0, nv;
-  memcpy(&old, p, size);
-  nv = atomic_value(x, size, old, bv, cv);
-  memcpy(p, &nv, size);
-  return old;
+  AtomArgs a = {x, ptx_type_size((PtxType)x->type), bv, cv};
+  return emu_atomic_update(p, a.size, atom_update, &a);
 }
 
 int emu_exec_atom(EMU_EXEC_ARGS) {

@@ -463,35 +463,26 @@ static uint64_t reduce1(unsigned sub, char kind, unsigned size, uint64_t d, uint
   }
 }
 
+typedef struct RedArgs {
+  unsigned sub, size;
+  char kind;
+  uint64_t s;
+} RedArgs;
+
+static uint64_t red_update(uint64_t d, const void *ctx) {
+  const RedArgs *a = ctx;
+  return reduce1(a->sub, a->kind, a->size, d, a->s);
+}
+
 /* dst[i] OP= src[i] for n elements of `size` bytes (naturally aligned),
- * each an atomic read-modify-write: other blocks, on other host threads,
- * reduce into the same bytes. */
+ * each an atomic update: other blocks, on other host threads, reduce into
+ * the same bytes. */
 static void reduce_run(unsigned sub, char kind, unsigned size, uint8_t *dst, const uint8_t *src, uint64_t n) {
+  RedArgs a = {sub, size, kind, 0};
   for (uint64_t i = 0; i < n; i++) {
-    uint64_t s = 0;
-    memcpy(&s, src + i * size, size);
-    void *p = dst + i * size;
-    if (size == 8) {
-      uint64_t *w = p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
-      while (!__atomic_compare_exchange_n(w, &old, reduce1(sub, kind, 8, old, s), 0, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED)) {
-      }
-    } else if (size == 4) {
-      uint32_t *w = p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
-      while (!__atomic_compare_exchange_n(w, &old, (uint32_t)reduce1(sub, kind, 4, old, s), 0, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED)) {
-      }
-    } else if (size == 2) {
-      uint16_t *w = p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
-      while (!__atomic_compare_exchange_n(w, &old, (uint16_t)reduce1(sub, kind, 2, old, s), 0, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED)) {
-      }
-    } else {
-      uint8_t *w = p, old = __atomic_load_n(w, __ATOMIC_RELAXED);
-      while (!__atomic_compare_exchange_n(w, &old, (uint8_t)reduce1(sub, kind, 1, old, s), 0, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED)) {
-      }
-    }
+    a.s = 0;
+    memcpy(&a.s, src + i * size, size);
+    emu_atomic_update(dst + i * size, size, red_update, &a);
   }
 }
 

@@ -507,8 +507,6 @@ typedef struct PtxKernel {
   PtxSharedFix *sfix;       /* operands of its own code naming shared memory */
   uint32_t nsfix, capsfix;
   int32_t svar_lo, svar_hi; /* its own shared variables: svars[lo, hi) */
-  uint32_t shared_extern_align_own; /* the dynamic array's alignment in its
-                               own code, before linking merged its functions' */
 } PtxKernel;
 
 /* A module-scope variable in .global or .const (with its initializer). */

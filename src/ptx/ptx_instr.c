@@ -825,8 +825,8 @@ static int operands(Parser *P, const PtxInstr *in, Opd *raw) {
 }
 
 /* Appends the checked instruction to the kernel: immediates converted to
- * the type of their position, labels and dynamic shared memory noted for
- * fixing up at the kernel's end. */
+ * the type of their position, labels noted for fixing up at the kernel's
+ * end, shared memory for the layout (ptx_link.c). */
 static void append(Parser *P, PtxInstr *in, Opd *fin, int nf) {
   PtxKernel *k = P->k;
   for (int i = 0; i < nf; i++) { /* may fail: before anything refers to idx */
@@ -850,12 +850,7 @@ static void append(Parser *P, PtxInstr *in, Opd *fin, int nf) {
       P->afix[P->nafix++] = idx;
       P->afix[P->nafix++] = i;
     }
-    if (o->sym && o->sym->ext) {
-      if (o->sym->align > P->extern_align) P->extern_align = o->sym->align;
-      GROW(P->xfix, P->nxfix + 1, P->capxfix);
-      P->xfix[P->nxfix++] = idx;
-      P->xfix[P->nxfix++] = i;
-    }
+    if (o->sym && o->sym->ext && o->sym->align > P->extern_align) P->extern_align = o->sym->align;
     if (o->sym && o->sym->space == PTX_S_SHARED && (o->sym->ext || o->sym->svar)) {
       GROW(k->sfix, k->nsfix, k->capsfix);
       k->sfix[k->nsfix++] = (PtxSharedFix){(uint32_t)idx, (uint8_t)i, o->sym->ext ? -1 : o->sym->svar - 1};

@@ -246,11 +246,6 @@ static void link_kernel(PtxModule *m, PtxKernel *k) {
   k->reach = closure(k, L.n);
 }
 
-/* Where a body's dynamic array was: after its static part as parsed. */
-static uint64_t parsed_dynamic_base(const PtxKernel *f, uint32_t align) {
-  return align ? pp_align_up(f->shared_static, align) : f->shared_static;
-}
-
 /* Lays out kernel k's shared memory (the file comment) and moves the
  * operands of its code, and of the functions linked into it, that name it. */
 static void shared_layout(PtxModule *m, PtxKernel *k) {
@@ -274,10 +269,9 @@ static void shared_layout(PtxModule *m, PtxKernel *k) {
   for (int i = 0; i < n; i++) {
     const PtxKernel *f = i ? k->fn[i].f : k;
     uint32_t base = i ? k->fn[i].start : 0;
-    uint64_t old_dyn = parsed_dynamic_base(f, i ? f->shared_extern_align : k->shared_extern_align_own);
-    for (uint32_t j = 0; j < f->nsfix; j++) {
+    for (uint32_t j = 0; j < f->nsfix; j++) { /* the dynamic array's operands hold their offset in it */
       const PtxSharedFix *x = &f->sfix[j];
-      int64_t delta = x->var < 0 ? (int64_t)dyn - (int64_t)old_dyn : (int64_t)at[x->var] - m->svars[x->var].offset;
+      int64_t delta = x->var < 0 ? (int64_t)dyn : (int64_t)at[x->var] - m->svars[x->var].offset;
       k->code[base + x->instr].opd[x->opd].imm += delta;
     }
   }
@@ -289,7 +283,6 @@ static void shared_layout(PtxModule *m, PtxKernel *k) {
 void pp_link(PtxModule *m) {
   for (int i = 0; i < m->nkernels; i++) {
     PtxKernel *k = &m->kernels[i];
-    k->shared_extern_align_own = k->shared_extern_align;
     if (k->ncalls && !k->unsupported) link_kernel(m, k);
     if (!k->unsupported) shared_layout(m, k);
   }

@@ -455,12 +455,7 @@ static void end_kernel(Parser *P, const PtxTok *close) {
     k->code[k->ncode++] = in;
   }
   k->shared_static = P->shared_cur;
-  if (P->extern_align) {
-    uint64_t base = pp_align_up(P->shared_cur, P->extern_align);
-    for (int i = 0; i < P->nxfix; i += 2)
-      k->code[P->xfix[i]].opd[P->xfix[i + 1]].imm += (int64_t)base;
-    k->shared_extern_align = P->extern_align;
-  }
+  k->shared_extern_align = P->extern_align; /* the array itself is placed by ptx_link.c */
   k->svar_hi = P->m->nsvars;
   k->local_size = P->local_cur;
   frame_layout(P);
@@ -469,7 +464,7 @@ static void end_kernel(Parser *P, const PtxTok *close) {
   while (P->depth >= 0) pp_leave_scope(P);
   pp_map_free(&P->ksyms);
   pp_map_free(&P->labels);
-  P->nluses = P->nxfix = P->nafix = P->nldefs = P->nshadows = 0;
+  P->nluses = P->nafix = P->nldefs = P->nshadows = 0;
   P->k = NULL;
 }
 
@@ -607,7 +602,7 @@ static int refuse_body(Parser *P, int open) {
   while (P->depth >= 0) pp_leave_scope(P);
   pp_map_free(&P->ksyms);
   pp_map_free(&P->labels);
-  P->nluses = P->nxfix = P->nafix = P->nldefs = P->nshadows = 0;
+  P->nluses = P->nafix = P->nldefs = P->nshadows = 0;
   P->defer = 0;
   P->k = NULL;
   P->pos = next;
@@ -938,7 +933,6 @@ static void parser_free(Parser *P) {
   free(P->ldefs);
   free(P->shadows);
   free(P->luses);
-  free(P->xfix);
   free(P->afix);
   free(P->locs.e);
   free(P->toks);

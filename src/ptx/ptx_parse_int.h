@@ -133,8 +133,6 @@ typedef struct Parser {
   int nluses, capluses;
   int luse_at[66];          /* ... those at and after luse_at[d] were made inside the block of depth d */
   uint16_t next_flags;      /* PTX_IF_* for the next instruction (a .pragma's) */
-  int *xfix;                /* (instr, opd) pairs that name dynamic shared */
-  int nxfix, capxfix;
   uint32_t extern_align, shared_cur, local_cur;
   uint64_t declared_regs;   /* register names declared in this kernel */
   uint16_t cur_file, cur_file_inner; /* the last .loc: outermost call site */
