@@ -168,7 +168,10 @@ static void pop_done(Block *b, Warp *w) {
     if (!w->nframes || w->sp > w->frames[w->nframes - 1].base) break;
     emu_frame_return(b, w);
   }
-  if (w->sp == 0) w->state = W_DONE;
+  if (w->sp == 0 && w->state != W_DONE) {
+    emu_clock_warp_end(b, w);
+    w->state = W_DONE;
+  }
 }
 
 static int arrive(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t mask, uint64_t *R) {
@@ -185,6 +188,7 @@ static int arrive(Block *b, Warp *w, int wi, const EmuInstr *x, uint32_t mask, u
   /* as the hardware does, a warp counts as a whole (32 threads, or all of a
    * partial warp) when it arrives */
   b->bar_arrived[id] += popc32(w->exists & ~w->exited);
+  emu_clock_bar_arrive(b, w, id);
   if (x->sub >= PTX_SUB_RED_POPC && x->sub <= PTX_SUB_RED_OR) {
     uint32_t c = pred_mask(R + (size_t)x->s[2] * 32);
     if (x->s_neg[2]) c = ~c;
@@ -282,6 +286,7 @@ static int run_warp(Block *b, int wi) {
     uint32_t mask = top->mask;
     winstr++;
     wclocks += x->clocks;
+    w->now += x->clocks;
     tinstr += mask == FULL ? 32u : (uint64_t)popc32(mask);
     uint32_t eff = mask;
     if (x->guard != EMU_NOSLOT) {
@@ -367,6 +372,7 @@ static int run_warp(Block *b, int wi) {
       if (rc > 0) { /* it waits before the instruction (mbarrier): not executed yet */
         winstr--;
         wclocks -= x->clocks;
+        w->now -= x->clocks;
         tinstr -= mask == FULL ? 32u : (uint64_t)popc32(mask);
         rc = 0;
         goto out;
@@ -405,6 +411,7 @@ static int release_barriers(Block *b) {
       Warp *wp = &b->warps[w];
       if (wp->state != W_WAIT || wp->bar_id != id) continue;
       wp->state = W_READY;
+      emu_clock_bar_release(b, wp, (uint32_t)id);
       if (wp->red_kind && wp->red_dst != EMU_NOSLOT) {
         uint64_t v = wp->red_kind == PTX_SUB_RED_POPC ? b->bar_popc[id]
                    : wp->red_kind == PTX_SUB_RED_AND ? b->bar_all[id] : b->bar_any[id];
@@ -414,6 +421,7 @@ static int release_barriers(Block *b) {
       wp->red_kind = 0;
     }
     b->bar_arrived[id] = 0;
+    b->bar_now[id] = 0;
     b->bar_expected[id] = 0;
     b->bar_popc[id] = 0;
     b->bar_all[id] = 1;
@@ -554,6 +562,7 @@ void emu_block_start(Block *b) {
   if (b->cluster && b->crank == 0) b->cluster->arrived = b->cluster->phase = 0;
   b->bar_since = 0;
   memset(b->poll_instr, 0xff, sizeof b->poll_instr);
+  emu_clock_start(b);
   if (b->chk) emu_chk_block_start(b), emu_chk_wgmma_block_start(b);
 }
 
@@ -631,6 +640,7 @@ void emu_block_setup(Block *b, EmuLaunch *l, const Arch *arch, const EmuProgram 
   b->e = e;
   b->slice = EMU_SLICE;
   b->sms = (uint32_t)arch->sms;
+  b->arch = arch;
   b->nthreads = l->block[0] * l->block[1] * l->block[2];
   b->nwarps = (b->nthreads + 31) / 32;
   b->shared_size = shared;

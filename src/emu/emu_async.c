@@ -46,6 +46,14 @@
 
 #include "emu/emu_exec.h"
 
+/* When an mbarrier's current phase can complete (its latest arrival or
+ * copy so far) and when its last phase did, in the warps' clock
+ * (emu_clock.c). */
+typedef struct MbarTime {
+  uint32_t off;
+  uint64_t ready, done;
+} MbarTime;
+
 /* One copy of one thread, pending until it settles. */
 typedef struct AsyncCopy {
   uint32_t lo, hi;    /* shared words [lo, hi) it wrote */
@@ -63,6 +71,8 @@ struct EmuAsync {
   uint32_t ncopy, cap;
   uint32_t *committed, *completed; /* [threads]: groups committed, completed */
   uint32_t nthreads;
+  MbarTime *mt;       /* each mbarrier's times (emu_clock.c), in the order first used */
+  uint32_t nmt, capmt;
 };
 
 /* --- the block's state --- */
@@ -91,6 +101,7 @@ void emu_async_free(EmuAsync *a) {
   free(a->copy);
   free(a->committed);
   free(a->completed);
+  free(a->mt);
   free(a);
 }
 
@@ -101,6 +112,19 @@ void emu_async_reset(EmuAsync *a) {
   a->ncopy = 0;
   memset(a->committed, 0, a->nthreads * sizeof *a->committed);
   memset(a->completed, 0, a->nthreads * sizeof *a->completed);
+  a->nmt = 0;
+}
+
+/* The times of the mbarrier at offset off (a kernel has a few). */
+static MbarTime *mbar_time(EmuAsync *a, uint32_t off) {
+  for (uint32_t i = 0; i < a->nmt; i++)
+    if (a->mt[i].off == off) return &a->mt[i];
+  if (a->nmt == a->capmt) {
+    a->capmt = a->capmt ? a->capmt * 2 : 16;
+    a->mt = wm_xrealloc(a->mt, a->capmt * sizeof *a->mt);
+  }
+  a->mt[a->nmt] = (MbarTime){off, 0, 0};
+  return &a->mt[a->nmt++];
 }
 
 static void add_copy(EmuAsync *a, AsyncCopy c) {
@@ -269,6 +293,9 @@ void emu_async_describe(const Block *b, uint32_t off, char *buf, size_t n) {
 /* The phase of the mbarrier at off completed: its waiters may go on, and
  * the copies it tracks are visible. */
 static void phase_complete(Block *b, uint32_t off) {
+  MbarTime *t = mbar_time(b->async, off);
+  t->done = t->ready;
+  t->ready = 0;
   uint64_t v = mb_load(b, off);
   mb_store(b, off, mb_pack(mb_expected(v), mb_expected(v), 0, v ^ MB_PHASE));
   for (uint32_t w = 0; w < b->nwarps; w++) {
@@ -282,13 +309,15 @@ static void phase_complete(Block *b, uint32_t off) {
 }
 
 /* count arrivals (dropping them from later phases with drop) and tx more
- * bytes expected, on the mbarrier mb, for lane `lane` of warp `warp` of b;
- * *state gets the object before. */
+ * bytes expected, on the mbarrier mb, for lane `lane` of warp `warp` of b,
+ * at time `at` in the warps' clock; *state gets the object before. */
 static int mb_arrive(Block *b, const EmuInstr *x, int warp, int lane, Mbar mb, uint32_t count, int drop,
-                     int64_t tx, uint64_t *state) {
+                     int64_t tx, uint64_t at, uint64_t *state) {
   uint32_t off = mb.off;
   uint64_t v = mb_load(mb.owner, off);
   if (!(v & MB_VALID)) return not_initialized(b, x, warp, lane, mb);
+  MbarTime *mt = mbar_time(mb.owner->async, off);
+  if (at > mt->ready) mt->ready = at;
   if (state) *state = v;
   uint32_t pending = mb_pending(v), expected = mb_expected(v);
   int64_t t = mb_tx(v) + tx;
@@ -319,8 +348,8 @@ int emu_mbar_at(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a, Blo
 }
 
 int emu_mbar_complete_tx(Block *b, const EmuInstr *x, int warp, int lane, Block *owner, uint32_t off,
-                         uint32_t bytes) {
-  return mb_arrive(b, x, warp, lane, (Mbar){owner, off}, 0, 0, -(int64_t)bytes, NULL);
+                         uint32_t bytes, uint64_t ready) {
+  return mb_arrive(b, x, warp, lane, (Mbar){owner, off}, 0, 0, -(int64_t)bytes, ready, NULL);
 }
 
 void emu_async_track(Block *owner, uint32_t lo, uint32_t hi, uint32_t mbar, uint32_t thread, uint32_t pc) {
@@ -337,6 +366,7 @@ int emu_exec_mbar_init(EMU_EXEC_ARGS) {
     if (c == 0 || c > MB_MAX)
       return emu_fault(b, x, warp, l, WM_EFAULT, "mbarrier.init count %u is out of range (1 to 2^20-1)", c);
     mb_store(mb.owner, mb.off, mb_pack(c, c, 0, 0));
+    *mbar_time(mb.owner->async, mb.off) = (MbarTime){mb.off, 0, 0};
   }
   return 0;
 }
@@ -364,7 +394,7 @@ int emu_exec_mbar_arrive(EMU_EXEC_ARGS) {
     if (c == 0 || c > MB_MAX)
       return emu_fault(b, x, warp, l, WM_EFAULT, "mbarrier arrival count %u is out of range (1 to 2^20-1)", c);
     uint64_t state = 0;
-    if (mb_arrive(b, x, warp, l, mb, c, drop, tx, &state)) return -1;
+    if (mb_arrive(b, x, warp, l, mb, c, drop, tx, b->warps[warp].now, &state)) return -1;
     if (d) d[l] = state;
   }
   return 0;
@@ -378,7 +408,7 @@ int emu_exec_mbar_tx(EMU_EXEC_ARGS) {
     int l = __builtin_ctz(m);
     Mbar mb;
     if (mbar_of(b, x, warp, l, R, &mb)) return -1;
-    if (mb_arrive(b, x, warp, l, mb, 0, 0, sign * (int64_t)(uint32_t)n[l], NULL)) return -1;
+    if (mb_arrive(b, x, warp, l, mb, 0, 0, sign * (int64_t)(uint32_t)n[l], b->warps[warp].now, NULL)) return -1;
   }
   return 0;
 }
@@ -389,6 +419,7 @@ int emu_exec_mbar_tx(EMU_EXEC_ARGS) {
 int emu_exec_mbar_wait(EMU_EXEC_ARGS) {
   const uint64_t *s = SRC(0);
   uint64_t *d = x->d[0] != EMU_NOSLOT ? DST(0) : NULL;
+  uint64_t done = 0; /* when the phases it waited for completed */
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
     Mbar mb;
@@ -400,7 +431,11 @@ int emu_exec_mbar_wait(EMU_EXEC_ARGS) {
     uint64_t v = mb_load(b, off);
     if (!(v & MB_VALID)) return not_initialized(b, x, warp, l, mb);
     unsigned want = x->sub == PTX_SUB_MB_PARITY ? (unsigned)(s[l] & 1) : (unsigned)(s[l] >> 63);
-    if ((unsigned)(v >> 63) != want) continue;
+    if ((unsigned)(v >> 63) != want) {
+      uint64_t t = mbar_time(b->async, off)->done;
+      if (t > done) done = t;
+      continue;
+    }
     Warp *w = &b->warps[warp];
     w->state = W_WAIT;
     w->bar_id = -1;
@@ -408,6 +443,7 @@ int emu_exec_mbar_wait(EMU_EXEC_ARGS) {
     w->bar_pc = (uint32_t)(x - b->p->code);
     return 1;
   }
+  emu_clock_wait(&b->warps[warp], done);
   if (d) LANES(mask, d[l] = 1);
   return 0;
 }
@@ -463,7 +499,7 @@ int emu_exec_cp_async_mbar(EMU_EXEC_ARGS) {
     int l = __builtin_ctz(m);
     uint64_t v = mb_load(b, at[l].off);
     if (!(v & MB_VALID)) return not_initialized(b, x, warp, l, at[l]);
-    if (x->sub == PTX_SUB_MB_NOINC && mb_arrive(b, x, warp, l, at[l], 1, 0, 0, NULL)) return -1;
+    if (x->sub == PTX_SUB_MB_NOINC && mb_arrive(b, x, warp, l, at[l], 1, 0, 0, b->warps[warp].now, NULL)) return -1;
   }
   return 0;
 }

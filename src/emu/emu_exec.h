@@ -97,6 +97,12 @@ typedef struct Warp {
   uint16_t nreg_want; /* a setmaxnreg.inc it waits in (bar_id EMU_WAIT_NREG): the count */
   uint32_t mbar_wait; /* shared offset + 1 of the mbarrier whose phase it
                          waits for (test_wait/try_wait), 0 if none */
+  /* the warp's clock (emu_clock.c): its instructions' dependent clocks
+   * (EmuInstr.clocks) and its waits for barriers, mbarriers and wgmma */
+  uint64_t now;
+  uint64_t wg_last;   /* when its warpgroup's last wgmma.mma_async ends */
+  uint64_t wg_ring[8];/* when each of its last 8 committed wgmma groups ends */
+  uint32_t wg_commits;/* wgmma groups it committed */
   Frame *frames;      /* device-function calls in progress, innermost last */
   int nframes, capframes;
   uint32_t stack_top; /* local memory used by the frames (from Block.stack_base) */
@@ -157,6 +163,15 @@ typedef struct Block {
   uint32_t exited_threads;
   uint64_t warp_instrs, thread_instrs;
   uint64_t warp_clocks; /* the instructions' dependent latencies, summed (EmuInstr.clocks) */
+  /* the block's clock (emu_clock.c), kept for kernels with mbarriers or
+   * wgmma (clocked): the latest arrival at each barrier, when its tensor
+   * cores and its TMA unit are next free, its last warp's end */
+  int clocked;
+  uint64_t bar_now[EMU_NBARS];
+  uint64_t tc_free, tma_free, end_now;
+  uint32_t warps_ended;
+  uint64_t block_clocks; /* each block's end times its warps, summed */
+  const Arch *arch;
   uint64_t *regs;     /* the warps' register files */
   int sregs_ready;    /* launch-wide special registers are in place */
   uint16_t sr_block[16]; /* then the special registers each block sets: */
@@ -470,12 +485,33 @@ void emu_async_track(Block *owner, uint32_t lo, uint32_t hi, uint32_t mbar, uint
  * of block b running x: may complete its phase.  0, or -1 after a located
  * fault in b. */
 int emu_mbar_complete_tx(Block *b, const EmuInstr *x, int warp, int lane, Block *owner, uint32_t off,
-                         uint32_t bytes);
+                         uint32_t bytes, uint64_t ready);
 
 /* The mbarrier at address a (shared, or shared::cluster naming a peer;
  * generic when x's space is) of lane `lane`: its block and offset.  0, or
  * -1 after a located fault (emu_async.c). */
 int emu_mbar_at(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a, Block **owner, uint32_t *off);
+
+/* --- the warps' clock (emu_clock.c) --- */
+
+/* Resets the clocks for a new block (after its async and wgmma state). */
+void emu_clock_start(Block *b);
+/* Warp w arrives at barrier id; a warp it releases waits for the last. */
+void emu_clock_bar_arrive(Block *b, const Warp *w, uint32_t id);
+void emu_clock_bar_release(Block *b, Warp *w, uint32_t id);
+/* Warp w has ended: the block ends with its last warp. */
+void emu_clock_warp_end(Block *b, const Warp *w);
+/* When a copy of `bytes` that warp issues now ends (from a peer block's
+ * shared memory, or from L2): the block's TMA unit sends one at a time. */
+uint64_t emu_clock_copy(Block *b, int warp, uint32_t bytes, int from_peer);
+/* Warp w waits until t (an mbarrier's phase). */
+void emu_clock_wait(Warp *w, uint64_t t);
+/* The warpgroup of warps first..first+3 issues a wgmma of `macs`
+ * multiply-adds on tensor path `path` (MemTensorPath). */
+void emu_clock_wgmma(Block *b, unsigned first, unsigned path, uint64_t macs);
+/* wgmma.commit_group; wgmma.wait_group N (`pending` = N). */
+void emu_clock_wgmma_commit(Warp *w);
+void emu_clock_wgmma_wait(Warp *w, uint32_t pending);
 
 /* --- the TMA unit (emu_tma.c) --- */
 

@@ -589,13 +589,14 @@ static void worker_cluster(Worker *w, EmuWatch *watch, const Arch *arch, const E
 /* Sums the workers' instructions and statistics into the launch, and frees
  * them. */
 static void workers_finish(EmuLaunch *l, Worker *ws, int nw) {
-  l->warp_instrs = l->thread_instrs = l->warp_clocks = 0;
+  l->warp_instrs = l->thread_instrs = l->warp_clocks = l->block_clocks = 0;
   for (int t = 0; t < nw; t++) {
     Worker *w = &ws[t];
     for (uint32_t r = 1; r < w->cl.n; r++) { /* a cluster's other blocks */
       Block *p = w->cl.blocks[r];
       l->warp_instrs += p->warp_instrs;
       l->warp_clocks += p->warp_clocks;
+      l->block_clocks += p->block_clocks;
       l->thread_instrs += p->thread_instrs;
       emu_block_teardown(p);
       free(p);
@@ -603,6 +604,7 @@ static void workers_finish(EmuLaunch *l, Worker *ws, int nw) {
     free(w->cl.blocks);
     l->warp_instrs += w->b.warp_instrs;
     l->warp_clocks += w->b.warp_clocks;
+    l->block_clocks += w->b.block_clocks;
     l->thread_instrs += w->b.thread_instrs;
     if (w->b.mm) mem_merge(l->mm, &w->mm);
     if (w->b.mm) mem_free(&w->mm);
@@ -716,6 +718,7 @@ static int emu_grid_run(EmuLaunch *l, const Arch *arch, const EmuProgram *prog, 
     l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
     l->mm->metric[WM_M_INST] += l->warp_instrs;
     l->mm->metric[WM_M_DEP_CLOCKS] += l->warp_clocks;
+    l->mm->metric[WM_M_BLOCK_CLOCKS] += l->block_clocks;
   }
   free(ws);
   if (ring) ring_free(ring);
@@ -789,10 +792,11 @@ static int run_cooperative(EmuLaunch *l, const Arch *arch, const EmuProgram *pro
   if (have_mm) mm.trace = NULL;
   if (rc == 0 && tr) replay_all(l, tr, n);
   l->blocks_run = n;
-  l->warp_instrs = l->thread_instrs = l->warp_clocks = 0;
+  l->warp_instrs = l->thread_instrs = l->warp_clocks = l->block_clocks = 0;
   for (uint64_t i = 0; i < n; i++) {
     l->warp_instrs += bs[i].warp_instrs;
     l->warp_clocks += bs[i].warp_clocks;
+    l->block_clocks += bs[i].block_clocks;
     l->thread_instrs += bs[i].thread_instrs;
     emu_block_teardown(&bs[i]);
     if (tr) trace_free(&tr[i]);
@@ -825,6 +829,7 @@ static int cooperative_launch(EmuLaunch *l, const Arch *arch, const EmuProgram *
     l->mm->metric[WM_M_WARPS] += l->blocks_run * ((l->block[0] * l->block[1] * l->block[2] + 31) / 32);
     l->mm->metric[WM_M_INST] += l->warp_instrs;
     l->mm->metric[WM_M_DEP_CLOCKS] += l->warp_clocks;
+    l->mm->metric[WM_M_BLOCK_CLOCKS] += l->block_clocks;
   }
   return rc;
 }

@@ -367,10 +367,11 @@ static int deliver(Block *b, const EmuInstr *x, int warp, int l, const Box *bx, 
   for (int i = 0; i < n; i++)
     if (shared_ok(b, x, warp, l, bx, to[i], off)) return -1;
   uint32_t thread = (uint32_t)warp * 32 + (uint32_t)l, pc = (uint32_t)(x - b->p->code);
+  uint64_t ready = emu_clock_copy(b, warp, (uint32_t)bx->bytes, 0);
   for (int i = 0; i < n; i++) {
     swizzled(to[i]->shared, off, buf, bx->bytes, bx->span, 1);
     emu_async_track(to[i], off, off + (uint32_t)touched(bx, off), mb_off, thread, pc);
-    if (emu_mbar_complete_tx(b, x, warp, l, to[i], mb_off, (uint32_t)bx->bytes)) return -1;
+    if (emu_mbar_complete_tx(b, x, warp, l, to[i], mb_off, (uint32_t)bx->bytes, ready)) return -1;
   }
   return 0;
 }
@@ -655,6 +656,7 @@ static int bulk_multicast(Block *b, const EmuInstr *x, int warp, int l, const ui
   if (!g)
     return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds global read of %u bytes at 0x%" PRIx64 " by "
                      "cp.async.bulk: no buffer holds them", size, src);
+  uint64_t ready = emu_clock_copy(b, warp, size, 0);
   for (uint32_t m = mask; m; m &= m - 1) {
     Block *peer = emu_cluster_peer(b, (uint32_t)__builtin_ctz(m));
     if (!peer)
@@ -663,7 +665,7 @@ static int bulk_multicast(Block *b, const EmuInstr *x, int warp, int l, const ui
     if (bulk_shared(b, x, warp, l, peer, off, size, "destination")) return -1;
     memcpy(peer->shared + off, g->data + (src - g->addr), size);
     emu_async_track(peer, off, off + size, mb_off, (uint32_t)warp * 32 + (uint32_t)l, (uint32_t)(x - b->p->code));
-    if (emu_mbar_complete_tx(b, x, warp, l, peer, mb_off, size)) return -1;
+    if (emu_mbar_complete_tx(b, x, warp, l, peer, mb_off, size, ready)) return -1;
   }
   if (b->mm) {
     MemTma req = tma_req(b, x, MEM_TMA_LD, part);
@@ -701,7 +703,7 @@ static int bulk_to_peer(Block *b, const EmuInstr *x, int warp, int l, const uint
   if (kind) reduce_run(x->sub, kind, es, owner->shared + off, b->shared + src, size / es);
   else memmove(owner->shared + off, b->shared + src, size);
   emu_async_track(owner, off, off + size, mb_off, (uint32_t)warp * 32 + (uint32_t)l, (uint32_t)(x - b->p->code));
-  if (emu_mbar_complete_tx(b, x, warp, l, owner, mb_off, size)) return -1;
+  if (emu_mbar_complete_tx(b, x, warp, l, owner, mb_off, size, emu_clock_copy(b, warp, size, 1))) return -1;
   if (b->mm) {
     MemTma req = tma_req(b, x, kind ? MEM_TMA_DSM_RED : MEM_TMA_DSM, part);
     req.smem_bytes = size;
@@ -764,7 +766,7 @@ int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
     memcpy(owner->shared + off, g->data + (src - g->addr), size);
     if (b->mm) emu_tma_count_bulk(b, x, MEM_TMA_LD, m != mask, src, size);
     emu_async_track(owner, off, off + size, mb_off, (uint32_t)warp * 32 + (uint32_t)l, (uint32_t)(x - b->p->code));
-    if (emu_mbar_complete_tx(b, x, warp, l, owner, mb_off, size)) return -1;
+    if (emu_mbar_complete_tx(b, x, warp, l, owner, mb_off, size, emu_clock_copy(b, warp, size, 0))) return -1;
   }
   return 0;
 }

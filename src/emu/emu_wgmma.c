@@ -131,12 +131,15 @@ int emu_exec_wgmma_fence(EMU_EXEC_ARGS) {
 
 int emu_exec_wgmma_commit(EMU_EXEC_ARGS) {
   (void)R;
-  return whole_warpgroup(b, x, warp, mask) ? -1 : 0;
+  if (whole_warpgroup(b, x, warp, mask)) return -1;
+  emu_clock_wgmma_commit(&b->warps[warp]);
+  return 0;
 }
 
 int emu_exec_wgmma_wait(EMU_EXEC_ARGS) {
-  (void)R;
-  return whole_warpgroup(b, x, warp, mask) ? -1 : 0;
+  if (whole_warpgroup(b, x, warp, mask)) return -1;
+  emu_clock_wgmma_wait(&b->warps[warp], (uint32_t)R[(size_t)x->s[0] * 32 + (size_t)__builtin_ctz(mask)]);
+  return 0;
 }
 
 /* --- descriptors and operands --- */
@@ -357,6 +360,7 @@ static int compute_group(Block *b, const EmuInstr *x, unsigned first) {
   gather_c(b, t, first, tile);
   emu_wgmma_multiply(tile);
   scatter_d(b, t, first, tile);
+  emu_clock_wgmma(b, first, tensor_path(m), (uint64_t)EMU_WG_M * m->wn * m->wk);
   if (b->mm) {
     MemGmma g = {.path = (uint8_t)tensor_path(m), .warps = 4, .macs = (uint64_t)EMU_WG_M * m->wn * m->wk,
                  .instr = (int)(x - b->p->code), .warp = (uint16_t)first};

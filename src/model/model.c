@@ -115,6 +115,7 @@ static double round_ns(const Arch *a, const uint64_t *m) {
 typedef struct WarpChain {
   double rounds, round_ns; /* its load rounds, and what one waits */
   double dep_ns;           /* its instructions' dependent latencies */
+  double wait_ns;          /* its waits for the TMA and the tensor cores */
   double l1_ns;            /* its share of the L1's work */
   double ack_ns;           /* its last stores' trip to L2 */
   double ns;               /* the sum */
@@ -136,6 +137,12 @@ static void warp_alone(const Arch *a, const uint64_t *m, const ModelLaunch *l, d
   c->round_ns = round_ns(a, m);
   double dep = m[WM_M_DEP_CLOCKS] ? (double)m[WM_M_DEP_CLOCKS] / WM_ALU_CLOCKS : (double)l->warp_instrs;
   c->dep_ns = ratio(dep, warps) * a->warp_cpi / clk;
+  /* a kernel with mbarriers or wgmma: its blocks' ends in the warps' clock
+   * (emu/emu_clock.c) beyond their dependent clocks are the waits for
+   * copies and tensor math, one after another and after its loads' round
+   * trips (fast.cu's kernel 3 loads a tile, waits, multiplies, waits) */
+  double waited = (double)m[WM_M_BLOCK_CLOCKS] - (double)m[WM_M_DEP_CLOCKS];
+  c->wait_ns = m[WM_M_BLOCK_CLOCKS] && waited > 0 ? ratio(waited, warps) / clk : 0;
   c->l1_ns = a->l1_round_ns > 0 || a->dram_round_ns > 0 ? ratio(l1_ns, warps) : 0; /* with the rounds */
   /* the blocks of one wave that wait at barriers start in step and stay
    * so: every warp waits, between its round trips, for its SM's whole L1
@@ -153,16 +160,18 @@ static void warp_alone(const Arch *a, const uint64_t *m, const ModelLaunch *l, d
    * one_store takes 0.2 us longer than empty on the H200, 0.3 on the H100) */
   c->ack_ns = m[WM_M_L2_WRREQ] + m[WM_M_L2_ATOM] + m[WM_M_L2_RED] ? a->l2_round_ns : 0;
   /* (the block's L1 work overlaps its warps' arithmetic, not their loads) */
-  c->ns = c->rounds * c->round_ns + (in_step ? fmax(c->dep_ns, c->l1_ns) : c->dep_ns + c->l1_ns) + c->ack_ns;
+  c->ns = c->rounds * c->round_ns + c->wait_ns + (in_step ? fmax(c->dep_ns, c->l1_ns) : c->dep_ns + c->l1_ns) +
+          c->ack_ns;
 }
 
 /* The latency bound's explanation when one warp's chain sets it. */
 static void why_chain(ModelTime *t, double waves, const WarpChain *c) {
   snprintf(t->why, sizeof t->why,
-           "%s: a warp's chain, %.0f wave%s x %.2f us: %.1f load rounds of %.0f ns, %.2f us of dependent "
-           "instructions, %.2f us of L1 work, %.2f us for its stores to reach L2",
+           "%s: a warp's chain, %.0f wave%s x %.2f us: %.1f load rounds of %.0f ns, %.2f us waiting for "
+           "copies and tensor math, %.2f us of dependent instructions, %.2f us of L1 work, %.2f us for its "
+           "stores to reach L2",
            model_bound_limit[MODEL_LATENCY], waves, waves > 1 ? "s" : "", c->ns / 1000, c->rounds, c->round_ns,
-           c->dep_ns / 1000, c->l1_ns / 1000, c->ack_ns / 1000);
+           c->wait_ns / 1000, c->dep_ns / 1000, c->l1_ns / 1000, c->ack_ns / 1000);
 }
 
 void model_time_scaled(const Arch *a, const uint64_t *m, const ModelLaunch *l, double scale, uint64_t blocks,
