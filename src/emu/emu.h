@@ -103,6 +103,7 @@ typedef struct EmuLaunch {
   uint64_t thread_instrs;    /* lane-instructions executed */
   uint64_t warp_instrs;      /* warp-instructions executed */
   uint64_t warp_clocks;      /* and their dependent latencies, summed */
+  uint64_t clock_epoch;      /* set by emu_run: this launch's, for the lines' times */
   uint64_t block_clocks;     /* each block's end in its warps' clock, times its
                                 warps (kernels with mbarriers or wgmma) */
   uint64_t printf_bytes;     /* printf text written */

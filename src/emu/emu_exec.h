@@ -504,6 +504,19 @@ void emu_clock_warp_end(Block *b, const Warp *w);
 /* When a copy of `bytes` that warp issues now ends (from a peer block's
  * shared memory, or from L2): the block's TMA unit sends one at a time. */
 uint64_t emu_clock_copy(Block *b, int warp, uint32_t bytes, int from_peer);
+/* A TMA load's times, row by row (emu_clock_copy_row), for loads whose
+ * lines may come from DRAM: where its bytes leave the block's TMA unit
+ * from, how many have, how many of them came from DRAM, when its last
+ * arrives, the block's wave. */
+typedef struct EmuCopyClock {
+  uint64_t start, bytes, dram, ready, wave;
+} EmuCopyClock;
+void emu_clock_copy_begin(Block *b, int warp, EmuCopyClock *c);
+void emu_clock_copy_row(Block *b, EmuCopyClock *c, uint64_t a, uint64_t n);
+/* When the load of `bytes` ends; the TMA unit is free again after it. */
+uint64_t emu_clock_copy_end(Block *b, EmuCopyClock *c, uint32_t bytes);
+/* A new number for each launch (EmuLaunch.clock_epoch). */
+uint64_t emu_clock_epoch(void);
 /* Warp w waits until t (an mbarrier's phase). */
 void emu_clock_wait(Warp *w, uint64_t t);
 /* The warpgroup of warps first..first+3 issues a wgmma of `macs`

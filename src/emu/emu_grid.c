@@ -873,6 +873,7 @@ int emu_run(EmuLaunch *l, WmErr *e) {
                                     : k->shared_static;
   const Arch *arch = l->arch ? l->arch : arch_default();
   l->run_set = 0; /* emu_grid_run's to set */
+  l->clock_epoch = emu_clock_epoch();
   if (check_launch(l, arch, k, shared, e) || emu_cluster_resolve(l, arch, e)) return -1;
 
   uint64_t gbase;

@@ -248,7 +248,8 @@ static void count_row(MemModel *mm, MemTma *t, const Box *bx, uint64_t a, int in
 /* Reads lane l's box from global memory into buf (bx->bytes, linear),
  * fills what lies outside the tensor, and gives its rows to the memory
  * model (t).  0, or -1 after a fault. */
-static int gather(Block *b, const EmuInstr *x, int warp, int l, const Box *bx, uint8_t *buf, MemTma *t) {
+static int gather(Block *b, const EmuInstr *x, int warp, int l, const Box *bx, uint8_t *buf, MemTma *t,
+                  EmuCopyClock *ck) {
   Walk w;
   walk_start(bx, &w);
   uint32_t lo, hi, s0 = step0(bx);
@@ -271,6 +272,7 @@ static int gather(Block *b, const EmuInstr *x, int warp, int l, const Box *bx, u
         uint8_t *src = global_row(b, x, warp, l, bx, &w, a + (uint64_t)g0 * bx->es, bx->es, 0);
         if (!src) return -1;
         memcpy(row + (size_t)j * bx->es, src, bx->es);
+        emu_clock_copy_row(b, ck, a + (uint64_t)g0 * bx->es, bx->es);
         if (b->mm) mem_tma_row(b->mm, t, a + (uint64_t)g0 * bx->es, bx->es);
       }
       continue;
@@ -281,6 +283,7 @@ static int gather(Block *b, const EmuInstr *x, int warp, int l, const Box *bx, u
     uint8_t *src = global_row(b, x, warp, l, bx, &w, ga, gn, 0);
     if (!src) return -1;
     memcpy(row + (size_t)lo * bx->es, src, gn);
+    emu_clock_copy_row(b, ck, ga, gn);
   }
   return 0;
 }
@@ -363,11 +366,10 @@ static int destinations(Block *b, const EmuInstr *x, int warp, int l, const EmuT
  * pending there, and signals complete_tx(box bytes) on each one's mbarrier
  * at mb_off. */
 static int deliver(Block *b, const EmuInstr *x, int warp, int l, const Box *bx, uint8_t *buf, Block **to, int n,
-                   uint32_t off, uint32_t mb_off) {
+                   uint32_t off, uint32_t mb_off, uint64_t ready) {
   for (int i = 0; i < n; i++)
     if (shared_ok(b, x, warp, l, bx, to[i], off)) return -1;
   uint32_t thread = (uint32_t)warp * 32 + (uint32_t)l, pc = (uint32_t)(x - b->p->code);
-  uint64_t ready = emu_clock_copy(b, warp, (uint32_t)bx->bytes, 0);
   for (int i = 0; i < n; i++) {
     swizzled(to[i]->shared, off, buf, bx->bytes, bx->span, 1);
     emu_async_track(to[i], off, off + (uint32_t)touched(bx, off), mb_off, thread, pc);
@@ -413,8 +415,10 @@ static int tma_load(Block *b, const EmuInstr *x, int warp, int l, const EmuTenso
   req.multicast = (x->aux & PTX_TMA_MULTICAST) != 0;
   req.dests = (uint8_t)n;
   req.smem_bytes = bx.bytes;
-  int rc = gather(b, x, warp, l, &bx, buf, &req);
-  if (rc == 0) rc = deliver(b, x, warp, l, &bx, buf, to, n, off, mb_off);
+  EmuCopyClock ck;
+  emu_clock_copy_begin(b, warp, &ck);
+  int rc = gather(b, x, warp, l, &bx, buf, &req, &ck);
+  if (rc == 0) rc = deliver(b, x, warp, l, &bx, buf, to, n, off, mb_off, emu_clock_copy_end(b, &ck, (uint32_t)bx.bytes));
   free(buf);
   if (rc == 0 && b->mm) {
     char why[200];
@@ -656,7 +660,10 @@ static int bulk_multicast(Block *b, const EmuInstr *x, int warp, int l, const ui
   if (!g)
     return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds global read of %u bytes at 0x%" PRIx64 " by "
                      "cp.async.bulk: no buffer holds them", size, src);
-  uint64_t ready = emu_clock_copy(b, warp, size, 0);
+  EmuCopyClock ck;
+  emu_clock_copy_begin(b, warp, &ck);
+  emu_clock_copy_row(b, &ck, src, size);
+  uint64_t ready = emu_clock_copy_end(b, &ck, size);
   for (uint32_t m = mask; m; m &= m - 1) {
     Block *peer = emu_cluster_peer(b, (uint32_t)__builtin_ctz(m));
     if (!peer)
@@ -766,7 +773,10 @@ int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
     memcpy(owner->shared + off, g->data + (src - g->addr), size);
     if (b->mm) emu_tma_count_bulk(b, x, MEM_TMA_LD, m != mask, src, size);
     emu_async_track(owner, off, off + size, mb_off, (uint32_t)warp * 32 + (uint32_t)l, (uint32_t)(x - b->p->code));
-    if (emu_mbar_complete_tx(b, x, warp, l, owner, mb_off, size, emu_clock_copy(b, warp, size, 0))) return -1;
+    EmuCopyClock ck;
+    emu_clock_copy_begin(b, warp, &ck);
+    emu_clock_copy_row(b, &ck, src, size);
+    if (emu_mbar_complete_tx(b, x, warp, l, owner, mb_off, size, emu_clock_copy_end(b, &ck, size))) return -1;
   }
   return 0;
 }

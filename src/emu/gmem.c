@@ -44,6 +44,8 @@ static void drop_data(const GlobalMem *g, GBuf *b) {
   else
     free(b->data);
   b->data = NULL;
+  free(b->line_time);
+  b->line_time = NULL;
 }
 
 void gmem_free(GlobalMem *g) {

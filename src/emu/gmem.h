@@ -26,6 +26,9 @@ typedef struct GBuf {
                       addr, never freed here */
   uint8_t type;    /* PtxType of the elements, for --dump and inits */
   uint64_t count;  /* elements */
+  uint64_t *line_time; /* [size / 128 + 1]: when each line is in L2 in the
+                      warps' clock, for the TMA (emu_clock.c), or NULL ... */
+  uint64_t line_epoch; /* ... and the launch it belongs to */
 } GBuf;
 
 /* A texture or surface object (cudaTextureObject_t, cudaSurfaceObject_t):

@@ -805,6 +805,16 @@ static void bulk_write(CacheSys *c, CacheLevel *l1, const TraceRec *x, uint64_t 
   send_line(c, out, x->sector, x->bytes, L2_WRITE, sent);
 }
 
+/* A request that starts a round of loads (TR_ROUND) starts one for the
+ * crossbar too; so does each of the TMA's reads, a round of its own: an
+ * SM's later copy of the same sectors reads L2 again (tma_chain_box#1k: 256
+ * loads of one box, 8192 sectors at the H200's L2), other SMs' copies of
+ * the same round still meet it at the crossbar. */
+static void start_round(const TraceRec *r, CacheLastStore *last, uint64_t *metric) {
+  if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, last->round_last = 0, metric[WM_M_ROUND_REQ]++;
+  if (r[0].kind == TR_BULK) last->round++;
+}
+
 WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t xbar, const TraceRec *r, size_t n,
                                    uint64_t local, CacheLastStore *last, uint64_t *metric, L2Ops *out) {
   CacheLevel *l1 = &c->l1[sm];
@@ -822,7 +832,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   uint64_t reads_before = metric[WM_M_L2_RDREQ];
   if (r[0].first & TR_AFTER_BAR) /* the block's warps left the barrier together */
     last->step = 0, last->round_last = 0;
-  if (r[0].first & TR_ROUND) last->round++, last->round_missed = 0, last->round_last = 0, metric[WM_M_ROUND_REQ]++;
+  start_round(r, last, metric);
   uint32_t tag = xbar_at_round(xbar, r[0].warp, last->round);
   if (tag && !xbar_meets(c, r[0].sector, tag)) tag = 0;
   int pending = 0; /* a hit on a sector still on its way (pend_fill) */

@@ -1,0 +1,113 @@
+/* test_clock.c - the warps' clock of kernels with mbarriers or wgmma
+ * (emu/emu_clock.c), on groundtruth/tma_size_kernels.cu and
+ * tensor_kernels.cu: one thread's chain of TMA loads, each waited for.
+ *
+ * Golden numbers from the clock's constants (measured on the H200,
+ * docs/results/h200-2026-12-02-clock): a load of B bytes whose lines are
+ * in L2 ends ceil(B / 104) clocks (the TMA's bytes into the SM) and 317
+ * (L2's round trip) after it starts; a line read first from DRAM arrives
+ * 520 clocks later still, plus the copy's DRAM bytes so far at 76 a
+ * clock; the line's 128 bytes leave the TMA unit at 104 a clock.  So with
+ * W = block clocks - dependent clocks (what the one warp waited):
+ * - 256 loads of one box of 16 KiB against one of 4 KiB: 255 x (158 - 40)
+ *   more, and the first (cold) load's last line (16384/104 + 16384/76 =
+ *   157 + 215 against 39 + 53) 280 more: 30370;
+ * - 256 loads of 16 KiB walking the tensor (every line fresh) against the
+ *   same box: each but the first waits DRAM, 157 + 317 + 520 + 215 = 1209
+ *   against 158 + 317 = 475: 255 x 734 = 187170;
+ * - two 16 KiB loads a step on two mbarriers: the second waits for the
+ *   first's bytes to leave the TMA unit, 158 clocks a step more (less the
+ *   few the warp spends issuing the second).
+ * And a wgmma's multiply-adds at the SM's rate (1840 bf16 a clock): one
+ * block of tc_bf16, 2 warpgroups x 256 groups x 4 m64n256k16, takes
+ * 536870912 / 1840 = 291777 clocks of tensor work, which its clock holds.
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/metrics.h"
+#include "sim/sim.h"
+
+static PtxModule *sizes;
+
+static const PtxModule *size_set(void) {
+  if (!sizes) sizes = tu_load(WM_SOURCE_DIR "/groundtruth/ptx/tma_size_kernels.ptx");
+  return sizes;
+}
+
+/* What the one warp of `name` waited (block clocks less its own). */
+static int64_t waited(const char *name, const char *box, int bytes, int walk) {
+  SimRun run;
+  char map[64], b[16], w[16];
+  snprintf(map, sizeof map, "tmap:f32:1024x1024:box=%s", box);
+  snprintf(b, sizeof b, "i32:%d", bytes);
+  snprintf(w, sizeof w, "i32:%d", walk);
+  if (walk < 0)
+    tu_launch(&run, size_set(), name, "1", "32", 33920, map, "buf:f32:32", "i32:256", b, (const char *)NULL);
+  else
+    tu_launch(&run, size_set(), name, "1", "32", 33920, map, "buf:f32:32", "i32:256", b, w, (const char *)NULL);
+  int64_t blk = (int64_t)run.mm.metric[WM_M_BLOCK_CLOCKS], dep = (int64_t)run.mm.metric[WM_M_DEP_CLOCKS];
+  if (blk <= dep) fail_msg("%s: block clocks %lld not beyond its dependent clocks %lld", name, (long long)blk, (long long)dep);
+  sim_run_free(&run);
+  return blk - dep;
+}
+
+static void test_box_bytes(void **state) {
+  (void)state;
+  int64_t w4 = waited("tma_chain_box", "32x32", 4096, 0), w16 = waited("tma_chain_box", "64x64", 16384, 0);
+  assert_int_equal(w16 - w4, 255 * (158 - 40) + 280);
+}
+
+static void test_dram_lines(void **state) {
+  (void)state;
+  int64_t same = waited("tma_chain_box", "64x64", 16384, 0), walk = waited("tma_chain_box", "64x64", 16384, 1);
+  assert_int_equal(walk - same, 255 * (1209 - 475));
+}
+
+static void test_pair_waits_port(void **state) {
+  (void)state;
+  int64_t one = waited("tma_chain_box", "64x64", 16384, 0), two = waited("tma_pair_box", "64x64", 16384, -1);
+  double per = (double)(two - one) / 256;
+  if (per < 140 || per > 158) fail_msg("the second copy of a step waited %.1f clocks more, expected 140-158", per);
+}
+
+/* A kernel without mbarriers or wgmma keeps no clock: its time is as
+ * before (the counter stays 0). */
+static void test_unclocked(void **state) {
+  (void)state;
+  PtxModule *m = tu_load(WM_SOURCE_DIR "/groundtruth/ptx/seed_kernels.ptx");
+  SimRun run;
+  tu_launch(&run, m, "copy_k", "4", "256", 0, "buf:f32:1024", "buf:f32:1024", "i32:1024", (const char *)NULL);
+  assert_int_equal(run.mm.metric[WM_M_BLOCK_CLOCKS], 0);
+  sim_run_free(&run);
+  ptx_module_free(m);
+}
+
+static void test_wgmma_rate(void **state) {
+  (void)state;
+  PtxModule *m = tu_load(WM_SOURCE_DIR "/groundtruth/ptx/tensor_kernels.ptx");
+  SimRun run;
+  tu_launch(&run, m, "tc_bf16", "1", "256", 0, "buf:u32:10240", "buf:f32:256", "i32:256", (const char *)NULL);
+  double per_warp = (double)run.mm.metric[WM_M_BLOCK_CLOCKS] / 8, tensor = 536870912.0 / 1840;
+  if (per_warp < tensor || per_warp > 1.05 * tensor)
+    fail_msg("tc_bf16's block took %.0f clocks, its tensor work %.0f", per_warp, tensor);
+  sim_run_free(&run);
+  ptx_module_free(m);
+}
+
+static int teardown(void **state) {
+  (void)state;
+  ptx_module_free(sizes);
+  return 0;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_box_bytes),  cmocka_unit_test(test_dram_lines), cmocka_unit_test(test_pair_waits_port),
+      cmocka_unit_test(test_unclocked),  cmocka_unit_test(test_wgmma_rate),
+  };
+  return cmocka_run_group_tests(tests, NULL, teardown);
+}
