@@ -3,24 +3,27 @@
 # .ext/fastcu for the fast.cu part):
 #   bash tools/gpu/clock_runs.sh
 # Issue 33's measurements for the warps' clock (emu/emu_clock.c):
-#  - groundtruth/tma_size_kernels.cu: TMA round trips by box size and a
-#    pair of copies a step (times-tma_size.json: gpu run, cold and hot;
-#    ncu-tma_size.csv);
+#  - the probe sets of SETS (default groundtruth/tma_size_kernels.cu: TMA
+#    round trips by box size and a pair of copies a step): times-NAME.json
+#    (gpu run, cold and hot), ncu-NAME.csv;
 #  - the fast.cu series (if .ext/fastcu/harness.cu is there: a harness of
 #    ours around the twelve kernels, built as their authors build them but
 #    with -cudart shared): native times at 2048 (fastcu-native.txt) and,
 #    for kernels 1 and 3, Nsight Compute's instruction, issue and stall
 #    counters (ncu-fastcu-stalls.csv).
 # Everything goes to $OUT/clock.tgz.
+# SETS: the probe sets (NAME=PTX ...); FASTCU=0 leaves the fast.cu part out
 source "$(dirname "$0")/ncu_prologue.sh"
-p=groundtruth/ptx/tma_size_kernels.ptx
-timeout 200 $W gpu run "$p" --budget 0.2 --format json > "$out/times-tma_size.json" 2> "$out/times-tma_size.err"
-echo "tma_size: times exit $?, $(( $(date +%s) - t0 )) s"
-timeout 200 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
-  --log-file "$out/ncu-tma_size.csv" $W gpu run "$p" --no-time > "$out/ncu-tma_size.out" 2>&1
-echo "tma_size: ncu $(grep -c '^"[0-9]' "$out/ncu-tma_size.csv") profiled, $(( $(date +%s) - t0 )) s"
+for set in ${SETS:-tma_size=groundtruth/ptx/tma_size_kernels.ptx}; do
+  n=${set%%=*} p=${set#*=}
+  timeout 200 $W gpu run "$p" --budget 0.2 --format json > "$out/times-$n.json" 2> "$out/times-$n.err"
+  echo "$n: times exit $?, $(( $(date +%s) - t0 )) s"
+  timeout 200 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
+    --log-file "$out/ncu-$n.csv" $W gpu run "$p" --no-time > "$out/ncu-$n.out" 2>&1
+  echo "$n: ncu $(grep -c '^"[0-9]' "$out/ncu-$n.csv") profiled, $(( $(date +%s) - t0 )) s"
+done
 f=.ext/fastcu
-if [ -f "$f/harness.cu" ]; then
+if [ "${FASTCU:-1}" = 1 ] && [ -f "$f/harness.cu" ]; then
   (cd "$f" && nvcc -std=c++17 -O3 -DNDEBUG -w --expt-relaxed-constexpr --expt-extended-lambda --use_fast_math \
     -Xcompiler=-fPIE -Xcompiler=-Wno-psabi -Xcompiler=-fno-strict-aliasing -arch=compute_90a \
     -code=sm_90a,compute_90a -cudart shared -lineinfo -o "$out/harness" harness.cu -lcuda) > "$out/fastcu-build.txt" 2>&1
