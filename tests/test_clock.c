@@ -18,6 +18,8 @@
  * - two 16 KiB loads a step on two mbarriers: the second waits for the
  *   first's bytes to leave the TMA unit, 158 clocks a step more (less the
  *   few the warp spends issuing the second).
+ * - 1024 mbarrier arrivals at cluster scope: 363 clocks each more than at
+ *   CTA scope (the release is a memory barrier);
  * And a wgmma's multiply-adds at the SM's rate (1840 bf16 a clock): one
  * block of tc_bf16, 2 warpgroups x 256 groups x 4 m64n256k16, takes
  * 536870912 / 1840 = 291777 clocks of tensor work, which its clock holds.
@@ -74,6 +76,27 @@ static void test_pair_waits_port(void **state) {
   if (per < 140 || per > 158) fail_msg("the second copy of a step waited %.1f clocks more, expected 140-158", per);
 }
 
+/* 1024 mbarrier arrivals at cluster scope against CTA scope
+ * (cluster_arrive_kernels.cu): each a memory barrier of 363 clocks
+ * (CLK_RELEASE_CLUSTER, the H200's 183 ns), on the own barrier or the
+ * peer's alike. */
+static int64_t arrivals(const char *mode) {
+  PtxModule *m = tu_load(WM_SOURCE_DIR "/groundtruth/ptx/cluster_arrive_kernels.ptx");
+  SimRun run;
+  tu_launch(&run, m, "arrive_chain", "2", "32", 0, "buf:u32:2", "i32:1024", mode, (const char *)NULL);
+  int64_t w = (int64_t)run.mm.metric[WM_M_BLOCK_CLOCKS] - (int64_t)run.mm.metric[WM_M_DEP_CLOCKS];
+  sim_run_free(&run);
+  ptx_module_free(m);
+  return w;
+}
+
+static void test_cluster_release(void **state) {
+  (void)state;
+  int64_t cta = arrivals("i32:0");
+  assert_int_equal(arrivals("i32:1") - cta, 1024 * 363);
+  assert_int_equal(arrivals("i32:2") - cta, 1024 * 363);
+}
+
 /* A kernel without mbarriers or wgmma keeps no clock: its time is as
  * before (the counter stays 0). */
 static void test_unclocked(void **state) {
@@ -107,7 +130,7 @@ static int teardown(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_box_bytes),  cmocka_unit_test(test_dram_lines), cmocka_unit_test(test_pair_waits_port),
-      cmocka_unit_test(test_unclocked),  cmocka_unit_test(test_wgmma_rate),
+      cmocka_unit_test(test_unclocked),  cmocka_unit_test(test_wgmma_rate), cmocka_unit_test(test_cluster_release),
   };
   return cmocka_run_group_tests(tests, NULL, teardown);
 }

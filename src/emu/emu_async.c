@@ -385,6 +385,7 @@ int emu_exec_mbar_arrive(EMU_EXEC_ARGS) {
   const uint64_t *cnt = x->s[0] != EMU_NOSLOT ? SRC(0) : NULL;
   uint64_t *d = x->d[0] != EMU_NOSLOT ? DST(0) : NULL;
   int expect = x->sub == PTX_SUB_MB_EXPECT_TX, drop = x->op == PTX_OP_MBAR_ARRIVE_DROP;
+  if (x->aux & PTX_MB_CLUSTER) emu_clock_release(&b->warps[warp]);
   for (uint32_t m = mask; m; m &= m - 1) { /* lanes in order: an arrival may complete the phase */
     int l = __builtin_ctz(m);
     Mbar mb;

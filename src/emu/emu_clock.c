@@ -43,7 +43,8 @@
                                   "boxes, 270 ns), with CLK_DRAM_BYTES")                                       \
   X(CLK_DRAM_BYTES, 76, "bytes a clock", "one copy's lines from DRAM: tma_chain_box#16k_walk cold against hot, " \
                                          "372 ns more for 16 KiB (201 clocks more than for 1 KiB)")            \
-  X(CLK_DSM_TRIP, 180, "clocks", "a bulk copy into a peer block: dsm_chain#peer, 93 ns a dependent load")
+  X(CLK_DSM_TRIP, 180, "clocks", "a bulk copy into a peer block: dsm_chain#peer, 93 ns a dependent load") \
+  X(CLK_RELEASE_CLUSTER, 363, "clocks", "an mbarrier arrival at cluster scope (its release a memory barrier): arrive_chain#cluster and #peer against #cta, 183 ns more an arrival")
 
 enum {
 #define X(name, value, unit, why) name = value,
@@ -169,6 +170,8 @@ uint64_t emu_clock_copy_end(Block *b, EmuCopyClock *c, uint32_t bytes) {
 }
 
 void emu_clock_wait(Warp *w, uint64_t t) { wait_until(w, t); }
+
+void emu_clock_release(Warp *w) { w->now += CLK_RELEASE_CLUSTER; }
 
 /* The warpgroup's 4 warps meet at the instruction and go on; its math
  * starts when the tensor cores finish the block's previous one. */

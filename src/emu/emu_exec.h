@@ -517,6 +517,9 @@ void emu_clock_copy_row(Block *b, EmuCopyClock *c, uint64_t a, uint64_t n);
 uint64_t emu_clock_copy_end(Block *b, EmuCopyClock *c, uint32_t bytes);
 /* A new number for each launch (EmuLaunch.clock_epoch). */
 uint64_t emu_clock_epoch(void);
+/* Warp w releases its memory at cluster scope (an mbarrier arrival's
+ * .release.cluster): it waits for the memory barrier. */
+void emu_clock_release(Warp *w);
 /* Warp w waits until t (an mbarrier's phase). */
 void emu_clock_wait(Warp *w, uint64_t t);
 /* The warpgroup of warps first..first+3 issues a wgmma of `macs`

@@ -212,6 +212,9 @@ enum {
 #define PTX_TMA_IM2COL 8          /* .im2col (with offsets) */
 #define PTX_TMA_IM2COL_NO_OFFS 16 /* .im2col_no_offs (stores, reductions) */
 #define PTX_TMA_MULTICAST 32      /* .multicast::cluster: a ctaMask operand */
+/* PtxInstr.aux of mbarrier.arrive{,_drop}: .cluster scope (its release is
+ * a memory barrier for the arriving warp: emu/emu_clock.c). */
+#define PTX_MB_CLUSTER 1
 /* PtxInstr.aux of tensormap.replace: the field (PTX ISA 9.7.9.28: .field1,
  * .field2 taking an ordinal, .field3 taking an immediate). */
 #define PTX_TMAP_FIELDS(X)                                                          \

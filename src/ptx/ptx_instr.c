@@ -171,6 +171,8 @@ static int async_modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     in->sub = IS(c, "expect_tx") ? PTX_SUB_MB_EXPECT_TX : PTX_SUB_MB_NOCOMPLETE;
   } else if (IS(c, "parity") && wait && !in->sub) {
     in->sub = PTX_SUB_MB_PARITY;
+  } else if (IS(c, "cluster") && arrive) {
+    in->aux |= PTX_MB_CLUSTER; /* coherent here; its cost is the clock's */
   } else if (IS(c, "acquire") || IS(c, "release") || IS(c, "relaxed") || IS(c, "cta") || IS(c, "cluster")) {
     /* orderings and scopes: a sequential emulator is coherent at all */
   } else {
