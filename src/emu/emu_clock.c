@@ -23,7 +23,7 @@
  *
  * Not modelled: blocks that share an SM (each has the tensor cores and
  * the TMA unit to itself here; the throughput bounds count the sharing),
- * copies that miss L2 (each takes L2's round trip), the cluster barrier.
+ * the cluster barrier.
  */
 #include <pthread.h>
 
@@ -32,8 +32,9 @@
 #include "mem/mem.h"
 
 /* X(name, value, unit, where it comes from); measured on the H200 by
- * groundtruth/tma_size_kernels.cu and hopper_kernels.cu, one thread's chain
- * of loads each waited for (docs/results/h200-2026-12-02-clock) */
+ * groundtruth/tma_size_kernels.cu, hopper_kernels.cu and
+ * cluster_arrive_kernels.cu, one thread's chain of loads or arrivals
+ * (docs/results/h200-2026-12-02-clock) */
 #define EMU_CLOCK_CONSTANTS(X)                                                                                   \
   X(CLK_TMA_TRIP, 317, "clocks", "a TMA load's round trip from L2 to its mbarrier's phase: tma_chain_box#1k, "    \
                                  "192 ns a load less its loop's 27 ns and its bytes' 5, at 1.98 GHz")           \
@@ -43,7 +44,7 @@
                                   "boxes, 270 ns), with CLK_DRAM_BYTES")                                       \
   X(CLK_DRAM_BYTES, 76, "bytes a clock", "one copy's lines from DRAM: tma_chain_box#16k_walk cold against hot, " \
                                          "372 ns more for 16 KiB (201 clocks more than for 1 KiB)")            \
-  X(CLK_DSM_TRIP, 180, "clocks", "a bulk copy into a peer block: dsm_chain#peer, 93 ns a dependent load") \
+  X(CLK_DSM_TRIP, 180, "clocks", "a bulk copy into a peer block, assumed a dependent load's: dsm_chain#peer, 93 ns") \
   X(CLK_RELEASE_CLUSTER, 363, "clocks", "an mbarrier arrival at cluster scope (its release a memory barrier): arrive_chain#cluster and #peer against #cta, 183 ns more an arrival")
 
 enum {
@@ -80,10 +81,14 @@ void emu_clock_warp_end(Block *b, const Warp *w) {
   if (++b->warps_ended == b->nwarps) b->block_clocks += (uint64_t)b->nwarps * b->end_now;
 }
 
-uint64_t emu_clock_copy(Block *b, int warp, uint32_t bytes, int from_peer) {
-  uint64_t start = b->warps[warp].now > b->tma_free ? b->warps[warp].now : b->tma_free;
-  b->tma_free = start + (bytes + CLK_TMA_BYTES - 1) / CLK_TMA_BYTES;
-  return b->tma_free + (from_peer ? CLK_DSM_TRIP : CLK_TMA_TRIP);
+/* When warp's copy starts: now, or when the TMA unit has sent the last. */
+static uint64_t copy_start(const Block *b, int warp) {
+  return b->warps[warp].now > b->tma_free ? b->warps[warp].now : b->tma_free;
+}
+
+uint64_t emu_clock_peer_copy(Block *b, int warp, uint32_t bytes) {
+  b->tma_free = copy_start(b, warp) + (bytes + CLK_TMA_BYTES - 1) / CLK_TMA_BYTES;
+  return b->tma_free + CLK_DSM_TRIP;
 }
 
 /* --- the lines a TMA load reads: in L2 or not yet ---
@@ -130,7 +135,7 @@ static uint64_t wave_of(const Block *b) {
 #define LINE_WAVE(v) ((v) >> 48)
 
 void emu_clock_copy_begin(Block *b, int warp, EmuCopyClock *c) {
-  c->start = b->warps[warp].now > b->tma_free ? b->warps[warp].now : b->tma_free;
+  c->start = copy_start(b, warp);
   c->bytes = c->dram = 0;
   c->ready = 0;
   c->wave = wave_of(b);
@@ -167,6 +172,13 @@ uint64_t emu_clock_copy_end(Block *b, EmuCopyClock *c, uint32_t bytes) {
   b->tma_free = c->start + (c->bytes + CLK_TMA_BYTES - 1) / CLK_TMA_BYTES;
   uint64_t least = b->tma_free + CLK_TMA_TRIP;
   return c->ready > least ? c->ready : least;
+}
+
+uint64_t emu_clock_bulk(Block *b, int warp, uint64_t src, uint32_t size) {
+  EmuCopyClock c;
+  emu_clock_copy_begin(b, warp, &c);
+  emu_clock_copy_row(b, &c, src, size);
+  return emu_clock_copy_end(b, &c, size);
 }
 
 void emu_clock_wait(Warp *w, uint64_t t) { wait_until(w, t); }

@@ -501,9 +501,9 @@ void emu_clock_bar_arrive(Block *b, const Warp *w, uint32_t id);
 void emu_clock_bar_release(Block *b, Warp *w, uint32_t id);
 /* Warp w has ended: the block ends with its last warp. */
 void emu_clock_warp_end(Block *b, const Warp *w);
-/* When a copy of `bytes` that warp issues now ends (from a peer block's
- * shared memory, or from L2): the block's TMA unit sends one at a time. */
-uint64_t emu_clock_copy(Block *b, int warp, uint32_t bytes, int from_peer);
+/* When a copy of `bytes` from warp's shared memory into a peer block's
+ * ends: the block's TMA unit sends one copy at a time. */
+uint64_t emu_clock_peer_copy(Block *b, int warp, uint32_t bytes);
 /* A TMA load's times, row by row (emu_clock_copy_row), for loads whose
  * lines may come from DRAM: where its bytes leave the block's TMA unit
  * from, how many have, how many of them came from DRAM, when its last
@@ -515,6 +515,9 @@ void emu_clock_copy_begin(Block *b, int warp, EmuCopyClock *c);
 void emu_clock_copy_row(Block *b, EmuCopyClock *c, uint64_t a, uint64_t n);
 /* When the load of `bytes` ends; the TMA unit is free again after it. */
 uint64_t emu_clock_copy_end(Block *b, EmuCopyClock *c, uint32_t bytes);
+/* When a plain bulk copy of size bytes of global memory at src ends (one
+ * row: begin, row, end). */
+uint64_t emu_clock_bulk(Block *b, int warp, uint64_t src, uint32_t size);
 /* A new number for each launch (EmuLaunch.clock_epoch). */
 uint64_t emu_clock_epoch(void);
 /* Warp w releases its memory at cluster scope (an mbarrier arrival's

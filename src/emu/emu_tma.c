@@ -660,10 +660,7 @@ static int bulk_multicast(Block *b, const EmuInstr *x, int warp, int l, const ui
   if (!g)
     return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds global read of %u bytes at 0x%" PRIx64 " by "
                      "cp.async.bulk: no buffer holds them", size, src);
-  EmuCopyClock ck;
-  emu_clock_copy_begin(b, warp, &ck);
-  emu_clock_copy_row(b, &ck, src, size);
-  uint64_t ready = emu_clock_copy_end(b, &ck, size);
+  uint64_t ready = emu_clock_bulk(b, warp, src, size);
   for (uint32_t m = mask; m; m &= m - 1) {
     Block *peer = emu_cluster_peer(b, (uint32_t)__builtin_ctz(m));
     if (!peer)
@@ -710,7 +707,7 @@ static int bulk_to_peer(Block *b, const EmuInstr *x, int warp, int l, const uint
   if (kind) reduce_run(x->sub, kind, es, owner->shared + off, b->shared + src, size / es);
   else memmove(owner->shared + off, b->shared + src, size);
   emu_async_track(owner, off, off + size, mb_off, (uint32_t)warp * 32 + (uint32_t)l, (uint32_t)(x - b->p->code));
-  if (emu_mbar_complete_tx(b, x, warp, l, owner, mb_off, size, emu_clock_copy(b, warp, size, 1))) return -1;
+  if (emu_mbar_complete_tx(b, x, warp, l, owner, mb_off, size, emu_clock_peer_copy(b, warp, size))) return -1;
   if (b->mm) {
     MemTma req = tma_req(b, x, kind ? MEM_TMA_DSM_RED : MEM_TMA_DSM, part);
     req.smem_bytes = size;
@@ -773,10 +770,7 @@ int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
     memcpy(owner->shared + off, g->data + (src - g->addr), size);
     if (b->mm) emu_tma_count_bulk(b, x, MEM_TMA_LD, m != mask, src, size);
     emu_async_track(owner, off, off + size, mb_off, (uint32_t)warp * 32 + (uint32_t)l, (uint32_t)(x - b->p->code));
-    EmuCopyClock ck;
-    emu_clock_copy_begin(b, warp, &ck);
-    emu_clock_copy_row(b, &ck, src, size);
-    if (emu_mbar_complete_tx(b, x, warp, l, owner, mb_off, size, emu_clock_copy_end(b, &ck, size))) return -1;
+    if (emu_mbar_complete_tx(b, x, warp, l, owner, mb_off, size, emu_clock_bulk(b, warp, src, size))) return -1;
   }
   return 0;
 }
