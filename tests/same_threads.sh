@@ -7,11 +7,14 @@
 # wait for the replay after every chunk.  Launches of the ground truth that
 # cover stores merged in L1, atomics, local memory, shared memory, groups
 # of blocks per SM and sampled waves; and cluster launches (a cluster's
-# blocks run together on one host thread) from CLUSTER_PTX.
+# blocks run together on one host thread) from CLUSTER_PTX; and a TMA +
+# wgmma GEMM of three waves from HOPPER_PTX, whose warps' clocks wait for
+# lines that earlier waves fetched (emu_clock.c: the first block to touch
+# a line in emulation order decided its time once, and runs differed).
 #
-#   same_threads.sh WARPMEM SAME_COUNTERS_PY PTX [CLUSTER_PTX]
+#   same_threads.sh WARPMEM SAME_COUNTERS_PY PTX [CLUSTER_PTX [HOPPER_PTX]]
 set -eu
-warpmem=$1 same=$2 ptx=$3 cluster_ptx=${4:-}
+warpmem=$1 same=$2 ptx=$3 cluster_ptx=${4:-} hopper_ptx=${5:-}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 run() { # NAME THREADS TRACE_MB ARGS...
@@ -47,4 +50,16 @@ if [ -n "$cluster_ptx" ]; then
     done
     echo "ok: $k (clusters)"
   done
+fi
+if [ -n "$hopper_ptx" ]; then
+  ptx=$hopper_ptx # 384 blocks, one an SM (the shared memory): 3 waves
+  set -- --kernel gemm_1wg --grid 16,24 --block 128 --smem 132096 --arg tmap:bf16:1024x1536:box=64x64:swz=128 \
+    --arg tmap:bf16:1024x1024:box=64x64:swz=128 --arg buf:bf16:1572864:zero --arg i32:1536 --arg i32:1024 --arg i32:1024
+  run gemm 1 1024 "$@"
+  for t in 2 3 2 3; do
+    run gemm "$t" 1024 "$@"
+    python3 "$same" "$dir/gemm.1.1024.json" "$dir/gemm.$t.1024.json" > "$dir/diff" ||
+      { echo "FAIL: the TMA GEMM gemm_1wg with $t threads differs from 1 thread:"; cat "$dir/diff"; exit 1; }
+  done
+  echo "ok: gemm_1wg (TMA lines over 3 waves)"
 fi

@@ -676,6 +676,7 @@ void emu_block_teardown(Block *b) {
   }
   emu_async_free(b->async);
   emu_wgmma_free(b->wg);
+  emu_clock_free(b);
   free(b->out);
   free(b->chunks);
   free(b->regs);

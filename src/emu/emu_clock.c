@@ -26,6 +26,8 @@
  * the cluster barrier.
  */
 #include <pthread.h>
+#include <sched.h>
+#include <time.h>
 
 #include "emu/emu_exec.h"
 #include "mem/cache.h"
@@ -53,6 +55,8 @@ enum {
 #undef X
 };
 
+static void seen_clear(Block *b);
+
 static void wait_until(Warp *w, uint64_t t) {
   if (t > w->now) w->now = t;
 }
@@ -62,6 +66,7 @@ void emu_clock_start(Block *b) {
   memset(b->bar_now, 0, sizeof b->bar_now);
   b->tc_free = b->tma_free = b->end_now = 0;
   b->warps_ended = 0;
+  seen_clear(b);
   for (uint32_t w = 0; w < b->nwarps; w++) {
     Warp *wp = &b->warps[w];
     wp->now = wp->wg_last = 0;
@@ -93,13 +98,61 @@ uint64_t emu_clock_peer_copy(Block *b, int warp, uint32_t bytes) {
 
 /* --- the lines a TMA load reads: in L2 or not yet ---
  *
- * A launch starts with L2 empty, as Nsight Compute measures it.  The first
- * copy that reads a line fetches it from DRAM; a copy that reads it while
- * that fetch is on its way waits for it (the blocks of a GEMM that read one
- * tile together all wait for DRAM); a later one finds it in L2.  Each line
- * of a buffer the TMA reads keeps when it is in L2 and the wave of the
- * block that fetched it: a block of a later wave finds it there (each
- * wave's clocks start at 0). */
+ * A launch starts with L2 empty, as Nsight Compute measures it.  A line is
+ * in L2 for a block if a block of an earlier wave fetched it (each wave's
+ * clocks start at 0), or if the block fetched it itself (then a read
+ * while the fetch is on its way waits for it).  Otherwise the block's
+ * copy reads it from DRAM: the blocks of one wave that read a tile
+ * together each wait for DRAM, as they do on the GPU, where they ask for
+ * it at about the same time.
+ *
+ * The rule uses no other block of the block's own wave, and a block waits
+ * for the earlier waves to end before it reads the lines' waves, so the
+ * times do not depend on which host thread ran which block, or when (the
+ * first toucher of a line in emulation order did decide them: two runs on
+ * two threads differed). */
+
+typedef struct EmuLineSeen {
+  uint64_t key; /* the line's address / 128, plus 1 (0: empty) */
+  uint64_t at;  /* when it is in L2 */
+} EmuLineSeen;
+
+void emu_clock_free(Block *b) {
+  free(b->seen);
+  b->seen = NULL;
+  b->seen_cap = b->seen_n = 0;
+}
+
+static void seen_clear(Block *b) {
+  if (b->seen_n) memset(b->seen, 0, (size_t)b->seen_cap * sizeof *b->seen);
+  b->seen_n = 0;
+  b->waves_met = 0;
+}
+
+static EmuLineSeen *seen_slot(EmuLineSeen *t, uint32_t cap, uint64_t key) {
+  uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+  while (t[i].key && t[i].key != key) i = (i + 1) & (cap - 1);
+  return &t[i];
+}
+
+/* When line `key` the block fetched is in L2, 0 if it did not fetch it. */
+static uint64_t seen_at(const Block *b, uint64_t key) {
+  return b->seen_cap ? seen_slot(b->seen, b->seen_cap, key)->at : 0;
+}
+
+static void seen_put(Block *b, uint64_t key, uint64_t at) {
+  if (2 * (b->seen_n + 1) > b->seen_cap) { /* at most half full */
+    uint32_t cap = b->seen_cap ? 2 * b->seen_cap : 1024;
+    EmuLineSeen *t = wm_xcalloc(cap, sizeof *t);
+    for (uint32_t i = 0; i < b->seen_cap; i++)
+      if (b->seen[i].key) *seen_slot(t, cap, b->seen[i].key) = b->seen[i];
+    free(b->seen);
+    b->seen = t, b->seen_cap = cap;
+  }
+  EmuLineSeen *s = seen_slot(b->seen, b->seen_cap, key);
+  if (!s->key) b->seen_n++;
+  s->key = key, s->at = at;
+}
 
 uint64_t emu_clock_epoch(void) {
   static uint64_t epoch;
@@ -108,8 +161,9 @@ uint64_t emu_clock_epoch(void) {
 
 static pthread_mutex_t lines_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* g's line times for this launch (a new launch clears them). */
-static uint64_t *line_times(const Block *b, GBuf *g) {
+/* g's lines for this launch: the earliest wave that fetched each, plus 1
+ * (0: none yet); a new launch clears them. */
+static uint64_t *line_waves(const Block *b, GBuf *g) {
   uint64_t epoch = b->l->clock_epoch;
   if (__atomic_load_n(&g->line_epoch, __ATOMIC_ACQUIRE) == epoch) return g->line_time;
   pthread_mutex_lock(&lines_lock);
@@ -123,6 +177,12 @@ static uint64_t *line_times(const Block *b, GBuf *g) {
   return g->line_time;
 }
 
+static void wave_fetched(uint64_t *at, uint64_t wave) {
+  uint64_t cur = __atomic_load_n(at, __ATOMIC_RELAXED), v = wave + 1;
+  while ((cur == 0 || v < cur) && !__atomic_compare_exchange_n(at, &cur, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+}
+
 /* The block's wave, from its place in the run order and the SMs' blocks. */
 static uint64_t wave_of(const Block *b) {
   const CacheConfig *k = b->l->cache ? &b->l->cache->cfg : NULL;
@@ -130,9 +190,24 @@ static uint64_t wave_of(const Block *b) {
   return per ? b->order / per : 0;
 }
 
-/* A line time packs the wave (high 16 bits) and the clock (low 48). */
-#define LINE_CLOCK(v) ((v) & ((1ull << 48) - 1))
-#define LINE_WAVE(v) ((v) >> 48)
+/* Waits until no host thread runs a block of a wave before `wave`: the
+ * threads take blocks in run order, each its own in order, so then every
+ * earlier block has ended.  An earlier block never waits for a later one
+ * (one that spins for it is stopped as spinning, and its thread ends). */
+static void wait_earlier_waves(Block *b, uint64_t wave) {
+  b->waves_met = 1;
+  const CacheConfig *k = &b->l->cache->cfg;
+  uint64_t first = wave * (uint64_t)k->sms * (uint64_t)(k->blocks_per_sm > 0 ? k->blocks_per_sm : 1);
+  for (int t = 0; b->running && t < b->nrunning; t++)
+    for (unsigned tries = 0; __atomic_load_n(&b->running[t], __ATOMIC_ACQUIRE) < first; tries++) {
+      if (tries < 64) {
+        sched_yield();
+      } else {
+        struct timespec nap = {0, 20000};
+        nanosleep(&nap, NULL);
+      }
+    }
+}
 
 void emu_clock_copy_begin(Block *b, int warp, EmuCopyClock *c) {
   c->start = copy_start(b, warp);
@@ -149,20 +224,23 @@ void emu_clock_copy_row(Block *b, EmuCopyClock *c, uint64_t a, uint64_t n) {
     c->bytes += n;
     return;
   }
-  uint64_t *lt = line_times(b, g), wave = c->wave < 0xffff ? c->wave : 0xffff;
+  uint64_t *lw = line_waves(b, g);
   for (uint64_t line = (a - g->addr) / 128, last = (a + n - 1 - g->addr) / 128; line <= last; line++) {
     c->bytes += 128;
     uint64_t sent = c->start + c->bytes / CLK_TMA_BYTES, arrive = sent + CLK_TMA_TRIP;
-    uint64_t v = __atomic_load_n(&lt[line], __ATOMIC_RELAXED);
-    if (!v) {
-      uint64_t fetched = arrive + CLK_DRAM_TRIP + (c->dram + 128) / CLK_DRAM_BYTES;
-      uint64_t want = wave << 48 | (fetched & ((1ull << 48) - 1));
-      if (__atomic_compare_exchange_n(&lt[line], &v, want, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    uint64_t key = (g->addr >> 7) + line + 1, own = seen_at(b, key);
+    if (own) {
+      if (own > arrive) arrive = own; /* on its way */
+    } else {
+      if (c->wave && !b->waves_met) wait_earlier_waves(b, c->wave);
+      uint64_t w = __atomic_load_n(&lw[line], __ATOMIC_RELAXED);
+      if (!w || w - 1 >= c->wave) { /* no earlier wave fetched it */
+        arrive += CLK_DRAM_TRIP + (c->dram + 128) / CLK_DRAM_BYTES;
         c->dram += 128;
-        arrive = fetched;
+        seen_put(b, key, arrive);
+        wave_fetched(&lw[line], c->wave);
       }
     }
-    if (v && LINE_WAVE(v) == wave && LINE_CLOCK(v) > arrive) arrive = LINE_CLOCK(v); /* on its way */
     if (arrive > c->ready) c->ready = arrive;
   }
 }

@@ -171,6 +171,11 @@ typedef struct Block {
   uint64_t tc_free, tma_free, end_now;
   uint32_t warps_ended;
   uint64_t block_clocks; /* each block's end times its warps, summed */
+  struct EmuLineSeen *seen; /* the lines its TMA loads fetched from DRAM, and
+                         when each arrives: an open table of seen_cap (a power
+                         of 2), seen_n used (emu_clock.c) */
+  uint32_t seen_cap, seen_n;
+  int waves_met;      /* it waited for the earlier waves to end (emu_clock.c) */
   const Arch *arch;
   uint64_t *regs;     /* the warps' register files */
   int sregs_ready;    /* launch-wide special registers are in place */
@@ -511,6 +516,8 @@ uint64_t emu_clock_peer_copy(Block *b, int warp, uint32_t bytes);
 typedef struct EmuCopyClock {
   uint64_t start, bytes, dram, ready, wave;
 } EmuCopyClock;
+/* Frees b's table of lines (emu_block_teardown). */
+void emu_clock_free(Block *b);
 void emu_clock_copy_begin(Block *b, int warp, EmuCopyClock *c);
 void emu_clock_copy_row(Block *b, EmuCopyClock *c, uint64_t a, uint64_t n);
 /* When the load of `bytes` ends; the TMA unit is free again after it. */

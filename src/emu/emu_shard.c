@@ -81,6 +81,9 @@ int emu_shard_unsafe(const PtxKernel *k, int cooperative, char *why, size_t n) {
     if (in->op == PTX_OP_CPREDUCE_BULK_TENSOR || (in->op == PTX_OP_CPREDUCE_BULK && in->space == PTX_S_GLOBAL))
       return snprintf(why, n, "it has TMA reductions into global memory (PTX line %u): blocks of different ranks "
                       "could update the same words", in->ptx_line), 1;
+    if (in->op == PTX_OP_CPASYNC_BULK_TENSOR || in->op == PTX_OP_CPASYNC_BULK)
+      return snprintf(why, n, "it has TMA or bulk copies (PTX line %u): their times depend on the lines blocks of "
+                      "earlier waves, on every rank, fetched (emu_clock.c)", in->ptx_line), 1;
     if (mem && (in->flags & PTX_IF_VOLATILE) && global_space(in->space))
       return snprintf(why, n, "it has volatile or acquire/release global accesses (PTX line %u): blocks may "
                       "wait for each other's writes", in->ptx_line), 1;

@@ -6,9 +6,9 @@
 #  - the probe sets of SETS (default groundtruth/tma_size_kernels.cu: TMA
 #    round trips by box size and a pair of copies a step): times-NAME.json
 #    (gpu run, cold and hot), ncu-NAME.csv;
-#  - the fast.cu series (if .ext/fastcu/harness.cu is there: a harness of
-#    ours around the twelve kernels, built as their authors build them but
-#    with -cudart shared): native times at 2048 (fastcu-native.txt) and,
+#  - the fast.cu series (if .ext/fastcu holds its checkout's examples/:
+#    tools/gpu/fastcu_harness.cu around the twelve kernels, built as their
+#    authors build them but with -cudart shared): native times at 2048 (fastcu-native.txt) and,
 #    for kernels 1 and 3, Nsight Compute's instruction, issue and stall
 #    counters (ncu-fastcu-stalls.csv).
 # Everything goes to $OUT/clock.tgz.
@@ -23,10 +23,10 @@ for set in ${SETS:-tma_size=groundtruth/ptx/tma_size_kernels.ptx}; do
   echo "$n: ncu $(grep -c '^"[0-9]' "$out/ncu-$n.csv") profiled, $(( $(date +%s) - t0 )) s"
 done
 f=.ext/fastcu
-if [ "${FASTCU:-1}" = 1 ] && [ -f "$f/harness.cu" ]; then
-  (cd "$f" && nvcc -std=c++17 -O3 -DNDEBUG -w --expt-relaxed-constexpr --expt-extended-lambda --use_fast_math \
+if [ "${FASTCU:-1}" = 1 ] && [ -f "$f/examples/matmul/matmul_12.cuh" ]; then
+  (nvcc -std=c++17 -O3 -DNDEBUG -w --expt-relaxed-constexpr --expt-extended-lambda --use_fast_math \
     -Xcompiler=-fPIE -Xcompiler=-Wno-psabi -Xcompiler=-fno-strict-aliasing -arch=compute_90a \
-    -code=sm_90a,compute_90a -cudart shared -lineinfo -o "$out/harness" harness.cu -lcuda) > "$out/fastcu-build.txt" 2>&1
+    -code=sm_90a,compute_90a -cudart shared -lineinfo -I "$f" -o "$out/harness" tools/gpu/fastcu_harness.cu -lcuda) > "$out/fastcu-build.txt" 2>&1
   echo "fastcu: build exit $?, $(( $(date +%s) - t0 )) s"
   timeout 120 "$out/harness" 2048 50 1 2 3 4 5 6 7 8 9 10 11 12 > "$out/fastcu-native.txt" 2>&1
   echo "fastcu: native exit $?, $(( $(date +%s) - t0 )) s"
