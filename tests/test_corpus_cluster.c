@@ -143,6 +143,19 @@ static void test_cluster_histogram(void **state) {
    * into a dshared request and a shared one when both occur */
   assert_true(M(&run, DSATOM_INST) > 0);
   assert_int_equal(M(&run, DSATOM_INST), M(&run, DSATOM_REQ));
+  /* its sectors: per warp instruction, the distinct (peer, 32-byte sector
+   * of bins) its peer lanes update; equal offsets in two peers are two */
+  uint64_t sec = 0;
+  for (int b = 0; b < grid; b++)
+    for (int w = 0; w < block / 32; w++)
+      for (int i0 = b * block + w * 32; i0 < n; i0 += grid * block) {
+        uint8_t seen[4][8] = {{0}};
+        for (int i = i0; i < i0 + 32 && i < n; i++) {
+          unsigned v = in[i] & 255, rank = v / 64;
+          if (rank != (unsigned)b % 4 && !seen[rank][v % 64 / 8]) seen[rank][v % 64 / 8] = 1, sec++;
+        }
+      }
+  assert_int_equal(M(&run, DSATOM_SEC), sec);
   assert_int_equal(M(&run, DSLD_INST) + M(&run, DSST_INST), 0);
   sim_run_free(&run);
 }

@@ -182,8 +182,10 @@ static int resolve(Block *b, const EmuInstr *x, int warp, uint32_t mask, const u
       uint32_t o;
       if (emu_dsm_locate(b, x, warp, l, a, size, &ob, &o)) return -1;
       p = ob->shared + o;
-      a = o;
-      if (ob == b) sp = PTX_S_SHARED; /* its own: counted as shared memory (docs/clusters.md) */
+      /* the memory model's address: the offset, tagged with the peer's
+       * rank (two peers' equal offsets are different sectors) */
+      a = o | (uint64_t)(ob->crank + 1) << EMU_DSM_SHIFT;
+      if (ob == b) sp = PTX_S_SHARED, a = o; /* its own: counted as shared memory (docs/clusters.md) */
       break;
     }
     case PTX_S_LOCAL:

@@ -225,7 +225,9 @@ static uint8_t *global_row(Block *b, const EmuInstr *x, int warp, int l, const B
 /* What a box row of a load costs the memory model, as the H200 counts it
  * (groundtruth/tma_edge_kernels.cu, docs/tma.md): the TMA reads the row in
  * 128-byte pieces of the box; a piece reads the sectors its part inside
- * the tensor touches (two pieces that touch one sector read it twice) and,
+ * the tensor touches (two pieces that touch one sector read it twice; a
+ * part that ends at the tensor's edge reads on to a 16-byte boundary:
+ * tests/corpus/tma_copy.cu's transposes of a 70-float row) and,
  * for its part outside, as many sectors as those bytes fill, rounded up
  * (a row wholly outside the tensor too).  The L2 replays a piece's outside
  * part where the row would go on; a row outside along another dimension
@@ -237,11 +239,15 @@ static void count_row(MemModel *mm, MemTma *t, const Box *bx, uint64_t a, int in
   for (uint32_t p0 = 0; p0 < bx->n[0]; p0 += per) {
     uint32_t p1 = p0 + per < bx->n[0] ? p0 + per : bx->n[0];
     uint32_t i0 = in && lo > p0 ? lo : p0, i1 = in && hi < p1 ? hi : p1;
-    uint32_t inside = in && i1 > i0 ? i1 - i0 : 0;
-    if (inside) mem_tma_row(mm, t, a + (uint64_t)(bx->c[0] + i0) * bx->es, inside * bx->es);
+    uint32_t inside = in && i1 > i0 ? i1 - i0 : 0, bytes = inside * bx->es, pad = 0;
+    /* an inside part that ends at the tensor's edge within the piece reads
+     * on to a 16-byte boundary, the TMA's granule (the row pitch is one) */
+    if (inside && i1 < p1) pad = (uint32_t)(-((int64_t)bx->c[0] + i1) * bx->es & 15);
+    if (inside) mem_tma_row(mm, t, a + (uint64_t)(bx->c[0] + i0) * bx->es, bytes + pad);
     /* the part before or after the inside one, where the row would go on */
-    uint32_t from = inside && i0 == p0 ? i1 : p0;
-    mem_tma_outside(mm, t, a + (uint64_t)((int64_t)bx->c[0] + from) * bx->es, (p1 - p0 - inside) * bx->es, in);
+    int after = inside && i0 == p0;
+    uint64_t from = a + (uint64_t)((int64_t)bx->c[0] + (after ? i1 : p0)) * bx->es + (after ? pad : 0);
+    mem_tma_outside(mm, t, from, (p1 - p0) * bx->es - bytes - pad, in);
   }
 }
 
@@ -412,7 +418,8 @@ static int tma_load(Block *b, const EmuInstr *x, int warp, int l, const EmuTenso
   if (bx.bytes > owner->shared_size) return shared_ok(b, x, warp, l, &bx, owner, off);
   uint8_t *buf = wm_xmalloc(bx.bytes ? bx.bytes : 1);
   MemTma req = tma_req(b, x, MEM_TMA_LD, part);
-  req.multicast = (x->aux & PTX_TMA_MULTICAST) != 0;
+  /* a multicast to the issuing block alone is counted as its own load */
+  req.multicast = (x->aux & PTX_TMA_MULTICAST) && !(n == 1 && to[0] == b);
   req.dests = (uint8_t)n;
   req.smem_bytes = bx.bytes;
   EmuCopyClock ck;
@@ -673,7 +680,7 @@ static int bulk_multicast(Block *b, const EmuInstr *x, int warp, int l, const ui
   }
   if (b->mm) {
     MemTma req = tma_req(b, x, MEM_TMA_LD, part);
-    req.multicast = 1;
+    req.multicast = mask != 1u << b->crank; /* as tma_load */
     req.dests = (uint8_t)popc32(mask);
     req.smem_bytes = size;
     mem_tma_row(b->mm, &req, src, size);

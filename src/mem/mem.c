@@ -409,9 +409,10 @@ static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
 }
 
 /* Distributed shared memory (a request's lanes in peers' shared memory,
- * PTX_S_CLUSTER; addr[] their offsets there): one instruction and one
- * request, the distinct 32-byte sectors of the offsets (a crossbar packet
- * per sector, as for global memory).  The crossbar bytes, as the H200
+ * PTX_S_CLUSTER; addr[] their offsets there, tagged with the peer's rank
+ * above bit 24): one instruction and one request, the distinct 32-byte
+ * sectors of the addresses (a crossbar packet per sector and peer, as for
+ * global memory).  The crossbar bytes, as the H200
  * counts them (docs/clusters.md; docs/results/h200-2026-12-02-hopper):
  * the same both ways, 32 a sector for loads and stores (a load's request
  * is counted as written, a store's acknowledgement as read), 64 a sector

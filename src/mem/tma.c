@@ -18,7 +18,10 @@
  *    to each: its bytes and sectors, under op_tma_ld and dest_multicast,
  *    count once a destination block, as the H200 counts them (measured:
  *    tests/corpus/hopper_gemm.cu's gemm_mc, docs/results/h200-2026-12-02-
- *    hopper); its requests count once (a hypothesis).
+ *    hopper); its requests count once (a hypothesis).  A multicast whose
+ *    ctaMask names only the issuing block counts as the block's own load
+ *    (dest_self, as the H200 counts tma_copy.cu's `multicast`; one to a
+ *    single other block stays a multicast: not measured).
  *  - Instructions: ptxas runs a TMA instruction once per active lane (an
  *    ELECT loop around UTMALDG, seen in the SASS of sm_90a), so each lane's
  *    operation is an instruction and a request to the TMA unit.  The
