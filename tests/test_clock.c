@@ -79,12 +79,15 @@ static void test_pair_waits_port(void **state) {
 /* 1024 mbarrier arrivals at cluster scope against CTA scope
  * (cluster_arrive_kernels.cu): each a memory barrier of 363 clocks
  * (CLK_RELEASE_CLUSTER, the H200's 183 ns), on the own barrier or the
- * peer's alike. */
+ * peer's alike.  Both blocks end with rank 0's chain (rank 1's warp waits
+ * for it at the cluster barrier): block clocks 2 x (rank 0's dependent
+ * clocks + its waits), so block - 2 x dependent clocks changes by twice
+ * the waits (rank 1's dependent clocks are the same in every mode). */
 static int64_t arrivals(const char *mode) {
   PtxModule *m = tu_load(WM_SOURCE_DIR "/groundtruth/ptx/cluster_arrive_kernels.ptx");
   SimRun run;
   tu_launch(&run, m, "arrive_chain", "2", "32", 0, "buf:u32:2", "i32:1024", mode, (const char *)NULL);
-  int64_t w = (int64_t)run.mm.metric[WM_M_BLOCK_CLOCKS] - (int64_t)run.mm.metric[WM_M_DEP_CLOCKS];
+  int64_t w = (int64_t)run.mm.metric[WM_M_BLOCK_CLOCKS] - 2 * (int64_t)run.mm.metric[WM_M_DEP_CLOCKS];
   sim_run_free(&run);
   ptx_module_free(m);
   return w;
@@ -93,8 +96,34 @@ static int64_t arrivals(const char *mode) {
 static void test_cluster_release(void **state) {
   (void)state;
   int64_t cta = arrivals("i32:0");
-  assert_int_equal(arrivals("i32:1") - cta, 1024 * 363);
-  assert_int_equal(arrivals("i32:2") - cta, 1024 * 363);
+  assert_int_equal(arrivals("i32:1") - cta, 2 * 1024 * 363);
+  assert_int_equal(arrivals("i32:2") - cta, 2 * 1024 * 363);
+}
+
+/* dsm_chain (hopper_kernels.cu): rank 0's one thread follows 1024
+ * dependent ld.shared::cluster through a peer's memory or its own; the
+ * peer's costs each load LAT_DSM_PEER - LAT_DSM = 147 clocks more
+ * (emu_latency.c, the H200's 98.0 against 22.3 us), and rank 1's warp,
+ * waiting at the cluster barrier, ends with it. */
+static uint64_t dsm_chain(const char *peer, uint64_t *dep) {
+  PtxModule *m = tu_load(WM_SOURCE_DIR "/groundtruth/ptx/hopper_kernels.ptx");
+  SimRun run;
+  tu_launch(&run, m, "dsm_chain", "2", "32", 0, "buf:u32:2:zero", "i32:1024", peer, (const char *)NULL);
+  uint64_t clocks = run.mm.metric[WM_M_BLOCK_CLOCKS];
+  *dep = run.mm.metric[WM_M_DEP_CLOCKS];
+  sim_run_free(&run);
+  ptx_module_free(m);
+  return clocks;
+}
+
+static void test_dsm_chain(void **state) {
+  (void)state;
+  uint64_t dep_own, dep_peer, own = dsm_chain("i32:0", &dep_own), peer = dsm_chain("i32:1", &dep_peer);
+  /* the chain's loads, and the few clocks of the peer's mapa */
+  int64_t more = (int64_t)(dep_peer - dep_own) - 1024 * 147;
+  if (more < 0 || more > 16) fail_msg("the peer's chain took %lld dependent clocks beyond 1024 x 147", (long long)more);
+  /* both blocks end with the chain: rank 1's warp waits at the cluster barrier */
+  assert_int_equal(peer - own, 2 * (dep_peer - dep_own));
 }
 
 /* A kernel without mbarriers or wgmma keeps no clock: its time is as
@@ -131,6 +160,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_box_bytes),  cmocka_unit_test(test_dram_lines), cmocka_unit_test(test_pair_waits_port),
       cmocka_unit_test(test_unclocked),  cmocka_unit_test(test_wgmma_rate), cmocka_unit_test(test_cluster_release),
+      cmocka_unit_test(test_dsm_chain),
   };
   return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -557,9 +557,13 @@ void emu_block_start(Block *b) {
   memset(b->bar_any, 0, sizeof b->bar_any);
   b->exited_threads = 0;
   b->cl_arrived = b->cl_phase = 0;
+  b->cl_arrive_now = b->cl_release_now = 0;
   b->nreg_free = 0;
   memset(b->wg_seen, 0, sizeof b->wg_seen);
-  if (b->cluster && b->crank == 0) b->cluster->arrived = b->cluster->phase = 0;
+  if (b->cluster && b->crank == 0) {
+    b->cluster->arrived = b->cluster->phase = 0;
+    b->cluster->arrive_now = b->cluster->release_now = 0;
+  }
   b->bar_since = 0;
   memset(b->poll_instr, 0xff, sizeof b->poll_instr);
   emu_clock_start(b);

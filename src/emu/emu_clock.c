@@ -21,9 +21,12 @@
  * is summed into warpmem__block_clocks, and the time model adds what a
  * warp waited beyond its dependent clocks to its chain (model.c).
  *
+ *  - at barrier.cluster.wait it jumps to the cluster's latest arrival
+ *    (emu_cluster.c), and a load from a peer block's shared memory waits
+ *    a peer's round trip (EmuInstr.peer_clocks, emu_latency.c); a cluster
+ *    launch is clocked so.
  * Not modelled: blocks that share an SM (each has the tensor cores and
- * the TMA unit to itself here; the throughput bounds count the sharing),
- * the cluster barrier.
+ * the TMA unit to itself here; the throughput bounds count the sharing).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -62,7 +65,8 @@ static void wait_until(Warp *w, uint64_t t) {
 }
 
 void emu_clock_start(Block *b) {
-  b->clocked = b->async != NULL || b->wg != NULL;
+  /* a cluster's blocks wait for each other (barrier.cluster, peers' memory) */
+  b->clocked = b->async != NULL || b->wg != NULL || (b->cluster && b->cluster->n > 1);
   memset(b->bar_now, 0, sizeof b->bar_now);
   b->tc_free = b->tma_free = b->end_now = 0;
   b->warps_ended = 0;

@@ -103,6 +103,14 @@ int emu_dsm_locate(Block *b, const EmuInstr *x, int warp, int lane, uint64_t a, 
 /* The cluster's barrier state: arrived threads and completed phases. */
 static uint32_t *arrived_of(Block *b) { return b->cluster ? &b->cluster->arrived : &b->cl_arrived; }
 static uint32_t *phase_of(Block *b) { return b->cluster ? &b->cluster->phase : &b->cl_phase; }
+/* ... and in the warps' clock (emu_clock.c): the open phase's latest
+ * arrival, and when the last phase completed, which its waiters wait for */
+static uint64_t *arrive_now_of(Block *b) { return b->cluster ? &b->cluster->arrive_now : &b->cl_arrive_now; }
+static uint64_t *release_now_of(Block *b) { return b->cluster ? &b->cluster->release_now : &b->cl_release_now; }
+
+static void wait_for_release(Block *b, Warp *w) {
+  if (*release_now_of(b) > w->now) w->now = *release_now_of(b);
+}
 
 /* Threads of the cluster that have not exited. */
 static uint32_t live_threads(const Block *b) {
@@ -119,6 +127,7 @@ int emu_cluster_arrive(Block *b, int wi, const EmuInstr *x, uint32_t eff) {
                      "barrier.cluster.arrive by a thread that arrived already and has not waited "
                      "(barrier.cluster.wait): the PTX ISA makes each thread arrive, then wait, in turn");
   *arrived_of(b) += popc32(eff);
+  if (w->now > *arrive_now_of(b)) *arrive_now_of(b) = w->now;
   w->cl_mask |= eff;
   w->cl_phase = *phase_of(b);
   return 0;
@@ -131,7 +140,10 @@ int emu_cluster_wait(Block *b, int wi, const EmuInstr *x, uint32_t eff) {
                      "barrier.cluster.wait by a thread that has not arrived (barrier.cluster.arrive) since its "
                      "last wait: the PTX ISA makes each thread arrive, then wait, in turn");
   w->cl_mask &= ~eff;
-  if (w->cl_phase != *phase_of(b)) return 0; /* the phase it arrived in is complete */
+  if (w->cl_phase != *phase_of(b)) { /* the phase it arrived in is complete (the last one: it has not arrived since) */
+    wait_for_release(b, w);
+    return 0;
+  }
   SimtEntry *top = &w->stack[w->sp - 1];
   w->state = W_WAIT;
   w->bar_id = EMU_BAR_CLUSTER;
@@ -152,10 +164,15 @@ int emu_cluster_release(Block *b) {
   if (!*arrived || *arrived < live_threads(b)) return 0;
   *arrived = 0;
   ++*phase_of(b);
+  *release_now_of(b) = *arrive_now_of(b);
+  *arrive_now_of(b) = 0;
   for (uint32_t r = 0; r < cluster_blocks(b); r++) {
     Block *p = emu_cluster_peer(b, r);
     for (uint32_t w = 0; w < p->nwarps; w++)
-      if (p->warps[w].state == W_WAIT && p->warps[w].bar_id == EMU_BAR_CLUSTER) p->warps[w].state = W_READY;
+      if (p->warps[w].state == W_WAIT && p->warps[w].bar_id == EMU_BAR_CLUSTER) {
+        p->warps[w].state = W_READY;
+        wait_for_release(p, &p->warps[w]);
+      }
   }
   return 1;
 }

@@ -129,6 +129,8 @@ typedef struct EmuCluster {
   uint32_t n;
   uint32_t arrived;      /* barrier.cluster: threads arrived in this phase */
   uint32_t phase;        /* its phases completed */
+  uint64_t arrive_now;   /* the warps' clock (emu_clock.c): the phase's latest arrival */
+  uint64_t release_now;  /* ... and when the last completed phase did */
 } EmuCluster;
 
 
@@ -201,6 +203,7 @@ typedef struct Block {
   uint32_t crank;     /* its rank in that cluster (%cluster_ctarank) */
   uint32_t cl_arrived, cl_phase; /* a cluster of one's barrier.cluster
                          (EmuCluster's arrived and phase otherwise) */
+  uint64_t cl_arrive_now, cl_release_now; /* ... and its clock's (EmuCluster's) */
   uint32_t nreg_free; /* setmaxnreg: registers the block's warps gave back, not yet taken */
   uint16_t wg_nreg[8];/* setmaxnreg: the count warpgroup g's warps are setting (0: none) ... */
   uint8_t wg_seen[8]; /* ... and which of its 4 warps did (bits) */

@@ -404,6 +404,17 @@ static int ld_uniform(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint
   return *rc = 0, 1;
 }
 
+/* An ld.shared::cluster that read a peer block's memory (a lane in
+ * PTX_S_CLUSTER; its own is PTX_S_SHARED): the warp waits the peer's
+ * round trip, longer than its own memory's (emu_latency.c). */
+static void wait_for_peer(Block *b, const EmuInstr *x, int warp, uint32_t mask, const Where *at) {
+  int peer = at->uniform == PTX_S_CLUSTER;
+  if (!at->uniform) LANES(mask, peer |= at->spaces[l] == PTX_S_CLUSTER);
+  if (!peer) return;
+  b->warps[warp].now += x->peer_clocks;
+  b->warp_clocks += x->peer_clocks;
+}
+
 int emu_exec_ld(EMU_EXEC_ARGS) {
   unsigned elem = ptx_type_size((PtxType)x->type), size = elem * x->vec;
   int rc, sign = ptx_type_is_signed((PtxType)x->type);
@@ -427,6 +438,7 @@ int emu_exec_ld(EMU_EXEC_ARGS) {
       LOAD_LANES(AT_PTR)
     }
   }
+  if (x->peer_clocks) wait_for_peer(b, x, warp, mask, &at);
   if (x->fuse == FUSE_NONE) model(b, x, mask, at.off, at.spaces, at.uniform, size, elem);
   else if (x->fuse == FUSE_LEAD4) model_fused4(b, x, mask, at.off, at.spaces, at.uniform);
   return 0;
