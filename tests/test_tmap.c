@@ -333,7 +333,9 @@ static void test_forms(void **state) {
   assert_int_equal(out[4], 1);
   assert_int_equal(out[5], 1023);
   assert_int_equal(out[6], 1); /* the .noinc arrival completed phase 3 (parity 1) */
-  assert_int_equal(run.mm.metric[WM_M_TMA_REQ], 2); /* the prefetch and the copy */
+  /* the bulk prefetch, the copy, the two prefetch.tensormap and the
+   * commit_group */
+  assert_int_equal(run.mm.metric[WM_M_TMA_REQ], 5);
   sim_run_free(&run);
   ptx_module_free(m);
   unlink(path);

@@ -782,6 +782,27 @@ int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
   return 0;
 }
 
+/* cp.async.bulk.commit_group: the copies are done at issue, but the
+ * commit goes to the TMA unit (UTMACMDFLUSH in the SASS), a request of its
+ * own: the H200 counts one l1tex__tmain_request more a block that commits
+ * a bulk group (tests/corpus/tma_copy.cu's stores, hopper_gemm.cu's
+ * gemm_tmastore); one a warp instruction, as no operand varies by lane (a
+ * hypothesis: groundtruth/bulk_group_kernels.cu). */
+int emu_exec_cp_async_bulk_commit(EMU_EXEC_ARGS) {
+  (void)x, (void)warp, (void)mask, (void)R;
+  if (b->mm) b->mm->metric[WM_M_TMA_REQ]++;
+  return 0;
+}
+
+/* prefetch: no effect, but prefetch.tensormap is a request to the TMA
+ * unit (the H200 counts one l1tex__tmain_request more a block of
+ * tma_copy.cu's by_pointer, which prefetches its map once). */
+int emu_exec_prefetch(EMU_EXEC_ARGS) {
+  (void)warp, (void)mask, (void)R;
+  if (x->sub == PTX_SUB_TENSORMAP && b->mm) b->mm->metric[WM_M_TMA_REQ]++;
+  return 0;
+}
+
 int emu_tma_bulk_cluster(EMU_EXEC_ARGS) {
   int part = 0;
   for (uint32_t m = mask; m; m &= m - 1, part = 1) {

@@ -201,7 +201,9 @@ enum {
   /* cp.async.bulk.shared::cluster.shared::cta: into a peer block's shared
    * memory (cp.reduce.async.bulk says its direction with space: GLOBAL or
    * SHARED, and its operation with PTX_SUB_AADD..AXOR) */
-  PTX_SUB_BULK_DSM
+  PTX_SUB_BULK_DSM,
+  /* prefetch.tensormap: a tensor map into the TMA unit's cache */
+  PTX_SUB_TENSORMAP
 };
 
 /* PtxInstr.aux of the TMA instructions (cp.async.bulk.tensor,

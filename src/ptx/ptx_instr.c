@@ -322,6 +322,7 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     /* membar level: no effect */
   } else if (in->op == PTX_OP_PREFETCH && IS(c, "tensormap")) {
     /* prefetch{.param,.const,.global}.tensormap [a]: a tensor map's 128 bytes */
+    in->sub = PTX_SUB_TENSORMAP;
   } else {
     texture_modifier(P, in, x, c); /* or bad_mod() */
   }

@@ -288,8 +288,8 @@ typedef enum {
   X(BARWARP, "bar.warp", OPF_NODST, M_SYNC | M_NOTYPE | M_NEED_SYNC, SH_ONE, "u", nop,                       \
     "bar.warp.sync mask: warp already in lockstep")                                                          \
   X(NANOSLEEP, "nanosleep", OPF_NODST, 0, SH_ONE, "u", nop, "no effect")                                     \
-  X(PREFETCH, "prefetch", OPF_NODST, M_SPACE | M_CACHE | M_NOTYPE, SH_ADDR, "", nop,                          \
-    "no effect on counters (also .tensormap: a tensor map's 128 bytes)")                                   \
+  X(PREFETCH, "prefetch", OPF_NODST, M_SPACE | M_CACHE | M_NOTYPE, SH_ADDR, "", prefetch,                     \
+    "no effect on counters; .tensormap: a tensor map's 128 bytes, a request to the TMA unit")               \
   /* asynchronous copies and mbarriers (emu_async.c) */                                                    \
   X(CPASYNC, "cp.async", OPF_MEM | OPF_NODST, M_ASYNC | M_NOTYPE, SH_CPASYNC, "uuuuub", cp_async,            \
     "[d] = [a], size 4/8/16 bytes global to shared (LDGSTS); bytes past src-size, or all with ignore-src, "   \
@@ -306,7 +306,7 @@ typedef enum {
     "[d] = [a], size bytes (a multiple of 16): global to shared, then complete_tx(size) on mbarrier [mbar] " \
     "(.multicast::cluster: in each block of ctaMask); shared to a peer block's shared memory, complete_tx on " \
     "its [mbar]; or shared to global (.bulk_group)")                                                        \
-  X(CPASYNC_BULK_COMMIT, "cp.async.bulk.commit_group", OPF_NODST, M_NOTYPE, SH_NONE, "", nop,                \
+  X(CPASYNC_BULK_COMMIT, "cp.async.bulk.commit_group", OPF_NODST, M_NOTYPE, SH_NONE, "", cp_async_bulk_commit, \
     "closes this thread's bulk async-group (its copies are done at issue)")                                 \
   X(CPASYNC_BULK_WAIT, "cp.async.bulk.wait_group", OPF_NODST, M_ASYNC | M_NOTYPE, SH_ONE, "u", nop,          \
     "waits for bulk async-groups (.read: their reads): done at issue")                                      \
