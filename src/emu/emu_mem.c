@@ -301,6 +301,7 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
     if (r.space != PTX_S_PARAM) mem_access(b->mm, &r);
     return;
   }
+  LANES(mask, r.with_own |= spaces[l] == PTX_S_SHARED);
   while (mask) {
     unsigned sp = spaces[__builtin_ctz(mask)];
     uint32_t same = 0;

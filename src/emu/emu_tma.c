@@ -541,10 +541,25 @@ static int scatter(Block *b, const EmuInstr *x, int warp, int l, const Box *bx, 
   return 0;
 }
 
+/* A store's or reduction's box must not start before the tensor: the
+ * H200 stops the kernel with an illegal instruction at one that starts at
+ * a negative coordinate, along x or y, partly inside or wholly outside
+ * (groundtruth/bulk_group_kernels.cu's store_at#xm8, #ym4, #xm32 and
+ * #red_xm8; one past the far edges writes its inside part).  0, or -1
+ * after the fault. */
+static int store_start_ok(Block *b, const EmuInstr *x, int warp, int l, const Box *bx) {
+  for (unsigned i = 0; i < bx->m.rank; i++)
+    if (bx->c[i] < 0)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "%s: the box starts at coordinate %" PRId64 " of dimension %u, before "
+                       "the tensor (a TMA store's or reduction's box may end past the tensor, not start before it: the "
+                       "H200 stops the kernel, an illegal instruction)", tma_name(x), bx->c[i], i);
+  return 0;
+}
+
 /* One lane's store (or reduction) of a box from its own shared memory. */
 static int tma_store(Block *b, const EmuInstr *x, int warp, int l, const EmuTensor *t, const uint64_t *R, int part) {
   Box bx;
-  if (box_of(b, x, warp, l, t, R, &bx)) return -1;
+  if (box_of(b, x, warp, l, t, R, &bx) || store_start_ok(b, x, warp, l, &bx)) return -1;
   int red = x->op == PTX_OP_CPREDUCE_BULK_TENSOR;
   char kind = red ? tensor_kind(x->sub, bx.m.dtype) : 0;
   if (red && !kind)

@@ -416,8 +416,33 @@ static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
  * counts them (docs/clusters.md; docs/results/h200-2026-12-02-hopper):
  * the same both ways, 32 a sector for loads and stores (a load's request
  * is counted as written, a store's acknowledgement as read), 64 a sector
- * for atomics and reductions; and an atomic or reduction costs the
- * executing block's shared-memory atomic unit one wavefront a request. */
+ * for atomics and reductions.  An atomic or reduction sends each sector
+ * once for every lane on its busiest address (lanes on one address are
+ * sent apart: groundtruth/dsm_atom_kernels.cu, 32 sectors for 32 lanes on
+ * one word; cluster_histogram 2633 against the H200's 2657), and takes the
+ * executing block's shared-memory atomic unit one wavefront, which lanes in
+ * its own memory, counted as a shared atomic, already take (dsm_atom's
+ * own_peer, four and mixed). */
+static unsigned atomic_packets(const MemReq *r)
+{
+  unsigned n = 0;
+  for (uint32_t left = r->mask; left;) { /* a sector at a time: its lanes, their busiest address */
+    uint64_t s = r->addr[__builtin_ctz(left)] / 32;
+    uint32_t in = 0;
+    for (uint32_t m = left; m; m &= m - 1)
+      if (r->addr[__builtin_ctz(m)] / 32 == s) in |= m & -m;
+    unsigned most = 0;
+    for (uint32_t m = in; m; m &= m - 1) {
+      unsigned same = 0;
+      for (uint32_t k = in; k; k &= k - 1) same += r->addr[__builtin_ctz(k)] == r->addr[__builtin_ctz(m)];
+      most = same > most ? same : most;
+    }
+    n += most;
+    left &= ~in;
+  }
+  return n;
+}
+
 static void dshared_access(MemModel *mm, const MemReq *r, LineStat *ls)
 {
   unsigned distinct, sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
@@ -436,11 +461,12 @@ static void dshared_access(MemModel *mm, const MemReq *r, LineStat *ls)
     mm->metric[WM_M_DS_WR_ST] += bytes;
     break;
   default: /* atom, red */
+    sec = atomic_packets(r);
+    bytes = 64ull * sec;
     mm->metric[WM_M_DSATOM_INST]++;
     mm->metric[WM_M_DSATOM_REQ]++;
     mm->metric[WM_M_DSATOM_SEC] += sec;
-    mm->metric[WM_M_SATOM_WF]++;
-    bytes *= 2;
+    mm->metric[WM_M_SATOM_WF] += !r->with_own;
     break;
   }
   mm->metric[WM_M_DS_RD] += bytes;

@@ -57,6 +57,8 @@ typedef struct MemReq {
                       fragment's next registers, the lanes of a generic
                       access in another space): an execution, and a round,
                       count once */
+  uint8_t with_own; /* a distributed shared memory request whose instruction
+                      also has lanes in the block's own shared memory */
 } MemReq;
 
 /* A texture fetch or surface access of a warp (mem/texture.c): every texel

@@ -214,16 +214,18 @@ __global__ void im2col(const __grid_constant__ CUtensorMap tm, uint32_t *out, in
   for (int i = threadIdx.x; i < words; i += blockDim.x) out[i] = cols[i];
 }
 
-// A 32x8 tile at (x0 + 32 * blockIdx.x, y0), in from the first map and
+// A 32x8 tile at (x0, y0 - 16 * blockIdx.x), in from the first map and
 // written back through the same map doubled by a TMA store, then added
 // into the second map's tensor by a TMA reduction; both skip the part
-// outside the tensor.
+// outside the tensor.  (A store's box may end past the tensor, not start
+// before it: the H200 stops the kernel at one with a negative coordinate,
+// as warpmem does: groundtruth/bulk_group_kernels.cu.)
 __global__ void store_reduce(const __grid_constant__ CUtensorMap t, const __grid_constant__ CUtensorMap acc, int x0,
                              int y0) {
   __shared__ alignas(128) float tile[8][32];
   __shared__ uint64_t full;
   barrier_init(&full, 1);
-  const int c[2] = {x0 - 32 * (int)blockIdx.x, y0 - 8 * (int)blockIdx.x};
+  const int c[2] = {x0, y0 - 16 * (int)blockIdx.x};
   if (threadIdx.x == 0) {
     ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, &tile[0][0], &t, c, &full);
     ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full, sizeof tile);
