@@ -126,6 +126,7 @@ int emu_cluster_arrive(Block *b, int wi, const EmuInstr *x, uint32_t eff) {
     return emu_fault(b, x, wi, __builtin_ctz(w->cl_mask & eff), WM_EFAULT,
                      "barrier.cluster.arrive by a thread that arrived already and has not waited "
                      "(barrier.cluster.wait): the PTX ISA makes each thread arrive, then wait, in turn");
+  if (!(x->aux & PTX_BC_RELAXED)) emu_clock_release(w); /* its release: a memory barrier at cluster scope */
   *arrived_of(b) += popc32(eff);
   if (w->now > *arrive_now_of(b)) *arrive_now_of(b) = w->now;
   w->cl_mask |= eff;

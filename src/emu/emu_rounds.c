@@ -175,12 +175,26 @@ static int writer(const EmuProgram *p, int a, int b, uint32_t s) {
 
 static int is_const(const EmuProgram *p, uint32_t s) { return s >= p->const_base && s < p->nslots; }
 
+static int is_sreg(const EmuProgram *p, uint32_t s) { return s >= p->sreg_base && s < p->sreg_base + PTX_SR_COUNT; }
+
+/* Whether slot s holds a run-time value the loop code[a..b] does not
+ * change: written before it, or read again in it from a special register
+ * (nvcc re-reads %ntid.x in the loop: wgmma_gemm.cu's staging loops). */
+static int invariant_runtime(const EmuProgram *p, int a, int b, uint32_t s) {
+  if (is_const(p, s)) return 0;
+  int w = writer(p, a, b + 1, s);
+  if (w < 0) return 1;
+  const EmuInstr *x = &p->code[w];
+  return x->op == PTX_OP_MOV && x->ns >= 1 && is_sreg(p, x->s[0]);
+}
+
 /* Whether the loop code[a..b] steps its counter by a run-time value: the
  * predicate of its back branch compares a register that an add in the
  * loop advances by a register, as a grid-stride loop does (`i +=
- * blockDim.x * gridDim.x`).  Neither nvcc nor ptxas unrolls those
- * (cg_reduce's block_reduce: one LDG an iteration in its SASS, each waited
- * for; sm_90, docs/results/h200-2026-11-26-latency). */
+ * blockDim.x * gridDim.x`), or by a special register it reads again.
+ * Neither nvcc nor ptxas unrolls those (cg_reduce's block_reduce: one LDG
+ * an iteration in its SASS, each waited for; sm_90,
+ * docs/results/h200-2026-11-26-latency). */
 static int runtime_stride(const EmuProgram *p, int a, int b) {
   const EmuInstr *br = &p->code[b];
   int cmp = br->guard == EMU_NOSLOT ? -1 : writer(p, a, b, br->guard);
@@ -190,7 +204,7 @@ static int runtime_stride(const EmuProgram *p, int a, int b) {
     if (add < 0 || (p->code[add].op != PTX_OP_ADD && p->code[add].op != PTX_OP_SUB) || p->code[add].ns < 2) continue;
     const EmuInstr *x = &p->code[add]; /* counter = counter + step */
     uint32_t step = x->s[0] == x->d[0] ? x->s[1] : x->s[1] == x->d[0] ? x->s[0] : EMU_NOSLOT;
-    if (step != EMU_NOSLOT && !is_const(p, step) && writer(p, a, b + 1, step) < 0) return 1;
+    if (step != EMU_NOSLOT && invariant_runtime(p, a, b, step)) return 1;
   }
   return 0;
 }

@@ -217,6 +217,9 @@ enum {
 /* PtxInstr.aux of mbarrier.arrive{,_drop}: .cluster scope (its release is
  * a memory barrier for the arriving warp: emu/emu_clock.c). */
 #define PTX_MB_CLUSTER 1
+/* PtxInstr.aux of barrier.cluster.arrive: .relaxed (no release: without
+ * it the arrival is a release at cluster scope, as an mbarrier's). */
+#define PTX_BC_RELAXED 1
 /* PtxInstr.aux of tensormap.replace: the field (PTX ISA 9.7.9.28: .field1,
  * .field2 taking an ordinal, .field3 taking an immediate). */
 #define PTX_TMAP_FIELDS(X)                                                          \

@@ -313,7 +313,9 @@ static void modifier(Parser *P, PtxInstr *in, InstrCtx *x, Comp c) {
     if (in->sub) bad_mod(P, x, c);
     in->sub = IS(c, "wait") ? PTX_SUB_SYNC : PTX_SUB_ARRIVE;
   } else if ((mods & M_CLUSTER) && (IS(c, "aligned") || IS(c, "relaxed") || IS(c, "release") || IS(c, "acquire"))) {
-    /* ordering of the arrival: the emulator's memory is sequential */
+    /* ordering of the arrival: the emulator's memory is sequential, but a
+     * release costs the warp its memory barrier (emu_clock.c) */
+    if (IS(c, "relaxed")) in->aux |= PTX_BC_RELAXED;
   } else if ((mods & M_UNI) && IS(c, "uni")) {
     in->flags |= PTX_IF_UNI;
   } else if ((mods & M_TO) && IS(c, "to")) {
