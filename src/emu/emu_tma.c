@@ -799,10 +799,9 @@ int emu_exec_cp_async_bulk(EMU_EXEC_ARGS) {
 
 /* cp.async.bulk.commit_group: the copies are done at issue, but the
  * commit goes to the TMA unit (UTMACMDFLUSH in the SASS), a request of its
- * own: the H200 counts one l1tex__tmain_request more a block that commits
- * a bulk group (tests/corpus/tma_copy.cu's stores, hopper_gemm.cu's
- * gemm_tmastore); one a warp instruction, as no operand varies by lane (a
- * hypothesis: groundtruth/bulk_group_kernels.cu). */
+ * own, one a warp instruction however many lanes commit (measured on the
+ * H200: groundtruth/bulk_group_kernels.cu's commits#s4c4 and #s1c32,
+ * docs/results/h200-2026-12-03-rules). */
 int emu_exec_cp_async_bulk_commit(EMU_EXEC_ARGS) {
   (void)x, (void)warp, (void)mask, (void)R;
   if (b->mm) b->mm->metric[WM_M_TMA_REQ]++;
