@@ -126,6 +126,66 @@ static void test_dsm_chain(void **state) {
   assert_int_equal(peer - own, 2 * (dep_peer - dep_own));
 }
 
+/* A peer's memory is not global memory: cluster_dsm.cu's dsm_atom_peer
+ * (atom.shared::cluster, its result used) and dsm_generic_peer (a generic
+ * load through map_shared_rank's pointer), 16 a warp, 4 warps in each of 8
+ * blocks, start no load round (the H200 took them as long as dsm_ld_peer's
+ * loads, not an L2 trip each), and each waits the peer's trip,
+ * LAT_DSM_PEER - LAT_DSM = 147 clocks at least beyond its own memory's. */
+static void test_peer_not_global(void **state) {
+  (void)state;
+  PtxModule *m = tu_load(WM_SOURCE_DIR "/tests/corpus/ptx/cluster_dsm.ptx");
+  const char *kernels[] = {"dsm_atom_peer", "dsm_generic_peer"};
+  for (int k = 0; k < 2; k++) {
+    SimRun run;
+    tu_launch_cluster(&run, m, kernels[k], "8", "128", 2, "buf:f32:1024:zero", (const char *)NULL);
+    assert_int_equal(run.mm.metric[WM_M_ROUNDS], 0);
+    if (run.mm.metric[WM_M_DEP_CLOCKS] < 8 * 4 * 16 * 147)
+      fail_msg("%s: %llu dependent clocks, less than its 512 peer trips", kernels[k],
+               (unsigned long long)run.mm.metric[WM_M_DEP_CLOCKS]);
+    sim_run_free(&run);
+  }
+  ptx_module_free(m);
+}
+
+/* dsm_atom_kernels.cu: rank 0's warp does 64 atomics of a pattern on the
+ * cluster's memory; the other 3 blocks wait at the cluster barrier, so
+ * each block ends with rank 0's warp (block clocks = 4 x its end). */
+static void dsm_atoms(const char *pattern, const char *form, uint64_t *end, uint64_t *dep) {
+  PtxModule *m = tu_load(WM_SOURCE_DIR "/groundtruth/ptx/dsm_atom_kernels.ptx");
+  SimRun run;
+  tu_launch(&run, m, "dsm_atom", "4", "32", 0, "buf:u32:257:zero", pattern, form, "i32:64", (const char *)NULL);
+  assert_int_equal(run.mm.metric[WM_M_BLOCK_CLOCKS] % 4, 0);
+  *end = run.mm.metric[WM_M_BLOCK_CLOCKS] / 4;
+  *dep = run.mm.metric[WM_M_DEP_CLOCKS];
+  sim_run_free(&run);
+  ptx_module_free(m);
+}
+
+/* 32 lanes on one word of a peer send 32 packets an atomic (its sectors
+ * times its busiest word's lanes), 1.5 clocks each at the SM's port
+ * (CLK_DSM_PACKET_X2): 64 of them keep the warp at least 64 x 48 clocks,
+ * and at most that plus the loop's own clocks (pattern 0's 32 distinct
+ * words, 4 packets, the port never the limit).  An atom whose result is
+ * used waits its packets and the peer's trip: 64 x 147 dependent clocks
+ * more than in the block's own memory (pattern 8), and it ends 64 x (147 +
+ * 48) later, to a few clocks of the patterns' own set-up. */
+static void test_dsm_atom_port(void **state) {
+  (void)state;
+  uint64_t same, distinct, own, dep_same, dep_distinct, dep_own;
+  dsm_atoms("i32:1", "i32:0", &same, &dep_same);
+  dsm_atoms("i32:0", "i32:0", &distinct, &dep_distinct);
+  if (same < 64 * 48 || same > 64 * 48 + distinct)
+    fail_msg("64 atomics of 32 packets ended at %llu clocks (4 packets: %llu)", (unsigned long long)same,
+             (unsigned long long)distinct);
+  dsm_atoms("i32:1", "i32:2", &same, &dep_same);
+  dsm_atoms("i32:8", "i32:2", &own, &dep_own);
+  int64_t more = (int64_t)(dep_same - dep_own) - 64 * 147;
+  if (more < -16 || more > 16) fail_msg("the peer's atoms took %lld dependent clocks beyond 64 x 147", (long long)more);
+  if (same + 16 < own + 64 * (147 + 48)) fail_msg("the peer's atoms ended at %llu, its own at %llu", (unsigned long long)same,
+                                             (unsigned long long)own);
+}
+
 /* A kernel without mbarriers or wgmma keeps no clock: its time is as
  * before (the counter stays 0). */
 static void test_unclocked(void **state) {
@@ -160,7 +220,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_box_bytes),  cmocka_unit_test(test_dram_lines), cmocka_unit_test(test_pair_waits_port),
       cmocka_unit_test(test_unclocked),  cmocka_unit_test(test_wgmma_rate), cmocka_unit_test(test_cluster_release),
-      cmocka_unit_test(test_dsm_chain),
+      cmocka_unit_test(test_dsm_chain),  cmocka_unit_test(test_peer_not_global), cmocka_unit_test(test_dsm_atom_port),
   };
   return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -65,8 +65,10 @@ PtxModule *tu_load(const char *path) {
   return m;
 }
 
-void tu_launchv(SimRun *run, const PtxModule *m, const char *name, const char *grid, const char *block,
-                uint32_t smem, va_list ap) {
+/* Runs the launch of kernel `name` in clusters of `cluster` blocks (0:
+ * the kernel's own). */
+static void launch_in(SimRun *run, const PtxModule *m, const char *name, const char *grid, const char *block,
+                      uint32_t smem, uint32_t cluster, va_list ap) {
   LaunchSpec *ls = calloc(1, sizeof *ls);
   assert_non_null(ls);
   WmErr e = {0};
@@ -75,6 +77,7 @@ void tu_launchv(SimRun *run, const PtxModule *m, const char *name, const char *g
   if (launch_parse_dim(grid, ls->grid, &e) || launch_parse_dim(block, ls->block, &e))
     fail_msg("%s: %s", name, e.msg);
   ls->smem = smem;
+  if (cluster) ls->cluster[0] = cluster, ls->cluster[1] = ls->cluster[2] = 1;
   for (const char *s; (s = va_arg(ap, const char *)) != NULL;) {
     assert_true(ls->nargs < LAUNCH_MAX_ARGS);
     if (launch_parse_arg(s, &ls->args[ls->nargs++], &e)) fail_msg("%s: %s", name, e.msg);
@@ -89,11 +92,24 @@ void tu_launchv(SimRun *run, const PtxModule *m, const char *name, const char *g
   free(ls);
 }
 
+void tu_launchv(SimRun *run, const PtxModule *m, const char *name, const char *grid, const char *block,
+                uint32_t smem, va_list ap) {
+  launch_in(run, m, name, grid, block, smem, 0, ap);
+}
+
 void tu_launch(SimRun *run, const PtxModule *m, const char *name, const char *grid, const char *block,
                uint32_t smem, ...) {
   va_list ap;
   va_start(ap, smem);
   tu_launchv(run, m, name, grid, block, smem, ap);
+  va_end(ap);
+}
+
+void tu_launch_cluster(SimRun *run, const PtxModule *m, const char *name, const char *grid, const char *block,
+                       uint32_t cluster, ...) {
+  va_list ap;
+  va_start(ap, cluster);
+  launch_in(run, m, name, grid, block, 0, cluster, ap);
   va_end(ap);
 }
 

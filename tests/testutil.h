@@ -39,6 +39,9 @@ void tu_launch(struct SimRun *run, const struct PtxModule *m, const char *name, 
                const char *block, uint32_t smem, ...);
 void tu_launchv(struct SimRun *run, const struct PtxModule *m, const char *name, const char *grid,
                 const char *block, uint32_t smem, va_list ap);
+/* tu_launch in clusters of `cluster` blocks along x, no dynamic shared memory. */
+void tu_launch_cluster(struct SimRun *run, const struct PtxModule *m, const char *name, const char *grid,
+                       const char *block, uint32_t cluster, ...);
 /* The host copy of kernel argument `argno` (a buffer) after a tu_launch,
  * checked to hold `count` elements of `elem` bytes. */
 void *tu_arg_buf(struct SimRun *run, int argno, size_t elem, size_t count);

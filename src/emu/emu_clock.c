@@ -50,6 +50,11 @@
   X(CLK_DRAM_BYTES, 76, "bytes a clock", "one copy's lines from DRAM: tma_chain_box#16k_walk cold against hot, " \
                                          "372 ns more for 16 KiB (201 clocks more than for 1 KiB)")            \
   X(CLK_DSM_TRIP, 180, "clocks", "a bulk copy into a peer block, assumed a dependent load's: dsm_chain#peer, 93 ns") \
+  X(CLK_DSM_PACKET_X2, 3, "half clocks", "an atomic's packet to a peer block leaving the SM (one for each "       \
+                                         "(peer, sector), times its busiest word's lanes): dsm_atom#same, "          \
+                                         "#sector4, #two_peers_same (32 a warp instruction) 4.26-4.35 us against "   \
+                                         "#distinct, #pairs, #two_peers (4) 2.94-3.14, 0.74 ns a packet (a fit of "  \
+                                         "one probe set, docs/results/h200-2026-12-03-rules)")                      \
   X(CLK_RELEASE_CLUSTER, 363, "clocks", "an mbarrier arrival at cluster scope (its release a memory barrier): arrive_chain#cluster and #peer against #cta, 183 ns more an arrival")
 
 enum {
@@ -68,12 +73,12 @@ void emu_clock_start(Block *b) {
   /* a cluster's blocks wait for each other (barrier.cluster, peers' memory) */
   b->clocked = b->async != NULL || b->wg != NULL || (b->cluster && b->cluster->n > 1);
   memset(b->bar_now, 0, sizeof b->bar_now);
-  b->tc_free = b->tma_free = b->end_now = 0;
+  b->tc_free = b->tma_free = b->end_now = b->dsm_busy = 0;
   b->warps_ended = 0;
   seen_clear(b);
   for (uint32_t w = 0; w < b->nwarps; w++) {
     Warp *wp = &b->warps[w];
-    wp->now = wp->wg_last = 0;
+    wp->now = wp->wg_last = wp->dsm_free = 0;
     wp->wg_commits = 0;
   }
 }
@@ -87,6 +92,7 @@ void emu_clock_bar_release(Block *b, Warp *w, uint32_t id) { wait_until(w, b->ba
 void emu_clock_warp_end(Block *b, const Warp *w) {
   if (!b->clocked) return;
   if (w->now > b->end_now) b->end_now = w->now;
+  if (b->dsm_busy > b->end_now) b->end_now = b->dsm_busy; /* the port's packets, all warps' */
   if (++b->warps_ended == b->nwarps) b->block_clocks += (uint64_t)b->nwarps * b->end_now;
 }
 
@@ -266,6 +272,21 @@ uint64_t emu_clock_bulk(Block *b, int warp, uint64_t src, uint32_t size) {
 void emu_clock_wait(Warp *w, uint64_t t) { wait_until(w, t); }
 
 void emu_clock_release(Warp *w) { w->now += CLK_RELEASE_CLUSTER; }
+
+/* An atomic's packets to peer blocks leave the SM one after another: a warp
+ * waits while the port still sends its earlier instruction's, and one whose
+ * result it needs waits for its own too (the peer's round trip follows:
+ * EmuInstr.peer_clocks).  The warps of a block share the port: the block
+ * lasts at least all their packets (a bound, not a queue: the emulator
+ * runs one warp ahead of another, so their clocks do not interleave). */
+void emu_clock_dsm_send(Block *b, int warp, unsigned packets, int wait_result) {
+  Warp *w = &b->warps[warp];
+  uint64_t sends = ((uint64_t)packets * CLK_DSM_PACKET_X2 + 1) / 2;
+  wait_until(w, w->dsm_free);
+  w->dsm_free = w->now + sends;
+  b->dsm_busy += sends;
+  if (wait_result) wait_until(w, w->dsm_free);
+}
 
 /* The warpgroup's 4 warps meet at the instruction and go on; its math
  * starts when the tensor cores finish the block's previous one. */

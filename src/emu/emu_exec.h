@@ -101,6 +101,7 @@ typedef struct Warp {
    * (EmuInstr.clocks) and its waits for barriers, mbarriers and wgmma */
   uint64_t now;
   uint64_t wg_last;   /* when its warpgroup's last wgmma.mma_async ends */
+  uint64_t dsm_free;  /* when its last atomic's packets to peers have left */
   uint64_t wg_ring[8];/* when each of its last 8 committed wgmma groups ends */
   uint32_t wg_commits;/* wgmma groups it committed */
   Frame *frames;      /* device-function calls in progress, innermost last */
@@ -167,10 +168,11 @@ typedef struct Block {
   uint64_t warp_clocks; /* the instructions' dependent latencies, summed (EmuInstr.clocks) */
   /* the block's clock (emu_clock.c), kept for kernels with mbarriers or
    * wgmma (clocked): the latest arrival at each barrier, when its tensor
-   * cores and its TMA unit are next free, its last warp's end */
+   * cores and its TMA unit are next free, its last warp's end, its
+   * atomics' packets to peers (their clocks at the port, summed) */
   int clocked;
   uint64_t bar_now[EMU_NBARS];
-  uint64_t tc_free, tma_free, end_now;
+  uint64_t tc_free, tma_free, end_now, dsm_busy;
   uint32_t warps_ended;
   uint64_t block_clocks; /* each block's end times its warps, summed */
   struct EmuLineSeen *seen; /* the lines its TMA loads fetched from DRAM, and
@@ -533,6 +535,7 @@ uint64_t emu_clock_epoch(void);
 /* Warp w releases its memory at cluster scope (an mbarrier arrival's
  * .release.cluster): it waits for the memory barrier. */
 void emu_clock_release(Warp *w);
+void emu_clock_dsm_send(Block *b, int warp, unsigned packets, int wait_result);
 /* Warp w waits until t (an mbarrier's phase). */
 void emu_clock_wait(Warp *w, uint64_t t);
 /* The warpgroup of warps first..first+3 issues a wgmma of `macs`

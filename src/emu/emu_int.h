@@ -60,7 +60,7 @@ typedef struct EmuInstr {
                            prepare time), 0: the row's exec */
   uint32_t imm;         /* a fast form's operand read at prepare time (a shift count) */
   uint8_t clocks;       /* a dependent instruction waits this long for its result (emu_latency.c) */
-  uint8_t peer_clocks;  /* ld.shared::cluster: the clocks more when it reads a peer block's memory */
+  uint8_t peer_clocks;  /* ld or atom of shared::cluster or generic space: the clocks more when it reads a peer block's memory */
 } EmuInstr;
 
 /* ptxas fuses four scalar 4-byte shared loads of one thread from

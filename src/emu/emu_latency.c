@@ -136,7 +136,7 @@ static int clocks_of(const EmuInstr *x) {
   case PTX_OP_WMMA_LOAD:
     return shared_space(x) ? LAT_SHARED : x->space == PTX_S_CLUSTER ? LAT_DSM : LAT_ALU;
   case PTX_OP_ATOM:
-    return shared_space(x) ? LAT_SATOM : LAT_ALU;
+    return shared_space(x) ? LAT_SATOM : x->space == PTX_S_CLUSTER ? LAT_DSM : LAT_ALU;
   case PTX_OP_MMA:
   case PTX_OP_WMMA_MMA:
     return LAT_MMA;
@@ -260,20 +260,34 @@ static int32_t schedule_line(EmuProgram *p, int a, int b, const uint8_t *lat, Re
   return line_clocks(p, a, b, lat, r, first);
 }
 
-static int is_dsm_load(const EmuInstr *x) { return x->op == PTX_OP_LD && x->space == PTX_S_CLUSTER; }
+/* An instruction whose result may come from a peer block's shared
+ * memory: ld or atom (its result used) in shared::cluster, or generic
+ * (mapa's generic pointer: cooperative groups' map_shared_rank).  An
+ * atom's round trip to a peer is taken as a load's: dsm_atom_peer
+ * (cluster_dsm.cu, 16 a warp) took 200 clocks an atom on the H200, the
+ * load probe dsm_ld_peer 190 (a hypothesis from one probe each). */
+static int may_read_peer(const EmuInstr *x) {
+  int sp = x->space == PTX_S_CLUSTER || x->space == PTX_S_GENERIC;
+  if (x->op == PTX_OP_LD) return sp;
+  return x->op == PTX_OP_ATOM && sp && x->nd > 0 && x->d[0] != EMU_NOSLOT;
+}
 
-/* Whether an ld.shared::cluster reads the block's own memory or a peer's
- * is known only when it runs: its line is scheduled both ways, and each
- * of its DSM loads that reads a peer adds its share of the difference
- * (EmuInstr.peer_clocks) to the warp's clocks (emu_mem.c). */
+/* Whether such an instruction reads the block's own memory (or global
+ * memory, for a generic one) or a peer's is known only when it runs: its
+ * line is scheduled both ways, and each of them that reads a peer adds
+ * its share of the difference (EmuInstr.peer_clocks) to the warp's clocks
+ * (emu_mem.c). */
 static void mark_peer_clocks(EmuProgram *p, int a, int b, uint8_t *lat, Ready *r, int32_t own) {
   int n = 0;
   for (int i = a; i <= b; i++)
-    if (is_dsm_load(&p->code[i])) lat[i] = LAT_DSM_PEER, n++;
+    if (may_read_peer(&p->code[i])) lat[i] = LAT_DSM_PEER, n++;
   if (!n) return;
   int32_t more = schedule_line(p, a, b, lat, r) - own, each = more > 0 ? (more + n - 1) / n : 0;
   for (int i = a; i <= b; i++)
-    if (is_dsm_load(&p->code[i])) lat[i] = LAT_DSM, p->code[i].peer_clocks = (uint8_t)(each > 255 ? 255 : each);
+    if (may_read_peer(&p->code[i])) {
+      lat[i] = (uint8_t)clocks_of(&p->code[i]);
+      p->code[i].peer_clocks = (uint8_t)(each > 255 ? 255 : each);
+    }
 }
 
 void emu_mark_latencies(EmuProgram *p, int n) {

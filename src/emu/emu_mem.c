@@ -405,9 +405,9 @@ static int ld_uniform(Block *b, const EmuInstr *x, int warp, uint32_t mask, uint
   return *rc = 0, 1;
 }
 
-/* An ld.shared::cluster that read a peer block's memory (a lane in
- * PTX_S_CLUSTER; its own is PTX_S_SHARED): the warp waits the peer's
- * round trip, longer than its own memory's (emu_latency.c). */
+/* An ld or atom that read a peer block's memory (a lane in PTX_S_CLUSTER;
+ * its own is PTX_S_SHARED): the warp waits the peer's round trip, longer
+ * than its own memory's (emu_latency.c). */
 static void wait_for_peer(Block *b, const EmuInstr *x, int warp, uint32_t mask, const Where *at) {
   int peer = at->uniform == PTX_S_CLUSTER;
   if (!at->uniform) LANES(mask, peer |= at->spaces[l] == PTX_S_CLUSTER);
@@ -547,6 +547,13 @@ static uint64_t atomic_apply(const EmuInstr *x, uint8_t *p, uint64_t bv, uint64_
   return emu_atomic_update(p, a.size, atom_update, &a);
 }
 
+/* The packets of an atomic's lanes in peer blocks, into the warp's clock. */
+static void send_to_peers(Block *b, const EmuInstr *x, int warp, uint32_t mask, const Where *at, unsigned size) {
+  uint32_t peers = at->uniform == PTX_S_CLUSTER ? mask : 0;
+  if (!at->uniform) LANES(mask, peers |= (uint32_t)(at->spaces[l] == PTX_S_CLUSTER) << l);
+  if (peers) emu_clock_dsm_send(b, warp, mem_atomic_sectors(at->off, peers, size), x->op == PTX_OP_ATOM);
+}
+
 int emu_exec_atom(EMU_EXEC_ARGS) {
   unsigned size = ptx_type_size((PtxType)x->type);
   Where at;
@@ -563,7 +570,10 @@ int emu_exec_atom(EMU_EXEC_ARGS) {
     if (d) d[l] = old;
   }
   /* a reduction ptxas aggregates reaches memory from one lane */
-  model(b, x, x->fuse == FUSE_AGGREGATE ? mask & -mask : mask, at.off, at.spaces, at.uniform, size, size);
+  uint32_t sent = x->fuse == FUSE_AGGREGATE ? mask & -mask : mask;
+  if (b->clocked) send_to_peers(b, x, warp, sent, &at, size);
+  if (x->peer_clocks) wait_for_peer(b, x, warp, mask, &at);
+  model(b, x, sent, at.off, at.spaces, at.uniform, size, size);
   return 0;
 }
 

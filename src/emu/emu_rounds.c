@@ -51,7 +51,7 @@ static int is_far_load(const EmuInstr *x) {
   case PTX_OP_WMMA_LOAD: /* a fragment from global memory: LDGs in SASS */
     return x->space == PTX_S_GLOBAL || x->space == PTX_S_LOCAL || x->space == PTX_S_GENERIC;
   case PTX_OP_ATOM:
-    return x->space != PTX_S_SHARED && x->nd > 0 && x->d[0] != EMU_NOSLOT;
+    return x->space != PTX_S_SHARED && x->space != PTX_S_CLUSTER && x->nd > 0 && x->d[0] != EMU_NOSLOT;
   case PTX_OP_TEX:
   case PTX_OP_TLD4:
   case PTX_OP_SULD:

@@ -417,32 +417,13 @@ static void shared_access(MemModel *mm, const MemReq *r, LineStat *ls)
  * the same both ways, 32 a sector for loads and stores (a load's request
  * is counted as written, a store's acknowledgement as read), 64 a sector
  * for atomics and reductions.  An atomic or reduction sends each sector
- * once for every lane on its busiest address (lanes on one address are
+ * once for every lane on its busiest address (mem_atomic_sectors, as for
+ * global atomics: lanes on one address are
  * sent apart: groundtruth/dsm_atom_kernels.cu, 32 sectors for 32 lanes on
  * one word; cluster_histogram 2633 against the H200's 2657), and takes the
  * executing block's shared-memory atomic unit one wavefront, which lanes in
  * its own memory, counted as a shared atomic, already take (dsm_atom's
  * own_peer, four and mixed). */
-static unsigned atomic_packets(const MemReq *r)
-{
-  unsigned n = 0;
-  for (uint32_t left = r->mask; left;) { /* a sector at a time: its lanes, their busiest address */
-    uint64_t s = r->addr[__builtin_ctz(left)] / 32;
-    uint32_t in = 0;
-    for (uint32_t m = left; m; m &= m - 1)
-      if (r->addr[__builtin_ctz(m)] / 32 == s) in |= m & -m;
-    unsigned most = 0;
-    for (uint32_t m = in; m; m &= m - 1) {
-      unsigned same = 0;
-      for (uint32_t k = in; k; k &= k - 1) same += r->addr[__builtin_ctz(k)] == r->addr[__builtin_ctz(m)];
-      most = same > most ? same : most;
-    }
-    n += most;
-    left &= ~in;
-  }
-  return n;
-}
-
 static void dshared_access(MemModel *mm, const MemReq *r, LineStat *ls)
 {
   unsigned distinct, sec = mem_coalesce(r->addr, r->mask, r->size, &distinct);
@@ -461,7 +442,7 @@ static void dshared_access(MemModel *mm, const MemReq *r, LineStat *ls)
     mm->metric[WM_M_DS_WR_ST] += bytes;
     break;
   default: /* atom, red */
-    sec = atomic_packets(r);
+    sec = mem_atomic_sectors(r->addr, r->mask, r->size);
     bytes = 64ull * sec;
     mm->metric[WM_M_DSATOM_INST]++;
     mm->metric[WM_M_DSATOM_REQ]++;
@@ -544,6 +525,11 @@ void mem_round_owed(MemModel *mm, int pc, unsigned warp)
     mm->owed[warp < 32 ? warp : 31] = mm->round_alt[pc];
 }
 
+/* Shared memory, the block's own or a peer's in its cluster: no trip to
+ * L2, so no round (a generic load that reaches a peer waits the peer's
+ * trip in the warp's clock instead: emu_latency.c) */
+static int near_space(unsigned space) { return space == PTX_S_SHARED || space == PTX_S_CLUSTER; }
+
 void mem_access(MemModel *mm, const MemReq *r)
 {
   LineStat *ls = (unsigned)r->instr < (unsigned)mm->nline ? &mm->line[r->instr] : NULL;
@@ -553,9 +539,9 @@ void mem_access(MemModel *mm, const MemReq *r)
   }
   if (ls && !r->part) {
     ls->execs++;
-    ls->far_execs += r->space != PTX_S_SHARED;
+    ls->far_execs += !near_space(r->space);
   }
-  int starts = ls && !r->part && r->space != PTX_S_SHARED && starts_round(mm, r);
+  int starts = ls && !r->part && !near_space(r->space) && starts_round(mm, r);
   size_t at = mm->trace ? mm->trace->n : 0;
   switch (r->space) {
   case PTX_S_GLOBAL:

@@ -210,10 +210,11 @@ typedef enum {
 /* What --lines shows for one memory instruction. */
 typedef struct LineStat {
   uint64_t execs;      /* warp-level executions with an active lane */
-  uint64_t far_execs;  /* of those, the ones whose requests left the SM's
-                          shared memory (global, local, texture): what a
-                          load that starts a round waits for (a generic
-                          load of shared memory waits for no round) */
+  uint64_t far_execs;  /* of those, the ones whose requests left the
+                          cluster's shared memory (global, local,
+                          texture): what a load that starts a round waits
+                          for (a generic load of shared memory, the
+                          block's or a peer's, waits for no round) */
   uint64_t requests;   /* requests (local vectors: one per 4-byte word) */
   uint64_t units;      /* sectors (global, local) or wavefronts (shared) */
   uint64_t ideal;      /* the fewest units the same active lanes could need:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every accuracy set of docs/accuracy.md's summary, simulated by one warpmem
 # binary against the measurements committed under docs/results, one line a
-# set (the details in OUT).  About seven minutes on 2 cores.  From the repository
+# set (the details in OUT).  About twelve minutes on 2 cores.  From the repository
 # root:
 #   bash tools/accuracy/all_sets.sh build/warpmem OUT
 set -uo pipefail
@@ -69,3 +69,5 @@ mkdir -p "$out/corpus"
 echo "h100-corpus: $(python3 tools/accuracy/corpus_levels.py "$bin" "$out/corpus" | tail -1)"
 python3 tools/accuracy/lab_times.py "$bin" > "$out/lab.txt" 2>&1
 echo "lab: $(grep -i within "$out/lab.txt" | tail -1)"
+python3 tools/accuracy/hopper_times.py "$bin" -v > "$out/hopper.txt" 2>&1
+echo "$(tail -1 "$out/hopper.txt")"
