@@ -178,6 +178,14 @@ static void test_dsm_atom_port(void **state) {
   if (same < 64 * 48 || same > 64 * 48 + distinct)
     fail_msg("64 atomics of 32 packets ended at %llu clocks (4 packets: %llu)", (unsigned long long)same,
              (unsigned long long)distinct);
+  /* red.shared::cluster in dsm_atom's branchy loop: ptxas reads the shared
+   * window's base (S2R) before each, LAT_WINDOW = 55 clocks the warp waits
+   * (the generic atomicAdd of form 0 has its 64-bit address already) */
+  uint64_t red, dep_red;
+  dsm_atoms("i32:0", "i32:1", &red, &dep_red);
+  if (red < distinct + 64 * 55 || red > distinct + 64 * (55 + 8))
+    fail_msg("64 red.shared::cluster ended at %llu clocks, 64 generic atomics at %llu", (unsigned long long)red,
+             (unsigned long long)distinct);
   dsm_atoms("i32:1", "i32:2", &same, &dep_same);
   dsm_atoms("i32:8", "i32:2", &own, &dep_own);
   int64_t more = (int64_t)(dep_same - dep_own) - 64 * 147;

@@ -48,6 +48,10 @@
   X(LAT_DSM, 31, "ld.shared::cluster.u32 of the block's own memory: dsm_chain#own (hopper_kernels.cu), "   \
                  "1024 loads in 22.3 us with a mad.lo to the next address")                              \
   X(LAT_DSM_PEER, 178, "ld.shared::cluster.u32 of a peer block's: dsm_chain#peer, 1024 in 98.0 us")      \
+  X(LAT_WINDOW, 55, "S2R SR_SWINHI, the shared window's base that ptxas reads to make a shared::cluster "     \
+                    "address generic: dsm_atom#*_red (groundtruth/dsm_atom_kernels.cu) 59-66 clocks an "        \
+                    "instruction more than the generic atomicAdd of the same pattern, less its MOV's 4 (a fit "    \
+                    "of one probe set; the SASS read with cuobjdump)")                                            \
   X(LAT_MMA, 24, "mma.sync m16n8k16 f32.f16 24.8")                                                       \
   X(LAT_BAR, 10, "bar.sync of one warp 14.9 (with an add)")                                              \
   X(LAT_CALL, 56, "a call of a __noinline__ function and its return 61.0 (with an add)")
@@ -219,6 +223,19 @@ static int dests_of(const EmuProgram *p, const EmuInstr *x, uint32_t *out) {
   return n;
 }
 
+/* ptxas makes a shared::cluster address generic for the LD, ST or ATOM it
+ * becomes, with the shared window's base read by an S2R (LAT_WINDOW).  In
+ * a loop that is one straight line the read is off the warp's path:
+ * hoisted out of the loop where the address stays the same (cluster_dsm.cu's
+ * probes), issued under the previous load's trip where it changes
+ * (dsm_chain, an S2R after each LD).  Elsewhere (a loop with branches
+ * around its accesses: dsm_atom_kernels.cu) the access waits for it. */
+static int reads_window(const EmuProgram *p, int a, int b, const EmuInstr *x) {
+  if (x->space != PTX_S_CLUSTER || !(ptx_op[x->op].flags & OPF_MEM)) return 0;
+  const EmuInstr *last = &p->code[b];
+  return last->op != PTX_OP_BRA || last->target != (uint32_t)a;
+}
+
 /* The clocks the straight line code[a..b] takes a warp alone: each
  * instruction as soon as its operands are ready (ptxas orders a line so),
  * but no sooner than the line's issue slots allow.  `at` is when the line
@@ -228,7 +245,7 @@ static int32_t line_clocks(const EmuProgram *p, int a, int b, const uint8_t *lat
   uint32_t src[40], dst[8];
   for (int i = a; i <= b; i++) {
     const EmuInstr *x = &p->code[i];
-    int32_t start = at;
+    int32_t start = reads_window(p, a, b, x) ? at + LAT_WINDOW : at;
     for (int k = sources_of(p, x, src); k-- > 0;)
       if (ready_at(r, src[k]) > start) start = ready_at(r, src[k]);
     int used = issue_slots(x, lat[i]);
