@@ -223,6 +223,11 @@ static int dests_of(const EmuProgram *p, const EmuInstr *x, uint32_t *out) {
   return n;
 }
 
+/* Whether the straight line code[a..b] branches back to its own start. */
+static int is_self_loop(const EmuProgram *p, int a, int b) {
+  return p->code[b].op == PTX_OP_BRA && p->code[b].target == (uint32_t)a;
+}
+
 /* ptxas makes a shared::cluster address generic for the LD, ST or ATOM it
  * becomes, with the shared window's base read by an S2R (LAT_WINDOW).  In
  * a loop that is one straight line the read is off the warp's path:
@@ -231,9 +236,7 @@ static int dests_of(const EmuProgram *p, const EmuInstr *x, uint32_t *out) {
  * (dsm_chain, an S2R after each LD).  Elsewhere (a loop with branches
  * around its accesses: dsm_atom_kernels.cu) the access waits for it. */
 static int reads_window(const EmuProgram *p, int a, int b, const EmuInstr *x) {
-  if (x->space != PTX_S_CLUSTER || !(ptx_op[x->op].flags & OPF_MEM)) return 0;
-  const EmuInstr *last = &p->code[b];
-  return last->op != PTX_OP_BRA || last->target != (uint32_t)a;
+  return x->space == PTX_S_CLUSTER && (ptx_op[x->op].flags & OPF_MEM) && !is_self_loop(p, a, b);
 }
 
 /* The clocks the straight line code[a..b] takes a warp alone: each
@@ -272,8 +275,7 @@ static void spread(EmuProgram *p, int a, int b, int32_t total) {
 static int32_t schedule_line(EmuProgram *p, int a, int b, const uint8_t *lat, Ready *r) {
   r->line++;
   int32_t first = line_clocks(p, a, b, lat, r, 0);
-  const EmuInstr *last = &p->code[b];
-  if (last->op != PTX_OP_BRA || last->target != (uint32_t)a) return first;
+  if (!is_self_loop(p, a, b)) return first;
   return line_clocks(p, a, b, lat, r, first);
 }
 
