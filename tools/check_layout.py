@@ -33,6 +33,7 @@ LAYERS = [
     ["sim"],             # one launch end to end
     ["lab", "rt"],       # the experiment catalogue; the stand-in CUDA runtime (warpmem run)
     ["cli"],             # the commands
+    ["api"],             # the C API of the Python package (src/api/wm_api.h), the command's paths
 ]
 RANK = {d: i for i, ds in enumerate(LAYERS) for d in ds}
 MAX_FILE_LINES = 1000

@@ -62,6 +62,9 @@ int cli_launch_error(const WmErr *e);
  * it or not (ptx_find_kernel refuses those it cannot), or NULL: for a
  * report's heading, and for the GPU, which runs what warpmem refuses. */
 const PtxKernel *cli_named_kernel(const PtxModule *mod, const char *name);
+/* The report's row for launch ls, simulated into r with options o
+ * (sim_cmd.c; also the C API's, src/api): it points into all three. */
+ReportRun cli_report_row(const PtxModule *mod, const LaunchSpec *ls, const SimRun *r, const SimOptions *o);
 /* Prints "warpmem: " fmt (with one %s) and a hint; returns 2. */
 int cli_usage_error(const char *fmt, const char *arg);
 

@@ -292,8 +292,7 @@ static int parse_options(int argc, char **argv, SimCmd *c) {
   return -1;
 }
 
-/* The report's row for launch ls, simulated into r. */
-static ReportRun report_row(const PtxModule *mod, const LaunchSpec *ls, const SimRun *r, const SimOptions *o) {
+ReportRun cli_report_row(const PtxModule *mod, const LaunchSpec *ls, const SimRun *r, const SimOptions *o) {
   ReportRun row = {.launch = ls->label, .mod = mod, .kernel = r->kernel, .smem = ls->smem, .mm = &r->mm,
                    .thread_instrs = r->thread_instrs, .seconds = r->seconds};
   row.arch = sim_arch(o);
@@ -333,7 +332,7 @@ static int run_launches(const PtxModule *mod, const LaunchSpec *ls, int n, const
     WmErr e = {0};
     if (progress) fprintf(stderr, "\r[%d/%d] %-40s", i + 1, n, ls[i].label);
     if (sim_run_launch(mod, &ls[i], &c->o, &runs[i], &e) == 0) {
-      rep[i] = report_row(mod, &ls[i], &runs[i], &c->o);
+      rep[i] = cli_report_row(mod, &ls[i], &runs[i], &c->o);
       continue;
     }
     if (progress) fprintf(stderr, "\r%60s\r", "");

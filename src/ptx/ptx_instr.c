@@ -465,8 +465,16 @@ static void operand(Parser *P, Opd *o, const PtxInstr *in, int is_bra, int tex, 
     address(P, o, tex);
     return;
   }
+  int frag = ptx_op[in->op].mods & M_WGMMA ? 128 : ptx_op[in->op].mods & M_MMA_MISC ? 8 : 0;
+  if (pp_is_punct(t, '{') && !frag && !tex && P->toks[P->pos + 1].kind == TK_WORD &&
+      pp_is_punct(&P->toks[P->pos + 2], '}')) { /* { %r1 }: a vector of one is its register (Triton writes them) */
+    pp_next(P);
+    operand(P, o, in, is_bra, tex, sink);
+    pp_expect(P, '}');
+    return;
+  }
   if (pp_is_punct(t, '{')) {
-    vector(P, &o->o, ptx_op[in->op].mods & M_WGMMA ? 128 : ptx_op[in->op].mods & M_MMA_MISC ? 8 : 0, tex);
+    vector(P, &o->o, frag, tex);
     return;
   }
   if (pp_is_punct(t, '!')) {
