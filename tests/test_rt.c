@@ -12,6 +12,7 @@
 #include "rt/rt.h"
 #include "rt/rt_env.h"
 #include "rt/rt_image.h"
+#include "rt/rt_md2.h"
 #include "rt/rt_tex.h"
 #include "util/diag.h"
 #include "testutil.h"
@@ -416,8 +417,42 @@ static void test_load_data(void **state) {
   free(sass);
 }
 
+/* RFC 1319's test suite (its appendix A.5): the digest the static
+ * runtime's integrity check is built on. */
+static void test_md2_rfc(void **state) {
+  (void)state;
+  static const struct { const char *in, *hex; } v[] = {
+    {"", "8350e5a3e24c153df2275c9f80692773"},
+    {"a", "32ec01ec4a6dac72c0ab96fb34c0b5d1"},
+    {"abc", "da853b0d3f88d99b30283a69e6ded6bb"},
+    {"message digest", "ab4f496bfb2a530b219ff33031fe06b0"},
+    {"abcdefghijklmnopqrstuvwxyz", "4e8ddff3650292ab5a4108c3aa47940b"},
+    {"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", "da33def2a42df13975352846c30338cd"},
+    {"12345678901234567890123456789012345678901234567890123456789012345678901234567890",
+     "d5976f79d83d3a0dc9806c3c66f3efd8"},
+  };
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    uint8_t d[16];
+    char hex[33];
+    rt_md2(v[i].in, strlen(v[i].in), d);
+    for (int k = 0; k < 16; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
+    assert_string_equal(hex, v[i].hex);
+  }
+  /* added in pieces, the same digest */
+  RtMd2 m;
+  uint8_t whole[16], parts[16];
+  const char *t = v[6].in;
+  rt_md2(t, strlen(t), whole);
+  rt_md2_init(&m);
+  rt_md2_add(&m, t, 7);
+  rt_md2_add(&m, t + 7, strlen(t) - 7);
+  rt_md2_end(&m, parts);
+  assert_memory_equal(whole, parts, 16);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_md2_rfc),
     cmocka_unit_test_setup_teardown(test_host_register, setup, teardown),
     cmocka_unit_test_setup_teardown(test_launch_end_to_end, setup, teardown),
     cmocka_unit_test_setup_teardown(test_fault_is_sticky, setup, teardown),

@@ -261,8 +261,77 @@ static void test_fault_sticky(void **state) {
   assert_int_equal(SYM(fn_void, "cuCtxSynchronize")(), CUDA_ERROR_ILLEGAL_ADDRESS);
 }
 
+/* cuGetExportTable, as nvcc's static runtime asks it (the app_*_static
+ * tests run that runtime): each table starts with its size, the runtime's
+ * interface loads a fat binary's module and gives the primary context,
+ * context-local storage keeps values by key, the integrity check answers
+ * the fixed values of versions ending in 0 or 1, and an unknown table is
+ * refused. */
+typedef struct { unsigned char bytes[16]; } Uuid;
+typedef CUresult (*fn_export)(const void **, const Uuid *);
+enum { ERR_INVALID_HANDLE = 400, ERR_NOT_SUPPORTED = 801 }; /* cuda.h's CUresult numbers */
+static void test_export_tables(void **state) {
+  NEED_LIB();
+  fn_export get = SYM(fn_export, "cuGetExportTable");
+  static const Uuid cudart = {{0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd,
+                                 0x9d, 0xf9}},
+                      cls = {{0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8,
+                              0x95, 0x93}},
+                      integrity = {{0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c,
+                                    0x66, 0xe1, 0xf2}},
+                      unknown = {{1, 2, 3}};
+  void *const *t = NULL;
+  assert_int_equal(get((const void **)&t, &cudart), CUDA_SUCCESS);
+  assert_true((uintptr_t)t[0] >= 13 * sizeof(void *));
+  CUcontext ctx = NULL;
+  assert_int_equal(((CUresult(*)(CUcontext *, CUdevice))t[2])(&ctx, 0), CUDA_SUCCESS);
+  assert_non_null(ctx);
+  /* a fat binary wrapper (magic, version, the fat binary) holding PTX */
+  size_t len = 0;
+  WmErr e = {0};
+  char *fb = wm_read_file(tu_data("fatbin/add_none.fatbin"), &len, &e);
+  assert_non_null(fb);
+  struct { uint32_t magic, version; const void *data, *unused; } wrapper = {0x466243b1, 1, fb, NULL};
+  CUmodule m = NULL;
+  assert_int_equal(((CUresult(*)(CUmodule *, const void *))t[1])(&m, &wrapper), CUDA_SUCCESS);
+  assert_non_null(m);
+  free(fb);
+
+  void *const *c = NULL;
+  assert_int_equal(get((const void **)&c, &cls), CUDA_SUCCESS);
+  typedef CUresult (*put_fn)(CUcontext, void *, void *, void *);
+  typedef CUresult (*get_fn)(void **, CUcontext, void *);
+  int key1, key2, v1, v2;
+  void *got = NULL;
+  assert_int_equal(((get_fn)c[2])(&got, ctx, &key1), ERR_INVALID_HANDLE);
+  assert_int_equal(((put_fn)c[0])(ctx, &key1, &v1, NULL), CUDA_SUCCESS);
+  assert_int_equal(((put_fn)c[0])(ctx, &key2, &v2, NULL), CUDA_SUCCESS);
+  assert_int_equal(((get_fn)c[2])(&got, ctx, &key1), CUDA_SUCCESS);
+  assert_ptr_equal(got, &v1);
+  assert_int_equal(((CUresult(*)(CUcontext, void *))c[1])(ctx, &key1), CUDA_SUCCESS);
+  assert_int_equal(((get_fn)c[2])(&got, ctx, &key1), ERR_INVALID_HANDLE);
+  assert_int_equal(((get_fn)c[2])(&got, ctx, &key2), CUDA_SUCCESS);
+  assert_ptr_equal(got, &v2);
+
+  void *const *ic = NULL;
+  assert_int_equal(get((const void **)&ic, &integrity), CUDA_SUCCESS);
+  typedef CUresult (*check_fn)(uint32_t, uint64_t, uint64_t *);
+  uint64_t h[2] = {0}, h2[2] = {0};
+  assert_int_equal(((check_fn)ic[1])(10, 1700000000, h), CUDA_SUCCESS);
+  assert_true(h[0] == 0x3341181C03CB675Cull && h[1] == 0x8ED383AA1F4CD1E8ull);
+  /* otherwise a keyed digest of the time among the rest: another time, another answer */
+  assert_int_equal(((check_fn)ic[1])(12, 1700000000, h), CUDA_SUCCESS);
+  assert_int_equal(((check_fn)ic[1])(12, 1700000001, h2), CUDA_SUCCESS);
+  assert_true(h[0] != h2[0] || h[1] != h2[1]);
+
+  const void *none = &none;
+  assert_int_equal(get(&none, &unknown), ERR_NOT_SUPPORTED);
+  assert_null(none);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_export_tables),
     cmocka_unit_test(test_device),
     cmocka_unit_test(test_module_and_launch),
     cmocka_unit_test(test_errors),

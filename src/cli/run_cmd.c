@@ -20,10 +20,9 @@ static const char *usage_run =
   "Runs APP, an unmodified CUDA application, with warpmem's CUDA runtime in\n"
   "place of NVIDIA's: the host code runs natively, every kernel launch in the\n"
   "emulator with the application's own arguments and data.  No GPU is needed.\n"
-  "APP must be built with the shared CUDA runtime:\n"
-  "  nvcc -cudart shared -arch=sm_90 -o app app.cu\n"
-  "(nvcc links the static runtime by default; warpmem says so and stops).\n"
-  "Driver-API applications (-lcuda: cuModuleLoadData, cuLaunchKernel) run too.\n"
+  "APP runs as built: with the shared CUDA runtime (nvcc -cudart shared),\n"
+  "with nvcc's and CMake's default static runtime (its calls reach warpmem's\n"
+  "libcuda.so.1), or with the driver API alone (cuModuleLoadData, cuLaunchKernel).\n"
   "The first word that is not an option is APP; the rest are its arguments.\n"
   "APP without a '/' is looked up in PATH.\n"
   "\n"
@@ -232,8 +231,9 @@ static int script_hint(const char *path, WmErr *e) {
   return 1;
 }
 
-/* The app's ELF facts: an ELF executable, and not one linked with the
- * static runtime (whose CUDA calls never reach a library). */
+/* The app's ELF facts: a 64-bit ELF executable.  One linked with the
+ * static runtime runs too: that runtime loads libcuda.so.1 with dlopen,
+ * and warpmem's stands in for it (rt/api_driver_export.c). */
 static int check_app(const RunCmd *c, RunPlan *p, WmErr *e) {
   if (run_resolve_app(c->app, p->app_path, sizeof p->app_path, e)) return -1;
   if (elf_inspect(p->app_path, &p->elf, e)) {
@@ -243,12 +243,6 @@ static int check_app(const RunCmd *c, RunPlan *p, WmErr *e) {
   if (!p->elf.is_elf64)
     return wm_err(e, WM_EIO, "%s is not a 64-bit ELF executable (warpmem run runs compiled CUDA applications; "
                   "for a .cu or .ptx file use warpmem sim)", p->app_path);
-  if (p->elf.static_cudart)
-    return wm_err(e, WM_EUNSUP,
-                  "%s carries device code but does not load libcudart: it was linked with nvcc's default "
-                  "static CUDA runtime (-cudart static), whose calls warpmem cannot stand in for.\n"
-                  "Rebuild it with the shared runtime:  nvcc -cudart shared ...  (CMake: set "
-                  "CMAKE_CUDA_RUNTIME_LIBRARY Shared, or CUDA_RUNTIME_LIBRARY on the target)", p->app_path);
   return 0;
 }
 

@@ -77,7 +77,7 @@ int run_find_rt(const ElfInfo *elf, char *dir, size_t n, WmErr *e) {
   char lib[32];
   snprintf(lib, sizeof lib, "libcudart.so.%d", major);
   if (major && need_lib(dir, lib, "CUDA runtime", e)) return -1;
-  if (elf->needs_libcuda && need_lib(dir, "libcuda.so.1", "CUDA driver API", e)) return -1;
+  if ((elf->needs_libcuda || elf->static_cudart) && need_lib(dir, "libcuda.so.1", "CUDA driver API", e)) return -1;
   return 0;
 }
 

@@ -47,7 +47,7 @@ static int copy_file(const char *path, FILE *f) {
  * tell. */
 static void explain_missing(const RunPlan *p, int wstatus) {
   const ElfInfo *elf = &p->elf;
-  if (!elf->cudart_major && !elf->needs_libcuda) {
+  if (!elf->cudart_major && !elf->needs_libcuda && !elf->static_cudart) {
     fprintf(stderr, "warpmem: %s did not load warpmem's CUDA runtime: it needs neither libcudart nor libcuda "
                     "(a program without CUDA%s), so nothing ran on warpmem\n",
             p->app_path, elf->has_fatbin ? "" : ", or one that loads CUDA with dlopen and did not this time");

@@ -381,6 +381,19 @@ CUresult cuCtxGetDevice(CUdevice *device) {
   return CUDA_SUCCESS;
 }
 
+/* CUDA 13's form (the static runtime calls it): ctx is this one or NULL. */
+CUresult cuCtxSynchronize_v2(CUcontext ctx) {
+  (void)ctx;
+  return cuCtxSynchronize();
+}
+
+/* CUDA 13's form, which the static runtime calls: the device of ctx (NULL:
+ * the current one); there is one device, whatever the context. */
+CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
+  (void)ctx;
+  return cuCtxGetDevice(device);
+}
+
 CUresult cuCtxSynchronize(void) { return R(rt_device_sync()); }
 
 CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version) {
@@ -569,6 +582,13 @@ CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *na
 }
 
 CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) {
+  return cuModuleGetGlobal(dptr, bytes, (CUmodule)library, name);
+}
+
+/* A __managed__ variable (the static runtime asks for each it registered):
+ * device memory here is the process's own, so its address serves host and
+ * device as unified memory does. */
+CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) {
   return cuModuleGetGlobal(dptr, bytes, (CUmodule)library, name);
 }
 
