@@ -188,25 +188,35 @@ static void replace_foreign(const RunPlan *p, const char *name, const char *path
   add_preload(pre, n, ours);
 }
 
-void run_check_loader(RunPlan *p) {
-  /* only an ELF that NEEDs a library has a loader to ask: a static(-pie)
-   * program would ignore the variable and run */
-  if (!p->elf.dynamic || (!p->elf.cudart_major && !p->elf.needs_libcuda)) return;
+/* The loader's list of what `path` loads: ASan's runtime goes first into
+ * pre, and (unless asan_only) a foreign libcudart or libcuda is replaced
+ * by warpmem's. */
+static void scan_loader(RunPlan *p, const char *path, int asan_only, char *pre, size_t npre) {
   static char out[1 << 16];
-  if (trace_loader(p->app_path, out, sizeof out)) return;
-  char pre[3 * PATH_MAX] = "";
-  char name[256], path[4096];
+  if (trace_loader(path, out, sizeof out)) return;
+  char name[256], lib[4096];
   for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
-    if (!trace_line(line, name, path)) continue;
+    if (!trace_line(line, name, lib)) continue;
     if (!strncmp(name, "libasan.so", 10)) {
       /* the app is not instrumented but warpmem's libraries are: ASan's
        * runtime must be the first library of the process */
-      add_preload(pre, sizeof pre, path);
+      add_preload(pre, npre, lib);
       p->preload_asan = 1;
-    } else if (!strncmp(name, "libcudart.so.", 13) || !strcmp(name, "libcuda.so.1")) {
-      replace_foreign(p, name, path, pre, sizeof pre);
+    } else if (!asan_only && (!strncmp(name, "libcudart.so.", 13) || !strcmp(name, "libcuda.so.1"))) {
+      replace_foreign(p, name, lib, pre, npre);
     }
   }
+}
+
+void run_check_loader(RunPlan *p) {
+  char pre[3 * PATH_MAX] = "";
+  /* only an ELF that NEEDs a library has a loader to ask: a static(-pie)
+   * program would ignore the variable and run */
+  if (p->elf.dynamic && (p->elf.cudart_major || p->elf.needs_libcuda)) scan_loader(p, p->app_path, 0, pre, sizeof pre);
+  /* the static runtime NEEDs none of warpmem's libraries (it dlopens
+   * libcuda.so.1): whether they are instrumented, warpmem's own list says
+   * (they are built with it) */
+  else if (p->elf.dynamic && p->elf.static_cudart) scan_loader(p, "/proc/self/exe", 1, pre, sizeof pre);
   if (pre[0]) prepend_path("LD_PRELOAD", pre);
 }
 
