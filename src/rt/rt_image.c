@@ -44,6 +44,11 @@ RtError rt_module_load_image(const void *image, size_t len, const char *name, Rt
   WmErr e = {0};
   const void *fb = k == RT_IMAGE_WRAPPER ? fatbin_unwrap(image, &e) : image;
   char *text = fb ? rtx_fatbin_ptx(fb, k == RT_IMAGE_WRAPPER ? 0 : len, &e) : NULL;
+  if (!text && k == RT_IMAGE_WRAPPER) { /* -rdc=true (the static runtime hands the driver its wrapper) */
+    WmErr le = {0};
+    text = rtx_rdc_text(image, what, &le);
+    if (le.code) e = le;
+  }
   if (!text) {
     rtx_say("%s: no device code warpmem can run: %s", what, e.msg);
     return rtx_leave(RT_ERR_NO_KERNEL_IMAGE);
