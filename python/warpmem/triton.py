@@ -16,9 +16,16 @@ import inspect
 
 from .core import ArgumentError, sim
 
-# the PTX ISA of CUDA 13.0 (its ptxas, which gives the registers for the
-# occupancy, and the H200's driver 580): Triton 3.9 writes 9.4 otherwise
-DEFAULT_PTX_VERSION = 90
+# The PTX ISA written: at most 9.0, CUDA 13.0's (its ptxas gives the
+# registers for the occupancy; the H200's driver 580 reads no later), where
+# Triton 3.9 would write what its own ptxas reads (9.4 for sm_90, 8.8 for
+# sm_80: it runs an older ptxas below sm_90).
+MAX_PTX_VERSION = 90
+
+
+def _ptx_version(cc):
+    from triton.backends.nvidia.compiler import get_ptxas, ptx_get_version
+    return min(MAX_PTX_VERSION, ptx_get_version(get_ptxas(cc).version))
 ARCH_OF_TARGET = {80: "ampere", 90: "h200"}
 
 
@@ -70,7 +77,7 @@ class Compiled:
         return out
 
 
-def compile(fn, *args, num_warps=4, num_stages=3, target="sm_90", ptx_version=DEFAULT_PTX_VERSION, **constexprs):
+def compile(fn, *args, num_warps=4, num_stages=3, target="sm_90", ptx_version=None, **constexprs):
     """Compiles fn for target with these arguments (arrays, numbers) and constexprs; returns a Compiled."""
     import triton
     from triton.backends.compiler import BaseBackend, GPUTarget
@@ -105,16 +112,14 @@ def compile(fn, *args, num_warps=4, num_stages=3, target="sm_90", ptx_version=DE
             attrs[(i,)] = BaseBackend.parse_attr(attr)
         runtime.append(value)
     cc = _target(target)
-    options = {"num_warps": num_warps, "num_stages": num_stages}
-    if ptx_version:
-        options["ptx_version"] = ptx_version
+    options = {"num_warps": num_warps, "num_stages": num_stages, "ptx_version": ptx_version or _ptx_version(cc)}
     kernel = triton.compile(ASTSource(fn, signature, consts, attrs), target=GPUTarget("cuda", cc, 32),
                             options=options)
     return Compiled(kernel, runtime, constexprs, num_warps, cc)
 
 
 def run(fn, grid, *args, num_warps=4, num_stages=3, target="sm_90", arch=None, lines=True, html=False,
-        ptx_version=DEFAULT_PTX_VERSION, **constexprs):
+        ptx_version=None, **constexprs):
     """Compiles fn for target and runs it on grid (a tuple, or a function of the constexprs as Triton's
     grid lambdas are); returns the Report, with .compiled (PTX, metadata) beside it."""
     c = compile(fn, *args, num_warps=num_warps, num_stages=num_stages, target=target, ptx_version=ptx_version,
