@@ -17,8 +17,10 @@ ARCH_OF_TARGET = {80: "ampere", 90: "h200"}
 
 def _expand(a):
     """The parameters of one argument under numba's calling convention."""
+    import numpy as np
+    if isinstance(a, np.generic):  # a NumPy scalar (it has an __array_interface__ too)
+        return [a]
     if hasattr(a, "__array_interface__") or (hasattr(a, "numpy") and hasattr(a, "device")):
-        import numpy as np
         arr = a.detach().numpy() if hasattr(a, "detach") else np.asarray(a)
         return [None, None, int(arr.size), int(arr.itemsize), a] + [int(s) for s in arr.shape] + \
             [int(s) for s in arr.strides]

@@ -1,0 +1,114 @@
+"""warpmem.triton: the tutorials' kernels for sm_80 and sm_90, outputs against NumPy, counters from first principles."""
+import numpy as np
+import pytest
+
+pytest.importorskip("triton")
+import triton_kernels as tk  # noqa: E402
+import warpmem  # noqa: E402
+import warpmem.triton as wt  # noqa: E402
+
+LD = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+ST = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+LDGSTS = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum"
+TARGETS = ["sm_80", "sm_90"]
+
+
+def run_case(c, target):
+    return wt.run(c["fn"], c["grid"], *c["args"], num_warps=c["num_warps"], num_stages=c.get("num_stages", 3),
+                  target=target, **c["constexprs"])
+
+
+def warp_sectors(starts, count):
+    """Sectors of rows of count floats at byte offsets starts, read a warp instruction at a time: 32
+    consecutive floats each (Triton's blocked layout of one float a lane, unaligned rows), and each
+    request counts the 32-byte sectors its lanes touch (a sector two requests share counts twice)."""
+    def touched(s, n):
+        return (s + n - 1) // 32 - s // 32 + 1
+    return sum(touched(s + 4 * c, 4 * min(32, count - c)) for s in starts for c in range(0, count, 32))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vector_add(target):
+    c = tk.vector_add_case()
+    r = run_case(c, target)
+    np.testing.assert_array_equal(c["out"], c["ref"])            # a float add: exact
+    n = c["args"][3]
+    assert r[LD] == 2 * n * 4 // 32 and r[ST] == n * 4 // 32      # two arrays read, one written, once each
+    # Triton marks the 16-byte aligned pointers: 4 floats a lane, 16 sectors a request
+    assert r[LD] / r["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] == 16.0
+    assert r.block == (128, 1, 1) and r.occupancy["registers_from"].startswith("ptxas")
+    lines = {x["cu_line"] for x in r.json["source_lines"]}
+    assert lines and all(x["cu_file"].endswith("triton_kernels.py") for x in r.json["source_lines"])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_fused_softmax(target):
+    c = tk.softmax_case()
+    r = run_case(c, target)
+    np.testing.assert_allclose(c["out"], c["ref"], atol=c["atol"], rtol=c["rtol"])
+    rows, cols = c["args"][4], c["args"][5]
+    # each row read once and written once: rows of 781 floats, 3124 bytes apart, so not 16-byte aligned
+    # (no vector loads) and most of a row's 25 requests touch 5 sectors, not 4
+    want = warp_sectors([r_ * cols * 4 for r_ in range(rows)], cols)
+    assert r[LD] == want and r[ST] == want
+    assert r.smem == r.compiled.shared > 0                         # the reductions' scratch from the metadata
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_matmul(target):
+    c = tk.matmul_case()
+    r = run_case(c, target)
+    # fp16 output of an fp32 accumulation: the tutorial's atol 1e-2, and fp16's own rounding (2^-10)
+    np.testing.assert_allclose(c["out"].astype(np.float32), c["ref"], atol=1e-2, rtol=2 ** -10)
+    m, n, k = c["args"][3:6]
+    bm, bn = c["constexprs"]["BM"], c["constexprs"]["BN"]
+    # every program reads its BM x K strip of A and K x BN strip of B once, through cp.async (16 bytes, L2 only)
+    a_reads = (n // bn) * m * k * 2 // 32
+    b_reads = (m // bm) * k * n * 2 // 32
+    assert r[LDGSTS] == a_reads + b_reads
+    assert r[ST] == m * n * 2 // 32                                # C written once, in fp16
+    assert r.smem == r.compiled.shared >= 2 * (bm + bn) * c["constexprs"]["BK"] * 2  # two stages at least
+    ptx = r.compiled.ptx
+    assert ("wgmma.mma_async" in ptx or "mma.sync" in ptx) and ("cp.async" in ptx)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_layer_norm(target):
+    c = tk.layer_norm_case()
+    r = run_case(c, target)
+    np.testing.assert_allclose(c["out"], c["ref"], atol=c["atol"], rtol=c["rtol"])
+    mean, rstd = c["args"][4], c["args"][5]
+    x = c["args"][0]
+    np.testing.assert_allclose(mean, x.mean(axis=1), atol=1e-5)
+    np.testing.assert_allclose(rstd, 1 / np.sqrt(x.var(axis=1) + 1e-5), rtol=1e-4)
+    rows, cols = x.shape
+    row = cols * 4 // 32                                          # 144 sectors a row of 1152 floats
+    assert r[LD] == rows * (3 * row + 2 * row)                    # x three times (mean, variance, output), w and b
+    assert r[ST] == rows * row + 2 * rows                         # y, and a sector each for mean and rstd
+
+
+def test_int_one_is_a_constant_and_scratch_params_are_passed():
+    c = tk.vector_add_case(n=1)
+    comp = wt.compile(c["fn"], *c["args"], **c["constexprs"])
+    # Triton's launcher makes an integer argument equal to 1 a constant: three pointers and the hidden
+    # scratch pointers remain (global and profile scratch in 3.9)
+    params = warpmem.kernels(comp.ptx)[0]["params"]
+    assert len(params) == 3 + 2 and len(comp.args) == 3
+    r = wt.run(c["fn"], c["grid"], *c["args"], **c["constexprs"])
+    np.testing.assert_array_equal(c["out"], c["ref"])
+    assert r[ST] == 1
+
+
+def test_out_of_bounds_in_triton_raises_with_the_python_line():
+    c = tk.vector_add_case(n=2048)
+    a, b, out, n = c["args"]
+    with pytest.raises(warpmem.SimError) as ei:   # a count larger than the arrays: the mask lets lanes past them
+        wt.run(c["fn"], (4,), a, b, out, 4096, BLOCK=1024)
+    e = ei.value
+    assert e.code == "fault" and "out-of-bounds" in e.message
+    assert e.where is not None and e.where.startswith("triton_kernels.py:")
+
+
+def test_wrong_argument_count_raises():
+    with pytest.raises(warpmem.ArgumentError):
+        wt.run(tk.vector_add, (1,), np.zeros(4, np.float32), BLOCK=4)
