@@ -4,7 +4,7 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: all setup build lab test test-sanitize bench bench-large bench-wgmma clean fuzz fuzz-smoke
+.PHONY: all setup build lab test test-python test-sanitize bench bench-large bench-wgmma clean fuzz fuzz-smoke
 
 all: build
 
@@ -20,6 +20,15 @@ lab: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory test-python
+
+# The Python package (python/) on this build's libwarpmem_api.so, with pytest
+# in the venv scripts/setup.sh makes (docs/python.md).  Not under the
+# sanitizers: the ASan runtime must be the first library of a process, and
+# Python is not built with it.
+test-python: build
+	WARPMEM_LIB=$(BUILD)/libwarpmem_api.so WARPMEM_CLI=$(BUILD)/warpmem PYTHONPATH=python \
+	  .venv/bin/python -m pytest -q -p no:cacheprovider tests/python
 
 test-sanitize: setup
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWARPMEM_SANITIZE=ON >/dev/null

@@ -10,6 +10,8 @@ import subprocess
 
 import pytest
 
+os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # Triton 3.9 warns unless it is set; 1 is its default
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = os.path.join(HERE, "kernels")
 REPO = os.path.dirname(os.path.dirname(HERE))
