@@ -300,6 +300,7 @@ static int run_warp(Block *b, int wi) {
     }
     switch (x->op) { /* what changes the SIMT stack is the core's; the rest, its function's */
     case PTX_OP_BRA: {
+      if (x->target <= top->pc) b->slice_instrs = winstr; /* the clock has moved on (mov_clock) */
       if (eff == mask) {
         next = x->target;
         if (x->aux && b->mm) {
@@ -384,6 +385,7 @@ static int run_warp(Block *b, int wi) {
     if (next == top->rpc) pop_done(b, w);
   }
 out:
+  b->slice_instrs = 0;
   b->warp_instrs += winstr;
   b->warp_clocks += wclocks;
   b->thread_instrs += tinstr;

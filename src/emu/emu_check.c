@@ -143,7 +143,7 @@ void emu_check_note(EmuCheck *c, EmuChkTool tool, const char *kind, uint64_t add
 void emu_check_fault(EmuCheck *c, const char *kernel, const WmErr *e) {
   if (c->fault_seen) return;
   int sync = strstr(e->msg, "barrier deadlock") || strstr(e->msg, ".sync: the member mask");
-  const char *kind = strstr(e->msg, "Assertion") ? "device assert" : sync ? (strstr(e->msg, "deadlock") ? "barrier deadlock" : "member mask")
+  const char *kind = e->code == WM_EASSERT ? "device assert" : sync ? (strstr(e->msg, "deadlock") ? "barrier deadlock" : "member mask")
                    : e->code == WM_EFAULT ? "invalid access"
                    : e->code == WM_EDEADLOCK ? "no progress" : "launch error";
   int fresh;

@@ -190,7 +190,7 @@ static int assert_fail(Block *b, const EmuInstr *x, int wi, int l, const PtxCall
   device_string(b, wi, l, arg64(b, wi, l, c, 3), fn, sizeof fn);
   uint32_t t[3];
   thread_of(b, wi, l, t);
-  return emu_fault(b, x, wi, l, WM_EFAULT, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.",
+  return emu_fault(b, x, wi, l, WM_EASSERT, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.",
                    file, (uint32_t)arg64(b, wi, l, c, 2), fn, b->ctaid[0], b->ctaid[1], b->ctaid[2], t[0], t[1],
                    t[2], msg);
 }

@@ -128,7 +128,7 @@ int emu_exec_mov(EMU_EXEC_ARGS) {
     return 0;
   }
   if (x->aux != EMU_CLOCK_NONE) { /* the block's warp instructions so far: one per cycle */
-    uint64_t t = b->warp_instrs, v = x->aux == EMU_CLOCK_HIGH ? t >> 32 : size == 4 ? (uint32_t)t : t;
+    uint64_t t = b->warp_instrs + b->slice_instrs, v = x->aux == EMU_CLOCK_HIGH ? t >> 32 : size == 4 ? (uint32_t)t : t;
     LANES(mask, d[l] = v);
     return 0;
   }

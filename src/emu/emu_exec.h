@@ -165,6 +165,8 @@ typedef struct Block {
   uint8_t bar_all[EMU_NBARS], bar_any[EMU_NBARS];
   uint32_t exited_threads;
   uint64_t warp_instrs, thread_instrs;
+  uint64_t slice_instrs;    /* the running warp's instructions this slice, as of its last backward
+                               branch: %clock reads count them (a wait on the clock ends) */
   uint64_t warp_clocks; /* the instructions' dependent latencies, summed (EmuInstr.clocks) */
   /* the block's clock (emu_clock.c), kept for kernels with mbarriers or
    * wgmma (clocked): the latest arrival at each barrier, when its tensor

@@ -26,7 +26,7 @@
 /* ---- shared helpers ------------------------------------------------------ */
 
 ReportStatus report_status_of(int code) {
-  return code == WM_EFAULT || code == WM_EARITH || code == WM_EDEADLOCK || code == WM_EGPU || code == WM_EWATCHDOG ? REPORT_FAILED
+  return code == WM_EFAULT || code == WM_EASSERT || code == WM_EARITH || code == WM_EDEADLOCK || code == WM_EGPU || code == WM_EWATCHDOG ? REPORT_FAILED
                                                                                           : REPORT_REFUSED;
 }
 

@@ -30,6 +30,7 @@ static const RtErrText errs[] = {
   {RT_ERR_NOT_FOUND, "cudaErrorSymbolNotFound", "named symbol not found"},
   {RT_ERR_NOT_READY, "cudaErrorNotReady", "device not ready"},
   {RT_ERR_ILLEGAL_ADDRESS, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+  {RT_ERR_ASSERT, "cudaErrorAssert", "device-side assert triggered"},
   {RT_ERR_HOST_MEMORY_ALREADY_REGISTERED, "cudaErrorHostMemoryAlreadyRegistered",
    "part or all of the requested memory range is already mapped"},
   {RT_ERR_HOST_MEMORY_NOT_REGISTERED, "cudaErrorHostMemoryNotRegistered",

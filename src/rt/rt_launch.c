@@ -100,6 +100,7 @@ static RtError launch_error(const WmErr *e, const RtLaunchConfig *c, const RtFun
   if (e->code == WM_ELIMIT && cluster && strstr(e->msg, "cluster")) return RT_ERR_INVALID_CLUSTER_SIZE;
   switch (e->code) {
   case WM_EFAULT: rtx_set_sticky(RT_ERR_ILLEGAL_ADDRESS); return RT_ERR_ILLEGAL_ADDRESS;
+  case WM_EASSERT: rtx_set_sticky(RT_ERR_ASSERT); return RT_ERR_ASSERT; /* as CUDA: the context is lost */
   case WM_EARITH:
   case WM_EDEADLOCK: rtx_set_sticky(RT_ERR_LAUNCH_FAILURE); return RT_ERR_LAUNCH_FAILURE;
   case WM_EWATCHDOG: rtx_set_sticky(RT_ERR_LAUNCH_TIMEOUT); return RT_ERR_LAUNCH_TIMEOUT;
@@ -131,7 +132,7 @@ static RtError run_bound(RtFunction *f, const RtLaunchConfig *c, const uint8_t *
   int rc = sim_run_bound(f->m->mod, ls, &b, &o, &rec->run, &e);
   fflush(stdout);
   free(ls);
-  if (rc && rtx.check && (e.code == WM_EFAULT || e.code == WM_EARITH || e.code == WM_EDEADLOCK))
+  if (rc && rtx.check && (e.code == WM_EFAULT || e.code == WM_EASSERT || e.code == WM_EARITH || e.code == WM_EDEADLOCK))
     emu_check_fault(rtx.check, f->name, &e);
   if (rc) {
     rec->status = report_status_of(e.code);

@@ -26,6 +26,7 @@ enum {
   WM_EGPU,      /* CUDA driver or cuBLAS failed */
   WM_ENOGPU,    /* no GPU: the driver, a device or cuBLAS is missing */
   WM_EWATCHDOG, /* emulated kernel: over --max-instructions or --timeout */
+  WM_EASSERT,   /* emulated kernel: a device-side assert failed */
 };
 
 typedef struct WmErr {

@@ -71,7 +71,7 @@ esac
 "$WARPMEM" run -q "$@" "$APP" >"$TMP/out" 2>"$TMP/err" || fail "exit status $?"
 grep -q "^$NAME: PASSED" "$TMP/out" || fail "no '$NAME: PASSED'"
 if [ "$MODE" = "--stderr-has" ]; then
-  grep -q "$ARG" "$TMP/err" || fail "stderr has no '$ARG'"
+  grep -qF -- "$ARG" "$TMP/err" || fail "stderr has no '$ARG'"
 fi
 # the report, after the app's last line, names every kernel
 sed -n "/^$NAME: PASSED/,\$p" "$TMP/out" >"$TMP/report"
