@@ -185,6 +185,31 @@ static void test_shifts(void **state) {
 
 /* bfe: d[i] = (i < len && pos+i <= msb) ? a[pos+i] : sbit, with
  * sbit = a[min(pos+len-1, msb)] for signed types, 0 for unsigned or len 0 */
+/* bmsk and szext (CUB's radix sort emits them): the values the PTX ISA's
+ * semantics give, worked by hand (a1 = a & 31, b1 = b & 31; .clamp makes
+ * a >= 32 an empty mask and b >= 32 a mask to bit 31 / the whole value). */
+static void test_bmsk_szext(void **state) {
+  (void)state;
+  CHECK(" mov.u32 %r1, 33;\n mov.u32 %r2, 2;\n"
+        " bmsk.wrap.b32 %r10, 1, 2;\n" S32(0, "%r10")       /* the ISA's example: 0x6 */
+        " bmsk.clamp.b32 %r10, 4, 32;\n" S32(8, "%r10")     /* bits 4..31 */
+        " bmsk.wrap.b32 %r10, 4, 32;\n" S32(16, "%r10")     /* width 32 mod 32 = 0: none */
+        " bmsk.clamp.b32 %r10, %r1, %r2;\n" S32(24, "%r10") /* from bit 33: none */
+        " bmsk.wrap.b32 %r10, %r1, %r2;\n" S32(32, "%r10")  /* from bit 1 */
+        " bmsk.clamp.b32 %r10, 28, 8;\n" S32(40, "%r10")    /* past bit 31: cut there */
+        " bmsk.clamp.b32 %r10, 0, 31;\n" S32(48, "%r10")
+        " mov.u32 %r3, 0xffffffff;\n mov.u32 %r4, 0xf0;\n mov.u32 %r5, 0x80000070;\n mov.u32 %r6, 0x70;\n"
+        " szext.wrap.u32 %r10, %r3, 0;\n" S32(56, "%r10")   /* the ISA's example: 0 */
+        " szext.clamp.s32 %r10, %r4, 8;\n" S32(64, "%r10")  /* bit 7 set: negative */
+        " szext.clamp.u32 %r10, %r4, 8;\n" S32(72, "%r10")
+        " szext.clamp.s32 %r10, %r5, 32;\n" S32(80, "%r10") /* 32 bits: a itself */
+        " szext.wrap.s32 %r10, %r5, 32;\n" S32(88, "%r10")  /* 32 mod 32 = 0 bits: 0 */
+        " szext.wrap.s32 %r10, %r6, 7;\n" S32(96, "%r10")   /* bit 6 of 0x70 set */
+        " szext.clamp.s32 %r10, %r5, 100;\n" S32(104, "%r10"),
+        0x6, 0xfffffff0, 0, 0, 0x6, 0xf0000000, 0x7fffffff, 0, 0xfffffff0, 0xf0, 0x80000070, 0, 0xfffffff0,
+        0x80000070);
+}
+
 static void test_bfe(void **state) {
   (void)state;
   CHECK(" mov.u32 %r1, 0x12345678;\n mov.u32 %r2, 0x0000F000;\n mov.u32 %r3, 0x80000000;\n"
@@ -555,7 +580,7 @@ int main(void) {
     cmocka_unit_test(test_cvt_f2i_saturate), cmocka_unit_test(test_cvt_round_int), cmocka_unit_test(test_cvt_int),
     cmocka_unit_test(test_cvt_f64_f32),
     cmocka_unit_test(test_cvt_f16),      cmocka_unit_test(test_shifts),        cmocka_unit_test(test_bfe),
-    cmocka_unit_test(test_bfi),              cmocka_unit_test(test_prmt),          cmocka_unit_test(test_minmax),
+    cmocka_unit_test(test_bfi),              cmocka_unit_test(test_bmsk_szext),              cmocka_unit_test(test_prmt),          cmocka_unit_test(test_minmax),
     cmocka_unit_test(test_mul),              cmocka_unit_test(test_div_rem_abs),   cmocka_unit_test(test_bitcount),
     cmocka_unit_test(test_copysign),         cmocka_unit_test(test_testp),         cmocka_unit_test(test_set_setp_selp),
     cmocka_unit_test(test_lop3),             cmocka_unit_test(test_atom_inc_dec),  cmocka_unit_test(test_shfl),

@@ -141,6 +141,37 @@ int emu_exec_prmt(EMU_EXEC_ARGS) {
   return 0;
 }
 
+/* bmsk and szext: the PTX ISA's semantics, the position and width taken
+ * mod 32 (.wrap) or as they are (.clamp). */
+int emu_exec_bmsk(EMU_EXEC_ARGS) {
+  OPERANDS;
+  int clamp = x->sub == PTX_SUB_CLAMP;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint32_t pa = (uint32_t)a[l], wb = (uint32_t)s1[l], a1 = pa & 31, b1 = wb & 31;
+    uint64_t mask0 = clamp && pa >= 32 ? 0 : (uint64_t)UINT32_MAX << a1 & UINT32_MAX;
+    uint64_t mask1 = (uint64_t)UINT32_MAX << (a1 + b1) & UINT32_MAX;
+    if (a1 + b1 >= 32 || (clamp && (pa >= 32 || wb >= 32))) mask1 = 0;
+    else if (b1 == 0) mask1 = UINT32_MAX;
+    d[l] = (uint32_t)(mask0 & ~mask1);
+  }
+  return 0;
+}
+
+int emu_exec_szext(EMU_EXEC_ARGS) {
+  OPERANDS;
+  int clamp = x->sub == PTX_SUB_CLAMP, sign = x->type == PTX_T_S32;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint32_t v = (uint32_t)a[l], n = (uint32_t)s1[l], b1 = n & 31;
+    int whole = clamp && n >= 32;
+    uint32_t hi = whole ? 0 : UINT32_MAX << b1; /* the bits above the field */
+    int neg = sign && b1 && !whole && (v >> ((b1 - 1) & 31) & 1);
+    d[l] = (v & ~hi) | (neg ? hi : 0);
+  }
+  return 0;
+}
+
 int emu_exec_shf(EMU_EXEC_ARGS) {
   OPERANDS;
   for (uint32_t m = mask; m; m &= m - 1) {

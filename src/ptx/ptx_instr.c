@@ -784,6 +784,12 @@ static void opcode_rules(Parser *P, PtxInstr *in, const InstrCtx *x) {
                                 : (x->shf_mode == 'w' ? PTX_SUB_SHF_R_WRAP : PTX_SUB_SHF_R_CLAMP);
     if (in->type != PTX_T_B32) bad_form(P, mn, ": shf is .b32");
   }
+  if (op == PTX_OP_BMSK || op == PTX_OP_SZEXT) { /* CUB's radix sort (sm_70+) */
+    if (x->shf_dir || !x->shf_mode) bad_form(P, mn, " needs .wrap or .clamp");
+    in->sub = x->shf_mode == 'w' ? PTX_SUB_WRAP : PTX_SUB_CLAMP;
+    if (op == PTX_OP_BMSK && in->type != PTX_T_B32) bad_form(P, mn, ": bmsk is .b32");
+    if (op == PTX_OP_SZEXT && in->type != PTX_T_U32 && in->type != PTX_T_S32) bad_form(P, mn, ": szext is .u32 or .s32");
+  }
   if (op == PTX_OP_BFIND && in->type != PTX_T_U32 && in->type != PTX_T_U64 && in->type != PTX_T_S32 &&
       in->type != PTX_T_S64)
     bad_form(P, mn, ": bfind is .u32, .u64, .s32 or .s64");

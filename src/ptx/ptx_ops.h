@@ -230,6 +230,10 @@ typedef enum {
   X(LOP3, "lop3", 0, 0, SH_LOP3, "", lop3, "d = LUT[e](a, b, c)")                                            \
   X(FNS, "fns", 0, 0, SH_D3, "", fns, "d = position of the c-th set bit of a from b")                        \
   X(SHF, "shf", 0, M_SHF, SH_D3, "tttu", shf, "d = funnel shift of {b:a} by c (.l/.r, .wrap/.clamp)")         \
+  X(BMSK, "bmsk", 0, M_SHF, SH_D2, "buu", bmsk, "d = a mask of b one bits from bit a (.wrap: both mod 32; .clamp: "  \
+    "none from a >= 32, to bit 31 for b >= 32)")                                                                \
+  X(SZEXT, "szext", 0, M_SHF, SH_D2, "ttu", szext, "d = the low b bits of a, sign- (.s32) or zero-extended (.u32); " \
+    ".wrap: b mod 32, .clamp: a whole for b >= 32")                                                             \
   X(BFIND, "bfind", 0, M_SHIFTAMT, SH_D1, "", bfind,                                                         \
     "d = position of the most significant non-sign bit of a (.shiftamt: 31 - it)")                           \
   /* video and dot products (emu_video.c) */                                                                  \
