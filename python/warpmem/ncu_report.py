@@ -145,47 +145,42 @@ class IAction:
         return f"IAction({self.name()!r})"
 
 
-class IRange:
+class _Items:
+    """The Pythonic forms of a context (its ranges) and a range (its actions)."""
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self):
+        return len(self._items)
+
+    def __getitem__(self, idx):
+        return self._items[idx]
+
+
+class IRange(_Items):
     def __init__(self, launches):
-        self._actions = [IAction(x) for x in launches if x.get("status", "ok") == "ok"]
+        self._items = [IAction(x) for x in launches if x.get("status", "ok") == "ok"]
 
     def num_actions(self):
-        return len(self._actions)
+        return len(self._items)
 
     def action_by_idx(self, idx):
-        return self._actions[idx]
+        return self._items[idx]
 
     def actions_by_nvtx(self, includes=(), excludes=()):
-        return list(range(len(self._actions)))
-
-    def __iter__(self):
-        return iter(self._actions)
-
-    def __len__(self):
-        return len(self._actions)
-
-    def __getitem__(self, idx):
-        return self._actions[idx]
+        return list(range(len(self._items)))
 
 
-class IContext:
+class IContext(_Items):
     def __init__(self, launches):
-        self._ranges = [IRange(launches)]
+        self._items = [IRange(launches)]
 
     def num_ranges(self):
-        return len(self._ranges)
+        return len(self._items)
 
     def range_by_idx(self, idx):
-        return self._ranges[idx]
-
-    def __iter__(self):
-        return iter(self._ranges)
-
-    def __len__(self):
-        return len(self._ranges)
-
-    def __getitem__(self, idx):
-        return self._ranges[idx]
+        return self._items[idx]
 
 
 def launches_of(source):
