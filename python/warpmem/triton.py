@@ -77,8 +77,10 @@ class Compiled:
         return out
 
 
-def compile(fn, *args, num_warps=4, num_stages=3, target="sm_90", ptx_version=None, **constexprs):
+def compile(fn, *args, num_warps=None, num_stages=None, config=None, target="sm_90", ptx_version=None,
+            **constexprs):
     """Compiles fn for target with these arguments (arrays, numbers) and constexprs; returns a Compiled."""
+    fn, constexprs, num_warps, num_stages = _resolve(fn, args, constexprs, num_warps, num_stages, config)
     import triton
     from triton.backends.compiler import BaseBackend, GPUTarget
     from triton.compiler import ASTSource
@@ -118,13 +120,35 @@ def compile(fn, *args, num_warps=4, num_stages=3, target="sm_90", ptx_version=No
     return Compiled(kernel, runtime, constexprs, num_warps, cc)
 
 
-def run(fn, grid, *args, num_warps=4, num_stages=3, target="sm_90", arch=None, lines=True, html=False,
-        ptx_version=None, **constexprs):
-    """Compiles fn for target and runs it on grid (a tuple, or a function of the constexprs as Triton's
-    grid lambdas are); returns the Report, with .compiled (PTX, metadata) beside it."""
-    c = compile(fn, *args, num_warps=num_warps, num_stages=num_stages, target=target, ptx_version=ptx_version,
+def _resolve(fn, args, constexprs, num_warps, num_stages, config):
+    """The @triton.jit function under @triton.autotune and @triton.heuristics, with what they add: the
+    autotuner's config (`config`, else its first: warpmem times no alternatives) and the heuristics'
+    values, computed from the arguments by name as Triton computes them."""
+    constexprs = dict(constexprs)
+    while hasattr(fn, "fn") and not hasattr(fn, "params"):
+        if hasattr(fn, "configs"):  # an Autotuner
+            cfg = config or fn.configs[0]
+            constexprs.update(cfg.kwargs)
+            num_warps = num_warps if num_warps is not None else cfg.num_warps
+            num_stages = num_stages if num_stages is not None else cfg.num_stages
+        elif hasattr(fn, "values"):  # Heuristics
+            named = {**dict(zip(fn.arg_names, args)), **constexprs}
+            for name, h in fn.values.items():
+                constexprs[name] = h(named)
+        fn = fn.fn
+    return fn, constexprs, 4 if num_warps is None else num_warps, 3 if num_stages is None else num_stages
+
+
+def run(fn, grid, *args, num_warps=None, num_stages=None, config=None, target="sm_90", arch=None, lines=True,
+        html=False, ptx_version=None, **constexprs):
+    """Compiles fn for target and runs it on grid (a tuple, or a function of the arguments by name, as
+    Triton's grid lambdas are); returns the Report, with .compiled (PTX, metadata) beside it.  fn may be
+    autotuned (config: which triton.Config; default its first) and carry heuristics."""
+    jit, constexprs, num_warps, num_stages = _resolve(fn, args, constexprs, num_warps, num_stages, config)
+    c = compile(jit, *args, num_warps=num_warps, num_stages=num_stages, target=target, ptx_version=ptx_version,
                 **constexprs)
-    g = grid(dict(constexprs)) if callable(grid) else grid
+    meta = {**dict(zip(inspect.signature(jit.fn).parameters, args)), **constexprs}
+    g = grid(meta) if callable(grid) else grid
     g = (g,) if isinstance(g, int) else tuple(g)
     g = tuple(g) + (1,) * (3 - len(g))
     arch = arch or ARCH_OF_TARGET.get(c.cc, "h200")

@@ -6,6 +6,8 @@ pytest.importorskip("triton")
 import triton_kernels as tk  # noqa: E402
 import warpmem  # noqa: E402
 import warpmem.triton as wt  # noqa: E402
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
 
 LD = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 ST = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
@@ -112,3 +114,29 @@ def test_out_of_bounds_in_triton_raises_with_the_python_line():
 def test_wrong_argument_count_raises():
     with pytest.raises(warpmem.ArgumentError):
         wt.run(tk.vector_add, (1,), np.zeros(4, np.float32), BLOCK=4)
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 256}, num_warps=2), triton.Config({"BLOCK": 1024}, num_warps=8)],
+                 key=["n"])
+@triton.heuristics({"EVEN": lambda a: a["n"] % a["BLOCK"] == 0})
+@triton.jit
+def _scale(x_ptr, y_ptr, n, alpha, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if EVEN:
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs) * alpha)
+    else:
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * alpha, mask=offs < n)
+
+
+@pytest.mark.parametrize("n,config,block", [(4096, 0, 256), (5000, 1, 1024)])
+def test_autotune_config_and_heuristics(n, config, block):
+    x = np.random.default_rng(4).random(n, dtype=np.float32)
+    y = np.zeros_like(x)
+    r = wt.run(_scale, lambda m: (triton.cdiv(m["n"], m["BLOCK"]),), x, y, n, 3.0, config=_scale.configs[config])
+    np.testing.assert_allclose(y, 3 * x, rtol=1e-7)
+    assert r.compiled.constexprs == {"BLOCK": block, "EVEN": n % block == 0}  # the config's, the heuristic's
+    assert r.grid == (-(-n // block), 1, 1) and r.block == (32 * _scale.configs[config].num_warps, 1, 1)
+    # EVEN (4096 over 256): unmasked 16-byte stores, every sector once; else masked with n not divisible
+    # by 16, so no vector stores: a lane's 4 consecutive floats are 4 requests, each touching the warp's
+    # 16 sectors (its lanes 16 bytes apart), every sector four times
+    assert r[ST] == (1 if n % block == 0 else 4) * n * 4 // 32
