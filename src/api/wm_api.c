@@ -101,6 +101,8 @@ static int options(const json_t *req, SimOptions *o, WmErr *e) {
   o->timeout = json_number_value(json_object_get(req, "timeout"));
   if (json_is_integer(json_object_get(req, "seed"))) o->seed = (uint64_t)json_integer_value(json_object_get(req, "seed"));
   if (o->regs < 0 || o->regs > 255) return wm_err(e, WM_EUSAGE, "request: \"regs\" is 1 to 255");
+  if (json_integer_value(json_object_get(req, "max_instructions")) < 0 || o->timeout < 0)
+    return wm_err(e, WM_EUSAGE, "request: \"max_instructions\" and \"timeout\" are not negative");
   return 0;
 }
 

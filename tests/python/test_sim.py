@@ -139,3 +139,13 @@ def test_non_contiguous_and_readonly_arrays():
     warpmem.sim(COPY_PTX, "copy", grid=N // 256, block=256, args=[x, out, N])
     np.testing.assert_array_equal(base[::2], x)
     assert not base[1::2].any()
+
+
+def test_a_kernel_that_never_ends_is_stopped():
+    guard = os.path.join(os.path.dirname(os.path.dirname(KERNELS)), "guard", "ptx", "guard_kernels.ptx")
+    flag, out = np.zeros(1, np.uint32), np.zeros(128, np.uint32)
+    with pytest.raises(warpmem.SimError) as ei:
+        warpmem.sim(guard, "count_forever", grid=2, block=64, args=[flag, out], max_instructions=100000)
+    assert ei.value.code == "watchdog" and ei.value.status == "failed" and "count_forever" in ei.value.message
+    with pytest.raises(warpmem.SimError, match="not negative"):
+        warpmem.sim(guard, "count_forever", grid=2, block=64, args=[flag, out], max_instructions=-1)
