@@ -2,7 +2,11 @@
  * Python package calls it: a copy's counters from first principles, the
  * caller's buffers in and out, located errors for bad requests.  Also run
  * under the sanitizers (make test-sanitize), where pytest is not. */
-#include "testutil.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
 
 #include <jansson.h>
 #include <stdio.h>
