@@ -7,8 +7,12 @@ result; nothing of the model lives on this side.
 import ctypes
 import json
 import os
+import threading
 
 _lib = None
+# one launch at a time: the library runs each on all the host's cores
+# (WARPMEM_THREADS) and keeps process-wide state (its buffer pool)
+_lock = threading.Lock()
 
 
 def library_path():
@@ -39,7 +43,8 @@ def _load():
 def call(name, request):
     """Sends request (a dict) to wm_api_NAME; returns the result dict."""
     lib = _load()
-    ptr = getattr(lib, "wm_api_" + name)(json.dumps(request).encode())
+    with _lock:
+        ptr = getattr(lib, "wm_api_" + name)(json.dumps(request).encode())
     try:
         return json.loads(ctypes.string_at(ptr).decode("utf-8", "replace"))
     finally:
