@@ -329,8 +329,70 @@ static void test_export_tables(void **state) {
   assert_null(none);
 }
 
+/* JIT linking as the CUDA samples' ptxjit does it: one PTX unit, and two
+ * relocatable units (a kernel calling another unit's function) linked into
+ * one image that cuModuleLoadData loads; a cubin is refused with a reason. */
+typedef void *LinkState;
+typedef CUresult (*fn_lcreate)(unsigned, int *, void **, LinkState *);
+typedef CUresult (*fn_ladd)(LinkState, int, void *, size_t, const char *, unsigned, int *, void **);
+typedef CUresult (*fn_ldone)(LinkState, void **, size_t *);
+typedef CUresult (*fn_ldestroy)(LinkState);
+static const char *unit_kernel =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".extern .func (.param .b32 r) twice(.param .b32 x);\n"
+  ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, 21;\n"
+  "  { .param .b32 a; st.param.b32 [a], %r1; .param .b32 r;\n"
+  "    call.uni (r), twice, (a); ld.param.b32 %r2, [r]; }\n"
+  "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n";
+static const char *unit_func =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".visible .func (.param .b32 r) twice(.param .b32 x)\n{\n  .reg .b32 %r<3>;\n"
+  "  ld.param.b32 %r1, [x];\n  add.s32 %r2, %r1, %r1;\n  st.param.b32 [r], %r2;\n  ret;\n}\n";
+static void test_jit_link(void **state) {
+  NEED_LIB();
+  fn_lcreate create = SYM(fn_lcreate, "cuLinkCreate_v2");
+  fn_ladd add = SYM(fn_ladd, "cuLinkAddData_v2");
+  fn_ldone done = SYM(fn_ldone, "cuLinkComplete");
+  fn_ldestroy destroy = SYM(fn_ldestroy, "cuLinkDestroy");
+  LinkState ls = NULL;
+  void *image = NULL;
+  size_t size = 0;
+  CUmodule m = NULL;
+  CUfunction f = NULL;
+  /* one unit: scale2, linked and run */
+  assert_int_equal(create(0, NULL, NULL, &ls), CUDA_SUCCESS);
+  assert_int_equal(add(ls, 1 /* PTX */, (void *)ptx, strlen(ptx) + 1, "scale2.ptx", 0, NULL, NULL), CUDA_SUCCESS);
+  assert_int_equal(done(ls, &image, &size), CUDA_SUCCESS);
+  assert_true(size > 100);
+  assert_int_equal(SYM(fn_load, "cuModuleLoadData")(&m, image), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_getf, "cuModuleGetFunction")(&f, m, "scale2"), CUDA_SUCCESS);
+  assert_int_equal(destroy(ls), CUDA_SUCCESS);
+  /* two units: k calls twice() of the other */
+  assert_int_equal(create(0, NULL, NULL, &ls), CUDA_SUCCESS);
+  assert_int_equal(add(ls, 1, (void *)unit_kernel, strlen(unit_kernel), "k.ptx", 0, NULL, NULL), CUDA_SUCCESS);
+  assert_int_equal(add(ls, 1, (void *)unit_func, strlen(unit_func), "twice.ptx", 0, NULL, NULL), CUDA_SUCCESS);
+  assert_int_equal(done(ls, &image, &size), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_load, "cuModuleLoadData")(&m, image), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_getf, "cuModuleGetFunction")(&f, m, "k"), CUDA_SUCCESS);
+  CUdeviceptr out = 0;
+  assert_int_equal(SYM(fn_alloc, "cuMemAlloc_v2")(&out, 4), CUDA_SUCCESS);
+  void *params[] = {&out};
+  assert_int_equal(SYM(fn_launch, "cuLaunchKernel")(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_void, "cuCtxSynchronize")(), CUDA_SUCCESS);
+  assert_int_equal(*(uint32_t *)(uintptr_t)out, 42);
+  assert_int_equal(destroy(ls), CUDA_SUCCESS);
+  /* a cubin has no PTX to link */
+  assert_int_equal(create(0, NULL, NULL, &ls), CUDA_SUCCESS);
+  static const char elf[] = "\177ELF....";
+  assert_int_equal(add(ls, 0 /* CUBIN */, (void *)elf, sizeof elf, "a.cubin", 0, NULL, NULL), 200 /* INVALID_IMAGE */);
+  assert_int_equal(done(ls, &image, &size), CUDA_ERROR_INVALID_VALUE); /* nothing added */
+  assert_int_equal(destroy(ls), CUDA_SUCCESS);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_jit_link),
     cmocka_unit_test(test_export_tables),
     cmocka_unit_test(test_device),
     cmocka_unit_test(test_module_and_launch),

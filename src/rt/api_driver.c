@@ -453,7 +453,7 @@ CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) 
 /* ---- modules ------------------------------------------------------------------ */
 
 /* The JIT options' log buffers: emptied (warpmem's messages go to stderr). */
-static void jit_logs(unsigned int n, CUjit_option *options, void **values) {
+void drv_jit_logs(unsigned int n, CUjit_option *options, void **values) {
   for (unsigned i = 0; options && values && i < n; i++) {
     if ((options[i] == CU_JIT_INFO_LOG_BUFFER || options[i] == CU_JIT_ERROR_LOG_BUFFER) && values[i])
       *(char *)values[i] = '\0';
@@ -472,7 +472,7 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options,
                             void **optionValues) {
-  jit_logs(numOptions, options, optionValues);
+  drv_jit_logs(numOptions, options, optionValues);
   return cuModuleLoadData(module, image);
 }
 
@@ -480,11 +480,11 @@ CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) { return 
 
 /* The whole file at path (NUL-terminated, malloc'd), or NULL; a FIFO or a
  * device is refused with a message (it could block or never end). */
-static char *read_file(const char *path, size_t *len) {
+char *drv_read_file(const char *path, size_t *len) {
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   struct stat st;
   if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
-    fprintf(stderr, "==WARPMEM== cuModuleLoad: %s is not a regular file (a FIFO, device or directory)\n", path);
+    fprintf(stderr, "==WARPMEM== %s is not a regular file (a FIFO, device or directory)\n", path);
     close(fd);
     fd = -1;
   }
@@ -516,7 +516,7 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname) {
   RtError r = rt_init();
   if (r) return R(r);
   size_t len = 0;
-  char *buf = read_file(fname, &len);
+  char *buf = drv_read_file(fname, &len);
   if (!buf) {
     fprintf(stderr, "==WARPMEM== cuModuleLoad: cannot read %s\n", fname);
     return CUDA_ERROR_FILE_NOT_FOUND;
@@ -560,14 +560,14 @@ CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, cons
 CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues,
                            unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues,
                            unsigned int numLibraryOptions) {
-  jit_logs(numJitOptions, jitOptions, jitOptionsValues);
+  drv_jit_logs(numJitOptions, jitOptions, jitOptionsValues);
   return cuModuleLoadData((CUmodule *)library, code);
 }
 
 CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions,
                                void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions,
                                void **libraryOptionValues, unsigned int numLibraryOptions) {
-  jit_logs(numJitOptions, jitOptions, jitOptionsValues);
+  drv_jit_logs(numJitOptions, jitOptions, jitOptionsValues);
   return cuModuleLoad((CUmodule *)library, fileName);
 }
 

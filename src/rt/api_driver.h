@@ -1,5 +1,5 @@
 /* api_driver.h - inside the driver API of warpmem run (libcuda.so.1:
- * api_driver.c, api_driver_mem.c, api_driver_tex.c): what the three files
+ * api_driver.c, api_driver_mem.c, api_driver_tex.c, api_driver_link.c, ...): what the files
  * share.  Types are the toolkit's own (cuda.h), whose #defines give the
  * exported names the versions applications link (cuMemAlloc is
  * cuMemAlloc_v2).  Every call goes to the context of rt.h in
@@ -20,6 +20,13 @@ CUresult drv_result(RtError e);
 /* An error of the driver front end's own checks (recorded as the last
  * error as cudaError_t e, returned as its CUresult). */
 CUresult drv_fail(RtError e);
+
+/* The JIT options' log buffers: emptied (warpmem's messages go to stderr). */
+void drv_jit_logs(unsigned int n, CUjit_option *options, void **values);
+
+/* The whole file at path (NUL-terminated, malloc'd; *len its bytes), or
+ * NULL; a FIFO or a device is refused with a message. */
+char *drv_read_file(const char *path, size_t *len);
 
 #pragma GCC visibility pop
 
