@@ -1,4 +1,6 @@
 """warpmem.triton: the tutorials' kernels for sm_80 and sm_90, outputs against NumPy, counters from first principles."""
+import shutil
+
 import numpy as np
 import pytest
 
@@ -38,7 +40,9 @@ def test_vector_add(target):
     assert r[LD] == 2 * n * 4 // 32 and r[ST] == n * 4 // 32      # two arrays read, one written, once each
     # Triton marks the 16-byte aligned pointers: 4 floats a lane, 16 sectors a request
     assert r[LD] / r["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] == 16.0
-    assert r.block == (128, 1, 1) and r.occupancy["registers_from"].startswith("ptxas")
+    assert r.block == (128, 1, 1)
+    if shutil.which("ptxas"):  # the PTX ISA is one CUDA 13.0's ptxas reads: registers for the occupancy
+        assert r.occupancy["registers_from"].startswith("ptxas")
     lines = {x["cu_line"] for x in r.json["source_lines"]}
     assert lines and all(x["cu_file"].endswith("triton_kernels.py") for x in r.json["source_lines"])
 
