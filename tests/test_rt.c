@@ -44,7 +44,7 @@ static char report_path[64];
 static void clear_env(void) {
   const char *vars[] = {RT_ENV_REPORT, RT_ENV_FORMAT, RT_ENV_LINES, RT_ENV_ARCH, RT_ENV_KERNEL, RT_ENV_SKIP,
                         RT_ENV_COUNT, RT_ENV_CACHES, RT_ENV_LOADS, RT_ENV_PROGRESS, RT_ENV_MEMLIMIT,
-                        RT_ENV_STACK, RT_ENV_HEAP};
+                        RT_ENV_STACK, RT_ENV_HEAP, RT_ENV_ONCE};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) unsetenv(vars[i]);
   snprintf(report_path, sizeof report_path, "/tmp/wm_test_rt_%d.txt", (int)getpid());
   setenv(RT_ENV_REPORT, report_path, 1);
@@ -122,7 +122,7 @@ static void test_launch_end_to_end(void **state) {
   rt_report_flush();
   char *text = read_report();
   assert_non_null(strstr(text, "vadd#1"));
-  assert_non_null(strstr(text, "== warpmem run: 1 launch, 1 profiled =="));
+  assert_non_null(strstr(text, "== warpmem run: 1 launch, 1 profiled, 0 functional =="));
   assert_non_null(strstr(text, "(4,1,1)"));
   free(text);
 }
@@ -254,6 +254,45 @@ static void test_kernel_filter_skip_count(void **state) {
   assert_string_equal(json_string_value(json_object_get(json_array_get(root, 0), "launch")), "vadd#2");
   assert_string_equal(json_string_value(json_object_get(json_array_get(root, 1), "launch")), "vadd#3");
   json_decref(root);
+}
+
+/* --profile-once: of three launches of vadd at one shape and one at
+ * another, only the first is profiled; the events around a functional
+ * repeat of the profiled shape read its predicted time, those around the
+ * other shape's the launch overhead alone. */
+static void test_profile_once(void **state) {
+  setenv(RT_ENV_ONCE, "1", 1);
+  RtFunction *vadd;
+  load(&vadd, NULL);
+  float *a, *b, *c;
+  make_inputs(&a, &b, &c);
+  RtEvent *e[4];
+  for (int i = 0; i < 4; i++) assert_int_equal(rt_event_create(&e[i], 1), RT_SUCCESS);
+  float first = 0, repeat = 0, other = 0;
+  assert_int_equal(rt_event_record(e[0], NULL), RT_SUCCESS);
+  assert_int_equal(launch_vadd(vadd, a, b, c, N, 256), RT_SUCCESS);
+  assert_int_equal(rt_event_record(e[1], NULL), RT_SUCCESS);
+  assert_int_equal(launch_vadd(vadd, a, b, c, N, 256), RT_SUCCESS);
+  assert_int_equal(rt_event_record(e[2], NULL), RT_SUCCESS);
+  assert_int_equal(launch_vadd(vadd, a, b, c, N, 128), RT_SUCCESS);
+  assert_int_equal(rt_event_record(e[3], NULL), RT_SUCCESS);
+  assert_int_equal(launch_vadd(vadd, a, b, c, N, 256), RT_SUCCESS);
+  assert_int_equal(rt_event_elapsed(e[0], e[1], &first), RT_SUCCESS);
+  assert_int_equal(rt_event_elapsed(e[1], e[2], &repeat), RT_SUCCESS);
+  assert_int_equal(rt_event_elapsed(e[2], e[3], &other), RT_SUCCESS);
+  assert_true(first * 1e6 > rt_arch()->launch_ns);
+  assert_float_equal(repeat, first, first * 1e-6);
+  assert_float_equal(other * 1e6, rt_arch()->launch_ns, 1e-3);
+  int profiled = -1;
+  assert_int_equal(rt_launch_count(&profiled), 4);
+  assert_int_equal(profiled, 1);
+  float h[N];
+  assert_int_equal(rt_memcpy(h, c, sizeof h), RT_SUCCESS);
+  assert_true(h[N - 1] == 4.0f * (N - 1)); /* the repeats computed all the same */
+  rt_report_flush();
+  char *text = read_report();
+  assert_non_null(strstr(text, "4 launches, 1 profiled (--profile-once: the first of each kernel), 3 functional"));
+  free(text);
 }
 
 /* A plain name matches the base name of a mangled kernel (oob for
@@ -460,6 +499,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_events_device_clock, setup, teardown),
     cmocka_unit_test_setup_teardown(test_kernel_filter_skip_count, setup, teardown),
     cmocka_unit_test_setup_teardown(test_kernel_filter_name, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_profile_once, setup, teardown),
     cmocka_unit_test_setup_teardown(test_memory_checks, setup, teardown),
     cmocka_unit_test_setup_teardown(test_symbols, setup, teardown),
     cmocka_unit_test_setup_teardown(test_bad_environment, setup, teardown),

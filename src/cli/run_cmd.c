@@ -38,6 +38,9 @@ static const char *usage_run =
   "                   (default: all)\n"
   "  -s, --launch-skip N      skip the first N matching launches (default 0)\n"
   "  -c, --launch-count N     profile at most N matching launches (default: all)\n"
+  "  --profile-once           profile the first matching launch of each kernel\n"
+  "                           and run its repeats functionally (a benchmark\n"
+  "                           loop's hundreds of launches in seconds)\n"
   "\n"
   "the model (as warpmem sim):\n"
   "  --arch NAME      GPU to model, as cudaGetDeviceProperties reports it:\n"
@@ -181,6 +184,7 @@ static int one_option(int argc, char **argv, int *i, RunCmd *c) {
   if (!strcmp(a, "--lines") || !strcmp(a, "--lines=ptx")) c->lines = REPORT_LINES_PTX;
   else if (!strcmp(a, "--lines=source")) c->lines = REPORT_LINES_SOURCE;
   else if (!strcmp(a, "--check")) c->check = 1;
+  else if (!strcmp(a, "--profile-once")) c->once = 1;
   else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) c->quiet = 1;
   else if (is_value_option(a)) {
     if (*i + 1 >= argc) return cli_usage_error("%s needs a value", a);

@@ -23,6 +23,7 @@ typedef struct RunCmd {
   const char *max_instrs, *timeout; /* the watchdog's, checked */
   int lines, no_caches, quiet;
   int check;               /* --check: every launch checked (warpmem check's tools) */
+  int once;                /* --profile-once: a kernel's first launch profiled, its repeats functional */
   const char *app;         /* APP as given */
   char **app_argv;         /* APP and its arguments, NULL-terminated (argv's tail) */
 } RunCmd;

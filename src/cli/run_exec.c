@@ -111,6 +111,7 @@ void run_set_env(const RunCmd *c, const RunPlan *p) {
   set_or_unset(RT_ENV_KERNEL, c->kernel);
   set_or_unset(RT_ENV_SKIP, c->skip);
   set_or_unset(RT_ENV_COUNT, c->count);
+  set_or_unset(RT_ENV_ONCE, c->once ? "1" : NULL);
   set_or_unset(RT_ENV_CACHES, c->no_caches ? "0" : NULL);
   set_or_unset(RT_ENV_LOADS, c->loads);
   set_or_unset(RT_ENV_PROGRESS, c->quiet ? "0" : NULL);

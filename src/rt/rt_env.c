@@ -130,12 +130,13 @@ int rtx_env_read(RtConfig *c, char *err, size_t n) {
   const char *chk = getenv(RT_ENV_CHECK);
   if (chk && *chk) c->check_path = wm_xstrdup(chk);
   static const char *const flag[] = {"0", "1"}, *const line_modes[] = {"0", "1", "2"};
-  int fmt = REPORT_TEXT, lines = 0, caches = 1, progress = 1;
+  int fmt = REPORT_TEXT, lines = 0, caches = 1, progress = 1, once = 0;
   uint64_t stack = 0, heap = 0;
   if (env_format(&fmt, err, n) ||
       env_choice(RT_ENV_LINES, line_modes, 3, &lines, err, n) ||
       env_choice(RT_ENV_CACHES, flag, 2, &caches, err, n) ||
-      env_choice(RT_ENV_PROGRESS, flag, 2, &progress, err, n) || env_arch(c, err, n) ||
+      env_choice(RT_ENV_PROGRESS, flag, 2, &progress, err, n) || env_choice(RT_ENV_ONCE, flag, 2, &once, err, n) ||
+      env_arch(c, err, n) ||
       env_size(RT_ENV_SKIP, 0, UINT64_MAX, &c->skip, err, n) ||
       env_size(RT_ENV_COUNT, 0, UINT64_MAX, &c->count, err, n) ||
       env_size(RT_ENV_MEMLIMIT, 1, UINT64_MAX, &c->o.mem_limit, err, n) ||
@@ -147,6 +148,7 @@ int rtx_env_read(RtConfig *c, char *err, size_t n) {
     return -1;
   }
   c->format = (ReportFormat)fmt;
+  c->once = once;
   c->lines = lines;
   c->o.cfg.caches = caches;
   c->progress = progress;

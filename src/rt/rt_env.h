@@ -14,6 +14,7 @@
 #define RT_ENV_KERNEL   "WARPMEM_RUN_KERNEL"   /* ncu --kernel-name: a name, or regex:EXPR (POSIX ERE) */
 #define RT_ENV_SKIP     "WARPMEM_RUN_SKIP"     /* ncu --launch-skip N: matching launches not profiled first */
 #define RT_ENV_COUNT    "WARPMEM_RUN_COUNT"    /* ncu --launch-count N: profile at most N (0: all) */
+#define RT_ENV_ONCE     "WARPMEM_RUN_ONCE"     /* 1: profile each kernel's first matching launch only */
 #define RT_ENV_CACHES   "WARPMEM_RUN_CACHES"   /* 0: --no-caches */
 #define RT_ENV_LOADS    "WARPMEM_RUN_LOADS"    /* ca | cg (sim --loads) */
 #define RT_ENV_PROGRESS "WARPMEM_RUN_PROGRESS" /* 0: no progress lines on stderr */

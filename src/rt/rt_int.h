@@ -28,6 +28,7 @@ typedef struct RtConfig {
   int kernel_regex;        /* kernel is a POSIX ERE (re) */
   regex_t re;
   uint64_t skip, count;    /* ncu's --launch-skip, --launch-count (0: all) */
+  int once;                /* --profile-once: a kernel's first selected launch only */
   int progress;            /* a line per launch on stderr */
   char *check_path;        /* run --check: the findings' file (NULL: no check) */
 } RtConfig;
@@ -64,6 +65,12 @@ struct RtFunction {
   uint32_t cluster[3];     /* cudaFuncAttributeRequiredClusterWidth/Height/Depth set */
   int nonportable;         /* cudaFuncAttributeNonPortableClusterSizeAllowed */
   int cluster_policy;      /* cudaFuncAttributeClusterSchedulingPolicyPreference */
+  int profiled;            /* a launch of it was profiled (--profile-once) */
+  /* its last profiled launch's shape and predicted time: a functional
+   * repeat of that shape advances the device clock as much (events time a
+   * benchmark loop's repeats) */
+  uint32_t timed_grid[3], timed_block[3], timed_smem;
+  double timed_ns;
   struct RtFunction *next;
 };
 

@@ -79,8 +79,10 @@ static ReportRun report_row(const RtLaunchRec *r) {
 
 /* The table of every launch, after the reports (text only). */
 static void summary(FILE *out) {
-  fprintf(out, "\n== warpmem run: %d launch%s, %llu profiled ==\n", rtx.nlaunches, rtx.nlaunches == 1 ? "" : "es",
-          (unsigned long long)rtx.profiled);
+  fprintf(out, "\n== warpmem run: %d launch%s, %llu profiled%s, %llu functional ==\n", rtx.nlaunches,
+          rtx.nlaunches == 1 ? "" : "es", (unsigned long long)rtx.profiled,
+          rtx.cfg.once ? " (--profile-once: the first of each kernel)" : "",
+          (unsigned long long)((uint64_t)rtx.nlaunches - rtx.profiled));
   fprintf(out, "%5s  %-32s %-16s %-16s %12s  %s\n", "#", "kernel", "grid", "block", "time", "limiter");
   for (int i = 0; i < rtx.nlaunches; i++) {
     const RtLaunchRec *r = &rtx.launches[i];

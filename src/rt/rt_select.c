@@ -1,7 +1,8 @@
 /* rt_select.c - which launches get the full model, as Nsight Compute
  * chooses which to profile: --kernel-name (a name, or a POSIX ERE, matched
  * against the base name, the mangled name and the demangled one),
- * --launch-skip N of the matching launches first, then --launch-count N.
+ * --launch-skip N of the matching launches first, then --launch-count N;
+ * --profile-once: of those, only each kernel's first.
  * The others run functionally (outputs only), as ncu replays only what it
  * profiles. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
@@ -72,6 +73,10 @@ int rtx_select(RtFunction *f) {
   uint64_t nth = rtx.matched++;
   if (nth < rtx.cfg.skip) return 0;
   if (rtx.cfg.count && rtx.profiled >= rtx.cfg.count) return 0;
+  /* --profile-once: a kernel's repeats are the same work on the same
+   * shapes in a benchmark loop; its first launch stands for them */
+  if (rtx.cfg.once && f->profiled) return 0;
+  f->profiled = 1;
   rtx.profiled++;
   return 1;
 }

@@ -65,6 +65,12 @@ SAXPY = [("saxpy", [32, 1, 1], [128, 1, 1],
 # 32 warps, one load and one store request of 4 sectors each per warp; then
 # pollForever, stopped by the watchdog, in its place as failed.
 SCALE_FIRST = [("scaleFirst", [4, 1, 1], [256, 1, 1], {WARPS: 32, LD_REQ: 32, LD_SEC: 128, ST_REQ: 32, ST_SEC: 128})]
+# benchLoop under --profile-once: scale's first launch and offset's first,
+# of 24: n = 16384 floats, 256 threads a block, 64 blocks, 512 warps, each
+# warp loading and storing one 128-byte line (4 sectors) of x.
+BENCH_ONCE = [(k, [64, 1, 1], [256, 1, 1], {WARPS: 512, LD_REQ: 512, LD_SEC: 2048, ST_REQ: 512, ST_SEC: 2048})
+              for k in ("scale", "offset")]
+
 FAILED = {"spinForever": ("pollForever", "watchdog: kernel _Z11pollForeverPVjPj")}
 
 CHECKS = {
@@ -74,6 +80,7 @@ CHECKS = {
     "transpose-tiled-only": [TRANSPOSE_TILED],  # -k regex:Tiled, or -s 1 -c 1
     "matrixMul": MATRIX_MUL,
     "driverLoader": SAXPY,
+    "benchLoop-once": BENCH_ONCE,
 }
 
 
