@@ -57,3 +57,20 @@ def run(fn, grid, block, *args, target="sm_90", arch=None, lines=True, html=Fals
               lines=lines, smem=smem, html=html, name=f"{_name(fn)}.ptx", label=_name(fn))
     rep.ptx, rep.signature = ptx, sig
     return rep
+
+
+class _Launch:
+    """kernel[grid, block] as numba writes a launch (kernel[grid, block, stream, smem] too)."""
+
+    def __init__(self, fn, **options):
+        self.fn, self.options = fn, options
+
+    def __getitem__(self, config):
+        grid, block = config[0], config[1]
+        smem = config[3] if len(config) > 3 else 0
+        return lambda *args: run(self.fn, grid, block, *args, smem=smem, **self.options)
+
+
+def kernel(fn, **options):
+    """warpmem.numba.kernel(k)[grid, block](*args): numba's launch syntax, returning the Report."""
+    return _Launch(fn, **options)

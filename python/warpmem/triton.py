@@ -156,3 +156,16 @@ def run(fn, grid, *args, num_warps=None, num_stages=None, config=None, target="s
               smem=c.shared, html=html, name=f"{c.name}.ptx", label=c.name)
     rep.compiled = c
     return rep
+
+
+class _Launch:
+    def __init__(self, fn, options):
+        self.fn, self.options = fn, options
+
+    def __getitem__(self, grid):
+        return lambda *args, **kw: run(self.fn, grid, *args, **{**self.options, **kw})
+
+
+def kernel(fn, **options):
+    """warpmem.triton.kernel(k)[grid](*args, BLOCK=...): Triton's launch syntax, returning the Report."""
+    return _Launch(fn, options)

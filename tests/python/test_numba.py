@@ -94,3 +94,10 @@ def test_loop_reads_each_element_once():
 def test_wrong_types_raise():
     with pytest.raises(warpmem.ArgumentError):
         wn.run(saxpy, 1, 32, 2.0, np.zeros(4, np.float32), object(), np.zeros(4, np.float32))
+
+
+def test_launch_syntax():
+    n = 4096
+    x, y, out = np.ones(n, np.float32), np.ones(n, np.float32), np.zeros(n, np.float32)
+    r = wn.kernel(saxpy)[n // 128, 128](np.float32(3.0), x, y, out)
+    assert (out == 4).all() and r.grid == (n // 128, 1, 1) and r[ST] == n // 8

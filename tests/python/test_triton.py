@@ -144,3 +144,24 @@ def test_autotune_config_and_heuristics(n, config, block):
     # by 16, so no vector stores: a lane's 4 consecutive floats are 4 requests, each touching the warp's
     # 16 sectors (its lanes 16 bytes apart), every sector four times
     assert r[ST] == (1 if n % block == 0 else 4) * n * 4 // 32
+
+
+def test_launch_syntax_and_tensor_like_arguments():
+    class CpuTensor:  # what warpmem asks of a CPU torch tensor: device, detach(), numpy(), dtype
+        def __init__(self, a):
+            self.a, self.dtype = a, "torch." + a.dtype.name
+            self.device = type("Device", (), {"type": "cpu"})()
+
+        def detach(self):
+            return self
+
+        def numpy(self):
+            return self.a
+
+        def data_ptr(self):
+            return self.a.ctypes.data
+
+    n = 2048
+    a, b, c = (CpuTensor(np.full(n, v, np.float32)) for v in (1.0, 2.0, 0.0))
+    r = wt.kernel(tk.vector_add)[(n // 1024,)](a, b, c, n, BLOCK=1024)
+    assert (c.a == 3).all() and r[ST] == n * 4 // 32
