@@ -165,3 +165,34 @@ def test_launch_syntax_and_tensor_like_arguments():
     a, b, c = (CpuTensor(np.full(n, v, np.float32)) for v in (1.0, 2.0, 0.0))
     r = wt.kernel(tk.vector_add)[(n // 1024,)](a, b, c, n, BLOCK=1024)
     assert (c.a == 3).all() and r[ST] == n * 4 // 32
+
+
+@triton.jit
+def _desc_scale(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # a tensor descriptor made on the device: sm_90 builds a TMA tensor map in shared memory
+    # (tensormap.replace, field by field), in the global scratch Triton's metadata asks for
+    xd = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    yd = tl.make_tensor_descriptor(y_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    t = xd.load([tl.program_id(0) * BM, tl.program_id(1) * BN])
+    yd.store([tl.program_id(0) * BM, tl.program_id(1) * BN], t * 2)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_device_tensor_descriptors(target):
+    """sm_80 lowers them to plain loads and runs; on sm_90 warpmem's tensormap.replace takes only maps
+    the host encoded (cuTensorMapEncodeTiled), so the launch is refused with the located message, not a
+    crash, until the emulator builds maps from zeroed bytes.  The scratch buffer is passed either way."""
+    m = n = 128
+    x = np.random.default_rng(5).random((m, n), dtype=np.float32)
+    y = np.zeros_like(x)
+    comp = wt.compile(_desc_scale, x, y, m, n, BM=64, BN=64, target=target)
+    scratch = comp.launch_args((2, 2, 1))[len(comp.args)]
+    assert (scratch is None) == (comp.metadata.global_scratch_size == 0)
+    if scratch is not None:
+        assert scratch.nbytes == 4 * comp.metadata.global_scratch_size  # per program, 4 programs
+    try:
+        wt.run(_desc_scale, (2, 2), x, y, m, n, BM=64, BN=64, target=target)
+    except warpmem.SimError as e:
+        assert target == "sm_90" and "tensormap.replace" in e.message and e.where.startswith("test_triton.py:")
+    else:
+        np.testing.assert_array_equal(y, 2 * x)
