@@ -12,6 +12,7 @@ rand-filled inputs and zeroed outputs; the hidden scratch pointers are null (Tri
 no scratch for these kernels: asserted).
 """
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,6 +32,7 @@ SIZES = {  # case: (keyword arguments of its *_case function) for the test's lau
     "softmax": [dict(), dict(rows=4096, cols=781)],
     "matmul": [dict(), dict(m=1024, n=1024, k=1024, bm=128, bn=128, bk=64)],
     "layer_norm": [dict(), dict(rows=1024, cols=4096, block=4096)],
+    "attention": [dict(), dict(seq=4096)],
 }
 ELEM = {"float32": "f32", "float16": "f16", "float64": "f64", "int32": "i32"}
 SCALAR = {"f32": "f32", "f64": "f64", "u32": "i32", "s32": "i32", "b32": "i32", "u64": "i64", "s64": "i64",
@@ -83,7 +85,7 @@ def main():
                 "// its launches:"] + entry["lines"]
         # .file: the sources by name, not by this checkout's or this venv's path
         ptx = ptx.replace(os.path.join(REPO, "tests", "python") + os.sep, "")
-        ptx = ptx.replace(os.path.dirname(triton.__file__), "triton")
+        ptx = re.sub(r'"[^"]*/site-packages/triton/', '"triton/', ptx)  # any venv's (Triton's cache keeps the first)
         with open(path, "w") as f:
             f.write("\n".join(head) + "\n" + ptx)
         print(path, len(entry["lines"]), "launches")

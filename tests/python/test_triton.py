@@ -196,3 +196,19 @@ def test_device_tensor_descriptors(target):
         assert target == "sm_90" and "tensormap.replace" in e.message and e.where.startswith("test_triton.py:")
     else:
         np.testing.assert_array_equal(y, 2 * x)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_fused_attention(target):
+    c = tk.attention_case()
+    r = run_case(c, target)
+    np.testing.assert_allclose(c["out"].astype(np.float32), c["ref"], atol=c["atol"], rtol=c["rtol"])
+    seq, d = c["args"][4], c["constexprs"]["D"]
+    programs = seq // c["constexprs"]["BM"]
+    # each program reads its Q block once (plain 16-byte loads) and all of K and V (seq x d fp16 each,
+    # through cp.async: Triton pipelines the loop's loads), and writes its O block once
+    q_sectors = seq * d * 2 // 32
+    kv_sectors = programs * 2 * seq * d * 2 // 32
+    assert r[LDGSTS] == kv_sectors
+    assert r[LD] == q_sectors + r[LDGSTS]  # warpmem counts cp.async's global reads under op_ld too
+    assert r[ST] == seq * d * 2 // 32

@@ -1,8 +1,8 @@
 """The Triton tutorials' kernels, written for warpmem's tests in the tutorials' style:
-vector add (01), fused softmax (02), matrix multiplication (03) and layer
-norm's forward pass (05).  Each comes with a NumPy reference and the
+vector add (01), fused softmax (02), matrix multiplication (03), layer norm's
+forward pass (05), one head of fused attention's (06).  Each comes with a NumPy reference and the
 tolerance its tutorial checks with.  tests/python/test_triton.py runs them
-from Python; make_triton_ptx.py commits their PTX for the H200's check.
+from Python; groundtruth/triton/make_ptx.py commits their PTX for the H200.
 """
 import numpy as np
 import triton
@@ -91,6 +91,30 @@ def layer_norm_fwd(x_ptr, y_ptr, w_ptr, b_ptr, mean_ptr, rstd_ptr, stride, cols,
         tl.store(y_ptr + c, (v - mean) * rstd * w + bias, mask=keep)
 
 
+@triton.jit
+def attention_fwd(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    # a BM-row block of queries against every BN-row block of keys and values, with the running
+    # maximum and sum of the online softmax, so the seq x seq scores never leave the registers
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    dims = tl.arange(0, D)
+    q = tl.load(q_ptr + rows[:, None] * D + dims[None, :])
+    run_max = tl.full([BM], -float("inf"), tl.float32)
+    run_sum = tl.zeros([BM], tl.float32)
+    acc = tl.zeros([BM, D], tl.float32)
+    for start in range(0, seq, BN):
+        cols = start + tl.arange(0, BN)
+        kt = tl.load(k_ptr + cols[None, :] * D + dims[:, None])
+        s = tl.dot(q, kt) * (scale * 1.4426950408889634)  # in base 2: exp2 is the fast one
+        new_max = tl.maximum(run_max, tl.max(s, 1))
+        p = tl.exp2(s - new_max[:, None])
+        shrink = tl.exp2(run_max - new_max)
+        run_sum = run_sum * shrink + tl.sum(p, 1)
+        v = tl.load(v_ptr + cols[:, None] * D + dims[None, :])
+        acc = acc * shrink[:, None] + tl.dot(p.to(tl.float16), v)
+        run_max = new_max
+    tl.store(o_ptr + rows[:, None] * D + dims[None, :], (acc / run_sum[:, None]).to(tl.float16))
+
+
 # ---- the launches: arguments, grid, options, the reference and its tolerance ----
 
 def vector_add_case(n=98432, block=1024):
@@ -137,5 +161,19 @@ def layer_norm_case(rows=32, cols=1152, block=512):
                 constexprs=dict(BLOCK=block), num_warps=8, out=y, ref=ref, atol=1e-5, rtol=1e-5)
 
 
+def attention_case(seq=256, d=64, bm=64, bn=64):
+    rng = np.random.default_rng(6)
+    q, k, v = (rng.standard_normal((seq, d)).astype(np.float16) for _ in range(3))
+    o = np.zeros((seq, d), np.float16)
+    scale = 1 / np.sqrt(d)
+    s = q.astype(np.float32) @ k.astype(np.float32).T * scale
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    ref = p / p.sum(axis=1, keepdims=True) @ v.astype(np.float32)
+    # fp16 probabilities into the second dot and an fp16 output: the tutorial checks atol 1e-2
+    return dict(fn=attention_fwd, grid=(seq // bm,), args=(q, k, v, o, seq, float(scale)),
+                constexprs=dict(D=d, BM=bm, BN=bn), num_warps=4, out=o, ref=ref, atol=1e-2, rtol=0.0)
+
+
 CASES = {"vector_add": vector_add_case, "softmax": softmax_case, "matmul": matmul_case,
-         "layer_norm": layer_norm_case}
+         "layer_norm": layer_norm_case,
+         "attention": attention_case}
