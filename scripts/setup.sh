@@ -47,4 +47,12 @@ if [ "${1:-}" != fuzz ]; then
     echo "setup: installing python/requirements-test.txt into .venv" >&2
     .venv/bin/pip install -q --disable-pip-version-check -r python/requirements-test.txt
   fi
+  # nvdisasm (CUDA's, from the package index where the toolkit lacks it):
+  # which mul-add pairs ptxas fused, read from its code (src/ptx/ptx_sass.c)
+  if ! command -v nvdisasm >/dev/null && [ ! -x /usr/local/cuda/bin/nvdisasm ] &&
+     ! ls .venv/lib/python3*/site-packages/nvidia/cu*/bin/nvdisasm >/dev/null 2>&1; then
+    echo "setup: installing nvidia-cuda-nvdisasm into .venv" >&2
+    .venv/bin/pip install -q --disable-pip-version-check nvidia-cuda-nvdisasm ||
+      echo "setup: no nvdisasm: warpmem will warn where ptxas may fuse a mul and an add" >&2
+  fi
 fi

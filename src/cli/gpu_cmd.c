@@ -21,13 +21,15 @@ static const char *usage_gpu =
   "  bandwidth [--size B]  device-to-device copy and float4-copy kernel bandwidth\n"
   "                        (default 1 GiB; read + written bytes, 1 GB = 1e9 B)\n"
   "  sgemm [--n N]         cuBLAS SGEMM N x N x N (default 4096): time and GFLOP/s\n"
-  "  run FILE [--only NAME]... [--bytes B] [--flops F] [--check] [--no-time]\n"
+  "  run FILE [--only NAME]... [--bytes B] [--flops F] [--check [--exact]] [--no-time]\n"
   "                        each //@ launch of FILE (.cu or .ptx; --only: a label or\n"
   "                        kernel name), from the PTX the simulator runs: cold (L2\n"
   "                        flushed) and hot (back-to-back) times; --bytes/--flops\n"
   "                        give the rates (default bytes: every buffer argument's\n"
   "                        size once); --check runs the launch in the emulator too\n"
-  "                        and compares the output buffers\n"
+  "                        and compares the output buffers (floats within a few\n"
+  "                        ulp; --exact: equal values, bit for bit but for\n"
+  "                        zero's sign and NaN payloads)\n"
   "\n"
   "  --budget S            seconds per series of samples (default 0.5)\n"
   "  --device N            the GPU (default 0)\n"
@@ -46,7 +48,7 @@ typedef struct GpuCmd {
   int nonly;
   double bytes, flops;
   uint64_t size;
-  int n, device, check, no_time, json;
+  int n, device, check, exact, no_time, json;
   GpuMeasureConfig mc;
   SimOptions o;       /* --init, --seed and the emulator's options for --check */
   CliNvcc nvcc;       /* -I, -D, -std, --nvcc-flag for a .cu */
@@ -204,7 +206,8 @@ static int check_launch(const PtxModule *mod, const LaunchSpec *l, const GpuCmd 
   o.keep_buffers = 1;
   SimRun run;
   if (sim_run_launch(mod, l, &o, &run, e)) return -1;
-  int rc = gpu_compare_buffers(gpu_launch_buffers(L), &run.gmem, l, NULL, e);
+  static const GpuTolerance none = {0, 0};
+  int rc = gpu_compare_buffers(gpu_launch_buffers(L), &run.gmem, l, c->exact ? &none : NULL, e);
   sim_run_free(&run);
   return rc;
 }
@@ -229,7 +232,7 @@ static int run_one(Gpu *g, GpuModule *gm, const PtxModule *mod, const LaunchSpec
   const char *checked = "not checked";
   if (c->check) {
     if (check_launch(mod, l, c, L, e)) goto out;
-    checked = "outputs equal to the emulator's";
+    checked = c->exact ? "outputs equal to the emulator's, bit for bit" : "outputs equal to the emulator's";
   }
   if (!c->no_time && gpu_launch_measure(L, &c->mc, bytes, c->flops, &t, e)) goto out;
   if (arr) {
@@ -274,6 +277,7 @@ static int do_run(Gpu *g, GpuCmd *c) {
   WmErr e = {0};
   PtxModule *mod = ptx_load_with(c->file, arch_ptx_target(), c->nvcc.flag, c->nvcc.n, &e);
   if (!mod) return fail_gpu(&e);
+  if (c->check) ptx_contractions(mod, sim_arch(&c->o)->cc); /* the emulator fuses as ptxas did */
   LaunchSpec *ls = NULL;
   int n = 0, status = 0, ran = 0, not_run = 0;
   GpuModule *gm = NULL;
@@ -322,6 +326,7 @@ static int parse_args(int argc, char **argv, GpuCmd *c) {
       return 0;
     }
     if (!strcmp(a, "--check")) { c->check = 1; continue; }
+    if (!strcmp(a, "--exact")) { c->check = c->exact = 1; continue; }
     if (!strcmp(a, "--no-time")) { c->no_time = 1; continue; }
     int st = cli_nvcc_option(argc, argv, &i, &c->nvcc);
     if (st >= 2) return st - 2;

@@ -406,6 +406,7 @@ static int sim_or_check(int argc, char **argv, unsigned tools, CliCheckFn *check
     return wm_err_print(&e);
   }
   if (c.o.regs == 0) find_registers(mod, ls, n, sim_arch(&c.o));
+  ptx_contractions(mod, sim_arch(&c.o)->cc); /* the fmas ptxas makes: outputs as the GPU's */
   SimRun *runs = wm_xcalloc((size_t)n, sizeof *runs);
   ReportRun *rep = wm_xcalloc((size_t)n, sizeof *rep);
   char **errors = wm_xcalloc((size_t)n, sizeof *errors);

@@ -204,7 +204,9 @@ static void mad_i32(const EmuInstr *x, uint32_t mask, Class c, int sat, uint64_t
 int emu_exec_mad(EMU_EXEC_ARGS) {
   OPERANDS;
   if (x->flags & PTX_IF_CC) return emu_exec_carry(b, x, warp, mask, R);
-  if (IS_F32) F32_LANES(fmaf(FA, FB, FC));
+  if (IS_F32 && x->aux) F32_LANES(fmaf(x->aux == EMU_FUSED_NEG_AB ? -FA : FA, FB, x->aux == EMU_FUSED_NEG_C ? -FC : FC));
+  else if (IS_F64 && x->aux) F64_LANES(fma(x->aux == EMU_FUSED_NEG_AB ? -DA : DA, DB, x->aux == EMU_FUSED_NEG_C ? -DC : DC));
+  else if (IS_F32) F32_LANES(fmaf(FA, FB, FC));
   else if (IS_F64) F64_LANES(fma(DA, DB, DC));
   else if (c == C_F) return emu_unsupported_type(b, x, warp, mask);
   else if (IS_I32) mad_i32(x, mask, c, sat, d, a, s1, s2);

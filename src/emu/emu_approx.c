@@ -13,9 +13,12 @@
  *   contracted by ptxas into one fma (the PTX ISA allows it; nvcc's
  *   -fmad=true), which rounds once where the emulator rounds twice: seen on
  *   an H100 (docs/results/h100-2026-11-23-corpus, noinline_kernel).  Which
- *   pairs ptxas fuses is its choice, so the emulator computes them as
- *   written and warns where the product feeds only the next add or sub of
- *   its block.
+ *   pairs ptxas fuses is its choice: where ptx_contractions read it from
+ *   ptxas's code (ptx_sass.c), the emulator runs each fused pair as that
+ *   fma and the others rounded twice, as the GPU does, and warns of
+ *   nothing; where it could not (no ptxas or nvdisasm), it computes them
+ *   as written and warns where the product feeds only the next add or sub
+ *   of its block.
  */
 #include "emu/emu_approx.h"
 
@@ -115,7 +118,7 @@ char *emu_approx_notes(const PtxModule *m, const PtxKernel *k) {
     int j;
     if (emu_approx(in, why, sizeof why)) {
       note(&out, &len, m, in, why);
-    } else if ((j = contractible(k, i)) >= 0) {
+    } else if (!m->fused_known && (j = contractible(k, i)) >= 0) {
       snprintf(why, sizeof why, "ptxas may contract it with the mul of PTX line %u into one fma (rounded once); "
                "warpmem rounds both, so the result may differ in its last bit", in->ptx_line);
       note(&out, &len, m, &k->code[j], why);

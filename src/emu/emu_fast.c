@@ -434,6 +434,7 @@ static EmuExecFn *fast_fn(EmuInstr *x, const EmuProgram *p) {
   case PTX_OP_MOV: return x->nd == 1 && x->ns == 1 && x->aux == EMU_CLOCK_NONE ? mov_any : NULL;
   case PTX_OP_CVTA: return x->space == PTX_S_GLOBAL && ptx_type_size((PtxType)x->type) == 8 ? mov_any : NULL;
   case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MAD: case PTX_OP_FMA:
+    if (x->op == PTX_OP_FMA && x->aux) return NULL; /* a contracted sub's negation: emu_exec_mad */
     return plain && x->ns >= (x->op == PTX_OP_MAD || x->op == PTX_OP_FMA ? 3 : 2) ? arith_fn(x) : NULL;
   case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR:
     if (x->ns < 2) return NULL;

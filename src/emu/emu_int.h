@@ -42,7 +42,8 @@ typedef struct EmuInstr {
   uint16_t flags;
   uint8_t nd;           /* destination slots used in d[] */
   uint8_t guard_neg;
-  uint8_t aux;          /* PtxInstr.aux (textures and surfaces); mov: EMU_CLOCK_* */
+  uint8_t aux;          /* PtxInstr.aux (textures and surfaces); mov: EMU_CLOCK_*;
+                           an fma ptxas made of a mul and a sub: EMU_FUSED_* */
   uint32_t guard;       /* predicate slot or EMU_NOSLOT */
   uint32_t d[4];        /* destinations (vector elements); EMU_NOSLOT = sink */
   uint32_t s[6];        /* sources: a, b, c, ... (vector sources of st in s[0..3]) */
@@ -71,6 +72,9 @@ typedef struct EmuInstr {
 /* EmuInstr.aux of a mov that reads a clock (emu_prepare.c): the time now,
  * its low bits or its high 32. */
 enum { EMU_CLOCK_NONE, EMU_CLOCK_LOW, EMU_CLOCK_HIGH };
+/* EmuInstr.aux of an fma made of a mul and the sub ptxas contracted it
+ * with (emu_prepare.c, PtxInstr.fused): a*b - c, or c - a*b. */
+enum { EMU_FUSED_ADD, EMU_FUSED_NEG_C, EMU_FUSED_NEG_AB };
 
 typedef enum { FUSE_NONE, FUSE_LEAD4, FUSE_MEMBER,
                FUSE_AGGREGATE /* a reduction ptxas makes one lane's (emu_uniform.c) */ } EmuFuse;

@@ -492,6 +492,27 @@ static int integer_types(const PtxModule *m, const PtxInstr *in, WmErr *e) {
   return 0;
 }
 
+/* The adds and subs ptxas contracted with a mul (PtxInstr.fused, read from
+ * its code by ptx_contractions) run as the one fma it made: the mul's
+ * sources and the other operand, rounded once.  The mul still runs (its
+ * product may be read elsewhere). */
+static void contract_fused(EmuProgram *p, const PtxKernel *k) {
+  for (int i = 0; i < k->ncode; i++) {
+    EmuInstr *x = &p->code[i];
+    if (!k->code[i].fused || x->ns != 2 || x->half) continue;
+    const EmuInstr *mul = &p->code[k->code[i].fused - 1];
+    int q = x->s[0] == mul->d[0] ? 0 : x->s[1] == mul->d[0] ? 1 : -1; /* the product's place */
+    if (q < 0 || mul->ns != 2) continue;
+    uint32_t other = x->s[1 - q];
+    x->aux = x->op == PTX_OP_ADD ? EMU_FUSED_ADD : q == 0 ? EMU_FUSED_NEG_C : EMU_FUSED_NEG_AB;
+    x->op = PTX_OP_FMA;
+    x->rnd = PTX_RND_RN;
+    x->s[0] = mul->s[0], x->s[1] = mul->s[1], x->s[2] = other;
+    x->ns = 3;
+    x->flags |= mul->flags & PTX_IF_FTZ;
+  }
+}
+
 int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t gbase, WmErr *e) {
   memset(p, 0, sizeof *p);
   p->k = k;
@@ -566,6 +587,7 @@ int emu_prepare(EmuProgram *p, const PtxModule *m, const PtxKernel *k, uint64_t 
   }
   free(read);
   fuse_shared_loads(p, k);
+  contract_fused(p, k);
   emu_mark_aggregated(p, k->ncode);
   mark_clock_reads(p, k->ncode);
   /* a sentinel: running off the end of the code is a return */

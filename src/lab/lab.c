@@ -98,6 +98,7 @@ static int load_modules(Lab *lab, PtxModule **mods, WmErr *e) {
     mods[f] = ptx_load(lab->cat.files[f].ptx, arch_ptx_target(), e);
     if (!mods[f]) return -1;
     ptx_registers(mods[f], a->cc, NULL, 0);
+    ptx_contractions(mods[f], a->cc);
   }
   return 0;
 }

@@ -123,6 +123,7 @@ int lab_groundtruth(const LabOptions *lo) {
     return wm_err_print(&e);
   }
   ptx_registers(mod, sim_arch(&o)->cc, NULL, 0);
+  ptx_contractions(mod, sim_arch(&o)->cc);
   Truth t;
   int have_truth = truth_load(&t, csv, &e) == 0;
   fprintf(stderr, "warpmem lab --groundtruth: simulating %s of %s beside the H200's counters (Nsight Compute)\n",

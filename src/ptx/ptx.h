@@ -382,6 +382,10 @@ typedef struct PtxInstr {
   uint16_t cu_file_inner;
   uint32_t cu_line_inner;
   PtxMma mma;         /* tensor-core instructions only */
+  uint32_t fused;     /* an f32/f64 add or sub that ptxas contracted with the
+                         mul whose product it reads into one fma
+                         (ptx_contractions): 1 + that mul's index in the
+                         kernel's code; 0 none */
 } PtxInstr;
 
 typedef struct PtxParam {
@@ -560,6 +564,9 @@ typedef struct PtxModule {
   uint8_t *global_init;  /* [global_size] initial contents */
   char regs_from[64];    /* how PtxKernel.regs were found: "ptxas -arch=sm_90" */
   char regs_note[192];   /* why they are unknown or from another target */
+  int fused_known;       /* ptx_contractions read ptxas's code: every add's
+                            PtxInstr.fused is ptxas's choice */
+  char fused_note[192];  /* how (or why not) */
 } PtxModule;
 
 /* Parses PTX text.  `path` names the file in messages; the module takes
@@ -606,6 +613,15 @@ const char *ptx_wgmma_type_name(unsigned t);
  * (ptxas missing or failed: m->regs_note says why; the kernels' regs stay
  * 0).  Never fatal to a simulation. */
 int ptx_registers(PtxModule *m, int cc, const char *const *entries, int nentries);
+
+/* Which float adds and subs ptxas contracts with a mul into one fma
+ * (ptx_sass.c): compiles the module for sm_<cc> (or its own target) with
+ * every instruction's PTX line as its line info and reads nvdisasm's
+ * listing; sets PtxInstr.fused, m->fused_known and m->fused_note.  Only
+ * when some add reads a plain mul's product (else nothing to decide:
+ * fused_known 1 at once).  Returns 0, or -1 when ptxas or nvdisasm is
+ * missing or fails (fused_note says why; nothing is marked).  Never fatal. */
+int ptx_contractions(PtxModule *m, int cc);
 
 void ptx_module_free(PtxModule *m);
 

@@ -1,5 +1,6 @@
 /* ptx_load.c - a .ptx file, or a .cu compiled to PTX with nvcc. */
 #include "ptx/ptx.h"
+#include "ptx/ptx_load_int.h"
 #include "arch/arch.h"
 #include "util/elf.h"
 #include "util/sys.h"
@@ -18,10 +19,7 @@
 
 extern char **environ;
 
-/* Finds a CUDA tool (nvcc, ptxas): on PATH, then $CUDA_HOME/bin, then
- * /usr/local/cuda/bin.  Writes its path into buf; returns 0, or -1 if there
- * is none. */
-static int find_tool(const char *tool, char *buf, size_t n) {
+int pl_find_tool(const char *tool, char *buf, size_t n) {
   if (wm_find_program(tool, buf, n) == 0) return 0;
   const char *home = getenv("CUDA_HOME");
   if (home && *home && (size_t)snprintf(buf, n, "%s/bin/%s", home, tool) < n && access(buf, X_OK) == 0) return 0;
@@ -62,11 +60,7 @@ static int wait_limited(pid_t pid, double limit, int *status) {
   return 1;
 }
 
-/* Runs argv[0] (the tool `what` working on `file`) in a process group of its
- * own, with stdin from /dev/null and stdout and stderr into `log`, for at
- * most $limit_var seconds (else limit_def); *status gets its wait status.
- * Returns 0, or -1 with WM_ETOOL in e (WM_EUSAGE for a bad $limit_var). */
-static int spawn_logged(char *const argv[], const char *log, const char *what, const char *file,
+int pl_spawn_logged(char *const argv[], const char *log, const char *what, const char *file,
                         const char *limit_var, double limit_def, int *status, WmErr *e) {
   double limit = tool_limit(limit_var, limit_def, e);
   if (limit < 0) return -1;
@@ -92,8 +86,7 @@ static int spawn_logged(char *const argv[], const char *log, const char *what, c
   return 0;
 }
 
-/* The last n-1 bytes of file `log`, without trailing newlines, into buf. */
-static void read_tail(const char *log, char *buf, size_t n) {
+void pl_read_tail(const char *log, char *buf, size_t n) {
   buf[0] = '\0';
   FILE *f = fopen(log, "rb");
   if (f) {
@@ -143,10 +136,10 @@ static int run_nvcc(const char *nvcc, const char *cu, const char *arch, const ch
   argv[k++] = "-o";
   argv[k++] = (char *)out;
   int status, rc = 0;
-  if (spawn_logged(argv, log, "nvcc", cu, "WARPMEM_NVCC_TIMEOUT", PTX_NVCC_TIMEOUT, &status, e)) rc = -1;
+  if (pl_spawn_logged(argv, log, "nvcc", cu, "WARPMEM_NVCC_TIMEOUT", PTX_NVCC_TIMEOUT, &status, e)) rc = -1;
   else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     char said[1536], cmd[1024]; /* what nvcc said (its last ~1500 bytes), and to what */
-    read_tail(log, said, sizeof said);
+    pl_read_tail(log, said, sizeof said);
     argv[k - 2] = NULL; /* the temporary output is not the user's concern */
     command_text(argv, cmd, sizeof cmd);
     if (WIFEXITED(status))
@@ -160,8 +153,7 @@ static int run_nvcc(const char *nvcc, const char *cu, const char *arch, const ch
   return rc;
 }
 
-/* A fresh temporary directory under $TMPDIR or /tmp into dir.  0 or -1. */
-static int make_temp_dir(char *dir, size_t n, WmErr *e) {
+int pl_make_temp_dir(char *dir, size_t n, WmErr *e) {
   const char *tmp = getenv("TMPDIR");
   if ((size_t)snprintf(dir, n, "%s/warpmem-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= n || !mkdtemp(dir))
     return wm_err(e, WM_EIO, "cannot create a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp",
@@ -182,7 +174,7 @@ PtxModule *ptx_load_with(const char *path, const char *arch, const char *const *
   if (fd < 0) return NULL;
   close(fd);
   char nvcc[4096];
-  if (find_tool("nvcc", nvcc, sizeof nvcc) < 0) {
+  if (pl_find_tool("nvcc", nvcc, sizeof nvcc) < 0) {
     wm_err(e, WM_ETOOL,
            "%s: nvcc not found (looked on PATH, in $CUDA_HOME/bin and /usr/local/cuda/bin): "
            "install the CUDA toolkit, or pass a .ptx file (nvcc -ptx -arch=%s -lineinfo %s)",
@@ -190,7 +182,7 @@ PtxModule *ptx_load_with(const char *path, const char *arch, const char *const *
     return NULL;
   }
   char dir[4000];
-  if (make_temp_dir(dir, sizeof dir, e)) return NULL;
+  if (pl_make_temp_dir(dir, sizeof dir, e)) return NULL;
   PtxModule *m = NULL;
   char out[4200], log[4200];
   snprintf(out, sizeof out, "%s/out.ptx", dir);
@@ -299,10 +291,8 @@ static void note_code_size(void *ctx, const char *name, uint64_t size) {
     if (strcmp(m->kernels[i].name, name + 6) == 0) m->kernels[i].code_bytes = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
 }
 
-/* The ptxas architecture for sm_<target>: the module's own target when it
- * is that GPU's arch-specific one (.target sm_90a: ptxas -arch=sm_90
- * refuses its wgmma and setmaxnreg), else sm_<target>. */
-static void ptxas_arch(const PtxModule *m, int target, char *buf, size_t n) {
+/* (.target sm_90a: ptxas -arch=sm_90 refuses its wgmma and setmaxnreg) */
+void pl_ptxas_arch(const PtxModule *m, int target, char *buf, size_t n) {
   int own = strncmp(m->target, "sm_", 3) == 0 ? atoi(m->target + 3) : 0;
   size_t digits = strspn(m->target + 3, "0123456789");
   if (own == target && m->target[3 + digits]) snprintf(buf, n, "%s", m->target);
@@ -316,7 +306,7 @@ static int run_ptxas(PtxModule *m, const char *ptxas, const char *dir, int targe
   char in[4200], log[4200], archopt[48], arch[32];
   snprintf(in, sizeof in, "%s/in.ptx", dir);
   snprintf(log, sizeof log, "%s/ptxas.log", dir);
-  ptxas_arch(m, target, arch, sizeof arch);
+  pl_ptxas_arch(m, target, arch, sizeof arch);
   snprintf(archopt, sizeof archopt, "-arch=%s", arch);
   int rc = -1;
   if (write_ptx(m, in, rewrite ? target : 0)) {
@@ -340,12 +330,12 @@ static int run_ptxas(PtxModule *m, const char *ptxas, const char *dir, int targe
   argv[c++] = cubin;
   WmErr e = {0};
   int status = 0;
-  if (spawn_logged(argv, log, "ptxas -v (the registers per thread)", m->path, "WARPMEM_PTXAS_TIMEOUT",
+  if (pl_spawn_logged(argv, log, "ptxas -v (the registers per thread)", m->path, "WARPMEM_PTXAS_TIMEOUT",
                    PTX_PTXAS_TIMEOUT, &status, &e)) {
     snprintf(why, whyn, "%.*s", (int)whyn - 1, e.msg);
   } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     char said[120];
-    read_tail(log, said, sizeof said);
+    pl_read_tail(log, said, sizeof said);
     snprintf(why, whyn, "ptxas %s failed: %.100s", archopt, said);
   } else {
     char *text = wm_read_file(log, NULL, NULL);
@@ -366,14 +356,14 @@ int ptx_registers(PtxModule *m, int cc, const char *const *entries, int nentries
   m->regs_from[0] = m->regs_note[0] = '\0';
   for (int i = 0; i < m->nkernels; i++) m->kernels[i].regs = 0, m->kernels[i].code_bytes = 0;
   char ptxas[4096];
-  if (find_tool("ptxas", ptxas, sizeof ptxas) < 0) {
+  if (pl_find_tool("ptxas", ptxas, sizeof ptxas) < 0) {
     snprintf(m->regs_note, sizeof m->regs_note,
              "ptxas not found on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin");
     return -1;
   }
   char dir[4000];
   WmErr e = {0};
-  if (make_temp_dir(dir, sizeof dir, &e)) {
+  if (pl_make_temp_dir(dir, sizeof dir, &e)) {
     snprintf(m->regs_note, sizeof m->regs_note, "%.180s", e.msg);
     return -1;
   }
@@ -385,7 +375,7 @@ int ptx_registers(PtxModule *m, int cc, const char *const *entries, int nentries
   int rc = run_ptxas(m, ptxas, dir, target, own > target, entries, nentries, why, sizeof why);
   if (rc == 0) {
     char arch[32];
-    ptxas_arch(m, target, arch, sizeof arch);
+    pl_ptxas_arch(m, target, arch, sizeof arch);
     snprintf(m->regs_from, sizeof m->regs_from, "ptxas -arch=%s", arch);
     if (target != cc)
       snprintf(m->regs_note, sizeof m->regs_note,
@@ -395,7 +385,7 @@ int ptx_registers(PtxModule *m, int cc, const char *const *entries, int nentries
     rc = run_ptxas(m, ptxas, dir, own, 0, entries, nentries, why, sizeof why);
     if (rc == 0) {
       char arch[32];
-      ptxas_arch(m, own, arch, sizeof arch);
+      pl_ptxas_arch(m, own, arch, sizeof arch);
       snprintf(m->regs_from, sizeof m->regs_from, "ptxas -arch=%s", arch);
       snprintf(m->regs_note, sizeof m->regs_note, "registers for sm_%d: the PTX does not compile for sm_%d", own,
                target);

@@ -47,6 +47,7 @@ struct RtModule {
   uint64_t gbase;          /* its .global segment's buffer, 0: none */
   uint8_t *const_mem;      /* its constant bank (mod->const_size bytes) */
   int regs_done;           /* ptxas -v has been asked */
+  int fused_done;          /* ptx_contractions has been asked */
   int loaded;              /* not unloaded yet */
   struct RtModule *next;
 };
@@ -176,6 +177,8 @@ void rtx_launches_free(void);
 /* rt_module.c */
 /* Registers per thread of m's kernels, from ptxas (once). */
 void rtx_module_regs(RtModule *m);
+/* rt_module.c: ptxas's contractions of the module (ptx_contractions), once. */
+void rtx_module_fused(RtModule *m);
 /* The PTX text of fat binary fb for the preset (len bytes, 0: trust its
  * headers; fatbin_pick_ptx's choice), or NULL with e (rt_module.c). */
 char *rtx_fatbin_ptx(const void *fb, size_t len, WmErr *e);

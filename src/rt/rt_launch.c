@@ -186,6 +186,7 @@ static RtError launch_params(RtFunction *f, const RtLaunchConfig *c, const uint8
     return r;
   }
   rec->profiled = rtx_select(f);
+  rtx_module_fused(f->m); /* every launch computes as ptxas's code does */
   if (rec->profiled || c->cooperative) rtx_module_regs(f->m); /* occupancy: the report, the grid's limit */
   r = run_bound(f, c, params, rec);
   rtx_progress(rec, n);

@@ -224,6 +224,13 @@ RtError rt_module_global(RtModule *m, const char *name, void **addr, size_t *siz
   return rtx_leave(RT_SUCCESS);
 }
 
+void rtx_module_fused(RtModule *m) {
+  if (m->fused_done || !m->mod) return;
+  m->fused_done = 1;
+  const Arch *a = rtx.cfg.o.cfg.arch ? rtx.cfg.o.cfg.arch : arch_default();
+  ptx_contractions(m->mod, a->cc);
+}
+
 void rtx_module_regs(RtModule *m) {
   if (m->regs_done || !m->mod) return;
   m->regs_done = 1;
