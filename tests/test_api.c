@@ -65,6 +65,25 @@ static void test_copy_counts_and_buffers(void **state) {
   free(out);
 }
 
+/* A buffer whose pointer lies "offset" bytes into it (a strided view's span). */
+static void test_offset_into_the_buffer(void **state) {
+  (void)state;
+  enum { N = 256 };
+  float in[N + 1], out[N] = {0};
+  for (int i = 0; i <= N; i++) in[i] = (float)i;
+  json_t *r = call("{s:s, s:i, s:i, s:[{s:I, s:i, s:i}, {s:I, s:i}, {s:i}]}", "ptx", copy_ptx, "grid", 2, "block",
+                   128, "args", "ptr", (json_int_t)(uintptr_t)in, "bytes", (N + 1) * 4, "offset", 4, "ptr",
+                   (json_int_t)(uintptr_t)out, "bytes", N * 4, "value", N);
+  assert_true(json_is_true(json_object_get(r, "ok")));
+  for (int i = 0; i < N; i++) assert_true(out[i] == in[i + 1]);
+  json_decref(r);
+  r = call("{s:s, s:i, s:i, s:[{s:I, s:i, s:i}, {s:I, s:i}, {s:i}]}", "ptx", copy_ptx, "grid", 1, "block", 1,
+           "args", "ptr", (json_int_t)(uintptr_t)in, "bytes", 8, "offset", 9, "ptr", (json_int_t)(uintptr_t)out,
+           "bytes", 8, "value", 1);
+  assert_string_equal(json_string_value(json_object_get(r, "code")), "args");
+  json_decref(r);
+}
+
 static void test_errors_are_results(void **state) {
   (void)state;
   float buf[64] = {0};
@@ -95,6 +114,7 @@ static void test_errors_are_results(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_copy_counts_and_buffers),
+    cmocka_unit_test(test_offset_into_the_buffer),
     cmocka_unit_test(test_errors_are_results),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

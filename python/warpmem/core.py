@@ -64,30 +64,35 @@ def _dims(d, what):
     return list(d)
 
 
+def _byte_bounds(a):
+    try:
+        from numpy.lib.array_utils import byte_bounds  # NumPy 2
+    except ImportError:
+        from numpy import byte_bounds
+    return byte_bounds(a)
+
+
 class _Buffers:
-    """The arrays of one launch: kept alive, made contiguous, written back."""
+    """The arrays of one launch, kept alive while it runs.  A strided view (a transpose, a slice with a
+    step, negative strides) goes as the whole span of memory it lies in, and the kernel's pointer as
+    its first element inside it, as a GPU pointer into a larger allocation would: the kernel indexes it
+    with the view's own strides (Triton's stride arguments, numba's strides fields)."""
 
     def __init__(self):
-        self.copies = []  # (original, contiguous copy) to write back
+        self.kept = []
 
     def entry(self, a):
-        import numpy as np
         if hasattr(a, "numpy") and hasattr(a, "device"):  # a torch tensor on the CPU
             if a.device.type != "cpu":
                 raise ArgumentError(f"a tensor on {a.device} (warpmem runs on the CPU: pass .cpu())", "args")
             a = a.detach().numpy()
-        c = np.ascontiguousarray(a)
-        if c is not a and a.flags.writeable:
-            self.copies.append((a, c))
-        self.copies.append((None, c))  # keeps c alive during the call
-        return {"ptr": c.ctypes.data if c.nbytes else 0, "bytes": int(c.nbytes),
-                "type": _ELEM.get(c.dtype.name, "u8"), "out": bool(a.flags.writeable)}
-
-    def write_back(self):
         import numpy as np
-        for orig, c in self.copies:
-            if orig is not None:
-                np.copyto(orig, c)
+        a = np.asarray(a)
+        self.kept.append(a)
+        start = a.__array_interface__["data"][0]
+        lo, hi = _byte_bounds(a) if a.size else (start, start)
+        return {"ptr": lo, "bytes": int(hi - lo), "offset": int(start - lo),
+                "type": _ELEM.get(a.dtype.name, "u8"), "out": bool(a.flags.writeable)}
 
 
 def _arg(a, bufs):
@@ -137,8 +142,7 @@ def sim(source, kernel=None, grid=1, block=1, args=(), arch="h200", lines=True, 
     bufs = _Buffers()
     req["args"] = [_arg(a, bufs) for a in args]
     result = _lib.call("sim", req)
-    raise_for(result)
-    bufs.write_back()
+    raise_for(result)  # the library has copied the buffers back into the arrays' memory
     return Report(result["report"][0], result.get("html"))
 
 

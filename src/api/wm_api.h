@@ -22,11 +22,13 @@
  *    "max_instructions": N, "timeout": SECONDS, "seed": N,
  *    "args": [ARG, ...]}                   one a kernel parameter, in order
  * ARG:
- *   {"ptr": ADDRESS, "bytes": N[, "type": "f32"][, "out": true]}
+ *   {"ptr": ADDRESS, "bytes": N[, "offset": O][, "type": "f32"][, "out": true]}
  *        a buffer: N bytes at the caller's host ADDRESS are copied into a
  *        fresh device buffer before the launch and, if "out" (the
- *        default), back after it ran (not after a failure); the pointer
- *        goes to an 8-byte parameter; "type" names its elements in messages
+ *        default), back after it ran (not after a failure); its device
+ *        address plus O (0: a strided view's first element inside its
+ *        whole span) goes to an 8-byte parameter; "type" names its
+ *        elements in messages
  *   {"value": NUMBER | "DIGITS" | true|false[, "type": "u32"]}
  *        a scalar, of the parameter's own PTX type unless "type" says
  *   {"hex": "0a0b..."}  raw bytes of an aggregate passed by value

@@ -51,11 +51,14 @@ static int scalar_spec(const json_t *v, const char *type, const PtxKernel *k, in
 static int buffer_spec(const json_t *arg, const PtxKernel *k, int i, char *text, size_t n, ApiArgs *a, WmErr *e) {
   json_t *ptr = json_object_get(arg, "ptr"), *bytes = json_object_get(arg, "bytes");
   const char *type = json_string_value(json_object_get(arg, "type"));
-  json_t *out = json_object_get(arg, "out");
+  json_t *out = json_object_get(arg, "out"), *off = json_object_get(arg, "offset");
   if (!json_is_integer(ptr) || !json_is_integer(bytes) || json_integer_value(bytes) < 0)
     return wm_err(e, WM_EARGS, "argument %d of kernel %s: a buffer needs an integer \"ptr\" and \"bytes\" >= 0", i,
                   k->name);
   uint64_t nb = (uint64_t)json_integer_value(bytes);
+  if (off && (!json_is_integer(off) || json_integer_value(off) < 0 || (uint64_t)json_integer_value(off) > nb))
+    return wm_err(e, WM_EARGS, "argument %d of kernel %s: \"offset\" must lie in the buffer's %" PRIu64 " bytes", i,
+                  k->name, nb);
   if (nb && !json_integer_value(ptr))
     return wm_err(e, WM_EARGS, "argument %d of kernel %s: a buffer of %" PRIu64 " bytes at address 0", i, k->name, nb);
   unsigned es = 1;
@@ -72,6 +75,7 @@ static int buffer_spec(const json_t *arg, const PtxKernel *k, int i, char *text,
   ApiBuf *b = &a->buf[a->nbuf++];
   b->host = (uint8_t *)(uintptr_t)json_integer_value(ptr);
   b->bytes = nb;
+  b->offset = off ? (uint64_t)json_integer_value(off) : 0;
   b->out = !out || json_is_true(out);
   return 0;
 }
@@ -124,22 +128,26 @@ int api_args_parse(const json_t *args, const PtxKernel *k, LaunchSpec *ls, ApiAr
 
 /* The device buffer of the j-th buffer argument: its address, as
  * launch_bind wrote it into params (launch_pointer_slots: in the order it
- * allocates, the argument order). */
-static GBuf *device_buffer(const uint32_t *slots, int j, const uint8_t *params, GlobalMem *g, uint64_t bytes) {
+ * allocates, the argument order), less `moved` (its offset, once added). */
+static GBuf *device_buffer(const uint32_t *slots, int j, const uint8_t *params, GlobalMem *g, const ApiBuf *b,
+                           uint64_t moved) {
   uint64_t addr;
   memcpy(&addr, params + slots[j], sizeof addr);
-  return gmem_find(g, addr, bytes ? bytes : 1);
+  return gmem_find(g, addr - moved, b->bytes ? b->bytes : 1);
 }
 
-int api_args_copy_in(const PtxKernel *k, const LaunchSpec *ls, const uint8_t *params, GlobalMem *g,
-                     const ApiArgs *a, WmErr *e) {
+int api_args_copy_in(const PtxKernel *k, const LaunchSpec *ls, uint8_t *params, GlobalMem *g, const ApiArgs *a,
+                     WmErr *e) {
   uint32_t slots[LAUNCH_MAX_ARGS];
   if (launch_pointer_slots(k, ls, slots, LAUNCH_MAX_ARGS) != a->nbuf)
     return wm_err(e, WM_EARGS, "kernel %s: the buffers do not lay out as the parameters", k->name);
   for (int j = 0; j < a->nbuf; j++) {
-    GBuf *b = device_buffer(slots, j, params, g, a->buf[j].bytes);
+    const ApiBuf *ab = &a->buf[j];
+    GBuf *b = device_buffer(slots, j, params, g, ab, 0);
     if (!b) return wm_err(e, WM_EARGS, "kernel %s: buffer %d was not bound", k->name, j);
-    if (a->buf[j].bytes) memcpy(b->data, a->buf[j].host, a->buf[j].bytes);
+    if (ab->bytes) memcpy(b->data, ab->host, ab->bytes);
+    uint64_t addr = b->addr + ab->offset; /* the kernel's pointer: into the span, where the view starts */
+    memcpy(params + slots[j], &addr, sizeof addr);
   }
   return 0;
 }
@@ -149,7 +157,8 @@ void api_args_copy_out(const PtxKernel *k, const LaunchSpec *ls, const uint8_t *
   uint32_t slots[LAUNCH_MAX_ARGS];
   if (launch_pointer_slots(k, ls, slots, LAUNCH_MAX_ARGS) != a->nbuf) return;
   for (int j = 0; j < a->nbuf; j++) {
-    GBuf *b = device_buffer(slots, j, params, g, a->buf[j].bytes);
-    if (b && a->buf[j].out && a->buf[j].bytes) memcpy(a->buf[j].host, b->data, a->buf[j].bytes);
+    const ApiBuf *ab = &a->buf[j];
+    GBuf *b = device_buffer(slots, j, params, g, ab, ab->offset);
+    if (b && ab->out && ab->bytes) memcpy(ab->host, b->data, ab->bytes);
   }
 }

@@ -12,6 +12,8 @@
 typedef struct ApiBuf {
   uint8_t *host;
   uint64_t bytes;
+  uint64_t offset;   /* the kernel's pointer is this far into the buffer
+                        (a strided view of a larger array: its whole span) */
   int out;           /* copied back after the launch */
 } ApiBuf;
 
@@ -26,9 +28,10 @@ typedef struct ApiArgs {
 int api_args_parse(const json_t *args, const PtxKernel *k, LaunchSpec *ls, ApiArgs *a, WmErr *e);
 
 /* After launch_bind: copies each buffer's host bytes into its device
- * buffer in g (params: the bound parameter buffer). */
-int api_args_copy_in(const PtxKernel *k, const LaunchSpec *ls, const uint8_t *params, GlobalMem *g,
-                     const ApiArgs *a, WmErr *e);
+ * buffer in g and moves its pointer in params (the bound parameter
+ * buffer) by its offset. */
+int api_args_copy_in(const PtxKernel *k, const LaunchSpec *ls, uint8_t *params, GlobalMem *g, const ApiArgs *a,
+                     WmErr *e);
 /* After the launch: the "out" buffers back to the caller's memory. */
 void api_args_copy_out(const PtxKernel *k, const LaunchSpec *ls, const uint8_t *params, GlobalMem *g,
                        const ApiArgs *a);

@@ -101,3 +101,15 @@ def test_launch_syntax():
     x, y, out = np.ones(n, np.float32), np.ones(n, np.float32), np.zeros(n, np.float32)
     r = wn.kernel(saxpy)[n // 128, 128](np.float32(3.0), x, y, out)
     assert (out == 4).all() and r.grid == (n // 128, 1, 1) and r[ST] == n // 8
+
+
+def test_views_keep_their_strides():
+    a = np.random.default_rng(7).random((96, 64), dtype=np.float32)
+    src = a.T                                    # a (64, 96) view, Fortran order: numba reads its strides
+    dst = np.zeros((96, 64), np.float32)
+    wn.run(transpose, (4, 6), (16, 16), src, dst)
+    np.testing.assert_array_equal(dst, a)        # (a.T).T
+    half = np.zeros((96, 128), np.float32)
+    wn.run(transpose, (4, 6), (16, 16), src, half[:, ::2])   # every other column of a larger array
+    np.testing.assert_array_equal(half[:, ::2], a)
+    assert not half[:, 1::2].any()

@@ -209,3 +209,18 @@ def test_fused_attention(target):
     assert r[LDGSTS] == kv_sectors
     assert r[LD] == q_sectors + r[LDGSTS]  # warpmem counts cp.async's global reads under op_ld too
     assert r[ST] == seq * d * 2 // 32
+
+
+def test_matmul_of_a_transposed_view():
+    """B as a transposed view: the kernel gets its strides (as Triton's users pass b.stride()), and
+    the pointer into the view's span; the result is a @ b."""
+    m = n = k = 128
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    bt = rng.standard_normal((n, k)).astype(np.float16)
+    b = bt.T                                                        # (k, n), strides (2, 2 k)
+    c = np.zeros((m, n), np.float16)
+    wt.run(tk.matmul, (4,), a, b, c, m, n, k, a.strides[0] // 2, a.strides[1] // 2, b.strides[0] // 2,
+           b.strides[1] // 2, c.strides[0] // 2, c.strides[1] // 2, BM=64, BN=64, BK=32, GROUP=8)
+    np.testing.assert_allclose(c.astype(np.float32), a.astype(np.float32) @ b.astype(np.float32), atol=1e-2,
+                               rtol=2 ** -10)
