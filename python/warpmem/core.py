@@ -64,19 +64,31 @@ def _dims(d, what):
     return list(d)
 
 
-def _byte_bounds(a):
+def span_of(a):
+    """(lo, hi, start): the bytes of the allocation a view lies in (the array that owns the memory,
+    as a GPU allocation holds a tensor's views) and the address of its first element."""
     try:
         from numpy.lib.array_utils import byte_bounds  # NumPy 2
     except ImportError:
         from numpy import byte_bounds
-    return byte_bounds(a)
+    import numpy as np
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    start = a.__array_interface__["data"][0]
+    if not a.size:
+        return start, start, start
+    lo, hi = byte_bounds(root)
+    vlo, vhi = byte_bounds(a)
+    return min(lo, vlo), max(hi, vhi), start
 
 
 class _Buffers:
-    """The arrays of one launch, kept alive while it runs.  A strided view (a transpose, a slice with a
-    step, negative strides) goes as the whole span of memory it lies in, and the kernel's pointer as
-    its first element inside it, as a GPU pointer into a larger allocation would: the kernel indexes it
-    with the view's own strides (Triton's stride arguments, numba's strides fields)."""
+    """The arrays of one launch, kept alive while it runs.  A view (a slice, a transpose, negative
+    strides) goes as the memory of the array it is a view of, and the kernel's pointer as its first
+    element inside it, as a GPU pointer into the tensor's allocation would: the kernel indexes it with
+    the view's own strides (Triton's stride arguments, numba's strides fields), and its alignment is
+    the allocation's (Triton marks only 16-byte aligned pointers)."""
 
     def __init__(self):
         self.kept = []
@@ -89,8 +101,7 @@ class _Buffers:
         import numpy as np
         a = np.asarray(a)
         self.kept.append(a)
-        start = a.__array_interface__["data"][0]
-        lo, hi = _byte_bounds(a) if a.size else (start, start)
+        lo, hi, start = span_of(a)
         return {"ptr": lo, "bytes": int(hi - lo), "offset": int(start - lo),
                 "type": _ELEM.get(a.dtype.name, "u8"), "out": bool(a.flags.writeable)}
 

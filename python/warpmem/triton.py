@@ -30,14 +30,23 @@ ARCH_OF_TARGET = {80: "ampere", 90: "h200"}
 
 
 class _Ptr:
-    """What Triton's specialization asks of a tensor: its data_ptr and dtype.
-    Device buffers are page-aligned in warpmem as cudaMalloc's are."""
+    """What Triton's specialization asks of a tensor: its data_ptr and dtype.  Device buffers are
+    page-aligned in warpmem as cudaMalloc's are; a view's pointer lies as far into its buffer as its
+    first element into the span it is passed as (warpmem.core), so its alignment is the GPU's."""
 
-    def __init__(self, dtype):
-        self.dtype = dtype
+    def __init__(self, value):
+        self.dtype = _dtype_name(value)
+        self.offset = _offset_in_span(value)
 
     def data_ptr(self):
-        return 4096
+        return 4096 + self.offset
+
+
+def _offset_in_span(value):
+    import numpy as np
+    from .core import span_of
+    lo, _, start = span_of(value.detach().numpy() if hasattr(value, "detach") else np.asarray(value))
+    return start - lo
 
 
 def _dtype_name(a):
@@ -103,7 +112,7 @@ def compile(fn, *args, num_warps=None, num_stages=None, config=None, target="sm_
         if p.is_constexpr:
             signature[name], consts[(i,)] = "constexpr", value
             continue
-        probe = _Ptr(_dtype_name(value)) if _is_tensor(value) else value
+        probe = _Ptr(value) if _is_tensor(value) else value
         ty, attr = native_specialize_impl(BaseBackend, probe, p.is_const, not p.do_not_specialize,
                                           not p.do_not_specialize_on_alignment)
         signature[name] = ty

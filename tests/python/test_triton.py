@@ -224,3 +224,16 @@ def test_matmul_of_a_transposed_view():
            b.strides[1] // 2, c.strides[0] // 2, c.strides[1] // 2, BM=64, BN=64, BK=32, GROUP=8)
     np.testing.assert_allclose(c.astype(np.float32), a.astype(np.float32) @ b.astype(np.float32), atol=1e-2,
                                rtol=2 ** -10)
+
+
+def test_a_view_off_16_bytes_is_not_marked_aligned():
+    """x[1:] starts 4 bytes into its buffer: Triton must not assume 16-byte alignment (as on a GPU,
+    where data_ptr() % 16 decides), so its loads are scalar and nothing faults."""
+    n = 4096
+    x = np.arange(n + 1, dtype=np.float32)
+    y, out = np.ones(n, np.float32), np.zeros(n, np.float32)
+    r = wt.run(tk.vector_add, (n // 1024,), x[1:], y, out, n, BLOCK=1024)
+    np.testing.assert_array_equal(out, x[1:] + 1)
+    # y's loads stay 16-byte vectors (a warp request covers 128 floats), x's are 4-byte ones (a lane's
+    # 4 floats are 4 requests): n / 128 + n / 32 requests, where two aligned arrays take 2 n / 128
+    assert r["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] == n // 128 + n // 32
