@@ -102,6 +102,25 @@ static void test_device(void **state) {
   assert_int_equal(v, 9);
   assert_int_equal(SYM(fn_attr, "cuDeviceGetAttribute")(&v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0), 0);
   assert_int_equal(v, 132); /* H200 SXM */
+  /* what the lent H200 answered (docs/results/h200-2026-12-03-apps/device-attrs.txt),
+   * but for capabilities warpmem run lacks */
+  static const struct { int id, want; } h200[] = {
+    {108, 39321600},  /* MAX_PERSISTING_L2_CACHE_SIZE */
+    {109, 134217728}, /* MAX_ACCESS_POLICY_WINDOW_SIZE */
+    {21, 131072},     /* MAXIMUM_TEXTURE1D_WIDTH */
+    {54, 2046},       /* MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS */
+    {40, 3},          /* ASYNC_ENGINE_COUNT */
+    {37, 6016},       /* GLOBAL_MEMORY_BUS_WIDTH */
+    {115, 1},         /* MEMORY_POOLS_SUPPORTED: cudaMallocAsync runs */
+    {127, 1},         /* TENSOR_MAP_ACCESS_SUPPORTED */
+    {102, 0},         /* VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED: 1 on the H200, not stood in for */
+    {107, 0},         /* GENERIC_COMPRESSION_SUPPORTED: the same */
+    {9999, 0},        /* none: 0 */
+  };
+  for (size_t i = 0; i < sizeof h200 / sizeof h200[0]; i++) {
+    assert_int_equal(SYM(fn_attr, "cuDeviceGetAttribute")(&v, h200[i].id, 0), 0);
+    if (v != h200[i].want) fail_msg("attribute %d: %d, not %d", h200[i].id, v, h200[i].want);
+  }
   char name[128];
   assert_int_equal(SYM(fn_name, "cuDeviceGetName")(name, sizeof name, 0), CUDA_SUCCESS);
   assert_non_null(strstr(name, "warpmem"));

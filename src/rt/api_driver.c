@@ -188,82 +188,11 @@ CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) {
 }
 
 
-/* The memory clock in kHz that gives the preset's bandwidth (DDR: two
- * transfers per clock). */
-static int mem_clock_khz(const Arch *a) {
-  return a->bus_bits ? (int)(a->dram_gbs * 1e6 / (2.0 * a->bus_bits / 8.0)) : 0;
-}
-
-/* The limits of textures and surfaces (the programming guide's table for
- * cc 9.0), or -1. */
-static long long tex_attribute(CUdevice_attribute attr) {
-  switch (attr) {
-  case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH: case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH:
-  case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT: case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH:
-  case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT: case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH:
-  case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH: case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH:
-  case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT: case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH:
-  case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH:
-    return 65536;
-  case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH: case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT:
-  case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH: case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH:
-  case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT: case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH:
-    return 16384;
-  case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS: case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS:
-  case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS: case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS:
-    return 2048;
-  case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH: return 1 << 27;
-  case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: return 512;
-  case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT: case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: return 32;
-  default: return -1;
-  }
-}
-
-/* The value of attr on preset a; -1 for one not known here (0 then). */
-static long long attribute(CUdevice_attribute attr, const Arch *a) {
-  ArchLimits L = rt_arch_limits();
-  switch (attr) {
-  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return a->max_threads_block;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: return L.block_xy;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return L.block_z;
-  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return L.grid_x;
-  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return L.grid_yz;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: return a->smem_block;
-  case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: return 64 << 10;
-  case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return a->warp_size;
-  case CU_DEVICE_ATTRIBUTE_MAX_PITCH: return INT32_MAX;
-  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: return a->regs_block;
-  case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return (long long)(a->clock_ghz * 1e6);
-  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return a->sms;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return a->cc / 10;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return a->cc % 10;
-  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return a->l2_bytes;
-  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return a->max_threads_sm;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: return a->smem_sm;
-  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return a->regs_sm;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return a->smem_block_optin;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return a->max_blocks_sm;
-  case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: return a->cc >= 90; /* thread block clusters: sm_90 and later */
-  case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: return a->smem_reserved;
-  case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return a->bus_bits;
-  case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: return mem_clock_khz(a);
-  case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: return 2;
-  case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
-  case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
-  case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
-  case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED:
-  case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: case CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER:
-    return 1;
-  default: return tex_attribute(attr);
-  }
-}
-
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) {
   CUresult r = check_dev(dev);
   if (r) return r;
   if (!pi) return CUDA_ERROR_INVALID_VALUE;
-  long long v = attribute(attrib, rt_arch());
-  *pi = v < 0 ? 0 : (int)v; /* the rest (PCI ids, ECC, ...) are 0 on this device */
+  *pi = (int)rt_device_attribute((int)attrib);
   return CUDA_SUCCESS;
 }
 

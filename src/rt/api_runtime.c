@@ -443,12 +443,6 @@ cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
 /* ---- properties: the preset's, so that samples checking the compute
  * capability proceed ---- */
 
-/* The memory clock (kHz) that gives the preset's bandwidth over its bus
- * (double data rate), as deviceQuery computes it back. */
-static int mem_clock_khz(const Arch *a) {
-  return a->bus_bits ? (int)(a->dram_gbs * 1e6 / (2.0 * a->bus_bits / 8.0)) : 0;
-}
-
 static size_t total_mem(void) {
   size_t free_b = 0, total = 0;
   rt_mem_info(&free_b, &total);
@@ -520,8 +514,10 @@ static void fill_props(struct cudaDeviceProp *p, const Arch *a) {
   p->concurrentKernels = p->cooperativeLaunch = p->streamPrioritiesSupported = 1;
   p->clusterLaunch = a->cc >= 90;
   p->globalL1CacheSupported = p->localL1CacheSupported = 1;
-  p->asyncEngineCount = 2;
-  p->memoryBusWidth = a->bus_bits;
+  p->asyncEngineCount = (int)rt_device_attribute(40);     /* the attributes' table: rt_attrs.c */
+  p->memoryBusWidth = (int)rt_device_attribute(37);
+  p->persistingL2CacheMaxSize = (int)rt_device_attribute(108);
+  p->accessPolicyMaxWindowSize = (int)rt_device_attribute(109);
   p->l2CacheSize = a->l2_bytes;
   p->maxThreadsPerMultiProcessor = a->max_threads_sm;
   p->sharedMemPerMultiprocessor = (size_t)a->smem_sm;
@@ -541,50 +537,11 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
 }
 #endif
 
-/* The value of attribute attr on preset a; -1 for one not known here. */
-static long long attribute(enum cudaDeviceAttr attr, const Arch *a) {
-  ArchLimits L = rt_arch_limits();
-  switch (attr) {
-  case cudaDevAttrMaxThreadsPerBlock: return a->max_threads_block;
-  case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: return L.block_xy;
-  case cudaDevAttrMaxBlockDimZ: return L.block_z;
-  case cudaDevAttrMaxGridDimX: return L.grid_x;
-  case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: return L.grid_yz;
-  case cudaDevAttrMaxSharedMemoryPerBlock: return a->smem_block;
-  case cudaDevAttrTotalConstantMemory: return 64 << 10;
-  case cudaDevAttrWarpSize: return a->warp_size;
-  case cudaDevAttrMaxPitch: return INT32_MAX;
-  case cudaDevAttrMaxRegistersPerBlock: return a->regs_block;
-  case cudaDevAttrClockRate: return (long long)(a->clock_ghz * 1e6);
-  case cudaDevAttrMultiProcessorCount: return a->sms;
-  case cudaDevAttrComputeCapabilityMajor: return a->cc / 10;
-  case cudaDevAttrComputeCapabilityMinor: return a->cc % 10;
-  case cudaDevAttrL2CacheSize: return a->l2_bytes;
-  case cudaDevAttrMaxThreadsPerMultiProcessor: return a->max_threads_sm;
-  case cudaDevAttrMaxSharedMemoryPerMultiprocessor: return a->smem_sm;
-  case cudaDevAttrMaxRegistersPerMultiprocessor: return a->regs_sm;
-  case cudaDevAttrMaxSharedMemoryPerBlockOptin: return a->smem_block_optin;
-  case cudaDevAttrMaxBlocksPerMultiprocessor: return a->max_blocks_sm;
-  case cudaDevAttrReservedSharedMemoryPerBlock: return a->smem_reserved;
-  case cudaDevAttrClusterLaunch: return a->cc >= 90; /* thread block clusters: sm_90 and later */
-  case cudaDevAttrGlobalMemoryBusWidth: return a->bus_bits;
-  case cudaDevAttrMemoryClockRate: return mem_clock_khz(a);
-  case cudaDevAttrAsyncEngineCount: return 2;
-  case cudaDevAttrManagedMemory: case cudaDevAttrUnifiedAddressing: case cudaDevAttrConcurrentManagedAccess:
-  case cudaDevAttrCanMapHostMemory: case cudaDevAttrConcurrentKernels: case cudaDevAttrCooperativeLaunch:
-  case cudaDevAttrGlobalL1CacheSupported: case cudaDevAttrLocalL1CacheSupported:
-  case cudaDevAttrStreamPrioritiesSupported: case cudaDevAttrMemoryPoolsSupported:
-    return 1;
-  default: return -1;
-  }
-}
-
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
   cudaError_t r = check_device(device);
   if (r) return r;
   if (!value) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
-  long long v = attribute(attr, rt_arch());
-  *value = v < 0 ? 0 : (int)v; /* the rest (PCI ids, ECC, ...) are 0 on this device */
+  *value = (int)rt_device_attribute((int)attr);
   return cudaSuccess;
 }
 

@@ -83,6 +83,10 @@ RtError rt_init(void);
 const Arch *rt_arch(void);
 /* What a launch may ask of it (arch_limits of the preset). */
 ArchLimits rt_arch_limits(void);
+/* Device attribute `id` (CUdevice_attribute's numbers, which
+ * cudaDeviceAttr shares) of the one device: rt_attrs.c's table (0 for an
+ * id it does not know). */
+long long rt_device_attribute(int id);
 
 /* The calling thread's last error, cleared (rt_get_last_error) or kept
  * (rt_peek_last_error); a sticky error is never cleared. */
