@@ -480,6 +480,28 @@ static void test_compare_floats(void **state) {
   free(want.data);
 }
 
+/* Half outputs are floats too (the Triton kernels' f16 results): one ulp
+ * of a sum rounded to f16 passes, a difference of 1% does not, and the
+ * message prints the value, not its bits as a double. */
+static void test_compare_halves(void **state) {
+  (void)state;
+  GBuf got = make_buf(PTX_T_F16, 3, "arg3 (buf:f16:3)"), want = make_buf(PTX_T_F16, 3, "arg3 (buf:f16:3)");
+  const uint16_t w[3] = {0x3c00 /* 1 */, 0x4500 /* 5 */, 0xc248 /* -3.140625 */};
+  const uint16_t g[3] = {0x3c01 /* 1 + 2^-10: an ulp */, 0x4500, 0xc248};
+  memcpy(want.data, w, sizeof w);
+  memcpy(got.data, g, sizeof g);
+  GpuMismatch m;
+  assert_int_equal(gpu_compare_buf(&got, &want, NULL, &m), 0);
+  const uint16_t far[3] = {0x3c00, 0x4514 /* 5.078125: 1.6% */, 0xc248};
+  memcpy(got.data, far, sizeof far);
+  assert_int_equal(gpu_compare_buf(&got, &want, NULL, &m), 1);
+  assert_int_equal(m.first, 1);
+  assert_string_equal(m.got, "5.0781");
+  assert_string_equal(m.want, "5");
+  free(got.data);
+  free(want.data);
+}
+
 static void test_compare_integers_and_message(void **state) {
   (void)state;
   GlobalMem gpu = {0}, emu = {0};
@@ -840,6 +862,7 @@ int main(void) {
     cmocka_unit_test(test_throttle_filter),
     cmocka_unit_test(test_stop_rule),
     cmocka_unit_test(test_compare_floats),
+    cmocka_unit_test(test_compare_halves),
     cmocka_unit_test(test_compare_integers_and_message),
     cmocka_unit_test(test_tools_ptx_in_emulator),
     cmocka_unit_test(test_cublas_candidates),

@@ -2,7 +2,10 @@
  *
  * Integers must be equal.  Floats pass when |got - want| <= abs + rel |want|
  * (NaN matches NaN, an infinity only the same infinity), with defaults
- *   f32: rel 1e-5 (about 84 ulp), abs 1e-6;  f64: rel 1e-12, abs 1e-14.
+ *   f32: rel 1e-5 (about 84 ulp), abs 1e-6;  f64: rel 1e-12, abs 1e-14;
+ *   f16: rel 2e-3 (2 ulp), abs 1e-4;  bf16: rel 1.6e-2 (2 ulp), abs 1e-3:
+ *   a half sum of f32 terms rounds once at the end, and a term added in
+ *   another order by the tensor cores moves it an ulp.
  * Why not bit-exact: ptxas may contract a PTX mul.f32 and add.f32 without
  * a rounding modifier into one fma (the emulator rounds twice); the .approx
  * functions (sin, ex2, rcp.approx, ...) differ between the GPU's units and
@@ -17,9 +20,12 @@
 #include <string.h>
 
 #include "gpu/gpu.h"
+#include "util/half.h"
 
 GpuTolerance gpu_default_tolerance(PtxType t) {
   if (t == PTX_T_F64) return (GpuTolerance){.rel = 1e-12, .abs = 1e-14};
+  if (t == PTX_T_F16) return (GpuTolerance){.rel = 2e-3, .abs = 1e-4};
+  if (t == PTX_T_BF16) return (GpuTolerance){.rel = 1.6e-2, .abs = 1e-3};
   return (GpuTolerance){.rel = 1e-5, .abs = 1e-6};
 }
 
@@ -29,7 +35,8 @@ static uint64_t load_le(const uint8_t *p, unsigned n) {
   return v;
 }
 
-static double as_float(uint64_t bits, unsigned size) {
+static double as_float(uint64_t bits, PtxType t, unsigned size) {
+  if (size == 2) return t == PTX_T_BF16 ? wm_bf16_value((uint16_t)bits) : wm_f16_value((uint16_t)bits);
   if (size == 4) {
     uint32_t b = (uint32_t)bits;
     float f;
@@ -42,7 +49,7 @@ static double as_float(uint64_t bits, unsigned size) {
 }
 
 static void print_elem(char *buf, size_t n, uint64_t bits, PtxType t, unsigned size) {
-  if (ptx_type_is_float(t)) snprintf(buf, n, size == 4 ? "%.9g" : "%.17g", as_float(bits, size));
+  if (ptx_type_is_float(t)) snprintf(buf, n, size <= 2 ? "%.5g" : size == 4 ? "%.9g" : "%.17g", as_float(bits, t, size));
   else if (ptx_type_is_signed(t)) {
     int64_t v = (int64_t)(bits << (64 - 8 * size)) >> (64 - 8 * size); /* sign-extend */
     snprintf(buf, n, "%lld", (long long)v);
@@ -65,14 +72,14 @@ uint64_t gpu_compare_buf(const GBuf *got, const GBuf *want, const GpuTolerance *
   PtxType t = (PtxType)want->type;
   unsigned size = ptx_type_size(t);
   if (size == 0 || size > 8) size = 1; /* untyped: compare bytes */
-  int is_float = ptx_type_is_float(t) && (size == 4 || size == 8);
+  int is_float = ptx_type_is_float(t) && (size == 2 || size == 4 || size == 8);
   GpuTolerance dflt = gpu_default_tolerance(t);
   if (!tol) tol = &dflt;
   uint64_t bytes = got->size < want->size ? got->size : want->size;
   uint64_t n = bytes / size;
   for (uint64_t i = 0; i < n; i++) {
     uint64_t g = load_le(got->data + i * size, size), w = load_le(want->data + i * size, size);
-    int ok = g == w || (is_float && floats_agree(as_float(g, size), as_float(w, size), tol, m));
+    int ok = g == w || (is_float && floats_agree(as_float(g, t, size), as_float(w, t, size), tol, m));
     if (ok) continue;
     if (m->count++ == 0) {
       m->first = i;
