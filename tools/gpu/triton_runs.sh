@@ -12,11 +12,13 @@
 #    launch, in order).
 # The simulator's predictions, made before this ran, are in
 # docs/results/h200-2026-12-03-python/.  Everything goes to $OUT/triton.tgz.
+# FILES (default groundtruth/triton/*.ptx) takes a subset, to split the run
+# over two commands: FILES="groundtruth/triton/*sm90*.ptx", then *sm80*.
 source "$(dirname "$0")/ncu_prologue.sh"
 : > "$out/check-triton.txt"
 : > "$out/ncu-triton.csv"
 : > "$out/times-triton.json"
-for p in groundtruth/triton/*.ptx; do
+for p in ${FILES:-groundtruth/triton/*.ptx}; do
   for l in $(grep -h '^//@ ' "$p" | awk '{print $2}'); do
     echo "== $p $l" >> "$out/check-triton.txt"
     timeout 120 $W gpu run "$p" --only "$l" --check --no-time >> "$out/check-triton.txt" 2>&1
