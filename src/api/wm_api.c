@@ -197,10 +197,12 @@ static char *report_result(const json_t *req, const PtxModule *m, const LaunchSp
 }
 
 /* Registers per thread from ptxas, for the occupancy (as the command
- * finds them); a failure leaves them unknown, never the launch. */
+ * finds them), and the mul-add pairs ptxas fuses (ptx_contractions); a
+ * failure leaves them unknown, never the launch. */
 static void find_registers(PtxModule *m, const PtxKernel *k, const SimOptions *o) {
   const char *names[1] = {k->name};
   if (o->regs == 0) ptx_registers(m, sim_arch(o)->cc, names, 1);
+  ptx_contractions(m, sim_arch(o)->cc); /* outputs as the GPU's: the fmas ptxas makes */
 }
 
 char *wm_api_sim(const char *request) {
