@@ -125,6 +125,13 @@ static void test_encoding(void **state) {
   uint8_t zeros[TMAP_BYTES] = {0};
   assert_int_equal(tmap_unpack(zeros, &back, why, sizeof why), -1);
   assert_non_null(strstr(why, "its 128 bytes are not a tensor map"));
+  /* but tensormap.replace edits zeros as a map of rank 1, u8, sizes 1 */
+  assert_int_equal(tmap_decode_edit(zeros, &back, why, sizeof why), 0);
+  assert_true(back.rank == 1 && back.dtype == TMAP_T_UINT8 && back.dim[0] == 1 && back.box[0] == 1 &&
+              back.stride[0] == 1 && back.addr == 0);
+  map[0] ^= 1; /* other bytes nobody encoded are still none */
+  assert_int_equal(tmap_decode_edit(map, &back, why, sizeof why), -1);
+  map[0] ^= 1;
   map[70] ^= 1;
   assert_int_equal(tmap_unpack(map, &back, why, sizeof why), -1);
   assert_non_null(strstr(why, "changed after it was encoded"));

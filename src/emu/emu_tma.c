@@ -942,7 +942,7 @@ int emu_exec_tensormap_replace(EMU_EXEC_ARGS) {
     char why[300];
     uint64_t ord = x->s[0] == EMU_NOSLOT ? 0 : SRC(0)[l], v = SRC(1)[l];
     if (x->type == PTX_T_B32) v &= 0xffffffffu;
-    if (tmap_decode(p, &t, why, sizeof why) || replace_field(&t, x->aux, ord, v, why, sizeof why))
+    if (tmap_decode_edit(p, &t, why, sizeof why) || replace_field(&t, x->aux, ord, v, why, sizeof why))
       return emu_fault(b, x, warp, l, WM_EFAULT, "tensormap.replace at 0x%" PRIx64 ": %s", a, why);
     tmap_pack(&t, p);
   }

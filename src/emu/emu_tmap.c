@@ -237,6 +237,22 @@ void tmap_pack(const Tmap *t, void *map) {
   put(m + 12, checksum(m), 4);
 }
 
+/* Whether the n bytes at p are all zero. */
+static int all_zero(const uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (p[i]) return 0;
+  return 1;
+}
+
+int tmap_decode_edit(const void *map, Tmap *t, char *why, size_t n) {
+  if (!all_zero(map, TMAP_BYTES)) return tmap_decode(map, t, why, n);
+  memset(t, 0, sizeof *t); /* as a zero map's fields read: rank 1, u8, every size 1 */
+  t->rank = 1, t->dtype = TMAP_T_UINT8;
+  for (unsigned i = 0; i < TMAP_MAX_RANK; i++) t->dim[i] = 1, t->box[i] = 1, t->estride[i] = 1;
+  t->stride[0] = 1;
+  return 0;
+}
+
 int tmap_decode(const void *map, Tmap *t, char *why, size_t n) {
   const uint8_t *m = map;
   if (get(m, 4) != MAGIC)

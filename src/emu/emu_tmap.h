@@ -92,6 +92,11 @@ int tmap_unpack(const void *map, Tmap *t, char *why, size_t n);
 /* The same without the driver's rules: what tensormap.replace edits, a
  * field at a time (its fields may be invalid in between). */
 int tmap_decode(const void *map, Tmap *t, char *why, size_t n);
+/* tmap_decode for tensormap.replace: 128 zero bytes too, the map built on
+ * the device from zeros (Triton's and CUTLASS's device-made descriptors),
+ * as its fields read (rank 1, u8, every size 1).  A copy that uses zeros
+ * as a map is still refused (tmap_unpack). */
+int tmap_decode_edit(const void *map, Tmap *t, char *why, size_t n);
 /* cuTensorMapReplaceAddress: the map at `map` with a new global address
  * (the same alignment rules).  0, or -1 with the reason. */
 int tmap_replace_address(void *map, uint64_t addr, char *why, size_t n);
