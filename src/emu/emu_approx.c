@@ -50,25 +50,6 @@ int emu_approx(const PtxInstr *in, char *why, size_t n) {
   return 0;
 }
 
-/* How many times register r is read by k's code (any operand but a
- * destination). */
-static int reads_of(const PtxKernel *k, uint32_t r) {
-  int n = 0;
-  for (int i = 0; i < k->ncode; i++) {
-    const PtxInstr *in = &k->code[i];
-    int first = (ptx_op[in->op].flags & OPF_NODST) ? 0 : 1;
-    for (int o = first; o < in->nopd; o++) {
-      const PtxOperand *x = &in->opd[o];
-      if (x->kind == PTX_O_VEC)
-        for (int j = 0; j < x->n; j++) n += ptx_vec_reg(k, x, j) == r;
-      else if (x->kind == PTX_O_REG || x->kind == PTX_O_ADDR)
-        n += x->reg[0] == r;
-    }
-    if (in->guard == r) n++;
-  }
-  return n;
-}
-
 static int plain_float(const PtxInstr *in, int op) {
   return in->op == op && in->rnd == PTX_RND_NONE && !(in->flags & PTX_IF_SAT) &&
          (in->type == PTX_T_F32 || in->type == PTX_T_F64);
@@ -87,7 +68,7 @@ static int contractible(const PtxKernel *k, int i) {
     for (int o = 1; o < in->nopd; o++) reads |= in->opd[o].kind == PTX_O_REG && in->opd[o].reg[0] == d;
     if (!reads) continue;
     int fusable = (plain_float(in, PTX_OP_ADD) || plain_float(in, PTX_OP_SUB)) && in->type == mul->type &&
-                  in->guard == mul->guard && reads_of(k, d) == 1;
+                  in->guard == mul->guard && ptx_reads_of(k, d) == 1;
     return fusable ? j : -1;
   }
   return -1;

@@ -204,3 +204,20 @@ void ptx_instr_text(const PtxModule *m, const PtxInstr *in, char *buf, size_t n)
   }
   buf[len] = '\0';
 }
+
+int ptx_reads_of(const PtxKernel *k, uint32_t r) {
+  int n = 0;
+  for (int i = 0; i < k->ncode; i++) {
+    const PtxInstr *in = &k->code[i];
+    int first = (ptx_op[in->op].flags & OPF_NODST) ? 0 : 1;
+    for (int o = first; o < in->nopd; o++) {
+      const PtxOperand *x = &in->opd[o];
+      if (x->kind == PTX_O_VEC)
+        for (int j = 0; j < x->n; j++) n += ptx_vec_reg(k, x, j) == r;
+      else if (x->kind == PTX_O_REG || x->kind == PTX_O_ADDR)
+        n += x->reg[0] == r;
+    }
+    if (in->guard == r) n++;
+  }
+  return n;
+}

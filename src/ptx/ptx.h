@@ -625,6 +625,10 @@ int ptx_contractions(PtxModule *m, int cc);
 
 void ptx_module_free(PtxModule *m);
 
+/* How many times register r is read by k's code (any operand but a
+ * destination, and guards): ptx.c. */
+int ptx_reads_of(const PtxKernel *k, uint32_t r);
+
 /* Register i of vector operand o of an instruction of kernel k. */
 static inline uint32_t ptx_vec_reg(const PtxKernel *k, const PtxOperand *o, int i) {
   return o->n > 4 ? k->vregs[o->imm + i] : o->reg[i];

@@ -76,22 +76,6 @@ static int product_of(const PtxKernel *k, int i, int o) {
   return -1;
 }
 
-/* How many instructions of k read register r. */
-static int reads(const PtxKernel *k, uint32_t r) {
-  int n = 0;
-  for (int i = 0; i < k->ncode; i++) {
-    const PtxInstr *in = &k->code[i];
-    int first = (ptx_op[in->op].flags & OPF_NODST) ? 0 : 1;
-    for (int o = first; o < in->nopd; o++) {
-      const PtxOperand *x = &in->opd[o];
-      if (x->kind == PTX_O_REG || x->kind == PTX_O_ADDR) n += x->reg[0] == r;
-      else if (x->kind == PTX_O_VEC)
-        for (int j = 0; j < x->n; j++) n += ptx_vec_reg(k, x, j) == r;
-    }
-  }
-  return n;
-}
-
 /* The muls (up to 2) whose products add or sub i could absorb; how many. */
 static int candidates(const PtxKernel *k, int i, int mul[2]) {
   const PtxInstr *in = &k->code[i];
@@ -232,7 +216,7 @@ static int mark(PtxKernel *k, const uint8_t *bits, size_t nlines) {
       uint8_t there = k->code[mul[c]].ptx_line <= nlines ? bits[k->code[mul[c]].ptx_line] : 0;
       /* the FFMA under the add's line (or, no add left, under the mul's) */
       int fused = ((here & fma) && !(here & add)) || (!(here & (fma | add)) && (there & fma) && !(there & mulb));
-      if (!here && !there) fused = reads(k, k->code[mul[c]].opd[0].reg[0]) == 1; /* merged away */
+      if (!here && !there) fused = ptx_reads_of(k, k->code[mul[c]].opd[0].reg[0]) == 1; /* merged away */
       if (fused && (n == 1 || !(there & mulb))) pick = mul[c];
     }
     if (pick < 0 && n == 2 && (here & fma) && !(here & add)) pick = mul[0]; /* both products kept: the first */
