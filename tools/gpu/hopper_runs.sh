@@ -49,11 +49,7 @@ for s in "$@"; do
   if [[ "$split" == *" $n "* ]]; then
     : > "$out/ncu-$n.csv"
     for l in $(labels "$p"); do
-      timeout 60 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
-        --log-file "$out/one.csv" $W gpu run "$p" --only "$l" --no-time >> "$out/ncu-$n.out" 2>&1
-      echo "== $l: ncu exit $?" >> "$out/ncu-$n.out"
-      if [ -s "$out/ncu-$n.csv" ]; then grep '^"[0-9]' "$out/one.csv" >> "$out/ncu-$n.csv"; else cat "$out/one.csv" >> "$out/ncu-$n.csv"; fi
-      rm -f "$out/one.csv"
+      ncu_one "$p" "$l" "$n"
     done
   else
     timeout 240 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \

@@ -28,11 +28,7 @@ for s in bulk_group=groundtruth/ptx/bulk_group_kernels.ptx dsm_atom=groundtruth/
     echo "== $l" >> "$out/check-$n.txt"
     timeout 60 $W gpu run "$p" --only "$l" --check --no-time >> "$out/check-$n.txt" 2>&1
     echo "== $l: exit $?" >> "$out/check-$n.txt"
-    timeout 60 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
-      --log-file "$out/one.csv" $W gpu run "$p" --only "$l" --no-time >> "$out/ncu-$n.out" 2>&1
-    echo "== $l: ncu exit $?" >> "$out/ncu-$n.out"
-    if [ -s "$out/ncu-$n.csv" ]; then grep '^"[0-9]' "$out/one.csv" >> "$out/ncu-$n.csv"; else cat "$out/one.csv" >> "$out/ncu-$n.csv"; fi
-    rm -f "$out/one.csv"
+    ncu_one "$p" "$l" "$n"
   done
   echo "$n: $(grep -c ': exit 0$' "$out/check-$n.txt") of $(grep -c ': exit' "$out/check-$n.txt") ran, $(grep -c '^"[0-9]' "$out/ncu-$n.csv") profiled, $(( $(date +%s) - t0 )) s"
 done

@@ -23,11 +23,7 @@ for p in ${FILES:-groundtruth/triton/*.ptx}; do
     echo "== $p $l" >> "$out/check-triton.txt"
     timeout 120 $W gpu run "$p" --only "$l" --check --no-time >> "$out/check-triton.txt" 2>&1
     echo "== $l: exit $?" >> "$out/check-triton.txt"
-    timeout 120 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
-      --log-file "$out/one.csv" $W gpu run "$p" --only "$l" --no-time >> "$out/ncu-triton.out" 2>&1
-    echo "== $l: ncu exit $?" >> "$out/ncu-triton.out"
-    if [ -s "$out/ncu-triton.csv" ]; then grep '^"[0-9]' "$out/one.csv" >> "$out/ncu-triton.csv"; else cat "$out/one.csv" >> "$out/ncu-triton.csv"; fi
-    rm -f "$out/one.csv"
+    ncu_one "$p" "$l" triton 120
     timeout 120 $W gpu run "$p" --only "$l" --budget 0.1 --format json >> "$out/times-triton.json" 2>> "$out/times-triton.err"
     echo "== $l: exit $?" >> "$out/times-triton.err"
   done
