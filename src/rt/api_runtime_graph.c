@@ -3,7 +3,11 @@
  * dependencies come before it, so that order is a valid one), made by
  * stream capture or node by node; an executable graph is a copy of them,
  * and cudaGraphLaunch runs them one after another.  Kernel nodes keep their
- * parameter buffer, packed when the node is made, as CUDA does. */
+ * parameter buffer, packed when the node is made, as CUDA does.  Memory
+ * nodes: CUDA fixes an allocation node's address when the node is made and
+ * keeps it for every launch, so the memory is allocated then and kept for
+ * the process (a free node and cudaDeviceGraphMemTrim release nothing:
+ * the graphs' copies may still launch). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +16,7 @@
 
 #define E(x) ((cudaError_t)(x))
 
-typedef enum { GN_EMPTY, GN_KERNEL, GN_COPY, GN_COPY3D, GN_SET, GN_HOST, GN_EVENT } GraphNodeKind;
+typedef enum { GN_EMPTY, GN_KERNEL, GN_COPY, GN_COPY3D, GN_SET, GN_HOST, GN_EVENT, GN_ALLOC, GN_FREE } GraphNodeKind;
 
 typedef struct GraphNode {
   GraphNodeKind kind;
@@ -28,6 +32,7 @@ typedef struct GraphNode {
   cudaHostFn_t fn;                /* GN_HOST */
   void *data;
   cudaEvent_t ev;                 /* GN_EVENT */
+  struct cudaMemAllocNodeParams alloc; /* GN_ALLOC (dst: its memory); GN_FREE: dst */
 } GraphNode;
 
 struct CUgraph_st {
@@ -284,6 +289,64 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
   return cudaSuccess;
 }
 
+/* bytes the graphs' allocation nodes hold (cudaDeviceGetGraphMemAttribute) */
+static uint64_t graph_mem;
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                     struct cudaMemAllocNodeParams *nodeParams) {
+  if (!graph || !nodeParams || !nodeParams->bytesize) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  void *p = NULL;
+  RtError r = rt_malloc(nodeParams->bytesize, RT_MEM_DEVICE, &p);
+  if (r) return E(r);
+  GraphNode *nd = add_node(graph, GN_ALLOC);
+  nodeParams->dptr = nd->dst = p;
+  nd->alloc = *nodeParams;
+  graph_mem += nodeParams->bytesize;
+  if (pGraphNode) *pGraphNode = (cudaGraphNode_t)nd;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                    size_t numDependencies, void *dptr) {
+  if (!graph || !dptr) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  GraphNode *nd = add_node(graph, GN_FREE);
+  nd->dst = dptr;
+  if (pGraphNode) *pGraphNode = (cudaGraphNode_t)nd;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out) {
+  const GraphNode *nd = (const GraphNode *)node;
+  if (!nd || !params_out || nd->kind != GN_ALLOC) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  *params_out = nd->alloc;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) {
+  const GraphNode *nd = (const GraphNode *)node;
+  if (!nd || !dptr_out || nd->kind != GN_FREE) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  *(void **)dptr_out = nd->dst;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGraphMemTrim(int device) {
+  return device == 0 ? cudaSuccess : E(rt_set_last_error(RT_ERR_INVALID_DEVICE));
+}
+
+/* Used and reserved bytes alike: what the allocation nodes hold. */
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value) {
+  if (device != 0) return E(rt_set_last_error(RT_ERR_INVALID_DEVICE));
+  if (!value) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
+  *(uint64_t *)value = graph_mem;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value) {
+  if (device != 0) return E(rt_set_last_error(RT_ERR_INVALID_DEVICE));
+  return value ? cudaSuccess : E(rt_set_last_error(RT_ERR_INVALID_VALUE)); /* resetting the high watermarks */
+}
+
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes) {
   if (!graph || !numNodes) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
   if (nodes)
@@ -339,7 +402,8 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *p
   static const enum cudaGraphNodeType type[] = {
     [GN_EMPTY] = cudaGraphNodeTypeEmpty, [GN_KERNEL] = cudaGraphNodeTypeKernel, [GN_COPY] = cudaGraphNodeTypeMemcpy,
     [GN_COPY3D] = cudaGraphNodeTypeMemcpy, [GN_SET] = cudaGraphNodeTypeMemset, [GN_HOST] = cudaGraphNodeTypeHost,
-    [GN_EVENT] = cudaGraphNodeTypeEventRecord};
+    [GN_EVENT] = cudaGraphNodeTypeEventRecord, [GN_ALLOC] = cudaGraphNodeTypeMemAlloc,
+    [GN_FREE] = cudaGraphNodeTypeMemFree};
   if (!node || !pType) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
   *pType = type[((const GraphNode *)node)->kind];
   return cudaSuccess;
