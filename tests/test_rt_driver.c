@@ -409,8 +409,39 @@ static void test_jit_link(void **state) {
   assert_int_equal(destroy(ls), CUDA_SUCCESS);
 }
 
+/* What the CUDA samples' simpleAttributes and asyncAPI ask of the driver
+ * through the static runtime: a persisting-L2 limit (kept, at most the
+ * device's 39321600), a stream's access-policy window read back as set,
+ * the profiler's range; an unknown limit is refused. */
+static void test_limits_and_stream_attrs(void **state) {
+  NEED_LIB();
+  typedef CUresult (*fn_setlim)(int, size_t);
+  typedef CUresult (*fn_getlim)(size_t *, int);
+  size_t v = 0;
+  assert_int_equal(SYM(fn_setlim, "cuCtxSetLimit")(6 /* PERSISTING_L2_CACHE_SIZE */, 1 << 20), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_getlim, "cuCtxGetLimit")(&v, 6), CUDA_SUCCESS);
+  assert_int_equal(v, 1 << 20);
+  assert_int_equal(SYM(fn_setlim, "cuCtxSetLimit")(6, (size_t)1 << 40), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_getlim, "cuCtxGetLimit")(&v, 6), CUDA_SUCCESS);
+  assert_int_equal(v, 39321600);
+  assert_int_equal(SYM(fn_getlim, "cuCtxGetLimit")(&v, 3 /* DEV_RUNTIME_SYNC_DEPTH */), CUDA_SUCCESS);
+  assert_int_equal(v, 2);
+  assert_int_equal(SYM(fn_setlim, "cuCtxSetLimit")(99, 1), 215 /* UNSUPPORTED_LIMIT */);
+  typedef CUresult (*fn_sattr)(void *, int, const void *);
+  typedef CUresult (*fn_gattr)(void *, int, void *);
+  uint8_t set[64] = {0}, got[64];
+  memset(set, 0x5a, 40); /* an access-policy window: base, bytes, ratio, hit and miss properties */
+  assert_int_equal(SYM(fn_sattr, "cuStreamSetAttribute")(NULL, 1 /* ACCESS_POLICY_WINDOW */, set), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_gattr, "cuStreamGetAttribute")(NULL, 1, got), CUDA_SUCCESS);
+  assert_memory_equal(got, set, sizeof set);
+  assert_int_equal(SYM(fn_gattr, "cuStreamGetAttribute")((void *)8, 1, got), ERR_INVALID_HANDLE);
+  assert_int_equal(SYM(fn_void, "cuProfilerStart")(), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_void, "cuProfilerStop")(), CUDA_SUCCESS);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_limits_and_stream_attrs),
     cmocka_unit_test(test_jit_link),
     cmocka_unit_test(test_export_tables),
     cmocka_unit_test(test_device),

@@ -349,14 +349,8 @@ CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig) {
 }
 
 /* CUlimit to the context's, or -1. */
-static int limit_of(CUlimit limit) {
-  switch (limit) {
-  case CU_LIMIT_STACK_SIZE: return RT_LIMIT_STACK;
-  case CU_LIMIT_PRINTF_FIFO_SIZE: return RT_LIMIT_PRINTF_FIFO;
-  case CU_LIMIT_MALLOC_HEAP_SIZE: return RT_LIMIT_HEAP;
-  default: return -1;
-  }
-}
+/* CUlimit numbers RtLimit's. */
+static int limit_of(CUlimit limit) { return (unsigned)limit < RT_LIMIT_COUNT ? (int)limit : -1; }
 
 CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
   int l = limit_of(limit);
@@ -372,6 +366,11 @@ CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit) {
   *pvalue = (size_t)v;
   return R(r);
 }
+
+/* The profiler's range (cudaProfilerStart through the static runtime):
+ * every profiled launch is reported anyway. */
+CUresult cuProfilerStart(void) { return CUDA_SUCCESS; }
+CUresult cuProfilerStop(void) { return CUDA_SUCCESS; }
 
 CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) {
   if (leastPriority) *leastPriority = 0;

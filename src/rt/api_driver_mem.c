@@ -246,6 +246,18 @@ CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int 
 }
 
 CUresult cuStreamDestroy(CUstream hStream) { return R(rt_stream_destroy((RtStream *)hStream)); }
+
+/* Kept and read back, no effect (as cudaStreamSetAttribute). */
+CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value) {
+  return R(rt_stream_set_attr((RtStream *)hStream, (unsigned)attr, value, sizeof *value));
+}
+
+CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out) {
+  return R(rt_stream_get_attr((RtStream *)hStream, (unsigned)attr, value_out, sizeof *value_out));
+}
+
+/* The persisting L2 lines: none are kept apart in the model. */
+CUresult cuCtxResetPersistingL2Cache(void) { return CUDA_SUCCESS; }
 CUresult cuStreamSynchronize(CUstream hStream) { return R(rt_stream_sync((RtStream *)hStream)); }
 CUresult cuStreamQuery(CUstream hStream) { return R(rt_stream_check((RtStream *)hStream)); }
 

@@ -392,29 +392,13 @@ cudaError_t cudaDriverGetVersion(int *driverVersion) {
 
 cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) { return cudaDriverGetVersion(runtimeVersion); }
 
-static int limit_of(enum cudaLimit limit, RtLimit *out) {
-  if (limit == cudaLimitStackSize) *out = RT_LIMIT_STACK;
-  else if (limit == cudaLimitPrintfFifoSize) *out = RT_LIMIT_PRINTF_FIFO;
-  else if (limit == cudaLimitMallocHeapSize) *out = RT_LIMIT_HEAP;
-  else return -1;
-  return 0;
-}
-
-cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
-  RtLimit l;
-  if (limit_of(limit, &l)) return cudaSuccess; /* sync depth, L2 fetch granularity, ...: no effect here */
-  return E(rt_set_limit(l, value));
-}
+/* cudaLimit numbers RtLimit's (rt.h); others are cudaErrorUnsupportedLimit. */
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) { return E(rt_set_limit((RtLimit)limit, value)); }
 
 cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) {
-  RtLimit l;
   uint64_t v = 0;
   if (!pValue) return E(rt_set_last_error(RT_ERR_INVALID_VALUE));
-  if (limit_of(limit, &l)) {
-    *pValue = 0;
-    return cudaSuccess;
-  }
-  RtError r = rt_get_limit(l, &v);
+  RtError r = rt_get_limit((RtLimit)limit, &v);
   *pValue = (size_t)v;
   return E(r);
 }

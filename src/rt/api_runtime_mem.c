@@ -319,15 +319,15 @@ cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
   return E(rt_stream_check((RtStream *)hStream));
 }
 
+/* An L2 access policy window, a priority, ...: hints for a GPU's
+ * scheduler and caches, which warpmem's model does not take; kept and read
+ * back as set. */
 cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value_out) {
-  if (value_out) memset(value_out, 0, sizeof *value_out);
-  return E(rt_stream_check((RtStream *)hStream));
+  return E(rt_stream_get_attr((RtStream *)hStream, (unsigned)attr, value_out, sizeof *value_out));
 }
 
-/* An L2 access policy window, a priority, ...: hints for a GPU's
- * scheduler and caches, which warpmem's model does not take. */
 cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value) {
-  return E(rt_stream_check((RtStream *)hStream));
+  return E(rt_stream_set_attr((RtStream *)hStream, (unsigned)attr, value, sizeof *value));
 }
 
 cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }

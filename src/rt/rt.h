@@ -109,7 +109,13 @@ RtError rt_device_sync(void);
 RtError rt_device_reset(void);
 
 /* cudaDeviceSetLimit / GetLimit. */
-typedef enum { RT_LIMIT_STACK, RT_LIMIT_PRINTF_FIFO, RT_LIMIT_HEAP } RtLimit;
+/* cudaLimit's and CUlimit's numbers.  The stack and the heap act; the
+ * others are kept and read back with no effect (no device launches, no
+ * persisting L2 lines in the model). */
+typedef enum {
+  RT_LIMIT_STACK, RT_LIMIT_PRINTF_FIFO, RT_LIMIT_HEAP, RT_LIMIT_SYNC_DEPTH, RT_LIMIT_PENDING_LAUNCHES,
+  RT_LIMIT_L2_FETCH, RT_LIMIT_PERSISTING_L2, RT_LIMIT_COUNT
+} RtLimit;
 RtError rt_set_limit(RtLimit which, uint64_t value);
 RtError rt_get_limit(RtLimit which, uint64_t *value);
 
@@ -276,6 +282,14 @@ RtError rt_stream_create(RtStream **out);
 RtError rt_stream_destroy(RtStream *s);
 RtError rt_stream_check(RtStream *s);  /* valid (NULL is) */
 RtError rt_stream_sync(RtStream *s);   /* the sticky error */
+/* A stream's attributes (cudaStreamSetAttribute, cuStreamSetAttribute: an
+ * L2 access-policy window, a priority, ...), kept and read back as set,
+ * with no effect on the model; attr below RT_STREAM_ATTRS, value at most
+ * RT_STREAM_ATTR_BYTES (cudaLaunchAttributeValue's size).  Unset: zeros. */
+#define RT_STREAM_ATTRS 32
+#define RT_STREAM_ATTR_BYTES 64
+RtError rt_stream_set_attr(RtStream *s, unsigned attr, const void *value, size_t n);
+RtError rt_stream_get_attr(RtStream *s, unsigned attr, void *value, size_t n);
 
 RtError rt_event_create(RtEvent **out, int timing);
 RtError rt_event_destroy(RtEvent *ev);

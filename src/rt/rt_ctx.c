@@ -162,10 +162,26 @@ RtError rt_set_limit(RtLimit which, uint64_t value) {
     else rtx.cfg.o.heap_size = value;
   } else if (which == RT_LIMIT_PRINTF_FIFO) {
     rtx.printf_fifo = value;
+  } else if ((unsigned)which < RT_LIMIT_COUNT) {
+    if (which == RT_LIMIT_PERSISTING_L2 && value > (uint64_t)rt_device_attribute(108)) /* the device's most */
+      value = (uint64_t)rt_device_attribute(108);
+    rtx.limit[which] = value;
   } else {
     r = RT_ERR_UNSUPPORTED_LIMIT;
   }
   return rtx_leave(r);
+}
+
+/* The defaults of the limits without effect: CUDA's documented ones (sync
+ * depth 2, 2048 pending launches), none persisting; the L2 fetch
+ * granularity assumed 64 bytes. */
+static uint64_t limit_default(RtLimit which) {
+  switch (which) {
+  case RT_LIMIT_SYNC_DEPTH: return 2;
+  case RT_LIMIT_PENDING_LAUNCHES: return 2048;
+  case RT_LIMIT_L2_FETCH: return 64;
+  default: return 0;
+  }
 }
 
 RtError rt_get_limit(RtLimit which, uint64_t *value) {
@@ -176,6 +192,7 @@ RtError rt_get_limit(RtLimit which, uint64_t *value) {
   else if (which == RT_LIMIT_HEAP) *value = rtx.g.heap.size ? rtx.g.heap.size
                                            : rtx.cfg.o.heap_size ? rtx.cfg.o.heap_size : GHEAP_DEFAULT_SIZE;
   else if (which == RT_LIMIT_PRINTF_FIFO) *value = rtx.printf_fifo;
+  else if ((unsigned)which < RT_LIMIT_COUNT) *value = rtx.limit[which] ? rtx.limit[which] : limit_default(which);
   else r = RT_ERR_UNSUPPORTED_LIMIT;
   return rtx_leave(r);
 }

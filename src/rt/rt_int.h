@@ -101,6 +101,7 @@ typedef struct RtLaunchRec {
 struct RtStream {
   uint32_t magic;
   struct RtStream *next;
+  uint8_t attr[RT_STREAM_ATTRS][RT_STREAM_ATTR_BYTES]; /* rt_stream_set_attr's values */
 };
 struct RtEvent {
   uint32_t magic;
@@ -131,6 +132,7 @@ typedef struct RtCtx {
   long pid;        /* the process that made the context: a child forked
                       from it does not write the reports at its exit */
   uint64_t printf_fifo;
+  uint64_t limit[RT_LIMIT_COUNT]; /* the limits without effect, as set (0: the default) */
   struct EmuCheck *check;  /* run --check (cfg.check_path), NULL: none */
 } RtCtx;
 

@@ -3,6 +3,7 @@
  * device clock (predicted kernel times and copies), so that the time
  * between two events is what the GPU would have taken. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "rt/rt_int.h"
 
@@ -51,6 +52,36 @@ RtError rt_stream_check(RtStream *s) {
   RtError r = rtx_enter(0);
   if (r) return r;
   return rtx_leave(valid_stream(s) ? RT_SUCCESS : RT_ERR_INVALID_HANDLE);
+}
+
+/* The default stream's attributes (NULL has no RtStream). */
+static uint8_t default_attr[RT_STREAM_ATTRS][RT_STREAM_ATTR_BYTES];
+
+static RtError stream_attr(RtStream *s, unsigned attr, size_t n, uint8_t **slot) {
+  if (!valid_stream(s)) return RT_ERR_INVALID_HANDLE;
+  if (attr >= RT_STREAM_ATTRS || n > RT_STREAM_ATTR_BYTES) return RT_ERR_INVALID_VALUE;
+  *slot = s ? s->attr[attr] : default_attr[attr];
+  return RT_SUCCESS;
+}
+
+RtError rt_stream_set_attr(RtStream *s, unsigned attr, const void *value, size_t n) {
+  RtError r = rtx_enter(0);
+  if (r) return r;
+  uint8_t *slot;
+  if (!value) return rtx_leave(RT_ERR_INVALID_VALUE);
+  if ((r = stream_attr(s, attr, n, &slot))) return rtx_leave(r);
+  memcpy(slot, value, n);
+  return rtx_leave(RT_SUCCESS);
+}
+
+RtError rt_stream_get_attr(RtStream *s, unsigned attr, void *value, size_t n) {
+  RtError r = rtx_enter(0);
+  if (r) return r;
+  uint8_t *slot;
+  if (!value) return rtx_leave(RT_ERR_INVALID_VALUE);
+  if ((r = stream_attr(s, attr, n, &slot))) return rtx_leave(r);
+  memcpy(value, slot, n);
+  return rtx_leave(RT_SUCCESS);
 }
 
 RtError rt_stream_sync(RtStream *s) {
