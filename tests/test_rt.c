@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -150,6 +151,30 @@ static void test_host_register(void **state) {
   assert_int_equal(rt_host_unregister(host), RT_ERR_INVALID_VALUE);
   assert_int_equal(launch_vadd(vadd, a, b, host, N, 256), RT_ERR_ILLEGAL_ADDRESS);
   free(host);
+}
+
+/* Host memory registered at a higher address than device memory (an
+ * mmap'd buffer), then a cudaMalloc: the allocations stay in address
+ * order, so a memset of the whole new allocation finds it (the CUDA
+ * sample simpleStreams was refused "0 bytes past the end" of it). */
+static void test_register_then_malloc(void **state) {
+  (void)state;
+  size_t big = 8u << 20; /* mapped as glibc maps a large malloc: above warpmem's device range */
+  char *host = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(host != MAP_FAILED);
+  assert_int_equal(rt_host_register(host, big), RT_SUCCESS);
+  void *d1 = NULL, *d2 = NULL;
+  assert_int_equal(rt_malloc(1 << 20, RT_MEM_DEVICE, &d1), RT_SUCCESS);
+  assert_int_equal(rt_malloc(3 << 20, RT_MEM_DEVICE, &d2), RT_SUCCESS);
+  assert_true((uintptr_t)d2 < (uintptr_t)host); /* the case: device memory below the registered */
+  assert_int_equal(rt_memset(d1, 0, 1 << 20), RT_SUCCESS);
+  assert_int_equal(rt_memset(d2, 7, 3 << 20), RT_SUCCESS);
+  assert_int_equal(rt_memset(host, 1, big), RT_SUCCESS);
+  assert_int_equal(rt_memset((char *)d2 + 1, 0, 3 << 20), RT_ERR_INVALID_VALUE); /* one byte past: still refused */
+  assert_int_equal(rt_free(d1, RT_MEM_DEVICE), RT_SUCCESS);
+  assert_int_equal(rt_free(d2, RT_MEM_DEVICE), RT_SUCCESS);
+  assert_int_equal(rt_host_unregister(host), RT_SUCCESS);
+  munmap(host, big);
 }
 
 /* An out-of-bounds store: the launch fails with cudaErrorIllegalAddress,
@@ -493,6 +518,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_md2_rfc),
     cmocka_unit_test_setup_teardown(test_host_register, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_register_then_malloc, setup, teardown),
     cmocka_unit_test_setup_teardown(test_launch_end_to_end, setup, teardown),
     cmocka_unit_test_setup_teardown(test_fault_is_sticky, setup, teardown),
     cmocka_unit_test_setup_teardown(test_invalid_configuration, setup, teardown),

@@ -120,6 +120,8 @@ static uint8_t *host_copy(GlobalMem *g, uint64_t size, const char *name, int zer
   return data;
 }
 
+static void shift_indices(GlobalMem *g, int i, int delta);
+
 static int alloc_buffer(GlobalMem *g, uint64_t size, const char *name, uint8_t type, uint64_t count, int zero,
                         WmErr *e) {
   if (size > g->limit || g->total + size > g->limit)
@@ -131,7 +133,13 @@ static int alloc_buffer(GlobalMem *g, uint64_t size, const char *name, uint8_t t
   uint8_t *data = host_copy(g, size, name, zero, e);
   if (!data) return -1;
   room_for_one(g);
-  GBuf *b = &g->buf[g->n];
+  /* in address order (gmem_find searches by halves): before host memory
+   * adopted at higher addresses (cudaHostRegister of an mmap'd buffer) */
+  int i = g->n;
+  while (i > 0 && g->buf[i - 1].addr > g->next) i--;
+  memmove(&g->buf[i + 1], &g->buf[i], (size_t)(g->n - i) * sizeof *g->buf);
+  if (i < g->n) shift_indices(g, i, +1);
+  GBuf *b = &g->buf[i];
   memset(b, 0, sizeof *b);
   snprintf(b->name, sizeof b->name, "%s", name);
   b->addr = g->next;
@@ -141,7 +149,8 @@ static int alloc_buffer(GlobalMem *g, uint64_t size, const char *name, uint8_t t
   b->count = count;
   g->next += (size + GMEM_ALIGN - 1) / GMEM_ALIGN * GMEM_ALIGN + GMEM_ALIGN;
   g->total += size;
-  return g->n++;
+  g->n++;
+  return i;
 }
 
 int gmem_alloc(GlobalMem *g, uint64_t size, const char *name, uint8_t type, uint64_t count, WmErr *e) {
