@@ -437,6 +437,19 @@ static void test_limits_and_stream_attrs(void **state) {
   assert_int_equal(SYM(fn_gattr, "cuStreamGetAttribute")((void *)8, 1, got), ERR_INVALID_HANDLE);
   assert_int_equal(SYM(fn_void, "cuProfilerStart")(), CUDA_SUCCESS);
   assert_int_equal(SYM(fn_void, "cuProfilerStop")(), CUDA_SUCCESS);
+  /* stream-ordered allocation, as streamOrderedAllocation makes it through the static runtime */
+  typedef CUresult (*fn_aasync)(CUdeviceptr *, size_t, void *);
+  typedef CUresult (*fn_fasync)(CUdeviceptr, void *);
+  typedef CUresult (*fn_pool)(void **, CUdevice);
+  CUdeviceptr p = 0;
+  void *pool = NULL;
+  assert_int_equal(SYM(fn_pool, "cuDeviceGetDefaultMemPool")(&pool, 0), CUDA_SUCCESS);
+  assert_non_null(pool);
+  assert_int_equal(SYM(fn_aasync, "cuMemAllocAsync")(&p, 4096, NULL), CUDA_SUCCESS);
+  assert_true(p != 0);
+  memset((void *)(uintptr_t)p, 1, 4096); /* unified: the allocation is there at once */
+  assert_int_equal(SYM(fn_fasync, "cuMemFreeAsync")(p, NULL), CUDA_SUCCESS);
+  assert_int_equal(SYM(fn_fasync, "cuMemFreeAsync")(p, NULL), CUDA_ERROR_INVALID_VALUE); /* twice */
 }
 
 int main(void) {

@@ -23,6 +23,51 @@ static CUresult alloc(CUdeviceptr *dptr, size_t bytes, RtMemKind kind) {
 
 CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) { return alloc(dptr, bytesize, RT_MEM_DEVICE); }
 
+/* Stream-ordered allocation (cudaMallocAsync through the static runtime):
+ * in order on every stream here, so it is an allocation now, from the one
+ * pool of the device (its attributes change nothing). */
+static int drv_pool;
+
+CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) {
+  RtError r = rt_stream_check((RtStream *)hStream);
+  return r ? R(r) : alloc(dptr, bytesize, RT_MEM_DEVICE);
+}
+
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream) {
+  if (!pool) return drv_fail(RT_ERR_INVALID_VALUE);
+  return cuMemAllocAsync(dptr, bytesize, hStream);
+}
+
+CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
+  RtError r = rt_stream_check((RtStream *)hStream);
+  return r ? R(r) : R(rt_free(PTR(dptr), RT_MEM_DEVICE));
+}
+
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) {
+  if (!pool_out) return drv_fail(RT_ERR_INVALID_VALUE);
+  if (dev != 0) return drv_fail(RT_ERR_INVALID_DEVICE);
+  *pool_out = (CUmemoryPool)&drv_pool;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) { return cuDeviceGetDefaultMemPool(pool, dev); }
+
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) {
+  return pool && value ? CUDA_SUCCESS : drv_fail(RT_ERR_INVALID_VALUE);
+}
+
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) {
+  if (!pool || !value) return drv_fail(RT_ERR_INVALID_VALUE);
+  int flag = attr == CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES || attr == CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC ||
+             attr == CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES;
+  memset(value, 0, flag ? sizeof(int) : sizeof(uint64_t));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
+  return pool ? CUDA_SUCCESS : drv_fail(RT_ERR_INVALID_VALUE);
+}
+
 CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags) {
   return alloc(dptr, bytesize, RT_MEM_MANAGED);
 }
