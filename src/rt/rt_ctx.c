@@ -163,9 +163,7 @@ RtError rt_set_limit(RtLimit which, uint64_t value) {
   } else if (which == RT_LIMIT_PRINTF_FIFO) {
     rtx.printf_fifo = value;
   } else if ((unsigned)which < RT_LIMIT_COUNT) {
-    if (which == RT_LIMIT_PERSISTING_L2 && value > (uint64_t)rt_device_attribute(108)) /* the device's most */
-      value = (uint64_t)rt_device_attribute(108);
-    rtx.limit[which] = value;
+    rtx.limit[which] = value; /* kept as set: no granularity to round to here */
   } else {
     r = RT_ERR_UNSUPPORTED_LIMIT;
   }
