@@ -41,14 +41,8 @@ RtError rt_module_load_image(const void *image, size_t len, const char *name, Rt
     r = rt_module_load_ptx((const char *)image, name, out);
     return rtx_leave(r);
   }
-  WmErr e = {0};
-  const void *fb = k == RT_IMAGE_WRAPPER ? fatbin_unwrap(image, &e) : image;
-  char *text = fb ? rtx_fatbin_ptx(fb, k == RT_IMAGE_WRAPPER ? 0 : len, &e) : NULL;
-  if (!text && k == RT_IMAGE_WRAPPER) { /* -rdc=true (the static runtime hands the driver its wrapper) */
-    WmErr le = {0};
-    text = rtx_rdc_text(image, what, &le);
-    if (le.code) e = le;
-  }
+  WmErr e = {0}; /* a wrapper may be -rdc=true's (the static runtime hands the driver its wrapper) */
+  char *text = rtx_device_ptx(image, k == RT_IMAGE_WRAPPER, len, what, &e);
   if (!text) {
     rtx_say("%s: no device code warpmem can run: %s", what, e.msg);
     return rtx_leave(RT_ERR_NO_KERNEL_IMAGE);

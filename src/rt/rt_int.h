@@ -179,11 +179,16 @@ void rtx_launches_free(void);
 /* rt_module.c */
 /* Registers per thread of m's kernels, from ptxas (once). */
 void rtx_module_regs(RtModule *m);
-/* rt_module.c: ptxas's contractions of the module (ptx_contractions), once. */
+/* ptxas's contractions of the module (ptx_contractions), once. */
 void rtx_module_fused(RtModule *m);
 /* The PTX text of fat binary fb for the preset (len bytes, 0: trust its
  * headers; fatbin_pick_ptx's choice), or NULL with e (rt_module.c). */
 char *rtx_fatbin_ptx(const void *fb, size_t len, WmErr *e);
+/* The PTX of device code a driver is handed: a fat binary (len bytes, 0:
+ * its headers), or a wrapper (wrapper 1), whose -rdc=true units are linked
+ * when it holds no PTX of its own (rtx_rdc_text; `what` names the module).
+ * NULL with e. */
+char *rtx_device_ptx(const void *image, int wrapper, size_t len, const char *what, WmErr *e);
 /* -rdc=true (rt_rdc.c): the translation units' relocatable PTX behind a
  * device-link module's wrapper, linked into one text (malloc'd); NULL if
  * the wrapper lists none (e untouched) or they cannot be linked (e says

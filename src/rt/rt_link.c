@@ -30,8 +30,7 @@ static void keep(RtLink *k, char *text, const char *name) {
 /* The PTX of a fat binary input, or NULL with a message. */
 static char *fatbin_input(const void *data, size_t size, const char *name) {
   WmErr e = {0};
-  const void *fb = rt_image_kind(data) == RT_IMAGE_WRAPPER ? fatbin_unwrap(data, &e) : data;
-  char *text = fb ? rtx_fatbin_ptx(fb, fb == data ? size : 0, &e) : NULL;
+  char *text = rtx_device_ptx(data, rt_image_kind(data) == RT_IMAGE_WRAPPER, size, name, &e);
   if (!text) rtx_say("cuLinkAddData: %s: no PTX to link: %s", name, e.msg);
   return text;
 }

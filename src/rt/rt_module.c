@@ -67,22 +67,22 @@ char *rtx_fatbin_ptx(const void *fb, size_t len, WmErr *e) {
   return text;
 }
 
-/* The PTX text of a fat binary's wrapper, or NULL with e. */
-static char *fatbin_text(const void *wrapper, WmErr *e) {
-  const void *fb = fatbin_unwrap(wrapper, e);
-  return fb ? rtx_fatbin_ptx(fb, 0, e) : NULL;
+char *rtx_device_ptx(const void *image, int wrapper, size_t len, const char *what, WmErr *e) {
+  const void *fb = wrapper ? fatbin_unwrap(image, e) : image;
+  char *text = fb ? rtx_fatbin_ptx(fb, wrapper ? 0 : len, e) : NULL;
+  if (!text && wrapper) { /* -rdc=true: the linked SASS, but the units' PTX behind it */
+    WmErr le = {0};
+    text = rtx_rdc_text(image, what, &le);
+    if (le.code) *e = le;
+  }
+  return text;
 }
 
 RtModule *rt_module_register_fatbin(const void *wrapper) {
   if (rtx_enter(0)) return NULL;
   RtModule *m = module_new(NULL);
   WmErr e = {0};
-  char *text = fatbin_text(wrapper, &e);
-  if (!text) { /* -rdc=true: the linked SASS, but the units' PTX behind it */
-    WmErr le = {0};
-    text = rtx_rdc_text(wrapper, m->name, &le);
-    if (le.code) e = le;
-  }
+  char *text = rtx_device_ptx(wrapper, 1, 0, m->name, &e);
   if (text) {
     module_parse(m, text);
   } else {
