@@ -50,16 +50,11 @@ int emu_approx(const PtxInstr *in, char *why, size_t n) {
   return 0;
 }
 
-static int plain_float(const PtxInstr *in, int op) {
-  return in->op == op && in->rnd == PTX_RND_NONE && !(in->flags & PTX_IF_SAT) &&
-         (in->type == PTX_T_F32 || in->type == PTX_T_F64);
-}
-
 /* Instruction i, a plain mul whose product only the next plain add or sub
  * of its block reads: that add's index, or -1. */
 static int contractible(const PtxKernel *k, int i) {
   const PtxInstr *mul = &k->code[i];
-  if (!plain_float(mul, PTX_OP_MUL) || mul->opd[0].kind != PTX_O_REG) return -1;
+  if (!ptx_plain_float(mul, PTX_OP_MUL) || mul->opd[0].kind != PTX_O_REG) return -1;
   uint32_t d = mul->opd[0].reg[0];
   for (int j = i + 1; j < k->ncode; j++) {
     const PtxInstr *in = &k->code[j];
@@ -67,7 +62,7 @@ static int contractible(const PtxKernel *k, int i) {
     int reads = 0;
     for (int o = 1; o < in->nopd; o++) reads |= in->opd[o].kind == PTX_O_REG && in->opd[o].reg[0] == d;
     if (!reads) continue;
-    int fusable = (plain_float(in, PTX_OP_ADD) || plain_float(in, PTX_OP_SUB)) && in->type == mul->type &&
+    int fusable = (ptx_plain_float(in, PTX_OP_ADD) || ptx_plain_float(in, PTX_OP_SUB)) && in->type == mul->type &&
                   in->guard == mul->guard && ptx_reads_of(k, d) == 1;
     return fusable ? j : -1;
   }

@@ -625,6 +625,14 @@ int ptx_contractions(PtxModule *m, int cc);
 
 void ptx_module_free(PtxModule *m);
 
+/* Whether in is an f32/f64 `op` (mul, add, sub) without a rounding
+ * modifier or .sat: one ptxas may contract into an fma (ptx_sass.c,
+ * emu_approx.c). */
+static inline int ptx_plain_float(const PtxInstr *in, int op) {
+  return in->op == op && in->rnd == PTX_RND_NONE && !(in->flags & PTX_IF_SAT) &&
+         (in->type == PTX_T_F32 || in->type == PTX_T_F64);
+}
+
 /* How many times register r is read by k's code (any operand but a
  * destination, and guards): ptx.c. */
 int ptx_reads_of(const PtxKernel *k, uint32_t r);

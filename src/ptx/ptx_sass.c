@@ -38,11 +38,6 @@
 /* What a PTX line's SASS holds. */
 enum { S_FMA32 = 1, S_ADD32 = 2, S_MUL32 = 4, S_FMA64 = 8, S_ADD64 = 16, S_MUL64 = 32 };
 
-static int plain_float(const PtxInstr *in, int op) {
-  return in->op == op && in->rnd == PTX_RND_NONE && !(in->flags & PTX_IF_SAT) &&
-         (in->type == PTX_T_F32 || in->type == PTX_T_F64);
-}
-
 /* Whether instruction in writes register r (its destination operand). */
 static int writes(const PtxKernel *k, const PtxInstr *in, uint32_t r) {
   if (in->nopd == 0 || (ptx_op[in->op].flags & OPF_NODST)) return 0;
@@ -66,7 +61,7 @@ static int product_of(const PtxKernel *k, int i, int o) {
     const PtxInstr *in = &k->code[j];
     if (ptx_op[in->op].flags & (OPF_BRANCH | OPF_EXIT | OPF_BARRIER)) return -1;
     if (!writes(k, in, (uint32_t)r)) continue;
-    if (!plain_float(in, PTX_OP_MUL) || in->type != add->type || in->guard != add->guard) return -1;
+    if (!ptx_plain_float(in, PTX_OP_MUL) || in->type != add->type || in->guard != add->guard) return -1;
     int a = reg_of(&in->opd[1]), b = reg_of(&in->opd[2]);
     for (int m = j + 1; m < i; m++)
       if ((a >= 0 && writes(k, &k->code[m], (uint32_t)a)) || (b >= 0 && writes(k, &k->code[m], (uint32_t)b)))
@@ -79,7 +74,7 @@ static int product_of(const PtxKernel *k, int i, int o) {
 /* The muls (up to 2) whose products add or sub i could absorb; how many. */
 static int candidates(const PtxKernel *k, int i, int mul[2]) {
   const PtxInstr *in = &k->code[i];
-  if (!plain_float(in, PTX_OP_ADD) && !plain_float(in, PTX_OP_SUB)) return 0;
+  if (!ptx_plain_float(in, PTX_OP_ADD) && !ptx_plain_float(in, PTX_OP_SUB)) return 0;
   int n = 0;
   for (int o = 1; o <= 2 && o < in->nopd; o++) {
     int j = product_of(k, i, o);
