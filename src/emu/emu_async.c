@@ -514,6 +514,7 @@ static void model_ldgsts(Block *b, const EmuInstr *x, uint32_t mask, uint32_t re
   MemReq r = {.space = PTX_S_GLOBAL, .op = MEM_LDGSTS, .size = (uint8_t)size, .elem = (uint8_t)size,
               .mask = reads, .addr = src, .instr = (int)(x - b->p->code), .warp = b->cur_warp,
               .cache = x->flags & PTX_IF_CG ? MEM_LOADS_CG : MEM_LOADS_CA};
+  emu_clock_stamp(b, &r);
   if (reads) mem_access(b->mm, &r);
   r.space = PTX_S_SHARED;
   r.mask = mask;

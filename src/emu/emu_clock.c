@@ -78,7 +78,8 @@ void emu_clock_start(Block *b) {
   seen_clear(b);
   for (uint32_t w = 0; w < b->nwarps; w++) {
     Warp *wp = &b->warps[w];
-    wp->now = wp->wg_last = wp->dsm_free = 0;
+    wp->now = wp->wg_last = wp->dsm_free = wp->left_now = 0;
+    wp->bars_left = 0;
     wp->wg_commits = 0;
   }
 }
@@ -87,7 +88,19 @@ void emu_clock_bar_arrive(Block *b, const Warp *w, uint32_t id) {
   if (w->now > b->bar_now[id]) b->bar_now[id] = w->now;
 }
 
-void emu_clock_bar_release(Block *b, Warp *w, uint32_t id) { wait_until(w, b->bar_now[id]); }
+void emu_clock_bar_release(Block *b, Warp *w, uint32_t id) {
+  wait_until(w, b->bar_now[id]);
+  w->left_now = w->now;
+  w->bars_left++;
+}
+
+void emu_clock_stamp(const Block *b, MemReq *r) {
+  const Warp *w = &b->warps[b->cur_warp];
+  uint64_t since = w->now - w->left_now;
+  r->now = (uint32_t)w->now;
+  r->epoch = w->bars_left;
+  r->since = (uint16_t)(since < 65535 ? since : 65535);
+}
 
 void emu_clock_warp_end(Block *b, const Warp *w) {
   if (!b->clocked) return;

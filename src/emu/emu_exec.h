@@ -100,6 +100,8 @@ typedef struct Warp {
   /* the warp's clock (emu_clock.c): its instructions' dependent clocks
    * (EmuInstr.clocks) and its waits for barriers, mbarriers and wgmma */
   uint64_t now;
+  uint64_t left_now;   /* its clock when it last left a barrier (MemReq.since) */
+  uint16_t bars_left;  /* barriers it has left (MemReq.epoch) */
   uint64_t wg_last;   /* when its warpgroup's last wgmma.mma_async ends */
   uint64_t dsm_free;  /* when its last atomic's packets to peers have left */
   uint64_t wg_ring[8];/* when each of its last 8 committed wgmma groups ends */
@@ -511,6 +513,10 @@ void emu_clock_start(Block *b);
 /* Warp w arrives at barrier id; a warp it releases waits for the last. */
 void emu_clock_bar_arrive(Block *b, const Warp *w, uint32_t id);
 void emu_clock_bar_release(Block *b, Warp *w, uint32_t id);
+/* Stamps r with the running warp's clock (MemReq.now, .epoch, .since), for
+ * the replay's clock (mem/replay_clock.c). */
+struct MemReq;
+void emu_clock_stamp(const Block *b, struct MemReq *r);
 /* Warp w has ended: the block ends with its last warp. */
 void emu_clock_warp_end(Block *b, const Warp *w);
 /* When a copy of `bytes` from warp's shared memory into a peer block's

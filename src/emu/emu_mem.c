@@ -292,6 +292,7 @@ static void model(Block *b, const EmuInstr *x, uint32_t mask, const uint64_t *of
   MemReq r = {.op = kind[x->op], .size = (uint8_t)size, .elem = (uint8_t)elem, .addr = off,
               .instr = (int)(x - b->p->code), .warp = b->cur_warp, .cache = cache_op(x->flags)};
   r.after_bar = after_barrier(b, uniform ? (unsigned)uniform : spaces[__builtin_ctz(mask)]);
+  emu_clock_stamp(b, &r);
   if (repeated_poll(b, &r, mask, off)) r.cache = MEM_LOADS_DEFAULT;
   r.part = b->mem_next;
   b->mem_next = b->mem_multi;

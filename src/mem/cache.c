@@ -317,6 +317,10 @@ void cache_init(CacheSys *c, const CacheConfig *cfg) {
   c->pend = wm_xaligned(64, (size_t)c->cfg.sms * CACHE_PEND * 2 * sizeof *c->pend);
   memset(c->pend, 0, (size_t)c->cfg.sms * CACHE_PEND * 2 * sizeof *c->pend);
   dram_init(&c->dram, c->cfg.channels, c->cfg.banks, c->cfg.row_bytes, c->cfg.interleave);
+  if (c->cfg.lat_l2) {
+    c->slot_clock = wm_xcalloc((size_t)c->cfg.sms * (size_t)c->cfg.blocks_per_sm, sizeof *c->slot_clock);
+    c->seen = wm_xcalloc(CLOCK_SEEN, sizeof *c->seen);
+  }
 }
 
 void cache_free(CacheSys *c) {
@@ -329,6 +333,8 @@ void cache_free(CacheSys *c) {
   free(c->pend);
   free(c->partial);
   free(c->xbar_of);
+  free(c->slot_clock);
+  free(c->seen);
   place_free(&c->place);
   xbar_free(&c->xbar);
   dram_free(&c->dram);
@@ -347,6 +353,8 @@ void cache_add_metrics(const CacheSys *c, uint64_t *m) {
   dram_add_metrics(&c->dram, m);
   if (c->hot_writes > m[WM_M_HOT]) m[WM_M_HOT] = c->hot_writes;
   if (c->hot_atoms > m[WM_M_HOT_ATOM]) m[WM_M_HOT_ATOM] = c->hot_atoms;
+  for (size_t i = 0; c->slot_clock && i < (size_t)c->cfg.sms * (size_t)c->cfg.blocks_per_sm; i++)
+    if (c->slot_clock[i] > m[WM_M_REPLAY_CLOCKS]) m[WM_M_REPLAY_CLOCKS] = c->slot_clock[i];
 }
 
 /* ---- L2 ----------------------------------------------------------------- */
@@ -816,7 +824,7 @@ static void start_round(const TraceRec *r, CacheLastStore *last, uint64_t *metri
 }
 
 WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t xbar, const TraceRec *r, size_t n,
-                                   uint64_t local, CacheLastStore *last, uint64_t *metric, L2Ops *out) {
+                                   uint64_t local, CacheLastStore *last, uint64_t *metric, L2Ops *out, uint8_t *wait) {
   CacheLevel *l1 = &c->l1[sm];
   size_t end;
   prefetch_l1(l1, r, n, local);
@@ -837,6 +845,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
   if (tag && !xbar_meets(c, r[0].sector, tag)) tag = 0;
   int pending = 0; /* a hit on a sector still on its way (pend_fill) */
   LineFill lf = {UINT64_MAX, 0, 0};
+  memset(wait, RW_NONE, n);
   for (size_t i = 0; i < n; i++) {
     const TraceRec *x = &r[i];
     uint64_t sec = x->sector;
@@ -855,12 +864,14 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
       int tex = x->kind == TR_TEX || x->kind == TR_SULD;
       if (l1_load(l1, sec, &l1_last)) {
         metric[WM_M_L1_HIT]++;
+        wait[i] = RW_HIT;
         pending |= load_waits(c, sm, sec, 1, block, r[0].warp, last, &lf) & !last->round_missed;
         if (tex) metric[hit[x->kind]]++;
         metric[WM_M_LDGSTS_HIT] += (uint64_t)ldgsts;
         break;
       }
       metric[WM_M_L1_MISS]++;
+      wait[i] = RW_MISS;
       load_waits(c, sm, sec, 0, block, r[0].warp, last, &lf);
       if (tex) metric[miss[x->kind]]++;
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
@@ -871,6 +882,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
     case TR_BULK: /* the TMA's read: L2 only, no L1 lookup */
     case TR_LD_NC:
       own_fill_waits(last, sec, block, r[0].warp);
+      wait[i] = kind == TR_LD_NC ? RW_MISS : RW_NONE; /* the TMA's: the emulator's clock has it */
       metric[WM_M_L1_MISS] += kind == TR_LD_NC;
       metric[WM_M_TMA_L2_RD] += kind == TR_BULK;
       metric[WM_M_L2_RD]++;
@@ -891,6 +903,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
         metric[WM_M_L2_WR]++;
       }
       send_line(c, out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE, &sent);
+      wait[i] = RW_STORE;
       if (now.n < 32) now.sec[now.n++] = sec;
       break;
     }
@@ -903,6 +916,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
       l1_drop(l1, sec);
       metric[kind == TR_ATOM ? WM_M_L2_ATOM : WM_M_L2_RED]++;
       if (kind == TR_ATOM) own_fill_waits(last, sec, block, r[0].warp); /* the warp waits for its result */
+      wait[i] = kind == TR_ATOM ? RW_MISS : RW_STORE;
       send_line(c, out, sec, x->ops, L2_ATOM, &sent); /* L2Op.bytes: the updates */
       break;
     }

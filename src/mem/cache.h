@@ -66,6 +66,9 @@ typedef struct CacheConfig {
   int channels, banks;   /* DRAM channels and banks per channel */
   uint32_t row_bytes;    /* DRAM row (page) size */
   uint32_t interleave;   /* bytes mapped to one channel before the next */
+  /* the replay's clock (replay_clock.c): how long a load waits, in the
+   * SM's clocks, for L1, for L2, for DRAM (0: no clock) */
+  uint32_t lat_l1, lat_l2, lat_dram;
 } CacheConfig;
 
 /* One set-associative array of 128-byte lines (an L1, or the L2).  A
@@ -130,7 +133,15 @@ typedef struct CacheSys {
                           those L1 merged: a line every warp writes (a[0])
                           serializes the warps at its L2 slice */
   uint64_t hot_atoms;  /* most atomic updates one L2 line performed */
+  /* The replay's clock (replay_clock.c), written by the L1 stage's
+   * threads with atomic adds: each SM slot's clocks (the blocks that took
+   * it one after another), and the 64-byte pieces some load has asked the
+   * L2 for (a direct-mapped table of CLOCK_SEEN tags: the first asks DRAM) */
+  uint64_t *slot_clock; /* [sms * blocks_per_sm]; NULL: no clock */
+  uint64_t *seen;       /* [CLOCK_SEEN] */
 } CacheSys;
+
+#define CLOCK_SEEN (1u << 20)
 
 /* Sets up the caches and DRAM for cfg, empty; free with cache_free(). */
 void cache_init(CacheSys *c, const CacheConfig *cfg);
@@ -173,9 +184,10 @@ typedef struct CacheLastStore {
  * local window; `block` is the warp's block (stores merge within a block);
  * `xbar` its block's crossbar tag (xbar_tag; 0: its reads are not
  * merged).  `last` is the warp's last store request; a store request
- * replaces it.  L1's counters go to metric, what it sends the L2 to out. */
+ * replaces it.  L1's counters go to metric, what it sends the L2 to out,
+ * what each record waits for to wait[0..n) (ReplayWait, for the clock). */
 void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t xbar, const TraceRec *r, size_t n, uint64_t local,
-                   CacheLastStore *last, uint64_t *metric, L2Ops *out);
+                   CacheLastStore *last, uint64_t *metric, L2Ops *out, uint8_t *wait);
 
 /* Asks the host to bring in the set of SM sm's L1 that sector maps to. */
 void cache_prefetch_l1(const CacheSys *c, int sm, uint64_t sector);

@@ -173,7 +173,7 @@ static void trace_emit(MemTrace *t, const MemReq *r, uint64_t base, const uint64
 {
   TraceRec *out = trace_append(t, n);
   for (unsigned i = 0; i < n; i++)
-    out[i] = (TraceRec){base + sec[i], bytes[i], (uint8_t)r->warp, 1, (uint8_t)kind, i == 0};
+    out[i] = (TraceRec){base + sec[i], bytes[i], r->now, r->epoch, r->since, (uint8_t)r->warp, 1, (uint8_t)kind, i == 0};
 }
 
 /* An atomic or reduction request: its sectors, and the updates each takes
@@ -189,7 +189,7 @@ static unsigned atomic_access(MemTrace *t, const MemReq *r, unsigned kind)
   for (unsigned i = 0; i < n; i++) {
     updates += ops[i];
     if (out)
-      out[i] = (TraceRec){sec[i], bytes[i], (uint8_t)r->warp, ops[i], (uint8_t)kind, i == 0};
+      out[i] = (TraceRec){sec[i], bytes[i], r->now, r->epoch, r->since, (uint8_t)r->warp, ops[i], (uint8_t)kind, i == 0};
   }
   return updates;
 }

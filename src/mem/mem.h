@@ -59,6 +59,9 @@ typedef struct MemReq {
                       count once */
   uint8_t with_own; /* a distributed shared memory request whose instruction
                       also has lanes in the block's own shared memory */
+  uint16_t epoch;  /* the warp's clock (TraceRec.now, .epoch, .since) */
+  uint16_t since;
+  uint32_t now;
 } MemReq;
 
 /* A texture fetch or surface access of a warp (mem/texture.c): every texel

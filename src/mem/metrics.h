@@ -109,6 +109,7 @@
   X(WARPS,    "sm__warps_launched.sum",                            "warps launched")          \
   X(INST,     "smsp__inst_executed.sum",                           "warp instructions executed (PTX instructions, not SASS)") \
   X(BLOCK_CLOCKS, "warpmem__block_clocks",                         "kernels with mbarriers or wgmma: each block's end in its warps' clock (their dependent clocks and their waits for barriers, TMA copies and wgmma), times its warps, summed (emu/emu_clock.c)") \
+  X(REPLAY_CLOCKS, "warpmem__replay_clocks",                      "the replay's clock: the clocks of the SM slot whose blocks took longest, their requests issued at their warps' clocks and waiting for their loads' data (mem/replay_clock.c)") \
   X(DEP_CLOCKS, "warpmem__dependent_clocks",                       "clocks each warp waits for its instructions' results, summed over warps (a shuffle 26, an integer % 69, an FMA 4: measured on an H200, emu/emu_latency.c)") \
   /* caches and DRAM (mem/cache.c, mem/dram.c) */                                            \
   X(L1_HIT,   "l1tex__t_sectors_lookup_hit.sum",                   "global/local/texture sectors that hit in L1 (stores: to a valid sector)") \

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "mem/cache.h"
+#include "mem/replay_clock.h"
 #include "util/diag.h"
 #include "util/spill.h"
 
@@ -55,7 +56,7 @@ void trace_reserve(MemTrace *t, size_t n) {
 
 void trace_push(MemTrace *t, uint64_t sector, uint32_t bytes, unsigned warp, unsigned kind,
                 int first) {
-  *trace_append(t, 1) = (TraceRec){sector, bytes, (uint8_t)warp, 1, (uint8_t)kind, (uint8_t)first};
+  *trace_append(t, 1) = (TraceRec){.sector = sector, .bytes = bytes, .warp = (uint8_t)warp, .ops = 1, .kind = (uint8_t)kind, .first = (uint8_t)first};
 }
 
 TraceRec *trace_append(MemTrace *t, size_t n) {
@@ -170,13 +171,13 @@ static uint32_t xbar_first_wave(const CacheSys *c, uint64_t block, uint64_t sm, 
  * r[0]) of a warp of `block` on SM sm (its crossbar tag `xbar`); `last` is
  * that warp's last store request. */
 static void replay_request(CacheSys *c, ReplayWorker *w, int sm, uint64_t block, uint32_t xbar, const TraceRec *r,
-                           size_t n, CacheLastStore *last, L2Ops *out) {
+                           size_t n, CacheLastStore *last, L2Ops *out, uint8_t *wait) {
   unsigned kind = r[0].kind;
   uint64_t local = kind == TR_LOCAL_LD || kind == TR_LOCAL_ST ? local_base(c, block, r[0].warp) / 32 : 0;
   if ((kind == TR_LD || kind == TR_LOCAL_LD) && w->nstores &&
       stored_by_other(w, r[0].sector + local, block * 65536 + r[0].warp))
     w->metric[WM_M_RAW]++;
-  cache_request(c, sm, block, xbar, r, n, local, last, w->metric, out);
+  cache_request(c, sm, block, xbar, r, n, local, last, w->metric, out, wait);
 }
 
 /* ---- a group of co-resident blocks -------------------------------------- */
@@ -185,6 +186,7 @@ static void replay_request(CacheSys *c, ReplayWorker *w, int sm, uint64_t block,
  * order, gathered into `sorted` by a counting sort. */
 typedef struct Stream {
   const TraceRec *r;
+  uint8_t *wait; /* [n] what each record waits for (ReplayWait) */
   size_t n, pos;
   uint64_t block;
   int sm;
@@ -209,6 +211,11 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, const uint64_t *block
   w->nrecs = total;
   if (!total) return 0;
   trace_reserve(&w->sorted, total); /* as large as the group's traces: spilled as they are */
+  if (w->wait_cap < total) {
+    free(w->wait);
+    w->wait_cap = total + total / 4;
+    w->wait = wm_xmalloc(w->wait_cap);
+  }
   size_t nstreams = (size_t)nb * (size_t)maxw;
   if (w->streams_cap < nstreams) {
     w->streams_cap = nstreams;
@@ -230,6 +237,8 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, const uint64_t *block
     Stream *bs = &st[(size_t)b * (size_t)maxw];
     if (maxw == 1) { /* one warp: its records are its stream */
       bs->r = t[b]->r;
+      bs->wait = w->wait + at;
+      at += t[b]->n;
       bs->n = t[b]->n;
       bs->block = id;
       bs->sm = (int)sm;
@@ -239,6 +248,7 @@ static size_t gather_streams(CacheSys *c, ReplayWorker *w, const uint64_t *block
     for (size_t i = 0; i < t[b]->n; i++) bs[t[b]->r[i].warp].n++;
     for (int x = 0; x < maxw; x++) {
       bs[x].r = w->sorted.r + at;
+      bs[x].wait = w->wait + at;
       bs[x].block = id;
       bs[x].sm = (int)sm;
       bs[x].xbar = xbar;
@@ -260,6 +270,24 @@ static void end_group(L2Ops *out) {
     out->end = wm_xrealloc(out->end, out->end_cap * sizeof *out->end);
   }
   out->end[out->nend++] = out->n;
+}
+
+/* The group's duration on the replay's clock, added to the clock of each
+ * SM slot its blocks took (replay_clock.c). */
+static void clock_group(CacheSys *c, ReplayWorker *w, const uint64_t *blocks, int nb, size_t nstreams) {
+  if (!c->slot_clock) return;
+  ClockWarp *cw = replay_clock_warps(&w->clock, nstreams);
+  size_t per = nstreams / (size_t)nb;
+  for (size_t s = 0; s < nstreams; s++) {
+    const Stream *x = &w->streams[s];
+    cw[s] = (ClockWarp){x->r, x->wait, x->n, (uint32_t)(s / per)};
+  }
+  uint64_t d = replay_clock_group(c, &w->clock, cw, nstreams, (uint32_t)nb);
+  for (int b = 0; b < nb; b++) {
+    uint64_t sm, slot;
+    place(c, blocks[b], &sm, &slot);
+    __atomic_fetch_add(&c->slot_clock[sm * (uint64_t)c->cfg.blocks_per_sm + slot], d, __ATOMIC_RELAXED);
+  }
 }
 
 /* A group's requests through its SM's L1 (replay_l1, which then ends the
@@ -284,12 +312,13 @@ static void replay_streams(CacheSys *c, ReplayWorker *w, const uint64_t *blocks,
       if (x->pos >= x->n) continue;
       size_t e = x->pos + 1;
       while (e < x->n && !x->r[e].first) e++;
-      replay_request(c, w, x->sm, x->block, x->xbar, x->r + x->pos, e - x->pos, &x->last, out);
+      replay_request(c, w, x->sm, x->block, x->xbar, x->r + x->pos, e - x->pos, &x->last, out, x->wait + x->pos);
       x->pos = e;
       left++;
     }
     if (!left) break;
   }
+  clock_group(c, w, blocks, nb, nstreams);
 }
 
 void replay_l1_blocks(CacheSys *c, ReplayWorker *w, const uint64_t *blocks, const MemTrace *const *t, int nb,
@@ -415,6 +444,8 @@ void replay_worker_add(CacheSys *c, ReplayWorker *w) {
 
 void replay_worker_free(ReplayWorker *w) {
   trace_free(&w->sorted);
+  free(w->wait);
+  replay_clock_free(w->clock);
   free(w->streams);
   free(w->stores);
   memset(w, 0, sizeof *w);

@@ -48,6 +48,11 @@ typedef enum {
 typedef struct TraceRec {
   uint64_t sector;  /* byte address / 32 */
   uint32_t bytes;   /* bytes of the sector written (bit i: byte i) */
+  uint32_t now;     /* the warp's clock when it issued the request (Warp.now,
+                       low 32 bits: its dependent clocks and barrier
+                       releases, no memory waits); 0 where not known */
+  uint16_t epoch;   /* barriers the warp had left by then */
+  uint16_t since;   /* its clocks since it left the last one (at most 65535) */
   uint8_t warp;     /* warp within the block (at most 32) */
   uint8_t ops;      /* TR_ATOM: updates the L2 serializes on the sector
                        (lanes on one word each count); else 1 */
@@ -146,8 +151,20 @@ void l2wave_free(L2Wave *w);
 
 /* One host thread's side of the replay: scratch reused from group to group,
  * and the counters of its L1 stages. */
+/* What a trace record waits for, as the L1 stage found it (cache_request),
+ * for the replay's clock (replay_clock.c). */
+typedef enum {
+  RW_NONE,  /* nothing: shared-memory side, the TMA's (the emulator clocks it) */
+  RW_HIT,   /* a load sector that hit L1 (it may wait for a fill in flight) */
+  RW_MISS,  /* a load sector (or an atomic's result) that comes from L2 */
+  RW_STORE  /* a store or reduction sector: the warp ends when it reaches L2 */
+} ReplayWait;
+
 typedef struct ReplayWorker {
   MemTrace sorted;           /* a group's records, by warp */
+  uint8_t *wait;             /* [nrecs] ReplayWait of each record, as the streams order them */
+  size_t wait_cap;
+  struct ReplayClock *clock; /* the clock's scratch (replay_clock.c) */
   struct Stream *streams;    /* the group's warps being replayed */
   size_t streams_cap;
   struct GroupStore *stores; /* the group's store sectors (a hash table) */
