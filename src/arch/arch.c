@@ -462,6 +462,7 @@ static const Arch presets[] = {
     .l1_round_ns = 16,
     .l2_round_ns = 218,
     .dram_round_ns = 400,
+    .replay_clock = 1,           /* measured on an H200: groundtruth/memlat_kernels.cu */
     .warp_cpi = 4,               /* a dependent ALU result after 4 clocks, the
                                     unit of emu_latency.c's table (measured on an
                                     H200: fma.rn.f32 4.7 a step with the loop; the
@@ -574,6 +575,7 @@ static const Arch presets[] = {
     .l1_round_ns = 16,           /* measured on an H200 (as hopper) */
     .l2_round_ns = 218,
     .dram_round_ns = 400,
+    .replay_clock = 1,           /* measured on an H200: groundtruth/memlat_kernels.cu */
     .warp_cpi = 4,               /* as hopper */
     .atom_update_ns = 0.735,     /* as hopper (measured on an H100) */
     .l1_write_cycles = 4,        /* measured on the H200: the store-bound launches

@@ -150,6 +150,7 @@ typedef struct Arch {
   /* a warp's round trip (emu_rounds.c) to the level its loads reach, with
      little else in flight; 0: no bound from dependent rounds */
   double l1_round_ns, l2_round_ns, dram_round_ns;
+  int replay_clock;          /* 1: the replay's clock has this GPU's constants (mem/replay_clock.h: the GH100's) */
   double warp_cpi;           /* clocks a dependent ALU result takes: scales the
                                 latency table (emu_latency.c, Hopper clocks,
                                 where it is 4); 0: no such bound */

@@ -823,6 +823,8 @@ static void start_round(const TraceRec *r, CacheLastStore *last, uint64_t *metri
   if (r[0].kind == TR_BULK) last->round++;
 }
 
+/* Long because it is the one switch over what each kind of record does to
+ * L1 and sends to L2, a few lines a kind. */
 WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t xbar, const TraceRec *r, size_t n,
                                    uint64_t local, CacheLastStore *last, uint64_t *metric, L2Ops *out, uint8_t *wait) {
   CacheLevel *l1 = &c->l1[sm];
@@ -863,15 +865,13 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
                           miss[] = {[TR_TEX] = WM_M_TEX_MISS, [TR_SULD] = WM_M_SULD_MISS};
       int tex = x->kind == TR_TEX || x->kind == TR_SULD;
       if (l1_load(l1, sec, &l1_last)) {
-        metric[WM_M_L1_HIT]++;
-        wait[i] = RW_HIT;
+        metric[WM_M_L1_HIT]++, wait[i] = RW_HIT;
         pending |= load_waits(c, sm, sec, 1, block, r[0].warp, last, &lf) & !last->round_missed;
         if (tex) metric[hit[x->kind]]++;
         metric[WM_M_LDGSTS_HIT] += (uint64_t)ldgsts;
         break;
       }
-      metric[WM_M_L1_MISS]++;
-      wait[i] = RW_MISS;
+      metric[WM_M_L1_MISS]++, wait[i] = RW_MISS;
       load_waits(c, sm, sec, 0, block, r[0].warp, last, &lf);
       if (tex) metric[miss[x->kind]]++;
       metric[WM_M_LDGSTS_MISS] += (uint64_t)ldgsts;
@@ -881,8 +881,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
     }
     case TR_BULK: /* the TMA's read: L2 only, no L1 lookup */
     case TR_LD_NC:
-      own_fill_waits(last, sec, block, r[0].warp);
-      wait[i] = kind == TR_LD_NC ? RW_MISS : RW_NONE; /* the TMA's: the emulator's clock has it */
+      own_fill_waits(last, sec, block, r[0].warp), wait[i] = kind == TR_LD_NC ? RW_MISS : RW_NONE; /* TMA: emu_clock.c */
       metric[WM_M_L1_MISS] += kind == TR_LD_NC;
       metric[WM_M_TMA_L2_RD] += kind == TR_BULK;
       metric[WM_M_L2_RD]++;
@@ -902,8 +901,7 @@ WM_CACHE_CLONES void cache_request(CacheSys *c, int sm, uint64_t block, uint32_t
         count_request(metric, WM_M_L2_WRREQ, sec, &last_wr);
         metric[WM_M_L2_WR]++;
       }
-      send_line(c, out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE, &sent);
-      wait[i] = RW_STORE;
+      send_line(c, out, sec, x->bytes, merged ? L2_WRITE_MERGED : L2_WRITE, &sent), wait[i] = RW_STORE;
       if (now.n < 32) now.sec[now.n++] = sec;
       break;
     }

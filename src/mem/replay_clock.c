@@ -76,6 +76,7 @@ struct ReplayClock {
   HeapItem *heap;
   size_t heap_n;
   uint64_t sec[INFLIGHT], ready[INFLIGHT]; /* a sector + 1 and when its fill is in */
+  uint32_t gen, gen_of[INFLIGHT];         /* the group an entry is of (no clearing between groups) */
 };
 
 static void heap_push(struct ReplayClock *k, uint64_t t, uint32_t w) {
@@ -157,7 +158,7 @@ static void issue(CacheSys *c, struct ReplayClock *k, const ClockWarp *w, WarpCl
     switch (w->wait[j]) {
     case RW_HIT: {
       uint64_t ready = done + cfg->lat_l1;
-      if (k->sec[at] == r[j].sector + 1) ready = max64(ready, k->ready[at]);
+      if (k->sec[at] == r[j].sector + 1 && k->gen_of[at] == k->gen) ready = max64(ready, k->ready[at]);
       data = max64(data, ready);
       break;
     }
@@ -165,6 +166,7 @@ static void issue(CacheSys *c, struct ReplayClock *k, const ClockWarp *w, WarpCl
       uint64_t ready = done + cfg->lat_l2 + (first_ask(c, r[j].sector) ? cfg->lat_dram - cfg->lat_l2 : 0);
       k->sec[at] = r[j].sector + 1;
       k->ready[at] = ready;
+      k->gen_of[at] = k->gen;
       data = max64(data, ready);
       break;
     }
@@ -249,7 +251,7 @@ uint64_t replay_clock_group(CacheSys *c, struct ReplayClock **scratch, const Clo
   if (!*scratch) *scratch = wm_xcalloc(1, sizeof **scratch);
   struct ReplayClock *k = *scratch;
   clock_reserve(k, nw, nblocks);
-  memset(k->sec, 0, sizeof k->sec);
+  if (++k->gen == 0) memset(k->gen_of, 0, sizeof k->gen_of), k->gen = 1;
   memset(k->b, 0, nblocks * sizeof *k->b);
   k->heap_n = 0;
   uint64_t end = 0, l1_free = 0;

@@ -12,6 +12,28 @@
 struct CacheSys;
 struct ReplayClock;
 
+/* The clock's constants for the GH100 (the hopper and h200 presets), each
+ * measured by one chain of groundtruth/memlat_kernels.cu on the H200
+ * (docs/results/h200-2026-12-03-memlat): Nsight Compute's duration less
+ * the empty launch's, over the chain's steps, at 1.98 GHz, less what the
+ * clock itself gives the step besides the constant: the emulator's
+ * dependent clocks of the loop's other instructions (23 a step: address,
+ * add, and, loop test, each charged as dependent) and the L1 pipe's clock
+ * for each line and each filled sector.  Held by tests/test_replay_clock.c.
+ * X(name, value, unit, the probe that measures it) */
+#define REPLAY_CLOCK_CONSTANTS(X)                                                                                 \
+  X(CLOCK_L1_HIT, 29, "clocks", "memlat_ca#hit: 53 a step (the same word each step, an L1 hit), less 23 and 1")     \
+  X(CLOCK_L2_HIT, 269, "clocks", "memlat_cg#hit and #fit: 291 a step on one line, 321 over 512 lines (of which "     \
+                                 "1 in 16 first from DRAM), less 23 and 2: 266 and 271")                         \
+  X(CLOCK_DRAM, 675, "clocks", "memlat_cg#dram_far and #dram_next: 700 a step, each a line no load asked for "    \
+                               "before (the caches flushed), rows 16.5 KB or 128 bytes apart alike, less 23 and 2")
+
+enum {
+#define X(name, value, unit, probe) name = value,
+  REPLAY_CLOCK_CONSTANTS(X)
+#undef X
+};
+
 /* One warp of a group: its records r[0..n) in issue order, what each
  * waits for (ReplayWait), and its block (0 .. nblocks - 1 in the group;
  * a block's warps are consecutive in the group's array). */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "mem/mem.h"
+#include "mem/replay_clock.h"
 #include "model/model.h"
 
 const char *const model_bound_name[MODEL_NBOUNDS] = {
@@ -74,13 +75,10 @@ void model_cache_config(const Arch *a, int blocks_per_sm, uint32_t threads, uint
   out->banks = a->dram_banks;
   out->row_bytes = (uint32_t)a->row_bytes;
   out->interleave = (uint32_t)a->dram_interleave;
-  /* the replay's clock: a round trip to each level, in the SM's clocks */
-  double clk = a->clock_ghz > 0 ? a->clock_ghz : 1.0;
-  if (a->l2_round_ns > 0) {
-    out->lat_l1 = (uint32_t)(a->l1_round_ns * clk + 0.5);
-    out->lat_l2 = (uint32_t)(a->l2_round_ns * clk + 0.5);
-    out->lat_dram = (uint32_t)(fmax(a->dram_round_ns, a->l2_round_ns) * clk + 0.5);
-  }
+  /* the replay's clock, where the preset's constants were measured, when
+   * asked for (WARPMEM_CLOCK: an experiment, until it predicts better than
+   * the time model's chain; docs/accuracy.md) */
+  if (a->replay_clock && getenv("WARPMEM_CLOCK")) out->lat_l1 = CLOCK_L1_HIT, out->lat_l2 = CLOCK_L2_HIT, out->lat_dram = CLOCK_DRAM;
 }
 
 void model_spread_small_grid(CacheConfig *k, uint64_t blocks) {

@@ -1,0 +1,132 @@
+/* test_replay_clock.c - the replay's clock (mem/replay_clock.c):
+ * warpmem__replay_clocks, the clocks of the SM slot whose blocks took
+ * longest, each request issued at its warp's clock and waiting for its
+ * loads' data.
+ *
+ * Golden numbers: the H200's, measured by groundtruth/memlat_kernels.cu
+ * (docs/results/h200-2026-12-03-memlat: Nsight Compute's duration less the
+ * empty launch's, over the chain's steps, at 1.98 GHz), which the clock's
+ * constants (REPLAY_CLOCK_CONSTANTS) come from; and first principles for a
+ * barrier: a warp that waits at bar.sync for another's chain of loads goes
+ * on only when that chain's data is back.
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mem/replay_clock.h"
+
+/* One chain's clocks a step, as the H200 measured them. */
+static const struct {
+  const char *launch;
+  int steps;
+  double clocks; /* a step, measured */
+} chains[] = {
+  {"memlat_ca#hit", 4096, 53},     /* an L1 hit */
+  {"memlat_cg#hit", 4096, 291},    /* an L2 hit, one line */
+  {"memlat_cg#fit", 8192, 321},    /* L2 hits over 512 lines, a pass from DRAM first */
+  {"memlat_cg#dram_far", 2000, 701}, /* DRAM, each step a new row */
+  {"memlat_ca#dram_next", 2048, 700}, /* DRAM, each step the next line */
+};
+
+static void test_chains(void **state) {
+  (void)state;
+  char args[1024], *out = NULL;
+  snprintf(args, sizeof args, "sim '%s' --arch h200 --format csv --kernel memlat_ca", tu_truth("ptx/memlat_kernels.ptx"));
+  assert_int_equal(tu_run_cli(args, &out, NULL), 0);
+  char *cg = NULL;
+  snprintf(args, sizeof args, "sim '%s' --arch h200 --format csv --kernel memlat_cg", tu_truth("ptx/memlat_kernels.ptx"));
+  assert_int_equal(tu_run_cli(args, &cg, NULL), 0);
+  for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++) {
+    const char *csv = strncmp(chains[i].launch, "memlat_ca", 9) ? cg : out;
+    double step = tu_csv_value(csv, chains[i].launch, "warpmem__replay_clocks") / chains[i].steps;
+    if (step < 0.97 * chains[i].clocks || step > 1.03 * chains[i].clocks)
+      fail_msg("%s: %.1f clocks a step, the H200 %.0f", chains[i].launch, step, chains[i].clocks);
+  }
+  free(out);
+  free(cg);
+}
+
+/* Warp 0 runs a chain of four dependent ld.global.cg of one word (the
+ * first from DRAM, the others L2 hits) and puts the last value in shared
+ * memory; warp 1 waits at the barrier, reads it and stores it.  The block
+ * ends when that store reaches L2: after DRAM, three L2 round trips and
+ * the store's own trip, 675 + 3 * 269 + 269 clocks at least (plus the
+ * chain's few instructions).  Without the barrier's wait warp 1's store
+ * would be at L2 some 300 clocks after launch, and the block would end
+ * with warp 0's chain, ~1500. */
+static const char *barrier_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    "//@ bar2 grid=1 block=64 args=buf:u32:64:zero\n"
+    ".visible .entry bar2(.param .u64 p) {\n"
+    "  .reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .pred %p<2>;\n"
+    "  .shared .u32 s;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.ge.u32 %p1, %r1, 32;\n"
+    "  @%p1 bra AFTER;\n"
+    "  ld.global.cg.u32 %r2, [%rd1];\n"
+    "  mul.wide.u32 %rd2, %r2, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.cg.u32 %r3, [%rd3];\n"
+    "  mul.wide.u32 %rd2, %r3, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.cg.u32 %r4, [%rd3];\n"
+    "  mul.wide.u32 %rd2, %r4, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.cg.u32 %r5, [%rd3];\n"
+    "  st.shared.u32 [s], %r5;\n"
+    "AFTER:\n"
+    "  bar.sync 0;\n"
+    "  @!%p1 bra END;\n"
+    "  ld.shared.u32 %r6, [s];\n"
+    "  st.global.u32 [%rd1+128], %r6;\n"
+    "END:\n"
+    "  ret;\n"
+    "}\n";
+
+static void test_barrier_waits_for_the_chain(void **state) {
+  (void)state;
+  char *path = tu_temp_file(".ptx", barrier_ptx), args[512], *out = NULL;
+  snprintf(args, sizeof args, "sim '%s' --arch h200 --format csv", path);
+  assert_int_equal(tu_run_cli(args, &out, NULL), 0);
+  double clocks = tu_csv_value(out, "bar2", "warpmem__replay_clocks");
+  double least = CLOCK_DRAM + 3.0 * CLOCK_L2_HIT + CLOCK_L2_HIT;
+  if (clocks < least || clocks > least + 200) fail_msg("bar2: %.0f clocks, want %.0f to %.0f", clocks, least, least + 200);
+  unlink(path);
+  free(path);
+  free(out);
+}
+
+/* A preset without the clock's constants reports no clock (nor does any,
+ * not asked for: the default build's time model has none yet). */
+static void test_no_constants_no_clock(void **state) {
+  (void)state;
+  char *path = tu_temp_file(".ptx", barrier_ptx), args[512], *out = NULL;
+  snprintf(args, sizeof args, "sim '%s' --arch ampere --format csv", path);
+  assert_int_equal(tu_run_cli(args, &out, NULL), 0);
+  assert_true(tu_csv_value(out, "bar2", "warpmem__replay_clocks") == 0);
+  free(out);
+  unsetenv("WARPMEM_CLOCK");
+  snprintf(args, sizeof args, "sim '%s' --arch h200 --format csv", path);
+  assert_int_equal(tu_run_cli(args, &out, NULL), 0);
+  assert_true(tu_csv_value(out, "bar2", "warpmem__replay_clocks") == 0);
+  setenv("WARPMEM_CLOCK", "1", 1);
+  unlink(path);
+  free(path);
+  free(out);
+}
+
+int main(void) {
+  setenv("WARPMEM_CLOCK", "1", 1); /* the clock runs when asked for */
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_chains),
+    cmocka_unit_test(test_barrier_waits_for_the_chain),
+    cmocka_unit_test(test_no_constants_no_clock),
+  };
+  return cmocka_run_group_tests_name("replay_clock", tests, NULL, NULL);
+}
