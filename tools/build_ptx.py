@@ -56,6 +56,7 @@ SETS = [
     ("tests/check", lambda name: True, "tests/check/ptx"),
     ("bench", lambda name: name.endswith("_kernels.cu"), "bench/ptx"),
     ("tests/guard", lambda name: True, "tests/guard/ptx"),
+    ("src/rt/kernels", lambda name: name.endswith("_kernels.cu"), "src/rt/kernels/ptx"),
 ]
 
 

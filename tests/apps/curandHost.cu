@@ -149,7 +149,7 @@ int main() {
   if (!only || std::strstr(only, "xorwow")) {
     run("xorwow", CURAND_RNG_PSEUDO_XORWOW, 1234, 0, CURAND_ORDERING_PSEUDO_LEGACY, BITS, N, 0);
     run("xorwow", CURAND_RNG_PSEUDO_XORWOW, 1234, 0, CURAND_ORDERING_PSEUDO_SEEDED, BITS, N, 0);
-    run("xorwow", CURAND_RNG_PSEUDO_XORWOW, 0, 0, 0, BITS, 64, 0);
+    run("xorwow_seed0", CURAND_RNG_PSEUDO_XORWOW, 0, 0, 0, BITS, 64, 0);
     run("xorwow", CURAND_RNG_PSEUDO_XORWOW, 1234, 0, 0, BITS, 64, 0, true);
   }
   if (!only || std::strstr(only, "philox")) {
