@@ -264,6 +264,7 @@ int cli_run_cmd(int argc, char **argv) {
   }
   run_set_env(&c, &p);
   run_check_loader(&p);
+  run_check_lib_symbols(&p);
   int wstatus = 0;
   if (run_app(&c, &p, &wstatus, &e)) {
     run_report_finish(&c, &p, -1);

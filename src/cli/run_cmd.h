@@ -57,6 +57,9 @@ void run_set_env(const RunCmd *c, const RunPlan *p);
  * libraries need it.  Never fails the run: a loader that cannot tell leaves
  * things as they are. */
 void run_check_loader(RunPlan *p);
+/* Names, on stderr, the cuBLAS, cuBLASLt and cuRAND functions the app
+ * imports that warpmem's stand-ins in p->rt_dir do not define (run_libs.c). */
+void run_check_lib_symbols(const RunPlan *p);
 /* Runs the app with its arguments and waits: returns its wait status, or
  * -1 with e filled if it could not be started. */
 int run_app(const RunCmd *c, const RunPlan *p, int *wstatus, WmErr *e);

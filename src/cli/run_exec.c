@@ -189,9 +189,16 @@ static void replace_foreign(const RunPlan *p, const char *name, const char *path
   add_preload(pre, n, ours);
 }
 
+/* The CUDA libraries warpmem stands in for (SONAMEs). */
+static int is_standin(const char *name) {
+  return !strncmp(name, "libcudart.so.", 13) || !strcmp(name, "libcuda.so.1") || !strcmp(name, "libcublas.so.13") ||
+         !strcmp(name, "libcublasLt.so.13") || !strcmp(name, "libcurand.so.10");
+}
+
 /* The loader's list of what `path` loads: ASan's runtime goes first into
- * pre, and (unless asan_only) a foreign libcudart or libcuda is replaced
- * by warpmem's. */
+ * pre, and (unless asan_only) a foreign CUDA library warpmem stands in for
+ * (libcudart, libcuda, libcublas, libcublasLt, libcurand) is replaced by
+ * warpmem's. */
 static void scan_loader(RunPlan *p, const char *path, int asan_only, char *pre, size_t npre) {
   static char out[1 << 16];
   if (trace_loader(path, out, sizeof out)) return;
@@ -203,7 +210,7 @@ static void scan_loader(RunPlan *p, const char *path, int asan_only, char *pre, 
        * runtime must be the first library of the process */
       add_preload(pre, npre, lib);
       p->preload_asan = 1;
-    } else if (!asan_only && (!strncmp(name, "libcudart.so.", 13) || !strcmp(name, "libcuda.so.1"))) {
+    } else if (!asan_only && is_standin(name)) {
       replace_foreign(p, name, lib, pre, npre);
     }
   }
@@ -213,7 +220,8 @@ void run_check_loader(RunPlan *p) {
   char pre[3 * PATH_MAX] = "";
   /* only an ELF that NEEDs a library has a loader to ask: a static(-pie)
    * program would ignore the variable and run */
-  if (p->elf.dynamic && (p->elf.cudart_major || p->elf.needs_libcuda)) scan_loader(p, p->app_path, 0, pre, sizeof pre);
+  if (p->elf.dynamic && (p->elf.cudart_major || p->elf.needs_libcuda || p->elf.needs_cudalibs))
+    scan_loader(p, p->app_path, 0, pre, sizeof pre);
   /* the static runtime NEEDs none of warpmem's libraries (it dlopens
    * libcuda.so.1): whether they are instrumented, warpmem's own list says
    * (they are built with it) */

@@ -153,6 +153,8 @@ static void note_needed(const char *lib, ElfInfo *out) {
     if (major > 0) out->cudart_major = major;
   }
   if (strcmp(lib, "libcuda.so.1") == 0 || strcmp(lib, "libcuda.so") == 0) out->needs_libcuda = 1;
+  if (!strncmp(lib, "libcublas.so.", 13) || !strncmp(lib, "libcublasLt.so.", 15) || !strncmp(lib, "libcurand.so.", 13))
+    out->needs_cudalibs = 1;
 }
 
 /* The dynamic section's NEEDED entries. */

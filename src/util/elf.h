@@ -16,6 +16,7 @@ typedef struct ElfInfo {
   int dynamic;             /* has a dynamic section */
   int cudart_major;        /* NEEDED libcudart.so.N: N (0: none) */
   int needs_libcuda;       /* NEEDED libcuda.so.1 (the driver API) */
+  int needs_cudalibs;      /* NEEDED libcublas.so.N, libcublasLt.so.N or libcurand.so.N */
   int has_fatbin;          /* has a .nv_fatbin section (device code) */
   int has_relfatbin;       /* has __nv_relfatbin: device code built with
                               -rdc=true, one fat binary per translation unit

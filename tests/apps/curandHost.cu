@@ -85,6 +85,15 @@ static void run(const char *gname, curandRngType_t type, unsigned long long seed
   else CHECK_RAND(curandCreateGenerator(&g, type));
   CHECK_RAND(curandSetPseudoRandomGeneratorSeed(g, seed));
   if (offset) CHECK_RAND(curandSetGeneratorOffset(g, offset));
+  if (ordering == CURAND_ORDERING_PSEUDO_SEEDED && std::getenv("WARPMEM_RUN_REPORT")) {
+    /* warpmem's stand-in has one sequence (DEFAULT's): SEEDED is refused, said */
+    curandStatus_t st = curandSetGeneratorOrdering(g, (curandOrdering_t)ordering);
+    total++;
+    if (st == CURAND_STATUS_SUCCESS) wrong++, std::printf("PSEUDO_SEEDED accepted under warpmem\n");
+    else std::printf("PSEUDO_SEEDED: refused under warpmem (status %d)\n", (int)st);
+    CHECK_RAND(curandDestroyGenerator(g));
+    return;
+  }
   if (ordering) CHECK_RAND(curandSetGeneratorOrdering(g, (curandOrdering_t)ordering));
   cudaStream_t stream = nullptr;
   if (!host) {
@@ -149,12 +158,18 @@ int main() {
   if (!only || std::strstr(only, "xorwow")) {
     run("xorwow", CURAND_RNG_PSEUDO_XORWOW, 1234, 0, CURAND_ORDERING_PSEUDO_LEGACY, BITS, N, 0);
     run("xorwow", CURAND_RNG_PSEUDO_XORWOW, 1234, 0, CURAND_ORDERING_PSEUDO_SEEDED, BITS, N, 0);
-    run("xorwow_seed0", CURAND_RNG_PSEUDO_XORWOW, 0, 0, 0, BITS, 64, 0);
+    run("xorwow_seed0", CURAND_RNG_PSEUDO_XORWOW, 0, 0, 0, BITS, 64, 0); /* named xorwow_seed0_bits */
     run("xorwow", CURAND_RNG_PSEUDO_XORWOW, 1234, 0, 0, BITS, 64, 0, true);
   }
   if (!only || std::strstr(only, "philox")) {
     run("philox", CURAND_RNG_PSEUDO_PHILOX4_32_10, 1234, 0, CURAND_ORDERING_PSEUDO_LEGACY, BITS, N, 0);
     run("philox", CURAND_RNG_PSEUDO_PHILOX4_32_10, 1234, 0, 0, BITS, 64, 0, true);
+  }
+  if (std::getenv("WARPMEM_RUN_REPORT")) { /* what warpmem's stand-in does not have is refused */
+    curandGenerator_t m;
+    curandStatus_t st = curandCreateGenerator(&m, CURAND_RNG_PSEUDO_MTGP32);
+    total++;
+    if (st != CURAND_STATUS_TYPE_ERROR) wrong++, std::printf("MTGP32 under warpmem: status %d\n", (int)st);
   }
   /* an odd count of normal values is refused (they come in pairs) */
   curandGenerator_t g;

@@ -52,6 +52,14 @@ if { [ "$NAME" = driverLoader ] || [ "${APP%_static}" != "$APP" ]; } && [ ! -e "
   exit 77
 fi
 
+# the stand-ins for NVIDIA's libraries
+for lib in libcublas.so.13:cublasGemm libcublasLt.so.13:cublasLt libcurand.so.10:curandHost; do
+  if [ "$NAME" = "${lib#*:}" ] && [ ! -e "$RT/${lib%%:*}" ]; then
+    echo "SKIP: warpmem's ${lib%%:*} is not built (no CUDA headers for it)"
+    exit 77
+  fi
+done
+
 case "$MODE" in
 --expect)
   "$WARPMEM" run -q --out "$TMP/report" "$@" "$APP" >"$TMP/out" 2>"$TMP/err" || fail "exit status $?"

@@ -7,7 +7,7 @@
 #   OUT=/tmp/out sh tools/gpu/libs_golden.sh
 #
 # Then tests/data/libs/*.golden are these files, the full_* cases of
-# curandHost's left out (tools/gpu/libs_golden_trim.sh).
+# curandHost's left out (tools/gpu/libs_golden_trim.py).
 set -u
 OUT=${OUT:?set OUT to a folder}
 mkdir -p "$OUT"
