@@ -498,19 +498,34 @@ static void mark_trace(MemModel *mm, const MemReq *r, size_t at, int starts)
   if (r->after_bar) mm->trace->r[at].first |= TR_AFTER_BAR;
   if (r->op == MEM_ST && r->cache == MEM_LOADS_CG) mm->trace->r[at].first |= TR_STRONG;
   if ((unsigned)r->instr >= (unsigned)mm->nline) return;
-  if (starts) mm->trace->r[at].first |= TR_ROUND;
+  if (starts) mm->trace->r[at].first |= starts > 1 ? TR_ROUND | TR_ROUND_SKIP : TR_ROUND;
   if (mm->after_st && mm->after_st[r->instr]) mm->trace->r[at].first |= TR_AFTER_ST;
+}
+
+/* 1 if this execution of a round's leader is not the first of the k
+ * iterations of an unrolled loop that one round covers (MemModel.round k
+ * > 1): ptxas issued its loads with the first's, so the replay's clock
+ * does not wait before it (TR_ROUND_SKIP).  Counted per warp of the block,
+ * for the leader it last executed. */
+static int in_unrolled_round(MemModel *mm, const MemReq *r, unsigned w)
+{
+  unsigned k = mm->round[r->instr];
+  if (k <= 1) return 0;
+  if (mm->lead_pc[w] != (uint32_t)r->instr + 1 || mm->lead_block[w] != mm->block)
+    mm->lead_pc[w] = (uint32_t)r->instr + 1, mm->lead_block[w] = mm->block, mm->lead_n[w] = 0;
+  return mm->lead_n[w]++ % k != 0;
 }
 
 /* Whether a far request starts a round trip: its load leads a round
  * (MemModel.round), or it is the first load of a round whose leader the
- * warp skipped (round_alt: the round counts on the leader's line). */
+ * warp skipped (round_alt: the round counts on the leader's line); 2 for
+ * a leader's execution inside an unrolled round (in_unrolled_round). */
 static int starts_round(MemModel *mm, const MemReq *r)
 {
   unsigned w = r->warp < 32 ? r->warp : 31;
   if (mm->round && mm->round[r->instr]) {
     mm->owed[w] = 0;
-    return 1;
+    return 1 + in_unrolled_round(mm, r, w);
   }
   uint32_t lead = mm->round_alt ? mm->round_alt[r->instr] : 0;
   if (!lead || mm->owed[w] != lead) return 0;
@@ -541,7 +556,7 @@ void mem_access(MemModel *mm, const MemReq *r)
     ls->execs++;
     ls->far_execs += !near_space(r->space);
   }
-  int starts = ls && !r->part && !near_space(r->space) && starts_round(mm, r);
+  int starts = ls && !r->part && !near_space(r->space) ? starts_round(mm, r) : 0; /* 0, 1 or 2 */
   size_t at = mm->trace ? mm->trace->n : 0;
   switch (r->space) {
   case PTX_S_GLOBAL:

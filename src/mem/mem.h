@@ -282,6 +282,9 @@ typedef struct MemModel {
                           branch over that body, which skips it */
   uint32_t owed[32];   /* each warp of the running block: the leader + 1
                           whose round is owed (its body skipped), or 0 */
+  uint32_t lead_pc[32], lead_n[32]; /* each warp's last round leader + 1 and
+                          its executions (in_unrolled_round) ... */
+  uint64_t lead_block[32];          /* ... in this block */
   uint8_t *after_st;   /* [nline] 1: a global store whose previous
                           instruction is one too (emu_mark_store_runs): L1
                           may merge its sectors with that store's */

@@ -65,6 +65,10 @@ typedef struct TraceRec {
 #define TR_AFTER_ST 4 /* TraceRec.first: a store right after another store */
 #define TR_AFTER_BAR 8 /* TraceRec.first: the warp's first request since it
                           waited at a barrier (back in step with its block) */
+#define TR_ROUND_SKIP 32 /* TraceRec.first, with TR_ROUND: a round's leader
+                            in an iteration of an unrolled loop whose loads
+                            ptxas issued with an earlier iteration's (the
+                            replay's clock does not wait before it) */
 #define TR_STRONG 16 /* TraceRec.first: a store that bypasses L1 (st.cg, or
                         strong above the block: MemReq.cache MEM_LOADS_CG) */
 

@@ -10,7 +10,8 @@
  *   for memory: between two requests it advances by the trace's
  *   difference, and never runs behind the emulator's clock.
  * - A request that starts a round trip (TR_ROUND: it needs the data of the
- *   warp's previous round, emu_rounds.c) first waits for that round's
+ *   warp's previous round, emu_rounds.c; in a loop ptxas unrolls, one
+ *   iteration in k, TR_ROUND_SKIP the others) first waits for that round's
  *   loads; so does a store (it usually stores what was loaded).  An
  *   atomic whose result is used waits as a load does.
  * - The SM's L1 takes the group's requests one at a time, a clock for each
@@ -115,11 +116,15 @@ static uint64_t stamp_gap(uint32_t from, uint32_t to) {
   return d > 0 ? (uint64_t)d : 0;
 }
 
+/* 1 if the request r starts a round: its loads need the previous round's
+ * data (an unrolled loop's later iterations do not: TR_ROUND_SKIP). */
+static int starts_round(const TraceRec *r) { return (r->first & (TR_ROUND | TR_ROUND_SKIP)) == TR_ROUND; }
+
 /* When warp w issues its next request (its pos), it being free to. */
 static uint64_t next_issue(const WarpClock *s, const ClockWarp *w) {
   const TraceRec *r = &w->r[s->pos];
   uint64_t base = s->c;
-  if ((r->first & TR_ROUND) || r->kind == TR_ST || r->kind == TR_LOCAL_ST) base = max64(base, s->round_ready);
+  if (starts_round(r) || r->kind == TR_ST || r->kind == TR_LOCAL_ST) base = max64(base, s->round_ready);
   return max64(base + stamp_gap(s->stamp, r->now), r->now);
 }
 
@@ -174,7 +179,7 @@ static void issue(CacheSys *c, struct ReplayClock *k, const ClockWarp *w, WarpCl
     default: break;
     }
   }
-  if (r[s->pos].first & TR_ROUND) s->round_ready = data;
+  if (starts_round(&r[s->pos])) s->round_ready = data;
   else s->round_ready = max64(s->round_ready, data);
   s->loads_ready = max64(s->loads_ready, data);
   s->c = t;
