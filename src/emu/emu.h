@@ -108,6 +108,7 @@ typedef struct EmuLaunch {
                                 warps (kernels with mbarriers or wgmma) */
   uint64_t printf_bytes;     /* printf text written */
   uint64_t printf_dropped;   /* and dropped: beyond CUDA's 1 MiB FIFO */
+  int noted_async_race;      /* a read before its cp.async completed was warned of (emu_async.c) */
 } EmuLaunch;
 
 #define EMU_MAX_THREADS 64

@@ -2,10 +2,16 @@
  * mbarriers that order them.
  *
  * Notes:
- *  - The data moves when the copy is issued (the emulator is sequential);
- *    what is modelled is when the copy *completes* for whom, so that a read
- *    of a destination byte before then is a located error instead of the
- *    right data by luck.  A copy's bytes are pending in a per-block shadow
+ *  - A cp.async's bytes are read from global memory when it is issued and
+ *    land in shared memory when it completes for its thread (its wait, or
+ *    the mbarrier that tracks it); a bulk copy's land at issue.  What is
+ *    modelled is when the copy *completes* for whom: a read of a
+ *    destination byte before then is a race.  `warpmem check` reports it
+ *    as an error, and so does a run for a bulk copy's bytes; for a
+ *    cp.async's a run warns once a launch and goes on with the bytes from
+ *    before the copy, as a GPU gives them when the read comes first
+ *    (NVIDIA's globalToShmemAsyncCopy sample fills 5 stages of a 4-stage
+ *    ring: its first read of stage 0 races with the copy of stage 4).  A copy's bytes are pending in a per-block shadow
  *    of shared memory (one entry per 4-byte word, kept only when the kernel
  *    uses cp.async) until:
  *      - for the issuing thread: its cp.async.wait_group/wait_all covers
@@ -54,13 +60,17 @@ typedef struct MbarTime {
   uint64_t ready, done;
 } MbarTime;
 
-/* One copy of one thread, pending until it settles. */
+/* One copy of one thread, pending until it settles.  A cp.async's bytes
+ * (at most 16) land in shared memory when the copy completes for its
+ * thread (land); the TMA's, tracked here, land at issue (emu_tma.c). */
 typedef struct AsyncCopy {
-  uint32_t lo, hi;    /* shared words [lo, hi) it wrote */
+  uint32_t lo, hi;    /* shared words [lo, hi) it writes */
   uint32_t thread;    /* linear thread index in the block */
   uint32_t group;     /* the thread's group (cp.async), 0 for a bulk copy */
   uint32_t mbar;      /* shared offset + 1 of the mbarrier that tracks it, or 0 */
   uint32_t pc;        /* the copying instruction */
+  uint8_t landed;     /* its bytes are in shared memory */
+  uint8_t data[16];   /* a cp.async's bytes, (hi - lo) words, until they land */
 } AsyncCopy;
 
 struct EmuAsync {
@@ -140,13 +150,29 @@ static int done_for_thread(const EmuAsync *a, const AsyncCopy *c) {
   return c->group && c->group <= a->completed[c->thread];
 }
 
+/* Puts a cp.async's bytes in shared memory: it completed. */
+static void land(Block *b, AsyncCopy *c) {
+  if (c->landed) return;
+  memcpy(b->shared + (size_t)c->lo * 4, c->data, (size_t)(c->hi - c->lo) * 4);
+  c->landed = 1;
+}
+
+/* Lands thread t's copies that its waits completed. */
+static void land_waited(Block *b, uint32_t t) {
+  EmuAsync *a = b->async;
+  for (uint32_t i = 0; i < a->ncopy; i++)
+    if (a->copy[i].thread == t && !a->copy[i].landed && done_for_thread(a, &a->copy[i])) land(b, &a->copy[i]);
+}
+
 /* Drops the copies `settled` says are visible to all, keeping the order of
  * the others (and the shadow pointing at them). */
-static void settle(EmuAsync *a, int (*settled)(const EmuAsync *, const AsyncCopy *, uint32_t), uint32_t arg) {
+static void settle(Block *b, int (*settled)(const EmuAsync *, const AsyncCopy *, uint32_t), uint32_t arg) {
+  EmuAsync *a = b->async;
   uint32_t n = 0;
   for (uint32_t i = 0; i < a->ncopy; i++) {
     AsyncCopy *c = &a->copy[i];
     int gone = settled(a, c, arg);
+    if (gone) land(b, c);
     for (uint32_t w = c->lo; w < c->hi; w++)
       if (a->word[w] == i + 1) a->word[w] = gone ? 0 : n + 1;
     if (!gone) a->copy[n++] = *c;
@@ -167,7 +193,7 @@ static int tracked_by(const EmuAsync *a, const AsyncCopy *c, uint32_t mbar) {
 /* A block barrier completed: the copies their threads waited for are now
  * visible to all. */
 void emu_async_barrier(Block *b) {
-  if (b->async && b->async->ncopy) settle(b->async, waited, 0);
+  if (b->async && b->async->ncopy) settle(b, waited, 0);
 }
 
 /* --- reads of pending bytes --- */
@@ -199,10 +225,19 @@ static int pending_read(Block *b, const EmuInstr *x, int warp, int lane, uint64_
   else
     snprintf(why, sizeof why, "its thread has not waited for it (cp.async.wait_group / wait_all; a barrier "
              "alone does not complete a cp.async)");
-  return emu_fault(b, x, warp, lane, WM_EFAULT,
-                   "read of shared memory before its %s completed: shared offset 0x%" PRIx64
-                   " was copied by thread (%u,%u,%u) at %s; %s",
-                   ptx_op_name[b->p->k->code[c->pc].op], off, t[0], t[1], t[2], where, why);
+  const char *op = ptx_op_name[b->p->k->code[c->pc].op];
+  /* a bulk copy's bytes landed at issue, which a GPU's would not have: a
+   * located error then, as under `warpmem check` */
+  if (b->chk || !c->group)
+    return emu_fault(b, x, warp, lane, WM_EFAULT,
+                     "read of shared memory before its %s completed: shared offset 0x%" PRIx64
+                     " was copied by thread (%u,%u,%u) at %s; %s", op, off, t[0], t[1], t[2], where, why);
+  emu_warn_once(b, x, warp, lane, &b->l->noted_async_race,
+                "read of shared memory before its %s completed (a race; reported once a launch, `warpmem check` "
+                "reports each): shared offset 0x%" PRIx64 " was copied by thread (%u,%u,%u) at %s; %s. The read "
+                "gets the bytes %s, as a GPU gives them when the read comes first", op, off, t[0], t[1], t[2],
+                where, why, c->landed ? "the copy wrote" : "from before the copy");
+  return 1;
 }
 
 int emu_async_check_read(Block *b, const EmuInstr *x, int warp, uint32_t mask, const uint64_t *off,
@@ -217,7 +252,8 @@ int emu_async_check_read(Block *b, const EmuInstr *x, int warp, uint32_t mask, c
       if (!a->word[w]) continue;
       const AsyncCopy *c = &a->copy[a->word[w] - 1];
       if (c->thread == me && done_for_thread(a, c)) continue;
-      return pending_read(b, x, warp, l, w * 4 > off[l] ? w * 4 : off[l], c);
+      if (pending_read(b, x, warp, l, w * 4 > off[l] ? w * 4 : off[l], c) < 0) return -1;
+      break; /* warned: the lane's next words too */
     }
   }
   return 0;
@@ -305,7 +341,7 @@ static void phase_complete(Block *b, uint32_t off) {
       wp->mbar_wait = 0;
     }
   }
-  if (b->async && b->async->ncopy) settle(b->async, tracked_by, off + 1);
+  if (b->async && b->async->ncopy) settle(b, tracked_by, off + 1);
 }
 
 /* count arrivals (dropping them from later phases with drop) and tx more
@@ -353,7 +389,7 @@ int emu_mbar_complete_tx(Block *b, const EmuInstr *x, int warp, int lane, Block 
 }
 
 void emu_async_track(Block *owner, uint32_t lo, uint32_t hi, uint32_t mbar, uint32_t thread, uint32_t pc) {
-  add_copy(owner->async, (AsyncCopy){lo / 4, (hi + 3) / 4, thread, 0, mbar + 1, pc});
+  add_copy(owner->async, (AsyncCopy){lo / 4, (hi + 3) / 4, thread, 0, mbar + 1, pc, 1, {0}});
 }
 
 int emu_exec_mbar_init(EMU_EXEC_ARGS) {
@@ -473,7 +509,7 @@ int emu_exec_cp_async_wait(EMU_EXEC_ARGS) {
     uint32_t t = (uint32_t)warp * 32 + (uint32_t)__builtin_ctz(m);
     if (x->op == PTX_OP_CPASYNC_WAITALL) a->committed[t]++;
     uint32_t upto = a->committed[t] > keep ? a->committed[t] - keep : 0;
-    if (upto > a->completed[t]) a->completed[t] = upto;
+    if (upto > a->completed[t]) a->completed[t] = upto, land_waited(b, t);
   }
   return 0;
 }
@@ -494,7 +530,7 @@ int emu_exec_cp_async_mbar(EMU_EXEC_ARGS) {
   for (uint32_t i = 0; i < a->ncopy; i++) { /* one pass for the warp's lanes */
     AsyncCopy *c = &a->copy[i];
     uint32_t l = c->thread - (uint32_t)warp * 32;
-    if (l < 32 && (mask >> l & 1) && !c->mbar && !done_for_thread(a, c)) c->mbar = at[l].off + 1;
+    if (l < 32 && (mask >> l & 1) && !c->mbar && !done_for_thread(a, c)) c->mbar = at[l].off + 1, land(b, c);
   }
   for (uint32_t m = mask; m; m &= m - 1) {
     int l = __builtin_ctz(m);
@@ -536,9 +572,10 @@ static int source_bytes(Block *b, const EmuInstr *x, int warp, int l, const uint
   return (int)n;
 }
 
-/* Checks and copies lane l's bytes: n from global src, zeros to `size`. */
+/* Checks and reads lane l's bytes into out: n from global src, zeros to
+ * `size`. */
 static int copy_lane(Block *b, const EmuInstr *x, int warp, int l, uint64_t dst, uint64_t src, unsigned n,
-                     unsigned size, unsigned align) {
+                     unsigned size, unsigned align, uint8_t *out) {
   if (dst % align || dst + size > b->shared_size)
     return emu_fault(b, x, warp, l, WM_EFAULT, "%s destination of %u bytes at shared offset 0x%" PRIx64 ": %s",
                      ptx_op_name[x->op], size, dst,
@@ -551,9 +588,9 @@ static int copy_lane(Block *b, const EmuInstr *x, int warp, int l, uint64_t dst,
     if (!g)
       return emu_fault(b, x, warp, l, WM_EFAULT, "out-of-bounds global read of %u bytes at 0x%" PRIx64
                        " by %s: no buffer holds them", n, src, ptx_op_name[x->op]);
-    memcpy(b->shared + dst, g->data + (src - g->addr), n);
+    memcpy(out, g->data + (src - g->addr), n);
   }
-  memset(b->shared + dst + n, 0, size - n);
+  memset(out + n, 0, size - n);
   return 0;
 }
 
@@ -569,11 +606,14 @@ int emu_exec_cp_async(EMU_EXEC_ARGS) {
     dst[l] = ((dbase ? dbase[l] : 0) + (uint64_t)x->aoff) & 0xffffffffu;
     src[l] = sbase[l] + soff[l];
     int n = source_bytes(b, x, warp, l, R, size);
-    if (n < 0 || copy_lane(b, x, warp, l, dst[l], src[l], (unsigned)n, size, size)) return -1;
+    if (size > 16 || size % 4)
+      return emu_fault(b, x, warp, l, WM_EFAULT, "cp.async of %u bytes: the copy size is 4, 8 or 16", size);
+    AsyncCopy c = {(uint32_t)(dst[l] / 4), (uint32_t)((dst[l] + size + 3) / 4), (uint32_t)warp * 32 + (uint32_t)l,
+                   0, 0, (uint32_t)(x - b->p->code), 0, {0}};
+    if (n < 0 || copy_lane(b, x, warp, l, dst[l], src[l], (unsigned)n, size, size, c.data)) return -1;
     if (n) reads |= 1u << l;
-    uint32_t t = (uint32_t)warp * 32 + (uint32_t)l;
-    add_copy(a, (AsyncCopy){(uint32_t)(dst[l] / 4), (uint32_t)((dst[l] + size + 3) / 4), t,
-                            a->committed[t] + 1, 0, (uint32_t)(x - b->p->code)});
+    c.group = a->committed[c.thread] + 1;
+    add_copy(a, c);
   }
   if (b->mm) model_ldgsts(b, x, mask, reads, src, dst, size);
   return 0;

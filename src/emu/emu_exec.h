@@ -714,6 +714,10 @@ int emu_heap_free(Block *b, const EmuInstr *x, int warp, int lane, uint64_t p);
  * Returns -1; only the first fault of a block is kept. */
 int emu_fault(Block *b, const EmuInstr *x, int warp, int lane, int code, const char *fmt, ...)
   __attribute__((format(printf, 6, 7)));
+/* A located warning on stderr, the first time *once is 0 (then 1): what
+ * the kernel does that a GPU may do otherwise, the emulator going on. */
+void emu_warn_once(Block *b, const EmuInstr *x, int warp, int lane, int *once, const char *fmt, ...)
+  __attribute__((format(printf, 6, 7)));
 /* "PTX file.ptx:LINE", or "PTX line LINE" for PTX nvcc made from a .cu. */
 void emu_ptx_where(const PtxModule *m, uint32_t line, char *buf, size_t n);
 /* "kernel.cu:LINE" of the instruction (the file's name only), or "" when

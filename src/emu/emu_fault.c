@@ -50,6 +50,27 @@ int emu_fault(Block *b, const EmuInstr *x, int warp, int lane, int code, const c
   return -1;
 }
 
+void emu_warn_once(Block *b, const EmuInstr *x, int warp, int lane, int *once, const char *fmt, ...) {
+  if (__atomic_exchange_n(once, 1, __ATOMIC_RELAXED)) return;
+  char what[1024], text[256] = "", cu[400] = "", ptxw[512] = "";
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  int pc = (int)(x - b->p->code);
+  uint32_t t[3];
+  thread_of(b, warp, lane, t);
+  if (pc < b->p->ncode) {
+    const PtxInstr *in = &b->p->k->code[pc];
+    ptx_instr_text(b->m, in, text, sizeof text);
+    emu_cu_where(b->m, in, cu, sizeof cu);
+    emu_ptx_where(b->m, in->ptx_line, ptxw, sizeof ptxw);
+  }
+  fprintf(stderr, "warpmem: warning: %s\n  kernel %s, %s%s%s: %s\n  block (%u,%u,%u), thread (%u,%u,%u) (warp %d, lane %d)\n",
+          what, b->p->k->name, cu, cu[0] ? ", " : "", ptxw, text, b->ctaid[0], b->ctaid[1], b->ctaid[2], t[0], t[1],
+          t[2], warp, lane);
+}
+
 int emu_unsupported_type(Block *b, const EmuInstr *x, int warp, uint32_t mask) {
   return emu_fault(b, x, warp, __builtin_ctz(mask), WM_EUNSUP, "%s.%s is not supported by the emulator",
                    ptx_op_name[x->op], ptx_type_name((PtxType)x->type));
