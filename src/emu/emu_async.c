@@ -157,11 +157,15 @@ static void land(Block *b, AsyncCopy *c) {
   c->landed = 1;
 }
 
-/* Lands thread t's copies that its waits completed. */
-static void land_waited(Block *b, uint32_t t) {
+/* Lands the copies of warp's threads in `lanes` that their waits
+ * completed: one pass for the warp. */
+static void land_waited(Block *b, int warp, uint32_t lanes) {
   EmuAsync *a = b->async;
-  for (uint32_t i = 0; i < a->ncopy; i++)
-    if (a->copy[i].thread == t && !a->copy[i].landed && done_for_thread(a, &a->copy[i])) land(b, &a->copy[i]);
+  for (uint32_t i = 0; i < a->ncopy; i++) {
+    AsyncCopy *c = &a->copy[i];
+    uint32_t l = c->thread - (uint32_t)warp * 32;
+    if (l < 32 && (lanes >> l & 1) && !c->landed && done_for_thread(a, c)) land(b, c);
+  }
 }
 
 /* Drops the copies `settled` says are visible to all, keeping the order of
@@ -208,6 +212,7 @@ static void copy_where(const Block *b, const AsyncCopy *c, char *buf, size_t n) 
 }
 
 static int pending_read(Block *b, const EmuInstr *x, int warp, int lane, uint64_t off, const AsyncCopy *c) {
+  if (!b->chk && c->group && __atomic_load_n(&b->l->noted_async_race, __ATOMIC_RELAXED)) return 1; /* warned */
   const EmuAsync *a = b->async;
   uint32_t me = (uint32_t)warp * 32 + (uint32_t)lane, t[3];
   thread_of(b, (int)(c->thread / 32), (int)(c->thread % 32), t);
@@ -504,13 +509,14 @@ int emu_exec_cp_async_commit(EMU_EXEC_ARGS) {
 /* wait_group N: all but the newest N committed groups; wait_all: all. */
 int emu_exec_cp_async_wait(EMU_EXEC_ARGS) {
   EmuAsync *a = b->async;
-  uint32_t keep = x->op == PTX_OP_CPASYNC_WAIT ? (uint32_t)SRC(0)[__builtin_ctz(mask)] : 0;
+  uint32_t keep = x->op == PTX_OP_CPASYNC_WAIT ? (uint32_t)SRC(0)[__builtin_ctz(mask)] : 0, moved = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     uint32_t t = (uint32_t)warp * 32 + (uint32_t)__builtin_ctz(m);
     if (x->op == PTX_OP_CPASYNC_WAITALL) a->committed[t]++;
     uint32_t upto = a->committed[t] > keep ? a->committed[t] - keep : 0;
-    if (upto > a->completed[t]) a->completed[t] = upto, land_waited(b, t);
+    if (upto > a->completed[t]) a->completed[t] = upto, moved |= m & -m;
   }
+  if (moved) land_waited(b, warp, moved);
   return 0;
 }
 
