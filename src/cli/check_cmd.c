@@ -137,7 +137,7 @@ static int check_launches(const PtxModule *mod, const LaunchSpec *ls, int n, Sim
     } else if (!cli_launch_error(&e)) {
       status = wm_err_print(&e); /* the options', not this launch's */
       break;
-    } else if (e.code == WM_EFAULT || e.code == WM_EASSERT || e.code == WM_EARITH || e.code == WM_EDEADLOCK) {
+    } else if (wm_kernel_fault(e.code)) {
       const PtxKernel *k = cli_named_kernel(mod, ls[i].name);
       emu_check_fault(c, k ? k->name : ls[i].name, &e);
     } else {

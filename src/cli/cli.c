@@ -217,6 +217,6 @@ int cli_nvcc_option(int argc, char **argv, int *i, CliNvcc *f) {
 }
 
 int cli_launch_error(const WmErr *e) {
-  return e->code == WM_EUNSUP || e->code == WM_EARGS || e->code == WM_ELIMIT || e->code == WM_EFAULT || e->code == WM_EASSERT ||
-         e->code == WM_EARITH || e->code == WM_EDEADLOCK || e->code == WM_EGPU || e->code == WM_EWATCHDOG;
+  return e->code == WM_EUNSUP || e->code == WM_EARGS || e->code == WM_ELIMIT || wm_kernel_fault(e->code) ||
+         e->code == WM_EGPU || e->code == WM_EWATCHDOG;
 }

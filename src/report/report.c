@@ -26,8 +26,7 @@
 /* ---- shared helpers ------------------------------------------------------ */
 
 ReportStatus report_status_of(int code) {
-  return code == WM_EFAULT || code == WM_EASSERT || code == WM_EARITH || code == WM_EDEADLOCK || code == WM_EGPU || code == WM_EWATCHDOG ? REPORT_FAILED
-                                                                                          : REPORT_REFUSED;
+  return wm_kernel_fault(code) || code == WM_EGPU || code == WM_EWATCHDOG ? REPORT_FAILED : REPORT_REFUSED;
 }
 
 static uint64_t metric(const ReportRun *r, int m) { return r->mm ? r->mm->metric[m] : 0; }

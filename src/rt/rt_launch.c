@@ -149,7 +149,7 @@ static RtError run_bound(RtFunction *f, const RtLaunchConfig *c, const uint8_t *
   int rc = sim_run_bound(f->m->mod, ls, &b, &o, &rec->run, &e);
   fflush(stdout);
   free(ls);
-  if (rc && rtx.check && (e.code == WM_EFAULT || e.code == WM_EASSERT || e.code == WM_EARITH || e.code == WM_EDEADLOCK))
+  if (rc && rtx.check && wm_kernel_fault(e.code))
     emu_check_fault(rtx.check, f->name, &e);
   if (rc) {
     rec->status = report_status_of(e.code);

@@ -29,6 +29,13 @@ enum {
   WM_EASSERT,   /* emulated kernel: a device-side assert failed */
 };
 
+/* 1 if code is a fault of the emulated kernel itself (what it did: an
+ * address, an assert, a division, a barrier), not of its launch or the
+ * tool: what CUDA reports as a kernel's error. */
+static inline int wm_kernel_fault(int code) {
+  return code == WM_EFAULT || code == WM_EASSERT || code == WM_EARITH || code == WM_EDEADLOCK;
+}
+
 typedef struct WmErr {
   int code;        /* one of WM_E*, WM_OK when no error */
   char msg[2048];  /* human-readable, may hold several lines, no trailing newline */
