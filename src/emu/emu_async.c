@@ -212,7 +212,10 @@ static void copy_where(const Block *b, const AsyncCopy *c, char *buf, size_t n) 
 }
 
 static int pending_read(Block *b, const EmuInstr *x, int warp, int lane, uint64_t off, const AsyncCopy *c) {
-  if (!b->chk && c->group && __atomic_load_n(&b->l->noted_async_race, __ATOMIC_RELAXED)) return 1; /* warned */
+  /* a bulk copy's bytes landed at issue, which a GPU's would not have: a
+   * located error then, as under `warpmem check` */
+  int fault = b->chk || !c->group;
+  if (!fault && __atomic_load_n(&b->l->noted_async_race, __ATOMIC_RELAXED)) return 1; /* warned */
   const EmuAsync *a = b->async;
   uint32_t me = (uint32_t)warp * 32 + (uint32_t)lane, t[3];
   thread_of(b, (int)(c->thread / 32), (int)(c->thread % 32), t);
@@ -231,9 +234,7 @@ static int pending_read(Block *b, const EmuInstr *x, int warp, int lane, uint64_
     snprintf(why, sizeof why, "its thread has not waited for it (cp.async.wait_group / wait_all; a barrier "
              "alone does not complete a cp.async)");
   const char *op = ptx_op_name[b->p->k->code[c->pc].op];
-  /* a bulk copy's bytes landed at issue, which a GPU's would not have: a
-   * located error then, as under `warpmem check` */
-  if (b->chk || !c->group)
+  if (fault)
     return emu_fault(b, x, warp, lane, WM_EFAULT,
                      "read of shared memory before its %s completed: shared offset 0x%" PRIx64
                      " was copied by thread (%u,%u,%u) at %s; %s", op, off, t[0], t[1], t[2], where, why);

@@ -80,11 +80,15 @@ struct ReplayClock {
   uint32_t gen, gen_of[INFLIGHT];         /* the group an entry is of (no clearing between groups) */
 };
 
+/* The heap's order: earlier first, the lower warp at a tie (the L1
+ * stage's turns). */
+static int before(HeapItem a, HeapItem b) { return a.t < b.t || (a.t == b.t && a.w < b.w); }
+
 static void heap_push(struct ReplayClock *k, uint64_t t, uint32_t w) {
   size_t i = k->heap_n++;
   while (i > 0) {
     size_t p = (i - 1) / 2;
-    if (k->heap[p].t < t || (k->heap[p].t == t && k->heap[p].w < w)) break;
+    if (before(k->heap[p], (HeapItem){t, w})) break;
     k->heap[i] = k->heap[p];
     i = p;
   }
@@ -97,9 +101,8 @@ static HeapItem heap_pop(struct ReplayClock *k) {
   for (;;) {
     size_t l = 2 * i + 1, m = l;
     if (l >= n) break;
-    if (l + 1 < n && (k->heap[l + 1].t < k->heap[l].t || (k->heap[l + 1].t == k->heap[l].t && k->heap[l + 1].w < k->heap[l].w)))
-      m = l + 1;
-    if (last.t < k->heap[m].t || (last.t == k->heap[m].t && last.w < k->heap[m].w)) break;
+    if (l + 1 < n && before(k->heap[l + 1], k->heap[l])) m = l + 1;
+    if (before(last, k->heap[m])) break;
     k->heap[i] = k->heap[m];
     i = m;
   }
@@ -187,9 +190,6 @@ static void issue(CacheSys *c, struct ReplayClock *k, const ClockWarp *w, WarpCl
   s->pos = e;
 }
 
-/* A warp that has issued: next, it runs on, waits at a barrier, or ends. */
-static void step_on(struct ReplayClock *k, const ClockWarp *w, uint32_t i, uint64_t *end);
-
 /* Releases block b's barrier when all its warps arrived or ended: those
  * whose next request is past the fewest barriers go on; the others wait
  * at the next, arrived when this one released. */
@@ -214,6 +214,7 @@ static void try_release(struct ReplayClock *k, const ClockWarp *w, uint32_t b) {
   }
 }
 
+/* A warp that has issued: next, it runs on, waits at a barrier, or ends. */
 static void step_on(struct ReplayClock *k, const ClockWarp *w, uint32_t i, uint64_t *end) {
   WarpClock *s = &k->w[i];
   BlockClock *bc = &k->b[w[i].block];

@@ -299,7 +299,7 @@ static void time_at(const Arch *a, const uint64_t *m, const ModelLaunch *l, Mode
   double chain = (waves > 1 ? waves : 1) * wc.ns;
   int by_chain = chain > t->bound_ns[MODEL_LATENCY];
   if (by_chain) t->bound_ns[MODEL_LATENCY] = chain;
-  if (m[WM_M_REPLAY_CLOCKS] && getenv("WARPMEM_CLOCK")) { /* experiment: the replay's clock */
+  if (m[WM_M_REPLAY_CLOCKS]) { /* the replay's clock ran (asked for: model_cache_config) */
     double replayed = (double)m[WM_M_REPLAY_CLOCKS] / clk;
     double other = fmax(waves * smem, (waves > 1 ? waves : 1) * (wc.dep_ns + wc.wait_ns));
     t->bound_ns[MODEL_LATENCY] = fmax(replayed, other);
