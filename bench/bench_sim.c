@@ -2,7 +2,7 @@
  * ground-truth file (groundtruth/seed_kernels.cu, its PTX in
  * groundtruth/ptx/), or of another PTX and launch file.
  *
- *   build/bench_sim [--only NAME] [--no-caches] [--quick] [--json FILE] [PTX CU]
+ *   build/bench_sim [--only NAME] [--no-caches] [--quick] [--functional] [--json FILE] [PTX CU]
  *
  * Reports, on the machine it runs on (its CPUs and load average first):
  *   1. each launch with the whole model (emulation, coalescing and banks,
@@ -13,7 +13,9 @@
  *      differences are what coalescing and banks, and the cache replay,
  *      add (wall and CPU time);
  *   3. scaling: the whole model on 1, 2, ... N host threads (N = the CPUs).
- * --quick stops after 1.  A thread-instruction is a lane executed: a warp
+ * --quick stops after 1.  --functional runs 1 with the emulation alone,
+ * as `warpmem run` runs a launch it does not profile (issue 35's rate).
+ * A thread-instruction is a lane executed: a warp
  * instruction with 32 active lanes counts 32.  Every run must execute the
  * same thread-instructions; the benchmark says so if one does not.
  */
@@ -146,14 +148,15 @@ int main(int argc, char **argv) {
   const char *ptx = WM_GROUNDTRUTH_DIR "/ptx/seed_kernels.ptx", *cu = WM_GROUNDTRUTH_DIR "/seed_kernels.cu";
   const char *json_path = NULL;
   Bench b = {0};
-  int pos = 0, caches = 1, quick = 0;
+  int pos = 0, caches = 1, quick = 0, functional = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--only") && i + 1 < argc) b.only = argv[++i];
     else if (!strcmp(argv[i], "--no-caches")) caches = 0;
     else if (!strcmp(argv[i], "--quick")) quick = 1;
+    else if (!strcmp(argv[i], "--functional")) functional = quick = 1;
     else if (!strcmp(argv[i], "--json") && i + 1 < argc) json_path = argv[++i];
     else if (argv[i][0] == '-') {
-      fprintf(stderr, "usage: bench_sim [--only NAME] [--no-caches] [--quick] [--json FILE] [PTX CU]\n");
+      fprintf(stderr, "usage: bench_sim [--only NAME] [--no-caches] [--quick] [--functional] [--json FILE] [PTX CU]\n");
       return 2;
     } else if (pos++ == 0) ptx = argv[i];
     else cu = argv[i];
@@ -179,10 +182,13 @@ int main(int argc, char **argv) {
   sim_options_init(&o);
   o.init = INIT_ZERO;
   o.cfg.caches = caches;
+  o.functional = functional;
   print_load();
-  printf("%s: the whole model%s on %d host threads\n\n", cu, caches ? "" : " without caches", threads);
+  printf("%s: %s%s on %d host threads\n\n", cu, functional ? "the emulation alone" : "the whole model",
+         caches || functional ? "" : " without caches", threads);
   printf("%-22s %14s %9s %10s\n", "launch", "thread-instr", "seconds", "Minstr/s");
-  if (json) fprintf(json, "{\n  \"threads\": %d, \"caches\": %d,\n  \"launches\": [\n", threads, caches);
+  if (json) fprintf(json, "{\n  \"threads\": %d, \"caches\": %d, \"functional\": %d,\n  \"launches\": [\n", threads, caches,
+                    functional);
   Pass full;
   int rc = run_pass(&b, &o, threads, 1, json, &full);
   if (json) fprintf(json, "\n  ]");
