@@ -7,6 +7,8 @@
  * (docs/results/h200-2026-12-03-memlat: Nsight Compute's duration less the
  * empty launch's, over the chain's steps, at 1.98 GHz), which the clock's
  * constants (REPLAY_CLOCK_CONSTANTS) come from; and first principles for a
+ * barrier, and groundtruth/memq_kernels.cu (docs/results/h200-2026-12-04-memq)
+ * for several misses at once; first principles for a
  * barrier: a warp that waits at bar.sync for another's chain of loads goes
  * on only when that chain's data is back.
  */
@@ -89,6 +91,38 @@ static const char *barrier_ptx =
     "  ret;\n"
     "}\n";
 
+/* Several misses of one warp at once (groundtruth/memq_kernels.cu,
+ * docs/results/h200-2026-12-04-memq): N lines of one 4 KB place in one
+ * request (#cN), N places (#sN), four one-line requests (memq_chains).
+ * The clock takes a place's lines one at a time (CLOCK_DRAM_LINE) and
+ * draws each place's delay (CLOCK_DRAM_SPREAD, mean 130): 5%, since a
+ * launch's 400-1000 steps draw that many delays.  #c32 and #s4 gave the
+ * two constants; the others were not fitted. */
+static const struct {
+  const char *launch;
+  int steps;
+  double clocks; /* a step, measured, less the empty launch's */
+} misses[] = {
+  {"memq_lanes#c1", 1000, 703},   {"memq_lanes#c2", 1000, 722},   {"memq_lanes#c4", 1000, 752},
+  {"memq_lanes#c8", 1000, 792},   {"memq_lanes#c16", 1000, 845},  {"memq_lanes#c32", 1000, 905},
+  {"memq_lanes#s4", 400, 849},    {"memq_lanes#s16", 400, 1054},  {"memq_chains#far", 500, 879},
+  {"memq_chains#mid", 500, 860},  {"memq_chains#near", 500, 867},
+};
+
+static void test_misses_at_once(void **state) {
+  (void)state;
+  char args[1024], *out = NULL;
+  snprintf(args, sizeof args, "sim '%s' --arch h200 --format csv", tu_truth("ptx/memq_kernels.ptx"));
+  assert_int_equal(tu_run_cli(args, &out, NULL), 0);
+  double empty = tu_csv_value(out, "memq_empty", "warpmem__replay_clocks");
+  for (size_t i = 0; i < sizeof misses / sizeof misses[0]; i++) {
+    double step = (tu_csv_value(out, misses[i].launch, "warpmem__replay_clocks") - empty) / misses[i].steps;
+    if (step < 0.95 * misses[i].clocks || step > 1.05 * misses[i].clocks)
+      fail_msg("%s: %.1f clocks a step, the H200 %.0f", misses[i].launch, step, misses[i].clocks);
+  }
+  free(out);
+}
+
 static void test_barrier_waits_for_the_chain(void **state) {
   (void)state;
   char *path = tu_temp_file(".ptx", barrier_ptx), args[512], *out = NULL;
@@ -125,6 +159,7 @@ int main(void) {
   setenv("WARPMEM_CLOCK", "1", 1); /* the clock runs when asked for */
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_chains),
+    cmocka_unit_test(test_misses_at_once),
     cmocka_unit_test(test_barrier_waits_for_the_chain),
     cmocka_unit_test(test_no_constants_no_clock),
   };

@@ -19,22 +19,28 @@
  *   time model): a request waits for the pipe, and its data for the
  *   pipe, then a hit's L1 latency (or the fill in flight that brings its
  *   sector: a later hit waits for an earlier miss), or a miss's L2 latency,
- *   plus DRAM's for the first load of a 64-byte piece in the launch (the
+ *   or for the first load of a 64-byte piece in the launch DRAM's (the
  *   L2 is taken as holding what was read before: capacity misses are not
  *   seen here).
+ * - DRAM (memq_kernels.cu): the 4 KB place a line is in serves the lines
+ *   asked of it one at a time, CLOCK_DRAM_LINE apart, in a queue the group
+ *   keeps; each place answers after a delay drawn for it (place_delay), so
+ *   that a request over many places waits for the slowest.
  * - A barrier: a warp's request of a later epoch (TraceRec.epoch) waits
  *   until every warp of its block has arrived (its loads back) or ended,
  *   then goes on TraceRec.since clocks after the last arrival.
  * - A warp ends at its last issue, its last load's data or its last
  *   store's arrival at L2, whichever is last; the group ends with its last
  *   warp.
- * - Not here: the L2's slices and DRAM's channels as queues (their
- *   throughput bounds stay in model.c), shared memory's wavefronts, the
+ * - Not here: the L2's slices as queues, DRAM's places as queues shared
+ *   by the SMs (each group keeps its own; the throughput bounds stay in
+ *   model.c), shared memory's wavefronts, the
  *   requests' order in the L1 stage (it replays in turns: the counters do
  *   not depend on this clock).
  */
 #include "mem/replay_clock.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +72,7 @@ typedef struct HeapItem {
 } HeapItem;
 
 #define INFLIGHT 4096 /* sectors in flight a group keeps track of (direct-mapped) */
+#define PLACES 1024   /* DRAM places (4 KB each) a group keeps the queues of (direct-mapped) */
 
 struct ReplayClock {
   ClockWarp *in;
@@ -78,6 +85,8 @@ struct ReplayClock {
   size_t heap_n;
   uint64_t sec[INFLIGHT], ready[INFLIGHT]; /* a sector + 1 and when its fill is in */
   uint32_t gen, gen_of[INFLIGHT];         /* the group an entry is of (no clearing between groups) */
+  uint64_t place[PLACES], place_free[PLACES]; /* a DRAM place + 1 and when it takes its next line */
+  uint32_t place_gen[PLACES];
 };
 
 /* The heap's order: earlier first, the lower warp at a tie (the L1
@@ -146,6 +155,35 @@ static int first_ask(CacheSys *c, uint64_t sector) {
   return __atomic_exchange_n(&c->seen[at], tag, __ATOMIC_RELAXED) != tag;
 }
 
+/* How much longer than the fastest a DRAM place answers at time t: a draw
+ * from an exponential of mean CLOCK_DRAM_SPREAD, from a hash of the place
+ * and the request's time in windows of 512 clocks, shorter than a miss (the
+ * same for every run and thread count).  It
+ * stands for what makes one miss slower than another (which channel, its
+ * queue and rows, refresh), whose causes are not modelled one by one: a
+ * request of lines in several places waits for the slowest. */
+static uint64_t place_delay(uint64_t place, uint64_t t) {
+  uint64_t h = (place ^ (t >> 9) * 0xD6E8FEB86659FD93ull) * 0x9E3779B97F4A7C15ull;
+  h ^= h >> 29;
+  double u = ((double)(h >> 11) + 0.5) / 9007199254740992.0; /* (0, 1) */
+  double d = -(double)CLOCK_DRAM_SPREAD * log(u);
+  return d < 8.0 * CLOCK_DRAM_SPREAD ? (uint64_t)d : 8u * CLOCK_DRAM_SPREAD;
+}
+
+/* When a DRAM read of `sector`, asked at t, is back at the L1: its place
+ * (the 4 KB it is in) serves its lines one at a time, CLOCK_DRAM_LINE
+ * apart, then answers after the L2's and DRAM's latency and its delay. */
+static uint64_t dram_ready(struct ReplayClock *k, const CacheConfig *cfg, uint64_t sector, uint64_t t) {
+  uint64_t place = sector >> 7;
+  size_t at = (size_t)((place * 0x9E3779B97F4A7C15ull) >> 54) & (PLACES - 1);
+  uint64_t s = t;
+  if (k->place_gen[at] == k->gen && k->place[at] == place + 1) s = max64(s, k->place_free[at]);
+  k->place[at] = place + 1;
+  k->place_gen[at] = k->gen;
+  k->place_free[at] = s + CLOCK_DRAM_LINE;
+  return s + cfg->lat_dram - CLOCK_DRAM_SPREAD + place_delay(place, t);
+}
+
 /* Issues warp i's request at t through the SM's L1 (free from *l1_free). */
 static void issue(CacheSys *c, struct ReplayClock *k, const ClockWarp *w, WarpClock *s, uint64_t t,
                   uint64_t *l1_free) {
@@ -171,7 +209,7 @@ static void issue(CacheSys *c, struct ReplayClock *k, const ClockWarp *w, WarpCl
       break;
     }
     case RW_MISS: {
-      uint64_t ready = done + cfg->lat_l2 + (first_ask(c, r[j].sector) ? cfg->lat_dram - cfg->lat_l2 : 0);
+      uint64_t ready = first_ask(c, r[j].sector) ? dram_ready(k, cfg, r[j].sector, done) : done + cfg->lat_l2;
       k->sec[at] = r[j].sector + 1;
       k->ready[at] = ready;
       k->gen_of[at] = k->gen;

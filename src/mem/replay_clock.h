@@ -26,7 +26,11 @@ struct ReplayClock;
   X(CLOCK_L2_HIT, 269, "clocks", "memlat_cg#hit and #fit: 291 a step on one line, 321 over 512 lines (of which "     \
                                  "1 in 16 first from DRAM), less 23 and 2: 266 and 271")                         \
   X(CLOCK_DRAM, 675, "clocks", "memlat_cg#dram_far and #dram_next: 700 a step, each a line no load asked for "    \
-                               "before (the caches flushed), rows 16.5 KB or 128 bytes apart alike, less 23 and 2")
+                               "before (the caches flushed), rows 16.5 KB or 128 bytes apart alike, less 23 and 2")    \
+  X(CLOCK_DRAM_LINE, 5, "clocks a line", "memq_lanes#c32 against #c1: 905 and 703 a step, 32 lines of one 4 KB "      \
+                                         "place against one, less the L1 pipe's 62 more: 140 over 31 lines, 4.5")    \
+  X(CLOCK_DRAM_SPREAD, 130, "clocks", "memq_lanes#s4 against #c1: 849 and 703 a step, less the pipe's 6 more: the "  \
+                                      "slowest of 4 places' delays, 130 x (1/2 + 1/3 + 1/4) = 141 (a fit of one probe)")
 
 enum {
 #define X(name, value, unit, probe) name = value,
