@@ -26,6 +26,8 @@
  *   asked of it one at a time, CLOCK_DRAM_LINE apart, in a queue the group
  *   keeps; each place answers after a delay drawn for it (place_delay), so
  *   that a request over many places waits for the slowest.
+ * - A load that writes a register waits for the data of the load
+ *   CLOCK_LOADS_INFLIGHT loads back (the registers ptxas gives them).
  * - A barrier: a warp's request of a later epoch (TraceRec.epoch) waits
  *   until every warp of its block has arrived (its loads back) or ended,
  *   then goes on TraceRec.since clocks after the last arrival.
@@ -58,6 +60,8 @@ typedef struct WarpClock {
   uint64_t round_ready; /* when its current round's loads are back */
   uint64_t loads_ready; /* ... all its loads */
   uint64_t acked;       /* when its last store reaches L2 */
+  uint64_t window[CLOCK_LOADS_INFLIGHT]; /* when its last loads' data is back, */
+  uint32_t loads;                        /* ... in a ring: loads issued */
 } WarpClock;
 
 typedef struct BlockClock {
@@ -132,11 +136,21 @@ static uint64_t stamp_gap(uint32_t from, uint32_t to) {
  * data (an unrolled loop's later iterations do not: TR_ROUND_SKIP). */
 static int starts_round(const TraceRec *r) { return (r->first & (TR_ROUND | TR_ROUND_SKIP)) == TR_ROUND; }
 
-/* When warp w issues its next request (its pos), it being free to. */
+/* 1 if the request's data goes to a register, which stays taken until it
+ * is back: ptxas keeps at most CLOCK_LOADS_INFLIGHT such loads in flight. */
+static int holds_register(unsigned kind) {
+  return kind == TR_LD || kind == TR_LD_NC || kind == TR_LOCAL_LD || kind == TR_TEX || kind == TR_SULD ||
+         kind == TR_ATOM;
+}
+
+/* When warp w issues its next request (its pos), it being free to: after
+ * its round's loads if it starts a round or stores, and after the data of
+ * the load CLOCK_LOADS_INFLIGHT loads back if it loads. */
 static uint64_t next_issue(const WarpClock *s, const ClockWarp *w) {
   const TraceRec *r = &w->r[s->pos];
   uint64_t base = s->c;
   if (starts_round(r) || r->kind == TR_ST || r->kind == TR_LOCAL_ST) base = max64(base, s->round_ready);
+  if (holds_register(r->kind)) base = max64(base, s->window[s->loads % CLOCK_LOADS_INFLIGHT]);
   return max64(base + stamp_gap(s->stamp, r->now), r->now);
 }
 
@@ -223,6 +237,7 @@ static void issue(CacheSys *c, struct ReplayClock *k, const ClockWarp *w, WarpCl
   if (starts_round(&r[s->pos])) s->round_ready = data;
   else s->round_ready = max64(s->round_ready, data);
   s->loads_ready = max64(s->loads_ready, data);
+  if (holds_register(r[s->pos].kind)) s->window[s->loads++ % CLOCK_LOADS_INFLIGHT] = data;
   s->c = t;
   s->stamp = r[s->pos].now;
   s->pos = e;

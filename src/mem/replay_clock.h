@@ -30,7 +30,9 @@ struct ReplayClock;
   X(CLOCK_DRAM_LINE, 5, "clocks a line", "memq_lanes#c32 against #c1: 905 and 703 a step, 32 lines of one 4 KB "      \
                                          "place against one, less the L1 pipe's 62 more: 140 over 31 lines, 4.5")    \
   X(CLOCK_DRAM_SPREAD, 130, "clocks", "memq_lanes#s4 against #c1: 849 and 703 a step, less the pipe's 6 more: the "  \
-                                      "slowest of 4 places' delays, 130 x (1/2 + 1/3 + 1/4) = 141 (a fit of one probe)")
+                                      "slowest of 4 places' delays, 130 x (1/2 + 1/3 + 1/4) = 141 (a fit of one probe)") \
+  X(CLOCK_LOADS_INFLIGHT, 16, "loads", "ptxas's SASS: 16 LDGs before the first use in H100 colsum and matvec_reg "     \
+                                       "(EMU_INFLIGHT, emu_rounds.c), 14 in share_read's 32-load loop body")
 
 enum {
 #define X(name, value, unit, probe) name = value,
