@@ -136,6 +136,42 @@ static void test_barrier_waits_for_the_chain(void **state) {
   free(out);
 }
 
+/* One warp's straight line of n independent ld.global.cg, each a line of
+ * one 4 KB place, then their sum: the 17th load waits for the first's data
+ * (CLOCK_LOADS_INFLIGHT), so 32 loads take a second DRAM round trip after
+ * 16 (without the window: 16 more lines through the pipe and the place's
+ * queue, about 10 clocks each, 1071 against 1215 clocks). */
+static void window_kernel(char *buf, size_t cap, const char *name, int n) {
+  size_t k = (size_t)snprintf(buf, cap,
+                              "//@ %s grid=1 block=32 args=buf:u32:65536:zero,buf:u32:32:zero\n"
+                              ".visible .entry %s(.param .u64 a, .param .u64 o) {\n"
+                              "  .reg .b32 %%r<40>; .reg .b64 %%rd<4>;\n"
+                              "  ld.param.u64 %%rd1, [a];\n  cvta.to.global.u64 %%rd1, %%rd1;\n"
+                              "  ld.param.u64 %%rd2, [o];\n  cvta.to.global.u64 %%rd2, %%rd2;\n", name, name);
+  for (int i = 0; i < n; i++) k += (size_t)snprintf(buf + k, cap - k, "  ld.global.cg.u32 %%r%d, [%%rd1+%d];\n", i + 1, i * 128);
+  for (int i = 1; i < n; i++) k += (size_t)snprintf(buf + k, cap - k, "  add.u32 %%r1, %%r1, %%r%d;\n", i + 1);
+  snprintf(buf + k, cap - k, "  st.global.u32 [%%rd2], %%r1;\n  ret;\n}\n");
+}
+
+static void test_sixteen_loads_in_flight(void **state) {
+  (void)state;
+  static char ptx[16384];
+  size_t k = (size_t)snprintf(ptx, sizeof ptx, ".version 8.0\n.target sm_90\n.address_size 64\n");
+  window_kernel(ptx + k, sizeof ptx - k, "loads16", 16);
+  k = strlen(ptx);
+  window_kernel(ptx + k, sizeof ptx - k, "loads32", 32);
+  char *path = tu_temp_file(".ptx", ptx), args[512], *out = NULL;
+  snprintf(args, sizeof args, "sim '%s' --arch h200 --format csv", path);
+  assert_int_equal(tu_run_cli(args, &out, NULL), 0);
+  double c16 = tu_csv_value(out, "loads16", "warpmem__replay_clocks");
+  double c32 = tu_csv_value(out, "loads32", "warpmem__replay_clocks");
+  double floor = CLOCK_DRAM - CLOCK_DRAM_SPREAD; /* the fastest DRAM answer */
+  if (c32 - c16 < floor) fail_msg("32 loads %.0f clocks, 16 loads %.0f: want %.0f more at least", c32, c16, floor);
+  unlink(path);
+  free(path);
+  free(out);
+}
+
 /* A preset without the clock's constants reports no clock (nor does any,
  * not asked for: the default build's time model has none yet). */
 static void test_no_constants_no_clock(void **state) {
@@ -160,6 +196,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_chains),
     cmocka_unit_test(test_misses_at_once),
+    cmocka_unit_test(test_sixteen_loads_in_flight),
     cmocka_unit_test(test_barrier_waits_for_the_chain),
     cmocka_unit_test(test_no_constants_no_clock),
   };
