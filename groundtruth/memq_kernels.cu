@@ -35,6 +35,13 @@
 //@ memq_lanes#s16 grid=1 block=32 args=buf:u32:67108864:iota,buf:u32:32,i32:400,i32:132128,i32:67108863,i32:16,i32:8256
 //@ memq_lanes#l2_c4 grid=1 block=32 args=buf:u32:16384:iota,buf:u32:32,i32:4096,i32:1056,i32:16383,i32:4,i32:32
 //@ memq_lanes#l2_c32 grid=1 block=32 args=buf:u32:16384:iota,buf:u32:32,i32:4096,i32:1056,i32:16383,i32:32,i32:32
+// (added 2026-12-04 after the first measurement) the L2 alone with the
+// lines spread: 256 starting points 4 KB apart in a 1 MB footprint, the
+// lanes' lines 33 KB apart: after the first 256 steps, L2 hits only.
+//@ memq_lanes#l2_s4 grid=1 block=32 args=buf:u32:262144:iota,buf:u32:32,i32:4096,i32:33792,i32:262143,i32:4,i32:8256
+//@ memq_lanes#l2_s16 grid=1 block=32 args=buf:u32:262144:iota,buf:u32:32,i32:4096,i32:33792,i32:262143,i32:16,i32:8256
+//@ memq_lanes#l2_s32 grid=1 block=32 args=buf:u32:262144:iota,buf:u32:32,i32:4096,i32:33792,i32:262143,i32:32,i32:8256
+//@ memq_lanes#l2_c16 grid=1 block=32 args=buf:u32:262144:iota,buf:u32:32,i32:4096,i32:33792,i32:262143,i32:16,i32:32
 extern "C" __global__ void memq_lanes(const unsigned *a, unsigned *out, int steps, int stride, int mask, int nlines,
                                       int gap) {
   unsigned idx = (threadIdx.x % (unsigned)nlines) * (unsigned)gap;
