@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mem/cache.h"
 #include "mem/replay_clock.h"
 
 /* One chain's clocks a step, as the H200 measured them. */
@@ -172,6 +173,39 @@ static void test_sixteen_loads_in_flight(void **state) {
   free(out);
 }
 
+/* Two blocks replayed as one group: block 0's warp a chain of four
+ * dependent misses, block 1's one miss.  Each block's own clocks go to its
+ * SM slot (a block that ends early frees its slot for the next, as the
+ * GPU's block scheduler does), so block 1's are one round trip, not the
+ * group's four. */
+static void test_each_block_its_own_end(void **state) {
+  (void)state;
+  CacheConfig k = {.sms = 1, .blocks_per_sm = 2, .group = 2, .warps_per_block = 1, .l1_bytes = 4096, .l1_ways = 4,
+                   .l2_bytes = 64 * 1024, .l2_ways = 16, .fetch_bytes = 64, .channels = 2, .banks = 2,
+                   .row_bytes = 1024, .interleave = 256, .lat_l1 = CLOCK_L1_HIT, .lat_l2 = CLOCK_L2_HIT,
+                   .lat_dram = CLOCK_DRAM};
+  CacheSys c;
+  cache_init(&c, &k);
+  TraceRec chain[4], one[1];
+  uint8_t wait[4] = {RW_MISS, RW_MISS, RW_MISS, RW_MISS};
+  for (int i = 0; i < 4; i++)
+    chain[i] = (TraceRec){.sector = (uint64_t)i * 4096, .now = (uint32_t)(10 * i), .kind = TR_LD_NC,
+                          .first = 1 | TR_ROUND};
+  one[0] = (TraceRec){.sector = 1 << 20, .kind = TR_LD_NC, .first = 1 | TR_ROUND};
+  struct ReplayClock *scratch = NULL;
+  ClockWarp *w = replay_clock_warps(&scratch, 2);
+  w[0] = (ClockWarp){chain, wait, 4, 0};
+  w[1] = (ClockWarp){one, wait, 1, 1};
+  uint64_t group = replay_clock_group(&c, &scratch, w, 2, 2);
+  uint64_t b0 = replay_clock_block(scratch, 0), b1 = replay_clock_block(scratch, 1);
+  double floor = CLOCK_DRAM - CLOCK_DRAM_SPREAD;
+  if (b0 != group || b0 < 4 * floor) fail_msg("block 0: %llu clocks (group %llu), want 4 x %.0f at least",
+                                             (unsigned long long)b0, (unsigned long long)group, floor);
+  if (b1 > CLOCK_DRAM + 8 * CLOCK_DRAM_SPREAD + 20) fail_msg("block 1: %llu clocks, one round trip", (unsigned long long)b1);
+  replay_clock_free(scratch);
+  cache_free(&c);
+}
+
 /* A preset without the clock's constants reports no clock (nor does any,
  * not asked for: the default build's time model has none yet). */
 static void test_no_constants_no_clock(void **state) {
@@ -197,6 +231,7 @@ int main(void) {
     cmocka_unit_test(test_chains),
     cmocka_unit_test(test_misses_at_once),
     cmocka_unit_test(test_sixteen_loads_in_flight),
+    cmocka_unit_test(test_each_block_its_own_end),
     cmocka_unit_test(test_barrier_waits_for_the_chain),
     cmocka_unit_test(test_no_constants_no_clock),
   };

@@ -272,8 +272,9 @@ static void end_group(L2Ops *out) {
   out->end[out->nend++] = out->n;
 }
 
-/* The group's duration on the replay's clock, added to the clock of each
- * SM slot its blocks took (replay_clock.c). */
+/* Each block's duration on the replay's clock, added to the clock of the
+ * SM slot it took (replay_clock.c): a block that ends early frees its slot
+ * for the next, as the GPU's block scheduler does. */
 static void clock_group(CacheSys *c, ReplayWorker *w, const uint64_t *blocks, int nb, size_t nstreams) {
   if (!c->slot_clock) return;
   ClockWarp *cw = replay_clock_warps(&w->clock, nstreams);
@@ -282,11 +283,12 @@ static void clock_group(CacheSys *c, ReplayWorker *w, const uint64_t *blocks, in
     const Stream *x = &w->streams[s];
     cw[s] = (ClockWarp){x->r, x->wait, x->n, (uint32_t)(s / per)};
   }
-  uint64_t d = replay_clock_group(c, &w->clock, cw, nstreams, (uint32_t)nb);
+  replay_clock_group(c, &w->clock, cw, nstreams, (uint32_t)nb);
   for (int b = 0; b < nb; b++) {
     uint64_t sm, slot;
     place(c, blocks[b], &sm, &slot);
-    __atomic_fetch_add(&c->slot_clock[sm * (uint64_t)c->cfg.blocks_per_sm + slot], d, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&c->slot_clock[sm * (uint64_t)c->cfg.blocks_per_sm + slot],
+                       replay_clock_block(w->clock, (uint32_t)b), __ATOMIC_RELAXED);
   }
 }
 

@@ -32,8 +32,9 @@
  *   until every warp of its block has arrived (its loads back) or ended,
  *   then goes on TraceRec.since clocks after the last arrival.
  * - A warp ends at its last issue, its last load's data or its last
- *   store's arrival at L2, whichever is last; the group ends with its last
- *   warp.
+ *   store's arrival at L2, whichever is last; a block ends with its last
+ *   warp, and its SM slot takes the next block then (replay.c: each slot
+ *   sums its own blocks' clocks, not the group's longest).
  * - Not here: the L2's slices as queues, DRAM's places as queues shared
  *   by the SMs (each group keeps its own; the throughput bounds stay in
  *   model.c), shared memory's wavefronts, the
@@ -68,6 +69,7 @@ typedef struct BlockClock {
   uint32_t first, warps;         /* its warps: w[first .. first + warps) */
   uint32_t waiting, done;        /* of those, at a barrier; ended */
   uint64_t arrived;              /* the last arrival at the barrier */
+  uint64_t end;                  /* its last warp's end */
 } BlockClock;
 
 typedef struct HeapItem {
@@ -276,6 +278,7 @@ static void step_on(struct ReplayClock *k, const ClockWarp *w, uint32_t i, uint6
     s->state = W_DONE;
     bc->done++;
     if (e > *end) *end = e;
+    if (e > bc->end) bc->end = e;
     if (e > bc->arrived) bc->arrived = e;
     return;
   }
@@ -334,6 +337,8 @@ uint64_t replay_clock_group(CacheSys *c, struct ReplayClock **scratch, const Clo
   }
   return end;
 }
+
+uint64_t replay_clock_block(const struct ReplayClock *k, uint32_t b) { return k->b[b].end; }
 
 ClockWarp *replay_clock_warps(struct ReplayClock **scratch, size_t n) {
   if (!*scratch) *scratch = wm_xcalloc(1, sizeof **scratch);

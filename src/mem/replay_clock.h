@@ -55,6 +55,9 @@ typedef struct ClockWarp {
  * L2).  *scratch is the worker's, kept between groups (replay_clock_free). */
 uint64_t replay_clock_group(struct CacheSys *c, struct ReplayClock **scratch, const ClockWarp *w, size_t nw,
                             uint32_t nblocks);
+/* Block b's own clocks in the group last replayed with k: to its last
+ * warp's end. */
+uint64_t replay_clock_block(const struct ReplayClock *k, uint32_t b);
 /* Room for n warps to give replay_clock_group, in *scratch. */
 ClockWarp *replay_clock_warps(struct ReplayClock **scratch, size_t n);
 void replay_clock_free(struct ReplayClock *k);
