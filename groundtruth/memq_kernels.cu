@@ -66,6 +66,26 @@ extern "C" __global__ void memq_chains(const unsigned *a, unsigned *out, int ste
   out[threadIdx.x] = i0 + i1 + i2 + i3;
 }
 
+// (added 2026-12-04, third run) many SMs at once on L2 hits: hierarchy's
+// colsum_l2 (each one-warp block reads its own 128-byte strip of `rows`
+// rows `pitch` floats apart, 4 passes, ld.global.cg) on 1 to 264 blocks.
+// On 132 SMs the H200 took about 1000 clocks per 16 loads, one warp alone
+// on other lines 394: does the step grow with the SMs at once?
+//@ memq_colsum#k1 grid=1 block=32 args=buf:f32:16809984,buf:f32:8448,i32:16416,i32:1024
+//@ memq_colsum#k8 grid=8 block=32 args=buf:f32:16809984,buf:f32:8448,i32:16416,i32:1024
+//@ memq_colsum#k33 grid=33 block=32 args=buf:f32:16809984,buf:f32:8448,i32:16416,i32:1024
+//@ memq_colsum#k66 grid=66 block=32 args=buf:f32:16809984,buf:f32:8448,i32:16416,i32:1024
+//@ memq_colsum#k132 grid=132 block=32 args=buf:f32:16809984,buf:f32:8448,i32:16416,i32:1024
+//@ memq_colsum#k264 grid=264 block=32 args=buf:f32:16809984,buf:f32:8448,i32:16416,i32:1024
+//@ memq_colsum#near132 grid=132 block=32 args=buf:f32:4194304,buf:f32:8448,i32:1024,i32:256
+extern "C" __global__ void memq_colsum(const float *a, float *out, int pitch, int rows) {
+  int col = blockIdx.x * 32 + threadIdx.x;
+  float s = 0.0f;
+  for (int pass = 0; pass < 4; pass++)
+    for (int r = 0; r < rows; r++) s += __ldcg(&a[(size_t)r * pitch + col]);
+  out[col] = s;
+}
+
 // An empty launch of the same shape: what a launch costs without its chain.
 //@ memq_empty grid=1 block=32 args=buf:u32:1024:iota,buf:u32:32,i32:0,i32:0,i32:1023,i32:1,i32:32
 extern "C" __global__ void memq_empty(const unsigned *a, unsigned *out, int steps, int stride, int mask, int nlines,
