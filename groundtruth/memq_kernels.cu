@@ -86,6 +86,32 @@ extern "C" __global__ void memq_colsum(const float *a, float *out, int pitch, in
   out[col] = s;
 }
 
+// (added 2026-12-04, fourth run) what makes memq_colsum's full-line L2
+// hits cost about 60 clocks each: one warp, colsum_l2's loop (16 loads an
+// iteration, 256 rows 4 KB + 128 B apart, 4 passes: a 1 MB span, more
+// than L1 holds), its lanes on `width` words of the line (32: the whole
+// line, 4 sectors; 8: one sector; 1: one word), ld.global.cg or plain
+// ld.global (cached in L1 where it can be).
+//@ memq_rows_cg#w32 grid=1 block=32 args=buf:f32:270336,buf:f32:32,i32:1056,i32:256,i32:31
+//@ memq_rows_cg#w8 grid=1 block=32 args=buf:f32:270336,buf:f32:32,i32:1056,i32:256,i32:7
+//@ memq_rows_cg#w1 grid=1 block=32 args=buf:f32:270336,buf:f32:32,i32:1056,i32:256,i32:0
+extern "C" __global__ void memq_rows_cg(const float *a, float *out, int pitch, int rows, int width) {
+  int col = threadIdx.x & width;
+  float s = 0.0f;
+  for (int pass = 0; pass < 4; pass++)
+    for (int r = 0; r < rows; r++) s += __ldcg(&a[(size_t)r * pitch + col]);
+  out[threadIdx.x] = s;
+}
+//@ memq_rows_ca#w32 grid=1 block=32 args=buf:f32:270336,buf:f32:32,i32:1056,i32:256,i32:31
+//@ memq_rows_ca#w8 grid=1 block=32 args=buf:f32:270336,buf:f32:32,i32:1056,i32:256,i32:7
+extern "C" __global__ void memq_rows_ca(const float *a, float *out, int pitch, int rows, int width) {
+  int col = threadIdx.x & width;
+  float s = 0.0f;
+  for (int pass = 0; pass < 4; pass++)
+    for (int r = 0; r < rows; r++) s += a[(size_t)r * pitch + col];
+  out[threadIdx.x] = s;
+}
+
 // An empty launch of the same shape: what a launch costs without its chain.
 //@ memq_empty grid=1 block=32 args=buf:u32:1024:iota,buf:u32:32,i32:0,i32:0,i32:1023,i32:1,i32:32
 extern "C" __global__ void memq_empty(const unsigned *a, unsigned *out, int steps, int stride, int mask, int nlines,
