@@ -6,11 +6,12 @@
  * Golden numbers: the H200's, measured by groundtruth/memlat_kernels.cu
  * (docs/results/h200-2026-12-03-memlat: Nsight Compute's duration less the
  * empty launch's, over the chain's steps, at 1.98 GHz), which the clock's
- * constants (REPLAY_CLOCK_CONSTANTS) come from; and first principles for a
- * barrier, and groundtruth/memq_kernels.cu (docs/results/h200-2026-12-04-memq)
- * for several misses at once; first principles for a
- * barrier: a warp that waits at bar.sync for another's chain of loads goes
- * on only when that chain's data is back.
+ * constants (REPLAY_CLOCK_CONSTANTS) come from, and by
+ * groundtruth/memq_kernels.cu (docs/results/h200-2026-12-04-memq) for
+ * several misses at once.  First principles for the rest: a warp that
+ * waits at bar.sync for another's chain of loads goes on only when that
+ * chain's data is back; a warp's 17th load waits for its first's data; a
+ * block's slot takes the block's own clocks, not its group's.
  */
 #include "testutil.h"
 

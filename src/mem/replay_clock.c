@@ -80,6 +80,13 @@ typedef struct HeapItem {
 #define INFLIGHT 4096 /* sectors in flight a group keeps track of (direct-mapped) */
 #define PLACES 1024   /* DRAM places (4 KB each) a group keeps the queues of (direct-mapped) */
 
+/* An entry of a direct-mapped table of times: key + 1 (0: empty), the
+ * group that set it. */
+typedef struct TimeSlot {
+  uint64_t key, t;
+  uint32_t gen;
+} TimeSlot;
+
 struct ReplayClock {
   ClockWarp *in;
   size_t in_cap;
@@ -89,11 +96,20 @@ struct ReplayClock {
   size_t b_cap;
   HeapItem *heap;
   size_t heap_n;
-  uint64_t sec[INFLIGHT], ready[INFLIGHT]; /* a sector + 1 and when its fill is in */
-  uint32_t gen, gen_of[INFLIGHT];         /* the group an entry is of (no clearing between groups) */
-  uint64_t place[PLACES], place_free[PLACES]; /* a DRAM place + 1 and when it takes its next line */
-  uint32_t place_gen[PLACES];
+  uint32_t gen;                /* the group being replayed (no clearing of the tables between groups) */
+  TimeSlot fill[INFLIGHT];     /* a sector and when its fill is in */
+  TimeSlot place[PLACES];      /* a DRAM place and when it takes its next line */
 };
+
+/* The time kept for key in its slot s, if the slot is this group's and
+ * holds key; else 0 (no wait). */
+static uint64_t slot_time(const struct ReplayClock *k, const TimeSlot *s, uint64_t key) {
+  return s->gen == k->gen && s->key == key + 1 ? s->t : 0;
+}
+
+static void slot_set(const struct ReplayClock *k, TimeSlot *s, uint64_t key, uint64_t t) {
+  *s = (TimeSlot){key + 1, t, k->gen};
+}
 
 /* The heap's order: earlier first, the lower warp at a tie (the L1
  * stage's turns). */
@@ -172,12 +188,12 @@ static int first_ask(CacheSys *c, uint64_t sector) {
 }
 
 /* How much longer than the fastest a DRAM place answers at time t: a draw
- * from an exponential of mean CLOCK_DRAM_SPREAD, from a hash of the place
- * and the request's time in windows of 512 clocks, shorter than a miss (the
- * same for every run and thread count).  It
- * stands for what makes one miss slower than another (which channel, its
- * queue and rows, refresh), whose causes are not modelled one by one: a
- * request of lines in several places waits for the slowest. */
+ * from an exponential of mean CLOCK_DRAM_SPREAD (at most 8 times that),
+ * from a hash of the place and the request's time in windows of 512
+ * clocks, shorter than a miss (the same for every run and thread count).
+ * It stands for what makes one miss slower than another (which channel,
+ * its queue and rows, refresh), whose causes are not modelled one by one:
+ * a request of lines in several places waits for the slowest. */
 static uint64_t place_delay(uint64_t place, uint64_t t) {
   uint64_t h = (place ^ (t >> 9) * 0xD6E8FEB86659FD93ull) * 0x9E3779B97F4A7C15ull;
   h ^= h >> 29;
@@ -192,11 +208,8 @@ static uint64_t place_delay(uint64_t place, uint64_t t) {
 static uint64_t dram_ready(struct ReplayClock *k, const CacheConfig *cfg, uint64_t sector, uint64_t t) {
   uint64_t place = sector >> 7;
   size_t at = (size_t)((place * 0x9E3779B97F4A7C15ull) >> 54) & (PLACES - 1);
-  uint64_t s = t;
-  if (k->place_gen[at] == k->gen && k->place[at] == place + 1) s = max64(s, k->place_free[at]);
-  k->place[at] = place + 1;
-  k->place_gen[at] = k->gen;
-  k->place_free[at] = s + CLOCK_DRAM_LINE;
+  uint64_t s = max64(t, slot_time(k, &k->place[at], place));
+  slot_set(k, &k->place[at], place, s + CLOCK_DRAM_LINE);
   return s + cfg->lat_dram - CLOCK_DRAM_SPREAD + place_delay(place, t);
 }
 
@@ -220,15 +233,13 @@ static void issue(CacheSys *c, struct ReplayClock *k, const ClockWarp *w, WarpCl
     switch (w->wait[j]) {
     case RW_HIT: {
       uint64_t ready = done + cfg->lat_l1;
-      if (k->sec[at] == r[j].sector + 1 && k->gen_of[at] == k->gen) ready = max64(ready, k->ready[at]);
+      ready = max64(ready, slot_time(k, &k->fill[at], r[j].sector));
       data = max64(data, ready);
       break;
     }
     case RW_MISS: {
       uint64_t ready = first_ask(c, r[j].sector) ? dram_ready(k, cfg, r[j].sector, done) : done + cfg->lat_l2;
-      k->sec[at] = r[j].sector + 1;
-      k->ready[at] = ready;
-      k->gen_of[at] = k->gen;
+      slot_set(k, &k->fill[at], r[j].sector, ready);
       data = max64(data, ready);
       break;
     }
@@ -313,7 +324,11 @@ uint64_t replay_clock_group(CacheSys *c, struct ReplayClock **scratch, const Clo
   if (!*scratch) *scratch = wm_xcalloc(1, sizeof **scratch);
   struct ReplayClock *k = *scratch;
   clock_reserve(k, nw, nblocks);
-  if (++k->gen == 0) memset(k->gen_of, 0, sizeof k->gen_of), k->gen = 1;
+  if (++k->gen == 0) { /* wrapped: no entry may pass for this group's */
+    memset(k->fill, 0, sizeof k->fill);
+    memset(k->place, 0, sizeof k->place);
+    k->gen = 1;
+  }
   memset(k->b, 0, nblocks * sizeof *k->b);
   k->heap_n = 0;
   uint64_t end = 0, l1_free = 0;
